@@ -1,0 +1,46 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Relay",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "relay", targets: ["relay"]),
+        .library(name: "RelayKit", targets: ["RelayKit"]),
+        .library(name: "RelayCLI", targets: ["RelayCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibYAML",
+            providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
+        ),
+        .target(
+            name: "RelayKit",
+            dependencies: [.product(name: "OrderedCollections", package: "swift-collections")]
+        ),
+        .target(name: "RelayLanguage", dependencies: ["RelayKit", "CLibYAML"]),
+        .target(name: "RelayRuntime", dependencies: ["RelayKit", "RelayLanguage"]),
+        .target(name: "RelayActions", dependencies: ["RelayKit"]),
+        .target(
+            name: "RelayCLI",
+            dependencies: [
+                "RelayKit", "RelayLanguage", "RelayRuntime", "RelayActions",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "relay", dependencies: ["RelayCLI"]),
+        .testTarget(name: "RelayKitTests", dependencies: ["RelayKit"]),
+        .testTarget(name: "RelayLanguageTests", dependencies: ["RelayLanguage", "RelayActions"]),
+        .testTarget(name: "RelayRuntimeTests", dependencies: ["RelayRuntime", "RelayLanguage", "RelayActions"]),
+        .testTarget(
+            name: "RelayCLITests",
+            dependencies: ["RelayCLI"],
+            resources: []
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

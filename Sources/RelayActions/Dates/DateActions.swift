@@ -1,0 +1,112 @@
+import Foundation
+import RelayKit
+
+/// Actions on dates.
+public enum DateActions: IntentPackage {
+    public static let name = "dates"
+    public static let intents: [any Intent.Type] = [
+        MakeDate.self, CurrentDate.self, AdjustDate.self, FormatDate.self, TimeBetween.self,
+    ]
+}
+
+/// `date`: a date from text.
+struct MakeDate: Intent {
+    static let name = "date"
+    static let summary = "Outputs a date: YYYY-MM-DD, an ISO 8601 date-time, 'YYYY-MM-DD HH:MM', today, yesterday, tomorrow or now."
+    static let output = ValueType.date
+
+    @Parameter(primary: true, summary: "The date as text.") var date: Date
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        .value(.date(date))
+    }
+}
+
+/// `current-date`: now.
+struct CurrentDate: Intent {
+    static let summary = "Outputs the current date and time."
+    static let output = ValueType.date
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        .value(.date(Date()))
+    }
+}
+
+/// `adjust-date`: adds or subtracts a duration.
+struct AdjustDate: Intent {
+    static let summary = "Adds or subtracts a duration such as \"3 days\" or \"1 week 2 hours\" to the input date."
+    static let output = ValueType.date
+
+    @Parameter(input: true, summary: "The date.") var date: Date
+    @Parameter(summary: "A duration to add: N seconds, minutes, hours, days, weeks, months or years.") var add: String?
+    @Parameter(summary: "A duration to subtract.") var subtract: String?
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        guard add != nil || subtract != nil else { throw IntentError("give 'add' or 'subtract', e.g. add: 3 days") }
+        var result = date
+        let calendar = Calendar.current
+        if let add, let next = calendar.date(byAdding: try DurationText.parse(add), to: result) { result = next }
+        if let subtract, let next = calendar.date(byAdding: try DurationText.parse(subtract).negated, to: result) {
+            result = next
+        }
+        return .value(.date(result))
+    }
+}
+
+/// `format-date`: a date as text.
+struct FormatDate: Intent {
+    static let summary = "Formats the input date with a Unicode pattern (yyyy-MM-dd) or a style (iso, short, medium, long)."
+    static let output = ValueType.text
+
+    @Parameter(input: true, summary: "The date.") var date: Date
+    @Parameter(primary: true, summary: "A Unicode date pattern such as yyyy-MM-dd HH:mm.") var format: String?
+    @Parameter(summary: "A standard style, used when no format is given.", choices: ["iso", "short", "medium", "long"])
+    var style: String = "iso"
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        if format == nil, style.lowercased() == "iso" { return .value(.text(DateFormatting.iso8601(date))) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale.current
+        formatter.timeZone = TimeZone.current
+        if let format {
+            formatter.dateFormat = format
+        } else {
+            let styles: [String: DateFormatter.Style] = ["short": .short, "medium": .medium, "long": .long]
+            formatter.dateStyle = styles[style.lowercased()] ?? .medium
+            formatter.timeStyle = styles[style.lowercased()] ?? .medium
+        }
+        return .value(.text(formatter.string(from: date)))
+    }
+}
+
+/// `time-between`: whole units between two dates.
+struct TimeBetween: Intent {
+    static let summary = "Counts the whole units (days by default) from the start date to the end date."
+    static let output = ValueType.number
+
+    @Parameter(input: true, summary: "The start date.") var start: Date
+    @Parameter(summary: "The end date; now if not given.") var end: Date?
+    @Parameter(
+        primary: true, summary: "The unit.", choices: ["seconds", "minutes", "hours", "days", "weeks", "months", "years"])
+    var unit: String = "days"
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        let end = self.end ?? Date()
+        let calendar = Calendar.current
+        let unitName = unit.lowercased()
+        if ["seconds", "minutes", "hours"].contains(unitName) {
+            let seconds = end.timeIntervalSince(start)
+            let size: Double = unitName == "seconds" ? 1 : unitName == "minutes" ? 60 : 3600
+            return .value(.number((seconds / size).rounded(.towardZero)))
+        }
+        let component: Calendar.Component =
+            switch unitName {
+            case "weeks": .weekOfYear
+            case "months": .month
+            case "years": .year
+            default: .day
+            }
+        let difference = calendar.dateComponents([component], from: start, to: end)
+        return .value(.number(Double(difference.value(for: component) ?? 0)))
+    }
+}

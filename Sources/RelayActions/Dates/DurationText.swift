@@ -1,0 +1,45 @@
+import Foundation
+import RelayKit
+
+/// Reads durations such as `3 days`, `1 week 2 hours`, `90 minutes`, `2 months, 1 day`.
+enum DurationText {
+    private static let units: [String: Calendar.Component] = [
+        "second": .second, "seconds": .second, "sec": .second, "secs": .second, "s": .second,
+        "minute": .minute, "minutes": .minute, "min": .minute, "mins": .minute,
+        "hour": .hour, "hours": .hour, "h": .hour,
+        "day": .day, "days": .day, "d": .day,
+        "week": .weekOfYear, "weeks": .weekOfYear,
+        "month": .month, "months": .month,
+        "year": .year, "years": .year,
+    ]
+
+    static func parse(_ text: String) throws -> DateComponents {
+        let words = text.replacingOccurrences(of: ",", with: " ").split(whereSeparator: \.isWhitespace).map(String.init)
+        guard !words.isEmpty, words.count % 2 == 0 else { throw invalid(text) }
+        var components = DateComponents()
+        for pair in stride(from: 0, to: words.count, by: 2) {
+            guard let amount = Int(words[pair]), let unit = units[words[pair + 1].lowercased()] else { throw invalid(text) }
+            if unit == .weekOfYear {
+                components.day = (components.day ?? 0) + amount * 7
+            } else {
+                components.setValue((components.value(for: unit) ?? 0) + amount, for: unit)
+            }
+        }
+        return components
+    }
+
+    private static func invalid(_ text: String) -> IntentError {
+        IntentError("'\(text)' is not a duration; write N UNIT, e.g. '3 days' (units: seconds, minutes, hours, days, weeks, months, years)")
+    }
+}
+
+extension DateComponents {
+    /// The same duration backwards.
+    var negated: DateComponents {
+        var result = DateComponents()
+        for unit: Calendar.Component in [.second, .minute, .hour, .day, .month, .year] {
+            if let value = value(for: unit), value != NSDateComponentUndefined { result.setValue(-value, for: unit) }
+        }
+        return result
+    }
+}

@@ -1,0 +1,73 @@
+import RelayKit
+
+/// A dotted key path into nested dictionaries and lists: `user.address.city`, `items.1.name`
+/// (list positions are 1-based).
+struct KeyPath {
+    let components: [String]
+
+    init(_ text: String) throws {
+        components = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard !text.isEmpty, !components.contains("") else { throw IntentError("'\(text)' is not a key path") }
+    }
+
+    /// The value at the path, or nothing where a key is missing.
+    func read(in value: Value) -> Value {
+        var current = value
+        for component in components {
+            switch current {
+            case .dictionary(let entries): current = entries[component] ?? .nothing
+            case .list(let items):
+                guard let position = Int(component), position != 0, abs(position) <= items.count else { return .nothing }
+                current = items[position > 0 ? position - 1 : items.count + position]
+            default: return .nothing
+            }
+        }
+        return current
+    }
+
+    /// `dictionary` with the value at the path set, making nested dictionaries where missing.
+    func write(_ newValue: Value, into dictionary: ValueDictionary) -> ValueDictionary {
+        write(newValue, into: dictionary, components[...])
+    }
+
+    private func write(_ newValue: Value, into dictionary: ValueDictionary, _ path: ArraySlice<String>) -> ValueDictionary {
+        var result = dictionary
+        guard let key = path.first else { return result }
+        if path.count == 1 {
+            result[key] = newValue
+        } else {
+            let inner: ValueDictionary
+            if case .dictionary(let existing)? = dictionary[key] { inner = existing } else { inner = [:] }
+            result[key] = .dictionary(write(newValue, into: inner, path.dropFirst()))
+        }
+        return result
+    }
+}
+
+/// `get-value`: the value for a key.
+struct GetValue: Intent {
+    static let summary = "Gets the value for a key of the input dictionary; a dotted path reads nested values."
+    static let output = ValueType.any
+
+    @Parameter(input: true, summary: "The dictionary.") var dictionary: ValueDictionary
+    @Parameter(primary: true, summary: "The key, or a dotted path such as user.name or items.1.title.") var key: String
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        if let value = dictionary[key] { return .value(value) }
+        return .value(try KeyPath(key).read(in: .dictionary(dictionary)))
+    }
+}
+
+/// `set-value`: the dictionary with a key set.
+struct SetValue: Intent {
+    static let summary = "Outputs the input dictionary with a key set to a value; a dotted path sets nested values."
+    static let output = ValueType.dictionary
+
+    @Parameter(input: true, summary: "The dictionary.") var dictionary: ValueDictionary
+    @Parameter(summary: "The key, or a dotted path such as user.name.") var key: String
+    @Parameter(summary: "The new value.") var value: Value
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        .value(.dictionary(try KeyPath(key).write(value, into: dictionary)))
+    }
+}

@@ -1,0 +1,21 @@
+import RelayKit
+
+/// `filter`: keeps the items that match conditions, then sorts and limits them (SPEC §5).
+struct FilterList: Intent {
+    static let name = "filter"
+    static let summary = "Keeps the items of the input list that match 'where', then sorts and limits them."
+    static let output = ValueType.list
+
+    @Parameter(input: true, summary: "The list to filter.") var items: [Value]
+    @Parameter(
+        name: "where", summary: "PROPERTY: VALUE or PROPERTY: {COMPARATOR: VALUE}; 'item' is the item itself.")
+    var conditions: ValueDictionary?
+    @Parameter(summary: "Whether every condition must hold, or any one.", choices: ["all", "any"]) var match: String = "all"
+    @Parameter(summary: "A property, or {by: PROPERTY, order: ascending|descending}, or a list of those.") var sort: Value?
+    @Parameter(summary: "At most this many items.") var limit: Int?
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        let query = try ItemQuery(conditions: conditions ?? [:], matchAll: match.lowercased() != "any", sort: sort, limit: limit)
+        return .value(.list(try query.apply(to: items)))
+    }
+}

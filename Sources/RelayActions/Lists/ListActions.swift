@@ -1,0 +1,20 @@
+import RelayKit
+
+/// Actions that make and pick from lists.
+public enum ListActions: IntentPackage {
+    public static let name = "lists"
+    public static let intents: [any Intent.Type] = [MakeList.self, GetItem.self, FilterList.self]
+}
+
+/// `list`: outputs its items as a list.
+struct MakeList: Intent {
+    static let name = "list"
+    static let summary = "Outputs a list of the given items."
+    static let output = ValueType.list
+
+    @Parameter(primary: true, summary: "The items, e.g. [red, green, blue].") var items: [Value]
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        .value(.list(items))
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import RelayKit
+
+/// Actions on numbers.
+public enum MathActions: IntentPackage {
+    public static let name = "math"
+    public static let intents: [any Intent.Type] = [
+        MakeNumber.self, Calculate.self, RoundNumber.self, FormatNumber.self, Statistics.self,
+    ]
+}
+
+/// `number`: outputs a number.
+struct MakeNumber: Intent {
+    static let name = "number"
+    static let summary = "Outputs the given number (text that reads as a number is converted)."
+    static let output = ValueType.number
+
+    @Parameter(primary: true, summary: "The number.") var value: Double
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        .value(.number(value))
+    }
+}
+
+/// `calculate`: evaluates arithmetic.
+struct Calculate: Intent {
+    static let summary = "Evaluates arithmetic: + - * / % ^, parentheses, sqrt abs round floor ceil min max."
+    static let output = ValueType.number
+
+    @Parameter(primary: true, summary: "The expression, e.g. \"${previous} * 2 + 1\".") var expression: String
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        .value(.number(try Calculator.evaluate(expression)))
+    }
+}
+
+/// `round-number`: rounds to decimal places.
+struct RoundNumber: Intent {
+    static let summary = "Rounds the input to a number of decimal places: normally, always up, or always down."
+    static let output = ValueType.number
+
+    @Parameter(input: true, summary: "The number.") var number: Double
+    @Parameter(summary: "Decimal places to keep.") var places: Int = 0
+    @Parameter(summary: "How to round.", choices: ["normal", "up", "down"]) var mode: String = "normal"
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        guard (0...15).contains(places) else { throw IntentError("'places' is from 0 to 15, not \(places)") }
+        let scale = pow(10, Double(places))
+        let rule: FloatingPointRoundingRule =
+            switch mode.lowercased() {
+            case "up": .up
+            case "down": .down
+            default: .toNearestOrAwayFromZero
+            }
+        return .value(.number((number * scale).rounded(rule) / scale))
+    }
+}
+
+/// `format-number`: a number as text with fixed decimal places.
+struct FormatNumber: Intent {
+    static let summary = "Formats the input number as text with a fixed number of decimal places."
+    static let output = ValueType.text
+
+    @Parameter(input: true, summary: "The number.") var number: Double
+    @Parameter(primary: true, summary: "Decimal places.") var places: Int = 2
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        guard (0...15).contains(places) else { throw IntentError("'places' is from 0 to 15, not \(places)") }
+        return .value(.text(NumberFormatting.text(number, places: places)))
+    }
+}
+
+/// `statistics`: sum, average, min, max, median or count of a list of numbers.
+struct Statistics: Intent {
+    static let summary = "Computes the sum, average, minimum, maximum, median or count of the input list of numbers."
+    static let output = ValueType.number
+
+    @Parameter(input: true, summary: "The numbers.") var items: [Value]
+    @Parameter(primary: true, summary: "Which statistic.", choices: ["sum", "average", "min", "max", "median", "count"])
+    var of: String
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        let numbers = try items.map { try $0.numberValue() }
+        let statistic = of.lowercased()
+        if statistic == "count" { return .value(.number(Double(numbers.count))) }
+        if statistic == "sum" { return .value(.number(numbers.reduce(0, +))) }
+        guard !numbers.isEmpty else { throw IntentError("the \(statistic) of an empty list is undefined") }
+        switch statistic {
+        case "average": return .value(.number(numbers.reduce(0, +) / Double(numbers.count)))
+        case "min": return .value(.number(numbers.min() ?? 0))
+        case "max": return .value(.number(numbers.max() ?? 0))
+        default:
+            let sorted = numbers.sorted()
+            let middle = sorted.count / 2
+            return .value(.number(sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2))
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import RelayKit
+
+/// Actions that steer a run: show, wait, comment, fail, run another workflow, inspect values.
+public enum ScriptingActions: IntentPackage {
+    public static let name = "scripting"
+    public static let intents: [any Intent.Type] = [
+        GetDetails.self, GetType.self, Show.self, Wait.self, MakeNothing.self, Comment.self, Fail.self, RunWorkflow.self,
+    ]
+}
+
+/// `get-details`: a property of the input.
+struct GetDetails: Intent {
+    static let summary = "Gets a property of the input, as ${value.property} does (e.g. count, first, year, a key)."
+    static let output = ValueType.any
+
+    @Parameter(input: true, summary: "The value.") var value: Value
+    @Parameter(primary: true, summary: "The property name.") var property: String
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        do {
+            return .value(try value.property(property))
+        } catch {
+            throw IntentError(error.message)
+        }
+    }
+}
+
+/// `get-type`: the name of the input's type.
+struct GetType: Intent {
+    static let summary = "Outputs the name of the input's type: text, number, boolean, date, url, list, dictionary or nothing."
+    static let output = ValueType.text
+
+    @Parameter(input: true, summary: "The value.") var value: Value
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        .value(.text(value.type.name))
+    }
+}
+
+/// `show`: prints a value during the run.
+struct Show: Intent {
+    static let summary = "Prints the input to standard output, formatted like a workflow's output; outputs nothing."
+    static let output = ValueType.nothing
+
+    @Parameter(input: true, summary: "What to print.") var value: Value
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        await context.show(value)
+        return .nothing
+    }
+}
+
+/// `wait`: pauses.
+struct Wait: Intent {
+    static let summary = "Waits a number of seconds, then passes its input through."
+    static let output = ValueType.any
+
+    @Parameter(input: true, summary: "Passed through.") var value: Value
+    @Parameter(primary: true, summary: "How long to wait, in seconds.") var seconds: Double
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        guard seconds >= 0, seconds.isFinite else { throw IntentError("'seconds' must be 0 or more") }
+        try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+        return .value(value)
+    }
+}
+
+/// `nothing`: outputs nothing.
+struct MakeNothing: Intent {
+    static let name = "nothing"
+    static let summary = "Outputs nothing, so the next step starts from an empty input."
+    static let output = ValueType.nothing
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult { .nothing }
+}
+
+/// `comment`: a note in the workflow.
+struct Comment: Intent {
+    static let summary = "Does nothing but hold a note; passes its input through."
+    static let output = ValueType.any
+
+    @Parameter(input: true, summary: "Passed through.") var value: Value
+    @Parameter(primary: true, summary: "The note.") var text: String = ""
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult { .value(value) }
+}
+
+/// `fail`: stops with an error.
+struct Fail: Intent {
+    static let summary = "Stops the run with an error with this message (an on-error modifier can catch it)."
+    static let output = ValueType.nothing
+
+    @Parameter(primary: true, summary: "The error message.") var message: String
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        throw IntentError(message)
+    }
+}
+
+/// `run-workflow`: runs another workflow file.
+struct RunWorkflow: Intent {
+    static let summary = "Runs another workflow file (relative to this one) with an input, and outputs its output."
+    static let output = ValueType.any
+
+    @Parameter(input: true, summary: "The other workflow's input.") var input: Value
+    @Parameter(primary: true, summary: "The workflow file's path.") var path: String
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        .value(try await context.runWorkflow(at: path, input: input))
+    }
+}

@@ -1,0 +1,20 @@
+import RelayKit
+
+/// `combine-text`: joins a list into one text.
+struct CombineText: Intent {
+    static let summary = "Joins the items of the input list into one text."
+    static let output = ValueType.text
+
+    @Parameter(input: true, summary: "The items to join.") var items: [Value]
+    @Parameter(primary: true, summary: "'newline', 'space', or any separator text.") var with: String = "newline"
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        let separator =
+            switch with {
+            case "newline": "\n"
+            case "space": " "
+            default: with
+            }
+        return .value(.text(items.map(\.textValue).joined(separator: separator)))
+    }
+}

@@ -1,0 +1,14 @@
+import RelayKit
+
+/// `text`: outputs its text, with `${…}` interpolated.
+struct MakeText: Intent {
+    static let name = "text"
+    static let summary = "Outputs the given text, with ${…} replaced by variables' values."
+    static let output = ValueType.text
+
+    @Parameter(primary: true, summary: "The text; ${name} inserts a variable.") var text: String
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        .value(.text(text))
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import RelayKit
+
+/// `replace-text`: replaces occurrences of text, or of a regular expression, in its input.
+struct ReplaceText: Intent {
+    static let summary = "Replaces every occurrence of 'find' in the input with 'with'."
+    static let output = ValueType.text
+
+    @Parameter(input: true, summary: "The text to change.") var text: String
+    @Parameter(summary: "What to look for: text, or a regular expression if 'regex' is true.") var find: String
+    @Parameter(summary: "The replacement; with 'regex', $1 inserts a captured group.") var with: String = ""
+    @Parameter(summary: "Treat 'find' as a regular expression.") var regex: Bool = false
+    @Parameter(summary: "Match upper and lower case exactly.") var caseSensitive: Bool = true
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        guard !find.isEmpty else { return .value(.text(text)) }
+        if regex {
+            let expression = try RegularExpressions.make(find, caseSensitive: caseSensitive)
+            let range = NSRange(text.startIndex..., in: text)
+            return .value(.text(expression.stringByReplacingMatches(in: text, range: range, withTemplate: with)))
+        }
+        let options: String.CompareOptions = caseSensitive ? [] : [.caseInsensitive]
+        return .value(.text(text.replacingOccurrences(of: find, with: with, options: options)))
+    }
+}
+
+/// Builds regular expressions with errors fit for users.
+enum RegularExpressions {
+    static func make(_ pattern: String, caseSensitive: Bool = true) throws -> NSRegularExpression {
+        do {
+            return try NSRegularExpression(pattern: pattern, options: caseSensitive ? [] : [.caseInsensitive])
+        } catch {
+            throw IntentError("'\(pattern)' is not a valid regular expression")
+        }
+    }
+}

@@ -1,0 +1,14 @@
+import Foundation
+import RelayKit
+
+/// `trim-text`: removes surrounding white space.
+struct TrimText: Intent {
+    static let summary = "Removes spaces, tabs and line breaks from both ends of the input."
+    static let output = ValueType.text
+
+    @Parameter(input: true, summary: "The text to trim.") var text: String
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        .value(.text(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import RelayKit
+
+/// Actions on URLs and encodings.
+public enum WebActions: IntentPackage {
+    public static let name = "web"
+    public static let intents: [any Intent.Type] = [
+        MakeURL.self, URLEncode.self, URLDecode.self, Base64Encode.self, Base64Decode.self,
+    ]
+}
+
+/// `url`: a URL from text.
+struct MakeURL: Intent {
+    static let name = "url"
+    static let summary = "Outputs a URL; the text must be an absolute URL with a scheme, like https://example.com."
+    static let output = ValueType.url
+
+    @Parameter(primary: true, summary: "The URL.") var url: URL
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult { .value(.url(url)) }
+}
+
+/// `url-encode`: percent-encodes text.
+struct URLEncode: Intent {
+    static let name = "url-encode"
+    static let summary = "Percent-encodes the input for use in a URL (everything but letters, digits and -._~)."
+    static let output = ValueType.text
+
+    @Parameter(input: true, summary: "The text.") var text: String
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        return .value(.text(text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text))
+    }
+}
+
+/// `url-decode`: decodes percent-encoded text.
+struct URLDecode: Intent {
+    static let name = "url-decode"
+    static let summary = "Decodes percent-encoded text (and + as a space)."
+    static let output = ValueType.text
+
+    @Parameter(input: true, summary: "The text.") var text: String
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        guard let decoded = text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding else {
+            throw IntentError("'\(text)' is not valid percent-encoded text")
+        }
+        return .value(.text(decoded))
+    }
+}
+
+/// `base64-encode`: Base64 of the text's UTF-8 bytes.
+struct Base64Encode: Intent {
+    static let name = "base64-encode"
+    static let summary = "Encodes the input's UTF-8 bytes as Base64."
+    static let output = ValueType.text
+
+    @Parameter(input: true, summary: "The text.") var text: String
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        .value(.text(Data(text.utf8).base64EncodedString()))
+    }
+}
+
+/// `base64-decode`: text from Base64.
+struct Base64Decode: Intent {
+    static let name = "base64-decode"
+    static let summary = "Decodes Base64 into UTF-8 text."
+    static let output = ValueType.text
+
+    @Parameter(input: true, summary: "The Base64 text.") var text: String
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        var cleaned = text.filter { !$0.isWhitespace }
+        cleaned = cleaned.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while cleaned.count % 4 != 0 { cleaned += "=" }
+        guard let data = Data(base64Encoded: cleaned) else { throw IntentError("the input is not Base64") }
+        guard let decoded = String(data: data, encoding: .utf8) else {
+            throw IntentError("the decoded bytes are not UTF-8 text")
+        }
+        return .value(.text(decoded))
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import RelayKit
+import RelayLanguage
+
+/// Every view of the registered actions, generated from their declarations: the JSON of
+/// `relay actions --json`, the Markdown of `Docs/Actions.md`, and `relay describe`.
+public enum ActionCatalog {
+    /// One action as `relay actions --json` lists it.
+    public static func json(for action: ActionDefinition) -> Value {
+        var entry = ValueDictionary()
+        entry["name"] = .text(action.name)
+        entry["title"] = .text(action.title)
+        entry["package"] = .text(action.package)
+        entry["summary"] = .text(action.summary)
+        entry["input"] = action.inputParameter.map { .text($0.name) } ?? .nothing
+        entry["output"] = .text(action.output.name)
+        entry["parameters"] = .list(action.parameters.map { parameter in
+            var item = ValueDictionary()
+            item["name"] = .text(parameter.name)
+            item["title"] = .text(parameter.title)
+            item["type"] = .text(parameter.type.name)
+            item["required"] = .boolean(parameter.isRequired)
+            item["default"] = parameter.defaultValue ?? .nothing
+            item["primary"] = .boolean(parameter.isPrimary)
+            item["input"] = .boolean(parameter.isInput)
+            if !parameter.choices.isEmpty { item["choices"] = .list(parameter.choices.map { .text($0) }) }
+            item["summary"] = .text(parameter.summary)
+            return .dictionary(item)
+        })
+        return .dictionary(entry)
+    }
+
+    /// The actions whose name, title, package or summary contains `filter` (any case).
+    public static func matching(_ filter: String?, in registry: ActionRegistry) -> [ActionDefinition] {
+        guard let filter, !filter.isEmpty else { return registry.actions }
+        let needle = filter.lowercased()
+        return registry.actions.filter {
+            [$0.name, $0.title, $0.package, $0.summary].contains { $0.lowercased().contains(needle) }
+        }
+    }
+
+    /// A table of names and summaries, for people.
+    public static func list(_ actions: [ActionDefinition]) -> String {
+        let width = min(24, actions.map(\.name.count).max() ?? 0)
+        return actions.map { action in
+            action.name.padding(toLength: max(width, action.name.count), withPad: " ", startingAt: 0) + "  " + action.summary + "\n"
+        }.joined()
+    }
+
+    /// How a parameter is written in signatures: `to (text: upper|lower|title, primary)`.
+    static func describeType(_ parameter: ParameterDefinition) -> String {
+        parameter.choices.isEmpty ? parameter.type.name : parameter.choices.joined(separator: " | ")
+    }
+
+    /// `relay describe ACTION`.
+    public static func describe(_ action: ActionDefinition) -> String {
+        var lines = ["\(action.name) — \(action.title)", "", action.summary, ""]
+        lines.append("Package: \(action.package)")
+        if let input = action.inputParameter {
+            lines.append("Input:   \(input.name) (\(input.type.name))\(action.mapsOverListInput ? "; a list runs the action once per item" : "")")
+        } else {
+            lines.append("Input:   none (the previous output is ignored)")
+        }
+        lines.append("Output:  \(action.output.name)")
+        let parameters = action.parameters.filter { !$0.isInput }
+        if !parameters.isEmpty {
+            lines.append("")
+            lines.append("Parameters:")
+            let width = parameters.map(\.name.count).max() ?? 0
+            for parameter in parameters {
+                var facts = [describeType(parameter)]
+                if parameter.isPrimary { facts.append("primary") }
+                if parameter.isRequired { facts.append("required") }
+                if let value = parameter.defaultValue, !value.isNothing { facts.append("default \(defaultText(value))") }
+                let name = parameter.name.padding(toLength: width, withPad: " ", startingAt: 0)
+                lines.append("  \(name)  \(facts.joined(separator: ", "))")
+                if !parameter.summary.isEmpty {
+                    lines.append("  \(String(repeating: " ", count: width))  \(parameter.summary)")
+                }
+            }
+        }
+        lines.append("")
+        lines.append("Example:")
+        lines.append(contentsOf: example(for: action).map { "  " + $0 })
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A YAML step that uses the action.
+    static func example(for action: ActionDefinition) -> [String] {
+        let required = action.parameters.filter { $0.isRequired && !$0.isInput }
+        if let primary = action.primaryIndex.map({ action.parameters[$0] }),
+            required.allSatisfy({ $0.isPrimary })
+        {
+            return ["- \(action.name): \(placeholder(for: primary))"]
+        }
+        if required.isEmpty { return ["- \(action.name)"] }
+        return ["- \(action.name):"] + required.map { "    \($0.name): \(placeholder(for: $0))" }
+    }
+
+    private static func placeholder(for parameter: ParameterDefinition) -> String {
+        if let first = parameter.choices.first { return first }
+        switch parameter.type {
+        case .number: return "1"
+        case .boolean: return "true"
+        case .date: return "2026-01-31"
+        case .url: return "https://example.com"
+        case .list: return "[a, b]"
+        case .dictionary: return "{ key: value }"
+        default: return "\"${previous}\""
+        }
+    }
+
+    private static func defaultText(_ value: Value) -> String {
+        if case .text(let text) = value { return "'\(text)'" }
+        return JSONWriter.string(for: value, pretty: false)
+    }
+
+    /// `Docs/Actions.md`: every action's reference, grouped by package.
+    public static func markdown(_ actions: [ActionDefinition]) -> String {
+        var output = """
+            # Action reference
+
+            Generated by `relay actions --markdown` from the actions' declarations; do not edit by hand.
+            `relay describe ACTION` shows the same for one action.
+
+            In each table, **input** marks the parameter that takes the previous step's output, and
+            **primary** the one a scalar or list right after the action name fills.
+
+            """
+        var packages: [String] = []
+        for action in actions where !packages.contains(action.package) { packages.append(action.package) }
+        for package in packages {
+            output += "\n## \(package)\n"
+            for action in actions where action.package == package {
+                output += "\n### `\(action.name)` — \(action.title)\n\n\(action.summary)\n\n"
+                output += "Output: `\(action.output.name)`.\n"
+                if !action.parameters.isEmpty {
+                    output += "\n| parameter | type | | default | description |\n|---|---|---|---|---|\n"
+                    for parameter in action.parameters {
+                        var roles: [String] = []
+                        if parameter.isInput { roles.append("input") }
+                        if parameter.isPrimary { roles.append("primary") }
+                        if parameter.isRequired { roles.append("required") }
+                        let defaultCell = parameter.defaultValue.map { $0.isNothing ? "" : "`\(defaultText($0))`" } ?? ""
+                        let type = describeType(parameter).replacingOccurrences(of: "|", with: "\\|")
+                        output += "| `\(parameter.name)` | \(type) | \(roles.joined(separator: ", ")) | \(defaultCell) | \(parameter.summary) |\n"
+                    }
+                }
+                output += "\n```yaml\n" + example(for: action).joined(separator: "\n") + "\n```\n"
+            }
+        }
+        return output
+    }
+}

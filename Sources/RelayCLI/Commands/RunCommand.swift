@@ -1,0 +1,103 @@
+import ArgumentParser
+import Foundation
+import RelayKit
+import RelayLanguage
+import RelayRuntime
+
+/// `relay run FILE`: runs a workflow and prints its output.
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run a workflow file and print its output.",
+        discussion: "Exit status: 0 success, 1 runtime error, 2 invalid workflow or usage, 3 cancelled."
+    )
+
+    @Argument(help: "The workflow file (YAML).") var file: String
+    @Argument(help: "'-' to read the workflow's input from standard input.") var standardInputMarker: String?
+    @Option(help: "The workflow's input, as text.") var input: String?
+    @Option(help: "Read the workflow's input from this file.") var inputFile: String?
+    @Option(name: .customLong("set"), help: "Set a variable before the run: NAME=VALUE (repeatable).")
+    var assignments: [String] = []
+    @Option(name: .customLong("answer"), help: "Answer a prompt: PROMPT=VALUE, where PROMPT is the prompt text or the step's 'as' name (repeatable).")
+    var answers: [String] = []
+    @Flag(help: "Answer yes to every confirmation.") var yes = false
+    @Flag(help: "Print the output as JSON.") var json = false
+    @Flag(help: "Print each step, its output type and its time to standard error.") var trace = false
+
+    func validate() throws {
+        if let marker = standardInputMarker, marker != "-" {
+            throw ValidationError("unexpected argument '\(marker)'; only '-' (read input from standard input) may follow the file")
+        }
+        let sources = [input != nil, inputFile != nil, standardInputMarker != nil].filter { $0 }.count
+        if sources > 1 { throw ValidationError("give the input one way: --input, --input-file or -") }
+        for assignment in assignments {
+            guard let equals = assignment.firstIndex(of: "="),
+                WorkflowParser.isIdentifier(String(assignment[..<equals]))
+            else {
+                throw ValidationError("--set takes NAME=VALUE with NAME a variable name, not '\(assignment)'")
+            }
+        }
+        for answer in answers where !answer.contains("=") {
+            throw ValidationError("--answer takes PROMPT=VALUE, not '\(answer)'")
+        }
+    }
+
+    func run() async throws {
+        let registry = try RelayCommand.registry()
+        let variables = Self.variables(from: assignments)
+        let loader = WorkflowLoader(registry: registry)
+        let (workflow, diagnostics) = loader.load(path: file, predefined: Set(variables.keys))
+        RelayCommand.report(diagnostics)
+        guard let workflow else { throw ExitStatus.invalid.exitCode }
+        let workflowInput = try readInput()
+        let environment = RunEnvironment(
+            interaction: Answers(answers: answers, assumeYes: yes, interactive: isatty(0) == 1 && standardInputMarker == nil),
+            output: TerminalRunOutput(json: json), loader: loader, tracing: trace)
+        do {
+            let output = try await Interpreter(workflow: workflow, environment: environment).run(
+                input: workflowInput, variables: variables)
+            StandardStreams.writeOutput(OutputFormatter.render(output, json: json))
+        } catch let error as RuntimeError {
+            RelayCommand.report([error.diagnostic])
+            throw ExitStatus.runtimeError.exitCode
+        } catch let cancelled as RunCancelled {
+            StandardStreams.writeError("cancelled: \(cancelled.reason)\n")
+            throw ExitStatus.cancelled.exitCode
+        }
+    }
+
+    private func readInput() throws -> Value {
+        if let input { return .text(input) }
+        if let inputFile {
+            do {
+                return .text(try WorkflowLoader.readText(inputFile))
+            } catch {
+                StandardStreams.writeError("error: --input-file: \(error.message)\n")
+                throw ExitStatus.invalid.exitCode
+            }
+        }
+        if standardInputMarker != nil {
+            let data = FileHandle.standardInput.readDataToEndOfFile()
+            return .text(String(decoding: data, as: UTF8.self))
+        }
+        return .nothing
+    }
+
+    /// `--set NAME=VALUE` values, read as YAML scalars (`5` is a number, `true` a boolean).
+    static func variables(from assignments: [String]) -> [String: Value] {
+        var variables: [String: Value] = [:]
+        for assignment in assignments {
+            guard let equals = assignment.firstIndex(of: "=") else { continue }
+            let text = String(assignment[assignment.index(after: equals)...])
+            let value: Value =
+                switch ScalarResolver.resolvePlain(text) {
+                case .null: .text(text)
+                case .boolean(let flag): .boolean(flag)
+                case .number(let number): .number(number)
+                case .text(let string): .text(string)
+                }
+            variables[String(assignment[..<equals])] = value
+        }
+        return variables
+    }
+}

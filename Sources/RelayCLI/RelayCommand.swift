@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+import RelayKit
+import RelayLanguage
+
+/// The `relay` command line (SPEC §10).
+public struct RelayCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "relay",
+        abstract: "Runs Shortcuts-style workflows written in YAML.",
+        subcommands: [RunCommand.self, CheckCommand.self, ActionsCommand.self, DescribeCommand.self, SchemaCommand.self]
+    )
+
+    public init() {}
+
+    /// Packages linked into this executable by a custom runner.
+    @TaskLocal static var linkedPackages: [any IntentPackage.Type] = []
+
+    /// Parses `arguments` (the process's by default), runs the command, and returns the exit status.
+    /// A custom runner passes its own `packages` to run their actions in process.
+    public static func main(arguments: [String]? = nil, linking packages: [any IntentPackage.Type]) async -> Int32 {
+        await $linkedPackages.withValue(packages) {
+            do {
+                var command = try parseAsRoot(arguments)
+                if var asyncCommand = command as? any AsyncParsableCommand {
+                    try await asyncCommand.run()
+                } else {
+                    try command.run()
+                }
+                return ExitStatus.success.rawValue
+            } catch let exit as ExitCode {
+                return exit.rawValue
+            } catch {
+                let message = fullMessage(for: error)
+                if exitCode(for: error) == .success {
+                    StandardStreams.writeOutput(message + "\n")
+                    return ExitStatus.success.rawValue
+                }
+                StandardStreams.writeError(message + "\n")
+                return ExitStatus.invalid.rawValue
+            }
+        }
+    }
+
+    /// The registry of built-in and linked actions, or an exit after reporting a bad declaration.
+    static func registry() throws -> ActionRegistry {
+        do {
+            return try Registries.make(linking: linkedPackages)
+        } catch {
+            StandardStreams.writeError("error: \(error)\n")
+            throw ExitStatus.invalid.exitCode
+        }
+    }
+
+    /// Prints diagnostics to standard error.
+    static func report(_ diagnostics: [Diagnostic]) {
+        StandardStreams.writeError(DiagnosticRenderer(usesColor: StandardStreams.errorUsesColor).render(diagnostics))
+    }
+}

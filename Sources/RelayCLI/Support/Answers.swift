@@ -1,0 +1,130 @@
+import Foundation
+import RelayKit
+import RelayRuntime
+
+/// Answers prompts from `--answer PROMPT=VALUE`, `--yes` and defaults, and, when standard input
+/// is a terminal, by asking on it (SPEC §10: interaction).
+struct Answers: Interaction {
+    /// The raw `PROMPT=VALUE` arguments; a prompt may itself contain `=`.
+    let answers: [String]
+    let assumeYes: Bool
+    let mode: RunMode
+    private let terminal = TerminalPrompter()
+
+    init(answers: [String], assumeYes: Bool, interactive: Bool) {
+        self.answers = answers
+        self.assumeYes = assumeYes
+        self.mode = interactive ? .interactive : .background
+    }
+
+    /// The `--answer` given for `prompt` or for the step's `as` name `key`.
+    func answer(for prompt: String, key: String?) -> String? {
+        for candidate in [prompt, key].compactMap({ $0 }) {
+            if let entry = answers.first(where: { $0.hasPrefix(candidate + "=") }) {
+                return String(entry.dropFirst(candidate.count + 1))
+            }
+        }
+        return nil
+    }
+
+    private func unanswered(_ prompt: String, example: String, extra: String = "") -> IntentError {
+        IntentError(
+            "no answer for '\(prompt)': standard input is not a terminal; pass --answer '\(prompt)=\(example)'\(extra), or give the step a default")
+    }
+
+    func ask(_ question: Question, key: String?) async throws -> Value {
+        if let answer = answer(for: question.prompt, key: key) { return .text(answer) }
+        if mode == .interactive {
+            while true {
+                let line = try terminal.readLine(prompt: question.prompt, defaultValue: question.defaultValue?.textValue)
+                if line.isEmpty, let defaultValue = question.defaultValue { return defaultValue }
+                do {
+                    return try Value.text(line).coerced(to: question.type)
+                } catch {
+                    terminal.say("\(error); try again")
+                }
+            }
+        }
+        if let defaultValue = question.defaultValue { return defaultValue }
+        throw unanswered(question.prompt, example: "VALUE")
+    }
+
+    func choose(_ request: ChoiceRequest, key: String?) async throws -> [Int] {
+        if let answer = answer(for: request.prompt, key: key) {
+            return try Self.choices(answer, in: request)
+        }
+        if mode == .interactive {
+            while true {
+                let line = try terminal.readChoice(request)
+                do {
+                    return try Self.choices(line, in: request)
+                } catch {
+                    terminal.say("\(error); try again")
+                }
+            }
+        }
+        throw unanswered(request.prompt, example: request.options.first ?? "OPTION")
+    }
+
+    func confirm(_ prompt: String, key: String?) async throws -> Bool {
+        if let answer = answer(for: prompt, key: key) {
+            do {
+                return try Value.text(answer).booleanValue()
+            } catch {
+                throw IntentError("the answer to '\(prompt)' is '\(answer)'; answer yes or no")
+            }
+        }
+        if assumeYes { return true }
+        if mode == .interactive {
+            while true {
+                let line = try terminal.readLine(prompt: prompt + " [y/N]", defaultValue: nil).lowercased()
+                if line.isEmpty || line == "n" || line == "no" { return false }
+                if line == "y" || line == "yes" { return true }
+                terminal.say("answer y or n")
+            }
+        }
+        throw unanswered(prompt, example: "yes", extra: " or --yes")
+    }
+
+    /// Reads an answer to a choice: an option's label (any case) or its 1-based number; with
+    /// `allowsMultiple`, several separated by commas.
+    static func choices(_ answer: String, in request: ChoiceRequest) throws -> [Int] {
+        func index(of text: String) -> Int? {
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            if let exact = request.options.firstIndex(where: { $0.caseInsensitiveCompare(trimmed) == .orderedSame }) {
+                return exact
+            }
+            if let number = Int(trimmed), request.options.indices.contains(number - 1) { return number - 1 }
+            return nil
+        }
+        if let single = index(of: answer) { return [single] }
+        if request.allowsMultiple {
+            let parts = answer.split(separator: ",").map(String.init)
+            let indices = parts.compactMap(index(of:))
+            if indices.count == parts.count, !indices.isEmpty { return indices }
+        }
+        throw IntentError(
+            "'\(answer)' is not one of the options of '\(request.prompt)': \(request.options.map { "'\($0)'" }.joined(separator: ", "))\(Suggestions.didYouMean(answer, in: request.options))")
+    }
+}
+
+/// Asks questions on the terminal: prompts on standard error, answers from standard input.
+struct TerminalPrompter: Sendable {
+    func say(_ text: String) {
+        StandardStreams.writeError(text + "\n")
+    }
+
+    func readLine(prompt: String, defaultValue: String?) throws -> String {
+        let suffix = defaultValue.map { " [\($0)]" } ?? ""
+        StandardStreams.writeError(prompt + suffix + " ")
+        guard let line = Swift.readLine() else { throw RunCancelled("standard input closed at the prompt '\(prompt)'") }
+        return line.trimmingCharacters(in: .whitespaces)
+    }
+
+    func readChoice(_ request: ChoiceRequest) throws -> String {
+        say(request.prompt)
+        for (index, option) in request.options.enumerated() { say("  \(index + 1). \(option)") }
+        let hint = request.allowsMultiple ? "Numbers or names, separated by commas:" : "Number or name:"
+        return try readLine(prompt: hint, defaultValue: nil)
+    }
+}

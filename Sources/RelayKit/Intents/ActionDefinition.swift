@@ -1,0 +1,139 @@
+/// One parameter of an action, as the checker, `relay describe` and the JSON Schema see it.
+public struct ParameterDefinition: Sendable {
+    public let name: String
+    public let title: String
+    public let summary: String
+    public let type: ValueType
+    public let isRequired: Bool
+    public let defaultValue: Value?
+    public let choices: [String]
+    public let isPrimary: Bool
+    public let isInput: Bool
+}
+
+/// An intent declaration that Relay cannot use, found when the intent is reflected.
+public struct IntentDeclarationError: Error, Sendable, CustomStringConvertible {
+    public let intent: String
+    public let problem: String
+
+    public init(intent: String, problem: String) {
+        self.intent = intent
+        self.problem = problem
+    }
+
+    public var description: String { "intent '\(intent)': \(problem)" }
+}
+
+/// An action, reflected once from its intent type: its signature, and how to perform it.
+public struct ActionDefinition: Sendable {
+    /// The name workflows use: `change-case`, or `trails.open-trail` for a package action.
+    public let name: String
+    /// The name without a package prefix.
+    public let shortName: String
+    /// The package that declares it.
+    public let package: String
+    public let title: String
+    public let summary: String
+    public let parameters: [ParameterDefinition]
+    public let output: ValueType
+    /// The index of the parameter the previous step's output fills, if any.
+    public let inputIndex: Int?
+    /// The index of the parameter a scalar or sequence after the action name fills, if any.
+    public let primaryIndex: Int?
+    private let performer: @Sendable ([Value?], any IntentContext) async throws -> IntentResult
+
+    /// Reflects `intent`. `prefixed` makes the name `PACKAGE.action` (package actions) rather than `action`.
+    public init<I: Intent>(_ intent: I.Type, package: String, prefixed: Bool = false) throws(IntentDeclarationError) {
+        let storages = Self.parameterStorages(of: I())
+        var parameters: [ParameterDefinition] = []
+        for (label, storage) in storages {
+            let options = storage.options
+            let name = options.name ?? Naming.kebabCase(label)
+            parameters.append(
+                ParameterDefinition(
+                    name: name, title: options.title ?? Naming.title(fromName: name), summary: options.summary,
+                    type: storage.valueType, isRequired: storage.isRequired && !options.isInput,
+                    defaultValue: storage.defaultParameterValue, choices: options.choices,
+                    isPrimary: options.isPrimary, isInput: options.isInput))
+        }
+        let inputs = parameters.indices.filter { parameters[$0].isInput }
+        let primaries = parameters.indices.filter { parameters[$0].isPrimary }
+        guard inputs.count <= 1 else {
+            throw IntentDeclarationError(intent: I.name, problem: "more than one input parameter")
+        }
+        guard primaries.count <= 1 else {
+            throw IntentDeclarationError(intent: I.name, problem: "more than one primary parameter")
+        }
+        guard Set(parameters.map(\.name)).count == parameters.count else {
+            throw IntentDeclarationError(intent: I.name, problem: "two parameters share a name")
+        }
+        self.shortName = I.name
+        self.name = prefixed ? "\(package).\(I.name)" : I.name
+        self.package = package
+        self.title = I.title
+        self.summary = I.summary
+        self.parameters = parameters
+        self.output = I.output
+        self.inputIndex = inputs.first
+        self.primaryIndex = primaries.first
+        let parameterNames = parameters.map(\.name)
+        self.performer = { arguments, context in
+            let instance = I()
+            for (index, (_, storage)) in Self.parameterStorages(of: instance).enumerated() {
+                if index < arguments.count, let argument = arguments[index] {
+                    do throws(CoercionError) {
+                        try storage.assign(argument)
+                    } catch {
+                        throw ArgumentError(parameter: parameterNames[index], underlying: error)
+                    }
+                }
+            }
+            return try await instance.perform(context)
+        }
+    }
+
+    /// The index of the parameter called `name`.
+    public func parameterIndex(named name: String) -> Int? {
+        parameters.firstIndex { $0.name == name }
+    }
+
+    /// The input parameter, if the action takes the previous step's output.
+    public var inputParameter: ParameterDefinition? { inputIndex.map { parameters[$0] } }
+
+    /// Whether the input parameter takes one item, so that a list input runs the action once per item.
+    public var mapsOverListInput: Bool {
+        guard let input = inputParameter else { return false }
+        return input.type != .list && input.type != .any
+    }
+
+    /// Performs the action with `arguments`, one per parameter (nil for unset), each already
+    /// converted to its parameter's type.
+    public func perform(arguments: [Value?], context: any IntentContext) async throws -> IntentResult {
+        try await performer(arguments, context)
+    }
+
+    private static func parameterStorages(of instance: some Intent) -> [(String, any AnyParameterStorage)] {
+        Mirror(reflecting: instance).children.compactMap { child in
+            guard let provider = child.value as? any ParameterStorageProviding, let label = child.label else {
+                return nil
+            }
+            return (label.hasPrefix("_") ? String(label.dropFirst()) : label, provider.anyStorage)
+        }
+    }
+}
+
+/// An argument that did not fit its parameter's Swift type.
+public struct ArgumentError: Error, Sendable, CustomStringConvertible {
+    public let parameter: String
+    public let underlying: CoercionError
+    public var description: String { "parameter '\(parameter)': \(underlying)" }
+}
+
+/// Lets reflection find a `Parameter`'s storage without knowing its generic type.
+protocol ParameterStorageProviding {
+    var anyStorage: any AnyParameterStorage { get }
+}
+
+extension Parameter: ParameterStorageProviding {
+    var anyStorage: any AnyParameterStorage { storage }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// An action a workflow can run, in the manner of App Intents' `AppIntent`.
+///
+/// Declare parameters with `@Parameter`; Relay reflects them once to learn names, types,
+/// defaults and titles, and builds every view of the action (checker, `relay describe`,
+/// `relay actions`, the JSON Schema, `Docs/Actions.md`) from that one declaration.
+public protocol Intent: SendableMetatype {
+    /// The action's name in workflows, kebab-case (`change-case`). Defaults to the type name in kebab-case.
+    static var name: String { get }
+    /// The title people see. Defaults to the name in title case.
+    static var title: String { get }
+    /// One sentence on what the action does.
+    static var summary: String { get }
+    /// The type of what `perform` returns.
+    static var output: ValueType { get }
+
+    /// Makes an intent with every parameter unset; Relay sets them before calling `perform`.
+    init()
+
+    /// Does the work.
+    func perform(_ context: any IntentContext) async throws -> IntentResult
+}
+
+extension Intent {
+    public static var name: String { Naming.kebabCase(String(describing: Self.self)) }
+    public static var title: String { Naming.title(fromName: name) }
+}
+
+/// What an intent returns.
+public struct IntentResult: Sendable {
+    /// The output of the step.
+    public var value: Value
+
+    /// A result that is a value.
+    public static func value(_ value: Value) -> IntentResult { IntentResult(value: value) }
+
+    /// A result with no value.
+    public static var nothing: IntentResult { IntentResult(value: .nothing) }
+}
+
+/// An error an intent reports; Relay shows the message with the step's name and location.
+public struct IntentError: Error, Sendable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// Thrown when a person declines a confirmation or cancels a choice: the run ends with exit status 3.
+public struct RunCancelled: Error, Sendable, CustomStringConvertible {
+    public let reason: String
+    public init(_ reason: String) { self.reason = reason }
+    public var description: String { reason }
+}

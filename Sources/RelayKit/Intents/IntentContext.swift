@@ -1,0 +1,53 @@
+import Foundation
+
+/// Whether a person is at hand to answer prompts (App Intents' intent modes).
+public enum RunMode: String, Sendable {
+    /// A terminal is attached: prompts are asked there.
+    case interactive
+    /// No terminal: prompts take `--answer`, `--yes` or their default, or fail.
+    case background
+}
+
+/// A question for `ask`.
+public struct Question: Sendable {
+    public var prompt: String
+    public var type: ValueType
+    public var defaultValue: Value?
+
+    public init(prompt: String, type: ValueType = .text, defaultValue: Value? = nil) {
+        self.prompt = prompt
+        self.type = type
+        self.defaultValue = defaultValue
+    }
+}
+
+/// A choice among labelled options, for `choose-from-list` and `menu`.
+public struct ChoiceRequest: Sendable {
+    public var prompt: String
+    public var options: [String]
+    public var allowsMultiple: Bool
+
+    public init(prompt: String, options: [String], allowsMultiple: Bool = false) {
+        self.prompt = prompt
+        self.options = options
+        self.allowsMultiple = allowsMultiple
+    }
+}
+
+/// What an intent can ask of the run that performs it.
+public protocol IntentContext: Sendable {
+    /// Whether a person can be prompted.
+    var mode: RunMode { get }
+    /// The folder of the workflow file being run, or the current directory.
+    var baseDirectory: URL { get }
+    /// Prints a value to standard output in the run's output format.
+    func show(_ value: Value) async
+    /// Asks a question; the answer is converted to the question's type.
+    func ask(_ question: Question) async throws -> Value
+    /// Asks for one (or several) of the options; returns their indices.
+    func choose(_ request: ChoiceRequest) async throws -> [Int]
+    /// Asks for a yes; throws `RunCancelled` on a no.
+    func requestConfirmation(_ prompt: String) async throws
+    /// Runs another workflow file with `input` and returns its output.
+    func runWorkflow(at path: String, input: Value) async throws -> Value
+}

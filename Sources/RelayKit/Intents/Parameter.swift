@@ -1,0 +1,97 @@
+/// How a parameter presents itself: everything about it except its Swift type.
+public struct ParameterOptions: Sendable {
+    /// The name workflows use; by default the property name in kebab-case (`caseSensitive` → `case-sensitive`).
+    public var name: String?
+    /// The title people see; by default derived from the name (`featuredCollection` → "Featured Collection").
+    public var title: String?
+    /// One sentence on what the parameter does.
+    public var summary: String
+    /// Whether a scalar or sequence written right after the action name fills this parameter.
+    public var isPrimary: Bool
+    /// Whether the previous step's output fills this parameter when the workflow gives it no value.
+    public var isInput: Bool
+    /// The only texts the parameter accepts, if it is a choice.
+    public var choices: [String]
+
+    public init(
+        name: String? = nil, title: String? = nil, summary: String = "", primary: Bool = false,
+        input: Bool = false, choices: [String] = []
+    ) {
+        self.name = name
+        self.title = title
+        self.summary = summary
+        self.isPrimary = primary
+        self.isInput = input
+        self.choices = choices
+    }
+}
+
+/// A typed parameter of an intent, in the manner of App Intents' `@Parameter`:
+///
+/// ```swift
+/// struct ChangeCase: Intent {
+///     @Parameter(input: true) var text: String
+///     @Parameter(primary: true, choices: ["upper", "lower", "title"]) var to: String
+/// }
+/// ```
+///
+/// A default value (`@Parameter var places: Int = 0`) or an optional type makes the parameter optional.
+@propertyWrapper
+public struct Parameter<T: ParameterValue>: Sendable {
+    let storage: ParameterStorage<T>
+
+    /// A parameter with a default value.
+    public init(
+        wrappedValue: T, name: String? = nil, title: String? = nil, primary: Bool = false, input: Bool = false,
+        summary: String = "", choices: [String] = []
+    ) {
+        let options = ParameterOptions(
+            name: name, title: title, summary: summary, primary: primary, input: input, choices: choices)
+        storage = ParameterStorage(options: options, defaultValue: wrappedValue)
+    }
+
+    /// A parameter without a default value: required unless its type is optional.
+    public init(
+        name: String? = nil, title: String? = nil, primary: Bool = false, input: Bool = false, summary: String = "",
+        choices: [String] = []
+    ) {
+        let options = ParameterOptions(
+            name: name, title: title, summary: summary, primary: primary, input: input, choices: choices)
+        storage = ParameterStorage(options: options, defaultValue: nil)
+    }
+
+    /// The value the workflow gave, else the default.
+    public var wrappedValue: T {
+        get { storage.value ?? storage.defaultValue ?? T.emptyValue }
+        nonmutating set { storage.value = newValue }
+    }
+}
+
+/// What the runtime sees of a parameter without knowing its Swift type.
+protocol AnyParameterStorage: AnyObject {
+    var options: ParameterOptions { get }
+    var valueType: ValueType { get }
+    var isRequired: Bool { get }
+    var defaultParameterValue: Value? { get }
+    func assign(_ value: Value) throws(CoercionError)
+}
+
+/// The per-instance box behind a `Parameter`: intents are structs, so the runtime sets values here.
+final class ParameterStorage<T: ParameterValue>: AnyParameterStorage, @unchecked Sendable {
+    let options: ParameterOptions
+    let defaultValue: T?
+    var value: T?
+
+    init(options: ParameterOptions, defaultValue: T?) {
+        self.options = options
+        self.defaultValue = defaultValue
+    }
+
+    var valueType: ValueType { T.valueType }
+    var isRequired: Bool { defaultValue == nil && !T.isOptional }
+    var defaultParameterValue: Value? { defaultValue.map(\.parameterValue) }
+
+    func assign(_ value: Value) throws(CoercionError) {
+        self.value = try T(parameterValue: value)
+    }
+}

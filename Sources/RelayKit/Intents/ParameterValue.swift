@@ -1,0 +1,100 @@
+import Foundation
+import OrderedCollections
+
+/// A Swift type an intent parameter can have. Relay converts the workflow's value to
+/// `valueType` first (SPEC §4), then builds the Swift value from the converted value.
+public protocol ParameterValue: Sendable {
+    /// The workflow type this Swift type stands for.
+    static var valueType: ValueType { get }
+    /// Whether a workflow may leave the parameter out (true for optionals).
+    static var isOptional: Bool { get }
+    /// What an unset parameter reads as.
+    static var emptyValue: Self { get }
+    /// Builds the Swift value from a value already converted to `valueType`.
+    init(parameterValue: Value) throws(CoercionError)
+    /// The value as a workflow value, for defaults shown by `relay describe`.
+    var parameterValue: Value { get }
+}
+
+extension ParameterValue {
+    public static var isOptional: Bool { false }
+}
+
+extension String: ParameterValue {
+    public static var valueType: ValueType { .text }
+    public static var emptyValue: String { "" }
+    public init(parameterValue: Value) throws(CoercionError) { self = parameterValue.textValue }
+    public var parameterValue: Value { .text(self) }
+}
+
+extension Double: ParameterValue {
+    public static var valueType: ValueType { .number }
+    public static var emptyValue: Double { 0 }
+    public init(parameterValue: Value) throws(CoercionError) { self = try parameterValue.numberValue() }
+    public var parameterValue: Value { .number(self) }
+}
+
+extension Int: ParameterValue {
+    public static var valueType: ValueType { .number }
+    public static var emptyValue: Int { 0 }
+    public init(parameterValue: Value) throws(CoercionError) {
+        let number = try parameterValue.numberValue()
+        guard let whole = Int(exactly: number) else {
+            throw CoercionError(value: parameterValue, target: .number, reason: "a whole number is needed")
+        }
+        self = whole
+    }
+    public var parameterValue: Value { .number(Double(self)) }
+}
+
+extension Bool: ParameterValue {
+    public static var valueType: ValueType { .boolean }
+    public static var emptyValue: Bool { false }
+    public init(parameterValue: Value) throws(CoercionError) { self = try parameterValue.booleanValue() }
+    public var parameterValue: Value { .boolean(self) }
+}
+
+extension Date: ParameterValue {
+    public static var valueType: ValueType { .date }
+    public static var emptyValue: Date { Date(timeIntervalSince1970: 0) }
+    public init(parameterValue: Value) throws(CoercionError) { self = try parameterValue.dateValue() }
+    public var parameterValue: Value { .date(self) }
+}
+
+extension URL: ParameterValue {
+    public static var valueType: ValueType { .url }
+    public static var emptyValue: URL { URL(fileURLWithPath: "/") }
+    public init(parameterValue: Value) throws(CoercionError) { self = try parameterValue.urlValue() }
+    public var parameterValue: Value { .url(self) }
+}
+
+extension Value: ParameterValue {
+    public static var valueType: ValueType { .any }
+    public static var emptyValue: Value { .nothing }
+    public init(parameterValue: Value) { self = parameterValue }
+    public var parameterValue: Value { self }
+}
+
+extension Array: ParameterValue where Element == Value {
+    public static var valueType: ValueType { .list }
+    public static var emptyValue: [Value] { [] }
+    public init(parameterValue: Value) { self = parameterValue.asList }
+    public var parameterValue: Value { .list(self) }
+}
+
+extension ValueDictionary: ParameterValue {
+    public static var valueType: ValueType { .dictionary }
+    public static var emptyValue: ValueDictionary { [:] }
+    public init(parameterValue: Value) throws(CoercionError) { self = try parameterValue.dictionaryValue() }
+    public var parameterValue: Value { .dictionary(self) }
+}
+
+extension Optional: ParameterValue where Wrapped: ParameterValue {
+    public static var valueType: ValueType { Wrapped.valueType }
+    public static var isOptional: Bool { true }
+    public static var emptyValue: Wrapped? { nil }
+    public init(parameterValue: Value) throws(CoercionError) {
+        self = parameterValue.isNothing ? nil : try Wrapped(parameterValue: parameterValue)
+    }
+    public var parameterValue: Value { self?.parameterValue ?? .nothing }
+}

@@ -1,0 +1,199 @@
+import Foundation
+
+/// A value that could not be converted to the type something asked for.
+public struct CoercionError: Error, Sendable, CustomStringConvertible {
+    /// The value that was given.
+    public let value: Value
+    /// The type that was asked for.
+    public let target: ValueType
+    /// Why, when there is more to say than the two types.
+    public let reason: String?
+
+    public init(value: Value, target: ValueType, reason: String? = nil) {
+        self.value = value
+        self.target = target
+        self.reason = reason
+    }
+
+    public var description: String {
+        var message = "cannot convert \(value.briefDescription) to \(target.withArticle)"
+        if let reason { message += ": \(reason)" }
+        return message
+    }
+}
+
+extension Value {
+    /// The value as text (SPEC §4): numbers without `.0`, dates as ISO 8601, lists one item a line,
+    /// dictionaries as JSON, nothing as empty text.
+    public var textValue: String {
+        switch self {
+        case .nothing: ""
+        case .text(let text): text
+        case .number(let number): NumberFormatting.text(number)
+        case .boolean(let flag): flag ? "true" : "false"
+        case .date(let date): DateFormatting.iso8601(date)
+        case .url(let url): url.absoluteString
+        case .list(let items): items.map(\.textValue).joined(separator: "\n")
+        case .dictionary: JSONWriter.string(for: self, pretty: true)
+        }
+    }
+
+    /// A short description for messages: `text 'abc'`, `number 5`, `a list of 3 items`.
+    public var briefDescription: String {
+        switch self {
+        case .nothing: return "nothing"
+        case .text(let text):
+            let shown = text.count > 40 ? String(text.prefix(37)) + "..." : text
+            return "text '\(shown)'"
+        case .list(let items): return "a list of \(items.count) item\(items.count == 1 ? "" : "s")"
+        case .dictionary(let entries): return "a dictionary of \(entries.count) key\(entries.count == 1 ? "" : "s")"
+        default: return "\(type.name) \(textValue)"
+        }
+    }
+
+    /// Whether the value counts as true in a condition (SPEC §2): `false`, `0`, nothing, empty text,
+    /// an empty list and the texts `false` / `no` are false; everything else is true.
+    public var isTruthy: Bool {
+        switch self {
+        case .nothing: return false
+        case .boolean(let flag): return flag
+        case .number(let number): return number != 0
+        case .text(let text):
+            let lowered = text.lowercased()
+            return !(text.isEmpty || lowered == "false" || lowered == "no")
+        case .list(let items): return !items.isEmpty
+        case .dictionary(let entries): return !entries.isEmpty
+        case .date, .url: return true
+        }
+    }
+
+    /// Converts the value to `target` by the rules of SPEC §4.
+    public func coerced(to target: ValueType) throws(CoercionError) -> Value {
+        switch target {
+        case .any: return self
+        case .nothing: return .nothing
+        case .text: return .text(textValue)
+        case .number: return .number(try numberValue())
+        case .boolean: return .boolean(try booleanValue())
+        case .date: return .date(try dateValue())
+        case .url: return .url(try urlValue())
+        case .list: return .list(asList)
+        case .dictionary: return .dictionary(try dictionaryValue())
+        }
+    }
+
+    /// The value as a number: numbers, texts that read as numbers, booleans (1/0), a list of one number.
+    public func numberValue() throws(CoercionError) -> Double {
+        switch self {
+        case .number(let number): return number
+        case .boolean(let flag): return flag ? 1 : 0
+        case .text(let text):
+            guard let number = NumberParsing.number(from: text) else {
+                throw CoercionError(value: self, target: .number, reason: "'\(text)' is not a number")
+            }
+            return number
+        case .list(let items) where items.count == 1: return try items[0].numberValue()
+        default: throw CoercionError(value: self, target: .number)
+        }
+    }
+
+    /// The value as a boolean parameter: booleans, numbers (0 is false), and the texts
+    /// `true/false/yes/no/1/0` in any case.
+    public func booleanValue() throws(CoercionError) -> Bool {
+        switch self {
+        case .boolean(let flag): return flag
+        case .number(let number): return number != 0
+        case .text(let text):
+            switch text.trimmingCharacters(in: .whitespaces).lowercased() {
+            case "true", "yes", "1": return true
+            case "false", "no", "0": return false
+            default:
+                throw CoercionError(value: self, target: .boolean, reason: "use true/false, yes/no or 1/0")
+            }
+        case .list(let items) where items.count == 1: return try items[0].booleanValue()
+        default: throw CoercionError(value: self, target: .boolean)
+        }
+    }
+
+    /// The value as a date: dates, and texts in the forms of `DateFormatting.parse`.
+    public func dateValue() throws(CoercionError) -> Date {
+        switch self {
+        case .date(let date): return date
+        case .text(let text):
+            guard let date = DateFormatting.parse(text) else {
+                throw CoercionError(
+                    value: self, target: .date,
+                    reason: "use YYYY-MM-DD, an ISO 8601 date-time, 'YYYY-MM-DD HH:MM', today, yesterday, tomorrow or now")
+            }
+            return date
+        case .list(let items) where items.count == 1: return try items[0].dateValue()
+        default: throw CoercionError(value: self, target: .date)
+        }
+    }
+
+    /// The value as a URL: URLs, and texts that are absolute URLs with a scheme.
+    public func urlValue() throws(CoercionError) -> URL {
+        switch self {
+        case .url(let url): return url
+        case .text(let text):
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            guard let url = URL(string: trimmed), let scheme = url.scheme, !scheme.isEmpty,
+                scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) })
+            else {
+                throw CoercionError(value: self, target: .url, reason: "a URL needs a scheme, like https://")
+            }
+            return url
+        case .list(let items) where items.count == 1: return try items[0].urlValue()
+        default: throw CoercionError(value: self, target: .url)
+        }
+    }
+
+    /// The value as a dictionary: dictionaries, and texts holding a JSON object.
+    public func dictionaryValue() throws(CoercionError) -> ValueDictionary {
+        switch self {
+        case .dictionary(let entries): return entries
+        case .text(let text):
+            let parsed: Value
+            do {
+                parsed = try JSONReader.value(from: text)
+            } catch {
+                throw CoercionError(value: self, target: .dictionary, reason: "not JSON (\(error))")
+            }
+            guard case .dictionary(let entries) = parsed else {
+                throw CoercionError(value: self, target: .dictionary, reason: "the JSON is not an object")
+            }
+            return entries
+        case .list(let items) where items.count == 1: return try items[0].dictionaryValue()
+        default: throw CoercionError(value: self, target: .dictionary)
+        }
+    }
+}
+
+/// Reads numbers from text: `-12`, `3.5`, `1e3`, `1,234.5`.
+public enum NumberParsing {
+    /// The number `text` spells, or nil.
+    public static func number(from text: String) -> Double? {
+        var trimmed = Substring(text).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, trimmed.utf8.allSatisfy({ "+-0123456789.,eE".utf8.contains($0) }),
+            trimmed.utf8.contains(where: { $0 >= 48 && $0 <= 57 })
+        else { return nil }
+        if trimmed.contains(",") {
+            guard hasValidThousandsSeparators(trimmed) else { return nil }
+            trimmed.removeAll { $0 == "," }
+        }
+        return Double(trimmed)
+    }
+
+    /// `1,234,567.5`: groups of three digits after the first comma, before any decimal point.
+    private static func hasValidThousandsSeparators(_ text: String) -> Bool {
+        var integerPart = Substring(text)
+        if let dot = integerPart.firstIndex(of: ".") {
+            guard !integerPart[dot...].contains(",") else { return false }
+            integerPart = integerPart[..<dot]
+        }
+        if integerPart.first == "-" || integerPart.first == "+" { integerPart = integerPart.dropFirst() }
+        let groups = integerPart.split(separator: ",", omittingEmptySubsequences: false)
+        guard let first = groups.first, (1...3).contains(first.count) else { return false }
+        return groups.dropFirst().allSatisfy { $0.count == 3 && $0.allSatisfy(\.isNumber) }
+    }
+}

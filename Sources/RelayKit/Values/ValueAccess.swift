@@ -1,0 +1,136 @@
+import Foundation
+
+/// A property or index that a value does not have.
+public struct ValueAccessError: Error, Sendable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+extension Value {
+    /// The property names each kind of value has (dictionaries have their keys too).
+    public var propertyNames: [String] {
+        switch self {
+        case .text: ["count", "lines", "words"]
+        case .list: ["count", "first", "last"]
+        case .dictionary(let entries): Array(entries.keys) + ["count", "keys", "values"]
+        case .date: ["year", "month", "day", "hour", "minute", "second", "weekday"]
+        case .url: ["scheme", "host", "path", "query", "fragment"]
+        case .number, .boolean, .nothing: []
+        }
+    }
+
+    /// Reads a property (SPEC §3: `${list.count}`, `${date.year}`, `${dict.key}`). A dictionary's
+    /// keys come first; a key it lacks reads as nothing.
+    public func property(_ name: String) throws(ValueAccessError) -> Value {
+        switch self {
+        case .dictionary(let entries):
+            if let value = entries[name] { return value }
+            switch name {
+            case "count": return .number(Double(entries.count))
+            case "keys": return .list(entries.keys.map { .text($0) })
+            case "values": return .list(Array(entries.values))
+            default: return .nothing
+            }
+        case .list(let items):
+            switch name {
+            case "count": return .number(Double(items.count))
+            case "first": return items.first ?? .nothing
+            case "last": return items.last ?? .nothing
+            default: break
+            }
+        case .text(let text):
+            switch name {
+            case "count": return .number(Double(text.count))
+            case "lines": return .list(TextSplitting.lines(text).map { .text($0) })
+            case "words": return .list(TextSplitting.words(text).map { .text($0) })
+            default: break
+            }
+        case .date(let date):
+            let calendar = Calendar.current
+            let component: Calendar.Component? =
+                switch name {
+                case "year": .year
+                case "month": .month
+                case "day": .day
+                case "hour": .hour
+                case "minute": .minute
+                case "second": .second
+                case "weekday": .weekday
+                default: nil
+                }
+            if let component { return .number(Double(calendar.component(component, from: date))) }
+        case .url(let url):
+            let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+            switch name {
+            case "scheme": return url.scheme.map { .text($0) } ?? .nothing
+            case "host": return components?.host.map { .text($0) } ?? .nothing
+            case "path": return .text(components?.path ?? "")
+            case "query": return components?.query.map { .text($0) } ?? .nothing
+            case "fragment": return components?.fragment.map { .text($0) } ?? .nothing
+            default: break
+            }
+        case .number, .boolean, .nothing: break
+        }
+        let available = propertyNames
+        let list = available.isEmpty ? "it has no properties" : "it has \(available.joined(separator: ", "))"
+        throw ValueAccessError("\(type.withArticle) has no property '\(name)'; \(list)")
+    }
+
+    /// Reads `value[index]`: lists and texts by 1-based position (negative counts from the end),
+    /// dictionaries by key (a missing key reads as nothing).
+    public func element(at index: Value) throws(ValueAccessError) -> Value {
+        switch self {
+        case .dictionary(let entries):
+            return entries[index.textValue] ?? .nothing
+        case .list(let items):
+            return items[try position(index, count: items.count)]
+        case .text(let text):
+            let characters = Array(text)
+            return .text(String(characters[try position(index, count: characters.count)]))
+        default:
+            throw ValueAccessError("\(type.withArticle) cannot be indexed; only lists, texts and dictionaries can")
+        }
+    }
+
+    /// The 0-based offset for a 1-based `index` (negative from the end) into `count` elements.
+    private func position(_ index: Value, count: Int) throws(ValueAccessError) -> Int {
+        guard case .number(let number) = (try? index.coerced(to: .number)) ?? .nothing, let whole = Int(exactly: number) else {
+            throw ValueAccessError("an index is a whole number, not \(index.briefDescription)")
+        }
+        let offset = whole > 0 ? whole - 1 : count + whole
+        guard whole != 0, offset >= 0, offset < count else {
+            let what = whole == 0 ? "index 0 is not a position: indexes start at 1 (and -1 is the last)" : "index \(whole) is out of range"
+            throw ValueAccessError("\(what) for \(briefDescription)")
+        }
+        return offset
+    }
+}
+
+/// Splits text the ways actions and properties need.
+public enum TextSplitting {
+    /// The lines of `text` (a trailing line break does not make an empty last line).
+    public static func lines(_ text: String) -> [String] {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
+            $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
+        }
+        if lines.last == "" { lines.removeLast() }
+        return lines
+    }
+
+    /// The words of `text`: runs of letters, digits, apostrophes and hyphens.
+    public static func words(_ text: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        for character in text {
+            if character.isLetter || character.isNumber || ((character == "'" || character == "’" || character == "-") && !current.isEmpty) {
+                current.append(character)
+            } else if !current.isEmpty {
+                words.append(current.trimmingCharacters(in: CharacterSet(charactersIn: "'’-")))
+                current = ""
+            }
+        }
+        if !current.isEmpty { words.append(current.trimmingCharacters(in: CharacterSet(charactersIn: "'’-"))) }
+        return words
+    }
+}

@@ -1,0 +1,56 @@
+import RelayKit
+
+/// A workflow that passed the checker: every action resolved and every argument bound to its
+/// parameter. The interpreter runs this and never looks a name up again.
+public struct CheckedWorkflow: Sendable {
+    public var file: SourceFile
+    public var name: String
+    public var input: InputDeclaration?
+    public var output: TypeAnnotation?
+    public var packages: [Name]
+    public var variables: [Assignment]
+    public var steps: [PlannedStep]
+}
+
+/// A step ready to run.
+public struct PlannedStep: Sendable {
+    public enum Kind: Sendable {
+        case action(PlannedAction)
+        case conditional(condition: Template, then: [PlannedStep], otherwise: [PlannedStep])
+        case repeatCount(count: Template, body: [PlannedStep])
+        case forEach(items: Template?, variable: String?, parallel: Template?, body: [PlannedStep])
+        case menu(prompt: Template, options: [PlannedMenuOption])
+        case set([Assignment])
+        case append([Assignment])
+        case stop(Template?)
+    }
+
+    public var kind: Kind
+    /// The label, else the action name or control keyword: how traces and errors name the step.
+    public var displayName: String
+    /// Where errors of this step point: its action name or keyword.
+    public var range: SourceRange
+    public var outputVariable: String?
+    public var input: Template?
+    public var condition: Template?
+    public var onError: PlannedErrorHandling?
+    public var timeout: Template?
+}
+
+/// An action step: the action, and one template per parameter (nil where the workflow gave none).
+public struct PlannedAction: Sendable {
+    public var definition: ActionDefinition
+    public var arguments: [Template?]
+}
+
+/// One choice of a menu.
+public struct PlannedMenuOption: Sendable {
+    public var label: String
+    public var body: [PlannedStep]
+}
+
+/// What `on-error` does, resolved.
+public enum PlannedErrorHandling: Sendable {
+    case continueRun
+    case steps([PlannedStep])
+}

@@ -1,0 +1,363 @@
+import RelayKit
+
+/// The static pass (DESIGN-NOTES: the resolver): resolves action names, binds arguments to
+/// parameters, and reports, all at once and before anything runs, unknown actions and
+/// parameters, missing parameters, undefined variables and the type mismatches it can know.
+public struct Checker {
+    private let registry: ActionRegistry
+    private var diagnostics: [Diagnostic] = []
+    private var scope: VariableScope
+
+    /// Checks `workflow`. `predefined` are variables given from outside (`--set`).
+    /// The checked workflow is nil when there were errors.
+    public static func check(
+        _ workflow: Workflow, registry: ActionRegistry, predefined: Set<String> = []
+    ) -> (workflow: CheckedWorkflow?, diagnostics: [Diagnostic]) {
+        var checker = Checker(registry: registry, scope: VariableScope(runVariables: predefined))
+        for assignment in workflow.variables {
+            checker.checkReferences(assignment.value)
+            checker.scope.runVariables.insert(assignment.name.text)
+        }
+        if let defaultValue = workflow.input?.defaultValue { checker.checkReferences(defaultValue) }
+        var previous: ValueType? = workflow.input.map(\.type.type)
+        if previous == .any { previous = nil }
+        let steps = checker.checkSteps(workflow.steps, previous: &previous)
+        if let declared = workflow.output, let produced = previous, Self.cannotConvert(produced, to: declared.type) {
+            checker.diagnostics.append(
+                .error("the workflow declares output \(declared.type.name), but its last step outputs \(produced.withArticle)",
+                    at: declared.range))
+        }
+        let errors = checker.diagnostics.contains { $0.severity == .error }
+        let checked = CheckedWorkflow(
+            file: workflow.file, name: workflow.name ?? Self.defaultName(workflow.file.path), input: workflow.input,
+            output: workflow.output, packages: workflow.packages, variables: workflow.variables, steps: steps)
+        return (errors ? nil : checked, checker.diagnostics)
+    }
+
+    private static func defaultName(_ path: String) -> String {
+        let file = path.split(separator: "/").last.map(String.init) ?? path
+        return file.hasSuffix(".yaml") ? String(file.dropLast(5)) : file.hasSuffix(".yml") ? String(file.dropLast(4)) : file
+    }
+
+    private mutating func report(_ message: String, at range: SourceRange, notes: [String] = []) {
+        diagnostics.append(.error(message, at: range, notes: notes))
+    }
+
+    // MARK: - Steps
+
+    private mutating func checkSteps(_ steps: [Step], previous: inout ValueType?) -> [PlannedStep] {
+        var planned: [PlannedStep] = []
+        planned.reserveCapacity(steps.count)
+        for step in steps {
+            if let plannedStep = checkStep(step, previous: &previous) { planned.append(plannedStep) }
+        }
+        return planned
+    }
+
+    /// Checks a block whose variables (`item`, `index`, `error`, a loop's `as`) exist only inside it.
+    private mutating func checkBlock(_ steps: [Step], blockVariables: Set<String>, previous: ValueType?) -> [PlannedStep] {
+        scope.blockVariables.append(blockVariables)
+        defer { scope.blockVariables.removeLast() }
+        var blockPrevious = previous
+        return checkSteps(steps, previous: &blockPrevious)
+    }
+
+    /// Checks branches of which at most one runs: a variable set in any of them is defined after.
+    private mutating func checkBranches(_ branches: [[Step]], blockVariables: Set<String> = [], previous: ValueType?) -> [[PlannedStep]] {
+        let before = scope.runVariables
+        var after = before
+        var planned: [[PlannedStep]] = []
+        for branch in branches {
+            scope.runVariables = before
+            planned.append(checkBlock(branch, blockVariables: blockVariables, previous: previous))
+            after.formUnion(scope.runVariables)
+        }
+        scope.runVariables = after
+        return planned
+    }
+
+    /// Checks a loop body. Variables the body sets are taken as defined throughout it, since a
+    /// later iteration reads what an earlier one set; a read before any set fails at run time.
+    private mutating func checkLoopBody(_ steps: [Step], blockVariables: Set<String>, previous: ValueType?) -> [PlannedStep] {
+        scope.runVariables.formUnion(Self.assignedVariables(in: steps))
+        return checkBlock(steps, blockVariables: blockVariables, previous: previous)
+    }
+
+    private mutating func checkStep(_ step: Step, previous: inout ValueType?) -> PlannedStep? {
+        let modifiers = step.modifiers
+        for template in [modifiers.input, modifiers.condition, modifiers.timeout].compactMap({ $0 }) {
+            checkReferences(template)
+        }
+        var stepInput = previous
+        if let input = modifiers.input { stepInput = input.literalValue?.type ?? nil }
+        let onError: PlannedErrorHandling?
+        switch modifiers.onError {
+        case .none: onError = nil
+        case .continueRun: onError = .continueRun
+        case .steps(let steps):
+            onError = .steps(checkBranches([steps], blockVariables: ["error"], previous: stepInput)[0])
+        }
+        var output: ValueType? = stepInput
+        let kind: PlannedStep.Kind?
+        var name: String
+        switch step.kind {
+        case .action(let call):
+            name = call.name.text
+            kind = checkAction(call, input: stepInput, hasInputModifier: modifiers.input != nil, output: &output)
+        case .conditional(let conditional):
+            name = "if"
+            checkReferences(conditional.condition)
+            let branches = checkBranches([conditional.then, conditional.otherwise ?? []], previous: stepInput)
+            kind = .conditional(condition: conditional.condition, then: branches[0], otherwise: branches[1])
+            output = nil
+        case .repeatCount(let repeatCount):
+            name = "repeat"
+            checkReferences(repeatCount.count)
+            if let literal = repeatCount.count.literalValue {
+                let count = (try? literal.numberValue()) ?? -1
+                if count < 0 || count != count.rounded() {
+                    report("'repeat' takes a whole number of times, not \(literal.briefDescription)", at: repeatCount.count.range)
+                }
+            }
+            kind = .repeatCount(count: repeatCount.count, body: checkLoopBody(repeatCount.body, blockVariables: ["index"], previous: stepInput))
+            output = .list
+        case .forEach(let forEach):
+            name = "for-each"
+            if let items = forEach.items { checkReferences(items) }
+            if let parallel = forEach.parallel {
+                checkReferences(parallel)
+                if let literal = parallel.literalValue, !Self.isValidParallelism(literal) {
+                    report("'parallel' takes a number of iterations to run at once (1 or more), or true/false", at: parallel.range)
+                }
+            }
+            let loopVariable = forEach.variable?.text
+            let body = checkLoopBody(forEach.body, blockVariables: [loopVariable ?? "item", "index"], previous: nil)
+            kind = .forEach(items: forEach.items, variable: loopVariable, parallel: forEach.parallel, body: body)
+            output = .list
+        case .menu(let menu):
+            name = "menu"
+            checkReferences(menu.prompt)
+            let bodies = checkBranches(menu.options.map(\.body), previous: stepInput)
+            kind = .menu(prompt: menu.prompt, options: zip(menu.options, bodies).map { PlannedMenuOption(label: $0.label.text, body: $1) })
+            output = nil
+        case .set(let assignments), .append(let assignments):
+            let isSet: Bool
+            if case .set = step.kind { isSet = true } else { isSet = false }
+            name = isSet ? "set" : "append"
+            for assignment in assignments {
+                checkReferences(assignment.value)
+                scope.runVariables.insert(assignment.name.text)
+            }
+            kind = isSet ? .set(assignments) : .append(assignments)
+        case .stop(let value):
+            name = "stop"
+            if let value { checkReferences(value) }
+            kind = .stop(value)
+        }
+        if let outputVariable = modifiers.outputVariable { scope.runVariables.insert(outputVariable.text) }
+        previous = modifiers.condition == nil ? output : (output == stepInput ? output : nil)
+        guard let kind else { return nil }
+        if let label = modifiers.label { name = label }
+        return PlannedStep(
+            kind: kind, displayName: name, range: step.keyRange, outputVariable: modifiers.outputVariable?.text,
+            input: modifiers.input, condition: modifiers.condition, onError: onError, timeout: modifiers.timeout)
+    }
+
+    private static func isValidParallelism(_ value: Value) -> Bool {
+        switch value {
+        case .boolean: true
+        case .number(let number): number >= 1 && number == number.rounded()
+        default: false
+        }
+    }
+
+    // MARK: - Actions
+
+    private mutating func checkAction(
+        _ call: ActionCall, input: ValueType?, hasInputModifier: Bool, output: inout ValueType?
+    ) -> PlannedStep.Kind? {
+        let name = call.name.text
+        let action: ActionDefinition
+        switch registry.lookup(name) {
+        case .found(let found): action = found
+        case .ambiguous(let candidates):
+            report("action '\(name)' is ambiguous", at: call.name.range,
+                notes: ["note: write one of \(candidates.map { "'\($0)'" }.joined(separator: ", "))"])
+            return nil
+        case .notFound:
+            let candidates = registry.names + WorkflowParser.controlKeys
+            var notes: [String] = []
+            if Suggestions.closest(to: name, in: candidates) == nil {
+                notes.append("note: 'relay actions' lists every action")
+            }
+            report("unknown action '\(name)'\(Suggestions.didYouMean(name, in: candidates))", at: call.name.range, notes: notes)
+            return nil
+        }
+        var arguments = [Template?](repeating: nil, count: action.parameters.count)
+        guard bind(call, to: action, into: &arguments) else { return nil }
+        for (index, parameter) in action.parameters.enumerated() {
+            guard let template = arguments[index] else {
+                if parameter.isRequired {
+                    report("'\(action.name)' needs '\(parameter.name)'", at: call.name.range,
+                        notes: ["note: \(signature(of: action))"])
+                }
+                continue
+            }
+            checkReferences(template)
+            checkLiteral(template, for: parameter, of: action)
+        }
+        if let inputIndex = action.inputIndex, arguments[inputIndex] == nil, let input {
+            let parameter = action.parameters[inputIndex]
+            let mapsOverList = input == .list && action.mapsOverListInput
+            if !mapsOverList, Self.cannotConvert(input, to: parameter.type) {
+                report(
+                    "'\(action.name)' takes \(parameter.type.withArticle) as input, but \(hasInputModifier ? "'input:' gives" : "the previous step outputs") \(input.withArticle)",
+                    at: call.name.range)
+            }
+        }
+        if action.output == .any {
+            output = nil
+        } else if input == .list, action.mapsOverListInput, arguments[action.inputIndex ?? 0] == nil {
+            output = .list
+        } else {
+            output = action.output
+        }
+        return .action(PlannedAction(definition: action, arguments: arguments))
+    }
+
+    /// Binds what follows the action name to parameters. Returns false after reporting a problem.
+    private mutating func bind(_ call: ActionCall, to action: ActionDefinition, into arguments: inout [Template?]) -> Bool {
+        switch call.arguments {
+        case .none:
+            return true
+        case .primary(let template):
+            guard let primary = action.primaryIndex else {
+                let message = action.parameters.contains { !$0.isInput }
+                    ? "'\(action.name)' has no primary parameter; give its parameters by name"
+                    : "'\(action.name)' takes no parameters"
+                report(message, at: template.range, notes: ["note: \(signature(of: action))"])
+                return false
+            }
+            arguments[primary] = template
+            return true
+        case .named(let entries, let range):
+            if let primary = action.primaryIndex, takesWholeMapping(action, primary: primary),
+                !entries.contains(where: { action.parameterIndex(named: $0.key) != nil })
+            {
+                arguments[primary] = Self.dictionaryTemplate(entries, range: range)
+                return true
+            }
+            var ok = true
+            for entry in entries {
+                guard let index = action.parameterIndex(named: entry.key) else {
+                    let names = action.parameters.map(\.name)
+                    report(
+                        "'\(action.name)' has no parameter '\(entry.key)'\(Suggestions.didYouMean(entry.key, in: names))",
+                        at: entry.keyRange, notes: ["note: \(signature(of: action))"])
+                    ok = false
+                    continue
+                }
+                arguments[index] = entry.value
+            }
+            return ok
+        }
+    }
+
+    /// Whether a mapping after the action's name is its primary parameter (e.g. `dictionary: {a: 1}`):
+    /// the primary takes a dictionary and is the only parameter besides the input.
+    private func takesWholeMapping(_ action: ActionDefinition, primary: Int) -> Bool {
+        let parameter = action.parameters[primary]
+        guard parameter.type == .dictionary || parameter.type == .any else { return false }
+        return action.parameters.indices.allSatisfy { $0 == primary || $0 == action.inputIndex }
+    }
+
+    private static func dictionaryTemplate(_ entries: [TemplateEntry], range: SourceRange) -> Template {
+        guard entries.allSatisfy({ $0.value.literalValue != nil }) else {
+            return Template(.dictionary(entries), range: range)
+        }
+        var dictionary = ValueDictionary()
+        for entry in entries { dictionary[entry.key] = entry.value.literalValue }
+        return Template(.literal(.dictionary(dictionary)), range: range)
+    }
+
+    private mutating func checkLiteral(_ template: Template, for parameter: ParameterDefinition, of action: ActionDefinition) {
+        guard let literal = template.literalValue else { return }
+        if !parameter.choices.isEmpty, case .text(let text) = literal {
+            if !parameter.choices.contains(text.lowercased()) {
+                report(
+                    "'\(action.name)' parameter '\(parameter.name)' takes \(parameter.choices.map { "'\($0)'" }.joined(separator: ", ")); found '\(text)'\(Suggestions.didYouMean(text, in: parameter.choices))",
+                    at: template.range)
+            }
+            return
+        }
+        guard parameter.type != .any, parameter.type != .list else { return }
+        if parameter.isInput, case .list = literal, action.mapsOverListInput { return }
+        do {
+            _ = try literal.coerced(to: parameter.type)
+        } catch {
+            report(
+                "'\(action.name)' parameter '\(parameter.name)' wants \(parameter.type.withArticle), found \(literal.briefDescription)",
+                at: template.range, notes: error.reason.map { ["note: \($0)"] } ?? [])
+        }
+    }
+
+    /// `change-case TEXT (input) TO (primary: upper|lower|title)`: a one-line signature for notes.
+    private func signature(of action: ActionDefinition) -> String {
+        let parts = action.parameters.map { parameter -> String in
+            var tags: [String] = []
+            if parameter.isInput { tags.append("input") }
+            if parameter.isPrimary { tags.append("primary") }
+            if !parameter.isRequired && !parameter.isInput { tags.append("optional") }
+            let choices = parameter.choices.isEmpty ? "" : " " + parameter.choices.joined(separator: "|")
+            return "\(parameter.name): \(parameter.type.name)\(choices)\(tags.isEmpty ? "" : " (\(tags.joined(separator: ", ")))")"
+        }
+        return parts.isEmpty ? "'\(action.name)' takes no parameters" : "'\(action.name)' takes \(parts.joined(separator: "; "))"
+    }
+
+    // MARK: - Variables
+
+    private mutating func checkReferences(_ template: Template) {
+        for reference in template.variableReferences where !scope.isDefined(reference.name) {
+            var notes: [String] = []
+            if let block = VariableScope.blockNames[reference.name] {
+                notes.append("note: '\(reference.name)' exists only inside \(block)")
+            }
+            report(
+                "undefined variable '\(reference.name)'\(Suggestions.didYouMean(reference.name, in: scope.allNames))",
+                at: reference.range, notes: notes)
+        }
+    }
+
+    /// The run variables that `set`, `append` or `as` define anywhere in `steps`, nested blocks included.
+    static func assignedVariables(in steps: [Step]) -> Set<String> {
+        var names = Set<String>()
+        for step in steps {
+            if let name = step.modifiers.outputVariable?.text { names.insert(name) }
+            if case .steps(let handler) = step.modifiers.onError { names.formUnion(assignedVariables(in: handler)) }
+            switch step.kind {
+            case .set(let assignments), .append(let assignments): names.formUnion(assignments.map(\.name.text))
+            case .conditional(let conditional):
+                names.formUnion(assignedVariables(in: conditional.then + (conditional.otherwise ?? [])))
+            case .repeatCount(let repeatCount): names.formUnion(assignedVariables(in: repeatCount.body))
+            case .forEach(let forEach): names.formUnion(assignedVariables(in: forEach.body))
+            case .menu(let menu): names.formUnion(menu.options.flatMap { assignedVariables(in: $0.body) })
+            case .action, .stop: break
+            }
+        }
+        return names
+    }
+
+    // MARK: - Types
+
+    /// Whether no value of type `from` can ever be converted to `to` (SPEC §4).
+    static func cannotConvert(_ from: ValueType, to: ValueType) -> Bool {
+        if from == to || to == .any || to == .text || to == .list || to == .nothing || from == .any || from == .text || from == .list {
+            return false
+        }
+        if from == .nothing { return true }
+        switch (from, to) {
+        case (.number, .boolean), (.boolean, .number): return false
+        default: return true
+        }
+    }
+}

@@ -1,0 +1,199 @@
+import RelayKit
+
+/// Parses the text inside `${ }` into an `ValueExpression`:
+///
+///     or      := and ('or' and)*
+///     and     := not ('and' not)*
+///     not     := 'not' not | compare
+///     compare := sum (('==' | '!=' | '<' | '<=' | '>' | '>=' | 'contains' | 'matches') sum)?
+///     sum     := product (('+' | '-') product)*
+///     product := unary (('*' | '/' | '%') unary)*
+///     unary   := '-' unary | postfix
+///     postfix := primary ('.' NAME | '[' or ']')*
+///     primary := NUMBER | TEXT | 'true' | 'false' | 'nothing' | NAME | '(' or ')'
+struct ExpressionParser {
+    /// Maps a character offset and length in the expression text to a place in the file.
+    typealias Locator = (_ offset: Int, _ length: Int) -> SourceRange
+
+    private let tokens: [ExpressionToken]
+    private let locate: Locator
+    private var position = 0
+
+    /// Parses `text`, or throws a diagnostic pointing at the problem.
+    static func parse(_ text: String, locate: @escaping Locator) throws(Diagnostic) -> ValueExpression {
+        do throws(ExpressionSyntaxError) {
+            var parser = ExpressionParser(tokens: try ExpressionLexer.tokens(text), locate: locate)
+            guard parser.current.kind != .end else {
+                throw ExpressionSyntaxError(message: "empty expression", offset: 0, length: 0)
+            }
+            let expression = try parser.parseOr()
+            guard parser.current.kind == .end else {
+                throw parser.unexpected("an operator or the end of the expression")
+            }
+            return expression
+        } catch {
+            throw Diagnostic.error(
+                "invalid expression '${\(text)}': \(error.message)", at: locate(error.offset, max(1, error.length)))
+        }
+    }
+
+    private init(tokens: [ExpressionToken], locate: @escaping Locator) {
+        self.tokens = tokens
+        self.locate = locate
+    }
+
+    private var current: ExpressionToken { tokens[position] }
+
+    private mutating func advance() -> ExpressionToken {
+        let token = tokens[position]
+        if position < tokens.count - 1 { position += 1 }
+        return token
+    }
+
+    private func isSymbol(_ symbol: String) -> Bool { current.kind == .symbol(symbol) }
+    private func isKeyword(_ word: String) -> Bool { current.kind == .identifier(word) }
+
+    private func unexpected(_ expected: String) -> ExpressionSyntaxError {
+        let found: String
+        switch current.kind {
+        case .end: found = "the end"
+        case .number(let number): found = "'\(NumberFormatting.text(number))'"
+        case .string(let text): found = "'\(text)'"
+        case .identifier(let name), .symbol(let name): found = "'\(name)'"
+        }
+        return ExpressionSyntaxError(message: "expected \(expected), found \(found)", offset: current.offset, length: max(1, current.length))
+    }
+
+    private func span(_ first: ValueExpression, _ last: ValueExpression) -> SourceRange {
+        SourceRange(file: first.range.file, start: first.range.start, end: last.range.end)
+    }
+
+    private mutating func parseOr() throws(ExpressionSyntaxError) -> ValueExpression {
+        var left = try parseAnd()
+        while isKeyword("or") {
+            _ = advance()
+            let right = try parseAnd()
+            left = ValueExpression(.binary(.or, left, right), range: span(left, right))
+        }
+        return left
+    }
+
+    private mutating func parseAnd() throws(ExpressionSyntaxError) -> ValueExpression {
+        var left = try parseNot()
+        while isKeyword("and") {
+            _ = advance()
+            let right = try parseNot()
+            left = ValueExpression(.binary(.and, left, right), range: span(left, right))
+        }
+        return left
+    }
+
+    private mutating func parseNot() throws(ExpressionSyntaxError) -> ValueExpression {
+        guard isKeyword("not") else { return try parseComparison() }
+        let token = advance()
+        let operand = try parseNot()
+        let range = SourceRange(file: operand.range.file, start: locate(token.offset, token.length).start, end: operand.range.end)
+        return ValueExpression(.unary(.not, operand), range: range)
+    }
+
+    private static let comparisons: [ExpressionToken.Kind: BinaryOperator] = [
+        .symbol("=="): .equal, .symbol("!="): .notEqual, .symbol("<"): .less, .symbol("<="): .lessOrEqual,
+        .symbol(">"): .greater, .symbol(">="): .greaterOrEqual, .identifier("contains"): .contains,
+        .identifier("matches"): .matches,
+    ]
+
+    private mutating func parseComparison() throws(ExpressionSyntaxError) -> ValueExpression {
+        let left = try parseSum()
+        guard let op = Self.comparisons[current.kind] else { return left }
+        _ = advance()
+        let right = try parseSum()
+        return ValueExpression(.binary(op, left, right), range: span(left, right))
+    }
+
+    private mutating func parseSum() throws(ExpressionSyntaxError) -> ValueExpression {
+        var left = try parseProduct()
+        while isSymbol("+") || isSymbol("-") {
+            let op: BinaryOperator = advance().kind == .symbol("+") ? .add : .subtract
+            let right = try parseProduct()
+            left = ValueExpression(.binary(op, left, right), range: span(left, right))
+        }
+        return left
+    }
+
+    private mutating func parseProduct() throws(ExpressionSyntaxError) -> ValueExpression {
+        var left = try parseUnary()
+        while isSymbol("*") || isSymbol("/") || isSymbol("%") {
+            let symbol = advance().kind
+            let op: BinaryOperator = symbol == .symbol("*") ? .multiply : symbol == .symbol("/") ? .divide : .remainder
+            let right = try parseUnary()
+            left = ValueExpression(.binary(op, left, right), range: span(left, right))
+        }
+        return left
+    }
+
+    private mutating func parseUnary() throws(ExpressionSyntaxError) -> ValueExpression {
+        guard isSymbol("-") else { return try parsePostfix() }
+        let token = advance()
+        let operand = try parseUnary()
+        let range = SourceRange(file: operand.range.file, start: locate(token.offset, 1).start, end: operand.range.end)
+        if case .literal(.number(let number)) = operand.kind {
+            return ValueExpression(.literal(.number(-number)), range: range)
+        }
+        return ValueExpression(.unary(.negate, operand), range: range)
+    }
+
+    private mutating func parsePostfix() throws(ExpressionSyntaxError) -> ValueExpression {
+        var expression = try parsePrimary()
+        while true {
+            if isSymbol(".") {
+                _ = advance()
+                let nameToken = current
+                guard case .identifier(let name) = nameToken.kind else { throw unexpected("a property name after '.'") }
+                _ = advance()
+                let end = locate(nameToken.offset, nameToken.length).end
+                expression = ValueExpression(
+                    .property(expression, name), range: SourceRange(file: expression.range.file, start: expression.range.start, end: end))
+            } else if isSymbol("[") {
+                _ = advance()
+                let index = try parseOr()
+                guard isSymbol("]") else { throw unexpected("']'") }
+                let close = advance()
+                let end = locate(close.offset, 1).end
+                expression = ValueExpression(
+                    .index(expression, index), range: SourceRange(file: expression.range.file, start: expression.range.start, end: end))
+            } else {
+                return expression
+            }
+        }
+    }
+
+    private mutating func parsePrimary() throws(ExpressionSyntaxError) -> ValueExpression {
+        let token = current
+        let range = locate(token.offset, token.length)
+        switch token.kind {
+        case .number(let number):
+            _ = advance()
+            return ValueExpression(.literal(.number(number)), range: range)
+        case .string(let text):
+            _ = advance()
+            return ValueExpression(.literal(.text(text)), range: range)
+        case .identifier("true"), .identifier("false"):
+            _ = advance()
+            return ValueExpression(.literal(.boolean(token.kind == .identifier("true"))), range: range)
+        case .identifier("nothing"):
+            _ = advance()
+            return ValueExpression(.literal(.nothing), range: range)
+        case .identifier(let name) where !["and", "or", "not", "contains", "matches"].contains(name):
+            _ = advance()
+            return ValueExpression(.variable(name), range: range)
+        case .symbol("("):
+            _ = advance()
+            let inner = try parseOr()
+            guard isSymbol(")") else { throw unexpected("')'") }
+            _ = advance()
+            return inner
+        default:
+            throw unexpected("a value")
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import RelayKit
+
+/// A value written in a workflow, which may read variables: a literal, exactly one `${…}`
+/// (which keeps the value's type), text with `${…}` inside (interpolated into text), or a
+/// list or mapping of templates.
+public struct Template: Sendable {
+    public indirect enum Kind: Sendable {
+        case literal(Value)
+        case expression(ValueExpression)
+        case interpolation([InterpolationPart])
+        case list([Template])
+        case dictionary([TemplateEntry])
+    }
+
+    public var kind: Kind
+    public var range: SourceRange
+
+    public init(_ kind: Kind, range: SourceRange) {
+        self.kind = kind
+        self.range = range
+    }
+
+    /// The value, if the template reads no variables.
+    public var literalValue: Value? {
+        if case .literal(let value) = kind { return value }
+        return nil
+    }
+
+    /// Every variable the template reads, with where.
+    public var variableReferences: [(name: String, range: SourceRange)] {
+        switch kind {
+        case .literal: []
+        case .expression(let expression): expression.variableReferences
+        case .interpolation(let parts):
+            parts.flatMap { part -> [(name: String, range: SourceRange)] in
+                if case .expression(let expression) = part { return expression.variableReferences }
+                return []
+            }
+        case .list(let items): items.flatMap(\.variableReferences)
+        case .dictionary(let entries): entries.flatMap(\.value.variableReferences)
+        }
+    }
+}
+
+/// One key and value of a mapping template.
+public struct TemplateEntry: Sendable {
+    public var key: String
+    public var keyRange: SourceRange
+    public var value: Template
+}
+
+/// A piece of interpolated text.
+public enum InterpolationPart: Sendable {
+    case text(String)
+    case expression(ValueExpression)
+}

@@ -1,0 +1,54 @@
+import RelayKit
+
+/// An expression inside `${ }` (SPEC §3), with its place in the file.
+public struct ValueExpression: Sendable {
+    public indirect enum Kind: Sendable {
+        case literal(Value)
+        case variable(String)
+        case property(ValueExpression, String)
+        case index(ValueExpression, ValueExpression)
+        case unary(UnaryOperator, ValueExpression)
+        case binary(BinaryOperator, ValueExpression, ValueExpression)
+    }
+
+    public var kind: Kind
+    public var range: SourceRange
+
+    public init(_ kind: Kind, range: SourceRange) {
+        self.kind = kind
+        self.range = range
+    }
+
+    /// Every variable the expression reads, with where it is read.
+    public var variableReferences: [(name: String, range: SourceRange)] {
+        var references: [(String, SourceRange)] = []
+        collectVariables(into: &references)
+        return references
+    }
+
+    private func collectVariables(into references: inout [(String, SourceRange)]) {
+        switch kind {
+        case .literal: break
+        case .variable(let name): references.append((name, range))
+        case .property(let base, _): base.collectVariables(into: &references)
+        case .index(let base, let index):
+            base.collectVariables(into: &references)
+            index.collectVariables(into: &references)
+        case .unary(_, let operand): operand.collectVariables(into: &references)
+        case .binary(_, let left, let right):
+            left.collectVariables(into: &references)
+            right.collectVariables(into: &references)
+        }
+    }
+}
+
+public enum UnaryOperator: String, Sendable {
+    case negate = "-"
+    case not
+}
+
+public enum BinaryOperator: String, Sendable {
+    case add = "+", subtract = "-", multiply = "*", divide = "/", remainder = "%"
+    case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+    case and, or, contains, matches
+}

@@ -1,0 +1,94 @@
+/// One step of a workflow (SPEC §2): an action or a control step, with its modifiers.
+public struct Step: Sendable {
+    public enum Kind: Sendable {
+        case action(ActionCall)
+        case conditional(Conditional)
+        case repeatCount(RepeatCount)
+        case forEach(ForEach)
+        case menu(Menu)
+        case set([Assignment])
+        case append([Assignment])
+        case stop(Template?)
+    }
+
+    public var kind: Kind
+    public var modifiers: StepModifiers
+    /// The whole step.
+    public var range: SourceRange
+    /// The action name or control keyword.
+    public var keyRange: SourceRange
+}
+
+/// `- ACTION: arguments`.
+public struct ActionCall: Sendable {
+    public var name: Name
+    public var arguments: Arguments
+}
+
+/// What follows an action's name.
+public enum Arguments: Sendable {
+    /// `- count` or `- current-date:`.
+    case none
+    /// A scalar or a sequence: the action's primary parameter.
+    case primary(Template)
+    /// A mapping of parameter names to values.
+    case named([TemplateEntry], range: SourceRange)
+}
+
+/// `if`, `then`, `else`.
+public struct Conditional: Sendable {
+    public var condition: Template
+    public var then: [Step]
+    public var otherwise: [Step]?
+}
+
+/// `repeat: COUNT`, `do`.
+public struct RepeatCount: Sendable {
+    public var count: Template
+    public var body: [Step]
+}
+
+/// `for-each: ITEMS`, `as`, `parallel`, `do`.
+public struct ForEach: Sendable {
+    public var items: Template?
+    public var variable: Name?
+    public var parallel: Template?
+    public var body: [Step]
+}
+
+/// `menu: PROMPT`, `options`.
+public struct Menu: Sendable {
+    public struct Option: Sendable {
+        public var label: Name
+        public var body: [Step]
+    }
+
+    public var prompt: Template
+    public var options: [Option]
+}
+
+/// The modifiers any step may carry (SPEC §2).
+public struct StepModifiers: Sendable {
+    /// `as: NAME`.
+    public var outputVariable: Name?
+    /// `input: VALUE`.
+    public var input: Template?
+    /// `when: CONDITION`.
+    public var condition: Template?
+    /// `on-error:`.
+    public var onError: ErrorHandling?
+    /// `timeout: SECONDS`.
+    public var timeout: Template?
+    /// `label: TEXT`.
+    public var label: String?
+
+    public init() {}
+}
+
+/// What `on-error` does.
+public enum ErrorHandling: Sendable {
+    /// `on-error: continue`: output nothing and go on.
+    case continueRun
+    /// `on-error: [steps]`: run these with `${error}` set.
+    case steps([Step])
+}

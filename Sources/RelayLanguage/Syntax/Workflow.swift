@@ -1,0 +1,40 @@
+import RelayKit
+
+/// A parsed workflow file (SPEC §1), before names are resolved.
+public struct Workflow: Sendable {
+    public var file: SourceFile
+    public var name: String?
+    public var summary: String?
+    public var input: InputDeclaration?
+    public var output: TypeAnnotation?
+    public var packages: [Name]
+    public var variables: [Assignment]
+    public var steps: [Step]
+    /// The range of the `steps:` key, for diagnostics about the workflow as a whole.
+    public var range: SourceRange
+}
+
+/// A name written in the file, with where.
+public struct Name: Sendable {
+    public var text: String
+    public var range: SourceRange
+}
+
+/// `input:` at the top of a workflow.
+public struct InputDeclaration: Sendable {
+    public var type: TypeAnnotation
+    public var defaultValue: Template?
+    public var summary: String?
+}
+
+/// A type name written in the file.
+public struct TypeAnnotation: Sendable {
+    public var type: ValueType
+    public var range: SourceRange
+}
+
+/// `NAME: VALUE` in `set`, `append` or `variables`.
+public struct Assignment: Sendable {
+    public var name: Name
+    public var value: Template
+}

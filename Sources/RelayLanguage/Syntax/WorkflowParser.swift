@@ -1,0 +1,392 @@
+import RelayKit
+
+/// Reads a workflow's YAML tree into a `Workflow`, reporting every structural problem it finds
+/// (unknown keys, wrong shapes) rather than stopping at the first. Names of actions are not
+/// resolved here: that is the checker's job.
+public struct WorkflowParser {
+    static let topLevelKeys = ["name", "description", "input", "output", "packages", "variables", "steps"]
+    static let modifierKeys = ["as", "input", "when", "on-error", "timeout", "label"]
+    static let controlKeys = ["if", "repeat", "for-each", "menu", "set", "append", "stop"]
+
+    private let file: SourceFile
+    private var diagnostics: [Diagnostic] = []
+
+    /// Parses `file`. The workflow is nil only when the file is not a usable YAML mapping.
+    public static func parse(_ file: SourceFile) -> (workflow: Workflow?, diagnostics: [Diagnostic]) {
+        let root: YAMLNode
+        do {
+            root = try YAMLParser.parse(file)
+        } catch {
+            return (nil, [error])
+        }
+        var parser = WorkflowParser(file: file)
+        let workflow = parser.workflow(from: root)
+        return (workflow, parser.diagnostics)
+    }
+
+    private init(file: SourceFile) { self.file = file }
+
+    private mutating func report(_ message: String, at range: SourceRange, notes: [String] = []) {
+        diagnostics.append(.error(message, at: range, notes: notes))
+    }
+
+    private mutating func attempt<T>(_ body: () throws(Diagnostic) -> T) -> T? {
+        do {
+            return try body()
+        } catch {
+            diagnostics.append(error)
+            return nil
+        }
+    }
+
+    // MARK: - Top level
+
+    private mutating func workflow(from root: YAMLNode) -> Workflow? {
+        guard case .mapping(let pairs) = root.kind else {
+            report("a workflow file is a mapping with a 'steps:' list, not \(root.shapeDescription)", at: root.range)
+            return nil
+        }
+        var workflow = Workflow(
+            file: file, name: nil, summary: nil, input: nil, output: nil, packages: [], variables: [], steps: [],
+            range: root.range)
+        var sawSteps = false
+        var seen = Set<String>()
+        for pair in pairs {
+            guard let key = attempt({ () throws(Diagnostic) in try TemplateParser.scalarKey(pair.key) }) else { continue }
+            guard seen.insert(key).inserted else {
+                report("duplicate key '\(key)'", at: pair.key.range)
+                continue
+            }
+            switch key {
+            case "name": workflow.name = text(pair.value, for: "name")
+            case "description": workflow.summary = text(pair.value, for: "description")
+            case "input": workflow.input = inputDeclaration(pair.value)
+            case "output": workflow.output = typeAnnotation(pair.value)
+            case "packages": workflow.packages = packages(pair.value)
+            case "variables": workflow.variables = assignments(pair.value, in: "variables")
+            case "steps":
+                sawSteps = true
+                workflow.range = pair.key.range
+                workflow.steps = steps(pair.value, in: "steps")
+            default:
+                report(
+                    "unknown top-level key '\(key)'\(Suggestions.didYouMean(key, in: Self.topLevelKeys))",
+                    at: pair.key.range,
+                    notes: ["note: the top-level keys are \(Self.topLevelKeys.joined(separator: ", "))"])
+            }
+        }
+        if !sawSteps {
+            report("a workflow needs a 'steps:' list", at: root.range)
+        }
+        return workflow
+    }
+
+    private mutating func text(_ node: YAMLNode, for key: String) -> String? {
+        guard let text = node.scalarText else {
+            report("'\(key)' takes text, not \(node.shapeDescription)", at: node.range)
+            return nil
+        }
+        return text
+    }
+
+    private mutating func typeAnnotation(_ node: YAMLNode) -> TypeAnnotation? {
+        guard let name = node.scalarText else {
+            report("a type is a name such as text or number, not \(node.shapeDescription)", at: node.range)
+            return nil
+        }
+        guard let type = ValueType(name: name) else {
+            let names = ValueType.allCases.map(\.name)
+            report("unknown type '\(name)'\(Suggestions.didYouMean(name, in: names))", at: node.range,
+                notes: ["note: the types are \(names.joined(separator: ", "))"])
+            return nil
+        }
+        return TypeAnnotation(type: type, range: node.range)
+    }
+
+    private mutating func inputDeclaration(_ node: YAMLNode) -> InputDeclaration? {
+        guard case .mapping(let pairs) = node.kind else {
+            return typeAnnotation(node).map { InputDeclaration(type: $0, defaultValue: nil, summary: nil) }
+        }
+        var type: TypeAnnotation?
+        var defaultValue: Template?
+        var summary: String?
+        for pair in pairs {
+            guard let key = pair.key.scalarText else { continue }
+            switch key {
+            case "type": type = typeAnnotation(pair.value)
+            case "default": defaultValue = attempt { () throws(Diagnostic) in try TemplateParser.template(from: pair.value) }
+            case "description": summary = text(pair.value, for: "description")
+            default:
+                report("unknown key '\(key)' in 'input'\(Suggestions.didYouMean(key, in: ["type", "default", "description"]))",
+                    at: pair.key.range, notes: ["note: 'input' takes type, default and description"])
+            }
+        }
+        return InputDeclaration(
+            type: type ?? TypeAnnotation(type: .any, range: node.range), defaultValue: defaultValue, summary: summary)
+    }
+
+    private mutating func packages(_ node: YAMLNode) -> [Name] {
+        let items: [YAMLNode]
+        if case .sequence(let list) = node.kind { items = list } else { items = [node] }
+        return items.compactMap { item in
+            guard let path = item.scalarText, !path.isEmpty else {
+                report("a package is a path to a Swift package folder", at: item.range)
+                return nil
+            }
+            return Name(text: path, range: item.range)
+        }
+    }
+
+    private mutating func assignments(_ node: YAMLNode, in keyword: String) -> [Assignment] {
+        guard case .mapping(let pairs) = node.kind else {
+            report("'\(keyword)' takes a mapping of variable names to values, e.g. { total: 0 }", at: node.range)
+            return []
+        }
+        var result: [Assignment] = []
+        for pair in pairs {
+            guard let name = variableName(pair.key),
+                let value = attempt({ () throws(Diagnostic) in try TemplateParser.template(from: pair.value) })
+            else { continue }
+            result.append(Assignment(name: name, value: value))
+        }
+        return result
+    }
+
+    private mutating func variableName(_ node: YAMLNode) -> Name? {
+        guard let text = node.scalarText, Self.isIdentifier(text) else {
+            report(
+                "'\(node.scalarText ?? "")' is not a variable name; use letters, digits and _, not starting with a digit",
+                at: node.range)
+            return nil
+        }
+        return Name(text: text, range: node.range)
+    }
+
+    /// Whether `text` is a variable name: `[A-Za-z_][A-Za-z0-9_]*`.
+    public static func isIdentifier(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic)
+        else { return false }
+        return text.unicodeScalars.allSatisfy { $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) }
+    }
+
+    // MARK: - Steps
+
+    private mutating func steps(_ node: YAMLNode, in context: String) -> [Step] {
+        if node.isNull { return [] }
+        guard case .sequence(let items) = node.kind else {
+            report("'\(context)' takes a list of steps (each starting with '- '), not \(node.shapeDescription)", at: node.range)
+            return []
+        }
+        return items.compactMap { step($0) }
+    }
+
+    private mutating func step(_ node: YAMLNode) -> Step? {
+        switch node.kind {
+        case .scalar(let text, _):
+            guard case .text = ScalarResolver.resolve(node), !text.isEmpty else {
+                report("a step is an action name or a mapping, not '\(text)'", at: node.range)
+                return nil
+            }
+            let name = Name(text: text, range: node.range)
+            return Step(
+                kind: .action(ActionCall(name: name, arguments: .none)), modifiers: StepModifiers(), range: node.range,
+                keyRange: node.range)
+        case .sequence:
+            report("a step is an action name or a mapping, not a list", at: node.range,
+                notes: ["help: steps inside a block go under a key such as 'do:' or 'then:'"])
+            return nil
+        case .mapping(let pairs):
+            return step(pairs, range: node.range)
+        }
+    }
+
+    private mutating func step(_ pairs: [YAMLPair], range: SourceRange) -> Step? {
+        var keyed: [(key: String, pair: YAMLPair)] = []
+        var seen = Set<String>()
+        for pair in pairs {
+            guard let key = attempt({ () throws(Diagnostic) in try TemplateParser.scalarKey(pair.key) }) else { return nil }
+            guard seen.insert(key).inserted else {
+                report("duplicate key '\(key)'", at: pair.key.range)
+                return nil
+            }
+            keyed.append((key, pair))
+        }
+        if let control = keyed.first(where: { Self.controlKeys.contains($0.key) }) {
+            return controlStep(control.key, control.pair, keyed, range: range)
+        }
+        let actionKeys = keyed.filter { !Self.modifierKeys.contains($0.key) }
+        guard let action = actionKeys.first else {
+            report("this step has no action, only modifiers (\(keyed.map(\.key).joined(separator: ", ")))", at: range)
+            return nil
+        }
+        if actionKeys.count > 1 {
+            var notes: [String] = []
+            if action.pair.value.isNull {
+                notes.append("help: to give '\(action.key)' parameters, indent them under it (or write \(action.key): { \(actionKeys[1].key): … })")
+            }
+            report(
+                "a step has exactly one action; found '\(actionKeys.map(\.key).joined(separator: "', '"))'",
+                at: actionKeys[1].pair.key.range, notes: notes)
+            return nil
+        }
+        guard let modifiers = modifiers(keyed, allowed: Self.modifierKeys, stepName: action.key) else { return nil }
+        guard let arguments = arguments(action.pair.value) else { return nil }
+        let call = ActionCall(name: Name(text: action.key, range: action.pair.key.range), arguments: arguments)
+        return Step(kind: .action(call), modifiers: modifiers, range: range, keyRange: action.pair.key.range)
+    }
+
+    private mutating func arguments(_ node: YAMLNode) -> Arguments? {
+        if node.isNull { return Arguments.none }
+        guard case .mapping = node.kind else {
+            return attempt { () throws(Diagnostic) in .primary(try TemplateParser.template(from: node)) }
+        }
+        guard let template = attempt({ () throws(Diagnostic) in try TemplateParser.template(from: node) }) else {
+            return nil
+        }
+        switch template.kind {
+        case .dictionary(let entries): return .named(entries, range: node.range)
+        case .literal(.dictionary(let values)):
+            guard case .mapping(let pairs) = node.kind else { return nil }
+            let entries = zip(pairs, values).map { pair, entry in
+                TemplateEntry(key: entry.key, keyRange: pair.key.range, value: Template(.literal(entry.value), range: pair.value.range))
+            }
+            return .named(entries, range: node.range)
+        default: return nil
+        }
+    }
+
+    // MARK: - Modifiers
+
+    private mutating func modifiers(
+        _ keyed: [(key: String, pair: YAMLPair)], allowed: [String], stepName: String
+    ) -> StepModifiers? {
+        var modifiers = StepModifiers()
+        var ok = true
+        for (key, pair) in keyed where Self.modifierKeys.contains(key) {
+            guard allowed.contains(key) else { continue }
+            let value = pair.value
+            switch key {
+            case "as":
+                if let name = variableName(value) { modifiers.outputVariable = name } else { ok = false }
+            case "input":
+                modifiers.input = attempt { () throws(Diagnostic) in try TemplateParser.template(from: value) }
+            case "when":
+                modifiers.condition = attempt { () throws(Diagnostic) in try TemplateParser.template(from: value) }
+            case "timeout":
+                modifiers.timeout = attempt { () throws(Diagnostic) in try TemplateParser.template(from: value) }
+                if let literal = modifiers.timeout?.literalValue {
+                    guard case .number(let seconds) = literal, seconds > 0 else {
+                        report("'timeout' takes a number of seconds greater than 0", at: value.range)
+                        ok = false
+                        continue
+                    }
+                }
+            case "label":
+                modifiers.label = text(value, for: "label")
+            case "on-error":
+                if value.scalarText == "continue" {
+                    modifiers.onError = .continueRun
+                } else if case .sequence = value.kind {
+                    modifiers.onError = .steps(steps(value, in: "on-error"))
+                } else {
+                    report("'on-error' takes 'continue' or a list of steps", at: value.range)
+                    ok = false
+                }
+            default: break
+            }
+        }
+        return ok ? modifiers : nil
+    }
+
+    // MARK: - Control steps
+
+    private mutating func controlStep(
+        _ keyword: String, _ head: YAMLPair, _ keyed: [(key: String, pair: YAMLPair)], range: SourceRange
+    ) -> Step? {
+        let ownKeys: [String]
+        switch keyword {
+        case "if": ownKeys = ["then", "else"]
+        case "repeat": ownKeys = ["do"]
+        case "for-each": ownKeys = ["as", "parallel", "do"]
+        case "menu": ownKeys = ["options"]
+        default: ownKeys = []
+        }
+        let modifierKeys = Self.modifierKeys.filter { !ownKeys.contains($0) }
+        var parts: [String: YAMLPair] = [:]
+        var ok = true
+        for (key, pair) in keyed where key != keyword {
+            if ownKeys.contains(key) {
+                parts[key] = pair
+            } else if !modifierKeys.contains(key) {
+                let expected = ownKeys + modifierKeys
+                let other = Self.controlKeys.contains(key) ? " ('\(key)' starts a step of its own: put it in a new list item)" : ""
+                report(
+                    "unknown key '\(key)' in a '\(keyword)' step\(Suggestions.didYouMean(key, in: expected))\(other)",
+                    at: pair.key.range, notes: ["note: a '\(keyword)' step takes \((ownKeys + ["modifiers"]).joined(separator: ", "))"])
+                ok = false
+            }
+        }
+        guard let modifiers = modifiers(keyed, allowed: modifierKeys, stepName: keyword), ok else { return nil }
+        let value = head.value
+        let kind: Step.Kind?
+        switch keyword {
+        case "if":
+            guard let thenPair = parts["then"] else {
+                report("an 'if' step needs 'then:' with the steps to run", at: head.key.range)
+                return nil
+            }
+            kind = template(value, required: "a condition", for: keyword).map {
+                .conditional(Conditional(condition: $0, then: steps(thenPair.value, in: "then"), otherwise: parts["else"].map { steps($0.value, in: "else") }))
+            }
+        case "repeat":
+            guard let body = parts["do"] else {
+                report("a 'repeat' step needs 'do:' with the steps to repeat", at: head.key.range)
+                return nil
+            }
+            kind = template(value, required: "a count", for: keyword).map {
+                .repeatCount(RepeatCount(count: $0, body: steps(body.value, in: "do")))
+            }
+        case "for-each":
+            guard let body = parts["do"] else {
+                report("a 'for-each' step needs 'do:' with the steps to run for each item", at: head.key.range)
+                return nil
+            }
+            let items = value.isNull ? nil : attempt { () throws(Diagnostic) in try TemplateParser.template(from: value) }
+            let variable = parts["as"].flatMap { variableName($0.value) }
+            let parallel = parts["parallel"].flatMap { pair in
+                attempt { () throws(Diagnostic) in try TemplateParser.template(from: pair.value) }
+            }
+            kind = .forEach(ForEach(items: items, variable: variable, parallel: parallel, body: steps(body.value, in: "do")))
+        case "menu":
+            guard let optionsPair = parts["options"], case .mapping(let optionPairs) = optionsPair.value.kind,
+                !optionPairs.isEmpty
+            else {
+                report("a 'menu' step needs 'options:', a mapping of each choice to its steps", at: head.key.range)
+                return nil
+            }
+            let options = optionPairs.compactMap { pair -> Menu.Option? in
+                guard let label = pair.key.scalarText else {
+                    report("a menu option is a label", at: pair.key.range)
+                    return nil
+                }
+                return Menu.Option(label: Name(text: label, range: pair.key.range), body: steps(pair.value, in: label))
+            }
+            kind = template(value, required: "a prompt", for: keyword).map { .menu(Menu(prompt: $0, options: options)) }
+        case "set", "append":
+            let list = assignments(value, in: keyword)
+            kind = keyword == "set" ? .set(list) : .append(list)
+        default:
+            kind = .stop(value.isNull ? nil : attempt { () throws(Diagnostic) in try TemplateParser.template(from: value) })
+        }
+        guard let kind else { return nil }
+        return Step(kind: kind, modifiers: modifiers, range: range, keyRange: head.key.range)
+    }
+
+    private mutating func template(_ node: YAMLNode, required what: String, for keyword: String) -> Template? {
+        if node.isNull {
+            report("'\(keyword)' needs \(what)", at: node.range)
+            return nil
+        }
+        return attempt { () throws(Diagnostic) in try TemplateParser.template(from: node) }
+    }
+}

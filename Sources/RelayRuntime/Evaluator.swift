@@ -1,0 +1,140 @@
+import Foundation
+import RelayKit
+import RelayLanguage
+
+/// Evaluates templates and `${…}` expressions against the run's variables (SPEC §3).
+enum Evaluator {
+    static func evaluate(_ template: Template, _ variables: Variables) throws(RuntimeError) -> Value {
+        switch template.kind {
+        case .literal(let value): return value
+        case .expression(let expression): return try evaluate(expression, variables)
+        case .interpolation(let parts):
+            var text = ""
+            for part in parts {
+                switch part {
+                case .text(let literal): text += literal
+                case .expression(let expression): text += try evaluate(expression, variables).textValue
+                }
+            }
+            return .text(text)
+        case .list(let items):
+            var values: [Value] = []
+            values.reserveCapacity(items.count)
+            for item in items { values.append(try evaluate(item, variables)) }
+            return .list(values)
+        case .dictionary(let entries):
+            var dictionary = ValueDictionary(minimumCapacity: entries.count)
+            for entry in entries { dictionary[entry.key] = try evaluate(entry.value, variables) }
+            return .dictionary(dictionary)
+        }
+    }
+
+    static func evaluate(_ expression: ValueExpression, _ variables: Variables) throws(RuntimeError) -> Value {
+        switch expression.kind {
+        case .literal(let value): return value
+        case .variable(let name):
+            guard let value = variables[name] else {
+                throw RuntimeError("variable '\(name)' has no value yet", at: expression.range)
+            }
+            return value
+        case .property(let base, let name):
+            let value = try evaluate(base, variables)
+            do throws(ValueAccessError) {
+                return try value.property(name)
+            } catch {
+                throw RuntimeError(error.message, at: expression.range)
+            }
+        case .index(let base, let index):
+            let container = try evaluate(base, variables)
+            let key = try evaluate(index, variables)
+            do throws(ValueAccessError) {
+                return try container.element(at: key)
+            } catch {
+                throw RuntimeError(error.message, at: expression.range)
+            }
+        case .unary(.not, let operand):
+            return .boolean(!(try evaluate(operand, variables).isTruthy))
+        case .unary(.negate, let operand):
+            return .number(-(try number(evaluate(operand, variables), in: operand)))
+        case .binary(.and, let left, let right):
+            guard try evaluate(left, variables).isTruthy else { return .boolean(false) }
+            return .boolean(try evaluate(right, variables).isTruthy)
+        case .binary(.or, let left, let right):
+            if try evaluate(left, variables).isTruthy { return .boolean(true) }
+            return .boolean(try evaluate(right, variables).isTruthy)
+        case .binary(let op, let left, let right):
+            return try apply(op, try evaluate(left, variables), try evaluate(right, variables), expression)
+        }
+    }
+
+    private static func apply(_ op: BinaryOperator, _ lhs: Value, _ rhs: Value, _ expression: ValueExpression) throws(RuntimeError) -> Value {
+        switch op {
+        case .add:
+            switch (lhs, rhs) {
+            case (.list(let a), .list(let b)): return .list(a + b)
+            case (.list(let a), _): return .list(a + [rhs])
+            case (.text(let a), .text(let b)): return .text(a + b)
+            case (.text(let a), _) where !isNumeric(lhs) || !isNumeric(rhs): return .text(a + rhs.textValue)
+            case (_, .text(let b)) where !isNumeric(lhs) || !isNumeric(rhs): return .text(lhs.textValue + b)
+            default: break
+            }
+            return .number(try arithmetic(lhs, rhs, expression) { $0 + $1 })
+        case .subtract: return .number(try arithmetic(lhs, rhs, expression) { $0 - $1 })
+        case .multiply: return .number(try arithmetic(lhs, rhs, expression) { $0 * $1 })
+        case .divide, .remainder:
+            let (a, b) = (try number(lhs, in: expression), try number(rhs, in: expression))
+            guard b != 0 else { throw RuntimeError("division by zero", at: expression.range) }
+            return .number(op == .divide ? a / b : a.truncatingRemainder(dividingBy: b))
+        case .equal: return .boolean(ValueComparison.equal(lhs, rhs))
+        case .notEqual: return .boolean(!ValueComparison.equal(lhs, rhs))
+        case .less, .lessOrEqual, .greater, .greaterOrEqual:
+            guard let order = ValueComparison.order(lhs, rhs) else {
+                throw RuntimeError("cannot compare \(lhs.briefDescription) with \(rhs.briefDescription)", at: expression.range)
+            }
+            switch op {
+            case .less: return .boolean(order == .orderedAscending)
+            case .lessOrEqual: return .boolean(order != .orderedDescending)
+            case .greater: return .boolean(order == .orderedDescending)
+            default: return .boolean(order != .orderedAscending)
+            }
+        case .contains:
+            switch lhs {
+            case .list(let items): return .boolean(items.contains { ValueComparison.equal($0, rhs) })
+            case .dictionary(let entries): return .boolean(entries[rhs.textValue] != nil)
+            default: return .boolean(lhs.textValue.contains(rhs.textValue))
+            }
+        case .matches:
+            do {
+                let regex = try NSRegularExpression(pattern: rhs.textValue)
+                let text = lhs.textValue
+                return .boolean(regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil)
+            } catch {
+                throw RuntimeError("'\(rhs.textValue)' is not a valid regular expression", at: expression.range)
+            }
+        case .and, .or:
+            return .boolean(op == .and ? lhs.isTruthy && rhs.isTruthy : lhs.isTruthy || rhs.isTruthy)
+        }
+    }
+
+    private static func isNumeric(_ value: Value) -> Bool {
+        switch value {
+        case .number: true
+        case .text(let text): NumberParsing.number(from: text) != nil
+        default: false
+        }
+    }
+
+    private static func arithmetic(
+        _ lhs: Value, _ rhs: Value, _ expression: ValueExpression, _ operation: (Double, Double) -> Double
+    ) throws(RuntimeError) -> Double {
+        operation(try number(lhs, in: expression), try number(rhs, in: expression))
+    }
+
+    private static func number(_ value: Value, in expression: ValueExpression) throws(RuntimeError) -> Double {
+        do throws(CoercionError) {
+            return try value.numberValue()
+        } catch {
+            throw RuntimeError(error.description, at: expression.range)
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import RelayKit
+import RelayLanguage
+
+extension Interpreter {
+    /// `repeat`: runs the body COUNT times with `index` 1, 2, 3 …; outputs the list of each
+    /// iteration's last output (iterations that output nothing add nothing).
+    func runRepeat(
+        count template: Template, body: [PlannedStep], step: PlannedStep, input: Value, variables: inout Variables
+    ) async throws -> Completion {
+        let count = try number(template, variables, what: "repeat", step: step)
+        guard count >= 0, count == count.rounded(), count <= Double(Int32.max) else {
+            throw RuntimeError(
+                "'repeat' takes a whole number of times, not \(NumberFormatting.text(count))", step: step.displayName,
+                at: template.range)
+        }
+        let savedIndex = variables["index"]
+        defer { variables["index"] = savedIndex }
+        var results: [Value] = []
+        results.reserveCapacity(Int(count))
+        for index in 0..<Int(count) {
+            try Task.checkCancellation()
+            variables["index"] = .number(Double(index + 1))
+            switch try await run(body, input: input, variables: &variables) {
+            case .normal(let output): if !output.isNothing { results.append(output) }
+            case .stopped(let output): return .stopped(output)
+            }
+        }
+        return .normal(.list(results))
+    }
+
+    /// `for-each`: runs the body once per item with the item in `variable` (default `item`) and
+    /// `index`; the item is also the body's input. Outputs the list of each iteration's last output.
+    func runForEach(
+        _ items: [Value], as variable: String, parallel: Template?, body: [PlannedStep], step: PlannedStep,
+        variables: inout Variables
+    ) async throws -> Completion {
+        let width = try parallelism(parallel, variables, step: step)
+        if width > 1, items.count > 1 {
+            return try await runInParallel(items, as: variable, width: width, body: body, variables: variables)
+        }
+        let saved = (variables[variable], variables["index"])
+        defer {
+            variables[variable] = saved.0
+            variables["index"] = saved.1
+        }
+        var results: [Value] = []
+        results.reserveCapacity(items.count)
+        for (index, item) in items.enumerated() {
+            try Task.checkCancellation()
+            variables[variable] = item
+            variables["index"] = .number(Double(index + 1))
+            switch try await run(body, input: item, variables: &variables) {
+            case .normal(let output): if !output.isNothing { results.append(output) }
+            case .stopped(let output): return .stopped(output)
+            }
+        }
+        return .normal(.list(results))
+    }
+
+    /// Runs iterations concurrently, at most `width` at once, each on its own copy of the variables;
+    /// results keep the items' order. A `stop` in any iteration ends the loop with its value.
+    private func runInParallel(
+        _ items: [Value], as variable: String, width: Int, body: [PlannedStep], variables: Variables
+    ) async throws -> Completion {
+        try await withThrowingTaskGroup(of: (Int, Completion).self) { group in
+            var outputs = [Value?](repeating: nil, count: items.count)
+            var next = 0
+            func startNext() {
+                let index = next
+                next += 1
+                var copy = variables
+                copy[variable] = items[index]
+                copy["index"] = .number(Double(index + 1))
+                group.addTask {
+                    (index, try await self.run(body, input: items[index], variables: &copy))
+                }
+            }
+            while next < min(width, items.count) { startNext() }
+            while let (index, completion) = try await group.next() {
+                switch completion {
+                case .normal(let output): outputs[index] = output
+                case .stopped(let output):
+                    group.cancelAll()
+                    return .stopped(output)
+                }
+                if next < items.count { startNext() }
+            }
+            return .normal(.list(outputs.compactMap { $0 }.filter { !$0.isNothing }))
+        }
+    }
+
+    /// How many iterations of a `parallel` for-each run at once: a number, `true` for one per
+    /// processor core, `false` or absent for one.
+    private func parallelism(_ template: Template?, _ variables: Variables, step: PlannedStep) throws(RuntimeError) -> Int {
+        guard let template else { return 1 }
+        let value = try Evaluator.evaluate(template, variables)
+        if case .boolean(let flag) = value { return flag ? ProcessInfo.processInfo.activeProcessorCount : 1 }
+        let width = try number(template, variables, what: "parallel", step: step)
+        guard width >= 1, width == width.rounded() else {
+            throw RuntimeError("'parallel' takes a whole number of 1 or more", step: step.displayName, at: template.range)
+        }
+        return Int(min(width, 1024))
+    }
+}

@@ -1,0 +1,240 @@
+import Foundation
+import RelayKit
+import RelayLanguage
+
+/// How a block of steps ended: normally with an output, or through `stop` with the workflow's output.
+enum Completion: Sendable {
+    case normal(Value)
+    case stopped(Value)
+}
+
+/// Runs checked workflows: chaining, control flow, variables, modifiers and actions (SPEC §2–§3).
+public struct Interpreter: Sendable {
+    let environment: RunEnvironment
+    /// The workflow files being run, outermost first (for `run-workflow` depth and recursion).
+    let callStack: [String]
+    let workflow: CheckedWorkflow
+    let baseDirectory: URL
+
+    /// An interpreter for `workflow`, nested inside the workflows of `callStack`.
+    public init(workflow: CheckedWorkflow, environment: RunEnvironment, callStack: [String] = []) {
+        self.workflow = workflow
+        self.environment = environment
+        self.callStack = callStack + [workflow.file.path]
+        let path = URL(fileURLWithPath: workflow.file.path)
+        self.baseDirectory = path.deletingLastPathComponent().standardizedFileURL
+    }
+
+    /// Runs the workflow with `input` and `variables` (from `--set`) and returns its output.
+    /// Throws `RuntimeError`, or `RunCancelled` when a person declined.
+    public func run(input: Value, variables: [String: Value] = [:]) async throws -> Value {
+        var input = input
+        if input.isNothing, let defaultValue = workflow.input?.defaultValue {
+            input = try Evaluator.evaluate(defaultValue, variables)
+        }
+        if let declared = workflow.input?.type, declared.type != .any, !input.isNothing {
+            do {
+                input = try input.coerced(to: declared.type)
+            } catch {
+                throw RuntimeError("the workflow's input: \(error)", at: declared.range)
+            }
+        }
+        var state: Variables = variables
+        state["input"] = input
+        for assignment in workflow.variables where variables[assignment.name.text] == nil {
+            state[assignment.name.text] = try Evaluator.evaluate(assignment.value, state)
+        }
+        let output: Value
+        switch try await run(workflow.steps, input: input, variables: &state) {
+        case .normal(let value), .stopped(let value): output = value
+        }
+        if let declared = workflow.output {
+            do {
+                return try output.coerced(to: declared.type)
+            } catch {
+                throw RuntimeError("the workflow's output: \(error)", at: declared.range)
+            }
+        }
+        return output
+    }
+
+    /// Runs steps in order, each one's output the next one's input.
+    func run(_ steps: [PlannedStep], input: Value, variables: inout Variables) async throws -> Completion {
+        var previous = input
+        for step in steps {
+            switch try await run(step, previous: previous, variables: &variables) {
+            case .normal(let output): previous = output
+            case .stopped(let output): return .stopped(output)
+            }
+        }
+        return .normal(previous)
+    }
+
+    /// Runs one step with its modifiers.
+    func run(_ step: PlannedStep, previous: Value, variables: inout Variables) async throws -> Completion {
+        variables["previous"] = previous
+        let input = try located(step) { () throws(RuntimeError) in
+            try step.input.map { template throws(RuntimeError) in
+            try Evaluator.evaluate(template, variables)
+            } ?? previous
+        }
+        if let condition = step.condition,
+            !(try located(step) { () throws(RuntimeError) in try Evaluator.evaluate(condition, variables) }).isTruthy
+        {
+            return .normal(input)
+        }
+        let started = environment.tracing ? DispatchTime.now().uptimeNanoseconds : 0
+        var completion: Completion
+        do {
+            if let timeout = step.timeout {
+                completion = try await runWithTimeout(step, seconds: timeout, input: input, variables: &variables)
+            } else {
+                completion = try await perform(step, input: input, variables: &variables)
+            }
+        } catch var error as RuntimeError {
+            if error.stepName == nil { error.stepName = step.displayName }
+            guard let handler = step.onError else { throw error }
+            completion = try await handle(error, with: handler, input: input, variables: &variables)
+        }
+        if case .normal(let output) = completion, let name = step.outputVariable {
+            variables[name] = output
+        }
+        if environment.tracing {
+            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
+            let output: Value = switch completion { case .normal(let value), .stopped(let value): value }
+            environment.output.trace(
+                "trace: \(workflow.file.path):\(step.range.start.line): \(step.displayName) → \(output.type.name) (\(String(format: "%.3f", elapsed)) ms)")
+        }
+        return completion
+    }
+
+    private func handle(
+        _ error: RuntimeError, with handler: PlannedErrorHandling, input: Value, variables: inout Variables
+    ) async throws -> Completion {
+        switch handler {
+        case .continueRun:
+            return .normal(.nothing)
+        case .steps(let steps):
+            let saved = variables["error"]
+            variables["error"] = .text(error.message)
+            defer { variables["error"] = saved }
+            return try await run(steps, input: input, variables: &variables)
+        }
+    }
+
+    private func runWithTimeout(
+        _ step: PlannedStep, seconds template: Template, input: Value, variables: inout Variables
+    ) async throws -> Completion {
+        let seconds = try number(template, variables, what: "timeout", step: step)
+        let snapshot = variables
+        let (completion, updated) = try await withThrowingTaskGroup(of: (Completion, Variables)?.self) { group in
+            group.addTask {
+                var copy = snapshot
+                let completion = try await self.perform(step, input: input, variables: &copy)
+                return (completion, copy)
+            }
+            group.addTask {
+                try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1_000_000_000))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let result = first else {
+                throw RuntimeError(
+                    "timed out after \(NumberFormatting.text(seconds)) second\(seconds == 1 ? "" : "s")",
+                    step: step.displayName, at: step.range)
+            }
+            return result
+        }
+        variables = updated
+        return completion
+    }
+
+    /// Does what the step is, without its modifiers.
+    private func perform(_ step: PlannedStep, input: Value, variables: inout Variables) async throws -> Completion {
+        switch step.kind {
+        case .action(let action):
+            return .normal(try await performAction(action, step: step, input: input, variables: variables))
+        case .conditional(let condition, let then, let otherwise):
+            let branch = try Evaluator.evaluate(condition, variables).isTruthy ? then : otherwise
+            return try await runBranch(branch, input: input, variables: &variables)
+        case .repeatCount(let count, let body):
+            return try await runRepeat(count: count, body: body, step: step, input: input, variables: &variables)
+        case .forEach(let items, let variable, let parallel, let body):
+            let list = try items.map { template throws(RuntimeError) in try Evaluator.evaluate(template, variables) } ?? input
+            return try await runForEach(
+                list.asList, as: variable ?? "item", parallel: parallel, body: body, step: step, variables: &variables)
+        case .menu(let prompt, let options):
+            let promptText = try Evaluator.evaluate(prompt, variables).textValue
+            let request = ChoiceRequest(prompt: promptText, options: options.map(\.label))
+            let chosen = try await withStepErrors(step) {
+                try await environment.interaction.choose(request, key: step.outputVariable)
+            }
+            guard let index = chosen.first, options.indices.contains(index) else { return .normal(.nothing) }
+            return try await runBranch(options[index].body, input: input, variables: &variables)
+        case .set(let assignments):
+            for assignment in assignments {
+                variables[assignment.name.text] = try Evaluator.evaluate(assignment.value, variables)
+            }
+            return .normal(input)
+        case .append(let assignments):
+            for assignment in assignments {
+                let value = try Evaluator.evaluate(assignment.value, variables)
+                let existing = variables[assignment.name.text]?.asList ?? []
+                variables[assignment.name.text] = .list(existing + value.asList)
+            }
+            return .normal(input)
+        case .stop(let value):
+            return .stopped(try value.map { template throws(RuntimeError) in try Evaluator.evaluate(template, variables) } ?? input)
+        }
+    }
+
+    /// Runs an `if` or `menu` branch: the output of its last step, or nothing for an empty branch.
+    private func runBranch(_ steps: [PlannedStep], input: Value, variables: inout Variables) async throws -> Completion {
+        guard !steps.isEmpty else { return .normal(.nothing) }
+        return try await run(steps, input: input, variables: &variables)
+    }
+
+    func number(_ template: Template, _ variables: Variables, what: String, step: PlannedStep) throws(RuntimeError) -> Double {
+        let value = try Evaluator.evaluate(template, variables)
+        do throws(CoercionError) {
+            return try value.numberValue()
+        } catch {
+            throw RuntimeError("'\(what)': \(error)", step: step.displayName, at: template.range)
+        }
+    }
+
+    /// Runs `body`, naming `step` in its errors.
+    func located<T>(_ step: PlannedStep, _ body: () throws(RuntimeError) -> T) throws(RuntimeError) -> T {
+        do {
+            return try body()
+        } catch {
+            var error = error
+            if error.stepName == nil { error.stepName = step.displayName }
+            throw error
+        }
+    }
+
+    /// Runs `body`, turning errors that are not already located into errors of `step`.
+    func withStepErrors<T>(_ step: PlannedStep, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as RuntimeError {
+            throw error
+        } catch let error as RunCancelled {
+            throw error
+        } catch {
+            throw RuntimeError(Self.message(for: error), step: step.displayName, at: step.range)
+        }
+    }
+
+    static func message(for error: any Error) -> String {
+        switch error {
+        case let error as IntentError: error.message
+        case let error as CoercionError: error.description
+        case let error as ArgumentError: error.description
+        case let error as ValueAccessError: error.message
+        case let error as CustomStringConvertible: error.description
+        default: "\(error)"
+        }
+    }
+}

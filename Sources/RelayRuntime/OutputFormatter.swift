@@ -1,0 +1,17 @@
+import RelayKit
+
+/// Formats a workflow's output for standard output (SPEC §10).
+public enum OutputFormatter {
+    /// The text `relay run` prints for `value`: nothing for nothing; text followed by a newline unless
+    /// it ends with one; lists one item a line; dictionaries as pretty JSON. With `json`, the value as JSON.
+    public static func render(_ value: Value, json: Bool) -> String {
+        if json { return JSONWriter.string(for: value, pretty: true) + "\n" }
+        switch value {
+        case .nothing: return ""
+        case .list(let items): return items.map { render($0, json: false) }.joined()
+        default:
+            let text = value.textValue
+            return text.hasSuffix("\n") ? text : text + "\n"
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import RelayKit
+import RelayLanguage
+
+/// The run's variables: run-wide names plus the block names (`item`, `index`, `error`) in force.
+typealias Variables = [String: Value]
+
+/// Answers the prompts of `ask`, `choose-from-list`, `menu` and `confirm`.
+public protocol Interaction: Sendable {
+    /// Whether a person is there to answer.
+    var mode: RunMode { get }
+    /// Answers a question. `key` is the step's `as` name, which `--answer` may use instead of the prompt.
+    func ask(_ question: Question, key: String?) async throws -> Value
+    /// Picks one or several options; returns their indices.
+    func choose(_ request: ChoiceRequest, key: String?) async throws -> [Int]
+    /// Answers yes or no.
+    func confirm(_ prompt: String, key: String?) async throws -> Bool
+}
+
+/// Where `show` and traces go.
+public protocol RunOutput: Sendable {
+    /// Prints a value for `show`, formatted like the workflow's output.
+    func show(_ value: Value)
+    /// Prints a trace line to standard error.
+    func trace(_ line: String)
+}
+
+/// Everything a run needs from outside the workflow.
+public struct RunEnvironment: Sendable {
+    public var interaction: any Interaction
+    public var output: any RunOutput
+    /// Loads workflows for `run-workflow`.
+    public var loader: WorkflowLoader
+    /// Whether to print a trace line per step.
+    public var tracing: Bool
+    /// How deep `run-workflow` may nest.
+    public var maximumDepth: Int
+
+    public init(
+        interaction: any Interaction, output: any RunOutput, loader: WorkflowLoader, tracing: Bool = false,
+        maximumDepth: Int = 32
+    ) {
+        self.interaction = interaction
+        self.output = output
+        self.loader = loader
+        self.tracing = tracing
+        self.maximumDepth = maximumDepth
+    }
+}

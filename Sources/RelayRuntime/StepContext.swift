@@ -1,0 +1,57 @@
+import Foundation
+import RelayKit
+import RelayLanguage
+
+/// What an action sees of the run while it performs one step.
+struct StepContext: IntentContext {
+    let interpreter: Interpreter
+    let step: PlannedStep
+
+    var mode: RunMode { interpreter.environment.interaction.mode }
+    var baseDirectory: URL { interpreter.baseDirectory }
+
+    func show(_ value: Value) async {
+        interpreter.environment.output.show(value)
+    }
+
+    func ask(_ question: Question) async throws -> Value {
+        let answer = try await interpreter.environment.interaction.ask(question, key: step.outputVariable)
+        return try answer.coerced(to: question.type)
+    }
+
+    func choose(_ request: ChoiceRequest) async throws -> [Int] {
+        try await interpreter.environment.interaction.choose(request, key: step.outputVariable)
+    }
+
+    func requestConfirmation(_ prompt: String) async throws {
+        guard try await interpreter.environment.interaction.confirm(prompt, key: step.outputVariable) else {
+            throw RunCancelled("'\(prompt)' was declined")
+        }
+    }
+
+    func runWorkflow(at path: String, input: Value) async throws -> Value {
+        let environment = interpreter.environment
+        let resolved = path.hasPrefix("/") ? path : interpreter.baseDirectory.appendingPathComponent(path).standardizedFileURL.path
+        let chain = interpreter.callStack + [resolved]
+        guard interpreter.callStack.count < environment.maximumDepth else {
+            let shown = chain.suffix(4).map { ($0 as NSString).lastPathComponent }.joined(separator: " → ")
+            throw IntentError(
+                "run-workflow nested more than \(environment.maximumDepth) deep (… → \(shown)); does a workflow run itself without a way to stop?")
+        }
+        let (workflow, diagnostics) = environment.loader.load(path: resolved)
+        guard let workflow else {
+            let rendered = DiagnosticRenderer().render(diagnostics)
+            throw RuntimeError(
+                "'\(path)' is not a valid workflow", step: step.displayName, at: step.range,
+                notes: rendered.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty })
+        }
+        let child = Interpreter(workflow: workflow, environment: environment, callStack: interpreter.callStack)
+        do {
+            return try await child.run(input: input)
+        } catch var error as RuntimeError {
+            let place = "\(step.range.file.path):\(step.range.start.line):\(step.range.start.column)"
+            error.notes.append("note: in the workflow run by '\(step.displayName)' at \(place)")
+            throw error
+        }
+    }
+}

@@ -1,0 +1,4 @@
+import Foundation
+import RelayCLI
+
+exit(await RelayCommand.main(linking: []))
