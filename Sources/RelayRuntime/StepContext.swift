@@ -50,7 +50,8 @@ struct StepContext: IntentContext {
             return try await child.run(input: input)
         } catch var error as RuntimeError {
             let place = "\(step.range.file.path):\(step.range.start.line):\(step.range.start.column)"
-            error.notes.append("note: in the workflow run by '\(step.displayName)' at \(place)")
+            let note = "note: in the workflow run by '\(step.displayName)' at \(place)"
+            if !error.notes.contains(note) { error.notes.append(note) }
             throw error
         }
     }

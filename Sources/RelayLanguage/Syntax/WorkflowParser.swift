@@ -96,7 +96,8 @@ public struct WorkflowParser {
         }
         guard let type = ValueType(name: name) else {
             let names = ValueType.allCases.map(\.name)
-            report("unknown type '\(name)'\(Suggestions.didYouMean(name, in: names))", at: node.range,
+            let spellings = names + ["string", "bool", "int", "integer", "double", "array", "dict", "object"]
+            report("unknown type '\(name)'\(Suggestions.didYouMean(name, in: spellings))", at: node.range,
                 notes: ["note: the types are \(names.joined(separator: ", "))"])
             return nil
         }

@@ -155,12 +155,19 @@ private struct TreeBuilder {
             message += " (\(context) at line \(parser.context_mark.line + 1), column \(parser.context_mark.column + 1))"
         }
         var notes: [String] = []
-        if problem.contains("tab") {
+        let problemLine = file.line(Int(parser.problem_mark.line) + 1)
+        let column = Int(parser.problem_mark.column)
+        let problemCharacter = column < problemLine.count ? problemLine[problemLine.index(problemLine.startIndex, offsetBy: column)] : nil
+        if problem.contains("tab") || problemCharacter == "\t" {
             notes.append("help: indent with spaces; YAML does not allow tabs for indentation")
         } else if problem.contains("mapping values are not allowed") {
             notes.append("help: a value containing ': ' must be quoted, e.g. \"a: b\"")
         }
-        return Diagnostic.error(message, at: range(parser.problem_mark, parser.problem_mark), notes: notes)
+        // Where the problem shows only at the end of the file, the construct left open (a quote,
+        // a bracket) is the better place to point.
+        let atEnd = file.line(Int(parser.problem_mark.line) + 1).allSatisfy(\.isWhitespace)
+        let mark = (problem.contains("end of stream") || atEnd) && parser.context != nil ? parser.context_mark : parser.problem_mark
+        return Diagnostic.error(message, at: range(mark, mark), notes: notes)
     }
 
     private func range(_ start: yaml_mark_t, _ end: yaml_mark_t) -> SourceRange {

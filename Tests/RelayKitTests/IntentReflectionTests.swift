@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+@testable import RelayKit
+
+private struct SuggestTrails: Intent {
+    static let summary = "Suggests trails."
+    static let output = ValueType.list
+
+    @Parameter(input: true) var region: String
+    @Parameter var featuredCollection: String
+    @Parameter(primary: true, choices: ["easy", "hard"]) var difficulty: String = "easy"
+    @Parameter(title: "Maximum", summary: "At most this many.") var limit: Int?
+    @Parameter var caseSensitive: Bool = false
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        .value(.text("\(region)|\(featuredCollection)|\(difficulty)|\(limit.map(String.init) ?? "none")|\(caseSensitive)"))
+    }
+}
+
+private struct TwoInputs: Intent {
+    static let summary = ""
+    static let output = ValueType.nothing
+    @Parameter(input: true) var a: String
+    @Parameter(input: true) var b: String
+    func perform(_ context: any IntentContext) async throws -> IntentResult { .nothing }
+}
+
+@Suite("Reflecting intents into action definitions")
+struct IntentReflectionTests {
+    @Test("names, titles, roles, defaults and requiredness come from the declaration")
+    func reflection() throws {
+        let action = try ActionDefinition(SuggestTrails.self, package: "trails", prefixed: true)
+        #expect(action.name == "trails.suggest-trails")
+        #expect(action.shortName == "suggest-trails")
+        #expect(action.title == "Suggest Trails")
+        #expect(action.parameters.map(\.name) == ["region", "featured-collection", "difficulty", "limit", "case-sensitive"])
+        #expect(action.parameters[1].title == "Featured Collection")
+        #expect(action.parameters[3].title == "Maximum")
+        #expect(action.parameters.map(\.isRequired) == [false, true, false, false, false])
+        #expect(action.parameters[2].defaultValue == "easy")
+        #expect(action.parameters[2].choices == ["easy", "hard"])
+        #expect(action.parameters[3].type == .number)
+        #expect(action.inputIndex == 0)
+        #expect(action.primaryIndex == 2)
+        #expect(action.mapsOverListInput)
+    }
+
+    @Test("perform receives the arguments; unset ones read as their defaults")
+    func perform() async throws {
+        let action = try ActionDefinition(SuggestTrails.self, package: "trails")
+        let result = try await action.perform(arguments: ["Rockies", "fall", nil, 3, nil], context: NullContext())
+        #expect(result.value == "Rockies|fall|easy|3|false")
+    }
+
+    @Test("an argument that does not fit the Swift type names the parameter")
+    func badArgument() async throws {
+        let action = try ActionDefinition(SuggestTrails.self, package: "trails")
+        await #expect(throws: ArgumentError.self) {
+            try await action.perform(arguments: ["a", "b", nil, 2.5, nil], context: NullContext())
+        }
+    }
+
+    @Test("two input parameters is a declaration error")
+    func twoInputs() {
+        #expect(throws: IntentDeclarationError.self) { try ActionDefinition(TwoInputs.self, package: "p") }
+    }
+
+    @Test("kebab-case and titles from Swift names")
+    func naming() {
+        #expect(Naming.kebabCase("RotateImage") == "rotate-image")
+        #expect(Naming.kebabCase("caseSensitive") == "case-sensitive")
+        #expect(Naming.kebabCase("URLEncode") == "urlencode")
+        #expect(Naming.title(fromName: "featured-collection") == "Featured Collection")
+    }
+}
+
+/// A context for intents that need nothing from the run.
+struct NullContext: IntentContext {
+    var mode: RunMode { .background }
+    var baseDirectory: URL { URL(fileURLWithPath: "/") }
+    func show(_ value: Value) async {}
+    func ask(_ question: Question) async throws -> Value { .nothing }
+    func choose(_ request: ChoiceRequest) async throws -> [Int] { [] }
+    func requestConfirmation(_ prompt: String) async throws {}
+    func runWorkflow(at path: String, input: Value) async throws -> Value { .nothing }
+}
