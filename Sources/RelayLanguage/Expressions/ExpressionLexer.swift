@@ -48,7 +48,10 @@ enum ExpressionLexer {
                 index += 1
                 var text = ""
                 while index < characters.count, characters[index] != character {
-                    if characters[index] == "\\", index + 1 < characters.count {
+                    // A backslash escapes only the quote and itself, so regular expressions keep theirs (\d).
+                    if characters[index] == "\\", index + 1 < characters.count,
+                        characters[index + 1] == character || characters[index + 1] == "\\"
+                    {
                         index += 1
                     }
                     text.append(characters[index])

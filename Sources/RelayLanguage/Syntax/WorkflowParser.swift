@@ -188,6 +188,13 @@ public struct WorkflowParser {
                 report("a step is an action name or a mapping, not '\(text)'", at: node.range)
                 return nil
             }
+            if text == "stop" {
+                return Step(kind: .stop(nil), modifiers: StepModifiers(), range: node.range, keyRange: node.range)
+            }
+            if Self.controlKeys.contains(text) {
+                report("'\(text)' is a control step: write it as a mapping, e.g. '- \(text): …' with its parts", at: node.range)
+                return nil
+            }
             let name = Name(text: text, range: node.range)
             return Step(
                 kind: .action(ActionCall(name: name, arguments: .none)), modifiers: StepModifiers(), range: node.range,
@@ -222,8 +229,11 @@ public struct WorkflowParser {
         }
         if actionKeys.count > 1 {
             var notes: [String] = []
+            let extra = actionKeys[1].key
             if action.pair.value.isNull {
-                notes.append("help: to give '\(action.key)' parameters, indent them under it (or write \(action.key): { \(actionKeys[1].key): … })")
+                notes.append("help: to give '\(action.key)' parameters, indent them under it (or write \(action.key): { \(extra): … })")
+            } else {
+                notes.append("help: if '\(extra)' is a parameter of '\(action.key)', write them all in a mapping: \(action.key): { …, \(extra): … }")
             }
             report(
                 "a step has exactly one action; found '\(actionKeys.map(\.key).joined(separator: "', '"))'",

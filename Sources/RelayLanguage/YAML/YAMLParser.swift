@@ -161,7 +161,13 @@ private struct TreeBuilder {
         if problem.contains("tab") || problemCharacter == "\t" {
             notes.append("help: indent with spaces; YAML does not allow tabs for indentation")
         } else if problem.contains("mapping values are not allowed") {
-            notes.append("help: a value containing ': ' must be quoted, e.g. \"a: b\"")
+            let previous = file.line(Int(parser.problem_mark.line)).trimmingCharacters(in: .whitespaces)
+            if previous.hasPrefix("- "), !previous.contains(":"), !previous.dropFirst(2).contains(" ") {
+                let name = previous.dropFirst(2)
+                notes.append("help: to give '\(name)' modifiers or parameters, end it with a colon: '- \(name):'")
+            } else {
+                notes.append("help: a value containing ': ' must be quoted, e.g. \"a: b\"")
+            }
         }
         // Where the problem shows only at the end of the file, the construct left open (a quote,
         // a bracket) is the better place to point.

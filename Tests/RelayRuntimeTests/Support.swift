@@ -1,0 +1,86 @@
+import Foundation
+import RelayActions
+import RelayKit
+import RelayLanguage
+
+@testable import RelayRuntime
+
+/// The built-in registry, made once.
+let registry: ActionRegistry = {
+    var registry = ActionRegistry()
+    try? registry.register(BuiltinActions.self, prefixed: false)
+    return registry
+}()
+
+/// Answers from a table keyed by prompt or `as` name; no terminal.
+struct ScriptedInteraction: Interaction {
+    var answers: [String: String] = [:]
+    var assumeYes = false
+    var mode: RunMode { .background }
+
+    func ask(_ question: Question, key: String?) async throws -> Value {
+        if let answer = answers[question.prompt] ?? key.flatMap({ answers[$0] }) { return .text(answer) }
+        if let value = question.defaultValue { return value }
+        throw IntentError("no answer for '\(question.prompt)'")
+    }
+
+    func choose(_ request: ChoiceRequest, key: String?) async throws -> [Int] {
+        guard let answer = answers[request.prompt] ?? key.flatMap({ answers[$0] }) else {
+            throw IntentError("no answer for '\(request.prompt)'")
+        }
+        return answer.split(separator: ",").compactMap { request.options.firstIndex(of: String($0)) }
+    }
+
+    func confirm(_ prompt: String, key: String?) async throws -> Bool {
+        if let answer = answers[prompt] { return try Value.text(answer).booleanValue() }
+        return assumeYes
+    }
+}
+
+/// Collects what `show` prints.
+final class CollectedOutput: RunOutput, @unchecked Sendable {
+    private let lock = NSLock()
+    private var shown: [Value] = []
+    var values: [Value] { lock.withLock { shown } }
+    func show(_ value: Value) { lock.withLock { shown.append(value) } }
+    func trace(_ line: String) {}
+}
+
+/// A workflow file in a fresh temporary folder.
+func writeWorkflow(_ yaml: String, named name: String = "main.yaml", in folder: URL? = nil) throws -> URL {
+    let folder = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("relay-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let file = folder.appendingPathComponent(name)
+    try yaml.write(to: file, atomically: true, encoding: .utf8)
+    return file
+}
+
+/// Runs `yaml` (a whole workflow, or just its steps when it starts with `- `).
+func run(
+    _ yaml: String, input: Value = .nothing, answers: [String: String] = [:], output: CollectedOutput = CollectedOutput(),
+    path: String = "test.yaml", variables: [String: Value] = [:]
+) async throws -> Value {
+    let text = yaml.hasPrefix("- ") ? "steps:\n" + yaml.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n") : yaml
+    let loader = WorkflowLoader(registry: registry)
+    let (workflow, diagnostics) = loader.load(SourceFile(path: path, text: text), predefined: Set(variables.keys))
+    guard let workflow else { throw DiagnosticsError(diagnostics) }
+    let environment = RunEnvironment(interaction: ScriptedInteraction(answers: answers), output: output, loader: loader)
+    return try await Interpreter(workflow: workflow, environment: environment).run(input: input, variables: variables)
+}
+
+/// The output of `yaml` as compact JSON, for exact comparisons.
+func json(_ yaml: String, input: Value = .nothing, answers: [String: String] = [:]) async throws -> String {
+    JSONWriter.string(for: try await run(yaml, input: input, answers: answers), pretty: false)
+}
+
+/// The message of the runtime error `yaml` fails with.
+func failure(_ yaml: String, input: Value = .nothing) async -> RuntimeError? {
+    do {
+        _ = try await run(yaml, input: input)
+        return nil
+    } catch let error as RuntimeError {
+        return error
+    } catch {
+        return RuntimeError("unexpected \(error)")
+    }
+}
