@@ -106,7 +106,7 @@ public enum ActionCatalog {
         case .url: return "https://example.com"
         case .list: return "[a, b]"
         case .dictionary: return "{ key: value }"
-        default: return "\"${previous}\""
+        default: return "hello"
         }
     }
 

@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+
+/// Every workflow in `workflows/` runs and prints exactly `workflows/expected/NAME.out`
+/// (with the arguments in `NAME.args`, one per line, if present).
+@Suite("Example workflows")
+struct ExampleWorkflowTests {
+    static let folder = RelayProcess.root.appendingPathComponent("workflows")
+
+    static var names: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+            .filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }.sorted()
+    }
+
+    @Test("there are at least 8 examples, each with its expected output")
+    func count() {
+        #expect(Self.names.count >= 8)
+        for name in Self.names {
+            #expect(FileManager.default.fileExists(atPath: Self.folder.appendingPathComponent("expected/\(name).out").path), "\(name)")
+        }
+    }
+
+    @Test("each example prints its expected output", arguments: names)
+    func example(name: String) throws {
+        let expected = try String(contentsOf: Self.folder.appendingPathComponent("expected/\(name).out"), encoding: .utf8)
+        let argumentsFile = Self.folder.appendingPathComponent("expected/\(name).args")
+        let extra = (try? String(contentsOf: argumentsFile, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
+        let result = try RelayProcess.run(["run", "workflows/\(name).yaml"] + extra)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput == expected)
+        #expect(result.standardError.isEmpty)
+    }
+
+    @Test("every example passes relay check")
+    func check() throws {
+        let files = Self.names.map { "workflows/\($0).yaml" } + ["workflows/lib/line-total.yaml"]
+        let result = try RelayProcess.run(["check"] + files)
+        #expect(result.status == 0, "\(result.standardError)")
+    }
+}

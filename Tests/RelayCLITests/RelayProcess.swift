@@ -1,0 +1,50 @@
+import Foundation
+
+/// Runs the built `relay` executable, as a user would.
+struct RelayProcess {
+    struct Result {
+        var status: Int32
+        var standardOutput: String
+        var standardError: String
+    }
+
+    /// The package's root folder.
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The `relay` executable built beside the test bundle.
+    static let executable: URL = {
+        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var folder = testBinary.deletingLastPathComponent()
+        for _ in 0..<3 {
+            let candidate = folder.appendingPathComponent("relay")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            folder = folder.deletingLastPathComponent()
+        }
+        return root.appendingPathComponent(".build/debug/relay")
+    }()
+
+    static func run(_ arguments: [String], in folder: URL = root, input: String = "", environment: [String: String] = [:]) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        var processEnvironment = ProcessInfo.processInfo.environment
+        processEnvironment["NO_COLOR"] = "1"
+        processEnvironment.merge(environment) { $1 }
+        process.environment = processEnvironment
+        let standardInput = Pipe(), standardOutput = Pipe(), standardError = Pipe()
+        process.standardInput = standardInput
+        process.standardOutput = standardOutput
+        process.standardError = standardError
+        try process.run()
+        standardInput.fileHandleForWriting.write(Data(input.utf8))
+        try standardInput.fileHandleForWriting.close()
+        let output = standardOutput.fileHandleForReading.readDataToEndOfFile()
+        let error = standardError.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationReason == .exit ? process.terminationStatus : -process.terminationStatus,
+            standardOutput: String(decoding: output, as: UTF8.self), standardError: String(decoding: error, as: UTF8.self))
+    }
+}
