@@ -9,7 +9,7 @@ enum Completion: Sendable {
 }
 
 /// Runs checked workflows: chaining, control flow, variables, modifiers and actions (SPEC §2–§3).
-public struct Interpreter: Sendable {
+public final class Interpreter: Sendable {
     let environment: RunEnvironment
     /// The workflow files being run, outermost first (for `run-workflow` depth and recursion).
     let callStack: [String]

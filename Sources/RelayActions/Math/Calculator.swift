@@ -11,11 +11,12 @@ import RelayKit
 ///
 /// Numbers may be written as `-12`, `3.5`, `1e3`, `1,234.5` is not (the comma separates arguments).
 struct Calculator {
-    private let characters: [Character]
+    private let text: String
+    private let bytes: [UInt8]
     private var position = 0
 
     static func evaluate(_ text: String) throws -> Double {
-        var calculator = Calculator(characters: Array(text))
+        var calculator = Calculator(text: text)
         calculator.skipSpaces()
         guard !calculator.atEnd else { throw IntentError("the expression is empty") }
         let value = try calculator.sum()
@@ -25,25 +26,35 @@ struct Calculator {
         return value
     }
 
-    private init(characters: [Character]) { self.characters = characters }
-
-    private var atEnd: Bool { position >= characters.count }
-    private var current: Character? { atEnd ? nil : characters[position] }
-
-    private mutating func skipSpaces() {
-        while let character = current, character.isWhitespace { position += 1 }
+    private init(text: String) {
+        self.text = text
+        self.bytes = Array(text.utf8)
     }
 
-    private mutating func take(_ character: Character) -> Bool {
+    private var atEnd: Bool { position >= bytes.count }
+    private var current: UInt8? { atEnd ? nil : bytes[position] }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= 48 && byte <= 57 }
+    /// Letters of names: ASCII letters, `_`, and any byte of a non-ASCII character.
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122) || byte == 95 || byte >= 128
+    }
+
+    private mutating func skipSpaces() {
+        while let byte = current, byte == 32 || byte == 9 || byte == 10 || byte == 13 { position += 1 }
+    }
+
+    private mutating func take(_ character: Unicode.Scalar) -> Bool {
         skipSpaces()
-        guard current == character else { return false }
+        guard current == UInt8(ascii: character) else { return false }
         position += 1
         return true
     }
 
     private func unexpected() -> IntentError {
-        guard let character = current else { return IntentError("the expression ends too early") }
-        return IntentError("unexpected '\(character)' at position \(position + 1) of '\(String(characters))'")
+        guard !atEnd else { return IntentError("the expression ends too early") }
+        let rest = String(decoding: bytes[position...], as: UTF8.self)
+        return IntentError("unexpected '\(rest.prefix(1))' at '\(rest.prefix(12))' in '\(text)'")
     }
 
     private mutating func sum() throws -> Double {
@@ -89,21 +100,21 @@ struct Calculator {
         guard let character = current else { throw unexpected() }
         if take("(") {
             let value = try sum()
-            guard take(")") else { throw IntentError("missing ')' in '\(String(characters))'") }
+            guard take(")") else { throw IntentError("missing ')' in '\(text)'") }
             return value
         }
-        if character.isNumber || character == "." { return try number() }
-        guard character.isLetter || character == "_" else { throw unexpected() }
+        if Self.isDigit(character) || character == UInt8(ascii: ".") { return try number() }
+        guard Self.isNameByte(character) else { throw unexpected() }
         let start = position
-        while let next = current, next.isLetter || next.isNumber || next == "_" { position += 1 }
-        let name = String(characters[start..<position])
+        while let next = current, Self.isNameByte(next) || Self.isDigit(next) { position += 1 }
+        let name = String(decoding: bytes[start..<position], as: UTF8.self)
         switch name.lowercased() {
         case "pi": return Double.pi
         case "e": return M_E
         default: break
         }
         guard take("(") else {
-            throw IntentError("cannot read '\(name)' as a number in '\(String(characters))'")
+            throw IntentError("cannot read '\(name)' as a number in '\(text)'")
         }
         var arguments = [try sum()]
         while take(",") { arguments.append(try sum()) }
@@ -113,19 +124,19 @@ struct Calculator {
 
     private mutating func number() throws -> Double {
         let start = position
-        while let character = current, character.isNumber || character == "." { position += 1 }
-        if let character = current, character == "e" || character == "E" {
+        while let byte = current, Self.isDigit(byte) || byte == UInt8(ascii: ".") { position += 1 }
+        if let byte = current, byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
             let save = position
             position += 1
-            if let sign = current, sign == "+" || sign == "-" { position += 1 }
-            if let digit = current, digit.isNumber {
-                while let digit = current, digit.isNumber { position += 1 }
+            if let sign = current, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { position += 1 }
+            if let digit = current, Self.isDigit(digit) {
+                while let digit = current, Self.isDigit(digit) { position += 1 }
             } else {
                 position = save
             }
         }
-        let text = String(characters[start..<position])
-        guard let value = Double(text) else { throw IntentError("cannot read '\(text)' as a number") }
+        let literal = String(decoding: bytes[start..<position], as: UTF8.self)
+        guard let value = Double(literal) else { throw IntentError("cannot read '\(literal)' as a number") }
         return value
     }
 

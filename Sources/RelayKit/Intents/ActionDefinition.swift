@@ -25,7 +25,8 @@ public struct IntentDeclarationError: Error, Sendable, CustomStringConvertible {
 }
 
 /// An action, reflected once from its intent type: its signature, and how to perform it.
-public struct ActionDefinition: Sendable {
+/// A class: one definition is shared by every step that uses the action.
+public final class ActionDefinition: Sendable {
     /// The name workflows use: `change-case`, or `trails.open-trail` for a package action.
     public let name: String
     /// The name without a package prefix.
@@ -77,15 +78,26 @@ public struct ActionDefinition: Sendable {
         self.inputIndex = inputs.first
         self.primaryIndex = primaries.first
         let parameterNames = parameters.map(\.name)
+        // Performing uses the storages `init()` registers; if an intent creates its parameters in an
+        // order reflection does not see (or creates others), fall back to reflecting every time.
+        let (probe, collected) = ParameterCollector.make(I.self)
+        let reflected = Self.parameterStorages(of: probe).map(\.1)
+        let collectsInOrder = collected.count == reflected.count && zip(collected, reflected).allSatisfy { $0 === $1 }
         self.performer = { arguments, context in
-            let instance = I()
-            for (index, (_, storage)) in Self.parameterStorages(of: instance).enumerated() {
-                if index < arguments.count, let argument = arguments[index] {
-                    do throws(CoercionError) {
-                        try storage.assign(argument)
-                    } catch {
-                        throw ArgumentError(parameter: parameterNames[index], underlying: error)
-                    }
+            let instance: I
+            let storages: [any AnyParameterStorage]
+            if collectsInOrder {
+                (instance, storages) = ParameterCollector.make(I.self)
+            } else {
+                instance = I()
+                storages = Self.parameterStorages(of: instance).map(\.1)
+            }
+            for (index, storage) in storages.enumerated() {
+                guard index < arguments.count, let argument = arguments[index] else { continue }
+                do throws(CoercionError) {
+                    try storage.assign(argument)
+                } catch {
+                    throw ArgumentError(parameter: parameterNames[index], underlying: error)
                 }
             }
             return try await instance.perform(context)

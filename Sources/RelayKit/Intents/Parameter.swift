@@ -48,6 +48,7 @@ public struct Parameter<T: ParameterValue>: Sendable {
         let options = ParameterOptions(
             name: name, title: title, summary: summary, primary: primary, input: input, choices: choices)
         storage = ParameterStorage(options: options, defaultValue: wrappedValue)
+        ParameterCollector.current?.storages.append(storage)
     }
 
     /// A parameter without a default value: required unless its type is optional.
@@ -58,6 +59,7 @@ public struct Parameter<T: ParameterValue>: Sendable {
         let options = ParameterOptions(
             name: name, title: title, summary: summary, primary: primary, input: input, choices: choices)
         storage = ParameterStorage(options: options, defaultValue: nil)
+        ParameterCollector.current?.storages.append(storage)
     }
 
     /// The value the workflow gave, else the default.
@@ -93,5 +95,19 @@ final class ParameterStorage<T: ParameterValue>: AnyParameterStorage, @unchecked
 
     func assign(_ value: Value) throws(CoercionError) {
         self.value = try T(parameterValue: value)
+    }
+}
+
+/// Gathers the storages of the parameters an intent's `init()` creates, in declaration order, so
+/// that performing an action needs no reflection (reflection runs once, when the action is registered).
+final class ParameterCollector: @unchecked Sendable {
+    @TaskLocal static var current: ParameterCollector?
+    var storages: [any AnyParameterStorage] = []
+
+    /// Makes an intent, returning it with its parameters' storages.
+    static func make<I: Intent>(_ intent: I.Type) -> (I, [any AnyParameterStorage]) {
+        let collector = ParameterCollector()
+        let instance = $current.withValue(collector) { I() }
+        return (instance, collector.storages)
     }
 }

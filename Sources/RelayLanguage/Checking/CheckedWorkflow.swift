@@ -12,8 +12,8 @@ public struct CheckedWorkflow: Sendable {
     public var steps: [PlannedStep]
 }
 
-/// A step ready to run.
-public struct PlannedStep: Sendable {
+/// A step ready to run. A class: steps are shared, never changed, and copied on every run of a loop.
+public final class PlannedStep: Sendable {
     public enum Kind: Sendable {
         case action(PlannedAction)
         case conditional(condition: Template, then: [PlannedStep], otherwise: [PlannedStep])
@@ -25,16 +25,30 @@ public struct PlannedStep: Sendable {
         case stop(Template?)
     }
 
-    public var kind: Kind
+    public let kind: Kind
     /// The label, else the action name or control keyword: how traces and errors name the step.
-    public var displayName: String
+    public let displayName: String
     /// Where errors of this step point: its action name or keyword.
-    public var range: SourceRange
-    public var outputVariable: String?
-    public var input: Template?
-    public var condition: Template?
-    public var onError: PlannedErrorHandling?
-    public var timeout: Template?
+    public let range: SourceRange
+    public let outputVariable: String?
+    public let input: Template?
+    public let condition: Template?
+    public let onError: PlannedErrorHandling?
+    public let timeout: Template?
+
+    public init(
+        kind: Kind, displayName: String, range: SourceRange, outputVariable: String?, input: Template?,
+        condition: Template?, onError: PlannedErrorHandling?, timeout: Template?
+    ) {
+        self.kind = kind
+        self.displayName = displayName
+        self.range = range
+        self.outputVariable = outputVariable
+        self.input = input
+        self.condition = condition
+        self.onError = onError
+        self.timeout = timeout
+    }
 }
 
 /// An action step: the action, and one template per parameter (nil where the workflow gave none).
