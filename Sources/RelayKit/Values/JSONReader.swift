@@ -58,54 +58,45 @@ public struct JSONReader {
     }
 
     private mutating func readObject() throws(JSONReadError) -> Value {
-        try enter()
         var dictionary = ValueDictionary()
-        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
-            position += 1
-            depth -= 1
-            return .dictionary(dictionary)
-        }
-        while true {
-            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw error("expected a key") }
-            let key = try readString()
-            skipWhitespace()
-            try expect(":")
-            skipWhitespace()
-            dictionary[key] = try readValue()
-            skipWhitespace()
-            guard position < bytes.count else { throw error("unexpected end of JSON") }
-            if bytes[position] == UInt8(ascii: ",") {
-                position += 1
-                skipWhitespace()
-                continue
+        try readElements(closedBy: "}") { reader throws(JSONReadError) in
+            guard reader.position < reader.bytes.count, reader.bytes[reader.position] == UInt8(ascii: "\"") else {
+                throw reader.error("expected a key")
             }
-            try expect("}")
-            depth -= 1
-            return .dictionary(dictionary)
+            let key = try reader.readString()
+            reader.skipWhitespace()
+            try reader.expect(":")
+            reader.skipWhitespace()
+            dictionary[key] = try reader.readValue()
         }
+        return .dictionary(dictionary)
     }
 
     private mutating func readArray() throws(JSONReadError) -> Value {
-        try enter()
         var items: [Value] = []
-        if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+        try readElements(closedBy: "]") { reader throws(JSONReadError) in items.append(try reader.readValue()) }
+        return .list(items)
+    }
+
+    /// Reads the comma-separated elements of an object or array, from its opening bracket through `close`.
+    private mutating func readElements(
+        closedBy close: Unicode.Scalar, _ readElement: (inout JSONReader) throws(JSONReadError) -> Void
+    ) throws(JSONReadError) {
+        try enter()
+        defer { depth -= 1 }
+        if position < bytes.count, bytes[position] == UInt8(ascii: close) {
             position += 1
-            depth -= 1
-            return .list(items)
+            return
         }
         while true {
-            items.append(try readValue())
+            try readElement(&self)
             skipWhitespace()
             guard position < bytes.count else { throw error("unexpected end of JSON") }
-            if bytes[position] == UInt8(ascii: ",") {
-                position += 1
-                skipWhitespace()
-                continue
-            }
-            try expect("]")
-            depth -= 1
-            return .list(items)
+            guard bytes[position] == UInt8(ascii: ",") else { break }
+            position += 1
+            skipWhitespace()
         }
+        try expect(String(close))
     }
 
     private mutating func readNumber() throws(JSONReadError) -> Double {
