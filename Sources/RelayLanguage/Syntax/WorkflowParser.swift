@@ -50,6 +50,7 @@ public struct WorkflowParser {
             file: file, name: nil, summary: nil, input: nil, output: nil, packages: [], variables: [], steps: [],
             range: root.range)
         var sawSteps = false
+        var suggestedSteps = false
         var seen = Set<String>()
         for pair in pairs {
             guard let key = attempt({ () throws(Diagnostic) in try TemplateParser.scalarKey(pair.key) }) else { continue }
@@ -69,13 +70,14 @@ public struct WorkflowParser {
                 workflow.range = pair.key.range
                 workflow.steps = steps(pair.value, in: "steps")
             default:
+                suggestedSteps = suggestedSteps || Suggestions.closest(to: key, in: Self.topLevelKeys) == "steps"
                 report(
                     "unknown top-level key '\(key)'\(Suggestions.didYouMean(key, in: Self.topLevelKeys))",
                     at: pair.key.range,
                     notes: ["note: the top-level keys are \(Self.topLevelKeys.joined(separator: ", "))"])
             }
         }
-        if !sawSteps {
+        if !sawSteps && !suggestedSteps {
             report("a workflow needs a 'steps:' list", at: root.range)
         }
         return workflow
