@@ -6,6 +6,6 @@ public enum BuiltinActions: IntentPackage {
     public static let intents: [any Intent.Type] = []
     public static let includedPackages: [any IntentPackage.Type] = [
         TextActions.self, ListActions.self, DictionaryActions.self, MathActions.self, DateActions.self,
-        ScriptingActions.self, InteractionActions.self, WebActions.self,
+        ScriptingActions.self, InteractionActions.self, WebActions.self, FileActions.self,
     ]
 }

@@ -47,7 +47,7 @@ extension Interpreter {
     ) throws(RuntimeError) -> Value {
         let value: Value
         do throws(CoercionError) {
-            value = try argument.coerced(to: parameter.type)
+            value = try argument.coerced(to: parameter.type, relativeTo: baseDirectory)
         } catch {
             let role = parameter.isInput ? "input '\(parameter.name)'" : "parameter '\(parameter.name)'"
             throw RuntimeError("\(role) wants \(parameter.type.withArticle): \(error)", step: step.displayName, at: step.range)

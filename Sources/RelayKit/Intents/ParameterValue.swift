@@ -98,3 +98,10 @@ extension Optional: ParameterValue where Wrapped: ParameterValue {
     }
     public var parameterValue: Value { self?.parameterValue ?? .nothing }
 }
+
+extension FileReference: ParameterValue {
+    public static var valueType: ValueType { .file }
+    public static var emptyValue: FileReference { FileReference(path: "/") }
+    public init(parameterValue: Value) throws(CoercionError) { self = try parameterValue.fileValue() }
+    public var parameterValue: Value { .file(self) }
+}

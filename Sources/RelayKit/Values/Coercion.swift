@@ -33,6 +33,7 @@ extension Value {
         case .boolean(let flag): flag ? "true" : "false"
         case .date(let date): DateFormatting.iso8601(date)
         case .url(let url): url.absoluteString
+        case .file(let file): file.path
         case .list(let items): items.map(\.textValue).joined(separator: "\n")
         case .dictionary: JSONWriter.string(for: self, pretty: true)
         }
@@ -63,16 +64,20 @@ extension Value {
             return !(text.isEmpty || lowered == "false" || lowered == "no")
         case .list(let items): return !items.isEmpty
         case .dictionary(let entries): return !entries.isEmpty
-        case .date, .url: return true
+        case .date, .url, .file: return true
         }
     }
 
-    /// Converts the value to `target` by the rules of SPEC §4.
-    public func coerced(to target: ValueType) throws(CoercionError) -> Value {
+    /// Converts the value to `target` by the rules of SPEC §4. Relative paths (text → file) resolve
+    /// against `baseDirectory`, else the current directory.
+    public func coerced(to target: ValueType, relativeTo baseDirectory: URL? = nil) throws(CoercionError) -> Value {
         switch target {
         case .any: return self
         case .nothing: return .nothing
-        case .text: return .text(textValue)
+        case .text:
+            if case .file(let file) = self { return .text(try file.text(for: self)) }
+            return .text(textValue)
+        case .file: return .file(try fileValue(relativeTo: baseDirectory))
         case .number: return .number(try numberValue())
         case .boolean: return .boolean(try booleanValue())
         case .date: return .date(try dateValue())
@@ -145,6 +150,16 @@ extension Value {
             return url
         case .list(let items) where items.count == 1: return try items[0].urlValue()
         default: throw CoercionError(value: self, target: .url)
+        }
+    }
+
+    /// The value as a file: files, and texts holding a path.
+    public func fileValue(relativeTo baseDirectory: URL? = nil) throws(CoercionError) -> FileReference {
+        switch self {
+        case .file(let file): return file
+        case .text(let path) where !path.isEmpty: return FileReference(path: path, relativeTo: baseDirectory)
+        case .list(let items) where items.count == 1: return try items[0].fileValue(relativeTo: baseDirectory)
+        default: throw CoercionError(value: self, target: .file)
         }
     }
 

@@ -12,6 +12,7 @@ public enum Value: Sendable, Hashable {
     case boolean(Bool)
     case date(Date)
     case url(URL)
+    case file(FileReference)
     case list([Value])
     case dictionary(ValueDictionary)
 
@@ -24,6 +25,7 @@ public enum Value: Sendable, Hashable {
         case .boolean: .boolean
         case .date: .date
         case .url: .url
+        case .file: .file
         case .list: .list
         case .dictionary: .dictionary
         }

@@ -16,6 +16,7 @@ extension Value {
         case .dictionary(let entries): Array(entries.keys) + ["count", "keys", "values"]
         case .date: ["year", "month", "day", "hour", "minute", "second", "weekday"]
         case .url: ["scheme", "host", "path", "query", "fragment"]
+        case .file: ["name", "path", "extension", "size", "created", "modified", "type"]
         case .number, .boolean, .nothing: []
         }
     }
@@ -70,6 +71,8 @@ extension Value {
             case "fragment": return components?.fragment.map { .text($0) } ?? .nothing
             default: break
             }
+        case .file(let file):
+            if let value = try file.property(name) { return value }
         case .number, .boolean, .nothing: break
         }
         let available = propertyNames

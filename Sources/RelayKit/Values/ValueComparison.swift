@@ -30,7 +30,7 @@ public enum ValueComparison {
         case (.nothing, .nothing): return .orderedSame
         case (.nothing, _): return .orderedAscending
         case (_, .nothing): return .orderedDescending
-        case (.text, _), (_, .text), (.url, .url): return textOrder(lhs.textValue, rhs.textValue)
+        case (.text, _), (_, .text), (.url, .url), (.file, .file): return textOrder(lhs.textValue, rhs.textValue)
         default: return nil
         }
     }
@@ -45,10 +45,15 @@ public enum ValueComparison {
     static func numbers(_ lhs: Value, _ rhs: Value) -> (Double, Double)? {
         switch (lhs, rhs) {
         case (.number(let a), .number(let b)): return (a, b)
-        case (.number(let a), .text(let text)): return NumberParsing.number(from: text).map { (a, $0) }
-        case (.text(let text), .number(let b)): return NumberParsing.number(from: text).map { ($0, b) }
+        case (.number(let a), .text(let text)): return number(from: text).map { (a, $0) }
+        case (.text(let text), .number(let b)): return number(from: text).map { ($0, b) }
         default: return nil
         }
+    }
+
+    /// A number from text: `1,234.5`, or a size such as `2 MB` in bytes.
+    private static func number(from text: String) -> Double? {
+        NumberParsing.number(from: text) ?? ByteCount.bytes(from: text)
     }
 
     /// Both as dates, when one is a date and the other a date or a text that reads as one.

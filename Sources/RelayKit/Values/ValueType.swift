@@ -7,6 +7,7 @@ public enum ValueType: String, Sendable, Hashable, CaseIterable, Codable {
     case boolean
     case date
     case url
+    case file
     case list
     case dictionary
 

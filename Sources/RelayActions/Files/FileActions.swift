@@ -1,0 +1,65 @@
+import Foundation
+import RelayKit
+
+/// Actions that find, read and change files.
+public enum FileActions: IntentPackage {
+    public static let name = "files"
+    public static let intents: [any Intent.Type] = [ReadFile.self, FindFiles.self]
+}
+
+/// `read-file`: a file from a path.
+struct ReadFile: Intent {
+    static let summary = "Outputs the file at a path (relative to the workflow's folder); it must exist."
+    static let output = ValueType.file
+
+    @Parameter(primary: true, summary: "The file's path; ~ is the home folder.") var path: FileReference
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        guard path.exists else { throw IntentError("no such file: '\(path.path)'") }
+        guard !path.isFolder else { throw IntentError("'\(path.path)' is a folder; use find-files to list it") }
+        return .value(.file(path))
+    }
+}
+
+/// `find-files`: the files of a folder that match conditions.
+struct FindFiles: Intent {
+    static let summary = "Lists the files in a folder (and its subfolders with 'recursive') that match 'where', sorted and limited."
+    static let output = ValueType.list
+
+    @Parameter(name: "in", primary: true, summary: "The folder to look in.") var folder: FileReference
+    @Parameter(summary: "Look in subfolders too.") var recursive: Bool = false
+    @Parameter(name: "where", summary: "Conditions on name, extension, size, created, modified, type (as in filter).")
+    var conditions: ValueDictionary?
+    @Parameter(summary: "Whether every condition must hold, or any one.", choices: ["all", "any"]) var match: String = "all"
+    @Parameter(summary: "A property, or {by: PROPERTY, order: ascending|descending}, or a list of those.") var sort: Value?
+    @Parameter(summary: "At most this many files.") var limit: Int?
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        guard folder.isFolder else { throw IntentError("'\(folder.path)' is not a folder") }
+        let query = try ItemQuery(conditions: conditions ?? [:], matchAll: match.lowercased() != "any", sort: sort, limit: limit)
+        return .value(.list(try query.apply(to: try files(in: folder.path))))
+    }
+
+    /// The visible regular files under `path` (hidden files and folders, starting with '.', are skipped).
+    private func files(in path: String) throws -> [Value] {
+        let manager = FileManager.default
+        let names: [String]
+        do {
+            names = try manager.contentsOfDirectory(atPath: path).sorted()
+        } catch {
+            throw IntentError("cannot list the folder '\(path)'")
+        }
+        var found: [Value] = []
+        for name in names where !name.hasPrefix(".") {
+            let child = (path as NSString).appendingPathComponent(name)
+            var isDirectory: ObjCBool = false
+            guard manager.fileExists(atPath: child, isDirectory: &isDirectory) else { continue }
+            if isDirectory.boolValue {
+                if recursive { found += try files(in: child) }
+            } else {
+                found.append(.file(FileReference(path: child)))
+            }
+        }
+        return found
+    }
+}

@@ -1,0 +1,21 @@
+import Foundation
+
+/// Reads sizes such as `2 MB` (10^6 bytes), `2 MiB` (2^20 bytes), `512 KB`, `1.5GB`, `100 B` (SPEC §8).
+public enum ByteCount {
+    private static let units: [String: Double] = [
+        "b": 1, "byte": 1, "bytes": 1,
+        "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12,
+        "kib": 1024, "mib": 1_048_576, "gib": 1_073_741_824, "tib": 1_099_511_627_776,
+    ]
+
+    /// The number of bytes `text` spells, or nil if it is not a size with a unit.
+    public static func bytes(from text: String) -> Double? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let unitStart = trimmed.firstIndex(where: { $0.isLetter }) else { return nil }
+        let unit = trimmed[unitStart...].lowercased()
+        guard let scale = units[unit], let amount = NumberParsing.number(from: String(trimmed[..<unitStart])) else {
+            return nil
+        }
+        return amount * scale
+    }
+}

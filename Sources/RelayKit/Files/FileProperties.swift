@@ -1,0 +1,40 @@
+import Foundation
+
+extension FileReference {
+    /// A property of SPEC §8 (`name path extension size created modified type`), nil for other names.
+    func property(_ name: String) throws(ValueAccessError) -> Value? {
+        switch name {
+        case "name": return .text(self.name)
+        case "path": return .text(path)
+        case "extension": return .text(fileExtension)
+        case "type": return .text(contentType.identifier)
+        case "size":
+            let size = (try attributes()[.size] as? NSNumber)?.doubleValue ?? 0
+            return .number(size)
+        case "created":
+            let attributes = try attributes()
+            return ((attributes[.creationDate] ?? attributes[.modificationDate]) as? Date).map { .date($0) } ?? .nothing
+        case "modified":
+            return (try attributes()[.modificationDate] as? Date).map { .date($0) } ?? .nothing
+        default: return nil
+        }
+    }
+
+    /// The file's text (SPEC §4 file → text): the contents of a text file as UTF-8.
+    func text(for value: Value) throws(CoercionError) -> String {
+        let type = contentType
+        guard type.conforms(to: .text), !type.conforms(to: .rtf) else {
+            throw CoercionError(value: value, target: .text, reason: "'\(name)' is \(type.identifier), not a text file")
+        }
+        let data: Data
+        do {
+            data = try contents()
+        } catch {
+            throw CoercionError(value: value, target: .text, reason: error.message)
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw CoercionError(value: value, target: .text, reason: "'\(name)' is not UTF-8 text")
+        }
+        return text
+    }
+}

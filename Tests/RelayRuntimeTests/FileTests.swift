@@ -1,0 +1,113 @@
+import Foundation
+import RelayKit
+import Testing
+
+@testable import RelayRuntime
+
+@Suite("File values and file actions (SPEC §8)")
+struct FileTests {
+    /// A fresh folder with `files` (relative path → contents).
+    private func folder(_ files: [String: String]) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-files-\(UUID().uuidString)")
+        for (path, contents) in files {
+            let url = folder.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try contents.write(to: url, atomically: true, encoding: .utf8)
+        }
+        return folder
+    }
+
+    private func runIn(_ folder: URL, _ steps: String) async throws -> Value {
+        try await run(steps, path: folder.appendingPathComponent("main.yaml").path)
+    }
+
+    @Test("a file has name, path, extension, size, created, modified and type")
+    func properties() throws {
+        let root = try folder(["notes.md": "# Hello"])
+        let file = FileReference(path: "notes.md", relativeTo: root)
+        let value = Value.file(file)
+        #expect(try value.property("name") == "notes.md")
+        #expect(try value.property("path") == .text(root.standardizedFileURL.appendingPathComponent("notes.md").path))
+        #expect(try value.property("extension") == "md")
+        #expect(try value.property("size") == 7)
+        #expect(try value.property("type") == "net.daringfireball.markdown")
+        guard case .date = try value.property("modified"), case .date = try value.property("created") else {
+            Issue.record("dates missing")
+            return
+        }
+    }
+
+    @Test("a file value follows its file through a rename in its folder")
+    func survivesRename() throws {
+        let root = try folder(["before.txt": "x"])
+        let file = FileReference(path: root.appendingPathComponent("before.txt").path)
+        try FileManager.default.moveItem(at: root.appendingPathComponent("before.txt"), to: root.appendingPathComponent("after.txt"))
+        #expect(file.name == "after.txt")
+        try FileManager.default.removeItem(at: root.appendingPathComponent("after.txt"))
+        #expect(throws: ValueAccessError.self) { try Value.file(file).property("size") }
+    }
+
+    @Test("~ expands; relative paths resolve against the workflow's folder")
+    func paths() throws {
+        #expect(FileReference(path: "~/x.txt").originalPath == (NSHomeDirectory() as NSString).appendingPathComponent("x.txt"))
+        #expect(FileReference(path: "a/../b.txt", relativeTo: URL(fileURLWithPath: "/tmp")).originalPath == "/tmp/b.txt")
+    }
+
+    @Test("file → text reads a text file; other types are an error")
+    func fileToText() async throws {
+        let root = try folder(["a.txt": "hello file", "b.pdf": "%PDF-1.4 binary"])
+        #expect(try await runIn(root, "- read-file: a.txt\n- change-case: upper") == "HELLO FILE")
+        await #expect(throws: RuntimeError.self) { try await runIn(root, "- read-file: b.pdf\n- change-case: upper") }
+        #expect(try await runIn(root, "- read-file: a.txt\n- text: \"${previous.name}\"") == "a.txt")
+    }
+
+    @Test("read-file needs an existing file, not a folder")
+    func readFileErrors() async throws {
+        let root = try folder(["sub/x.txt": "x"])
+        let missing = await failureIn(root, "- read-file: nope.txt")
+        #expect(missing?.message.contains("no such file") == true)
+        let folderError = await failureIn(root, "- read-file: sub")
+        #expect(folderError?.message.contains("is a folder") == true)
+    }
+
+    private func failureIn(_ root: URL, _ steps: String) async -> RuntimeError? {
+        do {
+            _ = try await runIn(root, steps)
+            return nil
+        } catch {
+            return error as? RuntimeError
+        }
+    }
+
+    @Test("find-files: where on file properties, recursive, sort, limit, sizes with units")
+    func findFiles() async throws {
+        let big = String(repeating: "x", count: 3000)
+        let root = try folder(["a.txt": "hi", "b.txt": "hello", "c.md": "x", ".hidden.txt": "h", "sub/d.txt": big])
+        func names(_ arguments: String) async throws -> String {
+            JSONWriter.string(for: try await runIn(root, "- find-files: \(arguments)\n- for-each:\n  do:\n    - text: \"${item.name}\""), pretty: false)
+        }
+        #expect(try await names("{ in: ., where: { name: { ends-with: .txt } }, sort: name }") == #"["a.txt","b.txt"]"#)
+        #expect(try await names("{ in: ., recursive: true, where: { extension: txt }, sort: { by: size, order: descending } }") == #"["d.txt","b.txt","a.txt"]"#)
+        #expect(try await names("{ in: ., recursive: true, where: { size: { greater-than: \"2 KB\" } } }") == #"["d.txt"]"#)
+        #expect(try await names("{ in: ., recursive: true, where: { size: { less-than: \"2.9 KiB\" } }, sort: name, limit: 2 }") == #"["a.txt","b.txt"]"#)
+        #expect(try await names("{ in: ., where: { type: net.daringfireball.markdown } }") == #"["c.md"]"#)
+        let notFolder = await failureIn(root, "- find-files: a.txt")
+        #expect(notFolder?.message.contains("is not a folder") == true)
+    }
+
+    @Test("byte counts: decimal and binary units")
+    func byteCounts() {
+        #expect(ByteCount.bytes(from: "2 MB") == 2_000_000)
+        #expect(ByteCount.bytes(from: "2 MiB") == 2_097_152)
+        #expect(ByteCount.bytes(from: "1.5GB") == 1_500_000_000)
+        #expect(ByteCount.bytes(from: "12") == nil)
+        #expect(ByteCount.bytes(from: "2 parsecs") == nil)
+    }
+
+    @Test("files print as their absolute path")
+    func output() throws {
+        let root = try folder(["a.txt": "x"])
+        let file = Value.file(FileReference(path: "a.txt", relativeTo: root))
+        #expect(OutputFormatter.render(file, json: false) == root.standardizedFileURL.path + "/a.txt\n")
+    }
+}
