@@ -8,7 +8,9 @@ public struct RelayCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "relay",
         abstract: "Runs Shortcuts-style workflows written in YAML.",
-        subcommands: [RunCommand.self, CheckCommand.self, ActionsCommand.self, DescribeCommand.self, SchemaCommand.self]
+        subcommands: [RunCommand.self, CheckCommand.self, ActionsCommand.self, DescribeCommand.self, SchemaCommand.self,
+            UndoCommand.self,
+        ]
     )
 
     public init() {}

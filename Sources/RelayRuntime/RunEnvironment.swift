@@ -35,11 +35,14 @@ public struct RunEnvironment: Sendable {
     public var tracing: Bool
     /// How deep `run-workflow` may nest.
     public var maximumDepth: Int
+    /// Where file changes are recorded for `relay undo`; nil records nothing.
+    public var journal: UndoJournal?
 
     public init(
         interaction: any Interaction, output: any RunOutput, loader: WorkflowLoader, tracing: Bool = false,
-        maximumDepth: Int = 32
+        maximumDepth: Int = 32, journal: UndoJournal? = nil
     ) {
+        self.journal = journal
         self.interaction = interaction
         self.output = output
         self.loader = loader

@@ -9,6 +9,7 @@ struct StepContext: IntentContext {
 
     var mode: RunMode { interpreter.environment.interaction.mode }
     var baseDirectory: URL { interpreter.baseDirectory }
+    var fileChanges: FileChanges { FileChanges(journal: interpreter.environment.journal) }
 
     func show(_ value: Value) async {
         interpreter.environment.output.show(value)

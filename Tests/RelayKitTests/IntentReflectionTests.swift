@@ -79,6 +79,7 @@ struct IntentReflectionTests {
 struct NullContext: IntentContext {
     var mode: RunMode { .background }
     var baseDirectory: URL { URL(fileURLWithPath: "/") }
+    var fileChanges: FileChanges { FileChanges(journal: nil) }
     func show(_ value: Value) async {}
     func ask(_ question: Question) async throws -> Value { .nothing }
     func choose(_ request: ChoiceRequest) async throws -> [Int] { [] }

@@ -49,7 +49,7 @@ struct FileTests {
 
     @Test("~ expands; relative paths resolve against the workflow's folder")
     func paths() throws {
-        #expect(FileReference(path: "~/x.txt").originalPath == (NSHomeDirectory() as NSString).appendingPathComponent("x.txt"))
+        #expect(FileReference(path: "~/x.txt").originalPath == (HomeFolder.path as NSString).appendingPathComponent("x.txt"))
         #expect(FileReference(path: "a/../b.txt", relativeTo: URL(fileURLWithPath: "/tmp")).originalPath == "/tmp/b.txt")
     }
 

@@ -4,7 +4,9 @@ import RelayKit
 /// Actions that find, read and change files.
 public enum FileActions: IntentPackage {
     public static let name = "files"
-    public static let intents: [any Intent.Type] = [ReadFile.self, FindFiles.self]
+    public static let intents: [any Intent.Type] = [
+        ReadFile.self, FindFiles.self, SaveFile.self, RenameFile.self, MoveFile.self, CopyFile.self, DeleteFile.self,
+    ]
 }
 
 /// `read-file`: a file from a path.

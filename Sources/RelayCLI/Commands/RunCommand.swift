@@ -50,9 +50,12 @@ struct RunCommand: AsyncParsableCommand {
         RelayCommand.report(diagnostics)
         guard let workflow else { throw ExitStatus.invalid.exitCode }
         let workflowInput = try readInput()
+        let history = UndoHistory(root: UndoHistory.defaultRoot)
+        let journal = UndoJournal(root: history.root, workflow: URL(fileURLWithPath: file).standardizedFileURL.path)
+        defer { if journal.hasChanges { history.prune(keeping: 100) } }
         let environment = RunEnvironment(
             interaction: Answers(answers: answers, assumeYes: yes, interactive: isatty(0) == 1 && standardInputMarker == nil),
-            output: TerminalRunOutput(json: json), loader: loader, tracing: trace)
+            output: TerminalRunOutput(json: json), loader: loader, tracing: trace, journal: journal)
         do {
             let output = try await Interpreter(workflow: workflow, environment: environment).run(
                 input: workflowInput, variables: variables)

@@ -23,11 +23,13 @@ public struct FileReference: Hashable, Sendable {
     public let originalPath: String
     /// Device and inode, when the file existed and the file system could tell.
     public let identity: FileIdentity?
+    /// Whether the path was written with a trailing `/`: it names a folder, existing or to be made.
+    public let namesFolder: Bool
 
     /// A reference to the file at `path`; a relative path resolves against `base` (the workflow's
     /// folder) or the current directory, and `~` expands to the home folder.
     public init(path: String, relativeTo base: URL? = nil) {
-        let expanded = (path as NSString).expandingTildeInPath
+        let expanded = HomeFolder.expandingTilde(in: path)
         let url: URL
         if expanded.hasPrefix("/") {
             url = URL(fileURLWithPath: expanded)
@@ -36,6 +38,7 @@ public struct FileReference: Hashable, Sendable {
             url = folder.appendingPathComponent(expanded)
         }
         originalPath = url.standardizedFileURL.path
+        namesFolder = path.hasSuffix("/")
         identity = FileIdentity(path: originalPath)
     }
 

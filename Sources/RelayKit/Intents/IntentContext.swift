@@ -48,6 +48,8 @@ public protocol IntentContext: Sendable {
     func choose(_ request: ChoiceRequest) async throws -> [Int]
     /// Asks for a yes; throws `RunCancelled` on a no.
     func requestConfirmation(_ prompt: String) async throws
+    /// Changes files atomically, recording each change for `relay undo`.
+    var fileChanges: FileChanges { get }
     /// Runs another workflow file with `input` and returns its output.
     func runWorkflow(at path: String, input: Value) async throws -> Value
 }

@@ -1,0 +1,128 @@
+import Foundation
+import RelayKit
+
+/// The destination a `to` parameter names: inside it if it is an existing folder (or ends with
+/// `/`), else the path itself. Missing parent folders are made.
+private func destination(_ to: FileReference, named name: String) throws -> String {
+    let path = to.isFolder || to.namesFolder ? (to.path as NSString).appendingPathComponent(name) : to.path
+    let parent = (path as NSString).deletingLastPathComponent
+    do {
+        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+    } catch {
+        throw IntentError("cannot make the folder '\(parent)'")
+    }
+    return path
+}
+
+/// Runs a file change, turning its error into the step's.
+private func changing<T>(_ body: () throws(FileOperationError) -> T) throws -> T {
+    do {
+        return try body()
+    } catch {
+        throw IntentError(error.message)
+    }
+}
+
+/// An input file that must exist and not be a folder.
+private func existingFile(_ file: FileReference) throws -> String {
+    guard file.exists else { throw IntentError("no such file: '\(file.path)'") }
+    guard !file.isFolder else { throw IntentError("'\(file.path)' is a folder") }
+    return file.path
+}
+
+/// `save-file`: writes the input to a file.
+struct SaveFile: Intent {
+    static let summary = "Saves the input (a file's bytes, or any value as text) to a path; refuses to replace a file unless 'overwrite'."
+    static let output = ValueType.file
+
+    @Parameter(input: true, summary: "What to save.") var value: Value
+    @Parameter(primary: true, summary: "The path, or a folder to save the input file into.") var to: FileReference
+    @Parameter(summary: "Replace an existing file.") var overwrite: Bool = false
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        let data: Data
+        let name: String
+        if case .file(let file) = value {
+            data = try changing { () throws(FileOperationError) in
+                guard let bytes = FileManager.default.contents(atPath: file.path) else {
+                    throw FileOperationError("cannot read '\(file.path)'")
+                }
+                return bytes
+            }
+            name = file.name
+        } else {
+            data = Data(value.textValue.utf8)
+            name = "Saved.txt"
+        }
+        let path = try destination(to, named: name)
+        guard overwrite || !FileManager.default.fileExists(atPath: path) else {
+            throw IntentError("'\(path)' already exists; set overwrite: true to replace it")
+        }
+        try changing { () throws(FileOperationError) in try context.fileChanges.write(data, to: path) }
+        return .value(.file(FileReference(path: path)))
+    }
+}
+
+/// `rename-file`: a new name in the same folder.
+struct RenameFile: Intent {
+    static let summary = "Renames the input file within its folder."
+    static let output = ValueType.file
+
+    @Parameter(input: true, summary: "The file.") var file: FileReference
+    @Parameter(primary: true, summary: "The new name, with its extension.") var name: String
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        let source = try existingFile(file)
+        guard !name.isEmpty, !name.contains("/") else { throw IntentError("'\(name)' is not a file name") }
+        let target = ((source as NSString).deletingLastPathComponent as NSString).appendingPathComponent(name)
+        try changing { () throws(FileOperationError) in try context.fileChanges.move(source, to: target) }
+        return .value(.file(FileReference(path: target)))
+    }
+}
+
+/// `move-file`: into a folder, or to a new path.
+struct MoveFile: Intent {
+    static let summary = "Moves the input file into a folder, or to a new path."
+    static let output = ValueType.file
+
+    @Parameter(input: true, summary: "The file.") var file: FileReference
+    @Parameter(primary: true, summary: "A folder, or the new path.") var to: FileReference
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        let source = try existingFile(file)
+        let target = try destination(to, named: file.name)
+        try changing { () throws(FileOperationError) in try context.fileChanges.move(source, to: target) }
+        return .value(.file(FileReference(path: target)))
+    }
+}
+
+/// `copy-file`: a copy in a folder, or at a path.
+struct CopyFile: Intent {
+    static let summary = "Copies the input file into a folder, or to a path; refuses to replace a file unless 'overwrite'."
+    static let output = ValueType.file
+
+    @Parameter(input: true, summary: "The file.") var file: FileReference
+    @Parameter(primary: true, summary: "A folder, or the copy's path.") var to: FileReference
+    @Parameter(summary: "Replace an existing file.") var overwrite: Bool = false
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        let source = try existingFile(file)
+        let target = try destination(to, named: file.name)
+        try changing { () throws(FileOperationError) in try context.fileChanges.copy(source, to: target, overwrite: overwrite) }
+        return .value(.file(FileReference(path: target)))
+    }
+}
+
+/// `delete-file`: into Relay's trash.
+struct DeleteFile: Intent {
+    static let summary = "Deletes the input file into Relay's trash; 'relay undo' puts it back."
+    static let output = ValueType.nothing
+
+    @Parameter(input: true, summary: "The file.") var file: FileReference
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        let path = try existingFile(file)
+        try changing { () throws(FileOperationError) in try context.fileChanges.delete(path) }
+        return .nothing
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A file-system operation that failed, with a message for people.
+public struct FileOperationError: Error, Sendable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// Writes files so that a reader (or a crash) sees either the old bytes or the new, never a mix:
+/// the bytes go to a temporary file beside the target, are flushed to disk, and the temporary file
+/// is renamed over the target; then the folder is flushed so the rename itself is durable.
+public enum AtomicFile {
+    /// Writes `data` to `path`, keeping an existing file's permissions (new files get 0644).
+    public static func write(_ data: Data, to path: String) throws(FileOperationError) {
+        let folder = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        let temporary = (folder as NSString).appendingPathComponent(".\(name).relay-\(UUID().uuidString).tmp")
+        var mode: mode_t = 0o644
+        var existing = stat()
+        if stat(path, &existing) == 0 { mode = existing.st_mode & 0o7777 }
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, mode)
+        guard descriptor >= 0 else { throw failure("cannot write in '\(folder)'") }
+        let result: Bool = data.withUnsafeBytes { buffer in
+            writeAll(buffer, to: descriptor) && fsync(descriptor) == 0
+        }
+        close(descriptor)
+        guard result else {
+            unlink(temporary)
+            throw failure("cannot write '\(path)'")
+        }
+        _ = chmod(temporary, mode)
+        guard rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw failure("cannot replace '\(path)'")
+        }
+        syncFolder(folder)
+    }
+
+    /// Renames `source` to `destination` atomically (same file system), refusing to replace an
+    /// existing file, and flushes both folders.
+    public static func move(_ source: String, to destination: String) throws(FileOperationError) {
+        guard !FileManager.default.fileExists(atPath: destination) else {
+            throw FileOperationError("'\(destination)' already exists")
+        }
+        guard rename(source, destination) == 0 else {
+            if errno == EXDEV {
+                throw FileOperationError("cannot move '\(source)' to another file system atomically; copy it instead")
+            }
+            throw failure("cannot move '\(source)' to '\(destination)'")
+        }
+        syncFolder((source as NSString).deletingLastPathComponent)
+        syncFolder((destination as NSString).deletingLastPathComponent)
+    }
+
+    /// Moves `source` to `destination`: an atomic rename on one file system; across file systems,
+    /// an atomic copy of the bytes followed by removing the source.
+    public static func moveAcrossFileSystems(_ source: String, to destination: String) throws(FileOperationError) {
+        do {
+            try move(source, to: destination)
+        } catch {
+            guard errno == EXDEV, let data = FileManager.default.contents(atPath: source) else { throw error }
+            try write(data, to: destination)
+            guard unlink(source) == 0 else { throw failure("cannot remove '\(source)' after copying it") }
+        }
+    }
+
+    private static func syncFolder(_ folder: String) {
+        let descriptor = open(folder.isEmpty ? "." : folder, O_RDONLY)
+        guard descriptor >= 0 else { return }
+        _ = fsync(descriptor)
+        close(descriptor)
+    }
+
+    private static func failure(_ message: String) -> FileOperationError {
+        FileOperationError("\(message): \(String(cString: strerror(errno)))")
+    }
+}
+
+/// Writes every byte of `buffer` to `descriptor`, retrying interrupted and partial writes.
+private func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
+    guard let base = buffer.baseAddress else { return true }
+    var written = 0
+    while written < buffer.count {
+        let count = write(descriptor, base + written, buffer.count - written)
+        if count < 0 {
+            if errno == EINTR { continue }
+            return false
+        }
+        written += count
+    }
+    return true
+}

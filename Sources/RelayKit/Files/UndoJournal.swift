@@ -1,0 +1,136 @@
+import Foundation
+
+/// The record of one run's file changes, kept so `relay undo` can revert them exactly.
+///
+/// A journal is a folder (`runs/ID/` under the journal root) holding `run.json` (the workflow and
+/// when it started), `changes.jsonl` (one JSON object a change, in order, flushed as written) and
+/// the saved bytes (`saved/N`) of every file changed or deleted. The folder is made at the first
+/// change, so runs that change nothing leave nothing.
+public final class UndoJournal: @unchecked Sendable {
+    /// One recorded change.
+    public enum Change: Sendable, Equatable {
+        /// A file's bytes were replaced; `saved` holds the old bytes.
+        case modified(path: String, saved: String)
+        /// A new file was made.
+        case created(path: String)
+        /// A file was renamed or moved.
+        case moved(from: String, to: String)
+        /// A file was deleted into the journal; `saved` holds it.
+        case deleted(path: String, saved: String)
+    }
+
+    public let folder: URL
+    private let workflow: String
+    private let lock = NSLock()
+    private var count = 0
+    private var started = false
+
+    /// A journal for a new run of `workflow` under `root`.
+    public init(root: URL, workflow: String) {
+        let stamp = Self.stampFormatter.string(from: Date())
+        folder = root.appendingPathComponent("runs/\(stamp)-\(getpid())-\(UUID().uuidString.prefix(6))")
+        self.workflow = workflow
+    }
+
+    private static var stampFormatter: DateFormatter {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd-HHmmss-SSS"
+        return formatter
+    }
+
+    /// Whether any change has been recorded.
+    public var hasChanges: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return started
+    }
+
+    /// Saves the current bytes of `path` (a copy, or the file itself with `moving`), returning their name.
+    func save(_ path: String, moving: Bool = false) throws(FileOperationError) -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        do {
+            try start()
+            count += 1
+            let name = "saved/\(count)"
+            let target = folder.appendingPathComponent(name).path
+            if moving, rename(path, target) == 0 { return name }
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw FileOperationError("cannot read '\(path)' to keep a copy for undo")
+            }
+            try AtomicFile.write(data, to: target)
+            if moving { try removeOriginal(path) }
+            return name
+        }
+    }
+
+    private func removeOriginal(_ path: String) throws(FileOperationError) {
+        do {
+            try FileManager.default.removeItem(atPath: path)
+        } catch {
+            throw FileOperationError("cannot delete '\(path)': \(error.localizedDescription)")
+        }
+    }
+
+    /// Appends `change` to the journal, flushed to disk before returning.
+    func record(_ change: Change) throws(FileOperationError) {
+        lock.lock()
+        defer { lock.unlock() }
+        do {
+            try start()
+            let line = JSONWriter.string(for: change.value, pretty: false) + "\n"
+            let path = folder.appendingPathComponent("changes.jsonl").path
+            guard let handle = FileHandle(forWritingAtPath: path) else {
+                throw FileOperationError("cannot write the undo journal at '\(path)'")
+            }
+            defer { try? handle.close() }
+            do {
+                try handle.seekToEnd()
+                try handle.write(contentsOf: Data(line.utf8))
+                try handle.synchronize()
+            } catch {
+                throw FileOperationError("cannot write the undo journal: \(error.localizedDescription)")
+            }
+        }
+    }
+
+    private func start() throws(FileOperationError) {
+        guard !started else { return }
+        do {
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent("saved"), withIntermediateDirectories: true)
+        } catch {
+            throw FileOperationError("cannot create the undo journal '\(folder.path)': \(error.localizedDescription)")
+        }
+        var run = ValueDictionary()
+        run["workflow"] = .text(workflow)
+        run["started"] = .date(Date())
+        try AtomicFile.write(Data(JSONWriter.string(for: .dictionary(run), pretty: true).utf8), to: folder.appendingPathComponent("run.json").path)
+        try AtomicFile.write(Data(), to: folder.appendingPathComponent("changes.jsonl").path)
+        started = true
+    }
+}
+
+extension UndoJournal.Change {
+    var value: Value {
+        switch self {
+        case .modified(let path, let saved): .dictionary(["change": "modified", "path": .text(path), "saved": .text(saved)])
+        case .created(let path): .dictionary(["change": "created", "path": .text(path)])
+        case .moved(let from, let to): .dictionary(["change": "moved", "from": .text(from), "to": .text(to)])
+        case .deleted(let path, let saved): .dictionary(["change": "deleted", "path": .text(path), "saved": .text(saved)])
+        }
+    }
+
+    init?(_ value: Value) {
+        guard case .dictionary(let entry) = value, let kind = entry["change"]?.textValue else { return nil }
+        let text = { (key: String) in entry[key]?.textValue ?? "" }
+        switch kind {
+        case "modified": self = .modified(path: text("path"), saved: text("saved"))
+        case "created": self = .created(path: text("path"))
+        case "moved": self = .moved(from: text("from"), to: text("to"))
+        case "deleted": self = .deleted(path: text("path"), saved: text("saved"))
+        default: return nil
+        }
+    }
+}
