@@ -18,13 +18,15 @@ let package = Package(
             name: "CLibYAML",
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
+        .systemLibrary(name: "CCairo", providers: [.apt(["libcairo2-dev"]), .brew(["cairo"])]),
+        .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
         .target(
             name: "RelayKit",
             dependencies: [.product(name: "OrderedCollections", package: "swift-collections")]
         ),
         .target(name: "RelayLanguage", dependencies: ["RelayKit", "CLibYAML"]),
         .target(name: "RelayRuntime", dependencies: ["RelayKit", "RelayLanguage"]),
-        .target(name: "RelayActions", dependencies: ["RelayKit"]),
+        .target(name: "RelayActions", dependencies: ["RelayKit", "CCairo", "CTurboJPEG"]),
         .target(
             name: "RelayCLI",
             dependencies: [
@@ -36,7 +38,7 @@ let package = Package(
         .testTarget(name: "RelayKitTests", dependencies: ["RelayKit"]),
         .testTarget(
             name: "RelayLanguageTests", dependencies: ["RelayLanguage", "RelayActions"], exclude: ["Malformed"]),
-        .testTarget(name: "RelayRuntimeTests", dependencies: ["RelayRuntime", "RelayLanguage", "RelayActions"]),
+        .testTarget(name: "RelayRuntimeTests", dependencies: ["RelayRuntime", "RelayLanguage", "RelayActions", "CCairo"]),
         .testTarget(name: "RelayCLITests", dependencies: ["RelayCLI", "RelayKit"]),
     ],
     swiftLanguageModes: [.v6]

@@ -58,6 +58,25 @@ struct UndoTests {
         #expect(try relay(["undo"], in: folder).standardError.contains("nothing to undo"))
     }
 
+    @Test("image edits in place are undone to the exact bytes", arguments: [
+        "- read-file: q.png\n- rotate-image: 90",
+        "- read-file: q.png\n- flip-image: vertical",
+        "- read-file: q.png\n- resize-image: { width: 10 }",
+        "- read-file: q.png\n- convert-image: jpeg",
+    ])
+    func undoImages(steps: String) throws {
+        // A 60×40 PNG of four coloured quadrants.
+        let png = try #require(Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAADwAAAAoCAIAAAAt2Q6oAAAAPUlEQVR4nO3OQREAMBCEsPWvok57KviFQUD2t+i9bGhoaGhoaGhoaGhoaOjkjt0FDQ0NDQ0NDQ0NDQ0NnXQbJSQMVclR2wAAAABJRU5ErkJggg=="))
+        let folder = try sandbox(["q.png": png])
+        try ("steps:\n" + steps.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n") + "\n")
+            .write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
+        let before = snapshot(folder)
+        #expect(try relay(["run", "w.yaml"], in: folder).status == 0)
+        #expect(snapshot(folder) != before)
+        #expect(try relay(["undo"], in: folder).status == 0)
+        #expect(snapshot(folder) == before)
+    }
+
     @Test("undo --list shows the runs and their changes")
     func list() throws {
         let folder = try sandbox(["a.txt": Data("a".utf8)])

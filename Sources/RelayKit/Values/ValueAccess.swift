@@ -16,7 +16,9 @@ extension Value {
         case .dictionary(let entries): Array(entries.keys) + ["count", "keys", "values"]
         case .date: ["year", "month", "day", "hour", "minute", "second", "weekday"]
         case .url: ["scheme", "host", "path", "query", "fragment"]
-        case .file: ["name", "path", "extension", "size", "created", "modified", "type"]
+        case .file(let file):
+            ["name", "path", "extension", "size", "created", "modified", "type"]
+                + (file.contentType.conforms(to: .image) ? ["width", "height"] : [])
         case .number, .boolean, .nothing: []
         }
     }

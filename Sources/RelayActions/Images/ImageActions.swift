@@ -1,0 +1,145 @@
+import CCairo
+import Foundation
+import RelayKit
+
+/// Actions that change images: decoded, transformed with cairo, re-encoded.
+public enum ImageActions: IntentPackage {
+    public static let name = "images"
+    public static let intents: [any Intent.Type] = [RotateImage.self, FlipImage.self, ResizeImage.self, ConvertImage.self]
+}
+
+/// Reads an input image file, or explains why it is not one.
+private func load(_ file: FileReference) throws -> (RasterImage, ContentType) {
+    guard file.exists, !file.isFolder else { throw IntentError("no such image file: '\(file.path)'") }
+    let type = file.contentType
+    guard type.conforms(to: .image) else { throw IntentError("'\(file.name)' is \(type.identifier), not an image") }
+    let data: Data
+    do {
+        data = try file.contents()
+    } catch {
+        throw IntentError(error.message)
+    }
+    return (try RasterImage.decode(data, type: type, name: file.name), type)
+}
+
+/// Writes `image` as `type` to `to` (a path, or a folder to write into) or else to `path`, through
+/// the run's file changes (atomic, undoable). Returns the written file.
+private func save(
+    _ image: RasterImage, as type: ContentType, to: FileReference?, defaultPath path: String, quality: Int = 90,
+    context: any IntentContext
+) throws -> Value {
+    var target = path
+    var format = type
+    if let to {
+        if to.isFolder || to.namesFolder {
+            target = (to.path as NSString).appendingPathComponent((path as NSString).lastPathComponent)
+        } else {
+            target = to.path
+            // A destination named with an image extension decides the format (`to: small.png`).
+            if let named = ContentType(fileExtension: to.fileExtension), named.conforms(to: .image) { format = named }
+        }
+    }
+    let data = try image.encoded(as: format, quality: quality)
+    do {
+        try context.fileChanges.write(data, to: target)
+    } catch {
+        throw IntentError(error.message)
+    }
+    return .file(FileReference(path: target))
+}
+
+/// `rotate-image`: turns images by a right angle.
+struct RotateImage: Intent {
+    static let summary = "Rotates image files clockwise by 90, 180 or 270 degrees (-90 is counter-clockwise), in place or to 'to'."
+    static let output = ValueType.file
+
+    @Parameter(input: true, summary: "The image file (PNG or JPEG).") var image: FileReference
+    @Parameter(primary: true, summary: "Degrees clockwise: 90, 180, 270 or -90.") var degrees: Int
+    @Parameter(summary: "Where to write the result instead of replacing the input: a path or a folder.") var to: FileReference?
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        let turns = ((degrees % 360) + 360) % 360
+        guard turns % 90 == 0 else { throw IntentError("'degrees' is 90, 180, 270 or -90, not \(degrees)") }
+        let (source, type) = try load(image)
+        let (width, height) = (Double(source.width), Double(source.height))
+        let rotated = try source.drawn(width: turns % 180 == 0 ? source.width : source.height, height: turns % 180 == 0 ? source.height : source.width) {
+            context in
+            switch turns {
+            case 90: cairo_translate(context, height, 0)
+            case 180: cairo_translate(context, width, height)
+            case 270: cairo_translate(context, 0, width)
+            default: break
+            }
+            cairo_rotate(context, Double(turns) * .pi / 180)
+        }
+        return .value(try save(rotated, as: type, to: to, defaultPath: image.path, context: context))
+    }
+}
+
+/// `flip-image`: mirrors images.
+struct FlipImage: Intent {
+    static let summary = "Mirrors image files horizontally (left–right) or vertically (top–bottom), in place or to 'to'."
+    static let output = ValueType.file
+
+    @Parameter(input: true, summary: "The image file (PNG or JPEG).") var image: FileReference
+    @Parameter(primary: true, summary: "Which way to flip.", choices: ["horizontal", "vertical"]) var direction: String
+    @Parameter(summary: "Where to write the result instead of replacing the input: a path or a folder.") var to: FileReference?
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        let (source, type) = try load(image)
+        let horizontal = direction.lowercased() == "horizontal"
+        let flipped = try source.drawn(width: source.width, height: source.height) { context in
+            if horizontal {
+                cairo_translate(context, Double(source.width), 0)
+                cairo_scale(context, -1, 1)
+            } else {
+                cairo_translate(context, 0, Double(source.height))
+                cairo_scale(context, 1, -1)
+            }
+        }
+        return .value(try save(flipped, as: type, to: to, defaultPath: image.path, context: context))
+    }
+}
+
+/// `resize-image`: scales images.
+struct ResizeImage: Intent {
+    static let summary = "Scales image files to a width and/or height in pixels (keeping the aspect ratio if one is missing)."
+    static let output = ValueType.file
+
+    @Parameter(input: true, summary: "The image file (PNG or JPEG).") var image: FileReference
+    @Parameter(summary: "The new width in pixels.") var width: Int?
+    @Parameter(summary: "The new height in pixels.") var height: Int?
+    @Parameter(summary: "Where to write the result instead of replacing the input: a path or a folder.") var to: FileReference?
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        guard width != nil || height != nil else { throw IntentError("give 'width', 'height' or both") }
+        let (source, type) = try load(image)
+        let aspect = Double(source.width) / Double(source.height)
+        let newWidth = width ?? max(1, Int((Double(height ?? 1) * aspect).rounded()))
+        let newHeight = height ?? max(1, Int((Double(newWidth) / aspect).rounded()))
+        let resized = try source.drawn(width: newWidth, height: newHeight, filter: CAIRO_FILTER_BEST) { context in
+            cairo_scale(context, Double(newWidth) / Double(source.width), Double(newHeight) / Double(source.height))
+        }
+        return .value(try save(resized, as: type, to: to, defaultPath: image.path, context: context))
+    }
+}
+
+/// `convert-image`: PNG ⇄ JPEG.
+struct ConvertImage: Intent {
+    static let summary = "Converts image files to PNG or JPEG, written next to the input with the new extension (or to 'to')."
+    static let output = ValueType.file
+
+    @Parameter(input: true, summary: "The image file (PNG or JPEG).") var image: FileReference
+    @Parameter(primary: true, summary: "The format to convert to.", choices: ["png", "jpeg", "jpg"]) var to: String
+    @Parameter(summary: "JPEG quality, 1 to 100.") var quality: Int = 90
+    @Parameter(name: "save-to", summary: "Where to write the result: a path or a folder.") var destination: FileReference?
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        let (source, _) = try load(image)
+        let type: ContentType = to.lowercased() == "png" ? .png : .jpeg
+        let newName = ((image.name as NSString).deletingPathExtension as NSString).appendingPathExtension(type.preferredExtension ?? "img")
+            ?? image.name
+        let path = ((image.path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(newName)
+        return .value(try save(source, as: type, to: destination, defaultPath: path, quality: quality, context: context))
+    }
+}
