@@ -19,6 +19,8 @@ let package = Package(
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
         .systemLibrary(name: "CCairo", providers: [.apt(["libcairo2-dev"]), .brew(["cairo"])]),
+        .systemLibrary(
+            name: "CCMarkGFM", providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"]), .brew(["cmark-gfm"])]),
         .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
         .target(
             name: "RelayKit",
@@ -26,7 +28,7 @@ let package = Package(
         ),
         .target(name: "RelayLanguage", dependencies: ["RelayKit", "CLibYAML"]),
         .target(name: "RelayRuntime", dependencies: ["RelayKit", "RelayLanguage"]),
-        .target(name: "RelayActions", dependencies: ["RelayKit", "CCairo", "CTurboJPEG"]),
+        .target(name: "RelayActions", dependencies: ["RelayKit", "CCairo", "CTurboJPEG", "CCMarkGFM"]),
         .target(
             name: "RelayCLI",
             dependencies: [

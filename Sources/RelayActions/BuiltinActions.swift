@@ -7,6 +7,6 @@ public enum BuiltinActions: IntentPackage {
     public static let includedPackages: [any IntentPackage.Type] = [
         TextActions.self, ListActions.self, DictionaryActions.self, MathActions.self, DateActions.self,
         ScriptingActions.self, InteractionActions.self, WebActions.self, FileActions.self,
-        ImageActions.self,
+        ImageActions.self, DocumentActions.self,
     ]
 }

@@ -99,6 +99,13 @@ extension Optional: ParameterValue where Wrapped: ParameterValue {
     public var parameterValue: Value { self?.parameterValue ?? .nothing }
 }
 
+extension RichText: ParameterValue {
+    public static var valueType: ValueType { .richText }
+    public static var emptyValue: RichText { RichText(blocks: []) }
+    public init(parameterValue: Value) throws(CoercionError) { self = try parameterValue.richTextValue() }
+    public var parameterValue: Value { .richText(self) }
+}
+
 extension FileReference: ParameterValue {
     public static var valueType: ValueType { .file }
     public static var emptyValue: FileReference { FileReference(path: "/") }

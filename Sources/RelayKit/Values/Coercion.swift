@@ -34,6 +34,7 @@ extension Value {
         case .date(let date): DateFormatting.iso8601(date)
         case .url(let url): url.absoluteString
         case .file(let file): file.path
+        case .richText(let richText): richText.plainText
         case .list(let items): items.map(\.textValue).joined(separator: "\n")
         case .dictionary: JSONWriter.string(for: self, pretty: true)
         }
@@ -65,6 +66,7 @@ extension Value {
         case .list(let items): return !items.isEmpty
         case .dictionary(let entries): return !entries.isEmpty
         case .date, .url, .file: return true
+        case .richText(let richText): return !richText.blocks.isEmpty
         }
     }
 
@@ -78,6 +80,7 @@ extension Value {
             if case .file(let file) = self { return .text(try file.text(for: self)) }
             return .text(textValue)
         case .file: return .file(try fileValue(relativeTo: baseDirectory))
+        case .richText: return .richText(try richTextValue(relativeTo: baseDirectory))
         case .number: return .number(try numberValue())
         case .boolean: return .boolean(try booleanValue())
         case .date: return .date(try dateValue())
@@ -160,6 +163,25 @@ extension Value {
         case .text(let path) where !path.isEmpty: return FileReference(path: path, relativeTo: baseDirectory)
         case .list(let items) where items.count == 1: return try items[0].fileValue(relativeTo: baseDirectory)
         default: throw CoercionError(value: self, target: .file)
+        }
+    }
+
+    /// The value as rich text: rich text itself, text as plain paragraphs, and plain-text files.
+    public func richTextValue(relativeTo baseDirectory: URL? = nil) throws(CoercionError) -> RichText {
+        switch self {
+        case .richText(let richText): return richText
+        case .text(let text): return RichText(plainText: text)
+        case .file(let file):
+            let type = file.contentType
+            guard !type.conforms(to: .markdown), !type.conforms(to: .rtf), !type.conforms(to: .html) else {
+                throw CoercionError(
+                    value: self, target: .richText,
+                    reason: "read '\(file.name)' with rich-text-from-markdown (RTF and HTML files: not yet)")
+            }
+            return RichText(plainText: try file.text(for: self))
+        case .list(let items) where items.count == 1: return try items[0].richTextValue(relativeTo: baseDirectory)
+        case .nothing: return RichText(blocks: [])
+        default: return RichText(plainText: textValue)
         }
     }
 

@@ -17,7 +17,7 @@ public enum JSONWriter {
         case .number(let number):
             output += number.isFinite ? NumberFormatting.text(number) : "null"
         case .text(let text): writeString(text, into: &output)
-        case .date, .url, .file: writeString(value.textValue, into: &output)
+        case .date, .url, .file, .richText: writeString(value.textValue, into: &output)
         case .list(let items):
             writeContainer(items, open: "[", close: "]", into: &output, pretty: pretty, indent: indent) {
                 item, output in write(item, into: &output, pretty: pretty, indent: indent + 1)

@@ -13,6 +13,7 @@ public enum Value: Sendable, Hashable {
     case date(Date)
     case url(URL)
     case file(FileReference)
+    case richText(RichText)
     case list([Value])
     case dictionary(ValueDictionary)
 
@@ -26,6 +27,7 @@ public enum Value: Sendable, Hashable {
         case .date: .date
         case .url: .url
         case .file: .file
+        case .richText: .richText
         case .list: .list
         case .dictionary: .dictionary
         }

@@ -19,6 +19,7 @@ extension Value {
         case .file(let file):
             ["name", "path", "extension", "size", "created", "modified", "type"]
                 + (file.contentType.conforms(to: .image) ? ["width", "height"] : [])
+        case .richText: ["text", "count"]
         case .number, .boolean, .nothing: []
         }
     }
@@ -75,6 +76,12 @@ extension Value {
             }
         case .file(let file):
             if let value = try file.property(name) { return value }
+        case .richText(let richText):
+            switch name {
+            case "text": return .text(richText.plainText)
+            case "count": return .number(Double(richText.plainText.count))
+            default: break
+            }
         case .number, .boolean, .nothing: break
         }
         let available = propertyNames

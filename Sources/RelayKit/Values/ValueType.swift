@@ -8,6 +8,7 @@ public enum ValueType: String, Sendable, Hashable, CaseIterable, Codable {
     case date
     case url
     case file
+    case richText = "rich-text"
     case list
     case dictionary
 
@@ -21,6 +22,7 @@ public enum ValueType: String, Sendable, Hashable, CaseIterable, Codable {
         case "bool": self = .boolean
         case "array": self = .list
         case "dict", "object": self = .dictionary
+        case "richtext", "rich_text": self = .richText
         case "integer", "int", "double": self = .number
         default: self.init(rawValue: name.lowercased())
         }

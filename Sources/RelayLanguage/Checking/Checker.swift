@@ -360,6 +360,7 @@ public struct Checker {
             return false
         }
         if from == .nothing { return true }
+        if from == .file && to == .richText { return false }
         switch (from, to) {
         case (.number, .boolean), (.boolean, .number): return false
         default: return true

@@ -1,0 +1,74 @@
+import RelayKit
+
+/// Actions that read and write documents.
+public enum DocumentActions: IntentPackage {
+    public static let name = "documents"
+    public static let intents: [any Intent.Type] = [
+        RichTextFromMarkdown.self, MarkdownFromRichText.self, HTMLFromRichText.self, GetText.self,
+    ]
+}
+
+/// `rich-text-from-markdown`: parses Markdown.
+struct RichTextFromMarkdown: Intent {
+    static let summary = "Parses Markdown (with tables, strikethrough and task lists) into rich text."
+    static let output = ValueType.richText
+
+    @Parameter(input: true, summary: "The Markdown text, or a Markdown file.") var markdown: String
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        .value(.richText(try MarkdownReader.richText(from: markdown)))
+    }
+}
+
+/// `markdown-from-rich-text`: writes Markdown.
+struct MarkdownFromRichText: Intent {
+    static let summary = "Writes rich text as Markdown."
+    static let output = ValueType.text
+
+    @Parameter(input: true, summary: "The rich text.") var richText: RichText
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        .value(.text(MarkdownWriter.markdown(for: richText)))
+    }
+}
+
+/// `html-from-rich-text`: writes HTML.
+struct HTMLFromRichText: Intent {
+    static let name = "html-from-rich-text"
+    static let summary = "Writes rich text as HTML: a fragment, or a whole page with 'document'."
+    static let output = ValueType.text
+
+    @Parameter(input: true, summary: "The rich text.") var richText: RichText
+    @Parameter(summary: "Write a whole HTML page rather than a fragment.") var document: Bool = false
+    @Parameter(summary: "The page's title, with 'document'.") var title: String = ""
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        .value(.text(HTMLWriter.html(for: richText, document: document, title: title)))
+    }
+}
+
+/// `get-text`: the plain text of anything.
+struct GetText: Intent {
+    static let summary = "Outputs the plain text of the input: a text file's contents, rich text without styles, any value as text."
+    static let output = ValueType.text
+
+    @Parameter(input: true, summary: "A file, rich text, or any value.") var value: Value
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        switch value {
+        case .richText(let richText): return .value(.text(richText.plainText))
+        case .file(let file) where file.contentType.conforms(to: .markdown):
+            do {
+                return .value(.text(try MarkdownReader.richText(from: try Value.file(file).coerced(to: .text).textValue).plainText))
+            } catch let error as CoercionError {
+                throw IntentError(error.description)
+            }
+        default:
+            do {
+                return .value(try value.coerced(to: .text))
+            } catch {
+                throw IntentError(error.description)
+            }
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import CCMarkGFM
+import Foundation
+import RelayKit
+
+/// Reads Markdown (CommonMark with GitHub's tables, strikethrough, task lists and autolinks)
+/// into rich text, through cmark-gfm's syntax tree.
+enum MarkdownReader {
+    /// cmark-gfm's extensions must be registered once per process before use.
+    private static let extensionsRegistered: Bool = {
+        cmark_gfm_core_extensions_ensure_registered()
+        return true
+    }()
+
+    static func richText(from markdown: String) throws -> RichText {
+        guard extensionsRegistered, let parser = cmark_parser_new(CMARK_OPT_DEFAULT) else {
+            throw IntentError("cannot start the Markdown parser")
+        }
+        defer { cmark_parser_free(parser) }
+        for name in ["table", "strikethrough", "tasklist", "autolink"] {
+            if let syntax = cmark_find_syntax_extension(name) { cmark_parser_attach_syntax_extension(parser, syntax) }
+        }
+        var bytes = Array(markdown.utf8)
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress?.withMemoryRebound(to: CChar.self, capacity: buffer.count) { cmark_parser_feed(parser, $0, buffer.count) }
+        }
+        guard let document = cmark_parser_finish(parser) else { throw IntentError("cannot parse the Markdown") }
+        defer { cmark_node_free(document) }
+        return RichText(blocks: blocks(under: document))
+    }
+
+    private static func children(of node: OpaquePointer) -> [OpaquePointer] {
+        var result: [OpaquePointer] = []
+        var child = cmark_node_first_child(node)
+        while let current = child {
+            result.append(current)
+            child = cmark_node_next(current)
+        }
+        return result
+    }
+
+    private static func typeName(_ node: OpaquePointer) -> String {
+        cmark_node_get_type_string(node).map { String(cString: $0) } ?? ""
+    }
+
+    private static func literal(_ node: OpaquePointer) -> String {
+        cmark_node_get_literal(node).map { String(cString: $0) } ?? ""
+    }
+
+    private static func blocks(under node: OpaquePointer) -> [RichText.Block] {
+        children(of: node).compactMap(block)
+    }
+
+    private static func block(_ node: OpaquePointer) -> RichText.Block? {
+        switch typeName(node) {
+        case "heading": return .heading(level: Int(cmark_node_get_heading_level(node)), inlines(under: node))
+        case "paragraph": return .paragraph(inlines(under: node))
+        case "block_quote": return .quote(blocks(under: node))
+        case "code_block":
+            let info = cmark_node_get_fence_info(node).map { String(cString: $0) } ?? ""
+            return .code(language: info.isEmpty ? nil : info, text: literal(node))
+        case "thematic_break": return .rule
+        case "html_block": return .code(language: "html", text: literal(node))
+        case "list":
+            let items = children(of: node).map { item in
+                let checked: Bool? = typeName(item) == "tasklist" ? cmark_gfm_extensions_get_tasklist_item_checked(item) : nil
+                return RichText.ListItem(checked: checked, blocks: blocks(under: item))
+            }
+            return .list(ordered: cmark_node_get_list_type(node) == CMARK_ORDERED_LIST, start: Int(cmark_node_get_list_start(node)), items: items)
+        case "table":
+            let columns = Int(cmark_gfm_extensions_get_table_columns(node))
+            let alignmentCodes = cmark_gfm_extensions_get_table_alignments(node)
+            let alignments: [RichText.Table.Alignment] = (0..<columns).map { index in
+                switch alignmentCodes?[index] {
+                case UInt8(ascii: "l"): .left
+                case UInt8(ascii: "c"): .center
+                case UInt8(ascii: "r"): .right
+                default: .none
+                }
+            }
+            let rows = children(of: node).map { row in children(of: row).map { inlines(under: $0) } }
+            return .table(RichText.Table(alignments: alignments, rows: rows))
+        default: return nil
+        }
+    }
+
+    /// The inline runs under `node`, adjacent plain texts merged (cmark splits them at escapes).
+    private static func inlines(under node: OpaquePointer) -> [RichText.Inline] {
+        var result: [RichText.Inline] = []
+        for case let run? in children(of: node).map(inline) {
+            if case .text(let next) = run, case .text(let previous)? = result.last {
+                result[result.count - 1] = .text(previous + next)
+            } else {
+                result.append(run)
+            }
+        }
+        return result
+    }
+
+    private static func inline(_ node: OpaquePointer) -> RichText.Inline? {
+        switch typeName(node) {
+        case "text": return .text(literal(node))
+        case "softbreak": return .softBreak
+        case "linebreak": return .lineBreak
+        case "code": return .code(literal(node))
+        case "emph": return .italic(inlines(under: node))
+        case "strong": return .bold(inlines(under: node))
+        case "strikethrough": return .strikethrough(inlines(under: node))
+        case "link": return .link(url: cmark_node_get_url(node).map { String(cString: $0) } ?? "", inlines(under: node))
+        case "image":
+            let alt = RichText.plainText(of: inlines(under: node))
+            return .link(url: cmark_node_get_url(node).map { String(cString: $0) } ?? "", [.text(alt.isEmpty ? "image" : alt)])
+        case "html_inline": return .text(literal(node))
+        default: return nil
+        }
+    }
+}

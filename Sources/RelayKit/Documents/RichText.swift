@@ -1,0 +1,100 @@
+import Foundation
+
+/// Styled text as a document: headings, paragraphs, lists, quotes, code, rules and tables, whose
+/// text runs are bold, italic, struck through, code or links. Markdown, RTF and HTML are read into
+/// it and written from it; PDFs are laid out from it.
+public struct RichText: Hashable, Sendable {
+    public var blocks: [Block]
+
+    public init(blocks: [Block]) { self.blocks = blocks }
+
+    /// Plain text as rich text: one paragraph a run of lines between blank lines.
+    public init(plainText: String) {
+        let paragraphs = plainText.replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n\n")
+        blocks = paragraphs.filter { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }.map { paragraph in
+            let lines = paragraph.trimmingCharacters(in: .newlines).components(separatedBy: "\n")
+            return .paragraph(lines.enumerated().flatMap { index, line in index == 0 ? [Inline.text(line)] : [.lineBreak, .text(line)] })
+        }
+    }
+
+    public indirect enum Block: Hashable, Sendable {
+        case heading(level: Int, [Inline])
+        case paragraph([Inline])
+        case list(ordered: Bool, start: Int, items: [ListItem])
+        case quote([Block])
+        case code(language: String?, text: String)
+        case rule
+        case table(Table)
+    }
+
+    public struct ListItem: Hashable, Sendable {
+        /// For task lists: whether the box is ticked; nil for an ordinary item.
+        public var checked: Bool?
+        public var blocks: [Block]
+
+        public init(checked: Bool? = nil, blocks: [Block]) {
+            self.checked = checked
+            self.blocks = blocks
+        }
+    }
+
+    public struct Table: Hashable, Sendable {
+        public enum Alignment: Hashable, Sendable { case none, left, center, right }
+        public var alignments: [Alignment]
+        /// Rows of cells; the first row is the header.
+        public var rows: [[[Inline]]]
+
+        public init(alignments: [Alignment], rows: [[[Inline]]]) {
+            self.alignments = alignments
+            self.rows = rows
+        }
+    }
+
+    public indirect enum Inline: Hashable, Sendable {
+        case text(String)
+        case italic([Inline])
+        case bold([Inline])
+        case strikethrough([Inline])
+        case code(String)
+        case link(url: String, [Inline])
+        /// A line break within a paragraph.
+        case lineBreak
+        /// A break the writer may render as a space (a newline in Markdown source).
+        case softBreak
+    }
+}
+
+extension RichText {
+    /// The text without styles: blocks separated by blank lines, list items one a line.
+    public var plainText: String {
+        blocks.map(Self.plainText(of:)).joined(separator: "\n\n")
+    }
+
+    static func plainText(of block: Block) -> String {
+        switch block {
+        case .heading(_, let inlines), .paragraph(let inlines): return plainText(of: inlines)
+        case .list(let ordered, let start, let items):
+            return items.enumerated().map { index, item in
+                let marker = item.checked.map { $0 ? "[x] " : "[ ] " } ?? ""
+                let bullet = ordered ? "\(start + index). " : "• "
+                return bullet + marker + item.blocks.map(plainText(of:)).joined(separator: "\n")
+            }.joined(separator: "\n")
+        case .quote(let blocks): return blocks.map(plainText(of:)).joined(separator: "\n\n")
+        case .code(_, let text): return text.hasSuffix("\n") ? String(text.dropLast()) : text
+        case .rule: return "———"
+        case .table(let table): return table.rows.map { $0.map(plainText(of:)).joined(separator: "\t") }.joined(separator: "\n")
+        }
+    }
+
+    /// The text of inline runs, without styles.
+    public static func plainText(of inlines: [Inline]) -> String {
+        inlines.map { inline -> String in
+            switch inline {
+            case .text(let text), .code(let text): text
+            case .italic(let inner), .bold(let inner), .strikethrough(let inner), .link(_, let inner): plainText(of: inner)
+            case .lineBreak: "\n"
+            case .softBreak: " "
+            }
+        }.joined()
+    }
+}

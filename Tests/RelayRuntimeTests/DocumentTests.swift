@@ -1,0 +1,93 @@
+import Foundation
+import RelayKit
+import Testing
+
+@testable import RelayActions
+
+@Suite("Rich text: Markdown in, HTML and Markdown out")
+struct DocumentTests {
+    static let sample = """
+        # Trails & *Paths*
+
+        A *short* walk with **bold**, ~~gone~~, `code`, <angle> and [a link](https://x.org/?a=1&b=2).\\
+        Next line, with literal \\*stars\\* and a_b.
+
+        1. first
+        2. second
+           - nested
+
+        - [x] done
+        - [ ] todo
+
+        | Trail | km |
+        |:--|--:|
+        | Ridge | 4.2 |
+
+        > quoted
+
+        ```swift
+        let x = 1 < 2
+        ```
+
+        ---
+        """
+
+    @Test("Markdown parses into blocks and styled runs")
+    func structure() throws {
+        let document = try MarkdownReader.richText(from: Self.sample)
+        guard case .heading(1, let title) = document.blocks[0] else { Issue.record("no heading"); return }
+        #expect(title == [.text("Trails & "), .italic([.text("Paths")])])
+        guard case .list(true, 1, let ordered) = document.blocks[2] else { Issue.record("no ordered list"); return }
+        guard case .list(false, _, let nested)? = ordered[1].blocks.last else { Issue.record("no nested list"); return }
+        #expect(nested.count == 1)
+        guard case .list(false, _, let tasks) = document.blocks[3] else { Issue.record("no task list"); return }
+        #expect(tasks.map(\.checked) == [true, false])
+        guard case .table(let table) = document.blocks[4] else { Issue.record("no table"); return }
+        #expect(table.alignments == [.left, .right])
+        #expect(table.rows.count == 2)
+        guard case .code("swift", "let x = 1 < 2\n") = document.blocks[6] else { Issue.record("no code block"); return }
+        #expect(document.blocks.last == .rule)
+    }
+
+    @Test("HTML escapes text and writes every element")
+    func html() throws {
+        let html = HTMLWriter.html(for: try MarkdownReader.richText(from: Self.sample))
+        for fragment in [
+            "<h1>Trails &amp; <em>Paths</em></h1>", "<strong>bold</strong>", "<del>gone</del>", "<code>code</code>",
+            "&lt;angle&gt;", "<a href=\"https://x.org/?a=1&amp;b=2\">a link</a>", "<br />", "<ol>\n<li>first</li>",
+            "<input type=\"checkbox\" disabled=\"\" checked=\"\" /> done", "<th align=\"left\">Trail</th>",
+            "<td align=\"right\">4.2</td>", "<blockquote>\n<p>quoted</p>\n</blockquote>",
+            "<pre><code class=\"language-swift\">let x = 1 &lt; 2\n</code></pre>", "<hr />",
+        ] {
+            #expect(html.contains(fragment), "\(fragment)")
+        }
+        let page = HTMLWriter.html(for: RichText(plainText: "hi"), document: true, title: "T<1>")
+        #expect(page.hasPrefix("<!DOCTYPE html>") && page.contains("<title>T&lt;1&gt;</title>") && page.contains("<p>hi</p>"))
+    }
+
+    @Test("Markdown written from rich text reads back to the same rich text")
+    func roundTrip() throws {
+        let document = try MarkdownReader.richText(from: Self.sample)
+        let written = MarkdownWriter.markdown(for: document)
+        #expect(try MarkdownReader.richText(from: written) == document, "\(written)")
+    }
+
+    @Test("plain text: paragraphs from blank lines; rich text's plain text drops styles")
+    func plainText() throws {
+        let rich = RichText(plainText: "one\ntwo\n\n\nthree")
+        #expect(rich.blocks == [.paragraph([.text("one"), .lineBreak, .text("two")]), .paragraph([.text("three")])])
+        #expect(rich.plainText == "one\ntwo\n\nthree")
+        let document = try MarkdownReader.richText(from: "# Hi\n\nA *b* c\n\n- x\n- y\n")
+        #expect(document.plainText == "Hi\n\nA b c\n\n• x\n• y")
+    }
+
+    @Test("the actions, through a workflow")
+    func actions() async throws {
+        let html = try await RelayRuntimeTests.run("- text: \"# Trails\\n\\nA *short* walk.\"\n- rich-text-from-markdown\n- html-from-rich-text")
+        #expect(html == "<h1>Trails</h1>\n<p>A <em>short</em> walk.</p>\n")
+        let text = try await RelayRuntimeTests.run("- text: \"# T\\n\\n**b**\"\n- rich-text-from-markdown\n- get-text")
+        #expect(text == "T\n\nb")
+        let type = try await RelayRuntimeTests.run("- text: plain\n- rich-text-from-markdown\n- get-type")
+        #expect(type == "rich-text")
+    }
+}
