@@ -1,6 +1,16 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+/// Where Debian (x86_64 and arm64) and Homebrew put the headers of glib, pango, cairo and their
+/// companions. Given as flags, not through pkg-config, whose `-pthread` SwiftPM warns about.
+let graphicsHeaderFolders = [
+    "/usr/include/cairo", "/usr/include/pango-1.0", "/usr/include/glib-2.0", "/usr/include/harfbuzz",
+    "/usr/include/freetype2", "/usr/lib/x86_64-linux-gnu/glib-2.0/include", "/usr/lib/aarch64-linux-gnu/glib-2.0/include",
+    "/opt/homebrew/include/cairo", "/opt/homebrew/include/pango-1.0", "/opt/homebrew/include/glib-2.0",
+    "/opt/homebrew/include/harfbuzz", "/opt/homebrew/include/freetype2", "/opt/homebrew/lib/glib-2.0/include",
+]
+let graphicsFlags: [SwiftSetting] = [.unsafeFlags(graphicsHeaderFolders.flatMap { ["-Xcc", "-I\($0)"] })]
+
 let package = Package(
     name: "Relay",
     platforms: [.macOS(.v14)],
@@ -18,7 +28,8 @@ let package = Package(
             name: "CLibYAML",
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
-        .systemLibrary(name: "CCairo", providers: [.apt(["libcairo2-dev"]), .brew(["cairo"])]),
+        .systemLibrary(
+            name: "CGraphics", providers: [.apt(["libcairo2-dev", "libpango1.0-dev"]), .brew(["cairo", "pango"])]),
         .systemLibrary(
             name: "CCMarkGFM", providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"]), .brew(["cmark-gfm"])]),
         .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
@@ -28,7 +39,9 @@ let package = Package(
         ),
         .target(name: "RelayLanguage", dependencies: ["RelayKit", "CLibYAML"]),
         .target(name: "RelayRuntime", dependencies: ["RelayKit", "RelayLanguage"]),
-        .target(name: "RelayActions", dependencies: ["RelayKit", "CCairo", "CTurboJPEG", "CCMarkGFM"]),
+        .target(
+            name: "RelayActions", dependencies: ["RelayKit", "CGraphics", "CTurboJPEG", "CCMarkGFM"],
+            swiftSettings: graphicsFlags),
         .target(
             name: "RelayCLI",
             dependencies: [
@@ -40,7 +53,9 @@ let package = Package(
         .testTarget(name: "RelayKitTests", dependencies: ["RelayKit"]),
         .testTarget(
             name: "RelayLanguageTests", dependencies: ["RelayLanguage", "RelayActions"], exclude: ["Malformed"]),
-        .testTarget(name: "RelayRuntimeTests", dependencies: ["RelayRuntime", "RelayLanguage", "RelayActions", "CCairo"]),
+        .testTarget(
+            name: "RelayRuntimeTests", dependencies: ["RelayRuntime", "RelayLanguage", "RelayActions", "CGraphics"],
+            swiftSettings: graphicsFlags),
         .testTarget(name: "RelayCLITests", dependencies: ["RelayCLI", "RelayKit"]),
     ],
     swiftLanguageModes: [.v6]

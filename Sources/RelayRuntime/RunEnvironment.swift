@@ -37,11 +37,14 @@ public struct RunEnvironment: Sendable {
     public var maximumDepth: Int
     /// Where file changes are recorded for `relay undo`; nil records nothing.
     public var journal: UndoJournal?
+    /// Where files made from no input file go.
+    public var scratchFolder: ScratchFolder
 
     public init(
         interaction: any Interaction, output: any RunOutput, loader: WorkflowLoader, tracing: Bool = false,
-        maximumDepth: Int = 32, journal: UndoJournal? = nil
+        maximumDepth: Int = 32, journal: UndoJournal? = nil, scratchFolder: ScratchFolder = ScratchFolder()
     ) {
+        self.scratchFolder = scratchFolder
         self.journal = journal
         self.interaction = interaction
         self.output = output

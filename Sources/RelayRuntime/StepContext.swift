@@ -10,6 +10,7 @@ struct StepContext: IntentContext {
     var mode: RunMode { interpreter.environment.interaction.mode }
     var baseDirectory: URL { interpreter.baseDirectory }
     var fileChanges: FileChanges { FileChanges(journal: interpreter.environment.journal) }
+    var scratchFolder: ScratchFolder { interpreter.environment.scratchFolder }
 
     func show(_ value: Value) async {
         interpreter.environment.output.show(value)

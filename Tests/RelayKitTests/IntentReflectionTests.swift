@@ -80,6 +80,7 @@ struct NullContext: IntentContext {
     var mode: RunMode { .background }
     var baseDirectory: URL { URL(fileURLWithPath: "/") }
     var fileChanges: FileChanges { FileChanges(journal: nil) }
+    var scratchFolder: ScratchFolder { ScratchFolder() }
     func show(_ value: Value) async {}
     func ask(_ question: Question) async throws -> Value { .nothing }
     func choose(_ request: ChoiceRequest) async throws -> [Int] { [] }

@@ -1,4 +1,4 @@
-import CCairo
+import CGraphics
 import Foundation
 import RelayKit
 import Testing

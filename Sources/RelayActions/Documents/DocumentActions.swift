@@ -4,7 +4,7 @@ import RelayKit
 public enum DocumentActions: IntentPackage {
     public static let name = "documents"
     public static let intents: [any Intent.Type] = [
-        RichTextFromMarkdown.self, MarkdownFromRichText.self, HTMLFromRichText.self, GetText.self,
+        RichTextFromMarkdown.self, MarkdownFromRichText.self, HTMLFromRichText.self, GetText.self, MakePDF.self,
     ]
 }
 

@@ -1,4 +1,4 @@
-import CCairo
+import CGraphics
 import CTurboJPEG
 import Foundation
 import RelayKit

@@ -63,8 +63,8 @@ public enum HTMLWriter {
         }.joined()
     }
 
-    /// `&`, `<`, `>` and `"` as entities.
-    static func escape(_ text: String) -> String {
+    /// `&`, `<`, `>` and `"` as entities (also right for pango markup and XML text).
+    public static func escape(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for character in text {

@@ -50,6 +50,8 @@ public protocol IntentContext: Sendable {
     func requestConfirmation(_ prompt: String) async throws
     /// Changes files atomically, recording each change for `relay undo`.
     var fileChanges: FileChanges { get }
+    /// Where files made from no input file go; kept after the run.
+    var scratchFolder: ScratchFolder { get }
     /// Runs another workflow file with `input` and returns its output.
     func runWorkflow(at path: String, input: Value) async throws -> Value
 }

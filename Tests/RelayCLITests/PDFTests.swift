@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+
+/// The PDFs Relay writes open in poppler (`pdfinfo`, `pdftotext`, from Debian's poppler-utils,
+/// which Scripts/install-dependencies installs) with the right text and page count.
+@Suite("PDFs checked with poppler")
+struct PDFTests {
+    private func tool(_ name: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/\(name)")
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private func folder(_ files: [String: Data]) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-pdf-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (name, data) in files { try data.write(to: folder.appendingPathComponent(name)) }
+        return folder
+    }
+
+    private func make(_ steps: String, in folder: URL) throws -> String {
+        try ("steps:\n" + steps.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n") + "\n")
+            .write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
+        let result = try RelayProcess.run(["run", "w.yaml"], in: folder, environment: ["HOME": folder.appendingPathComponent("home").path])
+        #expect(result.status == 0, "\(result.standardError)")
+        return result.standardOutput.trimmingCharacters(in: .newlines)
+    }
+
+    @Test("a Markdown document of 100 sections paginates, with its text in order")
+    func markdown() throws {
+        var markdown = "# Trail Report\n\nA *short* walk: café, naïve, Ελληνικά.\n\n| Trail | km |\n|:--|--:|\n| Ridge Loop | 4.2 |\n"
+        for section in 1...100 {
+            markdown += "\n## Section \(section)\n\n" + String(repeating: "Cedar and fir line the ridge above the lake. ", count: 6) + "\n\n- point \(section)\n"
+        }
+        let root = try folder(["doc.md": Data(markdown.utf8)])
+        let path = try make("- read-file: doc.md\n- make-pdf: { title: Trail Report }", in: root)
+        #expect(path == root.appendingPathComponent("doc.pdf").path)
+        let info = try tool("pdfinfo", [path])
+        #expect(info.contains("Title:           Trail Report"))
+        #expect(info.contains("A4"))
+        let pages = Int(info.split(separator: "\n").first { $0.hasPrefix("Pages:") }?.split(separator: " ").last ?? "") ?? 0
+        #expect(pages >= 20 && pages <= 60, "\(pages) pages")
+        let text = try tool("pdftotext", [path, "-"])
+        #expect(text.contains("Trail Report"))
+        #expect(text.contains("café, naïve, Ελληνικά"))
+        #expect(text.contains("Ridge Loop"))
+        let sections = text.split(separator: "\n").map { $0.drop { $0 == "\u{0C}" } }.filter { $0.hasPrefix("Section ") }.map { Int($0.dropFirst(8)) ?? 0 }
+        #expect(sections == Array(1...100))
+    }
+
+    @Test("text and images combine into one PDF, pages in order; made from text it goes to the scratch folder")
+    func combined() throws {
+        let png = try #require(Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAADwAAAAoCAIAAAAt2Q6oAAAAPUlEQVR4nO3OQREAMBCEsPWvok57KviFQUD2t+i9bGhoaGhoaGhoaGhoaOjkjt0FDQ0NDQ0NDQ0NDQ0NnXQbJSQMVclR2wAAAABJRU5ErkJggg=="))
+        let root = try folder(["a.png": png])
+        let path = try make("- read-file: a.png\n  as: picture\n- list: [\"First page text\", \"${picture}\", \"Last words\"]\n- make-pdf: { to: out.pdf }", in: root)
+        #expect(path == root.appendingPathComponent("out.pdf").path)
+        #expect(try tool("pdfinfo", [path]).contains("Pages:           3"))
+        let pageTexts = try (1...3).map { try tool("pdftotext", ["-f", "\($0)", "-l", "\($0)", path, "-"]) }
+        #expect(pageTexts[0].contains("First page text"))
+        #expect(pageTexts[2].contains("Last words"))
+        let scratch = try make("- text: \"Trail report: 4.2 km\"\n- make-pdf", in: root)
+        #expect(scratch.contains("relay-scratch/run-"))
+        #expect(try tool("pdftotext", [scratch, "-"]).contains("Trail report: 4.2 km"))
+    }
+}
