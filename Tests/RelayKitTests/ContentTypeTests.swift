@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import RelayKit
@@ -68,5 +69,14 @@ struct ContentTypeTests {
     func truncatedText() {
         let text = Array((String(repeating: "a", count: ContentSniffing.prefixLength - 1) + "é").utf8)
         #expect(ContentSniffing.type(fileExtension: "", content: text) == .plainText)
+    }
+}
+
+@Suite("Undo journal")
+struct UndoJournalTests {
+    @Test("run folders are named by UTC time, so they sort in order")
+    func stamp() {
+        #expect(UndoJournal.stamp(Date(timeIntervalSince1970: 1_795_343_400.25)) == "20261122-103000-250")
+        #expect(UndoJournal.stamp(Date(timeIntervalSince1970: 0)) == "19700101-000000-000")
     }
 }

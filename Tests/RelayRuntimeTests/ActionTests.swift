@@ -204,8 +204,9 @@ struct ActionTests {
         }
     }
 
-    @Test("the issue's actions are all registered")
+    @Test("the issue's actions are all registered, and every built-in declaration is valid")
     func registered() {
+        #expect(registry.declarationErrors().isEmpty)
         let names = "text number list dictionary date current-date replace-text split-text combine-text change-case match-text trim-text count get-item filter get-value set-value get-keys get-values calculate round-number format-number statistics adjust-date format-date time-between get-details get-type show ask choose-from-list confirm wait nothing comment fail run-workflow url url-encode url-decode base64-encode base64-decode"
         for name in names.split(separator: " ") {
             #expect(registry.action(named: String(name)) != nil, "\(name)")

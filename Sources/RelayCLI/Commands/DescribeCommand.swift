@@ -16,6 +16,9 @@ struct DescribeCommand: AsyncParsableCommand {
         case .ambiguous(let names):
             StandardStreams.writeError("error: '\(action)' is ambiguous; write one of \(names.joined(separator: ", "))\n")
             throw ExitStatus.invalid.exitCode
+        case .invalid(let error):
+            StandardStreams.writeError("error: '\(action)' cannot be used: \(error)\n")
+            throw ExitStatus.invalid.exitCode
         case .notFound:
             StandardStreams.writeError(
                 "error: unknown action '\(action)'\(Suggestions.didYouMean(action, in: registry.names))\nnote: 'relay actions' lists every action\n")

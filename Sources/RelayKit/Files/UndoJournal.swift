@@ -27,17 +27,24 @@ public final class UndoJournal: @unchecked Sendable {
 
     /// A journal for a new run of `workflow` under `root`.
     public init(root: URL, workflow: String) {
-        let stamp = Self.stampFormatter.string(from: Date())
-        folder = root.appendingPathComponent("runs/\(stamp)-\(getpid())-\(UUID().uuidString.prefix(6))")
+        folder = root.appendingPathComponent("runs/\(Self.stamp(Date()))-\(getpid())-\(UUID().uuidString.prefix(6))")
         self.workflow = workflow
     }
 
-    private static var stampFormatter: DateFormatter {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd-HHmmss-SSS"
-        return formatter
+    /// `yyyyMMdd-HHmmss-SSS` in UTC, so folder names sort by time. Made with `gmtime_r`:
+    /// a `DateFormatter` would load ICU, which costs every run milliseconds.
+    static func stamp(_ date: Date) -> String {
+        let seconds = date.timeIntervalSince1970
+        var time = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        let milliseconds = Int((seconds - seconds.rounded(.down)) * 1000)
+        func pad(_ value: Int32, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return pad(parts.tm_year + 1900, 4) + pad(parts.tm_mon + 1, 2) + pad(parts.tm_mday, 2) + "-" + pad(parts.tm_hour, 2)
+            + pad(parts.tm_min, 2) + pad(parts.tm_sec, 2) + "-" + pad(Int32(milliseconds), 3)
     }
 
     /// Whether any change has been recorded.

@@ -45,9 +45,9 @@ public final class ActionDefinition: Sendable {
 
     /// Reflects `intent`. `prefixed` makes the name `PACKAGE.action` (package actions) rather than `action`.
     public init<I: Intent>(_ intent: I.Type, package: String, prefixed: Bool = false) throws(IntentDeclarationError) {
-        let storages = Self.parameterStorages(of: I())
+        let storages = Self.labelledStorages(of: I.self)
         var parameters: [ParameterDefinition] = []
-        for (label, storage) in storages {
+        for (label, storage) in storages.labelled {
             let options = storage.options
             let name = options.name ?? Naming.kebabCase(label)
             parameters.append(
@@ -78,11 +78,7 @@ public final class ActionDefinition: Sendable {
         self.inputIndex = inputs.first
         self.primaryIndex = primaries.first
         let parameterNames = parameters.map(\.name)
-        // Performing uses the storages `init()` registers; if an intent creates its parameters in an
-        // order reflection does not see (or creates others), fall back to reflecting every time.
-        let (probe, collected) = ParameterCollector.make(I.self)
-        let reflected = Self.parameterStorages(of: probe).map(\.1)
-        let collectsInOrder = collected.count == reflected.count && zip(collected, reflected).allSatisfy { $0 === $1 }
+        let collectsInOrder = storages.collectsInOrder
         self.performer = { arguments, context in
             let instance: I
             let storages: [any AnyParameterStorage]
@@ -122,6 +118,24 @@ public final class ActionDefinition: Sendable {
     /// converted to its parameter's type.
     public func perform(arguments: [Value?], context: any IntentContext) async throws -> IntentResult {
         try await performer(arguments, context)
+    }
+
+    /// The parameters of `I` with their property names, and whether its `init()` registers them in
+    /// declaration order (so performing needs no reflection). The fast path pairs the storages the
+    /// collector saw with the `_`-prefixed stored properties `Mirror` lists, without dynamic casts
+    /// (each cast scans protocol conformances); casting is the fallback when the two do not pair up.
+    private static func labelledStorages<I: Intent>(of type: I.Type) -> (labelled: [(String, any AnyParameterStorage)], collectsInOrder: Bool) {
+        let (probe, collected) = ParameterCollector.make(I.self)
+        let wrapped = Mirror(reflecting: probe).children.compactMap { child -> String? in
+            guard let label = child.label, label.hasPrefix("_") else { return nil }
+            return String(label.dropFirst())
+        }
+        if wrapped.count == collected.count {
+            return (Array(zip(wrapped, collected)), true)
+        }
+        let reflected = parameterStorages(of: probe)
+        let inOrder = collected.count == reflected.count && zip(collected, reflected).allSatisfy { $0 === $1.1 }
+        return (reflected, inOrder)
     }
 
     private static func parameterStorages(of instance: some Intent) -> [(String, any AnyParameterStorage)] {

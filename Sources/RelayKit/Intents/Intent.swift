@@ -23,7 +23,8 @@ public protocol Intent: SendableMetatype {
 }
 
 extension Intent {
-    public static var name: String { Naming.kebabCase(String(describing: Self.self)) }
+    // `_typeName` rather than `String(describing:)`, which scans protocol conformances at startup.
+    public static var name: String { Naming.kebabCase(_typeName(Self.self, qualified: false)) }
     public static var title: String { Naming.title(fromName: name) }
 }
 

@@ -1,9 +1,12 @@
+import Foundation
 import RelayKit
 
 /// Every action a workflow can name: the built-ins and any loaded packages' actions.
+///
+/// Intents are indexed by name when registered and reflected only when first looked up, so a run
+/// pays for the actions it uses, not for all of them.
 public struct ActionRegistry: Sendable {
-    /// The actions, in the order they were registered.
-    public private(set) var actions: [ActionDefinition] = []
+    private var entries: [Entry] = []
     private var indexByName: [String: Int] = [:]
     private var indicesByShortName: [String: [Int]] = [:]
 
@@ -12,6 +15,8 @@ public struct ActionRegistry: Sendable {
         case found(ActionDefinition)
         /// A short name several packages declare.
         case ambiguous([String])
+        /// An intent whose declaration cannot be used.
+        case invalid(IntentDeclarationError)
         case notFound
     }
 
@@ -21,34 +26,83 @@ public struct ActionRegistry: Sendable {
     /// (`prefixed: false`) name actions `action`; others `PACKAGE.action`.
     public mutating func register(_ package: any IntentPackage.Type, prefixed: Bool) throws(IntentDeclarationError) {
         for (packageName, intent) in package.allIntents() {
-            try register(ActionDefinition(intent, package: packageName, prefixed: prefixed))
+            try register(intent, package: packageName, prefixed: prefixed)
         }
     }
 
-    /// Registers one action. A name registered twice is a declaration error.
-    public mutating func register(_ action: ActionDefinition) throws(IntentDeclarationError) {
-        guard indexByName[action.name] == nil else {
-            throw IntentDeclarationError(intent: action.name, problem: "an action with this name is already registered")
+    private mutating func register(_ intent: any Intent.Type, package: String, prefixed: Bool) throws(IntentDeclarationError) {
+        let shortName = intent.name
+        let name = prefixed ? "\(package).\(shortName)" : shortName
+        guard indexByName[name] == nil else {
+            throw IntentDeclarationError(intent: name, problem: "an action with this name is already registered")
         }
-        indexByName[action.name] = actions.count
-        indicesByShortName[action.shortName, default: []].append(actions.count)
-        actions.append(action)
+        indexByName[name] = entries.count
+        indicesByShortName[shortName, default: []].append(entries.count)
+        entries.append(Entry(name: name, intent: intent, package: package, prefixed: prefixed))
     }
 
     /// Finds an action by its full name, or by a package action's short name when only one package has it.
     public func lookup(_ name: String) -> Lookup {
-        if let index = indexByName[name] { return .found(actions[index]) }
-        guard let indices = indicesByShortName[name] else { return .notFound }
-        if indices.count == 1 { return .found(actions[indices[0]]) }
-        return .ambiguous(indices.map { actions[$0].name })
+        let index: Int
+        if let exact = indexByName[name] {
+            index = exact
+        } else if let indices = indicesByShortName[name] {
+            guard indices.count == 1 else { return .ambiguous(indices.map { entries[$0].name }) }
+            index = indices[0]
+        } else {
+            return .notFound
+        }
+        switch entries[index].definition() {
+        case .success(let definition): return .found(definition)
+        case .failure(let error): return .invalid(error)
+        }
     }
 
-    /// The action called `name`, if the name is unambiguous.
+    /// The action called `name`, if the name is unambiguous and its intent is valid.
     public func action(named name: String) -> ActionDefinition? {
         if case .found(let action) = lookup(name) { return action }
         return nil
     }
 
+    /// Every valid action, in the order registered (reflecting all of them).
+    public var actions: [ActionDefinition] {
+        entries.compactMap { try? $0.definition().get() }
+    }
+
+    /// The declaration errors of every registered intent (reflecting all of them).
+    public func declarationErrors() -> [IntentDeclarationError] {
+        entries.compactMap { entry in
+            if case .failure(let error) = entry.definition() { return error }
+            return nil
+        }
+    }
+
     /// Every name a workflow may use, for suggestions.
-    public var names: [String] { actions.map(\.name) + indicesByShortName.keys.filter { indexByName[$0] == nil } }
+    public var names: [String] { entries.map(\.name) + indicesByShortName.keys.filter { indexByName[$0] == nil } }
+}
+
+/// One registered intent, reflected into its definition on first use.
+private final class Entry: @unchecked Sendable {
+    let name: String
+    private let make: @Sendable () -> Result<ActionDefinition, IntentDeclarationError>
+    private let lock = NSLock()
+    private var cached: Result<ActionDefinition, IntentDeclarationError>?
+
+    init(name: String, intent: any Intent.Type, package: String, prefixed: Bool) {
+        self.name = name
+        make = { Result { () throws(IntentDeclarationError) in try Self.reflect(intent, package: package, prefixed: prefixed) } }
+    }
+
+    private static func reflect<I: Intent>(_ intent: I.Type, package: String, prefixed: Bool) throws(IntentDeclarationError) -> ActionDefinition {
+        try ActionDefinition(intent, package: package, prefixed: prefixed)
+    }
+
+    func definition() -> Result<ActionDefinition, IntentDeclarationError> {
+        lock.lock()
+        defer { lock.unlock() }
+        if let cached { return cached }
+        let result = make()
+        cached = result
+        return result
+    }
 }

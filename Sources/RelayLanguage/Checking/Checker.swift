@@ -189,6 +189,9 @@ public struct Checker {
             report("action '\(name)' is ambiguous", at: call.name.range,
                 notes: ["note: write one of \(candidates.map { "'\($0)'" }.joined(separator: ", "))"])
             return nil
+        case .invalid(let error):
+            report("action '\(name)' cannot be used: its declaration is wrong (\(error.problem))", at: call.name.range)
+            return nil
         case .notFound:
             let candidates = registry.names + WorkflowParser.controlKeys
             var notes: [String] = []
