@@ -5,9 +5,9 @@ import PackageDescription
 /// companions. Given as flags, not through pkg-config, whose `-pthread` SwiftPM warns about.
 let graphicsHeaderFolders = [
     "/usr/include/cairo", "/usr/include/pango-1.0", "/usr/include/glib-2.0", "/usr/include/harfbuzz",
-    "/usr/include/freetype2", "/usr/lib/x86_64-linux-gnu/glib-2.0/include", "/usr/lib/aarch64-linux-gnu/glib-2.0/include",
+    "/usr/include/freetype2", "/usr/include/poppler/glib", "/usr/include/poppler", "/usr/lib/x86_64-linux-gnu/glib-2.0/include", "/usr/lib/aarch64-linux-gnu/glib-2.0/include",
     "/opt/homebrew/include/cairo", "/opt/homebrew/include/pango-1.0", "/opt/homebrew/include/glib-2.0",
-    "/opt/homebrew/include/harfbuzz", "/opt/homebrew/include/freetype2", "/opt/homebrew/lib/glib-2.0/include",
+    "/opt/homebrew/include/harfbuzz", "/opt/homebrew/include/poppler/glib", "/opt/homebrew/include/poppler", "/opt/homebrew/include/freetype2", "/opt/homebrew/lib/glib-2.0/include",
 ]
 let graphicsFlags: [SwiftSetting] = [.unsafeFlags(graphicsHeaderFolders.flatMap { ["-Xcc", "-I\($0)"] })]
 
@@ -29,7 +29,8 @@ let package = Package(
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
         .systemLibrary(
-            name: "CGraphics", providers: [.apt(["libcairo2-dev", "libpango1.0-dev"]), .brew(["cairo", "pango"])]),
+            name: "CGraphics",
+            providers: [.apt(["libcairo2-dev", "libpango1.0-dev", "libpoppler-glib-dev"]), .brew(["cairo", "pango", "poppler"])]),
         .systemLibrary(
             name: "CCMarkGFM", providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"]), .brew(["cmark-gfm"])]),
         .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),

@@ -69,4 +69,20 @@ struct PDFTests {
         #expect(scratch.contains("relay-scratch/run-"))
         #expect(try tool("pdftotext", [scratch, "-"]).contains("Trail report: 4.2 km"))
     }
+
+    @Test("PDF inputs keep their pages; get-text reads a PDF's text")
+    func pdfInputs() throws {
+        let root = try folder([:])
+        _ = try make("- text: \"Inner page one\\n\\nsecond paragraph\"\n- make-pdf: { to: inner.pdf }", in: root)
+        let path = try make(
+            "- read-file: inner.pdf\n  as: inner\n- list: [\"Cover\", \"${inner}\", \"Back\"]\n- make-pdf: { to: all.pdf }", in: root)
+        #expect(try tool("pdfinfo", [path]).contains("Pages:           3"))
+        #expect(try tool("pdftotext", ["-f", "2", "-l", "2", path, "-"]).contains("Inner page one"))
+        let text = try make("- read-file: all.pdf\n- get-text", in: root)
+        #expect(text.contains("Cover") && text.contains("Inner page one") && text.contains("Back"))
+        let broken = try folder(["bad.pdf": Data("%PDF-1.4 not really".utf8)])
+        try "steps:\n  - read-file: bad.pdf\n  - get-text\n".write(to: broken.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
+        let result = try RelayProcess.run(["run", "w.yaml"], in: broken)
+        #expect(result.status == 1 && result.standardError.contains("cannot read 'bad.pdf' as a PDF"))
+    }
 }

@@ -57,6 +57,12 @@ struct GetText: Intent {
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         switch value {
         case .richText(let richText): return .value(.text(richText.plainText))
+        case .file(let file) where file.contentType.conforms(to: .pdf):
+            do {
+                return .value(.text(try PDFReader(try file.contents(), name: file.name).text))
+            } catch let error as ValueAccessError {
+                throw IntentError(error.message)
+            }
         case .file(let file) where file.contentType.conforms(to: .markdown):
             do {
                 return .value(.text(try MarkdownReader.richText(from: try Value.file(file).coerced(to: .text).textValue).plainText))

@@ -4,10 +4,10 @@ import RelayKit
 /// `make-pdf`: one PDF from texts, rich texts, documents and images, in order.
 struct MakePDF: Intent {
     static let name = "make-pdf"
-    static let summary = "Makes one PDF of the inputs in order: text and rich text laid out on A4 pages, images on pages of their own."
+    static let summary = "Makes one PDF of the inputs in order: text and rich text laid out on A4 pages, images on pages of their own, PDFs' pages copied."
     static let output = ValueType.file
 
-    @Parameter(input: true, summary: "Texts, rich texts, Markdown or text files, and PNG or JPEG images.") var items: [Value]
+    @Parameter(input: true, summary: "Texts, rich texts, Markdown or text files, PNG or JPEG images, and PDFs.") var items: [Value]
     @Parameter(summary: "Where to write the PDF; by default next to the first input file, or in the run's scratch folder.")
     var to: FileReference?
     @Parameter(summary: "Replace an existing file at 'to'.") var overwrite: Bool = false
@@ -40,7 +40,9 @@ struct MakePDF: Intent {
             let contents = { () throws -> Data in
                 do throws(ValueAccessError) { return try file.contents() } catch { throw IntentError(error.message) }
             }
-            if type.conforms(to: .image) {
+            if type.conforms(to: .pdf) {
+                writer.add(try PDFReader(try contents(), name: file.name))
+            } else if type.conforms(to: .image) {
                 writer.add(try RasterImage.decode(try contents(), type: type, name: file.name))
             } else if type.conforms(to: .markdown) {
                 writer.add(try MarkdownReader.richText(from: String(decoding: try contents(), as: UTF8.self)))

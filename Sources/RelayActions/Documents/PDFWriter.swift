@@ -73,6 +73,23 @@ final class PDFWriter {
         newPage()
     }
 
+    // MARK: - PDFs
+
+    /// Copies every page of `pdf`, each at its own size, as vectors and text.
+    func add(_ pdf: PDFReader) {
+        if pageHasContent { newPage() }
+        for index in 0..<pdf.pageCount {
+            let size = pdf.pageSize(index)
+            cairo_pdf_surface_set_size(surface, size.width, size.height)
+            cairo_save(context)
+            pdf.render(page: index, into: context)
+            cairo_restore(context)
+            pageHasContent = true
+            newPage()
+        }
+        cairo_pdf_surface_set_size(surface, Self.pageWidth, Self.pageHeight)
+    }
+
     // MARK: - Rich text
 
     /// Lays out `richText` from the current position, breaking pages between lines.
