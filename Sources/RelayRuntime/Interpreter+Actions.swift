@@ -34,7 +34,7 @@ extension Interpreter {
         var converted = arguments
         for (index, parameter) in definition.parameters.enumerated() {
             guard let argument = arguments[index] else { continue }
-            converted[index] = try convert(argument, for: parameter, of: definition, step: step)
+            converted[index] = try await convert(argument, for: parameter, of: definition, step: step)
         }
         let context = StepContext(interpreter: self, step: step)
         return try await withStepErrors(step) {
@@ -42,15 +42,26 @@ extension Interpreter {
         }
     }
 
+    /// Converts an argument to its parameter's type: by the rules of SPEC §4, else through the
+    /// converter graph (a PDF file where text is wanted, a Markdown file where rich text is).
     private func convert(
         _ argument: Value, for parameter: ParameterDefinition, of action: ActionDefinition, step: PlannedStep
-    ) throws(RuntimeError) -> Value {
+    ) async throws -> Value {
         let value: Value
         do throws(CoercionError) {
             value = try argument.coerced(to: parameter.type, relativeTo: baseDirectory)
         } catch {
-            let role = parameter.isInput ? "input '\(parameter.name)'" : "parameter '\(parameter.name)'"
-            throw RuntimeError("\(role) wants \(parameter.type.withArticle): \(error)", step: step.displayName, at: step.range)
+            let graph = environment.loader.registry.conversions
+            guard let chain = graph.chain(from: Representation.offered(by: argument), to: .value(parameter.type)), !chain.isEmpty else {
+                let role = parameter.isInput ? "input '\(parameter.name)'" : "parameter '\(parameter.name)'"
+                throw RuntimeError("\(role) wants \(parameter.type.withArticle): \(error)", step: step.displayName, at: step.range)
+            }
+            let context = StepContext(interpreter: self, step: step)
+            var current = argument
+            for converter in chain {
+                current = try await withStepErrors(step) { try await converter.convert(current, context) }
+            }
+            return current
         }
         if !parameter.choices.isEmpty, !parameter.choices.contains(value.textValue.lowercased()) {
             throw RuntimeError(

@@ -31,6 +31,22 @@ struct StepContext: IntentContext {
         }
     }
 
+    func convert(_ value: Value, to representation: Representation) async throws -> Value {
+        if case .value(let type) = representation, let coerced = try? value.coerced(to: type, relativeTo: baseDirectory) {
+            return coerced
+        }
+        let graph = interpreter.environment.loader.registry.conversions
+        let offered = Representation.offered(by: value)
+        guard let chain = graph.chain(from: offered, to: representation) else {
+            throw IntentError(
+                "no conversion from \(offered.map(\.description).joined(separator: " or ")) to \(representation)")
+        }
+        var current = value
+        for converter in chain { current = try await converter.convert(current, self) }
+        if case .value(let type) = representation { return try current.coerced(to: type, relativeTo: baseDirectory) }
+        return current
+    }
+
     func runWorkflow(at path: String, input: Value) async throws -> Value {
         let environment = interpreter.environment
         let resolved = path.hasPrefix("/") ? path : interpreter.baseDirectory.appendingPathComponent(path).standardizedFileURL.path

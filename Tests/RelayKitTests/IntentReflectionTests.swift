@@ -81,6 +81,7 @@ struct NullContext: IntentContext {
     var baseDirectory: URL { URL(fileURLWithPath: "/") }
     var fileChanges: FileChanges { FileChanges(journal: nil) }
     var scratchFolder: ScratchFolder { ScratchFolder() }
+    func convert(_ value: Value, to representation: Representation) async throws -> Value { value }
     func show(_ value: Value) async {}
     func ask(_ question: Question) async throws -> Value { .nothing }
     func choose(_ request: ChoiceRequest) async throws -> [Int] { [] }

@@ -1,3 +1,4 @@
+import RelayRuntime
 import Foundation
 import RelayKit
 import Testing
@@ -89,5 +90,52 @@ struct DocumentTests {
         #expect(text == "T\n\nb")
         let type = try await RelayRuntimeTests.run("- text: plain\n- rich-text-from-markdown\n- get-type")
         #expect(type == "rich-text")
+    }
+}
+
+@Suite("Conversions through the graph, in workflows")
+struct ConversionTests {
+    private func folder(_ files: [String: String]) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-convert-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (name, text) in files { try text.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        return folder
+    }
+
+    private func run(_ steps: String, in folder: URL) async throws -> Value {
+        try await RelayRuntimeTests.run(steps, path: folder.appendingPathComponent("main.yaml").path)
+    }
+
+    @Test("convert: Markdown file → PDF (with pages), text → PDF, number → PDF, Markdown file → rich text")
+    func convert() async throws {
+        let root = try folder(["doc.md": "# Title\n\nSome *text*.\n"])
+        #expect(try await run("- read-file: doc.md\n- convert: pdf\n- text: \"${previous.type} ${previous.pages}\"", in: root) == "com.adobe.pdf 1")
+        #expect(try await run("- text: words\n- convert: pdf\n- get-details: pages", in: root) == 1)
+        #expect(try await run("- number: 5\n- convert: pdf\n- get-details: extension", in: root) == "pdf")
+        #expect(try await run("- read-file: doc.md\n- convert: rich-text\n- get-type", in: root) == "rich-text")
+        #expect(try await run("- read-file: doc.md\n- convert: rich-text\n- html-from-rich-text", in: root) == "<h1>Title</h1>\n<p>Some <em>text</em>.</p>\n")
+    }
+
+    @Test("a parameter that wants text takes a PDF through the graph")
+    func implicit() async throws {
+        let root = try folder([:])
+        #expect(try await run("- text: \"hello pdf\"\n- convert: pdf\n- change-case: upper\n- trim-text", in: root) == "HELLO PDF")
+    }
+
+    @Test("unreachable targets and unknown names are clear errors")
+    func errors() async throws {
+        let root = try folder(["doc.md": "x"])
+        do {
+            _ = try await run("- read-file: doc.md\n- convert: png", in: root)
+            Issue.record("expected an error")
+        } catch let error as RuntimeError {
+            #expect(error.message.contains("no conversion from a net.daringfireball.markdown file to a public.png file"))
+        }
+        do {
+            _ = try await run("- text: x\n- convert: nonsense", in: root)
+            Issue.record("expected an error")
+        } catch let error as RuntimeError {
+            #expect(error.message.contains("neither a type nor a content type"))
+        }
     }
 }

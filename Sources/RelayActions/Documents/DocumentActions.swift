@@ -4,8 +4,10 @@ import RelayKit
 public enum DocumentActions: IntentPackage {
     public static let name = "documents"
     public static let intents: [any Intent.Type] = [
-        RichTextFromMarkdown.self, MarkdownFromRichText.self, HTMLFromRichText.self, GetText.self, MakePDF.self,
+        RichTextFromMarkdown.self, MarkdownFromRichText.self, HTMLFromRichText.self, GetText.self, MakePDF.self, Convert.self,
     ]
+    public static var converters: [Converter] { DocumentConverters.all }
+    public static var fileProperties: [FilePropertyReader] { DocumentConverters.fileProperties }
 }
 
 /// `rich-text-from-markdown`: parses Markdown.

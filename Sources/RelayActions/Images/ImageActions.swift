@@ -6,6 +6,7 @@ import RelayKit
 public enum ImageActions: IntentPackage {
     public static let name = "images"
     public static let intents: [any Intent.Type] = [RotateImage.self, FlipImage.self, ResizeImage.self, ConvertImage.self]
+    public static var converters: [Converter] { ImageConverters.all }
 }
 
 /// Reads an input image file, or explains why it is not one.

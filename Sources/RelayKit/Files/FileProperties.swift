@@ -22,7 +22,14 @@ extension FileReference {
                 throw ValueAccessError("cannot read the size of the image '\(self.name)'")
             }
             return .number(Double(name == "width" ? size.width : size.height))
-        default: return nil
+        default:
+            let type = contentType
+            guard let reader = FilePropertyReaders.reader(for: type, named: name) else { return nil }
+            do {
+                return try reader.read(self)
+            } catch {
+                throw ValueAccessError("cannot read '\(name)' of '\(self.name)': \(error)")
+            }
         }
     }
 

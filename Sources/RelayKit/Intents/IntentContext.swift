@@ -52,6 +52,8 @@ public protocol IntentContext: Sendable {
     var fileChanges: FileChanges { get }
     /// Where files made from no input file go; kept after the run.
     var scratchFolder: ScratchFolder { get }
+    /// Converts `value` to `representation` through the converter graph (SPEC §6).
+    func convert(_ value: Value, to representation: Representation) async throws -> Value
     /// Runs another workflow file with `input` and returns its output.
     func runWorkflow(at path: String, input: Value) async throws -> Value
 }

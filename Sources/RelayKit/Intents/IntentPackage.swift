@@ -6,10 +6,26 @@ public protocol IntentPackage: SendableMetatype {
     static var intents: [any Intent.Type] { get }
     /// Packages whose intents this package publishes too.
     static var includedPackages: [any IntentPackage.Type] { get }
+    /// Conversions this package offers to the converter graph.
+    static var converters: [Converter] { get }
+    /// Properties this package can read from files of some content types.
+    static var fileProperties: [FilePropertyReader] { get }
 }
 
 extension IntentPackage {
     public static var includedPackages: [any IntentPackage.Type] { [] }
+    public static var converters: [Converter] { [] }
+    public static var fileProperties: [FilePropertyReader] { [] }
+
+    /// The converters of this package and every included package.
+    public static func allConverters() -> [Converter] {
+        converters + includedPackages.flatMap { $0.allConverters() }
+    }
+
+    /// The file property readers of this package and every included package.
+    public static func allFileProperties() -> [FilePropertyReader] {
+        fileProperties + includedPackages.flatMap { $0.allFileProperties() }
+    }
 
     /// This package's intents and those of every included package, each with the package that declares it.
     public static func allIntents() -> [(package: String, intent: any Intent.Type)] {

@@ -174,9 +174,7 @@ extension Value {
         case .file(let file):
             let type = file.contentType
             guard !type.conforms(to: .markdown), !type.conforms(to: .rtf), !type.conforms(to: .html) else {
-                throw CoercionError(
-                    value: self, target: .richText,
-                    reason: "read '\(file.name)' with rich-text-from-markdown (RTF and HTML files: not yet)")
+                throw CoercionError(value: self, target: .richText, reason: "'\(file.name)' is \(type.identifier), not plain text")
             }
             return RichText(plainText: try file.text(for: self))
         case .list(let items) where items.count == 1: return try items[0].richTextValue(relativeTo: baseDirectory)

@@ -19,6 +19,7 @@ extension Value {
         case .file(let file):
             ["name", "path", "extension", "size", "created", "modified", "type"]
                 + (file.contentType.conforms(to: .image) ? ["width", "height"] : [])
+                + FilePropertyReaders.names(for: file.contentType)
         case .richText: ["text", "count"]
         case .number, .boolean, .nothing: []
         }

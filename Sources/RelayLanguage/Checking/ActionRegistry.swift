@@ -9,6 +9,8 @@ public struct ActionRegistry: Sendable {
     private var entries: [Entry] = []
     private var indexByName: [String: Int] = [:]
     private var indicesByShortName: [String: [Int]] = [:]
+    /// The converters of every registered package.
+    public private(set) var conversions = ConversionGraph()
 
     /// What looking up a name found.
     public enum Lookup: Sendable {
@@ -28,6 +30,8 @@ public struct ActionRegistry: Sendable {
         for (packageName, intent) in package.allIntents() {
             try register(intent, package: packageName, prefixed: prefixed)
         }
+        conversions.add(package.allConverters())
+        FilePropertyReaders.add(package.allFileProperties())
     }
 
     private mutating func register(_ intent: any Intent.Type, package: String, prefixed: Bool) throws(IntentDeclarationError) {

@@ -1,0 +1,22 @@
+import RelayKit
+
+/// `convert`: the input as another type or file format, through the converter graph.
+struct Convert: Intent {
+    static let summary = "Converts the input to a type (text, rich-text, number …) or a file format (pdf, html, png, jpeg …), chaining converters with the fewest lossy steps; made files go to the run's scratch folder."
+    static let output = ValueType.any
+
+    @Parameter(input: true, summary: "What to convert.") var value: Value
+    @Parameter(primary: true, summary: "A type name or a content type (short name, extension, MIME type or identifier).") var to: String
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        let target: Representation
+        if let type = ValueType(name: to), type != .any {
+            target = .value(type)
+        } else if let type = ContentType(name: to) {
+            target = .file(type)
+        } else {
+            throw IntentError("'\(to)' is neither a type nor a content type (try text, rich-text, pdf, html, png, jpeg)")
+        }
+        return .value(try await context.convert(value, to: target))
+    }
+}

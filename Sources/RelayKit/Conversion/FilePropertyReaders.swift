@@ -1,0 +1,45 @@
+import Foundation
+
+/// A property some files have beyond SPEC §8's common ones, such as a PDF's `pages`, read by a
+/// package that knows the format.
+public struct FilePropertyReader: Sendable {
+    public let contentType: ContentType
+    public let name: String
+    public let read: @Sendable (FileReference) throws -> Value
+
+    public init(contentType: ContentType, name: String, read: @escaping @Sendable (FileReference) throws -> Value) {
+        self.contentType = contentType
+        self.name = name
+        self.read = read
+    }
+}
+
+/// The file property readers of the registered packages. Process-wide, because property reads
+/// happen deep inside value code (`${file.pages}`, `filter`, `sort`) that has no run at hand;
+/// packages add to it when registered, and nothing is ever removed.
+public enum FilePropertyReaders {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var readers: [FilePropertyReader] = []
+
+    public static func add(_ newReaders: [FilePropertyReader]) {
+        lock.lock()
+        defer { lock.unlock() }
+        for reader in newReaders where !readers.contains(where: { $0.contentType == reader.contentType && $0.name == reader.name }) {
+            readers.append(reader)
+        }
+    }
+
+    /// The reader of property `name` for files of `type`, if a package registered one.
+    static func reader(for type: ContentType, named name: String) -> FilePropertyReader? {
+        lock.lock()
+        defer { lock.unlock() }
+        return readers.first { $0.name == name && type.conforms(to: $0.contentType) }
+    }
+
+    /// The extra property names files of `type` have.
+    static func names(for type: ContentType) -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return readers.filter { type.conforms(to: $0.contentType) }.map(\.name)
+    }
+}
