@@ -56,7 +56,7 @@ let package = Package(
             name: "RelayLanguageTests", dependencies: ["RelayLanguage", "RelayActions"], exclude: ["Malformed"]),
         .testTarget(
             name: "RelayRuntimeTests", dependencies: ["RelayRuntime", "RelayLanguage", "RelayActions", "CGraphics"],
-            swiftSettings: graphicsFlags),
+            exclude: ["Fixtures"], swiftSettings: graphicsFlags),
         .testTarget(name: "RelayCLITests", dependencies: ["RelayCLI", "RelayKit"]),
     ],
     swiftLanguageModes: [.v6]

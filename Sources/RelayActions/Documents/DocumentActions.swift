@@ -51,7 +51,7 @@ struct HTMLFromRichText: Intent {
 
 /// `get-text`: the plain text of anything.
 struct GetText: Intent {
-    static let summary = "Outputs the plain text of the input: a text file's contents, rich text without styles, any value as text."
+    static let summary = "Outputs the plain text of the input: of a text, Markdown, RTF or PDF file, of rich text without styles, of any value."
     static let output = ValueType.text
 
     @Parameter(input: true, summary: "A file, rich text, or any value.") var value: Value
@@ -59,24 +59,12 @@ struct GetText: Intent {
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         switch value {
         case .richText(let richText): return .value(.text(richText.plainText))
-        case .file(let file) where file.contentType.conforms(to: .pdf):
-            do {
-                return .value(.text(try PDFReader(try file.contents(), name: file.name).text))
-            } catch let error as ValueAccessError {
-                throw IntentError(error.message)
-            }
-        case .file(let file) where file.contentType.conforms(to: .markdown):
-            do {
-                return .value(.text(try MarkdownReader.richText(from: try Value.file(file).coerced(to: .text).textValue).plainText))
-            } catch let error as CoercionError {
-                throw IntentError(error.description)
-            }
+        case .file(let file) where file.contentType.conforms(to: .markdown) || file.contentType.conforms(to: .rtf):
+            // The text without markup, not the source: through rich text.
+            let richText = try await context.convert(value, to: .value(.richText))
+            return .value(.text(try richText.richTextValue().plainText))
         default:
-            do {
-                return .value(try value.coerced(to: .text))
-            } catch {
-                throw IntentError(error.description)
-            }
+            return .value(try await context.convert(value, to: .value(.text)))
         }
     }
 }

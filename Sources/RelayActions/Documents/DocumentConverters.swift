@@ -17,6 +17,12 @@ enum DocumentConverters {
         Converter(from: .file(.markdown), to: .value(.richText), lossy: false) { value, _ in
             .richText(try MarkdownReader.richText(from: try value.coerced(to: .text).textValue))
         },
+        Converter(from: .file(.rtf), to: .value(.richText), lossy: false) { value, _ in
+            .richText(try rtfFile(value))
+        },
+        Converter(from: .value(.richText), to: .file(.rtf), lossy: false) { value, context in
+            try scratchFile(Data(RTFWriter.rtf(for: try value.richTextValue()).utf8), named: "Document.rtf", context)
+        },
         Converter(from: .file(.pdf), to: .value(.text), lossy: true) { value, _ in
             let file = try value.fileValue()
             return .text(try PDFReader(try file.contents(), name: file.name).text)
@@ -43,6 +49,17 @@ enum DocumentConverters {
             .number(Double(try PDFReader(try file.contents(), name: file.name).pageCount))
         }
     ]
+
+    /// The rich text of an RTF file value.
+    static func rtfFile(_ value: Value) throws -> RichText {
+        let file = try value.fileValue()
+        let data = try file.contents()
+        do {
+            return try RTFReader.richText(from: String(decoding: data, as: UTF8.self))
+        } catch {
+            throw IntentError("cannot read '\(file.name)' as RTF: \(error.message)")
+        }
+    }
 
     /// Writes a made file into the run's scratch folder (not the user's folders: nothing to undo).
     static func scratchFile(_ data: Data, named name: String, _ context: any IntentContext) throws -> Value {

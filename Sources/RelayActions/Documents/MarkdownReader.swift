@@ -65,7 +65,9 @@ enum MarkdownReader {
                 let checked: Bool? = typeName(item) == "tasklist" ? cmark_gfm_extensions_get_tasklist_item_checked(item) : nil
                 return RichText.ListItem(checked: checked, blocks: blocks(under: item))
             }
-            return .list(ordered: cmark_node_get_list_type(node) == CMARK_ORDERED_LIST, start: Int(cmark_node_get_list_start(node)), items: items)
+            let ordered = cmark_node_get_list_type(node) == CMARK_ORDERED_LIST
+            // cmark reports 0 as the start of a bullet list; a start means nothing there.
+            return .list(ordered: ordered, start: ordered ? Int(cmark_node_get_list_start(node)) : 1, items: items)
         case "table":
             let columns = Int(cmark_gfm_extensions_get_table_columns(node))
             let alignmentCodes = cmark_gfm_extensions_get_table_alignments(node)

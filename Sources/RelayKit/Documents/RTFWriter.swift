@@ -1,0 +1,124 @@
+/// Writes rich text as RTF 1.x that word processors open: headings (with outline levels), bold,
+/// italic, strikethrough, code, links (HYPERLINK fields), lists (in a list table, so bullets and
+/// numbers show), quotes, code blocks, tables, and any Unicode text (`\uN?` escapes, with
+/// surrogate pairs beyond the Basic Multilingual Plane).
+public enum RTFWriter {
+    /// Font sizes in half-points for heading levels 1–6, then body text.
+    static let headingSizes = [1: 40, 2: 32, 3: 28, 4: 24, 5: 22, 6: 22]
+    static let bodySize = 24
+
+    public static func rtf(for richText: RichText) -> String {
+        var writer = BlockWriter()
+        let body = richText.blocks.map { writer.rtf(for: $0, indent: 0) }.joined()
+        var output = "{\\rtf1\\ansi\\ansicpg1252\\deff0\\uc1\n"
+        output += "{\\fonttbl{\\f0\\fswiss\\fcharset0 Helvetica;}{\\f1\\fmodern\\fcharset0 Courier New;}}\n"
+        output += "{\\colortbl;\\red0\\green0\\blue238;\\red102\\green102\\blue102;}\n"
+        output += writer.listTables()
+        return output + "\\f0\\fs\(bodySize)\n" + body + "}\n"
+    }
+
+    /// Writes blocks, numbering the lists it meets: word processors show bullets and numbers only
+    /// for paragraphs in a list table (`\lsN`), and each list needs its own entry to restart numbering.
+    private struct BlockWriter {
+        /// Each list written so far: ordered or not, and its first number.
+        var lists: [(ordered: Bool, start: Int)] = []
+
+        /// The list table (a bullet list and a decimal list) and one override per list written.
+        func listTables() -> String {
+            guard !lists.isEmpty else { return "" }
+            func list(_ id: Int, format: Int, text: String, numbers: String) -> String {
+                "{\\list\\listtemplateid\(id)\\listhybrid{\\listlevel\\levelnfc\(format)\\levelnfcn\(format)\\leveljc0\\leveljcn0"
+                    + "\\levelfollow0\\levelstartat1\\levelspace360\\levelindent0{\\leveltext\\leveltemplateid\(id)\(text);}"
+                    + "{\\levelnumbers\(numbers);}\\fi-360\\li720\\lin720 }{\\listname ;}\\listid\(id)}"
+            }
+            var output = "{\\*\\listtable" + list(1, format: 23, text: "\\'01\\u8226 ?", numbers: "")
+                + list(2, format: 0, text: "\\'02\\'00.", numbers: "\\'01") + "}\n{\\*\\listoverridetable"
+            for (index, list) in lists.enumerated() {
+                let restart = list.ordered
+                    ? "\\listoverridecount1{\\lfolevel\\listoverridestartat\\levelstartat\(list.start)}" : "\\listoverridecount0"
+                output += "{\\listoverride\\listid\(list.ordered ? 2 : 1)\(restart)\\ls\(index + 1)}"
+            }
+            return output + "}\n"
+        }
+
+        mutating func rtf(for block: RichText.Block, indent: Int) -> String {
+            let left = indent > 0 ? "\\li\(indent)" : ""
+            switch block {
+            case .heading(let level, let inlines):
+                let clamped = min(max(level, 1), 6)
+                return "\\pard\\outlinelevel\(clamped - 1)\\sb240\\sa120\(left)\\b\\fs\(headingSizes[clamped] ?? bodySize) "
+                    + RTFWriter.rtf(for: inlines) + "\\b0\\fs\(bodySize)\\par\n"
+            case .paragraph(let inlines):
+                return "\\pard\\sa160\(left) " + RTFWriter.rtf(for: inlines) + "\\par\n"
+            case .quote(let blocks):
+                return blocks.map { "{\\i\\cf2 " + rtf(for: $0, indent: indent + 720) + "}" }.joined()
+            case .code(_, let text):
+                let lines = (text.hasSuffix("\n") ? String(text.dropLast()) : text).components(separatedBy: "\n")
+                return "\\pard\\sa160\(left){\\f1\\fs20 " + lines.map(RTFWriter.escape).joined(separator: "\\line\n") + "}\\par\n"
+            case .rule:
+                return "\\pard\\brdrb\\brdrs\\brdrw10\\brsp20\(left)\\par\n"
+            case .list(let ordered, let start, let items):
+                lists.append((ordered, start))
+                let number = lists.count
+                var output = ""
+                for (index, item) in items.enumerated() {
+                    let marker = ordered ? "\(start + index)." : "\\u8226 ?"
+                    let box = item.checked.map { $0 ? "\\u9745 ? " : "\\u9744 ? " } ?? ""
+                    for (position, inner) in item.blocks.enumerated() {
+                        if position == 0, case .paragraph(let inlines) = inner {
+                            output += "\\pard\\ls\(number)\\ilvl0\\fi-360\\li\(indent + 720)\\sa60{\\listtext \(marker)\\tab}"
+                                + box + RTFWriter.rtf(for: inlines) + "\\par\n"
+                        } else {
+                            output += rtf(for: inner, indent: indent + 720)
+                        }
+                    }
+                }
+                return output
+            case .table(let table):
+                let columns = max(1, table.alignments.count)
+                let width = 9000 / columns
+                var output = ""
+                for row in table.rows {
+                    output += "\\trowd\\trgaph108" + (1...columns).map { "\\cellx\($0 * width)" }.joined() + "\n"
+                    for cell in row { output += "\\pard\\intbl " + RTFWriter.rtf(for: cell) + "\\cell\n" }
+                    output += "\\row\n"
+                }
+                return output + "\\pard\n"
+            }
+        }
+    }
+
+    static func rtf(for inlines: [RichText.Inline]) -> String {
+        inlines.map { inline -> String in
+            switch inline {
+            case .text(let text): escape(text)
+            case .italic(let inner): "{\\i " + rtf(for: inner) + "}"
+            case .bold(let inner): "{\\b " + rtf(for: inner) + "}"
+            case .strikethrough(let inner): "{\\strike " + rtf(for: inner) + "}"
+            case .code(let code): "{\\f1 " + escape(code) + "}"
+            case .link(let url, let inner):
+                "{\\field{\\*\\fldinst{HYPERLINK \"\(escape(url))\"}}{\\fldrslt{\\ul\\cf1 " + rtf(for: inner) + "}}}"
+            case .lineBreak: "\\line\n"
+            case .softBreak: " "
+            }
+        }.joined()
+    }
+
+    /// Escapes RTF's special characters and writes everything beyond ASCII as `\uN?`.
+    static func escape(_ text: String) -> String {
+        var output = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": output += "\\\\"
+            case "{": output += "\\{"
+            case "}": output += "\\}"
+            case "\t": output += "\\tab "
+            case "\n": output += "\\line\n"
+            case _ where scalar.value < 0x80: output.unicodeScalars.append(scalar)
+            default:
+                for unit in String(scalar).utf16 { output += "\\u\(Int16(bitPattern: unit))?" }
+            }
+        }
+        return output
+    }
+}

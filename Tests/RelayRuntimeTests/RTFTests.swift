@@ -1,0 +1,93 @@
+import Foundation
+import RelayKit
+import Testing
+
+@testable import RelayActions
+
+@Suite("RTF: Relay's writer and reader")
+struct RTFTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    @Test("rich text → RTF → rich text gives the same document")
+    func roundTrip() throws {
+        let document = try MarkdownReader.richText(from: """
+            # Trails & {Braces} \\ backslash
+
+            A *short* walk with **bold**, ~~gone~~, `code`, and [a link](https://x.org/?a=1&b=2).\\
+            Unicode: café, Ελληνικά, 東京, 🥾 boots.
+
+            ## Lists
+
+            - one
+            - two **bold**
+
+            1. first
+            2. second
+
+            - [x] done
+            - [ ] todo
+
+            ```
+            let x = 1
+            let y = 2
+            ```
+
+            | Trail | km |
+            |---|---|
+            | Ridge | 4.2 |
+            """)
+        let rtf = RTFWriter.rtf(for: document)
+        #expect(rtf.hasPrefix("{\\rtf1\\ansi"))
+        let isSevenBit = rtf.utf8.allSatisfy { $0 < 128 }
+        #expect(isSevenBit, "RTF output is 7-bit")
+        let read = try RTFReader.richText(from: rtf)
+        #expect(read == document, "\(rtf)")
+    }
+
+    @Test("a document LibreOffice wrote reads back to the right structure and text")
+    func libreOffice() throws {
+        // Made once with: soffice --headless --infilter="HTML (StarWriter)" --convert-to rtf libreoffice-source.html
+        let rtf = try String(contentsOf: Self.fixtures.appendingPathComponent("libreoffice.rtf"), encoding: .utf8)
+        let document = try RTFReader.richText(from: rtf)
+        #expect(document.blocks.first == .heading(level: 1, [.text("Trail Notes")]))
+        guard case .paragraph(let intro) = document.blocks[1] else { Issue.record("no paragraph"); return }
+        #expect(intro.contains(.bold([.text("Ridge Loop")])))
+        #expect(intro.contains(.italic([.text("moderate")])))
+        #expect(intro.contains(.strikethrough([.text("closed")])))
+        #expect(RichText.plainText(of: intro).contains("Café au lait — naïve “quotes” and Ελληνικά."))
+        #expect(document.blocks[2] == .heading(level: 2, [.text("Packing list")]))
+        guard case .list(false, _, let bullets) = document.blocks[3], case .list(true, 1, let steps) = document.blocks[4] else {
+            Issue.record("lists missing: \(document.blocks)")
+            return
+        }
+        #expect(bullets.count == 2 && steps.count == 2)
+        #expect(steps[1].blocks == [.paragraph([.text("Follow the signs")])])
+        guard case .paragraph(let more) = document.blocks[5] else { Issue.record("no link paragraph"); return }
+        #expect(more.contains(.link(url: "https://trails.example.com/trail/1", [.text("the trail page")])))
+        guard case .table(let table) = document.blocks[6] else { Issue.record("no table"); return }
+        #expect(table.rows.count == 2)
+        #expect(RichText.plainText(of: table.rows[1][0]) == "Ridge Loop")
+    }
+
+    @Test("escapes, \\uc skipping, hex bytes, and text that is not RTF")
+    func details() throws {
+        let rtf = #"{\rtf1\ansi{\fonttbl{\f0 Arial;}}\uc2 caf\u233\'e9\'e9 \'93q\'94 \{x\}\par}"#
+        #expect(try RTFReader.richText(from: rtf).blocks == [.paragraph([.text("café “q” {x}")])])
+        #expect(throws: RTFReader.ReadError.self) { try RTFReader.richText(from: "plain text") }
+        #expect(try RTFReader.richText(from: "{\\rtf1 unclosed {\\b bold").plainText == "unclosed bold")
+    }
+
+    @Test("RTF files convert: to rich text, to text, into PDFs; rich text converts to RTF")
+    func conversions() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-rtf-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("libreoffice.rtf"), to: folder.appendingPathComponent("notes.rtf"))
+        let run = { (steps: String) async throws -> Value in
+            try await RelayRuntimeTests.run(steps, path: folder.appendingPathComponent("main.yaml").path)
+        }
+        #expect(try await run("- read-file: notes.rtf\n- get-text").textValue.hasPrefix("Trail Notes\n\nThe Ridge Loop is moderate"))
+        #expect(try await run("- read-file: notes.rtf\n- make-pdf\n- get-details: pages") == 1)
+        let made = try await run("- text: \"# Title\\n\\n**bold** é\"\n- rich-text-from-markdown\n- convert: rtf\n- get-text")
+        #expect(made == "Title\n\nbold é")
+    }
+}
