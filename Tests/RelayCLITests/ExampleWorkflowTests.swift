@@ -25,7 +25,9 @@ struct ExampleWorkflowTests {
         let expected = try String(contentsOf: Self.folder.appendingPathComponent("expected/\(name).out"), encoding: .utf8)
         let argumentsFile = Self.folder.appendingPathComponent("expected/\(name).args")
         let extra = (try? String(contentsOf: argumentsFile, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
-        let result = try RelayProcess.run(["run", "workflows/\(name).yaml"] + extra)
+        // A home of its own: examples that write files write under ~/relay-examples, and the undo journal goes there too.
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("relay-example-home-\(UUID().uuidString)")
+        let result = try RelayProcess.run(["run", "workflows/\(name).yaml"] + extra, environment: ["HOME": home.path])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput == expected)
         #expect(result.standardError.isEmpty)

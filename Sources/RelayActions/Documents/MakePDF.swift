@@ -60,7 +60,7 @@ struct MakePDF: Intent {
 
     private func destination(_ context: any IntentContext) throws -> String {
         if let to {
-            let path = to.isFolder || to.namesFolder ? (to.path as NSString).appendingPathComponent("\(title).pdf") : to.path
+            let path = try FileDestination.path(for: to, named: "\(title).pdf")
             guard overwrite || !FileManager.default.fileExists(atPath: path) else {
                 throw IntentError("'\(path)' already exists; set overwrite: true to replace it")
             }

@@ -1,17 +1,20 @@
 import Foundation
 import RelayKit
 
-/// The destination a `to` parameter names: inside it if it is an existing folder (or ends with
-/// `/`), else the path itself. Missing parent folders are made.
-private func destination(_ to: FileReference, named name: String) throws -> String {
-    let path = to.isFolder || to.namesFolder ? (to.path as NSString).appendingPathComponent(name) : to.path
-    let parent = (path as NSString).deletingLastPathComponent
-    do {
-        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-    } catch {
-        throw IntentError("cannot make the folder '\(parent)'")
+/// Where a `to` parameter sends a file.
+enum FileDestination {
+    /// Inside `to` if it is an existing folder (or was written ending with `/`), else `to` itself.
+    /// Missing parent folders are made.
+    static func path(for to: FileReference, named name: String) throws -> String {
+        let path = to.isFolder || to.namesFolder ? (to.path as NSString).appendingPathComponent(name) : to.path
+        let parent = (path as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        } catch {
+            throw IntentError("cannot make the folder '\(parent)'")
+        }
+        return path
     }
-    return path
 }
 
 /// Runs a file change, turning its error into the step's.
@@ -54,7 +57,7 @@ struct SaveFile: Intent {
             data = Data(value.textValue.utf8)
             name = "Saved.txt"
         }
-        let path = try destination(to, named: name)
+        let path = try FileDestination.path(for: to, named: name)
         guard overwrite || !FileManager.default.fileExists(atPath: path) else {
             throw IntentError("'\(path)' already exists; set overwrite: true to replace it")
         }
@@ -90,7 +93,7 @@ struct MoveFile: Intent {
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         let source = try existingFile(file)
-        let target = try destination(to, named: file.name)
+        let target = try FileDestination.path(for: to, named: file.name)
         try changing { () throws(FileOperationError) in try context.fileChanges.move(source, to: target) }
         return .value(.file(FileReference(path: target)))
     }
@@ -107,7 +110,7 @@ struct CopyFile: Intent {
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         let source = try existingFile(file)
-        let target = try destination(to, named: file.name)
+        let target = try FileDestination.path(for: to, named: file.name)
         try changing { () throws(FileOperationError) in try context.fileChanges.copy(source, to: target, overwrite: overwrite) }
         return .value(.file(FileReference(path: target)))
     }

@@ -32,12 +32,10 @@ private func save(
     var target = path
     var format = type
     if let to {
-        if to.isFolder || to.namesFolder {
-            target = (to.path as NSString).appendingPathComponent((path as NSString).lastPathComponent)
-        } else {
-            target = to.path
-            // A destination named with an image extension decides the format (`to: small.png`).
-            if let named = ContentType(fileExtension: to.fileExtension), named.conforms(to: .image) { format = named }
+        target = try FileDestination.path(for: to, named: (path as NSString).lastPathComponent)
+        // A destination named with an image extension decides the format (`to: small.png`).
+        if !(to.isFolder || to.namesFolder), let named = ContentType(fileExtension: to.fileExtension), named.conforms(to: .image) {
+            format = named
         }
     }
     let data = try image.encoded(as: format, quality: quality)
