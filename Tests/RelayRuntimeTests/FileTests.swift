@@ -47,6 +47,13 @@ struct FileTests {
         #expect(throws: ValueAccessError.self) { try Value.file(file).property("size") }
     }
 
+    @Test("a file value made before move-file follows the file to its new folder")
+    func followsMoves() async throws {
+        let root = try folder(["a.txt": "contents", "archive/keep.txt": "x"])
+        let value = try await runIn(root, "- read-file: a.txt\n  as: original\n- move-file: archive/\n- text: \"${original.path}\"")
+        #expect(value == .text(root.standardizedFileURL.appendingPathComponent("archive/a.txt").path))
+    }
+
     @Test("~ expands; relative paths resolve against the workflow's folder")
     func paths() throws {
         #expect(FileReference(path: "~/x.txt").originalPath == (HomeFolder.path as NSString).appendingPathComponent("x.txt"))

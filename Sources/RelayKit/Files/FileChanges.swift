@@ -28,8 +28,11 @@ public struct FileChanges: Sendable {
         guard !FileManager.default.fileExists(atPath: destination) else {
             throw FileOperationError("'\(destination)' already exists")
         }
+        let identity = FileIdentity(path: source)
         try journal?.record(.moved(from: source, to: destination))
         try AtomicFile.moveAcrossFileSystems(source, to: destination)
+        // On one file system the file keeps its identity, so values made before the move find it.
+        if let identity { FileMoves.record(identity, movedTo: destination) }
     }
 
     /// Copies `source` to `destination` (replacing it only if `overwrite`).

@@ -16,8 +16,27 @@ public struct FileIdentity: Hashable, Sendable {
     }
 }
 
+/// Where this process has moved files, by identity, so that file values made before a move find
+/// the file in its new folder (renames within a folder are found by scanning it).
+enum FileMoves {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var paths: [FileIdentity: String] = [:]
+
+    static func record(_ identity: FileIdentity, movedTo path: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        paths[identity] = path
+    }
+
+    static func path(of identity: FileIdentity) -> String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return paths[identity]
+    }
+}
+
 /// A file as a workflow value (SPEC §8): its path when made, and its identity, so that the value
-/// still finds the file after a rename within its folder.
+/// still finds the file after a rename in its folder, or a move by Relay.
 public struct FileReference: Hashable, Sendable {
     /// The absolute, standardized path the file had when the value was made.
     public let originalPath: String
@@ -46,6 +65,7 @@ public struct FileReference: Hashable, Sendable {
     /// the original folder with the same identity (a rename), else the original path.
     public var path: String {
         guard let identity, FileIdentity(path: originalPath) != identity else { return originalPath }
+        if let moved = FileMoves.path(of: identity), FileIdentity(path: moved) == identity { return moved }
         let folder = (originalPath as NSString).deletingLastPathComponent
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         for name in names {
