@@ -42,6 +42,28 @@ extension Interpreter {
         }
     }
 
+    /// A file for a parameter that accepts some content types: the file itself if its type conforms
+    /// to one, else the file the cheapest converter chain makes from it (SPEC §6).
+    private func accepted(_ file: FileReference, for parameter: ParameterDefinition, step: PlannedStep) async throws -> Value {
+        let type = file.contentType
+        if parameter.accepts.contains(where: { type.conforms(to: $0) }) { return .file(file) }
+        let graph = environment.loader.registry.conversions
+        let chains = parameter.accepts.compactMap { graph.chain(from: [.file(type)], to: .file($0)) }
+        guard let chain = chains.min(by: { cost($0) < cost($1) }) else {
+            throw RuntimeError(
+                "'\(file.name)' is \(type.identifier); '\(parameter.name)' accepts \(parameter.accepts.map(\.identifier).joined(separator: ", "))",
+                step: step.displayName, at: step.range)
+        }
+        let context = StepContext(interpreter: self, step: step)
+        var current = Value.file(file)
+        for converter in chain {
+            current = try await withStepErrors(step) { try await converter.convert(current, context) }
+        }
+        return current
+    }
+
+    private func cost(_ chain: [Converter]) -> Int { chain.reduce(0) { $0 + ($1.isLossy ? 100 : 1) } }
+
     /// Converts an argument to its parameter's type: by the rules of SPEC §4, else through the
     /// converter graph (a PDF file where text is wanted, a Markdown file where rich text is).
     private func convert(
@@ -62,6 +84,9 @@ extension Interpreter {
                 current = try await withStepErrors(step) { try await converter.convert(current, context) }
             }
             return current
+        }
+        if case .file(let file) = value, !parameter.accepts.isEmpty {
+            return try await accepted(file, for: parameter, step: step)
         }
         if !parameter.choices.isEmpty, !parameter.choices.contains(value.textValue.lowercased()) {
             throw RuntimeError(

@@ -31,6 +31,18 @@ struct ContentTypeTests {
         #expect(ContentType(name: name)?.identifier == identifier)
     }
 
+    @Test("packages declare their own types into the tree; built-in types cannot be redeclared")
+    func declared() {
+        ContentType.declare([
+            ContentTypeDeclaration("com.example.gpx", conformsTo: [.text], extensions: ["gpx"], mimeTypes: ["application/gpx+xml"]),
+            ContentTypeDeclaration("public.png", conformsTo: [.text]),
+        ])
+        #expect(ContentType(fileExtension: "GPX")?.identifier == "com.example.gpx")
+        #expect(ContentType(mimeType: "application/gpx+xml")?.identifier == "com.example.gpx")
+        #expect(ContentType("com.example.gpx").conforms(to: .data))
+        #expect(!ContentType.png.conforms(to: .text))
+    }
+
     @Test("extensions and MIME types both ways")
     func extensions() {
         #expect(ContentType(fileExtension: "JPG") == .jpeg)

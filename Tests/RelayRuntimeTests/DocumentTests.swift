@@ -1,3 +1,4 @@
+import RelayLanguage
 import RelayRuntime
 import Foundation
 import RelayKit
@@ -137,5 +138,37 @@ struct ConversionTests {
         } catch let error as RuntimeError {
             #expect(error.message.contains("neither a type nor a content type"))
         }
+    }
+}
+
+/// An action that takes only PDFs, to see files converted on their way in.
+private struct PageCount: Intent {
+    static let summary = "Counts a PDF's pages."
+    static let output = ValueType.number
+    @Parameter(input: true, summary: "A PDF.", accepts: [.pdf]) var document: FileReference
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        .value(try Value.file(document).property("pages"))
+    }
+}
+
+private enum PageCountPackage: IntentPackage {
+    static let name = "test"
+    static let intents: [any Intent.Type] = [PageCount.self]
+}
+
+@Suite("Parameters that accept content types")
+struct AcceptedTypesTests {
+    @Test("a Markdown file given to a parameter accepting PDFs is converted on the way in")
+    func converted() async throws {
+        var withTest = registry
+        try withTest.register(PageCountPackage.self, prefixed: true)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-accepts-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try "# One\n\ntext\n".write(to: folder.appendingPathComponent("a.md"), atomically: true, encoding: .utf8)
+        let loader = WorkflowLoader(registry: withTest)
+        let file = SourceFile(path: folder.appendingPathComponent("main.yaml").path, text: "steps:\n  - read-file: a.md\n  - page-count\n")
+        let workflow = try #require(loader.load(file).workflow)
+        let environment = RunEnvironment(interaction: ScriptedInteraction(), output: CollectedOutput(), loader: loader)
+        #expect(try await Interpreter(workflow: workflow, environment: environment).run(input: .nothing) == 1)
     }
 }

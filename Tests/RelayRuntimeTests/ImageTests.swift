@@ -108,7 +108,7 @@ struct ImageTests {
     }
 
     @Test("bad inputs are clear errors", arguments: [
-        ("- read-file: notes.txt\n- rotate-image: 90", "is public.plain-text, not an image"),
+        ("- read-file: notes.txt\n- rotate-image: 90", "'notes.txt' is public.plain-text; 'image' accepts public.image"),
         ("- read-file: broken.png\n- rotate-image: 90", "cannot read 'broken.png' as a PNG image"),
         ("- read-file: broken.jpg\n- rotate-image: 90", "as a JPEG image"),
         ("- read-file: q.png\n- rotate-image: 45", "'degrees' is 90, 180, 270 or -90"),

@@ -24,6 +24,7 @@ public enum ActionCatalog {
             item["primary"] = .boolean(parameter.isPrimary)
             item["input"] = .boolean(parameter.isInput)
             if !parameter.choices.isEmpty { item["choices"] = .list(parameter.choices.map { .text($0) }) }
+            if !parameter.accepts.isEmpty { item["accepts"] = .list(parameter.accepts.map { .text($0.identifier) }) }
             item["summary"] = .text(parameter.summary)
             return .dictionary(item)
         })
@@ -49,7 +50,8 @@ public enum ActionCatalog {
 
     /// How a parameter is written in signatures: `to (text: upper|lower|title, primary)`.
     static func describeType(_ parameter: ParameterDefinition) -> String {
-        parameter.choices.isEmpty ? parameter.type.name : parameter.choices.joined(separator: " | ")
+        if !parameter.accepts.isEmpty { return "file(\(parameter.accepts.map(\.identifier).joined(separator: ", ")))" }
+        return parameter.choices.isEmpty ? parameter.type.name : parameter.choices.joined(separator: " | ")
     }
 
     /// `relay describe ACTION`.
@@ -57,7 +59,7 @@ public enum ActionCatalog {
         var lines = ["\(action.name) — \(action.title)", "", action.summary, ""]
         lines.append("Package: \(action.package)")
         if let input = action.inputParameter {
-            lines.append("Input:   \(input.name) (\(input.type.name))\(action.mapsOverListInput ? "; a list runs the action once per item" : "")")
+            lines.append("Input:   \(input.name) (\(describeType(input)))\(action.mapsOverListInput ? "; a list runs the action once per item" : "")")
         } else {
             lines.append("Input:   none (the previous output is ignored)")
         }

@@ -6,6 +6,11 @@ public struct ContentType: Hashable, Sendable, CustomStringConvertible {
     /// The identifier, e.g. `public.png`.
     public let identifier: String
 
+    /// Declares content types for the whole process (packages do this when they are registered).
+    public static func declare(_ declarations: [ContentTypeDeclaration]) {
+        ContentTypeRegistry.declare(declarations)
+    }
+
     /// The type for `identifier`, known to the registry or not (an unknown type conforms only to itself).
     public init(_ identifier: String) { self.identifier = identifier }
 
@@ -29,14 +34,14 @@ public struct ContentType: Hashable, Sendable, CustomStringConvertible {
 
     /// The type of files with `fileExtension` (any case, without the dot), if known.
     public init?(fileExtension: String) {
-        guard let type = ContentTypeRegistry.byExtension[fileExtension.lowercased()] else { return nil }
+        guard let type = ContentTypeRegistry.type(forExtension: fileExtension.lowercased()) else { return nil }
         self = type
     }
 
     /// The type for a MIME type such as `image/png` (parameters after `;` ignored), if known.
     public init?(mimeType: String) {
         let bare = mimeType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        guard let type = ContentTypeRegistry.byMIMEType[bare] else { return nil }
+        guard let type = ContentTypeRegistry.type(forMIMEType: bare) else { return nil }
         self = type
     }
 
@@ -73,8 +78,58 @@ public struct ContentType: Hashable, Sendable, CustomStringConvertible {
     public static let zip = ContentType("public.zip-archive")
 }
 
-/// The known content types. Lookups are dictionaries built once.
+/// A content type a package declares: its identifier, the types it conforms to, its extensions.
+public struct ContentTypeDeclaration: Sendable {
+    public let type: ContentType
+    public let conformsTo: [ContentType]
+    public let extensions: [String]
+    public let mimeTypes: [String]
+
+    public init(_ identifier: String, conformsTo: [ContentType], extensions: [String] = [], mimeTypes: [String] = []) {
+        self.type = ContentType(identifier)
+        self.conformsTo = conformsTo
+        self.extensions = extensions
+        self.mimeTypes = mimeTypes
+    }
+}
+
+/// The known content types: the built-in tree (dictionaries built once) and the types packages
+/// declare (process-wide: conformance is asked everywhere; declarations are only ever added).
 enum ContentTypeRegistry {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var declared: [String: Entry] = [:]
+
+    /// Adds package-declared types; a built-in identifier cannot be redeclared.
+    static func declare(_ declarations: [ContentTypeDeclaration]) {
+        lock.lock()
+        defer { lock.unlock() }
+        for declaration in declarations where byIdentifier[declaration.type.identifier] == nil {
+            declared[declaration.type.identifier] = Entry(
+                type: declaration.type, parents: declaration.conformsTo, extensions: declaration.extensions.map { $0.lowercased() },
+                mimeTypes: declaration.mimeTypes, shortNames: [])
+        }
+    }
+
+    private static func declaredEntry(_ identifier: String) -> Entry? {
+        lock.lock()
+        defer { lock.unlock() }
+        return declared[identifier]
+    }
+
+    private static func declaredType(where matches: (Entry) -> Bool) -> ContentType? {
+        lock.lock()
+        defer { lock.unlock() }
+        return declared.values.first(where: matches)?.type
+    }
+
+    static func type(forExtension fileExtension: String) -> ContentType? {
+        byExtension[fileExtension] ?? declaredType { $0.extensions.contains(fileExtension) }
+    }
+
+    static func type(forMIMEType mimeType: String) -> ContentType? {
+        byMIMEType[mimeType] ?? declaredType { $0.mimeTypes.contains(mimeType) }
+    }
+
     struct Entry: Sendable {
         let type: ContentType
         let parents: [ContentType]
@@ -107,7 +162,7 @@ enum ContentTypeRegistry {
     static let byMIMEType: [String: ContentType] = index { $0.mimeTypes }
     static let byShortName: [String: ContentType] = index { $0.shortNames }
 
-    static func entry(for type: ContentType) -> Entry? { byIdentifier[type.identifier] }
+    static func entry(for type: ContentType) -> Entry? { byIdentifier[type.identifier] ?? declaredEntry(type.identifier) }
 
     private static func index(_ keys: (Entry) -> [String]) -> [String: ContentType] {
         var result: [String: ContentType] = [:]

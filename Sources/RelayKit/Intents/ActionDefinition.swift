@@ -7,6 +7,8 @@ public struct ParameterDefinition: Sendable {
     public let isRequired: Bool
     public let defaultValue: Value?
     public let choices: [String]
+    /// For file parameters: the content types accepted; empty accepts any file.
+    public let accepts: [ContentType]
     public let isPrimary: Bool
     public let isInput: Bool
 }
@@ -54,7 +56,7 @@ public final class ActionDefinition: Sendable {
                 ParameterDefinition(
                     name: name, title: options.title ?? Naming.title(fromName: name), summary: options.summary,
                     type: storage.valueType, isRequired: storage.isRequired && !options.isInput,
-                    defaultValue: storage.defaultParameterValue, choices: options.choices,
+                    defaultValue: storage.defaultParameterValue, choices: options.choices, accepts: options.accepts,
                     isPrimary: options.isPrimary, isInput: options.isInput))
         }
         let inputs = parameters.indices.filter { parameters[$0].isInput }

@@ -10,12 +10,20 @@ public protocol IntentPackage: SendableMetatype {
     static var converters: [Converter] { get }
     /// Properties this package can read from files of some content types.
     static var fileProperties: [FilePropertyReader] { get }
+    /// Content types this package defines (such as a private codable form).
+    static var contentTypes: [ContentTypeDeclaration] { get }
 }
 
 extension IntentPackage {
     public static var includedPackages: [any IntentPackage.Type] { [] }
     public static var converters: [Converter] { [] }
     public static var fileProperties: [FilePropertyReader] { [] }
+    public static var contentTypes: [ContentTypeDeclaration] { [] }
+
+    /// The content types of this package and every included package.
+    public static func allContentTypes() -> [ContentTypeDeclaration] {
+        contentTypes + includedPackages.flatMap { $0.allContentTypes() }
+    }
 
     /// The converters of this package and every included package.
     public static func allConverters() -> [Converter] {

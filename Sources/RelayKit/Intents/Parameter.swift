@@ -12,11 +12,14 @@ public struct ParameterOptions: Sendable {
     public var isInput: Bool
     /// The only texts the parameter accepts, if it is a choice.
     public var choices: [String]
+    /// For file parameters: the content types accepted (e.g. `[.image]`); empty accepts any file.
+    public var accepts: [ContentType]
 
     public init(
         name: String? = nil, title: String? = nil, summary: String = "", primary: Bool = false,
-        input: Bool = false, choices: [String] = []
+        input: Bool = false, choices: [String] = [], accepts: [ContentType] = []
     ) {
+        self.accepts = accepts
         self.name = name
         self.title = title
         self.summary = summary
@@ -43,10 +46,10 @@ public struct Parameter<T: ParameterValue>: Sendable {
     /// A parameter with a default value.
     public init(
         wrappedValue: T, name: String? = nil, title: String? = nil, primary: Bool = false, input: Bool = false,
-        summary: String = "", choices: [String] = []
+        summary: String = "", choices: [String] = [], accepts: [ContentType] = []
     ) {
         let options = ParameterOptions(
-            name: name, title: title, summary: summary, primary: primary, input: input, choices: choices)
+            name: name, title: title, summary: summary, primary: primary, input: input, choices: choices, accepts: accepts)
         storage = ParameterStorage(options: options, defaultValue: wrappedValue)
         ParameterCollector.current?.storages.append(storage)
     }
@@ -54,10 +57,10 @@ public struct Parameter<T: ParameterValue>: Sendable {
     /// A parameter without a default value: required unless its type is optional.
     public init(
         name: String? = nil, title: String? = nil, primary: Bool = false, input: Bool = false, summary: String = "",
-        choices: [String] = []
+        choices: [String] = [], accepts: [ContentType] = []
     ) {
         let options = ParameterOptions(
-            name: name, title: title, summary: summary, primary: primary, input: input, choices: choices)
+            name: name, title: title, summary: summary, primary: primary, input: input, choices: choices, accepts: accepts)
         storage = ParameterStorage(options: options, defaultValue: nil)
         ParameterCollector.current?.storages.append(storage)
     }

@@ -30,6 +30,7 @@ public struct ActionRegistry: Sendable {
         for (packageName, intent) in package.allIntents() {
             try register(intent, package: packageName, prefixed: prefixed)
         }
+        ContentType.declare(package.allContentTypes())
         conversions.add(package.allConverters())
         FilePropertyReaders.add(package.allFileProperties())
     }
