@@ -1,15 +1,17 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-/// Where Debian (x86_64 and arm64) and Homebrew put the headers of glib, pango, cairo and their
-/// companions. Given as flags, not through pkg-config, whose `-pthread` SwiftPM warns about.
-let graphicsHeaderFolders = [
+/// Where Debian (x86_64 and arm64) and Homebrew put the headers of glib, pango, cairo, poppler,
+/// libxml2 and their companions. Given as flags, not through pkg-config, whose `-pthread` SwiftPM
+/// warns about.
+let systemHeaderFolders = [
+    "/usr/include/libxml2", "/opt/homebrew/opt/libxml2/include/libxml2",
     "/usr/include/cairo", "/usr/include/pango-1.0", "/usr/include/glib-2.0", "/usr/include/harfbuzz",
     "/usr/include/freetype2", "/usr/include/poppler/glib", "/usr/include/poppler", "/usr/lib/x86_64-linux-gnu/glib-2.0/include", "/usr/lib/aarch64-linux-gnu/glib-2.0/include",
     "/opt/homebrew/include/cairo", "/opt/homebrew/include/pango-1.0", "/opt/homebrew/include/glib-2.0",
     "/opt/homebrew/include/harfbuzz", "/opt/homebrew/include/poppler/glib", "/opt/homebrew/include/poppler", "/opt/homebrew/include/freetype2", "/opt/homebrew/lib/glib-2.0/include",
 ]
-let graphicsFlags: [SwiftSetting] = [.unsafeFlags(graphicsHeaderFolders.flatMap { ["-Xcc", "-I\($0)"] })]
+let systemHeaderFlags: [SwiftSetting] = [.unsafeFlags(systemHeaderFolders.flatMap { ["-Xcc", "-I\($0)"] })]
 
 let package = Package(
     name: "Relay",
@@ -33,6 +35,7 @@ let package = Package(
             providers: [.apt(["libcairo2-dev", "libpango1.0-dev", "libpoppler-glib-dev"]), .brew(["cairo", "pango", "poppler"])]),
         .systemLibrary(
             name: "CCMarkGFM", providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"]), .brew(["cmark-gfm"])]),
+        .systemLibrary(name: "CLibXML2", providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
         .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
         .target(
             name: "RelayKit",
@@ -41,8 +44,8 @@ let package = Package(
         .target(name: "RelayLanguage", dependencies: ["RelayKit", "CLibYAML"]),
         .target(name: "RelayRuntime", dependencies: ["RelayKit", "RelayLanguage"]),
         .target(
-            name: "RelayActions", dependencies: ["RelayKit", "CGraphics", "CTurboJPEG", "CCMarkGFM"],
-            swiftSettings: graphicsFlags),
+            name: "RelayActions", dependencies: ["RelayKit", "CGraphics", "CTurboJPEG", "CCMarkGFM", "CLibXML2"],
+            swiftSettings: systemHeaderFlags),
         .target(
             name: "RelayCLI",
             dependencies: [
@@ -56,7 +59,7 @@ let package = Package(
             name: "RelayLanguageTests", dependencies: ["RelayLanguage", "RelayActions"], exclude: ["Malformed"]),
         .testTarget(
             name: "RelayRuntimeTests", dependencies: ["RelayRuntime", "RelayLanguage", "RelayActions", "CGraphics"],
-            exclude: ["Fixtures"], swiftSettings: graphicsFlags),
+            exclude: ["Fixtures"], swiftSettings: systemHeaderFlags),
         .testTarget(name: "RelayCLITests", dependencies: ["RelayCLI", "RelayKit"]),
     ],
     swiftLanguageModes: [.v6]

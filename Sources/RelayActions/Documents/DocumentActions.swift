@@ -59,7 +59,7 @@ struct GetText: Intent {
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         switch value {
         case .richText(let richText): return .value(.text(richText.plainText))
-        case .file(let file) where file.contentType.conforms(to: .markdown) || file.contentType.conforms(to: .rtf):
+        case .file(let file) where [.markdown, .rtf, .html].contains(where: { file.contentType.conforms(to: $0) }):
             // The text without markup, not the source: through rich text.
             let richText = try await context.convert(value, to: .value(.richText))
             return .value(.text(try richText.richTextValue().plainText))

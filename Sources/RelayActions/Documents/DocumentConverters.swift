@@ -17,6 +17,9 @@ enum DocumentConverters {
         Converter(from: .file(.markdown), to: .value(.richText), lossy: false) { value, _ in
             .richText(try MarkdownReader.richText(from: try value.coerced(to: .text).textValue))
         },
+        Converter(from: .file(.html), to: .value(.richText), lossy: false) { value, _ in
+            .richText(try HTMLReader.richText(from: try value.coerced(to: .text).textValue))
+        },
         Converter(from: .file(.rtf), to: .value(.richText), lossy: false) { value, _ in
             .richText(try rtfFile(value))
         },

@@ -44,6 +44,8 @@ struct MakePDF: Intent {
                 writer.add(try PDFReader(try contents(), name: file.name))
             } else if type.conforms(to: .image) {
                 writer.add(try RasterImage.decode(try contents(), type: type, name: file.name))
+            } else if type.conforms(to: .html) {
+                writer.add(try HTMLReader.richText(from: String(decoding: try contents(), as: UTF8.self)))
             } else if type.conforms(to: .rtf) {
                 writer.add(try DocumentConverters.rtfFile(item))
             } else if type.conforms(to: .markdown) {

@@ -1,0 +1,236 @@
+import CLibXML2
+import Foundation
+import RelayKit
+
+/// Reads HTML into rich text with libxml2's HTML parser, which repairs real-world markup
+/// (unclosed `<p>` and `<li>`, stray tags) the way browsers do.
+enum HTMLReader {
+    static func richText(from html: String) throws -> RichText {
+        let options = Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue)
+        let bytes = Array(html.utf8)
+        let parsed = bytes.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress?.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                htmlReadMemory($0, Int32(buffer.count), nil, "UTF-8", options)
+            }
+        }
+        guard let document = parsed ?? nil else { throw IntentError("cannot parse the HTML") }
+        defer { xmlFreeDoc(document) }
+        guard let root = xmlDocGetRootElement(document) else { return RichText(blocks: []) }
+        var builder = Builder()
+        builder.blocks(in: root)
+        return RichText(blocks: builder.finish())
+    }
+
+    private static func name(_ node: UnsafeMutablePointer<xmlNode>) -> String {
+        node.pointee.name.map { String(cString: $0).lowercased() } ?? ""
+    }
+
+    private static func children(_ node: UnsafeMutablePointer<xmlNode>) -> [UnsafeMutablePointer<xmlNode>] {
+        var result: [UnsafeMutablePointer<xmlNode>] = []
+        var child = node.pointee.children
+        while let current = child {
+            result.append(current)
+            child = current.pointee.next
+        }
+        return result
+    }
+
+    private static func attribute(_ node: UnsafeMutablePointer<xmlNode>, _ name: String) -> String? {
+        guard let value = xmlGetProp(node, name) else { return nil }
+        defer { relay_xml_free(value) }
+        return String(cString: value)
+    }
+
+    private static func content(_ node: UnsafeMutablePointer<xmlNode>) -> String {
+        guard let value = xmlNodeGetContent(node) else { return "" }
+        defer { relay_xml_free(value) }
+        return String(cString: value)
+    }
+
+    /// Collects blocks, gathering loose inline content into paragraphs.
+    private struct Builder {
+        private var result: [RichText.Block] = []
+        private var loose: [RichText.Inline] = []
+
+        static let skipped: Set<String> = ["head", "script", "style", "title", "template", "noscript", "svg"]
+        static let headings = ["h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6]
+
+        mutating func finish() -> [RichText.Block] {
+            flushLoose()
+            return result
+        }
+
+        private mutating func flushLoose() {
+            let inlines = HTMLReader.normalized(loose)
+            loose = []
+            if !inlines.isEmpty { result.append(.paragraph(inlines)) }
+        }
+
+        mutating func blocks(in node: UnsafeMutablePointer<xmlNode>) {
+            for child in HTMLReader.children(node) { block(child) }
+        }
+
+        private mutating func block(_ node: UnsafeMutablePointer<xmlNode>) {
+            guard node.pointee.type == XML_ELEMENT_NODE else {
+                loose += HTMLReader.inlines(node)
+                return
+            }
+            let tag = HTMLReader.name(node)
+            if Self.skipped.contains(tag) { return }
+            if let level = Self.headings[tag] {
+                flushLoose()
+                result.append(.heading(level: level, HTMLReader.normalized(HTMLReader.inlines(inside: node))))
+                return
+            }
+            switch tag {
+            case "p":
+                flushLoose()
+                let inlines = HTMLReader.normalized(HTMLReader.inlines(inside: node))
+                if !inlines.isEmpty { result.append(.paragraph(inlines)) }
+            case "ul", "ol":
+                flushLoose()
+                let start = HTMLReader.attribute(node, "start").flatMap(Int.init) ?? 1
+                let items = HTMLReader.children(node).filter { HTMLReader.name($0) == "li" }.map(HTMLReader.listItem)
+                result.append(.list(ordered: tag == "ol", start: start, items: items))
+            case "blockquote":
+                flushLoose()
+                var inner = Builder()
+                inner.blocks(in: node)
+                result.append(.quote(inner.finish()))
+            case "pre":
+                flushLoose()
+                let code = HTMLReader.children(node).first { HTMLReader.name($0) == "code" }
+                let language = code.flatMap { HTMLReader.attribute($0, "class") }?
+                    .split(separator: " ").first { $0.hasPrefix("language-") }.map { String($0.dropFirst(9)) }
+                var text = HTMLReader.content(node)
+                if !text.hasSuffix("\n") { text += "\n" }
+                result.append(.code(language: language, text: text))
+            case "hr":
+                flushLoose()
+                result.append(.rule)
+            case "table":
+                flushLoose()
+                result.append(.table(HTMLReader.table(node)))
+            case "div", "section", "article", "main", "header", "footer", "nav", "aside", "body", "html", "figure", "form", "center":
+                flushLoose()
+                blocks(in: node)
+                flushLoose()
+            default:
+                loose += HTMLReader.inlines(node)
+            }
+        }
+    }
+
+    private static func listItem(_ node: UnsafeMutablePointer<xmlNode>) -> RichText.ListItem {
+        var checked: Bool?
+        if let box = children(node).first(where: { name($0) == "input" && attribute($0, "type") == "checkbox" }) {
+            checked = attribute(box, "checked") != nil
+        }
+        var builder = Builder()
+        builder.blocks(in: node)
+        return RichText.ListItem(checked: checked, blocks: builder.finish())
+    }
+
+    private static func table(_ node: UnsafeMutablePointer<xmlNode>) -> RichText.Table {
+        var rows: [[[RichText.Inline]]] = []
+        var alignments: [RichText.Table.Alignment] = []
+        func collect(_ parent: UnsafeMutablePointer<xmlNode>) {
+            for child in children(parent) {
+                switch name(child) {
+                case "thead", "tbody", "tfoot": collect(child)
+                case "tr":
+                    let cells = children(child).filter { ["td", "th"].contains(name($0)) }
+                    if rows.isEmpty {
+                        alignments = cells.map { cell in
+                            switch attribute(cell, "align")?.lowercased() {
+                            case "left": .left
+                            case "center": .center
+                            case "right": .right
+                            default: .none
+                            }
+                        }
+                    }
+                    rows.append(cells.map { normalized(inlines(inside: $0)) })
+                default: break
+                }
+            }
+        }
+        collect(node)
+        return RichText.Table(alignments: alignments, rows: rows)
+    }
+
+    private static func inlines(inside node: UnsafeMutablePointer<xmlNode>) -> [RichText.Inline] {
+        children(node).flatMap { inlines($0) }
+    }
+
+    private static func inlines(_ node: UnsafeMutablePointer<xmlNode>) -> [RichText.Inline] {
+        switch node.pointee.type {
+        case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
+            return [.text(content(node))]
+        case XML_ELEMENT_NODE:
+            let inner = { inlines(inside: node) }
+            switch name(node) {
+            case "b", "strong": return [.bold(inner())]
+            case "i", "em", "cite", "var": return [.italic(inner())]
+            case "s", "del", "strike": return [.strikethrough(inner())]
+            case "code", "tt", "kbd", "samp": return [.code(content(node))]
+            case "a":
+                guard let href = attribute(node, "href") else { return inner() }
+                return [.link(url: href, inner())]
+            case "br": return [.lineBreak]
+            case "img": return attribute(node, "alt").map { [.text($0)] } ?? []
+            case "input": return []
+            case _ where Builder.skipped.contains(name(node)): return []
+            default: return inner()
+            }
+        default:
+            return []
+        }
+    }
+
+    /// Collapses white space as browsers do, trims the ends, and merges adjacent texts.
+    static func normalized(_ inlines: [RichText.Inline]) -> [RichText.Inline] {
+        var result: [RichText.Inline] = []
+        func append(_ inline: RichText.Inline) {
+            if case .text(let next) = inline, case .text(let previous)? = result.last {
+                result[result.count - 1] = .text(previous + next)
+            } else {
+                result.append(inline)
+            }
+        }
+        for inline in inlines {
+            switch inline {
+            case .text(let text):
+                let collapsed = text.replacingOccurrences(of: "[ \\t\\r\\n]+", with: " ", options: .regularExpression)
+                if !collapsed.isEmpty { append(.text(collapsed)) }
+            case .bold(let inner): append(.bold(collapse(inner)))
+            case .italic(let inner): append(.italic(collapse(inner)))
+            case .strikethrough(let inner): append(.strikethrough(collapse(inner)))
+            case .link(let url, let inner): append(.link(url: url, collapse(inner)))
+            default: append(inline)
+            }
+        }
+        // Trim the paragraph's ends and the spaces around line breaks.
+        while case .text(let text)? = result.first, text.first == " " {
+            let trimmed = String(text.drop { $0 == " " })
+            if trimmed.isEmpty { result.removeFirst() } else { result[0] = .text(trimmed) }
+        }
+        while case .text(let text)? = result.last, text.last == " " {
+            let trimmed = String(text.reversed().drop { $0 == " " }.reversed())
+            if trimmed.isEmpty { result.removeLast() } else { result[result.count - 1] = .text(trimmed) }
+        }
+        for index in result.indices where index > 0 {
+            if case .lineBreak = result[index - 1], case .text(let text) = result[index], text.first == " " {
+                result[index] = .text(String(text.dropFirst()))
+            }
+        }
+        return result
+    }
+
+    private static func collapse(_ inlines: [RichText.Inline]) -> [RichText.Inline] {
+        inlines.map { inline in
+            guard case .text(let text) = inline else { return inline }
+            return .text(text.replacingOccurrences(of: "[ \\t\\r\\n]+", with: " ", options: .regularExpression))
+        }
+    }
+}
