@@ -3,5 +3,4 @@
 #include <cairo.h>
 #include <cairo-pdf.h>
 #include <pango/pangocairo.h>
-#include <poppler.h>
 #endif

@@ -3,11 +3,9 @@
 #include <libxml/xmlversion.h>
 /* Debian builds libxml2 with ICU, so its encoding.h includes the system's ICU headers, which clash
    with the ICU that Foundation bundles. Relay never uses the ICU-dependent parts (the encoding
-   handler struct), so the include is turned off; the library itself is unchanged. */
+   handler struct), so the include is turned off. Only the types and constants come from here:
+   the functions are looked up when first needed (RelayActions' LazyLibrary). */
 #undef LIBXML_ICU_ENABLED
 #include <libxml/HTMLparser.h>
 #include <libxml/tree.h>
-
-/* libxml2's xmlFree is a global function pointer, which Swift 6 cannot call safely; this wraps it. */
-static inline void relay_xml_free(void *pointer) { xmlFree(pointer); }
 #endif

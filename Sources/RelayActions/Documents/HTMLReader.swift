@@ -3,19 +3,21 @@ import Foundation
 import RelayKit
 
 /// Reads HTML into rich text with libxml2's HTML parser, which repairs real-world markup
-/// (unclosed `<p>` and `<li>`, stray tags) the way browsers do.
+/// (unclosed `<p>` and `<li>`, stray tags) the way browsers do. libxml2 is opened on first use
+/// (`LazyLibrary`), not linked: it brings the system's ICU, which every run would otherwise load.
 enum HTMLReader {
     static func richText(from html: String) throws -> RichText {
+        let xml = try LibXML2.shared()
         let options = Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue)
         let bytes = Array(html.utf8)
         let parsed = bytes.withUnsafeBufferPointer { buffer in
             buffer.baseAddress?.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                htmlReadMemory($0, Int32(buffer.count), nil, "UTF-8", options)
+                xml.readMemory($0, Int32(buffer.count), nil, "UTF-8", options)
             }
         }
         guard let document = parsed ?? nil else { throw IntentError("cannot parse the HTML") }
-        defer { xmlFreeDoc(document) }
-        guard let root = xmlDocGetRootElement(document) else { return RichText(blocks: []) }
+        defer { xml.freeDocument(document) }
+        guard let root = xml.rootElement(document) else { return RichText(blocks: []) }
         var builder = Builder()
         builder.blocks(in: root)
         return RichText(blocks: builder.finish())
@@ -36,14 +38,14 @@ enum HTMLReader {
     }
 
     private static func attribute(_ node: UnsafeMutablePointer<xmlNode>, _ name: String) -> String? {
-        guard let value = xmlGetProp(node, name) else { return nil }
-        defer { relay_xml_free(value) }
+        guard let xml = try? LibXML2.shared(), let value = xml.property(node, name) else { return nil }
+        defer { xml.free(value) }
         return String(cString: value)
     }
 
     private static func content(_ node: UnsafeMutablePointer<xmlNode>) -> String {
-        guard let value = xmlNodeGetContent(node) else { return "" }
-        defer { relay_xml_free(value) }
+        guard let xml = try? LibXML2.shared(), let value = xml.content(node) else { return "" }
+        defer { xml.free(value) }
         return String(cString: value)
     }
 
@@ -232,5 +234,55 @@ enum HTMLReader {
             guard case .text(let text) = inline else { return inline }
             return .text(text.replacingOccurrences(of: "[ \\t\\r\\n]+", with: " ", options: .regularExpression))
         }
+    }
+}
+
+/// The libxml2 functions Relay calls, looked up once.
+private struct LibXML2: @unchecked Sendable {
+    typealias ReadMemory = @convention(c) (UnsafePointer<CChar>?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32) -> UnsafeMutablePointer<xmlDoc>?
+    typealias FreeDocument = @convention(c) (UnsafeMutablePointer<xmlDoc>?) -> Void
+    typealias RootElement = @convention(c) (UnsafePointer<xmlDoc>?) -> UnsafeMutablePointer<xmlNode>?
+    typealias Property = @convention(c) (UnsafePointer<xmlNode>?, UnsafePointer<CChar>?) -> UnsafeMutablePointer<UInt8>?
+    typealias Content = @convention(c) (UnsafePointer<xmlNode>?) -> UnsafeMutablePointer<UInt8>?
+    typealias Free = @convention(c) (UnsafeMutableRawPointer?) -> Void
+    typealias FreeFunctionLocation = @convention(c) () -> UnsafeMutablePointer<Free?>?
+
+    let readMemory: ReadMemory
+    let freeDocument: FreeDocument
+    let rootElement: RootElement
+    let property: Property
+    let content: Content
+    let free: Free
+
+    private static let library = LazyLibrary(
+        names: ["libxml2.so.2", "libxml2.so", "libxml2.2.dylib", "/opt/homebrew/opt/libxml2/lib/libxml2.dylib"],
+        purpose: "reading HTML")
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var loaded: LibXML2?
+
+    static func shared() throws -> LibXML2 {
+        lock.lock()
+        defer { lock.unlock() }
+        if let loaded { return loaded }
+        let functions = LibXML2(
+            readMemory: try library.function("htmlReadMemory", as: ReadMemory.self),
+            freeDocument: try library.function("xmlFreeDoc", as: FreeDocument.self),
+            rootElement: try library.function("xmlDocGetRootElement", as: RootElement.self),
+            property: try library.function("xmlGetProp", as: Property.self),
+            content: try library.function("xmlNodeGetContent", as: Content.self),
+            free: try freeFunction())
+        loaded = functions
+        return functions
+    }
+
+    /// libxml2's `xmlFree`: behind `__xmlFree()` when the library keeps per-thread allocators,
+    /// else a global variable.
+    private static func freeFunction() throws -> Free {
+        if let location = try? library.function("__xmlFree", as: FreeFunctionLocation.self), let free = location()?.pointee {
+            return free
+        }
+        let variable = try library.address(of: "xmlFree").assumingMemoryBound(to: Free?.self)
+        guard let free = variable.pointee else { throw IntentError("reading HTML: libxml2 has no free function") }
+        return free
     }
 }

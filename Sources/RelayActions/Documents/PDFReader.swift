@@ -3,15 +3,18 @@ import Foundation
 import RelayKit
 
 /// A PDF opened with poppler: its pages, their text, and drawing them into another PDF.
+/// poppler is opened on first use (`LazyLibrary`), not linked.
 final class PDFReader {
+    private let functions: PopplerFunctions
     private let document: OpaquePointer
 
     /// Opens the PDF in `data`; `name` is for messages.
     init(_ data: Data, name: String) throws {
+        functions = try PopplerFunctions.shared()
         let bytes = data.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
         defer { g_bytes_unref(bytes) }
         var error: UnsafeMutablePointer<GError>?
-        guard let document = poppler_document_new_from_bytes(bytes, nil, &error) else {
+        guard let document = functions.newDocument(bytes, nil, &error) else {
             let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
             if let error { g_error_free(error) }
             throw IntentError("cannot read '\(name)' as a PDF: \(reason)")
@@ -21,11 +24,11 @@ final class PDFReader {
 
     deinit { g_object_unref(UnsafeMutableRawPointer(document)) }
 
-    var pageCount: Int { Int(poppler_document_get_n_pages(document)) }
+    var pageCount: Int { Int(functions.pageCount(document)) }
 
     /// Runs `body` with page `index` (0-based), releasing it after.
     private func withPage<T>(_ index: Int, _ body: (OpaquePointer) -> T) -> T? {
-        guard let page = poppler_document_get_page(document, Int32(index)) else { return nil }
+        guard let page = functions.page(document, Int32(index)) else { return nil }
         defer { g_object_unref(UnsafeMutableRawPointer(page)) }
         return body(page)
     }
@@ -34,7 +37,7 @@ final class PDFReader {
     var text: String {
         (0..<pageCount).compactMap { index in
             withPage(index) { page -> String in
-                guard let text = poppler_page_get_text(page) else { return "" }
+                guard let text = functions.pageText(page) else { return "" }
                 defer { g_free(text) }
                 return String(cString: text)
             }
@@ -45,13 +48,51 @@ final class PDFReader {
     func pageSize(_ index: Int) -> (width: Double, height: Double) {
         withPage(index) { page in
             var width = 0.0, height = 0.0
-            poppler_page_get_size(page, &width, &height)
+            functions.pageSize(page, &width, &height)
             return (width, height)
         } ?? (0, 0)
     }
 
     /// Draws page `index` into `context` at the origin, as vectors and text (not pixels).
     func render(page index: Int, into context: OpaquePointer) {
-        _ = withPage(index) { poppler_page_render_for_printing($0, context) }
+        _ = withPage(index) { functions.render($0, context) }
+    }
+}
+
+/// The poppler-glib functions Relay calls, looked up once.
+private struct PopplerFunctions: @unchecked Sendable {
+    typealias NewDocument = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafeMutablePointer<GError>?>?) -> OpaquePointer?
+    typealias PageCount = @convention(c) (OpaquePointer?) -> Int32
+    typealias Page = @convention(c) (OpaquePointer?, Int32) -> OpaquePointer?
+    typealias PageText = @convention(c) (OpaquePointer?) -> UnsafeMutablePointer<CChar>?
+    typealias PageSize = @convention(c) (OpaquePointer?, UnsafeMutablePointer<Double>?, UnsafeMutablePointer<Double>?) -> Void
+    typealias Render = @convention(c) (OpaquePointer?, OpaquePointer?) -> Void
+
+    let newDocument: NewDocument
+    let pageCount: PageCount
+    let page: Page
+    let pageText: PageText
+    let pageSize: PageSize
+    let render: Render
+
+    private static let library = LazyLibrary(
+        names: ["libpoppler-glib.so.8", "libpoppler-glib.so", "libpoppler-glib.dylib", "/opt/homebrew/lib/libpoppler-glib.dylib"],
+        purpose: "reading PDFs")
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var loaded: PopplerFunctions?
+
+    static func shared() throws -> PopplerFunctions {
+        lock.lock()
+        defer { lock.unlock() }
+        if let loaded { return loaded }
+        let functions = PopplerFunctions(
+            newDocument: try library.function("poppler_document_new_from_bytes", as: NewDocument.self),
+            pageCount: try library.function("poppler_document_get_n_pages", as: PageCount.self),
+            page: try library.function("poppler_document_get_page", as: Page.self),
+            pageText: try library.function("poppler_page_get_text", as: PageText.self),
+            pageSize: try library.function("poppler_page_get_size", as: PageSize.self),
+            render: try library.function("poppler_page_render_for_printing", as: Render.self))
+        loaded = functions
+        return functions
     }
 }
