@@ -44,8 +44,7 @@ public enum DateFormatting {
                 components.second = second
                 if scanner.skip(".") || scanner.skip(",") {
                     let start = scanner.position
-                    while let byte = scanner.peek, byte >= 48, byte <= 57 { scanner.position += 1 }
-                    guard scanner.position > start else { return nil }
+                    guard scanner.skipDigits() > 0 else { return nil }
                     let fraction = Double("0." + String(decoding: bytes[start..<scanner.position], as: UTF8.self)) ?? 0
                     components.nanosecond = Int(fraction * 1_000_000_000)
                 }
@@ -68,33 +67,5 @@ public enum DateFormatting {
             calendar.component(.day, from: date) == day
         else { return nil }
         return date
-    }
-}
-
-/// A cursor over ASCII bytes, for the small hand-written parsers.
-struct ByteScanner {
-    let bytes: [UInt8]
-    var position = 0
-
-    var atEnd: Bool { position >= bytes.count }
-    var peek: UInt8? { position < bytes.count ? bytes[position] : nil }
-
-    mutating func skip(_ character: Character) -> Bool {
-        guard let ascii = character.asciiValue, peek == ascii else { return false }
-        position += 1
-        return true
-    }
-
-    /// Reads exactly `count` decimal digits.
-    mutating func digits(_ count: Int) -> Int? {
-        guard position + count <= bytes.count else { return nil }
-        var value = 0
-        for offset in 0..<count {
-            let byte = bytes[position + offset]
-            guard byte >= 48, byte <= 57 else { return nil }
-            value = value * 10 + Int(byte - 48)
-        }
-        position += count
-        return value
     }
 }

@@ -1,3 +1,4 @@
+import RelayKit
 /// What a scalar means under YAML 1.2's core schema.
 public enum ResolvedScalar: Sendable, Equatable {
     case null
@@ -45,38 +46,16 @@ public enum ScalarResolver {
 
     /// `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`
     private static func isCoreNumber(_ text: String) -> Bool {
-        var scanner = ByteCursor(Array(text.utf8))
-        _ = scanner.take("+") || scanner.take("-")
-        let integerDigits = scanner.takeDigits()
+        var scanner = ByteScanner(bytes: Array(text.utf8))
+        _ = scanner.skip("+") || scanner.skip("-")
+        let integerDigits = scanner.skipDigits()
         var fractionDigits = 0
-        if scanner.take(".") { fractionDigits = scanner.takeDigits() }
+        if scanner.skip(".") { fractionDigits = scanner.skipDigits() }
         guard integerDigits > 0 || fractionDigits > 0 else { return false }
-        if scanner.take("e") || scanner.take("E") {
-            _ = scanner.take("+") || scanner.take("-")
-            guard scanner.takeDigits() > 0 else { return false }
+        if scanner.skip("e") || scanner.skip("E") {
+            _ = scanner.skip("+") || scanner.skip("-")
+            guard scanner.skipDigits() > 0 else { return false }
         }
         return scanner.atEnd
-    }
-}
-
-/// A cursor over ASCII bytes.
-struct ByteCursor {
-    private let bytes: [UInt8]
-    private var position = 0
-
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
-
-    var atEnd: Bool { position == bytes.count }
-
-    mutating func take(_ character: Character) -> Bool {
-        guard position < bytes.count, bytes[position] == character.asciiValue else { return false }
-        position += 1
-        return true
-    }
-
-    mutating func takeDigits() -> Int {
-        let start = position
-        while position < bytes.count, bytes[position] >= 48, bytes[position] <= 57 { position += 1 }
-        return position - start
     }
 }
