@@ -39,11 +39,15 @@ public struct RunEnvironment: Sendable {
     public var journal: UndoJournal?
     /// Where files made from no input file go.
     public var scratchFolder: ScratchFolder
+    /// How `open` opens URLs.
+    public var opener: URLOpener
 
     public init(
         interaction: any Interaction, output: any RunOutput, loader: WorkflowLoader, tracing: Bool = false,
-        maximumDepth: Int = 32, journal: UndoJournal? = nil, scratchFolder: ScratchFolder = ScratchFolder()
+        maximumDepth: Int = 32, journal: UndoJournal? = nil, scratchFolder: ScratchFolder = ScratchFolder(),
+        opener: URLOpener? = nil
     ) {
+        self.opener = opener ?? URLOpener(strategy: .dryRun) { [output] in output.trace($0) }
         self.scratchFolder = scratchFolder
         self.journal = journal
         self.interaction = interaction

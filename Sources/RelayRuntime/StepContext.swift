@@ -31,6 +31,10 @@ struct StepContext: IntentContext {
         }
     }
 
+    func open(_ url: URL) async throws {
+        try await interpreter.environment.opener.open(url)
+    }
+
     func convert(_ value: Value, to representation: Representation) async throws -> Value {
         if case .value(let type) = representation, let coerced = try? value.coerced(to: type, relativeTo: baseDirectory) {
             return coerced

@@ -82,6 +82,7 @@ struct NullContext: IntentContext {
     var fileChanges: FileChanges { FileChanges(journal: nil) }
     var scratchFolder: ScratchFolder { ScratchFolder() }
     func convert(_ value: Value, to representation: Representation) async throws -> Value { value }
+    func open(_ url: URL) async throws {}
     func show(_ value: Value) async {}
     func ask(_ question: Question) async throws -> Value { .nothing }
     func choose(_ request: ChoiceRequest) async throws -> [Int] { [] }

@@ -23,6 +23,8 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Answer yes to every confirmation.") var yes = false
     @Flag(help: "Print the output as JSON.") var json = false
     @Flag(help: "Print each step, its output type and its time to standard error.") var trace = false
+    @Flag(help: "Do not open URLs; print 'open URL' to standard error instead.") var dryRun = false
+    @Option(help: "Open URLs with this command (the URL is added as its last argument).") var openWith: String?
 
     func validate() throws {
         if let marker = standardInputMarker, marker != "-" {
@@ -55,7 +57,10 @@ struct RunCommand: AsyncParsableCommand {
         defer { if journal.hasChanges { history.prune(keeping: 100) } }
         let environment = RunEnvironment(
             interaction: Answers(answers: answers, assumeYes: yes, interactive: isatty(0) == 1 && standardInputMarker == nil),
-            output: TerminalRunOutput(json: json), loader: loader, tracing: trace, journal: journal)
+            output: TerminalRunOutput(json: json), loader: loader, tracing: trace, journal: journal,
+            opener: URLOpener(
+                strategy: URLOpener.strategy(dryRun: dryRun, openWith: openWith, environment: ProcessInfo.processInfo.environment)
+            ) { StandardStreams.writeError($0 + "\n") })
         do {
             let output = try await Interpreter(workflow: workflow, environment: environment).run(
                 input: workflowInput, variables: variables)

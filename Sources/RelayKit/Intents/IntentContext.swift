@@ -52,6 +52,9 @@ public protocol IntentContext: Sendable {
     var fileChanges: FileChanges { get }
     /// Where files made from no input file go; kept after the run.
     var scratchFolder: ScratchFolder { get }
+    /// Opens `url` the way the run was told to (SPEC §7: `--open-with`, `$RELAY_OPEN`, the system
+    /// opener, or only reporting it with `--dry-run`).
+    func open(_ url: URL) async throws
     /// Converts `value` to `representation` through the converter graph (SPEC §6).
     func convert(_ value: Value, to representation: Representation) async throws -> Value
     /// Runs another workflow file with `input` and returns its output.
