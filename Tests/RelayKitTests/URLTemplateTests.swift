@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+
+@testable import RelayKit
+
+@Suite("URL templates (SPEC §7)")
+struct URLTemplateTests {
+    private func url(_ template: String, _ values: [String: Value]) throws -> String {
+        try URLTemplate(template).url { values[$0] }.absoluteString
+    }
+
+    @Test("placeholders are replaced, encoded for their position")
+    func encoding() throws {
+        #expect(try url("https://trails.example.com/trail/{id}", ["id": 1]) == "https://trails.example.com/trail/1")
+        #expect(try url("https://x.org/trail/{name}", ["name": "Ridge / Loop?"]) == "https://x.org/trail/Ridge%20%2F%20Loop%3F")
+        #expect(try url("https://x.org/search?q={name}&r={region}", ["name": "a&b=c+d", "region": "Cascades"])
+            == "https://x.org/search?q=a%26b%3Dc%2Bd&r=Cascades")
+        #expect(try url("https://x.org/page#{section}", ["section": "a b/c?"]) == "https://x.org/page#a%20b/c?")
+        #expect(try url("https://{region}.x.org/{id}", ["region": "café", "id": 2]) == "https://caf%C3%A9.x.org/2")
+        #expect(try url("https://x.org/{id}", ["id": 4.2]) == "https://x.org/4.2")
+    }
+
+    @Test("placeholders are listed in order")
+    func placeholders() throws {
+        #expect(try URLTemplate("https://x.org/{region}/{id}?v={version}").placeholders == ["region", "id", "version"])
+    }
+
+    @Test("a missing value or a malformed template is an error")
+    func errors() throws {
+        #expect(throws: URLTemplate.Problem.self) { try url("https://x.org/{id}", [:]) }
+        #expect(throws: URLTemplate.Problem.self) { try url("https://x.org/{id}", ["id": ""]) }
+        #expect(throws: URLTemplate.Problem.self) { try URLTemplate("https://x.org/{id") }
+        #expect(throws: URLTemplate.Problem.self) { try URLTemplate("https://x.org/id}") }
+        #expect(throws: URLTemplate.Problem.self) { try URLTemplate("https://x.org/{a b}") }
+        do {
+            _ = try url("https://x.org/{region}/{id}", ["id": 1])
+        } catch {
+            #expect("\(error)" == "the URL template 'https://x.org/{region}/{id}' needs 'region', which has no value")
+        }
+    }
+}
