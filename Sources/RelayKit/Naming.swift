@@ -21,4 +21,10 @@ public enum Naming {
     public static func title(fromName name: String) -> String {
         kebabCase(name).split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
     }
+
+    /// `a` or `an` before `word`, by its first letter (`an image`, `a url`, `a photo`).
+    public static func indefiniteArticle(for word: String) -> String {
+        guard let first = word.lowercased().first else { return "a" }
+        return "aeio".contains(first) ? "an" : "a"
+    }
 }

@@ -4,32 +4,32 @@ import RelayLanguage
 
 /// Evaluates templates and `${…}` expressions against the run's variables (SPEC §3).
 enum Evaluator {
-    static func evaluate(_ template: Template, _ variables: Variables) throws(RuntimeError) -> Value {
+    static func evaluate(_ template: Template, _ variables: Variables) async throws(RuntimeError) -> Value {
         switch template.kind {
         case .literal(let value): return value
-        case .expression(let expression): return try evaluate(expression, variables)
+        case .expression(let expression): return try await evaluate(expression, variables)
         case .interpolation(let parts):
             var text = ""
             for part in parts {
                 switch part {
                 case .text(let literal): text += literal
-                case .expression(let expression): text += try evaluate(expression, variables).textValue
+                case .expression(let expression): text += try await evaluate(expression, variables).textValue
                 }
             }
             return .text(text)
         case .list(let items):
             var values: [Value] = []
             values.reserveCapacity(items.count)
-            for item in items { values.append(try evaluate(item, variables)) }
+            for item in items { values.append(try await evaluate(item, variables)) }
             return .list(values)
         case .dictionary(let entries):
             var dictionary = ValueDictionary(minimumCapacity: entries.count)
-            for entry in entries { dictionary[entry.key] = try evaluate(entry.value, variables) }
+            for entry in entries { dictionary[entry.key] = try await evaluate(entry.value, variables) }
             return .dictionary(dictionary)
         }
     }
 
-    static func evaluate(_ expression: ValueExpression, _ variables: Variables) throws(RuntimeError) -> Value {
+    static func evaluate(_ expression: ValueExpression, _ variables: Variables) async throws(RuntimeError) -> Value {
         switch expression.kind {
         case .literal(let value): return value
         case .variable(let name):
@@ -38,32 +38,39 @@ enum Evaluator {
             }
             return value
         case .property(let base, let name):
-            let value = try evaluate(base, variables)
+            let value = try await evaluate(base, variables)
+            if case .entity(let entity) = value {
+                do {
+                    return try await entity.property(name)
+                } catch {
+                    throw RuntimeError(Interpreter.message(for: error), at: expression.range)
+                }
+            }
             do throws(ValueAccessError) {
                 return try value.property(name)
             } catch {
                 throw RuntimeError(error.message, at: expression.range)
             }
         case .index(let base, let index):
-            let container = try evaluate(base, variables)
-            let key = try evaluate(index, variables)
+            let container = try await evaluate(base, variables)
+            let key = try await evaluate(index, variables)
             do throws(ValueAccessError) {
                 return try container.element(at: key)
             } catch {
                 throw RuntimeError(error.message, at: expression.range)
             }
         case .unary(.not, let operand):
-            return .boolean(!(try evaluate(operand, variables).isTruthy))
+            return .boolean(!(try await evaluate(operand, variables).isTruthy))
         case .unary(.negate, let operand):
-            return .number(-(try number(evaluate(operand, variables), in: operand)))
+            return .number(-(try number(await evaluate(operand, variables), in: operand)))
         case .binary(.and, let left, let right):
-            guard try evaluate(left, variables).isTruthy else { return .boolean(false) }
-            return .boolean(try evaluate(right, variables).isTruthy)
+            guard try await evaluate(left, variables).isTruthy else { return .boolean(false) }
+            return .boolean(try await evaluate(right, variables).isTruthy)
         case .binary(.or, let left, let right):
-            if try evaluate(left, variables).isTruthy { return .boolean(true) }
-            return .boolean(try evaluate(right, variables).isTruthy)
+            if try await evaluate(left, variables).isTruthy { return .boolean(true) }
+            return .boolean(try await evaluate(right, variables).isTruthy)
         case .binary(let op, let left, let right):
-            return try apply(op, try evaluate(left, variables), try evaluate(right, variables), expression)
+            return try apply(op, try await evaluate(left, variables), try await evaluate(right, variables), expression)
         }
     }
 

@@ -10,8 +10,8 @@ extension Interpreter {
         var arguments = [Value?](repeating: nil, count: definition.parameters.count)
         for (index, template) in action.arguments.enumerated() {
             guard let template else { continue }
-            arguments[index] = try located(step) { () throws(RuntimeError) in
-                try Evaluator.evaluate(template, variables)
+            arguments[index] = try await located(step) { () async throws(RuntimeError) in
+                try await Evaluator.evaluate(template, variables)
             }
         }
         guard let inputIndex = definition.inputIndex, arguments[inputIndex] == nil else {
@@ -69,6 +69,11 @@ extension Interpreter {
     private func convert(
         _ argument: Value, for parameter: ParameterDefinition, of action: ActionDefinition, step: PlannedStep
     ) async throws -> Value {
+        var argument = argument
+        if let converted = try await convertEntity(argument, for: parameter, step: step) {
+            if parameter.type.isEntity || converted.type == parameter.type || parameter.type == .any { return converted }
+            argument = converted
+        }
         let value: Value
         do throws(CoercionError) {
             value = try argument.coerced(to: parameter.type, relativeTo: baseDirectory)

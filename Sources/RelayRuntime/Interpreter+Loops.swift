@@ -8,7 +8,7 @@ extension Interpreter {
     func runRepeat(
         count template: Template, body: [PlannedStep], step: PlannedStep, input: Value, variables: inout Variables
     ) async throws -> Completion {
-        let count = try number(template, variables, what: "repeat", step: step)
+        let count = try await number(template, variables, what: "repeat", step: step)
         guard count >= 0, count == count.rounded(), count <= Double(Int32.max) else {
             throw RuntimeError(
                 "'repeat' takes a whole number of times, not \(NumberFormatting.text(count))", step: step.displayName,
@@ -35,7 +35,7 @@ extension Interpreter {
         _ items: [Value], as variable: String, parallel: Template?, body: [PlannedStep], step: PlannedStep,
         variables: inout Variables
     ) async throws -> Completion {
-        let width = try parallelism(parallel, variables, step: step)
+        let width = try await parallelism(parallel, variables, step: step)
         if width > 1, items.count > 1 {
             return try await runInParallel(items, as: variable, width: width, body: body, variables: variables)
         }
@@ -92,11 +92,11 @@ extension Interpreter {
 
     /// How many iterations of a `parallel` for-each run at once: a number, `true` for one per
     /// processor core, `false` or absent for one.
-    private func parallelism(_ template: Template?, _ variables: Variables, step: PlannedStep) throws(RuntimeError) -> Int {
+    private func parallelism(_ template: Template?, _ variables: Variables, step: PlannedStep) async throws(RuntimeError) -> Int {
         guard let template else { return 1 }
-        let value = try Evaluator.evaluate(template, variables)
+        let value = try await Evaluator.evaluate(template, variables)
         if case .boolean(let flag) = value { return flag ? ProcessInfo.processInfo.activeProcessorCount : 1 }
-        let width = try number(template, variables, what: "parallel", step: step)
+        let width = try await number(template, variables, what: "parallel", step: step)
         guard width >= 1, width == width.rounded() else {
             throw RuntimeError("'parallel' takes a whole number of 1 or more", step: step.displayName, at: template.range)
         }

@@ -30,7 +30,7 @@ public final class Interpreter: Sendable {
     public func run(input: Value, variables: [String: Value] = [:]) async throws -> Value {
         var input = input
         if input.isNothing, let defaultValue = workflow.input?.defaultValue {
-            input = try Evaluator.evaluate(defaultValue, variables)
+            input = try await Evaluator.evaluate(defaultValue, variables)
         }
         if let declared = workflow.input?.type, declared.type != .any, !input.isNothing {
             do {
@@ -42,7 +42,7 @@ public final class Interpreter: Sendable {
         var state: Variables = variables
         state["input"] = input
         for assignment in workflow.variables where variables[assignment.name.text] == nil {
-            state[assignment.name.text] = try Evaluator.evaluate(assignment.value, state)
+            state[assignment.name.text] = try await Evaluator.evaluate(assignment.value, state)
         }
         let output: Value
         switch try await run(workflow.steps, input: input, variables: &state) {
@@ -73,13 +73,12 @@ public final class Interpreter: Sendable {
     /// Runs one step with its modifiers.
     func run(_ step: PlannedStep, previous: Value, variables: inout Variables) async throws -> Completion {
         variables["previous"] = previous
-        let input = try located(step) { () throws(RuntimeError) in
-            try step.input.map { template throws(RuntimeError) in
-            try Evaluator.evaluate(template, variables)
-            } ?? previous
+        var input = previous
+        if let template = step.input {
+            input = try await located(step) { () async throws(RuntimeError) in try await Evaluator.evaluate(template, variables) }
         }
         if let condition = step.condition,
-            !(try located(step) { () throws(RuntimeError) in try Evaluator.evaluate(condition, variables) }).isTruthy
+            !(try await located(step) { () async throws(RuntimeError) in try await Evaluator.evaluate(condition, variables) }).isTruthy
         {
             return .normal(input)
         }
@@ -125,7 +124,7 @@ public final class Interpreter: Sendable {
     private func runWithTimeout(
         _ step: PlannedStep, seconds template: Template, input: Value, variables: inout Variables
     ) async throws -> Completion {
-        let seconds = try number(template, variables, what: "timeout", step: step)
+        let seconds = try await number(template, variables, what: "timeout", step: step)
         let snapshot = variables
         let (completion, updated) = try await withThrowingTaskGroup(of: (Completion, Variables)?.self) { group in
             group.addTask {
@@ -155,16 +154,17 @@ public final class Interpreter: Sendable {
         case .action(let action):
             return .normal(try await performAction(action, step: step, input: input, variables: variables))
         case .conditional(let condition, let then, let otherwise):
-            let branch = try Evaluator.evaluate(condition, variables).isTruthy ? then : otherwise
+            let branch = try await Evaluator.evaluate(condition, variables).isTruthy ? then : otherwise
             return try await runBranch(branch, input: input, variables: &variables)
         case .repeatCount(let count, let body):
             return try await runRepeat(count: count, body: body, step: step, input: input, variables: &variables)
         case .forEach(let items, let variable, let parallel, let body):
-            let list = try items.map { template throws(RuntimeError) in try Evaluator.evaluate(template, variables) } ?? input
+            var list = input
+            if let items { list = try await Evaluator.evaluate(items, variables) }
             return try await runForEach(
                 list.asList, as: variable ?? "item", parallel: parallel, body: body, step: step, variables: &variables)
         case .menu(let prompt, let options):
-            let promptText = try Evaluator.evaluate(prompt, variables).textValue
+            let promptText = try await Evaluator.evaluate(prompt, variables).textValue
             let request = ChoiceRequest(prompt: promptText, options: options.map(\.label))
             let chosen = try await withStepErrors(step) {
                 try await environment.interaction.choose(request, key: step.outputVariable)
@@ -173,18 +173,19 @@ public final class Interpreter: Sendable {
             return try await runBranch(options[index].body, input: input, variables: &variables)
         case .set(let assignments):
             for assignment in assignments {
-                variables[assignment.name.text] = try Evaluator.evaluate(assignment.value, variables)
+                variables[assignment.name.text] = try await Evaluator.evaluate(assignment.value, variables)
             }
             return .normal(input)
         case .append(let assignments):
             for assignment in assignments {
-                let value = try Evaluator.evaluate(assignment.value, variables)
+                let value = try await Evaluator.evaluate(assignment.value, variables)
                 let existing = variables[assignment.name.text]?.asList ?? []
                 variables[assignment.name.text] = .list(existing + value.asList)
             }
             return .normal(input)
         case .stop(let value):
-            return .stopped(try value.map { template throws(RuntimeError) in try Evaluator.evaluate(template, variables) } ?? input)
+            guard let value else { return .stopped(input) }
+            return .stopped(try await Evaluator.evaluate(value, variables))
         }
     }
 
@@ -194,8 +195,8 @@ public final class Interpreter: Sendable {
         return try await run(steps, input: input, variables: &variables)
     }
 
-    func number(_ template: Template, _ variables: Variables, what: String, step: PlannedStep) throws(RuntimeError) -> Double {
-        let value = try Evaluator.evaluate(template, variables)
+    func number(_ template: Template, _ variables: Variables, what: String, step: PlannedStep) async throws(RuntimeError) -> Double {
+        let value = try await Evaluator.evaluate(template, variables)
         do throws(CoercionError) {
             return try value.numberValue()
         } catch {
@@ -204,9 +205,9 @@ public final class Interpreter: Sendable {
     }
 
     /// Runs `body`, naming `step` in its errors.
-    func located<T>(_ step: PlannedStep, _ body: () throws(RuntimeError) -> T) throws(RuntimeError) -> T {
+    func located<T>(_ step: PlannedStep, _ body: () async throws(RuntimeError) -> T) async throws(RuntimeError) -> T {
         do {
-            return try body()
+            return try await body()
         } catch {
             var error = error
             if error.stepName == nil { error.stepName = step.displayName }

@@ -11,6 +11,7 @@ struct StepContext: IntentContext {
     var baseDirectory: URL { interpreter.baseDirectory }
     var fileChanges: FileChanges { FileChanges(journal: interpreter.environment.journal) }
     var scratchFolder: ScratchFolder { interpreter.environment.scratchFolder }
+    var entityTypes: EntityCatalog { interpreter.environment.loader.registry.entityTypes }
 
     func show(_ value: Value) async {
         interpreter.environment.output.show(value)

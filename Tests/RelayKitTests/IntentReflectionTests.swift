@@ -81,6 +81,7 @@ struct NullContext: IntentContext {
     var baseDirectory: URL { URL(fileURLWithPath: "/") }
     var fileChanges: FileChanges { FileChanges(journal: nil) }
     var scratchFolder: ScratchFolder { ScratchFolder() }
+    var entityTypes: EntityCatalog { EntityCatalog() }
     func convert(_ value: Value, to representation: Representation) async throws -> Value { value }
     func open(_ url: URL) async throws {}
     func show(_ value: Value) async {}

@@ -38,8 +38,8 @@ struct FindFiles: Intent {
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         guard folder.isFolder else { throw IntentError("'\(folder.path)' is not a folder") }
-        let query = try ItemQuery(conditions: conditions ?? [:], matchAll: match.lowercased() != "any", sort: sort, limit: limit)
-        return .value(.list(try query.apply(to: try files(in: folder.path))))
+        let query = try FilterQuery(where: conditions ?? [:], matchAll: match.lowercased() != "any", sort: sort, limit: limit)
+        return .value(.list(try await query.apply(to: try files(in: folder.path))))
     }
 
     /// The visible regular files under `path` (hidden files and folders, starting with '.', are skipped).

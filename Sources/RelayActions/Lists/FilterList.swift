@@ -15,7 +15,7 @@ struct FilterList: Intent {
     @Parameter(summary: "At most this many items.") var limit: Int?
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
-        let query = try ItemQuery(conditions: conditions ?? [:], matchAll: match.lowercased() != "any", sort: sort, limit: limit)
-        return .value(.list(try query.apply(to: items)))
+        let query = try FilterQuery(where: conditions ?? [:], matchAll: match.lowercased() != "any", sort: sort, limit: limit)
+        return .value(.list(try await query.apply(to: items)))
     }
 }

@@ -18,8 +18,8 @@ struct GetDetails: Intent {
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         do {
-            return .value(try value.property(property))
-        } catch {
+            return .value(try await value.resolvedProperty(property))
+        } catch let error as ValueAccessError {
             throw IntentError(error.message)
         }
     }

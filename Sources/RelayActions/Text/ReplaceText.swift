@@ -23,14 +23,3 @@ struct ReplaceText: Intent {
         return .value(.text(text.replacingOccurrences(of: find, with: with, options: options)))
     }
 }
-
-/// Builds regular expressions with errors fit for users.
-enum RegularExpressions {
-    static func make(_ pattern: String, caseSensitive: Bool = true) throws -> NSRegularExpression {
-        do {
-            return try NSRegularExpression(pattern: pattern, options: caseSensitive ? [] : [.caseInsensitive])
-        } catch {
-            throw IntentError("'\(pattern)' is not a valid regular expression")
-        }
-    }
-}

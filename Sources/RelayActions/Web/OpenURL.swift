@@ -4,13 +4,19 @@ import RelayKit
 /// `open`: opens a URL (SPEC §7).
 struct OpenURL: Intent {
     static let name = "open"
-    static let summary = "Opens the input URL with --open-with, $RELAY_OPEN or the system's opener (with --dry-run, prints 'open URL'); passes its input through."
-    static let output = ValueType.url
+    static let summary = "Opens the input URL (or a URL-representable entity's URL) with --open-with, $RELAY_OPEN or the system's opener (with --dry-run, prints 'open URL'); passes its input through."
+    static let output = ValueType.any
 
-    @Parameter(input: true, summary: "The URL to open.") var url: URL
+    @Parameter(input: true, summary: "The URL, or an entity whose type has a URL template.") var target: Value
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
+        let url: URL
+        if case .entity(let entity) = target {
+            url = try await entity.url()
+        } else {
+            url = try target.urlValue()
+        }
         try await context.open(url)
-        return .value(.url(url))
+        return .value(target)
     }
 }

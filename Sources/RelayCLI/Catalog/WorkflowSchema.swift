@@ -24,7 +24,7 @@ public enum WorkflowSchema {
             stepChoices.append(ref("control:" + keyword))
         }
         definitions["step"] = object(["anyOf": .list(stepChoices)])
-        let typeNames = Value.list(ValueType.allCases.map { .text($0.name) })
+        let typeNames = Value.list(ValueType.builtIn.map { .text($0.name) })
         return object([
             "$schema": "http://json-schema.org/draft-07/schema#",
             "$id": "https://relay.invalid/workflow.schema.json",

@@ -42,4 +42,13 @@ public enum FilePropertyReaders {
         defer { lock.unlock() }
         return readers.filter { type.conforms(to: $0.contentType) }.map(\.name)
     }
+
+    /// Every extra property name any registered reader offers.
+    public static var allNames: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        var names: [String] = []
+        for reader in readers where !names.contains(reader.name) { names.append(reader.name) }
+        return names
+    }
 }

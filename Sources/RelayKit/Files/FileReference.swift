@@ -5,6 +5,12 @@ public struct FileIdentity: Hashable, Sendable {
     public let device: UInt64
     public let inode: UInt64
 
+    /// An identity from a `stat` already made.
+    public init(device: UInt64, inode: UInt64) {
+        self.device = device
+        self.inode = inode
+    }
+
     /// The identity of the file at `path`, or nil if there is none (or the file system cannot tell).
     public init?(path: String) {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
@@ -59,6 +65,14 @@ public struct FileReference: Hashable, Sendable {
         originalPath = url.standardizedFileURL.path
         namesFolder = path.hasSuffix("/")
         identity = FileIdentity(path: originalPath)
+    }
+
+    /// A reference to the file at the absolute `path`, whose identity is already known (from a
+    /// folder scan), so that no `stat` is needed.
+    public init(path: String, identity: FileIdentity) {
+        originalPath = URL(fileURLWithPath: path).standardizedFileURL.path
+        namesFolder = false
+        self.identity = identity
     }
 
     /// Where the file is now: its original path if that still holds the same file, else the entry of

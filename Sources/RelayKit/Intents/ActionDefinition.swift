@@ -98,6 +98,9 @@ public final class ActionDefinition: Sendable {
                     throw ArgumentError(parameter: parameterNames[index], underlying: error)
                 }
             }
+            if let unset = storages.indices.first(where: { !storages[$0].isSet }) {
+                throw IntentError("'\(parameterNames[unset])' needs a value")
+            }
             return try await instance.perform(context)
         }
     }

@@ -57,6 +57,8 @@ public protocol IntentContext: Sendable {
     func open(_ url: URL) async throws
     /// Converts `value` to `representation` through the converter graph (SPEC §6).
     func convert(_ value: Value, to representation: Representation) async throws -> Value
+    /// The entity types of the loaded packages, for `find`, `search` and text → entity.
+    var entityTypes: EntityCatalog { get }
     /// Runs another workflow file with `input` and returns its output.
     func runWorkflow(at path: String, input: Value) async throws -> Value
 }

@@ -12,6 +12,8 @@ public protocol IntentPackage: SendableMetatype {
     static var fileProperties: [FilePropertyReader] { get }
     /// Content types this package defines (such as a private codable form).
     static var contentTypes: [ContentTypeDeclaration] { get }
+    /// The entity types this package exposes; each with a query gets `find`.
+    static var entities: [any Entity.Type] { get }
 }
 
 extension IntentPackage {
@@ -19,6 +21,12 @@ extension IntentPackage {
     public static var converters: [Converter] { [] }
     public static var fileProperties: [FilePropertyReader] { [] }
     public static var contentTypes: [ContentTypeDeclaration] { [] }
+    public static var entities: [any Entity.Type] { [] }
+
+    /// The entity types of this package and every included package.
+    public static func allEntities() -> [EntityDescriptor] {
+        entities.map { EntityDescriptor.of($0) } + includedPackages.flatMap { $0.allEntities() }
+    }
 
     /// The content types of this package and every included package.
     public static func allContentTypes() -> [ContentTypeDeclaration] {

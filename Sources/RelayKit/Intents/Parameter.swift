@@ -67,7 +67,13 @@ public struct Parameter<T: ParameterValue>: Sendable {
 
     /// The value the workflow gave, else the default.
     public var wrappedValue: T {
-        get { storage.value ?? storage.defaultValue ?? T.emptyValue }
+        get {
+            guard let value = storage.value ?? storage.defaultValue ?? T.emptyValue else {
+                // Relay sets every parameter without an empty value before `perform` (see `isSet`).
+                preconditionFailure("the parameter '\(storage.options.name ?? "?")' was read outside perform")
+            }
+            return value
+        }
         nonmutating set { storage.value = newValue }
     }
 }
@@ -78,6 +84,8 @@ protocol AnyParameterStorage: AnyObject {
     var valueType: ValueType { get }
     var isRequired: Bool { get }
     var defaultParameterValue: Value? { get }
+    /// Whether reading the parameter gives a value: it was set, has a default, or its type has an empty value.
+    var isSet: Bool { get }
     func assign(_ value: Value) throws(CoercionError)
 }
 
@@ -95,6 +103,7 @@ final class ParameterStorage<T: ParameterValue>: AnyParameterStorage, @unchecked
     var valueType: ValueType { T.valueType }
     var isRequired: Bool { defaultValue == nil && !T.isOptional }
     var defaultParameterValue: Value? { defaultValue.map(\.parameterValue) }
+    var isSet: Bool { value != nil || defaultValue != nil || T.emptyValue != nil }
 
     func assign(_ value: Value) throws(CoercionError) {
         self.value = try T(parameterValue: value)

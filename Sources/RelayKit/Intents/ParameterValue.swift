@@ -8,8 +8,9 @@ public protocol ParameterValue: Sendable {
     static var valueType: ValueType { get }
     /// Whether a workflow may leave the parameter out (true for optionals).
     static var isOptional: Bool { get }
-    /// What an unset parameter reads as.
-    static var emptyValue: Self { get }
+    /// What an unset optional parameter reads as; nil for types with no empty value (entities),
+    /// whose parameters Relay always sets before `perform`.
+    static var emptyValue: Self? { get }
     /// Builds the Swift value from a value already converted to `valueType`.
     init(parameterValue: Value) throws(CoercionError)
     /// The value as a workflow value, for defaults shown by `relay describe`.
@@ -22,21 +23,21 @@ extension ParameterValue {
 
 extension String: ParameterValue {
     public static var valueType: ValueType { .text }
-    public static var emptyValue: String { "" }
+    public static var emptyValue: String? { "" }
     public init(parameterValue: Value) throws(CoercionError) { self = parameterValue.textValue }
     public var parameterValue: Value { .text(self) }
 }
 
 extension Double: ParameterValue {
     public static var valueType: ValueType { .number }
-    public static var emptyValue: Double { 0 }
+    public static var emptyValue: Double? { 0 }
     public init(parameterValue: Value) throws(CoercionError) { self = try parameterValue.numberValue() }
     public var parameterValue: Value { .number(self) }
 }
 
 extension Int: ParameterValue {
     public static var valueType: ValueType { .number }
-    public static var emptyValue: Int { 0 }
+    public static var emptyValue: Int? { 0 }
     public init(parameterValue: Value) throws(CoercionError) {
         let number = try parameterValue.numberValue()
         guard let whole = Int(exactly: number) else {
@@ -49,42 +50,42 @@ extension Int: ParameterValue {
 
 extension Bool: ParameterValue {
     public static var valueType: ValueType { .boolean }
-    public static var emptyValue: Bool { false }
+    public static var emptyValue: Bool? { false }
     public init(parameterValue: Value) throws(CoercionError) { self = try parameterValue.booleanValue() }
     public var parameterValue: Value { .boolean(self) }
 }
 
 extension Date: ParameterValue {
     public static var valueType: ValueType { .date }
-    public static var emptyValue: Date { Date(timeIntervalSince1970: 0) }
+    public static var emptyValue: Date? { Date(timeIntervalSince1970: 0) }
     public init(parameterValue: Value) throws(CoercionError) { self = try parameterValue.dateValue() }
     public var parameterValue: Value { .date(self) }
 }
 
 extension URL: ParameterValue {
     public static var valueType: ValueType { .url }
-    public static var emptyValue: URL { URL(fileURLWithPath: "/") }
+    public static var emptyValue: URL? { URL(fileURLWithPath: "/") }
     public init(parameterValue: Value) throws(CoercionError) { self = try parameterValue.urlValue() }
     public var parameterValue: Value { .url(self) }
 }
 
 extension Value: ParameterValue {
     public static var valueType: ValueType { .any }
-    public static var emptyValue: Value { .nothing }
+    public static var emptyValue: Value? { .nothing }
     public init(parameterValue: Value) { self = parameterValue }
     public var parameterValue: Value { self }
 }
 
 extension Array: ParameterValue where Element == Value {
     public static var valueType: ValueType { .list }
-    public static var emptyValue: [Value] { [] }
+    public static var emptyValue: [Value]? { [] }
     public init(parameterValue: Value) { self = parameterValue.asList }
     public var parameterValue: Value { .list(self) }
 }
 
 extension ValueDictionary: ParameterValue {
     public static var valueType: ValueType { .dictionary }
-    public static var emptyValue: ValueDictionary { [:] }
+    public static var emptyValue: ValueDictionary? { [:] }
     public init(parameterValue: Value) throws(CoercionError) { self = try parameterValue.dictionaryValue() }
     public var parameterValue: Value { .dictionary(self) }
 }
@@ -92,7 +93,7 @@ extension ValueDictionary: ParameterValue {
 extension Optional: ParameterValue where Wrapped: ParameterValue {
     public static var valueType: ValueType { Wrapped.valueType }
     public static var isOptional: Bool { true }
-    public static var emptyValue: Wrapped? { nil }
+    public static var emptyValue: Wrapped?? { .some(nil) }
     public init(parameterValue: Value) throws(CoercionError) {
         self = parameterValue.isNothing ? nil : try Wrapped(parameterValue: parameterValue)
     }
@@ -101,14 +102,14 @@ extension Optional: ParameterValue where Wrapped: ParameterValue {
 
 extension RichText: ParameterValue {
     public static var valueType: ValueType { .richText }
-    public static var emptyValue: RichText { RichText(blocks: []) }
+    public static var emptyValue: RichText? { RichText(blocks: []) }
     public init(parameterValue: Value) throws(CoercionError) { self = try parameterValue.richTextValue() }
     public var parameterValue: Value { .richText(self) }
 }
 
 extension FileReference: ParameterValue {
     public static var valueType: ValueType { .file }
-    public static var emptyValue: FileReference { FileReference(path: "/") }
+    public static var emptyValue: FileReference? { FileReference(path: "/") }
     public init(parameterValue: Value) throws(CoercionError) { self = try parameterValue.fileValue() }
     public var parameterValue: Value { .file(self) }
 }

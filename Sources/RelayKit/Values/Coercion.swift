@@ -37,6 +37,7 @@ extension Value {
         case .richText(let richText): richText.plainText
         case .list(let items): items.map(\.textValue).joined(separator: "\n")
         case .dictionary: JSONWriter.string(for: self, pretty: true)
+        case .entity(let entity): entity.title
         }
     }
 
@@ -49,6 +50,7 @@ extension Value {
             return "text '\(shown)'"
         case .list(let items): return "a list of \(items.count) item\(items.count == 1 ? "" : "s")"
         case .dictionary(let entries): return "a dictionary of \(entries.count) key\(entries.count == 1 ? "" : "s")"
+        case .entity(let entity): return "\(entity.typeName) '\(entity.title)'"
         default: return "\(type.name) \(textValue)"
         }
     }
@@ -65,7 +67,7 @@ extension Value {
             return !(text.isEmpty || lowered == "false" || lowered == "no")
         case .list(let items): return !items.isEmpty
         case .dictionary(let entries): return !entries.isEmpty
-        case .date, .url, .file: return true
+        case .date, .url, .file, .entity: return true
         case .richText(let richText): return !richText.blocks.isEmpty
         }
     }
@@ -87,6 +89,10 @@ extension Value {
         case .url: return .url(try urlValue())
         case .list: return .list(asList)
         case .dictionary: return .dictionary(try dictionaryValue())
+        case .entity(let name):
+            if case .entity(let entity) = self, entity.typeName == name { return self }
+            if case .list(let items) = self, items.count == 1 { return try items[0].coerced(to: target, relativeTo: baseDirectory) }
+            throw CoercionError(value: self, target: target)
         }
     }
 
@@ -152,6 +158,15 @@ extension Value {
             }
             return url
         case .list(let items) where items.count == 1: return try items[0].urlValue()
+        case .entity(let entity):
+            do {
+                guard let template = entity.descriptor.urlTemplate else { throw CoercionError(value: self, target: .url, reason: "its type has no URL template") }
+                return try template.url { name in try entity.propertyNow(name) }
+            } catch let error as CoercionError {
+                throw error
+            } catch {
+                throw CoercionError(value: self, target: .url, reason: "\(error)")
+            }
         default: throw CoercionError(value: self, target: .url)
         }
     }
@@ -199,6 +214,7 @@ extension Value {
             }
             return entries
         case .list(let items) where items.count == 1: return try items[0].dictionaryValue()
+        case .entity(let entity): return entity.dictionaryNow
         default: throw CoercionError(value: self, target: .dictionary)
         }
     }

@@ -22,6 +22,8 @@ public enum JSONWriter {
             writeContainer(items, open: "[", close: "]", into: &output, pretty: pretty, indent: indent) {
                 item, output in write(item, into: &output, pretty: pretty, indent: indent + 1)
             }
+        case .entity(let entity):
+            write(.dictionary(entity.dictionaryNow), into: &output, pretty: pretty, indent: indent)
         case .dictionary(let dictionary):
             writeContainer(
                 Array(dictionary.elements), open: "{", close: "}", into: &output, pretty: pretty, indent: indent

@@ -16,6 +16,7 @@ public enum Value: Sendable, Hashable {
     case richText(RichText)
     case list([Value])
     case dictionary(ValueDictionary)
+    case entity(EntityValue)
 
     /// The type of this value.
     public var type: ValueType {
@@ -30,6 +31,7 @@ public enum Value: Sendable, Hashable {
         case .richText: .richText
         case .list: .list
         case .dictionary: .dictionary
+        case .entity(let entity): .entity(entity.typeName)
         }
     }
 

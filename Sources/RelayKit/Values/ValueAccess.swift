@@ -21,6 +21,7 @@ extension Value {
                 + (file.contentType.conforms(to: .image) ? ["width", "height"] : [])
                 + FilePropertyReaders.names(for: file.contentType)
         case .richText: ["text", "count"]
+        case .entity(let entity): entity.propertyNames
         case .number, .boolean, .nothing: []
         }
     }
@@ -83,11 +84,22 @@ extension Value {
             case "count": return .number(Double(richText.plainText.count))
             default: break
             }
+        case .entity(let entity):
+            guard let value = try entity.propertyNow(name) else {
+                throw ValueAccessError("the \(entity.typeName) property '\(name)' is fetched when read; read it in a step, as in '${\(entity.typeName).\(name)}'")
+            }
+            return value
         case .number, .boolean, .nothing: break
         }
         let available = propertyNames
         let list = available.isEmpty ? "it has no properties" : "it has \(available.joined(separator: ", "))"
         throw ValueAccessError("\(type.withArticle) has no property '\(name)'; \(list)")
+    }
+
+    /// Reads a property as `property(_:)` does, fetching an entity's deferred property.
+    public func resolvedProperty(_ name: String) async throws -> Value {
+        if case .entity(let entity) = self { return try await entity.property(name) }
+        return try property(name)
     }
 
     /// Reads `value[index]`: lists and texts by 1-based position (negative counts from the end),

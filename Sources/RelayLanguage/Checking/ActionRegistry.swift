@@ -11,6 +11,8 @@ public struct ActionRegistry: Sendable {
     private var indicesByShortName: [String: [Int]] = [:]
     /// The converters of every registered package.
     public private(set) var conversions = ConversionGraph()
+    /// The entity types of every registered package.
+    public private(set) var entityTypes = EntityCatalog()
 
     /// What looking up a name found.
     public enum Lookup: Sendable {
@@ -30,6 +32,7 @@ public struct ActionRegistry: Sendable {
         for (packageName, intent) in package.allIntents() {
             try register(intent, package: packageName, prefixed: prefixed)
         }
+        for descriptor in package.allEntities() { try entityTypes.add(descriptor) }
         ContentType.declare(package.allContentTypes())
         conversions.add(package.allConverters())
         FilePropertyReaders.add(package.allFileProperties())

@@ -4,7 +4,7 @@ import RelayKit
 /// parameters, and reports, all at once and before anything runs, unknown actions and
 /// parameters, missing parameters, undefined variables and the type mismatches it can know.
 public struct Checker {
-    private let registry: ActionRegistry
+    let registry: ActionRegistry
     private var diagnostics: [Diagnostic] = []
     private var scope: VariableScope
 
@@ -44,7 +44,7 @@ public struct Checker {
         return file.hasSuffix(".yaml") ? String(file.dropLast(5)) : file.hasSuffix(".yml") ? String(file.dropLast(4)) : file
     }
 
-    private mutating func report(_ message: String, at range: SourceRange, notes: [String] = []) {
+    mutating func report(_ message: String, at range: SourceRange, notes: [String] = []) {
         diagnostics.append(.error(message, at: range, notes: notes))
     }
 
@@ -214,6 +214,7 @@ public struct Checker {
             checkReferences(template)
             checkLiteral(template, for: parameter, of: action)
         }
+        checkFilterClauses(action, arguments)
         if let inputIndex = action.inputIndex, arguments[inputIndex] == nil, let input {
             let parameter = action.parameters[inputIndex]
             let mapsOverList = input == .list && action.mapsOverListInput
@@ -239,15 +240,25 @@ public struct Checker {
         case .none:
             return true
         case .primary(let template):
-            guard let primary = action.primaryIndex else {
-                let message = action.parameters.contains { !$0.isInput }
-                    ? "'\(action.name)' has no primary parameter; give its parameters by name"
-                    : "'\(action.name)' takes no parameters"
-                report(message, at: template.range, notes: ["note: \(signature(of: action))"])
-                return false
+            return bindPrimary(template, to: action, into: &arguments)
+        case .primaryWithSiblings(let template, let siblings):
+            guard bindPrimary(template, to: action, into: &arguments) else { return false }
+            var ok = true
+            for sibling in siblings {
+                guard let index = action.parameterIndex(named: sibling.key), index != action.primaryIndex else {
+                    if registry.action(named: sibling.key) != nil {
+                        report(
+                            "a step has exactly one action; found '\(call.name.text)', '\(sibling.key)'", at: sibling.keyRange,
+                            notes: ["help: if '\(sibling.key)' is a parameter of '\(call.name.text)', check its spelling; otherwise give it a step of its own"])
+                    } else {
+                        reportUnknownParameter(sibling, of: action, candidates: action.parameters.filter { !$0.isPrimary })
+                    }
+                    ok = false
+                    continue
+                }
+                arguments[index] = sibling.value
             }
-            arguments[primary] = template
-            return true
+            return ok
         case .named(let entries, let range):
             if let primary = action.primaryIndex, takesWholeMapping(action, primary: primary),
                 !entries.contains(where: { action.parameterIndex(named: $0.key) != nil })
@@ -258,10 +269,7 @@ public struct Checker {
             var ok = true
             for entry in entries {
                 guard let index = action.parameterIndex(named: entry.key) else {
-                    let names = action.parameters.map(\.name)
-                    report(
-                        "'\(action.name)' has no parameter '\(entry.key)'\(Suggestions.didYouMean(entry.key, in: names))",
-                        at: entry.keyRange, notes: ["note: \(signature(of: action))"])
+                    reportUnknownParameter(entry, of: action, candidates: action.parameters)
                     ok = false
                     continue
                 }
@@ -269,6 +277,24 @@ public struct Checker {
             }
             return ok
         }
+    }
+
+    private mutating func reportUnknownParameter(_ entry: TemplateEntry, of action: ActionDefinition, candidates: [ParameterDefinition]) {
+        report(
+            "'\(action.name)' has no parameter '\(entry.key)'\(Suggestions.didYouMean(entry.key, in: candidates.map(\.name)))",
+            at: entry.keyRange, notes: ["note: \(signature(of: action))"])
+    }
+
+    private mutating func bindPrimary(_ template: Template, to action: ActionDefinition, into arguments: inout [Template?]) -> Bool {
+        guard let primary = action.primaryIndex else {
+            let message = action.parameters.contains { !$0.isInput }
+                ? "'\(action.name)' has no primary parameter; give its parameters by name"
+                : "'\(action.name)' takes no parameters"
+            report(message, at: template.range, notes: ["note: \(signature(of: action))"])
+            return false
+        }
+        arguments[primary] = template
+        return true
     }
 
     /// Whether a mapping after the action's name is its primary parameter (e.g. `dictionary: {a: 1}`):
@@ -298,7 +324,7 @@ public struct Checker {
             }
             return
         }
-        guard parameter.type != .any, parameter.type != .list else { return }
+        guard parameter.type != .any, parameter.type != .list, !parameter.type.isEntity else { return }
         if parameter.isInput, case .list = literal, action.mapsOverListInput { return }
         do {
             _ = try literal.coerced(to: parameter.type)
@@ -363,6 +389,7 @@ public struct Checker {
             return false
         }
         if from == .nothing { return true }
+        if from.isEntity || to.isEntity { return false }
         if from == .file && to == .richText { return false }
         switch (from, to) {
         case (.number, .boolean), (.boolean, .number): return false

@@ -14,6 +14,8 @@ public struct Template: Sendable {
 
     public var kind: Kind
     public var range: SourceRange
+    /// For a literal mapping, where each key was written, so that checks can point at one.
+    public var keyRanges: [String: SourceRange] = [:]
 
     public init(_ kind: Kind, range: SourceRange) {
         self.kind = kind

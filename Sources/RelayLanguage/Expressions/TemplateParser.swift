@@ -32,8 +32,14 @@ public enum TemplateParser {
             }
             if let values = allLiteral(entries.map(\.value)) {
                 var dictionary = ValueDictionary(minimumCapacity: values.count)
-                for (entry, value) in zip(entries, values) { dictionary[entry.key] = value }
-                return Template(.literal(.dictionary(dictionary)), range: node.range)
+                var keyRanges: [String: SourceRange] = [:]
+                for (entry, value) in zip(entries, values) {
+                    dictionary[entry.key] = value
+                    keyRanges[entry.key] = entry.keyRange
+                }
+                var template = Template(.literal(.dictionary(dictionary)), range: node.range)
+                template.keyRanges = keyRanges
+                return template
             }
             return Template(.dictionary(entries), range: node.range)
         }

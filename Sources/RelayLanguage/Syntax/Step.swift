@@ -33,6 +33,9 @@ public enum Arguments: Sendable {
     case primary(Template)
     /// A mapping of parameter names to values.
     case named([TemplateEntry], range: SourceRange)
+    /// The primary parameter after the action's name, and named parameters as sibling keys of the
+    /// step (SPEC §5: `- find: note` followed by `where:`, `sort:`, `limit:`).
+    case primaryWithSiblings(Template, siblings: [TemplateEntry])
 }
 
 /// `if`, `then`, `else`.

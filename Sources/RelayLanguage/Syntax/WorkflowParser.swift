@@ -97,7 +97,7 @@ public struct WorkflowParser {
             return nil
         }
         guard let type = ValueType(name: name) else {
-            let names = ValueType.allCases.map(\.name)
+            let names = ValueType.builtIn.map(\.name)
             let spellings = names + ["string", "bool", "int", "integer", "double", "array", "dict", "object"]
             report("unknown type '\(name)'\(Suggestions.didYouMean(name, in: spellings))", at: node.range,
                 notes: ["note: the types are \(names.joined(separator: ", "))"])
@@ -229,7 +229,8 @@ public struct WorkflowParser {
             report("this step has no action, only modifiers (\(keyed.map(\.key).joined(separator: ", ")))", at: range)
             return nil
         }
-        if actionKeys.count > 1 {
+        let takesSiblings = !action.pair.value.isNull && !action.pair.value.isMapping
+        if actionKeys.count > 1, !takesSiblings {
             var notes: [String] = []
             let extra = actionKeys[1].key
             if action.pair.value.isNull {
@@ -242,8 +243,20 @@ public struct WorkflowParser {
                 at: actionKeys[1].pair.key.range, notes: notes)
             return nil
         }
-        guard let modifiers = modifiers(keyed, allowed: Self.modifierKeys, stepName: action.key) else { return nil }
-        guard let arguments = arguments(action.pair.value) else { return nil }
+        let siblings = actionKeys.dropFirst()
+        let kept = keyed.filter { entry in !siblings.contains { $0.key == entry.key } }
+        guard let modifiers = modifiers(kept, allowed: Self.modifierKeys, stepName: action.key) else { return nil }
+        guard var arguments = arguments(action.pair.value) else { return nil }
+        if !siblings.isEmpty, case .primary(let primary) = arguments {
+            var entries: [TemplateEntry] = []
+            for sibling in siblings {
+                guard let value = attempt({ () throws(Diagnostic) in try TemplateParser.template(from: sibling.pair.value) }) else {
+                    return nil
+                }
+                entries.append(TemplateEntry(key: sibling.key, keyRange: sibling.pair.key.range, value: value))
+            }
+            arguments = .primaryWithSiblings(primary, siblings: entries)
+        }
         let call = ActionCall(name: Name(text: action.key, range: action.pair.key.range), arguments: arguments)
         return Step(kind: .action(call), modifiers: modifiers, range: range, keyRange: action.pair.key.range)
     }

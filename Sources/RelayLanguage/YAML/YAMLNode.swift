@@ -35,6 +35,12 @@ public struct YAMLNode: Sendable {
         return false
     }
 
+    /// Whether this is a mapping.
+    public var isMapping: Bool {
+        if case .mapping = kind { return true }
+        return false
+    }
+
     /// A word for the node's shape, for messages: `a mapping`, `a list`, `a scalar`.
     public var shapeDescription: String {
         switch kind {

@@ -1,8 +1,7 @@
 import Foundation
-import RelayKit
 
 /// Reads durations such as `3 days`, `1 week 2 hours`, `90 minutes`, `2 months, 1 day`.
-enum DurationText {
+public enum DurationText {
     private static let units: [String: Calendar.Component] = [
         "second": .second, "seconds": .second, "sec": .second, "secs": .second, "s": .second,
         "minute": .minute, "minutes": .minute, "min": .minute, "mins": .minute,
@@ -13,7 +12,8 @@ enum DurationText {
         "year": .year, "years": .year,
     ]
 
-    static func parse(_ text: String) throws -> DateComponents {
+    /// The duration `text` names, as date components; an error says how to write one.
+    public static func parse(_ text: String) throws(IntentError) -> DateComponents {
         let words = text.replacingOccurrences(of: ",", with: " ").split(whereSeparator: \.isWhitespace).map(String.init)
         guard !words.isEmpty, words.count % 2 == 0 else { throw invalid(text) }
         var components = DateComponents()
@@ -35,7 +35,7 @@ enum DurationText {
 
 extension DateComponents {
     /// The same duration backwards.
-    var negated: DateComponents {
+    public var negated: DateComponents {
         var result = DateComponents()
         for unit: Calendar.Component in [.second, .minute, .hour, .day, .month, .year] {
             if let value = value(for: unit), value != NSDateComponentUndefined { result.setValue(-value, for: unit) }

@@ -1,0 +1,62 @@
+import Foundation
+import RelayKit
+
+/// Actions on entities of any type: `find`, `get-url`.
+public enum EntityActions: IntentPackage {
+    public static let name = "entities"
+    public static let intents: [any Intent.Type] = [Find.self, GetURL.self]
+}
+
+/// `find`: the entities of a type that match conditions, through the type's query (SPEC §5).
+struct Find: Intent {
+    static let summary = "Finds entities of a type (singular or plural name, e.g. 'photos') that match 'where', sorted and limited; what the type's query can do itself is handed to it."
+    static let output = ValueType.list
+
+    @Parameter(primary: true, summary: "The entity type: photo, note, or a package's type.") var type: String
+    @Parameter(name: "where", summary: "PROPERTY: VALUE or PROPERTY: {COMPARATOR: VALUE}; each property accepts the comparators that fit its type.")
+    var conditions: ValueDictionary?
+    @Parameter(summary: "Whether every condition must hold, or any one.", choices: ["all", "any"]) var match: String = "all"
+    @Parameter(summary: "A property, or {by: PROPERTY, order: ascending|descending}, or a list of those.") var sort: Value?
+    @Parameter(summary: "At most this many entities.") var limit: Int?
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        let catalog = context.entityTypes
+        guard let descriptor = catalog.descriptor(named: type) else {
+            throw IntentError(EntityTypeNaming.unknown(type, in: catalog))
+        }
+        let clauses = conditions ?? [:]
+        if let problem = FilterValidation(entityType: descriptor).problems(where: clauses, sort: sort).first {
+            throw problem
+        }
+        let query = try FilterQuery(where: clauses, matchAll: match.lowercased() != "any", sort: sort, limit: limit)
+        return .value(.list(try await EntityFinder.find(descriptor, query).map(Value.entity)))
+    }
+}
+
+/// `get-url`: an entity's URL, from its type's URL template (SPEC §7).
+struct GetURL: Intent {
+    static let name = "get-url"
+    static let summary = "Outputs the URL of the input entity, made from its type's URL template."
+    static let output = ValueType.url
+
+    @Parameter(input: true, summary: "The entity (a URL passes through).") var entity: Value
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        switch entity {
+        case .entity(let entity): return .value(.url(try await entity.url()))
+        case .url: return .value(entity)
+        default:
+            throw IntentError("get-url takes an entity whose type has a URL template, not \(entity.briefDescription)")
+        }
+    }
+}
+
+/// Messages about entity type names.
+enum EntityTypeNaming {
+    /// `unknown entity type 'phots'; did you mean 'photos'? (types: photo, note)`.
+    static func unknown(_ name: String, in catalog: EntityCatalog) -> String {
+        let singulars = catalog.descriptors.map(\.name.singular)
+        let listed = singulars.isEmpty ? "no entity types are loaded" : "entity types: \(singulars.joined(separator: ", "))"
+        return "unknown entity type '\(name)'\(Suggestions.didYouMean(name, in: catalog.names)) (\(listed))"
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import RelayKit
+
+/// `create-note`: a new Markdown note in the notes folder.
+struct CreateNote: Intent {
+    static let summary = "Makes a note (a Markdown file in the notes folder) with a title and a body; outputs the note."
+    static let output = ValueType.entity("note")
+
+    @Parameter(primary: true, summary: "The title, which names the file.") var title: String
+    @Parameter(summary: "The body: text (Markdown) or rich text.") var body: Value?
+    @Parameter(summary: "A folder below the notes folder.") var folder: String?
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw IntentError("a note needs a title") }
+        let fileName = String(trimmed.map { "/\\:\0".contains($0) ? "-" : $0 }.prefix(200)) + ".md"
+        let relativePath = folder.map { NoteText.cleanFolder($0) }.flatMap { $0.isEmpty ? nil : $0 + "/" + fileName } ?? fileName
+        let root = NoteLibrary.folder
+        let path = root + "/" + relativePath
+        guard !FileManager.default.fileExists(atPath: path) else {
+            throw IntentError("a note titled '\(trimmed)' already exists at '\(path)'; use append-to-note to add to it")
+        }
+        do {
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        } catch {
+            throw IntentError("cannot make the notes folder '\(root)': \(error.localizedDescription)")
+        }
+        var text = "# \(trimmed)\n"
+        if let body, !body.isNothing { text += "\n" + NoteText.markdown(for: body).trimmingCharacters(in: .newlines) + "\n" }
+        try context.fileChanges.write(Data(text.utf8), to: path)
+        guard let file = FolderScan.file(relativePath, in: root) else { throw IntentError("the note '\(path)' vanished after it was written") }
+        return .value(.entity(EntityValue(Note(file: file))))
+    }
+}
+
+/// `append-to-note`: adds content to the end of a note.
+struct AppendToNote: Intent {
+    static let summary = "Adds the input to the end of a note: text, rich text (as Markdown), or images (copied beside the note and linked); entities are handed over as one of those."
+    static let output = ValueType.entity("note")
+
+    @Parameter(primary: true, summary: "The note, or its title.") var note: Note
+    @Parameter(input: true, summary: "What to add: rich text, text or images.", accepts: [.rtf, .plainText, .image]) var content: Value
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        let path = note.file.path
+        guard let existing = FileManager.default.contents(atPath: path) else {
+            throw IntentError("the note '\(note.title)' no longer exists at '\(path)'")
+        }
+        var chunks: [String] = []
+        for item in content.asList {
+            chunks.append(try await NoteText.chunk(for: item, besides: path, context: context))
+        }
+        var text = String(decoding: existing, as: UTF8.self)
+        if !text.isEmpty && !text.hasSuffix("\n") { text += "\n" }
+        for chunk in chunks where !chunk.isEmpty { text += "\n" + chunk.trimmingCharacters(in: .newlines) + "\n" }
+        try context.fileChanges.write(Data(text.utf8), to: path)
+        let root = NoteLibrary.folder
+        let updated = FolderScan.file(note.file.relativePath, in: root) ?? note.file
+        return .value(.entity(EntityValue(Note(file: updated))))
+    }
+}
+
+/// Turns values into the Markdown a note holds.
+enum NoteText {
+    /// Markdown for text (as is) or rich text (written as Markdown).
+    static func markdown(for value: Value) -> String {
+        if case .richText(let richText) = value { return MarkdownWriter.markdown(for: richText) }
+        return value.textValue
+    }
+
+    /// `a/b/`, `/a//b` → `a/b`; `..` parts are dropped so the folder stays inside the notes folder.
+    static func cleanFolder(_ folder: String) -> String {
+        folder.split(separator: "/").filter { $0 != "." && $0 != ".." }.joined(separator: "/")
+    }
+
+    /// The Markdown for one item of `append-to-note`'s content. An image is copied into an
+    /// `attachments` folder beside the note and linked.
+    static func chunk(for item: Value, besides notePath: String, context: any IntentContext) async throws -> String {
+        guard case .file(let file) = item else { return markdown(for: item) }
+        let type = file.contentType
+        if type.conforms(to: .image) {
+            let folder = (notePath as NSString).deletingLastPathComponent + "/attachments"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            var name = file.name
+            var number = 2
+            while FileManager.default.fileExists(atPath: folder + "/" + name) {
+                name = "\((file.name as NSString).deletingPathExtension) \(number).\(file.fileExtension)"
+                number += 1
+            }
+            try context.fileChanges.copy(file.path, to: folder + "/" + name)
+            let link = "attachments/" + (name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? name)
+            return "![\((name as NSString).deletingPathExtension)](\(link))"
+        }
+        if type.conforms(to: .rtf) {
+            let data = try file.contents()
+            return MarkdownWriter.markdown(for: try RTFReader.richText(from: String(decoding: data, as: UTF8.self)))
+        }
+        return try await context.convert(item, to: .value(.text)).textValue
+    }
+}

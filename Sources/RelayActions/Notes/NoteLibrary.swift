@@ -1,0 +1,75 @@
+import Foundation
+import RelayKit
+
+/// The `notes` package: `note` entities, the Markdown files under the notes folder, indexed for
+/// `search`; `create-note` and `append-to-note` (SPEC §9).
+public enum NoteLibrary: IntentPackage {
+    public static let name = "notes"
+    public static let intents: [any Intent.Type] = [CreateNote.self, AppendToNote.self]
+    public static let entities: [any Entity.Type] = [Note.self]
+
+    static let extensions: Set<String> = ["md", "markdown"]
+
+    /// The notes folder: `--notes DIR` (which sets `RELAY_NOTES`), else `$RELAY_NOTES`, else `~/Notes`.
+    static var folder: String { LibraryFolder.path(variable: "RELAY_NOTES", fallback: "~/Notes") }
+}
+
+/// A note: a Markdown file under the notes folder, titled by its file name.
+struct Note: Entity {
+    static let typeName = EntityTypeName("note")
+    static let properties: [EntityProperty<Note>] = [
+        .stored("name", \.name),
+        .stored("folder", \.folder),
+        .stored("created", \.created),
+        .stored("modified", \.modified),
+        .stored("size", \.size),
+        .deferred("body") { try $0.body() },
+    ]
+    static var defaultQuery: any EntityQuery<Note> { NoteQuery() }
+    static var indexing: EntityIndexing<Note>? {
+        EntityIndexing(
+            priority: 0.6, keywords: { $0.folder.split(separator: "/").map(String.init) }, modified: { $0.file.modified },
+            content: { try $0.body() })
+    }
+
+    let file: ScannedFile
+
+    var id: String { file.relativePath }
+    var name: String { file.name }
+    var title: String { (file.name as NSString).deletingPathExtension }
+    /// The folder below the notes folder, empty at the top.
+    var folder: String { (file.relativePath as NSString).deletingLastPathComponent }
+    var created: Date { file.created }
+    var modified: Date { file.modified }
+    var size: Int { Int(file.size) }
+
+    var displayRepresentation: DisplayRepresentation {
+        DisplayRepresentation(title: title, subtitle: folder.isEmpty ? nil : folder)
+    }
+
+    /// Its Markdown file, then its text.
+    var transferRepresentations: [TransferRepresentation] {
+        let reference = file.reference
+        return [.proxy(.markdown) { .file(reference) }, .proxy(.plainText) { .text(try body()) }]
+    }
+
+    /// The Markdown text of the note.
+    func body() throws -> String {
+        guard let data = FileManager.default.contents(atPath: file.path) else {
+            throw IntentError("cannot read the note '\(file.relativePath)'")
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// Reads the notes folder on every query: nothing is cached or watched.
+struct NoteQuery: EntityQuery {
+    func entities(for ids: [String]) async throws -> [Note] {
+        let folder = NoteLibrary.folder
+        return ids.compactMap { id in FolderScan.file(id, in: folder).map(Note.init) }
+    }
+
+    func allEntities() async throws -> [Note] {
+        FolderScan.files(in: NoteLibrary.folder, extensions: NoteLibrary.extensions).map(Note.init)
+    }
+}

@@ -1,0 +1,30 @@
+/// The entity types of the registered packages, by singular and plural name.
+public struct EntityCatalog: Sendable {
+    private var byName: [String: EntityDescriptor] = [:]
+    /// Every entity type, in the order registered.
+    public private(set) var descriptors: [EntityDescriptor] = []
+
+    public init() {}
+
+    /// Adds `descriptor`; a second type with a name already taken is an error naming both.
+    public mutating func add(_ descriptor: EntityDescriptor) throws(IntentDeclarationError) {
+        for name in [descriptor.name.singular, descriptor.name.plural] {
+            if let existing = byName[name] {
+                guard existing !== descriptor else { return }
+                throw IntentDeclarationError(intent: descriptor.name.singular, problem: "an entity type named '\(name)' is already registered")
+            }
+        }
+        byName[descriptor.name.singular] = descriptor
+        byName[descriptor.name.plural] = descriptor
+        descriptors.append(descriptor)
+    }
+
+    /// The type called `name`, singular or plural.
+    public func descriptor(named name: String) -> EntityDescriptor? { byName[name] ?? byName[name.lowercased()] }
+
+    /// Every name a workflow may use for an entity type.
+    public var names: [String] { descriptors.flatMap { [$0.name.singular, $0.name.plural] } }
+
+    /// The types kept in the full-text index.
+    public var indexed: [EntityDescriptor] { descriptors.filter { $0.indexPriority != nil } }
+}

@@ -1,0 +1,28 @@
+/// A comparator of a `where` clause (SPEC §5).
+public enum Comparator: String, CaseIterable, Sendable, Hashable {
+    case `is`, isNot = "is-not", contains, doesNotContain = "does-not-contain", beginsWith = "begins-with"
+    case endsWith = "ends-with", matches, greaterThan = "greater-than", atLeast = "at-least", lessThan = "less-than"
+    case atMost = "at-most", between, isBefore = "is-before", isAfter = "is-after", isToday = "is-today"
+    case inLast = "in-last", inNext = "in-next", isAnyOf = "is-any-of", hasAnyValue = "has-any-value"
+
+    /// The name workflows write.
+    public var name: String { rawValue }
+
+    private static let textual: [Comparator] = [
+        .is, .isNot, .contains, .doesNotContain, .beginsWith, .endsWith, .matches, .isAnyOf, .hasAnyValue,
+    ]
+
+    /// The comparators that fit a property of `type`; using another is a check-time error.
+    public static func allowed(for type: ValueType) -> [Comparator] {
+        switch type {
+        case .any, .nothing: allCases
+        case .text, .url, .richText, .file: textual
+        case .number: [.is, .isNot, .greaterThan, .atLeast, .lessThan, .atMost, .between, .isAnyOf, .hasAnyValue]
+        case .date: [.is, .isNot, .isBefore, .isAfter, .between, .isToday, .inLast, .inNext, .hasAnyValue]
+        case .boolean: [.is, .isNot, .hasAnyValue]
+        case .list: [.contains, .doesNotContain, .hasAnyValue]
+        case .dictionary: [.is, .isNot, .hasAnyValue]
+        case .entity: [.is, .isNot, .isAnyOf, .hasAnyValue]
+        }
+    }
+}

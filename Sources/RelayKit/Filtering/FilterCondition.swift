@@ -1,0 +1,163 @@
+import Foundation
+
+/// One condition of a `where` clause: a property, a comparator and its operand (SPEC §5). Parsing
+/// checks the operand's shape once, so testing an item does no parsing.
+public struct FilterCondition: Sendable {
+    public let property: String
+    public let comparator: Comparator
+    public let operand: Value
+    /// Whether text comparisons heed case (`case-sensitive: true`); they ignore it by default.
+    public let caseSensitive: Bool
+    private let test: Test
+
+    /// What is compared, worked out from the operand once.
+    private enum Test: Sendable {
+        case equal(Value, Bool)
+        case text(String, TextTest)
+        case pattern(NSRegularExpression)
+        case order(Value, Set<ComparisonResult>)
+        case between(Value, Value)
+        case today(Bool)
+        case range(Date, Date)
+        case anyOf([Value])
+        case present(Bool)
+    }
+
+    private enum TextTest: Sendable { case contains, lacks, begins, ends }
+
+    /// A condition; an operand of the wrong shape (`between: 5`, `in-last: soon`) is an error.
+    public init(property: String, comparator: Comparator, operand: Value, caseSensitive: Bool = false, now: Date = Date())
+        throws(FilterError)
+    {
+        self.property = property
+        self.comparator = comparator
+        self.operand = operand
+        self.caseSensitive = caseSensitive
+        let fold: (String) -> String = { caseSensitive ? $0 : $0.lowercased() }
+        func fail(_ message: String) -> FilterError { FilterError("'\(property)': \(message)", property: property) }
+        switch comparator {
+        case .is: test = .equal(operand, true)
+        case .isNot: test = .equal(operand, false)
+        case .contains: test = .text(fold(operand.textValue), .contains)
+        case .doesNotContain: test = .text(fold(operand.textValue), .lacks)
+        case .beginsWith: test = .text(fold(operand.textValue), .begins)
+        case .endsWith: test = .text(fold(operand.textValue), .ends)
+        case .matches:
+            do {
+                test = .pattern(try RegularExpressions.make(operand.textValue, caseSensitive: caseSensitive))
+            } catch {
+                throw fail(error.message)
+            }
+        case .greaterThan, .isAfter: test = .order(operand, [.orderedDescending])
+        case .atLeast: test = .order(operand, [.orderedDescending, .orderedSame])
+        case .lessThan, .isBefore: test = .order(operand, [.orderedAscending])
+        case .atMost: test = .order(operand, [.orderedAscending, .orderedSame])
+        case .between:
+            guard case .list(let bounds) = operand, bounds.count == 2 else {
+                throw fail("'between' takes [low, high], not \(operand.briefDescription)")
+            }
+            test = .between(bounds[0], bounds[1])
+        case .isToday, .hasAnyValue:
+            let flag: Bool
+            do { flag = try operand.isNothing ? true : operand.booleanValue() } catch { throw fail("'\(comparator.name)' takes true or false, not \(operand.briefDescription)") }
+            test = comparator == .isToday ? .today(flag) : .present(flag)
+        case .inLast, .inNext:
+            let components: DateComponents
+            do { components = try DurationText.parse(operand.textValue) } catch { throw fail(error.message) }
+            let calendar = Calendar.current
+            if comparator == .inLast {
+                test = .range(calendar.date(byAdding: components.negated, to: now) ?? now, now)
+            } else {
+                test = .range(now, calendar.date(byAdding: components, to: now) ?? now)
+            }
+        case .isAnyOf:
+            guard case .list(let options) = operand else {
+                throw fail("'is-any-of' takes a list, not \(operand.briefDescription)")
+            }
+            test = .anyOf(options)
+        }
+    }
+
+    /// `PROPERTY: VALUE` (meaning `is`) or `PROPERTY: {COMPARATOR: VALUE, …, case-sensitive: BOOL}`.
+    public static func parse(property: String, _ specification: Value, now: Date = Date()) throws(FilterError) -> [FilterCondition] {
+        guard case .dictionary(let entries) = specification else {
+            return [try FilterCondition(property: property, comparator: .is, operand: specification, now: now)]
+        }
+        var caseSensitive = false
+        if let flag = entries["case-sensitive"] {
+            do { caseSensitive = try flag.booleanValue() } catch {
+                throw FilterError("'case-sensitive' takes true or false, not \(flag.briefDescription)", property: property)
+            }
+        }
+        var conditions: [FilterCondition] = []
+        for (name, operand) in entries where name != "case-sensitive" {
+            guard let comparator = Comparator(rawValue: name) else {
+                let names = Comparator.allCases.map(\.name)
+                throw FilterError(
+                    "unknown comparator '\(name)' for '\(property)'\(Suggestions.didYouMean(name, in: names)) (comparators: \(names.joined(separator: ", ")))",
+                    property: property)
+            }
+            conditions.append(try FilterCondition(property: property, comparator: comparator, operand: operand, caseSensitive: caseSensitive, now: now))
+        }
+        guard !conditions.isEmpty else { throw FilterError("'\(property)' has no comparator", property: property) }
+        return conditions
+    }
+
+    /// Whether the condition holds for a property's `value`.
+    public func holds(for value: Value) throws(FilterError) -> Bool {
+        switch test {
+        case .equal(let operand, let wanted): return isEqual(value, operand) == wanted
+        case .text(let needle, let kind):
+            if case .list(let items) = value {
+                let found = items.contains { isEqual($0, operand) }
+                return kind == .lacks ? !found : found
+            }
+            let text = caseSensitive ? value.textValue : value.textValue.lowercased()
+            switch kind {
+            case .contains: return text.contains(needle)
+            case .lacks: return !text.contains(needle)
+            case .begins: return text.hasPrefix(needle)
+            case .ends: return text.hasSuffix(needle)
+            }
+        case .pattern(let expression):
+            let text = value.textValue
+            return expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        case .order(let operand, let accepted):
+            guard !value.isNothing else { return false }
+            return accepted.contains(try order(value, operand))
+        case .between(let low, let high):
+            guard !value.isNothing else { return false }
+            let aboveLow = try order(value, low) != .orderedAscending
+            let belowHigh = try order(value, high) != .orderedDescending
+            return aboveLow && belowHigh
+        case .today(let wanted):
+            guard let date = try? value.dateValue() else { return false }
+            return Calendar.current.isDateInToday(date) == wanted
+        case .range(let start, let end):
+            guard let date = try? value.dateValue() else { return false }
+            return date >= start && date <= end
+        case .anyOf(let options): return options.contains { isEqual(value, $0) }
+        case .present(let wanted): return !(value.isNothing || value.textValue.isEmpty) == wanted
+        }
+    }
+
+    private func isEqual(_ value: Value, _ operand: Value) -> Bool {
+        if case .date(let date) = value, case .text(let text) = operand, !text.contains(":"),
+            let day = DateFormatting.parse(text)
+        {
+            return Calendar.current.isDate(date, inSameDayAs: day)
+        }
+        if case .entity(let entity) = value, case .text(let text) = operand {
+            return entity.id == text || (caseSensitive ? entity.title == text : entity.title.caseInsensitiveCompare(text) == .orderedSame)
+        }
+        return ValueComparison.equal(value, operand, ignoringCase: !caseSensitive)
+    }
+
+    private func order(_ value: Value, _ operand: Value) throws(FilterError) -> ComparisonResult {
+        guard let order = ValueComparison.order(value, operand) else {
+            throw FilterError(
+                "'\(comparator.name)' cannot compare \(value.briefDescription) with \(operand.briefDescription)", property: property)
+        }
+        return order
+    }
+}
