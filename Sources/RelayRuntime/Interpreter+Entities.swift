@@ -10,9 +10,22 @@ extension Interpreter {
         if case .entity(let wanted) = parameter.type {
             return try await resolveEntity(argument, typeName: wanted, parameter: parameter, step: step)
         }
-        guard case .entity(let entity) = argument else { return nil }
         let graph = environment.loader.registry.conversions
         let context = StepContext(interpreter: self, step: step)
+        if case .list(let items) = argument, !parameter.accepts.isEmpty, items.contains(where: { $0.type.isEntity }) {
+            var handed: [Value] = []
+            for item in items {
+                guard case .entity(let entity) = item else {
+                    handed.append(item)
+                    continue
+                }
+                handed.append(try await withStepErrors(step) {
+                    try await entity.handOver(accepting: parameter.accepts, graph: graph, context: context)
+                })
+            }
+            return .list(handed)
+        }
+        guard case .entity(let entity) = argument else { return nil }
         return try await withStepErrors(step) { () async throws -> Value? in
             if !parameter.accepts.isEmpty {
                 return try await entity.handOver(accepting: parameter.accepts, graph: graph, context: context)

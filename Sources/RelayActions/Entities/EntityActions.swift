@@ -1,10 +1,10 @@
 import Foundation
 import RelayKit
 
-/// Actions on entities of any type: `find`, `get-url`.
+/// Actions on entities of any type: `find`, `get-url`, `search`.
 public enum EntityActions: IntentPackage {
     public static let name = "entities"
-    public static let intents: [any Intent.Type] = [Find.self, GetURL.self]
+    public static let intents: [any Intent.Type] = [Find.self, GetURL.self, Search.self]
 }
 
 /// `find`: the entities of a type that match conditions, through the type's query (SPEC §5).

@@ -35,6 +35,13 @@ public enum EntityFinder {
         return Plan(pushed: pushed, residual: residual)
     }
 
+    /// The entities `entityQuery` finds for `query`: what it supports pushed down, the rest in memory.
+    public static func find<Q: EntityQuery>(with entityQuery: Q, _ query: FilterQuery) async throws -> [Q.Result] {
+        let plan = plan(query, capabilities: entityQuery.capabilities)
+        let fetched = try await entityQuery.entities(matching: plan.pushed).map(\.parameterValue)
+        return try await plan.residual.apply(to: fetched).compactMap { try? Q.Result(parameterValue: $0) }
+    }
+
     /// The entities of `descriptor`'s type that satisfy `query`, sorted and limited.
     public static func find(_ descriptor: EntityDescriptor, _ query: FilterQuery) async throws -> [EntityValue] {
         let plan = plan(query, capabilities: descriptor.capabilities)

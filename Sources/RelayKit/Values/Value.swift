@@ -52,11 +52,14 @@ public enum Value: Sendable, Hashable {
 }
 
 extension Value: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
-    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral
+    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
     public init(stringLiteral value: String) { self = .text(value) }
     public init(integerLiteral value: Int) { self = .number(Double(value)) }
     public init(floatLiteral value: Double) { self = .number(value) }
     public init(booleanLiteral value: Bool) { self = .boolean(value) }
     public init(arrayLiteral elements: Value...) { self = .list(elements) }
+    public init(dictionaryLiteral elements: (String, Value)...) {
+        self = .dictionary(ValueDictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
 }

@@ -1,0 +1,118 @@
+import Foundation
+import RelayKit
+
+/// The persistent full-text index of indexed entity types (SPEC §5): SQLite FTS5 in
+/// `$XDG_DATA_HOME/relay/index.sqlite` (else `~/.local/share/relay`). Each type is brought in step
+/// before it is searched: entities that are new or changed since they were indexed are indexed
+/// again, and those that are gone are removed.
+final class SearchIndex {
+    /// One match: an entity of a type, by id, and its rank (lower is better).
+    struct Match: Equatable {
+        let type: String
+        let id: String
+        let rank: Double
+    }
+
+    private let database: SQLiteDatabase
+
+    /// Where the index lives.
+    static var defaultPath: String {
+        let base = LibraryFolder.variable("XDG_DATA_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? HomeFolder.path + "/.local/share"
+        return base + "/relay/index.sqlite"
+    }
+
+    /// Opens the index at `path`, making it (and its folder) if needed.
+    init(path: String = SearchIndex.defaultPath) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        } catch {
+            throw IntentError("cannot make the folder of the search index '\(path)': \(error.localizedDescription)")
+        }
+        database = try SQLiteDatabase(path: path)
+        try database.execute(
+            """
+            PRAGMA journal_mode = WAL;
+            CREATE TABLE IF NOT EXISTS entries (
+                rowid INTEGER PRIMARY KEY, type TEXT NOT NULL, id TEXT NOT NULL, modified REAL, UNIQUE (type, id));
+            CREATE VIRTUAL TABLE IF NOT EXISTS entries_text USING fts5 (
+                title, keywords, content, tokenize = 'unicode61 remove_diacritics 2');
+            """)
+    }
+
+    /// Brings the entries of `descriptor`'s type in step with its entities.
+    func synchronize(_ descriptor: EntityDescriptor) async throws {
+        let type = descriptor.name.singular
+        var indexed: [String: (rowid: Int64, modified: Double?)] = [:]
+        try database.query("SELECT rowid, id, modified FROM entries WHERE type = ?", [.text(type)]) { row in
+            indexed[row.text(1)] = (row.integer(0), row.isNull(2) ? nil : row.real(2))
+        }
+        var stale: [EntityValue] = []
+        var present = Set<String>()
+        for entity in try await descriptor.allEntities() {
+            present.insert(entity.id)
+            let modified = descriptor.indexModified(of: entity)?.timeIntervalSince1970
+            if let known = indexed[entity.id], let modified, known.modified == modified { continue }
+            stale.append(entity)
+        }
+        let removed = indexed.filter { !present.contains($0.key) }
+        guard !stale.isEmpty || !removed.isEmpty else { return }
+        var records: [EntityDescriptor.IndexRecord] = []
+        for entity in stale {
+            if let record = try await descriptor.indexRecord(of: entity) { records.append(record) }
+        }
+        try database.execute("BEGIN IMMEDIATE")
+        do {
+            for (_, entry) in removed { try delete(rowid: entry.rowid) }
+            for record in records {
+                if let existing = indexed[record.id] { try delete(rowid: existing.rowid) }
+                try insert(record, type: type)
+            }
+            try database.execute("COMMIT")
+        } catch {
+            try? database.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    private func delete(rowid: Int64) throws {
+        try database.query("DELETE FROM entries WHERE rowid = ?", [.integer(rowid)])
+        try database.query("DELETE FROM entries_text WHERE rowid = ?", [.integer(rowid)])
+    }
+
+    private func insert(_ record: EntityDescriptor.IndexRecord, type: String) throws {
+        let modified: SQLiteDatabase.Binding = record.modified.map { .real($0.timeIntervalSince1970) } ?? .null
+        var rowid: Int64 = 0
+        try database.query(
+            "INSERT INTO entries (type, id, modified) VALUES (?, ?, ?) RETURNING rowid", [.text(type), .text(record.id), modified]
+        ) { row in rowid = row.integer(0) }
+        try database.query(
+            "INSERT INTO entries_text (rowid, title, keywords, content) VALUES (?, ?, ?, ?)",
+            [.integer(rowid), .text(record.title), .text(record.keywords.joined(separator: " ")), .text(record.content)])
+    }
+
+    /// The best matches for `text` among `types`, best first. Every word must match (as a prefix);
+    /// a match in the title counts most, then keywords, then content; a type's priority scales its
+    /// entities' ranks.
+    func search(_ text: String, types: [EntityDescriptor], limit: Int) throws -> [Match] {
+        let words = text.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
+        guard !words.isEmpty, !types.isEmpty, limit > 0 else { return [] }
+        let expression = words.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"*" }.joined(separator: " ")
+        let priorities = Dictionary(types.map { ($0.name.singular, $0.indexPriority ?? 0.5) }, uniquingKeysWith: { first, _ in first })
+        let placeholders = Array(repeating: "?", count: types.count).joined(separator: ", ")
+        var matches: [Match] = []
+        try database.query(
+            """
+            SELECT entries.type, entries.id, bm25(entries_text, 10.0, 5.0, 1.0)
+            FROM entries_text JOIN entries ON entries.rowid = entries_text.rowid
+            WHERE entries_text MATCH ? AND entries.type IN (\(placeholders))
+            """,
+            [.text(expression)] + types.map { .text($0.name.singular) }
+        ) { row in
+            let type = row.text(0)
+            // bm25 is negative, better matches more so: a higher priority makes it more negative.
+            matches.append(Match(type: type, id: row.text(1), rank: row.real(2) * (0.5 + (priorities[type] ?? 0.5))))
+        }
+        matches.sort { $0.rank < $1.rank || ($0.rank == $1.rank && ($0.type, $0.id) < ($1.type, $1.id)) }
+        return Array(matches.prefix(limit))
+    }
+}
