@@ -37,6 +37,7 @@ let package = Package(
             name: "CCMarkGFM", providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"]), .brew(["cmark-gfm"])]),
         .systemLibrary(name: "CLibXML2", providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
         .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
+        .target(name: "CHTTPClient", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .target(
             name: "RelayKit",
             dependencies: [.product(name: "OrderedCollections", package: "swift-collections")]
@@ -44,7 +45,7 @@ let package = Package(
         .target(name: "RelayLanguage", dependencies: ["RelayKit", "CLibYAML"]),
         .target(name: "RelayRuntime", dependencies: ["RelayKit", "RelayLanguage"]),
         .target(
-            name: "RelayActions", dependencies: ["RelayKit", "CGraphics", "CTurboJPEG", "CCMarkGFM", "CLibXML2"],
+            name: "RelayActions", dependencies: ["RelayKit", "CGraphics", "CTurboJPEG", "CCMarkGFM", "CLibXML2", "CHTTPClient"],
             swiftSettings: systemHeaderFlags),
         .target(
             name: "RelayCLI",

@@ -25,6 +25,9 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Print each step, its output type and its time to standard error.") var trace = false
     @Flag(help: "Do not open URLs; print 'open URL' to standard error instead.") var dryRun = false
     @Option(help: "Open URLs with this command (the URL is added as its last argument).") var openWith: String?
+    @Option(help: ArgumentHelp("The photo library folder (default: $RELAY_PHOTOS, else ~/Pictures).", valueName: "dir"))
+    var photos: String?
+    @Option(help: ArgumentHelp("The notes folder (default: $RELAY_NOTES, else ~/Notes).", valueName: "dir")) var notes: String?
 
     func validate() throws {
         if let marker = standardInputMarker, marker != "-" {
@@ -45,6 +48,9 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // The libraries read their folders from these variables, which the flags override.
+        if let photos { setenv("RELAY_PHOTOS", FileReference(path: photos).originalPath, 1) }
+        if let notes { setenv("RELAY_NOTES", FileReference(path: notes).originalPath, 1) }
         let registry = try RelayCommand.registry()
         let variables = Self.variables(from: assignments)
         let loader = WorkflowLoader(registry: registry)

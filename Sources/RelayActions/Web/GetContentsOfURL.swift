@@ -1,0 +1,96 @@
+import Foundation
+import RelayKit
+
+/// `get-contents-of-url`: an HTTP request; the response as text, JSON as a value, or other content
+/// as a file in the scratch folder (SPEC §9).
+struct GetContentsOfURL: Intent {
+    static let name = "get-contents-of-url"
+    static let summary = "Sends an HTTP request to the input URL. A JSON response becomes a dictionary (or list), text becomes text, anything else a file in the scratch folder; a status that is not 2xx is an error."
+    static let output = ValueType.any
+
+    @Parameter(input: true, summary: "The URL.") var url: URL
+    @Parameter(summary: "The HTTP method.", choices: ["get", "post", "put", "patch", "delete"]) var method: String = "GET"
+    @Parameter(summary: "Request headers: {Name: value}.") var headers: ValueDictionary?
+    @Parameter(summary: "The request body: a dictionary or list (sent as JSON, or as a form with 'body-format: form'), text, or a file.")
+    var body: Value?
+    @Parameter(summary: "How a dictionary body is sent.", choices: ["json", "form"]) var bodyFormat: String = "json"
+    @Parameter(summary: "Seconds to wait for the whole response.") var timeout: Double = 30
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw IntentError("get-contents-of-url takes an http or https URL, not '\(url.absoluteString)'")
+        }
+        guard timeout > 0 else { throw IntentError("'timeout' must be more than 0 seconds") }
+        let verb = method.uppercased()
+        var lines = (headers ?? [:]).map { "\($0.key): \($0.value.textValue)" }
+        let encoded = try body.map { try RequestBody.encode($0, format: bodyFormat.lowercased()) }
+        if let encoded, let type = encoded.contentType,
+            !lines.contains(where: { $0.lowercased().hasPrefix("content-type:") })
+        {
+            lines.append("Content-Type: \(type)")
+        }
+        let response = try await HTTPClient.send(url: url, method: verb, headers: lines, body: encoded?.data, timeout: timeout)
+        guard (200..<300).contains(response.status) else {
+            let start = String(decoding: response.body.prefix(300), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            throw IntentError(
+                "\(verb) \(url.absoluteString) answered \(HTTPStatus.describe(response.status))" + (start.isEmpty ? "" : ": \(start)"))
+        }
+        return .value(try ResponseValue.make(response, url: url, scratch: context.scratchFolder))
+    }
+}
+
+/// A request body as bytes, with its content type.
+enum RequestBody {
+    static func encode(_ value: Value, format: String) throws -> (data: Data, contentType: String?) {
+        switch value {
+        case .dictionary(let entries) where format == "form":
+            let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+            let pairs = entries.map { key, value in
+                let name = key.addingPercentEncoding(withAllowedCharacters: allowed) ?? key
+                let text = value.textValue.addingPercentEncoding(withAllowedCharacters: allowed) ?? value.textValue
+                return "\(name)=\(text)"
+            }
+            return (Data(pairs.joined(separator: "&").utf8), "application/x-www-form-urlencoded")
+        case .dictionary, .list:
+            return (Data(JSONWriter.string(for: value, pretty: false).utf8), "application/json")
+        case .file(let file):
+            return (try file.contents(), file.contentType.mimeType)
+        case .nothing:
+            return (Data(), nil)
+        default:
+            return (Data(value.textValue.utf8), "text/plain; charset=utf-8")
+        }
+    }
+}
+
+/// A response body as a workflow value.
+enum ResponseValue {
+    static func make(_ response: HTTPClient.Response, url: URL, scratch: ScratchFolder) throws -> Value {
+        let mime = response.contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let type = mime.flatMap(ContentType.init(mimeType:))
+            ?? ContentType(fileExtension: url.pathExtension)
+            ?? ContentSniffing.type(fileExtension: "", content: response.body.prefix(ContentSniffing.prefixLength))
+        if type.conforms(to: .json) || mime?.hasSuffix("+json") == true {
+            do {
+                return try JSONReader.value(from: String(decoding: response.body, as: UTF8.self))
+            } catch {
+                throw IntentError("the response from \(url.absoluteString) says it is JSON but is not: \(error)")
+            }
+        }
+        if type.conforms(to: .text), !type.conforms(to: .html), !type.conforms(to: .rtf),
+            let text = String(data: response.body, encoding: .utf8)
+        {
+            return .text(text)
+        }
+        let fileExtension = type.preferredExtension ?? (url.pathExtension.isEmpty ? "data" : url.pathExtension)
+        let last = url.deletingPathExtension().lastPathComponent
+        let base = last.isEmpty || last == "/" ? "download" : last
+        let path = try scratch.path(forNewFile: "\(base).\(fileExtension)")
+        do {
+            try response.body.write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw IntentError("cannot write the response to '\(path)': \(error.localizedDescription)")
+        }
+        return .file(FileReference(path: path))
+    }
+}

@@ -1,0 +1,63 @@
+"""A local HTTP server for the get-contents-of-url tests. Prints its port, then serves:
+/json, /text, /html, /png (a tiny PNG), /status/CODE, /slow (waits 3 s), and any method on
+/echo (answers JSON with the method, the headers and the body it received). It exits when its
+standard input closes, that is when the test process ends."""
+import base64
+import http.server
+import json
+import os
+import sys
+import threading
+import time
+
+PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAIAAAADCAIAAAA2iEnWAAAAEklEQVR4nGP8z8DAwMDAxAAFAA0BAQFXJJ5aAAAAAElFTkSuQmCC")
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+    def answer(self, status, content_type, body):
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def handle_any(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        received = self.rfile.read(length).decode("utf-8") if length else ""
+        if self.path == "/echo":
+            echo = {"method": self.command, "body": received,
+                    "content-type": self.headers.get("Content-Type"), "x-token": self.headers.get("X-Token")}
+            self.answer(200, "application/json", json.dumps(echo).encode())
+        elif self.path == "/json":
+            self.answer(200, "application/json; charset=utf-8", b'{"name": "Ridge Loop", "distance": 4.2, "tags": ["easy"]}')
+        elif self.path == "/text":
+            self.answer(200, "text/plain; charset=utf-8", "caf\u00e9\n".encode())
+        elif self.path == "/html":
+            self.answer(200, "text/html", b"<h1>Hi</h1>")
+        elif self.path == "/png":
+            self.answer(200, "image/png", PNG)
+        elif self.path.startswith("/status/"):
+            self.answer(int(self.path.split("/")[-1]), "text/plain", b"no such trail here")
+        elif self.path == "/slow":
+            time.sleep(3)
+            self.answer(200, "text/plain", b"late")
+        else:
+            self.answer(404, "text/plain", b"unknown path")
+
+    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = handle_any
+
+
+def exit_with_parent():
+    """The test process holds our standard input open; when it ends, so do we."""
+    sys.stdin.read()
+    os._exit(0)
+
+
+threading.Thread(target=exit_with_parent, daemon=True).start()
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+print(server.server_address[1], flush=True)
+server.serve_forever()

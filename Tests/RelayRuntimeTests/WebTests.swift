@@ -1,0 +1,82 @@
+import Foundation
+import RelayKit
+import Testing
+
+@testable import RelayRuntime
+
+/// The local server of `Fixtures/http_server.py`, started once for the suite; it ends when the
+/// test process does (it holds the server's standard input open).
+final class LocalServer: @unchecked Sendable {
+    static let shared = LocalServer()
+    private let process = Process()
+    private let input = Pipe()
+    let base: String
+
+    private init() {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/http_server.py")
+        let pipe = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path]
+        process.standardOutput = pipe
+        process.standardInput = input
+        var port = "0"
+        if (try? process.run()) != nil {
+            var line = Data()
+            while let byte = try? pipe.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != 10 { line.append(first) }
+            port = String(decoding: line, as: UTF8.self)
+        }
+        base = "http://127.0.0.1:\(port)"
+    }
+}
+
+@Suite("get-contents-of-url against a local server")
+struct WebTests {
+    private let base = LocalServer.shared.base
+
+    @Test("JSON becomes a dictionary, text stays text, other content becomes a file by its type")
+    func responses() async throws {
+        let json = try await run("- url: \(base)/json\n- get-contents-of-url")
+        #expect(try json.property("name") == "Ridge Loop")
+        #expect(try json.property("distance") == 4.2)
+        #expect(try await run("- url: \(base)/text\n- get-contents-of-url") == "café\n")
+        let png = try await run("- url: \(base)/png\n- get-contents-of-url")
+        guard case .file(let file) = png else { Issue.record("not a file: \(png)"); return }
+        #expect(file.name == "png.png")
+        #expect(try png.property("width") == 2)
+        let html = try await run("- url: \(base)/html\n- get-contents-of-url\n- get-text")
+        #expect(html.textValue.contains("Hi"))
+    }
+
+    @Test("methods, headers and JSON or form bodies are sent")
+    func requests() async throws {
+        let posted = try await run(
+            """
+            - url: \(base)/echo
+            - get-contents-of-url:
+                method: POST
+                headers: { X-Token: abc }
+                body: { name: Ridge Loop, km: 4.2 }
+            """)
+        #expect(try posted.property("method") == "POST")
+        #expect(try posted.property("x-token") == "abc")
+        #expect(try posted.property("content-type") == "application/json")
+        #expect(try posted.property("body") == #"{"name":"Ridge Loop","km":4.2}"#)
+        let form = try await run(
+            "- url: \(base)/echo\n- get-contents-of-url:\n    method: put\n    body: { q: a&b c }\n    body-format: form")
+        #expect(try form.property("method") == "PUT")
+        #expect(try form.property("body") == "q=a%26b%20c")
+        #expect(try await run("- url: \(base)/echo\n- get-contents-of-url: { method: DELETE }").property("method") == "DELETE")
+    }
+
+    @Test("a status that is not 2xx is an error showing it and the start of the body; so is a timeout")
+    func failures() async throws {
+        let notFound = await failure("- url: \(base)/status/404\n- get-contents-of-url")
+        #expect(notFound?.message == "GET \(base)/status/404 answered 404 Not Found: no such trail here")
+        let slow = await failure("- url: \(base)/slow\n- get-contents-of-url: { timeout: 0.5 }")
+        #expect(slow?.message.contains("failed: Timeout was reached") == true)
+        let closed = await failure("- url: http://127.0.0.1:9/\n- get-contents-of-url: { timeout: 5 }")
+        #expect(closed?.message.contains("failed:") == true)
+        let scheme = await failure("- url: ftp://example.com/x\n- get-contents-of-url")
+        #expect(scheme?.message.contains("takes an http or https URL") == true)
+    }
+}
