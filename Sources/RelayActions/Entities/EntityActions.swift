@@ -53,10 +53,9 @@ struct GetURL: Intent {
 
 /// Messages about entity type names.
 enum EntityTypeNaming {
-    /// `unknown entity type 'phots'; did you mean 'photos'? (types: photo, note)`.
+    /// `unknown entity type 'phots'; did you mean 'photos'? (the entity types are photo, note)`.
     static func unknown(_ name: String, in catalog: EntityCatalog) -> String {
-        let singulars = catalog.descriptors.map(\.name.singular)
-        let listed = singulars.isEmpty ? "no entity types are loaded" : "entity types: \(singulars.joined(separator: ", "))"
-        return "unknown entity type '\(name)'\(Suggestions.didYouMean(name, in: catalog.names)) (\(listed))"
+        let unknown = catalog.unknownTypeMessage(name)
+        return "\(unknown.message) (\(unknown.note))"
     }
 }

@@ -27,4 +27,11 @@ public struct EntityCatalog: Sendable {
 
     /// The types kept in the full-text index.
     public var indexed: [EntityDescriptor] { descriptors.filter { $0.indexPriority != nil } }
+
+    /// `unknown entity type 'phots'; did you mean 'photos'?`, and what types there are.
+    public func unknownTypeMessage(_ name: String) -> (message: String, note: String) {
+        let singulars = descriptors.map(\.name.singular)
+        let note = singulars.isEmpty ? "no entity types are loaded" : "the entity types are \(singulars.joined(separator: ", "))"
+        return ("unknown entity type '\(name)'\(Suggestions.didYouMean(name, in: names))", note)
+    }
 }

@@ -12,11 +12,8 @@ extension Checker {
                 let typeName = typeTemplate.literalValue?.textValue
             else { return }
             guard let descriptor = registry.entityTypes.descriptor(named: typeName) else {
-                let catalog = registry.entityTypes
-                let singulars = catalog.descriptors.map(\.name.singular)
-                report(
-                    "unknown entity type '\(typeName)'\(Suggestions.didYouMean(typeName, in: catalog.names))", at: typeTemplate.range,
-                    notes: ["note: " + (singulars.isEmpty ? "no entity types are loaded" : "the entity types are \(singulars.joined(separator: ", "))")])
+                let unknown = registry.entityTypes.unknownTypeMessage(typeName)
+                report(unknown.message, at: typeTemplate.range, notes: ["note: \(unknown.note)"])
                 return
             }
             validation = FilterValidation(entityType: descriptor)
