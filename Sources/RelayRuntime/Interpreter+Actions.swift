@@ -38,7 +38,9 @@ extension Interpreter {
         }
         let context = StepContext(interpreter: self, step: step)
         return try await withStepErrors(step) {
-            try await definition.perform(arguments: converted, context: context).value
+            let result = try await definition.perform(arguments: converted, context: context)
+            if let url = result.urlToOpen { try await context.open(url) }
+            return result.value
         }
     }
 

@@ -7,8 +7,8 @@ extension Interpreter {
     /// text → entity by title; entity → url, dictionary (deferred properties fetched), file, or
     /// whatever content types a parameter accepts. Nil when no entity is involved.
     func convertEntity(_ argument: Value, for parameter: ParameterDefinition, step: PlannedStep) async throws -> Value? {
-        if case .entity(let wanted) = parameter.type {
-            return try await resolveEntity(argument, typeName: wanted, parameter: parameter, step: step)
+        if parameter.type.isEntity {
+            return try await resolveEntity(argument, for: parameter, step: step)
         }
         let graph = environment.loader.registry.conversions
         let context = StepContext(interpreter: self, step: step)
@@ -40,32 +40,56 @@ extension Interpreter {
         }
     }
 
+    /// SPEC §4 text → entity for a parameter of an entity or union type.
+    private func resolveEntity(_ argument: Value, for parameter: ParameterDefinition, step: PlannedStep) async throws -> Value {
+        do {
+            return try await resolveEntity(argument, as: parameter.type)
+        } catch let error as IntentError {
+            throw RuntimeError("parameter '\(parameter.name)': \(error.message)", step: step.displayName, at: step.range)
+        } catch {
+            throw RuntimeError(Self.message(for: error), step: step.displayName, at: step.range)
+        }
+    }
+
     /// SPEC §4 text → entity: the type's query finds it by title, an exact title first, then a
-    /// single partial match; none or several is an error listing the candidates.
-    private func resolveEntity(_ argument: Value, typeName: String, parameter: ParameterDefinition, step: PlannedStep) async throws -> Value {
+    /// single partial match; none or several is an error listing the candidates. For a union the
+    /// member types are asked in order: the first with one exact title wins, else the first with a
+    /// single partial match. An entity of the type passes as it is.
+    func resolveEntity(_ argument: Value, as type: ValueType) async throws -> Value {
+        let typeNames = type.entityTypeNames
         switch argument {
-        case .entity(let entity) where entity.typeName == typeName: return argument
-        case .list(let items) where items.count == 1:
-            return try await resolveEntity(items[0], typeName: typeName, parameter: parameter, step: step)
+        case .entity(let entity) where typeNames.contains(entity.typeName): return argument
+        case .list(let items) where items.count == 1: return try await resolveEntity(items[0], as: type)
         case .entity, .list, .nothing, .dictionary:
-            throw RuntimeError(
-                "parameter '\(parameter.name)' wants \(parameter.type.withArticle), found \(argument.briefDescription)",
-                step: step.displayName, at: step.range)
+            throw IntentError("wants \(type.withArticle), found \(argument.briefDescription)")
         default: break
         }
-        guard let descriptor = environment.loader.registry.entityTypes.descriptor(named: typeName) else {
-            throw RuntimeError("the entity type '\(typeName)' is not loaded", step: step.displayName, at: step.range)
-        }
         let title = argument.textValue
-        let candidates = try await withStepErrors(step) { try await descriptor.entities(matchingTitle: title) }
-        let exact = candidates.filter { $0.title.caseInsensitiveCompare(title) == .orderedSame }
-        if exact.count == 1 { return .entity(exact[0]) }
-        if exact.isEmpty, candidates.count == 1 { return .entity(candidates[0]) }
-        let found = exact.isEmpty ? candidates : exact
-        let listed = found.prefix(10).map { "'\($0.title)'" }.joined(separator: ", ")
-        let message = found.isEmpty
-            ? "no \(typeName) is titled '\(title)' or has it in its title"
-            : "\(found.count) \(descriptor.name.plural) match '\(title)': \(listed)\(found.count > 10 ? ", …" : ""); give a title that names one"
-        throw RuntimeError("parameter '\(parameter.name)': \(message)", step: step.displayName, at: step.range)
+        var candidatesByType: [(descriptor: EntityDescriptor, candidates: [EntityValue])] = []
+        for typeName in typeNames {
+            guard let descriptor = environment.loader.registry.entityTypes.descriptor(named: typeName) else {
+                throw IntentError("the entity type '\(typeName)' is not loaded")
+            }
+            let candidates = try await descriptor.entities(matchingTitle: title)
+            let exact = candidates.filter { $0.title.caseInsensitiveCompare(title) == .orderedSame }
+            if exact.count == 1 { return .entity(exact[0]) }
+            candidatesByType.append((descriptor, exact.isEmpty ? candidates : exact))
+        }
+        if let single = candidatesByType.first(where: { $0.candidates.count == 1 }) {
+            return .entity(single.candidates[0])
+        }
+        throw IntentError(Self.unresolvedTitleMessage(title, candidatesByType))
+    }
+
+    private static func unresolvedTitleMessage(_ title: String, _ candidatesByType: [(descriptor: EntityDescriptor, candidates: [EntityValue])]) -> String {
+        let found = candidatesByType.flatMap(\.candidates)
+        guard !found.isEmpty else {
+            let types = candidatesByType.map(\.descriptor.name.singular).joined(separator: " or ")
+            return "no \(types) is titled '\(title)' or has it in its title"
+        }
+        let isUnion = candidatesByType.count > 1
+        let listed = found.prefix(10).map { isUnion ? "\($0.typeName) '\($0.title)'" : "'\($0.title)'" }.joined(separator: ", ")
+        let what = isUnion ? "entities" : candidatesByType[0].descriptor.name.plural
+        return "\(found.count) \(what) match '\(title)': \(listed)\(found.count > 10 ? ", …" : ""); give a title that names one"
     }
 }

@@ -29,14 +29,19 @@ public final class Interpreter: Sendable {
     /// Throws `RuntimeError`, or `RunCancelled` when a person declined.
     public func run(input: Value, variables: [String: Value] = [:]) async throws -> Value {
         var input = input
+        // A given input's paths are relative to the working folder; the default's, like every
+        // path the workflow writes, to the workflow's folder.
+        var inputBase: URL?
         if input.isNothing, let defaultValue = workflow.input?.defaultValue {
             input = try await Evaluator.evaluate(defaultValue, variables)
+            inputBase = baseDirectory
         }
         if let declared = workflow.input?.type, declared.type != .any, !input.isNothing {
             do {
-                input = try input.coerced(to: declared.type)
+                input = declared.type.isEntity
+                    ? try await resolveEntity(input, as: declared.type) : try input.coerced(to: declared.type, relativeTo: inputBase)
             } catch {
-                throw RuntimeError("the workflow's input: \(error)", at: declared.range)
+                throw RuntimeError("the workflow's input: \(Self.message(for: error))", at: declared.range)
             }
         }
         var state: Variables = variables

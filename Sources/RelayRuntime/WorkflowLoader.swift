@@ -22,7 +22,7 @@ public struct WorkflowLoader: Sendable {
 
     /// Parses and checks `file`.
     public func load(_ file: SourceFile, predefined: Set<String> = []) -> (workflow: CheckedWorkflow?, diagnostics: [Diagnostic]) {
-        let (parsed, parseDiagnostics) = WorkflowParser.parse(file)
+        let (parsed, parseDiagnostics) = WorkflowParser.parse(file, entityTypes: registry.entityTypes)
         guard let parsed else { return (nil, parseDiagnostics) }
         let (checked, checkDiagnostics) = Checker.check(parsed, registry: registry, predefined: predefined)
         let diagnostics = parseDiagnostics + checkDiagnostics

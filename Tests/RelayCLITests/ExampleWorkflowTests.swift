@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// Every workflow in `workflows/` runs and prints exactly `workflows/expected/NAME.out`
-/// (with the arguments in `NAME.args`, one per line, if present).
+/// (with the arguments in `NAME.args`, one per line, if present), in a fresh home folder seeded
+/// with copies of `workflows/data/home` (a `~/Pictures` and `~/Notes` whose files are new today).
 @Suite("Example workflows")
 struct ExampleWorkflowTests {
     static let folder = RelayProcess.root.appendingPathComponent("workflows")
@@ -27,10 +28,30 @@ struct ExampleWorkflowTests {
         let extra = (try? String(contentsOf: argumentsFile, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
         // A home of its own: examples that write files write under ~/relay-examples, and the undo journal goes there too.
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("relay-example-home-\(UUID().uuidString)")
+        try Self.copyFresh(from: Self.folder.appendingPathComponent("data/home"), to: home)
         let result = try RelayProcess.run(["run", "workflows/\(name).yaml"] + extra, environment: ["HOME": home.path])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput == expected)
         #expect(result.standardError.isEmpty)
+    }
+
+    /// Copies the files under `source` to `destination` byte by byte, so that each copy is new:
+    /// created, added and modified now, as if just imported.
+    static func copyFresh(from source: URL, to destination: URL) throws {
+        let manager = FileManager.default
+        try manager.createDirectory(at: destination, withIntermediateDirectories: true)
+        guard let paths = manager.enumerator(atPath: source.path) else { return }
+        for case let path as String in paths {
+            let from = source.appendingPathComponent(path)
+            let to = destination.appendingPathComponent(path)
+            var isDirectory: ObjCBool = false
+            guard manager.fileExists(atPath: from.path, isDirectory: &isDirectory) else { continue }
+            if isDirectory.boolValue {
+                try manager.createDirectory(at: to, withIntermediateDirectories: true)
+            } else {
+                try Data(contentsOf: from).write(to: to)
+            }
+        }
     }
 
     @Test("every example passes relay check")

@@ -24,7 +24,8 @@ public enum WorkflowSchema {
             stepChoices.append(ref("control:" + keyword))
         }
         definitions["step"] = object(["anyOf": .list(stepChoices)])
-        let typeNames = Value.list(ValueType.builtIn.map { .text($0.name) })
+        let entityTypeNames = registry.entityTypes.descriptors.map(\.name.singular)
+        let typeNames = Value.list((ValueType.builtIn.map(\.name) + entityTypeNames).map { .text($0) })
         return object([
             "$schema": "http://json-schema.org/draft-07/schema#",
             "$id": "https://relay.invalid/workflow.schema.json",

@@ -22,7 +22,7 @@ public enum Comparator: String, CaseIterable, Sendable, Hashable {
         case .boolean: [.is, .isNot, .hasAnyValue]
         case .list: [.contains, .doesNotContain, .hasAnyValue]
         case .dictionary: [.is, .isNot, .hasAnyValue]
-        case .entity: [.is, .isNot, .isAnyOf, .hasAnyValue]
+        case .entity, .union: [.is, .isNot, .isAnyOf, .hasAnyValue]
         }
     }
 }

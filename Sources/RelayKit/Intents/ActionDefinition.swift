@@ -70,6 +70,13 @@ public final class ActionDefinition: Sendable {
         guard Set(parameters.map(\.name)).count == parameters.count else {
             throw IntentDeclarationError(intent: I.name, problem: "two parameters share a name")
         }
+        for parameter in parameters {
+            guard case .union(let members) = parameter.type else { continue }
+            guard !members.isEmpty, Set(members).count == members.count else {
+                throw IntentDeclarationError(
+                    intent: I.name, problem: "the union of parameter '\(parameter.name)' needs one entity type per case, each once")
+            }
+        }
         self.shortName = I.name
         self.name = prefixed ? "\(package).\(I.name)" : I.name
         self.package = package

@@ -28,16 +28,21 @@ extension Intent {
     public static var title: String { Naming.title(fromName: name) }
 }
 
-/// What an intent returns.
+/// What an intent returns: a value, a URL to open, or nothing (SPEC §12).
 public struct IntentResult: Sendable {
     /// The output of the step.
     public var value: Value
+    /// A URL Relay opens once `perform` returns (SPEC §7), the way the run was told to open URLs.
+    public var urlToOpen: URL?
 
     /// A result that is a value.
     public static func value(_ value: Value) -> IntentResult { IntentResult(value: value) }
 
     /// A result with no value.
     public static var nothing: IntentResult { IntentResult(value: .nothing) }
+
+    /// "Open this URL": Relay opens `url` after `perform`, and the step outputs it.
+    public static func open(_ url: URL) -> IntentResult { IntentResult(value: .url(url), urlToOpen: url) }
 }
 
 /// An error an intent reports; Relay shows the message with the step's name and location.

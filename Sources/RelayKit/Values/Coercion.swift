@@ -89,8 +89,8 @@ extension Value {
         case .url: return .url(try urlValue())
         case .list: return .list(asList)
         case .dictionary: return .dictionary(try dictionaryValue())
-        case .entity(let name):
-            if case .entity(let entity) = self, entity.typeName == name { return self }
+        case .entity, .union:
+            if case .entity(let entity) = self, target.entityTypeNames.contains(entity.typeName) { return self }
             if case .list(let items) = self, items.count == 1 { return try items[0].coerced(to: target, relativeTo: baseDirectory) }
             throw CoercionError(value: self, target: target)
         }

@@ -13,6 +13,9 @@ public enum ValueType: Sendable, Hashable {
     case dictionary
     /// An entity type, by its singular name (`photo`, `note`, `trail`).
     case entity(String)
+    /// One of several entity types (a `UnionValue` parameter), by their singular names, in the
+    /// order text resolves against them.
+    case union([String])
 
     /// The built-in types, in the order references list them (entity types come from packages).
     public static let builtIn: [ValueType] = [
@@ -34,6 +37,7 @@ public enum ValueType: Sendable, Hashable {
         case .list: "list"
         case .dictionary: "dictionary"
         case .entity(let name): name
+        case .union(let names): names.joined(separator: " | ")
         }
     }
 
@@ -53,10 +57,21 @@ public enum ValueType: Sendable, Hashable {
         }
     }
 
-    /// Whether this is an entity type.
+    /// Whether this is an entity type or a union of entity types.
     public var isEntity: Bool {
-        if case .entity = self { return true }
-        return false
+        switch self {
+        case .entity, .union: true
+        default: false
+        }
+    }
+
+    /// The entity types a value of this type may be: one for an entity type, the members for a union.
+    public var entityTypeNames: [String] {
+        switch self {
+        case .entity(let name): [name]
+        case .union(let names): names
+        default: []
+        }
     }
 
     /// `a text`, `an url`, `nothing`: the type with its article, for messages.
@@ -64,6 +79,7 @@ public enum ValueType: Sendable, Hashable {
         switch self {
         case .nothing: "nothing"
         case .any: "any value"
+        case .union(let names): names.map { "\(Naming.indefiniteArticle(for: $0)) \($0)" }.joined(separator: " or ")
         default: "\(Naming.indefiniteArticle(for: name)) \(name)"
         }
     }

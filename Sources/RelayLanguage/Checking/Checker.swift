@@ -389,6 +389,9 @@ public struct Checker {
             return false
         }
         if from == .nothing { return true }
+        if from.isEntity && to.isEntity {
+            return Set(from.entityTypeNames).isDisjoint(with: to.entityTypeNames)
+        }
         if from.isEntity || to.isEntity { return false }
         if from == .file && to == .richText { return false }
         switch (from, to) {

@@ -9,22 +9,28 @@ public struct WorkflowParser {
     static let controlKeys = ["if", "repeat", "for-each", "menu", "set", "append", "stop"]
 
     private let file: SourceFile
+    /// The entity types `input:` and `output:` may name besides the built-in types.
+    private let entityTypes: EntityCatalog
     private var diagnostics: [Diagnostic] = []
 
-    /// Parses `file`. The workflow is nil only when the file is not a usable YAML mapping.
-    public static func parse(_ file: SourceFile) -> (workflow: Workflow?, diagnostics: [Diagnostic]) {
+    /// Parses `file`; `input:` and `output:` may name the types of `entityTypes`. The workflow is nil
+    /// only when the file is not a usable YAML mapping.
+    public static func parse(_ file: SourceFile, entityTypes: EntityCatalog = EntityCatalog()) -> (workflow: Workflow?, diagnostics: [Diagnostic]) {
         let root: YAMLNode
         do {
             root = try YAMLParser.parse(file)
         } catch {
             return (nil, [error])
         }
-        var parser = WorkflowParser(file: file)
+        var parser = WorkflowParser(file: file, entityTypes: entityTypes)
         let workflow = parser.workflow(from: root)
         return (workflow, parser.diagnostics)
     }
 
-    private init(file: SourceFile) { self.file = file }
+    private init(file: SourceFile, entityTypes: EntityCatalog) {
+        self.file = file
+        self.entityTypes = entityTypes
+    }
 
     private mutating func report(_ message: String, at range: SourceRange, notes: [String] = []) {
         diagnostics.append(.error(message, at: range, notes: notes))
@@ -96,8 +102,11 @@ public struct WorkflowParser {
             report("a type is a name such as text or number, not \(node.shapeDescription)", at: node.range)
             return nil
         }
+        if let entityType = entityTypes.descriptor(named: name) {
+            return TypeAnnotation(type: .entity(entityType.name.singular), range: node.range)
+        }
         guard let type = ValueType(name: name) else {
-            let names = ValueType.builtIn.map(\.name)
+            let names = ValueType.builtIn.map(\.name) + entityTypes.descriptors.map(\.name.singular)
             let spellings = names + ["string", "bool", "int", "integer", "double", "array", "dict", "object"]
             report("unknown type '\(name)'\(Suggestions.didYouMean(name, in: spellings))", at: node.range,
                 notes: ["note: the types are \(names.joined(separator: ", "))"])
