@@ -55,6 +55,10 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "relay", dependencies: ["RelayCLI"]),
+        // Benchmarks/entities runs it (release build); not a product.
+        .executableTarget(
+            name: "relay-benchmarks", dependencies: ["RelayKit", "RelayLanguage", "RelayRuntime", "RelayActions"],
+            path: "Benchmarks/Sources/relay-benchmarks"),
         .testTarget(name: "RelayKitTests", dependencies: ["RelayKit"]),
         .testTarget(
             name: "RelayLanguageTests", dependencies: ["RelayLanguage", "RelayActions"], exclude: ["Malformed"]),

@@ -77,7 +77,7 @@ extension Entity {
     public static var emptyValue: Self? { nil }
 
     public init(parameterValue: Value) throws(CoercionError) {
-        guard case .entity(let entity) = parameterValue, let base = entity.base as? Self else {
+        guard case .entity(let entity) = parameterValue, let base = entity.entity(as: Self.self) else {
             throw CoercionError(value: parameterValue, target: Self.valueType)
         }
         self = base

@@ -25,46 +25,49 @@ public final class EntityDescriptor: Sendable {
     /// The ranking priority when indexed, nil when not indexed.
     public let indexPriority: Double?
 
-    private let readProperty: @Sendable (String, any Entity) async throws -> Value
-    private let readPropertyNow: @Sendable (String, any Entity) -> Value?
+    private let readers: [String: PropertyReader]
     private let query: QueryFunctions
     private let transfer: @Sendable (any Entity) -> [TransferRepresentation]
     private let indexModified: @Sendable (any Entity) -> Date?
     private let indexRecord: @Sendable (any Entity) async throws -> IndexRecord?
 
-    /// The query's operations, each returning entity values.
+    /// The query's operations, each returning the entities with this descriptor.
     private struct QueryFunctions: Sendable {
-        let byIds: @Sendable ([String]) async throws -> [EntityValue]
-        let all: @Sendable () async throws -> [EntityValue]
-        let suggested: @Sendable () async throws -> [EntityValue]
-        let byTitle: @Sendable (String) async throws -> [EntityValue]
-        let byRequest: @Sendable (QueryRequest) async throws -> [EntityValue]
+        let byIds: @Sendable ([String], EntityDescriptor) async throws -> [EntityValue]
+        let all: @Sendable (EntityDescriptor) async throws -> [EntityValue]
+        let suggested: @Sendable (EntityDescriptor) async throws -> [EntityValue]
+        let byTitle: @Sendable (String, EntityDescriptor) async throws -> [EntityValue]
+        let byRequest: @Sendable (QueryRequest, EntityDescriptor) async throws -> [Value]
         let capabilities: QueryCapabilities
     }
 
     private init<E: Entity>(_ type: E.Type) {
         let declared = E.properties
-        let byName = Dictionary(declared.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         name = E.typeName
         properties = declared.map { PropertyInfo(name: $0.name, type: $0.type, kind: $0.kind) }
         urlTemplate = E.urlTemplate
         indexPriority = E.indexing?.priority
-        readProperty = { name, base in
-            guard let entity = base as? E, let property = byName[name] else { return .nothing }
-            return try await property.value(of: entity)
+        var readers: [String: PropertyReader] = [
+            "id": PropertyReader { .text($0.id) },
+            "title": PropertyReader { .text($0.title) },
+            "subtitle": PropertyReader { entity in entity.display.subtitle.map { .text($0) } ?? .nothing },
+        ]
+        for property in declared where readers[property.name] == nil {
+            readers[property.name] = PropertyReader(property.readNow, fetch: property.fetch)
         }
-        readPropertyNow = { name, base in
-            guard let entity = base as? E, let property = byName[name] else { return .nothing }
-            return property.readNow?(entity)
-        }
+        self.readers = readers
         let query = E.defaultQuery
-        let wrap: @Sendable ([E]) -> [EntityValue] = { $0.map(EntityValue.init) }
+        let wrap: @Sendable ([E], EntityDescriptor) -> [EntityValue] = { entities, descriptor in
+            entities.map { EntityValue($0, descriptor: descriptor) }
+        }
         self.query = QueryFunctions(
-            byIds: { wrap(try await query.entities(for: $0)) },
-            all: { wrap(try await query.allEntities()) },
-            suggested: { wrap(try await query.suggestedEntities()) },
-            byTitle: { wrap(try await query.entities(matching: $0)) },
-            byRequest: { wrap(try await query.entities(matching: $0)) },
+            byIds: { wrap(try await query.entities(for: $0), $1) },
+            all: { wrap(try await query.allEntities(), $0) },
+            suggested: { wrap(try await query.suggestedEntities(), $0) },
+            byTitle: { wrap(try await query.entities(matching: $0), $1) },
+            byRequest: { request, descriptor in
+                try await query.entities(matching: request).map { .entity(EntityValue($0, descriptor: descriptor)) }
+            },
             capabilities: query.capabilities)
         transfer = { ($0 as? E)?.transferRepresentations ?? [] }
         let indexing = E.indexing
@@ -104,17 +107,17 @@ public final class EntityDescriptor: Sendable {
     /// Every name a `where` or `sort` may use.
     public var filterablePropertyNames: [String] { ["id", "title", "subtitle"] + properties.map(\.name) }
 
-    func read(_ name: String, of base: any Entity) async throws -> Value { try await readProperty(name, base) }
-
-    func readNow(_ name: String, of base: any Entity) throws(ValueAccessError) -> Value? { readPropertyNow(name, base) }
+    /// The reader of `id`, `title`, `subtitle` or a declared property; nil for other names.
+    public func reader(for name: String) -> PropertyReader? { readers[name] }
 
     /// What the query does natively.
     public var capabilities: QueryCapabilities { query.capabilities }
-    public func entities(for ids: [String]) async throws -> [EntityValue] { try await query.byIds(ids) }
-    public func allEntities() async throws -> [EntityValue] { try await query.all() }
-    public func suggestedEntities() async throws -> [EntityValue] { try await query.suggested() }
-    public func entities(matchingTitle title: String) async throws -> [EntityValue] { try await query.byTitle(title) }
-    public func entities(matching request: QueryRequest) async throws -> [EntityValue] { try await query.byRequest(request) }
+    public func entities(for ids: [String]) async throws -> [EntityValue] { try await query.byIds(ids, self) }
+    public func allEntities() async throws -> [EntityValue] { try await query.all(self) }
+    public func suggestedEntities() async throws -> [EntityValue] { try await query.suggested(self) }
+    public func entities(matchingTitle title: String) async throws -> [EntityValue] { try await query.byTitle(title, self) }
+    /// The entities the query finds for `request`, as workflow values (ready to be filtered further).
+    public func values(matching request: QueryRequest) async throws -> [Value] { try await query.byRequest(request, self) }
 
     /// The entity's transfer representations, highest fidelity first.
     public func transferRepresentations(of entity: EntityValue) -> [TransferRepresentation] { transfer(entity.base) }
@@ -124,4 +127,23 @@ public final class EntityDescriptor: Sendable {
 
     /// The texts to index for the entity; nil when the type is not indexed.
     public func indexRecord(of entity: EntityValue) async throws -> IndexRecord? { try await indexRecord(entity.base) }
+}
+
+/// Reads one property of entities of one type, looked up once by name so that reading it from
+/// many entities (filtering, sorting) costs no lookup per entity.
+public struct PropertyReader: Sendable {
+    /// The value without fetching; nil for a deferred property.
+    public let now: @Sendable (EntityValue) -> Value?
+    private let fetch: (@Sendable (EntityValue) async throws -> Value)?
+
+    init(_ now: @escaping @Sendable (EntityValue) -> Value?, fetch: (@Sendable (EntityValue) async throws -> Value)? = nil) {
+        self.now = now
+        self.fetch = fetch
+    }
+
+    /// The value, fetching a deferred property.
+    public func value(of entity: EntityValue) async throws -> Value {
+        if let value = now(entity) { return value }
+        return try await fetch?(entity) ?? .nothing
+    }
 }

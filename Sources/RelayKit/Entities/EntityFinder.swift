@@ -45,7 +45,7 @@ public enum EntityFinder {
     /// The entities of `descriptor`'s type that satisfy `query`, sorted and limited.
     public static func find(_ descriptor: EntityDescriptor, _ query: FilterQuery) async throws -> [EntityValue] {
         let plan = plan(query, capabilities: descriptor.capabilities)
-        let fetched = try await descriptor.entities(matching: plan.pushed).map(Value.entity)
+        let fetched = try await descriptor.values(matching: plan.pushed)
         return try await plan.residual.apply(to: fetched).compactMap {
             if case .entity(let entity) = $0 { entity } else { nil }
         }

@@ -1,33 +1,49 @@
 import Foundation
 
 /// A declared property of an entity type (SPEC §5).
+///
+/// The factories are inlinable so that their getters are specialized for the entity type in the
+/// package that declares it: reading a property of many entities then costs no generic lookups.
 public struct EntityProperty<E: Entity>: Sendable {
     public let name: String
     public let type: ValueType
     public let kind: PropertyKind
-    let readNow: (@Sendable (E) -> Value)?
-    let fetch: (@Sendable (E) async throws -> Value)?
+    /// The value without fetching, for an entity of type `E`; nil for a deferred property.
+    let readNow: @Sendable (EntityValue) -> Value?
+    /// Fetches a deferred property's value.
+    let fetch: (@Sendable (EntityValue) async throws -> Value)?
+
+    @usableFromInline
+    init(name: String, type: ValueType, kind: PropertyKind, readNow: @escaping @Sendable (EntityValue) -> Value?,
+        fetch: (@Sendable (EntityValue) async throws -> Value)?) {
+        self.name = name
+        self.type = type
+        self.kind = kind
+        self.readNow = readNow
+        self.fetch = fetch
+    }
 
     /// A property the entity holds, read through a key path.
+    @inlinable
     public static func stored<T: ParameterValue>(_ name: String, _ keyPath: KeyPath<E, T> & Sendable) -> Self {
-        Self(name: name, type: T.valueType, kind: .stored, readNow: { $0[keyPath: keyPath].parameterValue }, fetch: nil)
+        Self(name: name, type: T.valueType, kind: .stored, readNow: { $0.entity(as: E.self)?[keyPath: keyPath].parameterValue }, fetch: nil)
     }
 
     /// A property derived from the entity when read.
+    @inlinable
     public static func computed<T: ParameterValue>(_ name: String, _ derive: @escaping @Sendable (E) -> T) -> Self {
-        Self(name: name, type: T.valueType, kind: .computed, readNow: { derive($0).parameterValue }, fetch: nil)
+        Self(name: name, type: T.valueType, kind: .computed, readNow: { $0.entity(as: E.self).map { derive($0).parameterValue } }, fetch: nil)
     }
 
     /// A property fetched only when read or filtered on.
+    @inlinable
     public static func deferred<T: ParameterValue>(_ name: String, _ fetch: @escaping @Sendable (E) async throws -> T) -> Self {
-        Self(name: name, type: T.valueType, kind: .deferred, readNow: nil, fetch: { try await fetch($0).parameterValue })
-    }
-
-    /// The property's value for `entity`, fetching a deferred one.
-    func value(of entity: E) async throws -> Value {
-        if let readNow { return readNow(entity) }
-        guard let fetch else { return .nothing }
-        return try await fetch(entity)
+        Self(
+            name: name, type: T.valueType, kind: .deferred, readNow: { _ in nil },
+            fetch: { base in
+                guard let entity = base.entity(as: E.self) else { return .nothing }
+                return try await fetch(entity).parameterValue
+            })
     }
 }
 

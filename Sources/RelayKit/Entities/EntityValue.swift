@@ -4,16 +4,30 @@ import Foundation
 /// can read its properties and convert it without knowing its Swift type. Equal when type and id are.
 public struct EntityValue: Sendable, Hashable {
     public let descriptor: EntityDescriptor
-    public let base: any Entity
+    /// The entity, in a box shared by copies of the value (a value is copied often; an entity may be large).
+    @usableFromInline let box: any AnyEntityBox
 
     public init<E: Entity>(_ entity: E) {
         descriptor = EntityDescriptor.of(E.self)
-        base = entity
+        box = EntityBox(entity)
     }
 
-    public var id: String { base.id }
+    /// An entity with its type's descriptor already at hand (a query's many results).
+    init<E: Entity>(_ entity: E, descriptor: EntityDescriptor) {
+        self.descriptor = descriptor
+        box = EntityBox(entity)
+    }
+
+    /// The entity as an existential, for code that does not know its type.
+    public var base: any Entity { box.base }
+
+    /// The entity, if it is an `E`.
+    @inlinable
+    public func entity<E: Entity>(as type: E.Type) -> E? { (box as? EntityBox<E>)?.entity }
+
+    public var id: String { box.id }
     public var typeName: String { descriptor.name.singular }
-    public var display: DisplayRepresentation { base.displayRepresentation }
+    public var display: DisplayRepresentation { box.display }
     public var title: String { display.title }
 
     public static func == (lhs: EntityValue, rhs: EntityValue) -> Bool {
@@ -30,29 +44,22 @@ public struct EntityValue: Sendable, Hashable {
 
     /// Reads a property, fetching a deferred one (SPEC §5).
     public func property(_ name: String) async throws -> Value {
-        if let value = try builtInProperty(name) { return value }
-        return try await descriptor.read(name, of: base)
+        try await reader(for: name).value(of: self)
     }
 
     /// Reads a property that needs no fetching: `id`, `title`, `subtitle`, stored and computed
     /// ones. Nil for a deferred property.
     public func propertyNow(_ name: String) throws(ValueAccessError) -> Value? {
-        if let value = try builtInProperty(name) { return value }
-        return try descriptor.readNow(name, of: base)
+        try reader(for: name).now(self)
     }
 
-    private func builtInProperty(_ name: String) throws(ValueAccessError) -> Value? {
-        switch name {
-        case "id": return .text(id)
-        case "title": return .text(title)
-        case "subtitle": return display.subtitle.map { .text($0) } ?? .nothing
-        default:
-            guard descriptor.property(named: name) != nil else {
-                throw ValueAccessError(
-                    "\(Naming.indefiniteArticle(for: typeName)) \(typeName) has no property '\(name)'\(Suggestions.didYouMean(name, in: propertyNames)); it has \(propertyNames.joined(separator: ", "))")
-            }
-            return nil
+    /// The reader of `name`; an error naming the properties there are when there is no such property.
+    public func reader(for name: String) throws(ValueAccessError) -> PropertyReader {
+        guard let reader = descriptor.reader(for: name) else {
+            throw ValueAccessError(
+                "\(Naming.indefiniteArticle(for: typeName)) \(typeName) has no property '\(name)'\(Suggestions.didYouMean(name, in: propertyNames)); it has \(propertyNames.joined(separator: ", "))")
         }
+        return reader
     }
 
     /// SPEC §4 entity → dictionary: `id`, `title`, and the declared properties; deferred ones are
@@ -60,7 +67,7 @@ public struct EntityValue: Sendable, Hashable {
     public func dictionary(includingDeferred: Bool) async throws -> ValueDictionary {
         var dictionary: ValueDictionary = ["id": .text(id), "title": .text(title)]
         for property in descriptor.properties where includingDeferred || property.kind != .deferred {
-            dictionary[property.name] = try await descriptor.read(property.name, of: base)
+            dictionary[property.name] = try await self.property(property.name)
         }
         return dictionary
     }
@@ -69,7 +76,7 @@ public struct EntityValue: Sendable, Hashable {
     public var dictionaryNow: ValueDictionary {
         var dictionary: ValueDictionary = ["id": .text(id), "title": .text(title)]
         for property in descriptor.properties where property.kind != .deferred {
-            dictionary[property.name] = (try? descriptor.readNow(property.name, of: base)) ?? .nothing
+            dictionary[property.name] = (try? propertyNow(property.name)) ?? .nothing
         }
         return dictionary
     }
@@ -89,4 +96,25 @@ public struct EntityValue: Sendable, Hashable {
             throw IntentError("cannot make the URL of \(typeName) '\(title)': \(error)")
         }
     }
+}
+
+/// What an entity value keeps its entity in, without its type.
+@usableFromInline
+protocol AnyEntityBox: AnyObject, Sendable {
+    var base: any Entity { get }
+    var id: String { get }
+    var display: DisplayRepresentation { get }
+}
+
+/// An entity of a known type in a box, so that a property getter specialized for `E` reaches it
+/// with one class cast.
+@usableFromInline
+final class EntityBox<E: Entity>: AnyEntityBox {
+    @usableFromInline let entity: E
+
+    init(_ entity: E) { self.entity = entity }
+
+    @usableFromInline var base: any Entity { entity }
+    @usableFromInline var id: String { entity.id }
+    @usableFromInline var display: DisplayRepresentation { entity.displayRepresentation }
 }

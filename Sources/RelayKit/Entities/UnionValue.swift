@@ -33,7 +33,7 @@ public struct UnionMember<Union>: Sendable {
 
     /// The case of `union` that holds an `E`, made by `wrap` (usually the case itself: `Pass.park`).
     public static func member<E: Entity>(_ type: E.Type, _ wrap: @escaping @Sendable (E) -> Union) -> UnionMember<Union> {
-        UnionMember(typeName: E.typeName) { entity in (entity.base as? E).map(wrap) }
+        UnionMember(typeName: E.typeName) { entity in entity.entity(as: E.self).map(wrap) }
     }
 }
 

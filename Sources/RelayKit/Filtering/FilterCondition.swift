@@ -15,7 +15,9 @@ public struct FilterCondition: Sendable {
         case equal(Value, Bool)
         case text(String, TextTest)
         case pattern(NSRegularExpression)
-        case order(Value, Set<ComparisonResult>)
+        case order(Value, AcceptedOrders)
+        /// An order against a number operand: compared directly when the value is a number too.
+        case orderNumber(Double, AcceptedOrders)
         case between(Value, Value)
         case today(Bool)
         case range(Date, Date)
@@ -24,6 +26,29 @@ public struct FilterCondition: Sendable {
     }
 
     private enum TextTest: Sendable { case contains, lacks, begins, ends }
+
+    /// The orders of value against operand that satisfy an order comparator (`at-least`: after or same).
+    private struct AcceptedOrders: Sendable, ExpressibleByArrayLiteral {
+        var ascending = false, same = false, descending = false
+
+        init(arrayLiteral orders: ComparisonResult...) {
+            for order in orders {
+                switch order {
+                case .orderedAscending: ascending = true
+                case .orderedSame: same = true
+                case .orderedDescending: descending = true
+                }
+            }
+        }
+
+        func contains(_ order: ComparisonResult) -> Bool {
+            switch order {
+            case .orderedAscending: ascending
+            case .orderedSame: same
+            case .orderedDescending: descending
+            }
+        }
+    }
 
     /// A condition; an operand of the wrong shape (`between: 5`, `in-last: soon`) is an error.
     public init(property: String, comparator: Comparator, operand: Value, caseSensitive: Bool = false, now: Date = Date())
@@ -48,10 +73,10 @@ public struct FilterCondition: Sendable {
             } catch {
                 throw fail(error.message)
             }
-        case .greaterThan, .isAfter: test = .order(operand, [.orderedDescending])
-        case .atLeast: test = .order(operand, [.orderedDescending, .orderedSame])
-        case .lessThan, .isBefore: test = .order(operand, [.orderedAscending])
-        case .atMost: test = .order(operand, [.orderedAscending, .orderedSame])
+        case .greaterThan, .isAfter: test = Self.orderTest(operand, [.orderedDescending])
+        case .atLeast: test = Self.orderTest(operand, [.orderedDescending, .orderedSame])
+        case .lessThan, .isBefore: test = Self.orderTest(operand, [.orderedAscending])
+        case .atMost: test = Self.orderTest(operand, [.orderedAscending, .orderedSame])
         case .between:
             guard case .list(let bounds) = operand, bounds.count == 2 else {
                 throw fail("'between' takes [low, high], not \(operand.briefDescription)")
@@ -112,16 +137,22 @@ public struct FilterCondition: Sendable {
                 let found = items.contains { isEqual($0, operand) }
                 return kind == .lacks ? !found : found
             }
-            let text = caseSensitive ? value.textValue : value.textValue.lowercased()
+            let text = value.textValue
             switch kind {
-            case .contains: return text.contains(needle)
-            case .lacks: return !text.contains(needle)
-            case .begins: return text.hasPrefix(needle)
-            case .ends: return text.hasSuffix(needle)
+            case .contains: return TextSearch.finds(needle, in: text, .contains, caseSensitive: caseSensitive)
+            case .lacks: return !TextSearch.finds(needle, in: text, .contains, caseSensitive: caseSensitive)
+            case .begins: return TextSearch.finds(needle, in: text, .begins, caseSensitive: caseSensitive)
+            case .ends: return TextSearch.finds(needle, in: text, .ends, caseSensitive: caseSensitive)
             }
         case .pattern(let expression):
             let text = value.textValue
             return expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        case .orderNumber(let number, let accepted):
+            if case .number(let given) = value {
+                return accepted.contains(given < number ? .orderedAscending : given > number ? .orderedDescending : .orderedSame)
+            }
+            guard !value.isNothing else { return false }
+            return accepted.contains(try order(value, operand))
         case .order(let operand, let accepted):
             guard !value.isNothing else { return false }
             return accepted.contains(try order(value, operand))
@@ -139,6 +170,11 @@ public struct FilterCondition: Sendable {
         case .anyOf(let options): return options.contains { isEqual(value, $0) }
         case .present(let wanted): return !(value.isNothing || value.textValue.isEmpty) == wanted
         }
+    }
+
+    private static func orderTest(_ operand: Value, _ accepted: AcceptedOrders) -> Test {
+        if case .number(let number) = operand { return .orderNumber(number, accepted) }
+        return .order(operand, accepted)
     }
 
     private func isEqual(_ value: Value, _ operand: Value) -> Bool {

@@ -26,25 +26,55 @@ public struct FilterQuery: Sendable {
         self.init(conditions: parsed, matchAll: matchAll, sort: try sort.map(SortKey.parse) ?? [], limit: limit)
     }
 
-    /// The items that satisfy the conditions, sorted, at most `limit` of them.
+    /// The items that satisfy the conditions, sorted, at most `limit` of them. With a sort and
+    /// a limit, one pass keeps the best `limit` of the items that pass, without sorting them all.
     public func apply(to items: [Value]) async throws -> [Value] {
-        var kept: [Value] = []
-        if conditions.isEmpty {
-            kept = items
-        } else {
-            for item in items where try await satisfies(item) { kept.append(item) }
+        var readers = PropertyReaders(conditions.map(\.property))
+        if let limit, !sort.isEmpty, limit < items.count {
+            var ranking = TopRanking(sort: sort, limit: limit)
+            for item in items {
+                if try await !passes(item, readers: &readers) { continue }
+                if try !ranking.considerNow(item) { try await ranking.consider(item) }
+            }
+            return ranking.items
         }
+        var kept: [Value] = []
+        for item in items where try await passes(item, readers: &readers) { kept.append(item) }
         return try await sortAndLimit(kept)
+    }
+
+    /// Whether `item` satisfies the conditions: synchronously when no deferred property is read,
+    /// as most filters need.
+    private func passes(_ item: Value, readers: inout PropertyReaders) async throws -> Bool {
+        if conditions.isEmpty { return true }
+        if let now = try satisfiesNow(item, readers: &readers) { return now }
+        return try await satisfies(item, readers: &readers)
+    }
+
+    /// Whether `item` satisfies the conditions, or nil when that needs a deferred property fetched.
+    private func satisfiesNow(_ item: Value, readers: inout PropertyReaders) throws -> Bool? {
+        for index in conditions.indices {
+            guard let value = try readers.readNow(index, of: item) else { return nil }
+            let holds = try conditions[index].holds(for: value)
+            if holds != matchAll { return holds }
+        }
+        return matchAll || conditions.isEmpty
     }
 
     /// Whether `item` satisfies the conditions under the match mode.
     public func satisfies(_ item: Value) async throws -> Bool {
-        if matchAll {
-            for condition in conditions where !(try condition.holds(for: await Self.read(condition.property, of: item))) { return false }
-            return true
+        var readers = PropertyReaders(conditions.map(\.property))
+        return try await satisfies(item, readers: &readers)
+    }
+
+    private func satisfies(_ item: Value, readers: inout PropertyReaders) async throws -> Bool {
+        for index in conditions.indices {
+            let value: Value
+            if let now = try readers.readNow(index, of: item) { value = now } else { value = try await readers.read(index, of: item) }
+            let holds = try conditions[index].holds(for: value)
+            if holds != matchAll { return holds }
         }
-        for condition in conditions where try condition.holds(for: await Self.read(condition.property, of: item)) { return true }
-        return conditions.isEmpty
+        return matchAll || conditions.isEmpty
     }
 
     /// Sorts by the sort keys (if any), then keeps the first `limit`. With a limit smaller than
@@ -54,52 +84,63 @@ public struct FilterQuery: Sendable {
             guard let limit, items.count > limit else { return items }
             return Array(items.prefix(limit))
         }
-        var keyed: [(item: Value, keys: [Value])] = []
-        keyed.reserveCapacity(limit.map { Swift.min($0 + 1, items.count) } ?? items.count)
-        let precedes: ((item: Value, keys: [Value]), (item: Value, keys: [Value])) -> Bool = { lhs, rhs in
-            for (index, key) in sort.enumerated() {
-                let order = ValueComparison.order(lhs.keys[index], rhs.keys[index]) ?? .orderedSame
-                if order != .orderedSame { return key.ascending == (order == .orderedAscending) }
-            }
-            return false
-        }
         if let limit, limit < items.count {
-            guard limit > 0 else { return [] }
-            for item in items {
-                var keys: [Value] = []
-                for key in sort { keys.append(try await Self.read(key.property, of: item)) }
-                let entry = (item: item, keys: keys)
-                if keyed.count == limit, let last = keyed.last, !precedes(entry, last) { continue }
-                var low = 0, high = keyed.count
-                while low < high {
-                    let middle = (low + high) / 2
-                    if precedes(entry, keyed[middle]) { high = middle } else { low = middle + 1 }
-                }
-                keyed.insert(entry, at: low)
-                if keyed.count > limit { keyed.removeLast() }
-            }
-            return keyed.map(\.item)
+            var ranking = TopRanking(sort: sort, limit: limit)
+            for item in items where try !ranking.considerNow(item) { try await ranking.consider(item) }
+            return ranking.items
         }
-        for item in items {
-            var keys: [Value] = []
-            for key in sort { keys.append(try await Self.read(key.property, of: item)) }
-            keyed.append((item, keys))
-        }
-        return keyed.sorted(by: precedes).map(\.item)
+        var ranking = TopRanking(sort: sort, limit: items.count)
+        return try await ranking.sorted(items)
     }
 
     /// The value of `property` for `item`: the item itself for `item`, an entity's property
     /// (fetching a deferred one), else the value's property or dictionary key.
     public static func read(_ property: String, of item: Value) async throws -> Value {
-        if property == "item" { return item }
-        do {
-            if case .entity(let entity) = item {
-                if let value = try entity.propertyNow(property) { return value }
-                return try await entity.property(property)
-            }
-            return try item.property(property)
-        } catch let error as ValueAccessError {
-            throw FilterError(error.message, property: property)
+        var readers = PropertyReaders([property])
+        return try await readers.read(0, of: item)
+    }
+}
+
+/// Reads the properties a filter or sort names from many items, looking each up once per entity
+/// type rather than once per item.
+struct PropertyReaders {
+    private let names: [String]
+    /// Per property: whether it is the pseudo property `item`, the item itself.
+    private let isItem: [Bool]
+    /// Per property: the entity type it was last read from, and its reader for that type.
+    private var types: [ObjectIdentifier?]
+    private var readers: [PropertyReader?]
+
+    init(_ names: [String]) {
+        self.names = names
+        isItem = names.map { $0 == "item" }
+        types = Array(repeating: nil, count: names.count)
+        readers = Array(repeating: nil, count: names.count)
+    }
+
+    /// The value of the `index`th property for `item`, fetching a deferred one.
+    mutating func read(_ index: Int, of item: Value) async throws -> Value {
+        if let value = try readNow(index, of: item) { return value }
+        guard case .entity(let entity) = item else { return .nothing }
+        return try await reader(index, for: entity).value(of: entity)
+    }
+
+    /// The value of the `index`th property for `item` if it needs no fetching; nil for a deferred one.
+    mutating func readNow(_ index: Int, of item: Value) throws(FilterError) -> Value? {
+        if isItem[index] { return item }
+        do throws(ValueAccessError) {
+            guard case .entity(let entity) = item else { return try item.property(names[index]) }
+            return try reader(index, for: entity).now(entity)
+        } catch {
+            throw FilterError(error.message, property: names[index])
         }
+    }
+
+    private mutating func reader(_ index: Int, for entity: EntityValue) throws(ValueAccessError) -> PropertyReader {
+        if types[index] == ObjectIdentifier(entity.descriptor), let known = readers[index] { return known }
+        let reader = try entity.reader(for: names[index])
+        types[index] = ObjectIdentifier(entity.descriptor)
+        readers[index] = reader
+        return reader
     }
 }

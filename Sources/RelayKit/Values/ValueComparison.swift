@@ -22,6 +22,9 @@ public enum ValueComparison {
     /// The order of two values: numbers, dates, then texts in a case-insensitive, localized order.
     /// Nil when they cannot be ordered (a list against a number, say).
     public static func order(_ lhs: Value, _ rhs: Value) -> ComparisonResult? {
+        // The common cases first, without copying either value.
+        if case .number(let a) = lhs, case .number(let b) = rhs { return a < b ? .orderedAscending : a > b ? .orderedDescending : .orderedSame }
+        if case .date(let a) = lhs, case .date(let b) = rhs { return a < b ? .orderedAscending : a > b ? .orderedDescending : .orderedSame }
         if let (a, b) = numbers(lhs, rhs) { return a < b ? .orderedAscending : a > b ? .orderedDescending : .orderedSame }
         if let (a, b) = dates(lhs, rhs) { return a < b ? .orderedAscending : a > b ? .orderedDescending : .orderedSame }
         switch (lhs, rhs) {
