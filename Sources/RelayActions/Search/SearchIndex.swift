@@ -97,22 +97,28 @@ final class SearchIndex {
         let words = text.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
         guard !words.isEmpty, !types.isEmpty, limit > 0 else { return [] }
         let expression = words.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"*" }.joined(separator: " ")
-        let priorities = Dictionary(types.map { ($0.name.singular, $0.indexPriority ?? 0.5) }, uniquingKeysWith: { first, _ in first })
         let placeholders = Array(repeating: "?", count: types.count).joined(separator: ", ")
+        // bm25 is negative, better matches more so: a higher priority makes it more negative.
+        let weights = Array(repeating: "WHEN ? THEN ?", count: types.count).joined(separator: " ")
+        let weightBindings: [SQLiteDatabase.Binding] = types.flatMap { type -> [SQLiteDatabase.Binding] in
+            [.text(type.name.singular), .real(0.5 + (type.indexPriority ?? 0.5))]
+        }
         var matches: [Match] = []
+        // CROSS JOIN keeps the full-text match as the outer loop: otherwise SQLite may run the
+        // match once for every entry of the type.
         try database.query(
             """
-            SELECT entries.type, entries.id, bm25(entries_text, 10.0, 5.0, 1.0)
-            FROM entries_text JOIN entries ON entries.rowid = entries_text.rowid
+            SELECT entries.type, entries.id,
+                bm25(entries_text, 10.0, 5.0, 1.0) * (CASE entries.type \(weights) ELSE 1.0 END) AS score
+            FROM entries_text CROSS JOIN entries ON entries.rowid = entries_text.rowid
             WHERE entries_text MATCH ? AND entries.type IN (\(placeholders))
+            ORDER BY score, entries.type, entries.id
+            LIMIT ?
             """,
-            [.text(expression)] + types.map { .text($0.name.singular) }
+            weightBindings + [.text(expression)] + types.map { .text($0.name.singular) } + [.integer(Int64(limit))]
         ) { row in
-            let type = row.text(0)
-            // bm25 is negative, better matches more so: a higher priority makes it more negative.
-            matches.append(Match(type: type, id: row.text(1), rank: row.real(2) * (0.5 + (priorities[type] ?? 0.5))))
+            matches.append(Match(type: row.text(0), id: row.text(1), rank: row.real(2)))
         }
-        matches.sort { $0.rank < $1.rank || ($0.rank == $1.rank && ($0.type, $0.id) < ($1.type, $1.id)) }
-        return Array(matches.prefix(limit))
+        return matches
     }
 }

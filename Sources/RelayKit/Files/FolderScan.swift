@@ -21,11 +21,11 @@ public struct ScannedFile: Sendable, Hashable {
     /// time, which a copy, move or rename into the folder sets.
     public let added: Date
     public let identity: FileIdentity
-
     /// The file name with its extension.
-    public var name: String { (relativePath as NSString).lastPathComponent }
+    public let name: String
+
     /// The extension, lowercased, without the dot.
-    public var fileExtension: String { (relativePath as NSString).pathExtension.lowercased() }
+    public var fileExtension: String { FolderScan.fileExtension(of: name) }
     /// A file value for it (which follows the file through renames).
     public var reference: FileReference { FileReference(path: path, identity: identity) }
 }
@@ -38,19 +38,32 @@ public enum FolderScan {
     public static func files(in folder: String, extensions: Set<String>? = nil) -> [ScannedFile] {
         var found: [ScannedFile] = []
         scan(folder, relative: "", extensions: extensions, into: &found)
-        found.sort { $0.relativePath < $1.relativePath }
+        // By bytes: the same order for ASCII names as `<`, without Unicode comparison per pair.
+        found.sort { $0.relativePath.utf8.lexicographicallyPrecedes($1.relativePath.utf8) }
         return found
     }
 
     /// The file at `relativePath` below `folder`, if it is a regular file.
     public static func file(_ relativePath: String, in folder: String) -> ScannedFile? {
         let path = folder.hasSuffix("/") ? folder + relativePath : folder + "/" + relativePath
-        return scanned(path: path, relative: relativePath)
+        let name = relativePath.split(separator: "/").last.map(String.init) ?? relativePath
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return scanned(info, path: path, relative: relativePath, name: name)
+    }
+
+    /// The extension of a file name, lowercased, without the dot; empty when it has none (or is
+    /// a dot file).
+    public static func fileExtension(of name: String) -> String {
+        guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")), dot != name.utf8.startIndex else { return "" }
+        return String(name[name.index(after: dot)...]).lowercased()
     }
 
     private static func scan(_ folder: String, relative: String, extensions: Set<String>?, into found: inout [ScannedFile]) {
         guard let directory = opendir(folder) else { return }
         defer { closedir(directory) }
+        // `fstatat` relative to the open folder: the kernel does not walk the whole path per file.
+        let folderDescriptor = dirfd(directory)
         while let entry = readdir(directory) {
             let name = withUnsafePointer(to: entry.pointee.d_name) {
                 $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
@@ -63,24 +76,25 @@ public enum FolderScan {
                 scan(path, relative: relativePath, extensions: extensions, into: &found)
                 continue
             }
-            if let extensions, !extensions.contains((name as NSString).pathExtension.lowercased()) { continue }
-            if kind == UInt8(DT_UNKNOWN) || kind == UInt8(DT_LNK) {
-                var info = stat()
-                guard stat(path, &info) == 0 else { continue }
-                if (info.st_mode & S_IFMT) == S_IFDIR {
-                    scan(path, relative: relativePath, extensions: extensions, into: &found)
-                    continue
-                }
-            } else if kind != UInt8(DT_REG) {
+            // A link or an entry of unknown kind may be a folder: `stat` tells (and follows links).
+            let mayBeFolder = kind == UInt8(DT_UNKNOWN) || kind == UInt8(DT_LNK)
+            guard mayBeFolder || kind == UInt8(DT_REG) else { continue }
+            let wanted = extensions.map { $0.contains(fileExtension(of: name)) } ?? true
+            if !mayBeFolder && !wanted { continue }
+            var info = stat()
+            guard fstatat(folderDescriptor, name, &info, 0) == 0 else { continue }
+            if mayBeFolder, (info.st_mode & S_IFMT) == S_IFDIR {
+                scan(path, relative: relativePath, extensions: extensions, into: &found)
                 continue
             }
-            if let file = scanned(path: path, relative: relativePath) { found.append(file) }
+            guard wanted else { continue }
+            if let file = scanned(info, path: path, relative: relativePath, name: name) { found.append(file) }
         }
     }
 
-    private static func scanned(path: String, relative: String) -> ScannedFile? {
-        var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+    /// The file `info` describes, if it is a regular file.
+    private static func scanned(_ info: stat, path: String, relative: String, name: String) -> ScannedFile? {
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         #if canImport(Darwin)
             let modified = date(info.st_mtimespec)
             let created = date(info.st_birthtimespec)
@@ -92,7 +106,7 @@ public enum FolderScan {
         #endif
         return ScannedFile(
             path: path, relativePath: relative, size: Int64(info.st_size), modified: modified, created: created, added: added,
-            identity: FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)))
+            identity: FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)), name: name)
     }
 
     private static func date(_ time: timespec) -> Date {
