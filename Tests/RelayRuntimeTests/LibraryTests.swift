@@ -109,8 +109,13 @@ struct LibraryTests {
         #expect(try await runInLibraries("- search: tent\n  type: note").asList.map(\.textValue) == ["Lake trip"])
         _ = try await runInLibraries("- append-to-note: Groceries\n  input: camping stove")
         #expect(try await runInLibraries("- search: stove").asList.map(\.textValue) == ["Groceries"])
+        // Relay's own changes are seen at once.
+        _ = try await runInLibraries("- find: notes\n  where: {title: {is: Groceries}}\n- delete-file")
+        #expect(try await runInLibraries("- search: lake").asList.map(\.textValue) == ["Lake trip"])
+        // Changes made outside Relay are seen once the last look is older than `freshness`.
         try FileManager.default.removeItem(at: notes.appendingPathComponent("Lake trip.md"))
-        #expect(try await runInLibraries("- search: lake").asList.map(\.textValue) == ["Groceries"])
+        let later = try await SearchIndex.$freshness.withValue(.zero) { try await runInLibraries("- search: lake") }
+        #expect(later.asList.isEmpty)
     }
 
     @Test("a photo is not indexed; an unknown type is an error with a suggestion")

@@ -36,7 +36,7 @@ struct SearchIndexTests {
     private func ids(_ index: SearchIndex, _ text: String) async throws -> [String] {
         let memos = EntityDescriptor.of(Memo.self)
         try await index.synchronize(memos)
-        return try index.search(text, types: [memos], limit: 10).map(\.id)
+        return try await index.search(text, types: [memos], limit: 10).map(\.id)
     }
 
     @Test("entities are added, re-indexed when changed and removed when gone")

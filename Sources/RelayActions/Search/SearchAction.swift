@@ -24,9 +24,9 @@ struct Search: Intent {
             types = [descriptor]
         }
         guard limit >= 0 else { throw IntentError("'limit' must be 0 or more, not \(limit)") }
-        let index = try SearchIndex()
-        for descriptor in types { try await index.synchronize(descriptor) }
-        let matches = try index.search(text, types: types, limit: limit)
+        let index = try SearchIndex.shared()
+        for descriptor in types { try await index.synchronizeIfStale(descriptor) }
+        let matches = try await index.search(text, types: types, limit: limit)
         var found: [String: EntityValue] = [:]
         for descriptor in types {
             let ids = matches.filter { $0.type == descriptor.name.singular }.map(\.id)

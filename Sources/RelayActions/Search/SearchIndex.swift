@@ -4,8 +4,10 @@ import RelayKit
 /// The persistent full-text index of indexed entity types (SPEC §5): SQLite FTS5 in
 /// `$XDG_DATA_HOME/relay/index.sqlite` (else `~/.local/share/relay`). Each type is brought in step
 /// before it is searched: entities that are new or changed since they were indexed are indexed
-/// again, and those that are gone are removed.
-final class SearchIndex {
+/// again, and those that are gone are removed. A process keeps one open index per file
+/// (`shared(at:)`), which looks at a type again only when Relay has changed files since its last
+/// look, or when `freshness` has passed (changes made outside Relay).
+actor SearchIndex {
     /// One match: an entity of a type, by id, and its rank (lower is better).
     struct Match: Equatable {
         let type: String
@@ -14,6 +16,26 @@ final class SearchIndex {
     }
 
     private let database: SQLiteDatabase
+    /// When each type was last brought in step, and the file generation then.
+    private var lastLook: [String: (at: ContinuousClock.Instant, generation: UInt64)] = [:]
+    /// Synchronizations under way, so that concurrent searches wait for one rather than race.
+    private var running: [String: Task<Void, any Error>] = [:]
+
+    /// How long a look at a type's entities stays good when Relay has changed no file since.
+    @TaskLocal static var freshness: Duration = .seconds(2)
+
+    private static let openLock = NSLock()
+    nonisolated(unsafe) private static var open: [String: SearchIndex] = [:]
+
+    /// The process's index at `path`, opened on first use.
+    static func shared(at path: String = SearchIndex.defaultPath) throws -> SearchIndex {
+        try openLock.withLock {
+            if let index = open[path] { return index }
+            let index = try SearchIndex(path: path)
+            open[path] = index
+            return index
+        }
+    }
 
     /// Where the index lives.
     static var defaultPath: String {
@@ -37,6 +59,21 @@ final class SearchIndex {
             CREATE VIRTUAL TABLE IF NOT EXISTS entries_text USING fts5 (
                 title, keywords, content, tokenize = 'unicode61 remove_diacritics 2');
             """)
+    }
+
+    /// Brings `descriptor`'s type in step unless it was looked at within `freshness` and Relay has
+    /// changed no file since.
+    func synchronizeIfStale(_ descriptor: EntityDescriptor) async throws {
+        let type = descriptor.name.singular
+        let generation = FileGeneration.current
+        if let last = lastLook[type], last.generation == generation, ContinuousClock.now - last.at < Self.freshness { return }
+        if let underway = running[type] { return try await underway.value }
+        let started = ContinuousClock.now
+        let task = Task { try await synchronize(descriptor) }
+        running[type] = task
+        defer { running[type] = nil }
+        try await task.value
+        lastLook[type] = (started, generation)
     }
 
     /// Brings the entries of `descriptor`'s type in step with its entities.

@@ -19,6 +19,7 @@ public struct FileOperationError: Error, Sendable, CustomStringConvertible {
 public enum AtomicFile {
     /// Writes `data` to `path`, keeping an existing file's permissions (new files get 0644).
     public static func write(_ data: Data, to path: String) throws(FileOperationError) {
+        defer { FileGeneration.advance() }
         let folder = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
         let temporary = (folder as NSString).appendingPathComponent(".\(name).relay-\(UUID().uuidString).tmp")
@@ -62,6 +63,7 @@ public enum AtomicFile {
     /// Moves `source` to `destination`: an atomic rename on one file system; across file systems,
     /// an atomic copy of the bytes followed by removing the source.
     public static func moveAcrossFileSystems(_ source: String, to destination: String) throws(FileOperationError) {
+        defer { FileGeneration.advance() }
         do {
             try move(source, to: destination)
         } catch {

@@ -47,6 +47,7 @@ public struct FileChanges: Sendable {
     /// Deletes `path` into the run's journal, from where `relay undo` puts it back. Without a
     /// journal, the file is removed.
     public func delete(_ path: String) throws(FileOperationError) {
+        defer { FileGeneration.advance() }
         guard FileManager.default.fileExists(atPath: path) else { throw FileOperationError("no such file: '\(path)'") }
         guard let journal else {
             do {
