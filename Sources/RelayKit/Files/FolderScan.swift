@@ -38,8 +38,7 @@ public enum FolderScan {
     public static func files(in folder: String, extensions: Set<String>? = nil) -> [ScannedFile] {
         var found: [ScannedFile] = []
         scan(folder, relative: "", extensions: extensions, into: &found)
-        // By bytes: the same order for ASCII names as `<`, without Unicode comparison per pair.
-        found.sort { $0.relativePath.utf8.lexicographicallyPrecedes($1.relativePath.utf8) }
+        found.sort { $0.relativePath < $1.relativePath }
         return found
     }
 
