@@ -111,6 +111,13 @@ public enum WorkflowSchema {
         if let primary = action.primaryIndex { argumentChoices.insert(parameterSchema(action.parameters[primary]), at: 0) }
         var properties = modifierProperties()
         properties[action.name] = object(["description": .text(action.summary), "anyOf": .list(argumentChoices)])
+        // With a primary value, the other parameters may be written beside the action as siblings
+        // (`- find: photos` then `where:` at the step's level; Docs/Language.md).
+        if let primary = action.primaryIndex {
+            for (index, parameter) in action.parameters.enumerated() where index != primary && properties[parameter.name] == nil {
+                properties[parameter.name] = parameterSchema(parameter)
+            }
+        }
         return object([
             "type": "object", "required": [.text(action.name)], "additionalProperties": false,
             "properties": .dictionary(properties),
