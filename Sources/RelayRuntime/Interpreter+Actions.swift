@@ -31,6 +31,11 @@ extension Interpreter {
     }
 
     private func invoke(_ definition: ActionDefinition, _ arguments: [Value?], step: PlannedStep) async throws -> Value {
+        if !definition.supportedModes.contains(.background), environment.interaction.mode == .background {
+            throw RuntimeError(
+                "'\(definition.name)' needs a person to answer it, and this run has no terminal; run it in a terminal",
+                step: step.displayName, at: step.range)
+        }
         var converted = arguments
         for (index, parameter) in definition.parameters.enumerated() {
             guard let argument = arguments[index] else { continue }

@@ -23,6 +23,13 @@ public protocol RunOutput: Sendable {
     func show(_ value: Value)
     /// Prints a trace line to standard error.
     func trace(_ line: String)
+    /// Shows how far a step has got (0 to 1), with what it is doing. Ignored by default; a
+    /// terminal output may draw it.
+    func progress(_ fraction: Double, label: String?, step: String)
+}
+
+extension RunOutput {
+    public func progress(_ fraction: Double, label: String?, step: String) {}
 }
 
 /// Everything a run needs from outside the workflow.

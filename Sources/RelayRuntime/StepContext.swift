@@ -32,6 +32,10 @@ struct StepContext: IntentContext {
         }
     }
 
+    func reportProgress(_ fraction: Double, _ label: String?) async {
+        interpreter.environment.output.progress(min(max(fraction, 0), 1), label: label, step: step.displayName)
+    }
+
     func open(_ url: URL) async throws {
         try await interpreter.environment.opener.open(url)
     }

@@ -89,4 +89,5 @@ struct NullContext: IntentContext {
     func choose(_ request: ChoiceRequest) async throws -> [Int] { [] }
     func requestConfirmation(_ prompt: String) async throws {}
     func runWorkflow(at path: String, input: Value) async throws -> Value { .nothing }
+    func reportProgress(_ fraction: Double, _ label: String?) async {}
 }

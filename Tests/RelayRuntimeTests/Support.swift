@@ -12,11 +12,32 @@ let registry: ActionRegistry = {
     return registry
 }()
 
-/// Answers from a table keyed by prompt or `as` name; no terminal.
+/// A registry of the built-in packages and `packages`, unprefixed.
+func registry(with packages: [any IntentPackage.Type]) -> ActionRegistry {
+    var registry = ActionRegistry()
+    try? registry.register(BuiltinActions.self, prefixed: false)
+    for package in packages { try? registry.register(package, prefixed: false) }
+    return registry
+}
+
+/// Runs `steps` (a list of steps, one per line, at the left margin) after `header` with `registry`.
+func run(
+    steps: String, registry: ActionRegistry, header: String = "", input: Value = .nothing,
+    interaction: any Interaction = ScriptedInteraction(), output: any RunOutput = CollectedOutput()
+) async throws -> Value {
+    let text = header + "steps:\n" + steps.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
+    let loader = WorkflowLoader(registry: registry)
+    let (workflow, diagnostics) = loader.load(SourceFile(path: "test.yaml", text: text))
+    guard let workflow else { throw DiagnosticsError(diagnostics) }
+    let environment = RunEnvironment(interaction: interaction, output: output, loader: loader)
+    return try await Interpreter(workflow: workflow, environment: environment).run(input: input)
+}
+
+/// Answers from a table keyed by prompt or `as` name; no terminal unless `mode` says so.
 struct ScriptedInteraction: Interaction {
     var answers: [String: String] = [:]
     var assumeYes = false
-    var mode: RunMode { .background }
+    var mode: RunMode = .background
 
     func ask(_ question: Question, key: String?) async throws -> Value {
         if let answer = answers[question.prompt] ?? key.flatMap({ answers[$0] }) { return .text(answer) }

@@ -11,6 +11,22 @@ public struct ParameterDefinition: Sendable {
     public let accepts: [ContentType]
     public let isPrimary: Bool
     public let isInput: Bool
+
+    public init(
+        name: String, title: String, summary: String, type: ValueType, isRequired: Bool, defaultValue: Value?,
+        choices: [String] = [], accepts: [ContentType] = [], isPrimary: Bool = false, isInput: Bool = false
+    ) {
+        self.name = name
+        self.title = title
+        self.summary = summary
+        self.type = type
+        self.isRequired = isRequired
+        self.defaultValue = defaultValue
+        self.choices = choices
+        self.accepts = accepts
+        self.isPrimary = isPrimary
+        self.isInput = isInput
+    }
 }
 
 /// An intent declaration that Relay cannot use, found when the intent is reflected.
@@ -43,10 +59,47 @@ public final class ActionDefinition: Sendable {
     public let inputIndex: Int?
     /// The index of the parameter a scalar or sequence after the action name fills, if any.
     public let primaryIndex: Int?
+
+    /// Where the action can run (App Intents' `IntentModes`).
+    public let supportedModes: IntentModes
     private let performer: @Sendable ([Value?], any IntentContext) async throws -> IntentResult
 
+    /// An action from its parts: for actions that are not Swift types in this process (a package
+    /// hosted out of process). `performer` receives one argument per parameter, nil for unset.
+    public init(
+        name: String, shortName: String, package: String, title: String, summary: String, parameters: [ParameterDefinition],
+        output: ValueType, supportedModes: IntentModes = .all,
+        performer: @escaping @Sendable ([Value?], any IntentContext) async throws -> IntentResult
+    ) throws(IntentDeclarationError) {
+        let inputs = parameters.indices.filter { parameters[$0].isInput }
+        let primaries = parameters.indices.filter { parameters[$0].isPrimary }
+        guard inputs.count <= 1 else { throw IntentDeclarationError(intent: shortName, problem: "more than one input parameter") }
+        guard primaries.count <= 1 else { throw IntentDeclarationError(intent: shortName, problem: "more than one primary parameter") }
+        guard Set(parameters.map(\.name)).count == parameters.count else {
+            throw IntentDeclarationError(intent: shortName, problem: "two parameters share a name")
+        }
+        for parameter in parameters {
+            guard case .union(let members) = parameter.type else { continue }
+            guard !members.isEmpty, Set(members).count == members.count else {
+                throw IntentDeclarationError(
+                    intent: shortName, problem: "the union of parameter '\(parameter.name)' needs one entity type per case, each once")
+            }
+        }
+        self.name = name
+        self.shortName = shortName
+        self.package = package
+        self.title = title
+        self.summary = summary
+        self.parameters = parameters
+        self.output = output
+        self.supportedModes = supportedModes
+        self.inputIndex = inputs.first
+        self.primaryIndex = primaries.first
+        self.performer = performer
+    }
+
     /// Reflects `intent`. `prefixed` makes the name `PACKAGE.action` (package actions) rather than `action`.
-    public init<I: Intent>(_ intent: I.Type, package: String, prefixed: Bool = false) throws(IntentDeclarationError) {
+    public convenience init<I: Intent>(_ intent: I.Type, package: String, prefixed: Bool = false) throws(IntentDeclarationError) {
         let storages = Self.labelledStorages(of: I.self)
         var parameters: [ParameterDefinition] = []
         for (label, storage) in storages.labelled {
@@ -59,36 +112,12 @@ public final class ActionDefinition: Sendable {
                     defaultValue: storage.defaultParameterValue, choices: options.choices, accepts: options.accepts,
                     isPrimary: options.isPrimary, isInput: options.isInput))
         }
-        let inputs = parameters.indices.filter { parameters[$0].isInput }
-        let primaries = parameters.indices.filter { parameters[$0].isPrimary }
-        guard inputs.count <= 1 else {
-            throw IntentDeclarationError(intent: I.name, problem: "more than one input parameter")
-        }
-        guard primaries.count <= 1 else {
-            throw IntentDeclarationError(intent: I.name, problem: "more than one primary parameter")
-        }
-        guard Set(parameters.map(\.name)).count == parameters.count else {
-            throw IntentDeclarationError(intent: I.name, problem: "two parameters share a name")
-        }
-        for parameter in parameters {
-            guard case .union(let members) = parameter.type else { continue }
-            guard !members.isEmpty, Set(members).count == members.count else {
-                throw IntentDeclarationError(
-                    intent: I.name, problem: "the union of parameter '\(parameter.name)' needs one entity type per case, each once")
-            }
-        }
-        self.shortName = I.name
-        self.name = prefixed ? "\(package).\(I.name)" : I.name
-        self.package = package
-        self.title = I.title
-        self.summary = I.summary
-        self.parameters = parameters
-        self.output = I.output
-        self.inputIndex = inputs.first
-        self.primaryIndex = primaries.first
         let parameterNames = parameters.map(\.name)
         let collectsInOrder = storages.collectsInOrder
-        self.performer = { arguments, context in
+        try self.init(
+            name: prefixed ? "\(package).\(I.name)" : I.name, shortName: I.name, package: package, title: I.title,
+            summary: I.summary, parameters: parameters, output: I.output, supportedModes: I.supportedModes
+        ) { arguments, context in
             let instance: I
             let storages: [any AnyParameterStorage]
             if collectsInOrder {

@@ -14,6 +14,9 @@ public protocol Intent: SendableMetatype {
     static var summary: String { get }
     /// The type of what `perform` returns.
     static var output: ValueType { get }
+    /// Where the intent can run: an intent that must ask a person (`[.foreground]`) fails clearly,
+    /// before it starts, in a run with no terminal. All modes by default.
+    static var supportedModes: IntentModes { get }
 
     /// Makes an intent with every parameter unset; Relay sets them before calling `perform`.
     init()
@@ -26,6 +29,7 @@ extension Intent {
     // `_typeName` rather than `String(describing:)`, which scans protocol conformances at startup.
     public static var name: String { Naming.kebabCase(_typeName(Self.self, qualified: false)) }
     public static var title: String { Naming.title(fromName: name) }
+    public static var supportedModes: IntentModes { .all }
 }
 
 /// What an intent returns: a value, a URL to open, or nothing (SPEC §12).

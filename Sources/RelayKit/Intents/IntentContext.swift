@@ -61,4 +61,6 @@ public protocol IntentContext: Sendable {
     var entityTypes: EntityCatalog { get }
     /// Runs another workflow file with `input` and returns its output.
     func runWorkflow(at path: String, input: Value) async throws -> Value
+    /// Reports how far the intent has got, from 0 to 1, with what it is doing; shown on a terminal.
+    func reportProgress(_ fraction: Double, _ label: String?) async
 }

@@ -1,0 +1,40 @@
+/// One option of `requestChoice`, in the manner of App Intents' `IntentChoiceOption`: a title and
+/// a role that says what choosing it means.
+public struct ChoiceOption: Sendable, Hashable {
+    /// What choosing an option means.
+    public enum Role: String, Sendable {
+        /// The expected choice.
+        case `default`
+        /// A choice that destroys something (shown as such on a terminal).
+        case destructive
+        /// Not going on: choosing it ends the run, as a declined confirmation does (exit status 3).
+        case cancel
+    }
+
+    public var title: String
+    public var role: Role?
+
+    public init(_ title: String, role: Role? = nil) {
+        self.title = title
+        self.role = role
+    }
+
+    /// A cancel option, titled "Cancel" unless told otherwise.
+    public static func cancel(_ title: String = "Cancel") -> ChoiceOption { ChoiceOption(title, role: .cancel) }
+}
+
+extension IntentContext {
+    /// Asks a person to pick one of `options` (App Intents' `requestChoice`) and returns it. A
+    /// cancel option ends the run with exit status 3. In a background run the answer comes from
+    /// `--answer PROMPT=TITLE`; without one the step fails, saying so.
+    public func requestChoice(_ prompt: String, between options: [ChoiceOption]) async throws -> ChoiceOption {
+        guard !options.isEmpty else { throw IntentError("'\(prompt)' offers no options") }
+        let picked = try await choose(ChoiceRequest(prompt: prompt, options: options.map(\.title)))
+        guard let index = picked.first, options.indices.contains(index) else {
+            throw IntentError("no option of '\(prompt)' was chosen")
+        }
+        let option = options[index]
+        if option.role == .cancel { throw RunCancelled("'\(prompt)': \(option.title) was chosen") }
+        return option
+    }
+}
