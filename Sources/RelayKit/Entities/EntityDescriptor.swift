@@ -8,6 +8,12 @@ public final class EntityDescriptor: Sendable {
         public let name: String
         public let type: ValueType
         public let kind: PropertyKind
+
+        public init(name: String, type: ValueType, kind: PropertyKind) {
+            self.name = name
+            self.type = type
+            self.kind = kind
+        }
     }
 
     /// The texts that go into the full-text index for one entity.
@@ -17,6 +23,14 @@ public final class EntityDescriptor: Sendable {
         public let keywords: [String]
         public let content: String
         public let modified: Date?
+
+        public init(id: String, title: String, keywords: [String], content: String, modified: Date?) {
+            self.id = id
+            self.title = title
+            self.keywords = keywords
+            self.content = content
+            self.modified = modified
+        }
     }
 
     public let name: EntityTypeName
@@ -79,6 +93,53 @@ public final class EntityDescriptor: Sendable {
                 content: try await indexing.content(entity), modified: indexing.modified(entity))
         }
     }
+
+    /// The descriptor of an entity type that lives in another process (a package host), whose
+    /// entities are `HostedEntity` values.
+    public init(hosted type: HostedEntityType) {
+        name = type.name
+        properties = type.properties
+        urlTemplate = type.urlTemplate
+        indexPriority = type.indexPriority
+        var readers: [String: PropertyReader] = [
+            "id": PropertyReader { .text($0.id) },
+            "title": PropertyReader { .text($0.title) },
+            "subtitle": PropertyReader { entity in entity.display.subtitle.map { .text($0) } ?? .nothing },
+        ]
+        let fetch = type.fetch
+        for property in type.properties where readers[property.name] == nil {
+            let name = property.name
+            readers[name] = PropertyReader(
+                { $0.entity(as: HostedEntity.self)?.values[name] },
+                fetch: { entity in
+                    guard let hosted = entity.entity(as: HostedEntity.self) else { return .nothing }
+                    return try await fetch(hosted, name)
+                })
+        }
+        self.readers = readers
+        let query = type.query
+        let wrap: @Sendable ([HostedEntity], EntityDescriptor) -> [EntityValue] = { entities, descriptor in
+            entities.map { EntityValue($0, descriptor: descriptor) }
+        }
+        self.query = QueryFunctions(
+            byIds: { wrap(try await query(.ids($0)), $1) },
+            all: { wrap(try await query(.all), $0) },
+            suggested: { wrap(try await query(.suggested), $0) },
+            byTitle: { wrap(try await query(.title($0)), $1) },
+            byRequest: { request, descriptor in wrap(try await query(.request(request)), descriptor).map(Value.entity) },
+            capabilities: type.capabilities)
+        let transfer = type.transfer
+        self.transfer = { ($0 as? HostedEntity).map(transfer) ?? [] }
+        indexModified = { ($0 as? HostedEntity)?.modified }
+        let indexRecord = type.indexRecord
+        self.indexRecord = { base in
+            guard let indexRecord, let entity = base as? HostedEntity else { return nil }
+            return try await indexRecord(entity)
+        }
+    }
+
+    /// An entity of this hosted type as a workflow value.
+    public func value(of entity: HostedEntity) -> EntityValue { EntityValue(entity, descriptor: self) }
 
     private static let lock = NSLock()
     nonisolated(unsafe) private static var descriptors: [ObjectIdentifier: EntityDescriptor] = [:]

@@ -1,0 +1,64 @@
+import Foundation
+
+/// The host's side of the protocol's pipe: JSON lines in on standard input, out on standard
+/// output. Replies to the host's own callbacks are matched to the callbacks waiting for them.
+final class HostChannel: @unchecked Sendable {
+    private let lock = NSLock()
+    private var nextCallback = 1
+    private var waiting: [Int: CheckedContinuation<Value, any Error>] = [:]
+    private let output = FileHandle.standardOutput
+
+    /// Writes one message as a line.
+    func send(_ message: Value) {
+        let line = JSONWriter.string(for: message, pretty: false) + "\n"
+        lock.withLock { output.write(Data(line.utf8)) }
+    }
+
+    /// Asks Relay something during a request (`confirm`, `choose`, …) and waits for the answer.
+    func call(_ method: String, for request: Int, _ params: Value) async throws -> Value {
+        try await withCheckedThrowingContinuation { continuation in
+            let id = lock.withLock {
+                let id = nextCallback
+                nextCallback += 1
+                waiting[id] = continuation
+                return id
+            }
+            send(["callback": .number(Double(id)), "request": .number(Double(request)), "method": .text(method), "params": params])
+        }
+    }
+
+    /// Resumes the callback a `reply` message answers.
+    func resolve(_ reply: ValueDictionary) {
+        guard case .number(let number)? = reply["reply"] else { return }
+        let continuation = lock.withLock { waiting.removeValue(forKey: Int(number)) }
+        if case .dictionary(let error)? = reply["error"] {
+            let message = error["message"]?.textValue ?? "the callback failed"
+            continuation?.resume(throwing: error["cancelled"] == .boolean(true) ? RunCancelled(message) : IntentError(message))
+        } else {
+            continuation?.resume(returning: reply["result"] ?? .nothing)
+        }
+    }
+
+    /// Fails every waiting callback: standard input has closed.
+    func closeAll() {
+        let all = lock.withLock {
+            let all = waiting.values
+            waiting.removeAll()
+            return all
+        }
+        for continuation in all { continuation.resume(throwing: IntentError("relay closed the connection")) }
+    }
+
+    /// Reads lines from standard input on a thread of its own, handing each to `handle`; returns at end of input.
+    func readLines(_ handle: @escaping @Sendable (String) -> Void) async {
+        await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
+            let thread = Thread {
+                while let line = Swift.readLine(strippingNewline: true) {
+                    if !line.isEmpty { handle(line) }
+                }
+                finished.resume()
+            }
+            thread.start()
+        }
+    }
+}

@@ -1,0 +1,217 @@
+import Foundation
+
+/// Serves an intent package to Relay over the package-host protocol (Docs/PackageProtocol.md):
+/// the `main.swift` of a package's `relay-host` executable is
+///
+/// ```swift
+/// import RelayKit
+/// import TrailKit
+///
+/// await PackageHost.serve(TrailKit.self)
+/// ```
+///
+/// Relay starts the host, asks for its manifest, then sends requests (perform an action, run a
+/// query, fetch a property, hand an entity over) as JSON lines on standard input; the host answers
+/// on standard output, asking back for confirmations, choices and the like while it performs.
+/// Requests are served concurrently. The host ends when its standard input closes.
+public enum PackageHost {
+    /// Serves `package` until standard input closes.
+    public static func serve(_ package: any IntentPackage.Type) async {
+        let server: HostServer
+        do {
+            server = try HostServer(package)
+        } catch {
+            FileHandle.standardError.write(Data("relay-host: \(error)\n".utf8))
+            exit(1)
+        }
+        let channel = server.channel
+        await channel.readLines { line in
+            do {
+                guard case .dictionary(let message) = try JSONReader.value(from: line) else {
+                    throw WireError("a message must be a JSON object")
+                }
+                if message["reply"] != nil {
+                    channel.resolve(message)
+                } else {
+                    Task { await server.handle(message) }
+                }
+            } catch {
+                FileHandle.standardError.write(Data("relay-host: unreadable message: \(error)\n".utf8))
+            }
+        }
+        channel.closeAll()
+    }
+}
+
+/// Answers Relay's requests for one package.
+final class HostServer: Sendable {
+    let channel = HostChannel()
+    private let manifest: PackageManifest
+    private let actions: [String: ActionDefinition]
+    private let entityTypes: EntityCatalog
+
+    init(_ package: any IntentPackage.Type) throws {
+        manifest = try PackageManifest(of: package)
+        var actions: [String: ActionDefinition] = [:]
+        for (packageName, intent) in package.allIntents() {
+            let definition = try Self.reflect(intent, package: packageName)
+            actions[definition.shortName] = definition
+        }
+        self.actions = actions
+        var catalog = EntityCatalog()
+        for descriptor in package.allEntities() { try catalog.add(descriptor) }
+        entityTypes = catalog
+        ContentType.declare(package.allContentTypes())
+    }
+
+    private static func reflect<I: Intent>(_ intent: I.Type, package: String) throws(IntentDeclarationError) -> ActionDefinition {
+        try ActionDefinition(intent, package: package)
+    }
+
+    /// Answers one request.
+    func handle(_ message: ValueDictionary) async {
+        guard case .number(let number)? = message["id"] else { return }
+        let id = Int(number)
+        let params: ValueDictionary = if case .dictionary(let params)? = message["params"] { params } else { [:] }
+        do {
+            let result = try await answer(message["method"]?.textValue ?? "", params, request: id)
+            channel.send(["id": .number(number), "result": result])
+        } catch let cancelled as RunCancelled {
+            channel.send(["id": .number(number), "error": ["message": .text(cancelled.reason), "cancelled": true]])
+        } catch {
+            channel.send(["id": .number(number), "error": ["message": .text(Self.message(for: error))]])
+        }
+    }
+
+    private static func message(for error: any Error) -> String {
+        switch error {
+        case let error as IntentError: error.message
+        case let error as CustomStringConvertible: error.description
+        default: error.localizedDescription
+        }
+    }
+
+    private func answer(_ method: String, _ params: ValueDictionary, request: Int) async throws -> Value {
+        switch method {
+        case "manifest": return manifest.json
+        case "perform": return try await perform(params, request: request)
+        case "query": return try await query(params)
+        case "property":
+            let entity = try await lookUp(params)
+            return WireValue.encode(try await entity.property(params["name"]?.textValue ?? ""))
+        case "representations":
+            let entity = try await lookUp(params)
+            return .list(entity.descriptor.transferRepresentations(of: entity).map { .text($0.contentType.identifier) })
+        case "represent": return try await represent(params)
+        case "index-record":
+            let entity = try await lookUp(params)
+            guard let record = try await entity.descriptor.indexRecord(of: entity) else { return .nothing }
+            return [
+                "title": .text(record.title), "keywords": .list(record.keywords.map { .text($0) }), "content": .text(record.content),
+                "modified": record.modified.map { .number($0.timeIntervalSince1970) } ?? .nothing,
+            ]
+        default: throw WireError("unknown method '\(method)'")
+        }
+    }
+
+    private func perform(_ params: ValueDictionary, request: Int) async throws -> Value {
+        let name = params["action"]?.textValue ?? ""
+        guard let action = actions[name] else { throw WireError("this package has no action '\(name)'") }
+        var arguments: [Value?] = []
+        for argument in params["arguments"]?.asList ?? [] {
+            arguments.append(argument.isNothing ? nil : try await decode(argument))
+        }
+        let context = HostContext(channel: channel, request: request, params: params, entityTypes: entityTypes)
+        let result = try await action.perform(arguments: arguments, context: context)
+        var reply: ValueDictionary = ["value": WireValue.encode(result.value)]
+        if let url = result.urlToOpen { reply["open"] = .text(url.absoluteString) }
+        return .dictionary(reply)
+    }
+
+    private func query(_ params: ValueDictionary) async throws -> Value {
+        let descriptor = try descriptor(params)
+        let found: [EntityValue]
+        switch params["kind"]?.textValue {
+        case "ids": found = try await descriptor.entities(for: (params["ids"]?.asList ?? []).map(\.textValue))
+        case "all": found = try await descriptor.allEntities()
+        case "suggested": found = try await descriptor.suggestedEntities()
+        case "title": found = try await descriptor.entities(matchingTitle: params["title"]?.textValue ?? "")
+        case "request":
+            found = try await descriptor.values(matching: try await request(params["request"])).compactMap {
+                if case .entity(let entity) = $0 { entity } else { nil }
+            }
+        default: throw WireError("unknown query kind '\(params["kind"]?.textValue ?? "")'")
+        }
+        return .list(found.map { entity in
+            var wire = WireValue.encode(.entity(entity))
+            if let modified = descriptor.indexModified(of: entity), case .dictionary(var outer) = wire,
+                case .dictionary(var fields)? = outer["entity"]
+            {
+                fields["modified"] = .number(modified.timeIntervalSince1970)
+                outer["entity"] = .dictionary(fields)
+                wire = .dictionary(outer)
+            }
+            return wire
+        })
+    }
+
+    private func request(_ wire: Value?) async throws -> QueryRequest {
+        guard case .dictionary(let fields)? = wire else { return QueryRequest() }
+        var conditions: [FilterCondition] = []
+        for item in fields["conditions"]?.asList ?? [] {
+            guard case .dictionary(let condition) = item, let comparator = Comparator(rawValue: condition["comparator"]?.textValue ?? "") else {
+                throw WireError("a condition needs a property, a comparator and an operand")
+            }
+            conditions.append(
+                try FilterCondition(
+                    property: condition["property"]?.textValue ?? "", comparator: comparator,
+                    operand: try await decode(condition["operand"] ?? .nothing), caseSensitive: condition["case-sensitive"] == .boolean(true)))
+        }
+        let sort = (fields["sort"]?.asList ?? []).compactMap { item -> SortKey? in
+            guard case .dictionary(let key) = item else { return nil }
+            return SortKey(property: key["property"]?.textValue ?? "", ascending: key["ascending"] != .boolean(false))
+        }
+        let limit: Int? = if case .number(let number)? = fields["limit"] { Int(number) } else { nil }
+        return QueryRequest(conditions: conditions, matchAll: fields["match-all"] != .boolean(false), sort: sort, limit: limit)
+    }
+
+    private func represent(_ params: ValueDictionary) async throws -> Value {
+        let entity = try await lookUp(params)
+        let representations = entity.descriptor.transferRepresentations(of: entity)
+        guard case .number(let number)? = params["index"], representations.indices.contains(Int(number)) else {
+            throw WireError("no such representation")
+        }
+        switch representations[Int(number)].export {
+        case .data(let export): return ["data": .text(try await export().base64EncodedString())]
+        case .proxy(let export): return ["value": WireValue.encode(try await export())]
+        }
+    }
+
+    private func descriptor(_ params: ValueDictionary) throws -> EntityDescriptor {
+        let type = params["type"]?.textValue ?? ""
+        guard let descriptor = entityTypes.descriptor(named: type) else { throw WireError("this package has no entity type '\(type)'") }
+        return descriptor
+    }
+
+    private func lookUp(_ params: ValueDictionary) async throws -> EntityValue {
+        let descriptor = try descriptor(params)
+        let id = params["id"]?.textValue ?? ""
+        guard let entity = try await descriptor.entities(for: [id]).first else {
+            throw IntentError("there is no \(descriptor.name.singular) with id '\(id)' any more")
+        }
+        return entity
+    }
+
+    /// A value from Relay: entities of this package's types become the package's own entities;
+    /// those of other types (Relay's photos, notes) their properties as a dictionary.
+    func decode(_ wire: Value) async throws -> Value {
+        try await WireValue.decode(wire) { entity in
+            if let descriptor = self.entityTypes.descriptor(named: entity.type), let found = try await descriptor.entities(for: [entity.id]).first {
+                return .entity(found)
+            }
+            var dictionary: ValueDictionary = ["id": .text(entity.id), "title": .text(entity.title)]
+            for (name, value) in entity.properties { dictionary[name] = value }
+            return .dictionary(dictionary)
+        }
+    }
+}

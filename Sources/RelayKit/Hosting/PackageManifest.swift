@@ -1,0 +1,200 @@
+import Foundation
+
+/// What a package host tells Relay about its package when asked for its `manifest`: its actions
+/// with their parameters, its entity types and its content types (Docs/PackageProtocol.md).
+public struct PackageManifest: Sendable {
+    /// The protocol version this side speaks.
+    public static let protocolVersion = 1
+
+    public struct Action: Sendable {
+        public var name: String
+        public var title: String
+        public var summary: String
+        public var output: ValueType
+        public var supportedModes: IntentModes
+        public var parameters: [ParameterDefinition]
+    }
+
+    public struct EntityType: Sendable {
+        public var name: EntityTypeName
+        public var properties: [EntityDescriptor.PropertyInfo]
+        public var urlTemplate: URLTemplate?
+        public var indexPriority: Double?
+        public var capabilities: QueryCapabilities
+    }
+
+    public var protocolVersion: Int
+    public var name: String
+    public var actions: [Action]
+    public var entities: [EntityType]
+    public var contentTypes: [ContentTypeDeclaration]
+
+    /// The manifest of `package` and its included packages.
+    public init(of package: any IntentPackage.Type) throws(IntentDeclarationError) {
+        protocolVersion = Self.protocolVersion
+        name = package.name
+        var actions: [Action] = []
+        for (packageName, intent) in package.allIntents() {
+            let definition = try Self.reflect(intent, package: packageName)
+            actions.append(
+                Action(
+                    name: definition.shortName, title: definition.title, summary: definition.summary, output: definition.output,
+                    supportedModes: definition.supportedModes, parameters: definition.parameters))
+        }
+        self.actions = actions
+        entities = package.allEntities().map { descriptor in
+            EntityType(
+                name: descriptor.name, properties: descriptor.properties, urlTemplate: descriptor.urlTemplate,
+                indexPriority: descriptor.indexPriority, capabilities: descriptor.capabilities)
+        }
+        contentTypes = package.allContentTypes()
+    }
+
+    private static func reflect<I: Intent>(_ intent: I.Type, package: String) throws(IntentDeclarationError) -> ActionDefinition {
+        try ActionDefinition(intent, package: package)
+    }
+
+    // MARK: - As JSON
+
+    /// The manifest as a JSON value.
+    public var json: Value {
+        var root: ValueDictionary = ["protocol": .number(Double(protocolVersion)), "name": .text(name)]
+        root["actions"] = .list(actions.map { action in
+            [
+                "name": .text(action.name), "title": .text(action.title), "summary": .text(action.summary),
+                "output": .text(action.output.name), "foreground-only": .boolean(!action.supportedModes.contains(.background)),
+                "parameters": .list(action.parameters.map(Self.json)),
+            ]
+        })
+        root["entities"] = .list(entities.map { type in
+            var entry: ValueDictionary = [
+                "singular": .text(type.name.singular), "plural": .text(type.name.plural),
+                "properties": .list(type.properties.map { ["name": .text($0.name), "type": .text($0.type.name), "kind": .text($0.kind.rawValue)] }),
+                "sortable": .list(type.capabilities.sortable.sorted().map { .text($0) }),
+                "limits": .boolean(type.capabilities.limits),
+            ]
+            var comparators = ValueDictionary()
+            for (property, supported) in type.capabilities.comparators.sorted(by: { $0.key < $1.key }) {
+                comparators[property] = .list(supported.map(\.name).sorted().map { .text($0) })
+            }
+            entry["comparators"] = .dictionary(comparators)
+            if let template = type.urlTemplate { entry["url-template"] = .text(template.template) }
+            if let priority = type.indexPriority { entry["index-priority"] = .number(priority) }
+            return .dictionary(entry)
+        })
+        root["content-types"] = .list(contentTypes.map { declaration in
+            [
+                "identifier": .text(declaration.type.identifier),
+                "conforms-to": .list(declaration.conformsTo.map { .text($0.identifier) }),
+                "extensions": .list(declaration.extensions.map { .text($0) }),
+            ]
+        })
+        return .dictionary(root)
+    }
+
+    private static func json(_ parameter: ParameterDefinition) -> Value {
+        var entry: ValueDictionary = [
+            "name": .text(parameter.name), "title": .text(parameter.title), "summary": .text(parameter.summary),
+            "type": .text(parameter.type.name), "required": .boolean(parameter.isRequired),
+            "primary": .boolean(parameter.isPrimary), "input": .boolean(parameter.isInput),
+        ]
+        if let defaultValue = parameter.defaultValue { entry["default"] = WireValue.encode(defaultValue) }
+        if !parameter.choices.isEmpty { entry["choices"] = .list(parameter.choices.map { .text($0) }) }
+        if !parameter.accepts.isEmpty { entry["accepts"] = .list(parameter.accepts.map { .text($0.identifier) }) }
+        return .dictionary(entry)
+    }
+
+    /// Reads a manifest a host sent.
+    public init(json: Value) async throws {
+        guard case .dictionary(let root) = json else { throw WireError("the manifest is not an object") }
+        guard case .number(let version)? = root["protocol"] else { throw WireError("the manifest has no 'protocol' version") }
+        guard Int(version) == Self.protocolVersion else {
+            throw WireError("the package speaks protocol \(Int(version)); this relay speaks \(Self.protocolVersion): rebuild it against this relay's RelayKit")
+        }
+        protocolVersion = Int(version)
+        name = try Self.text(root, "name")
+        var actions: [Action] = []
+        for item in Self.list(root, "actions") {
+            guard case .dictionary(let entry) = item else { throw WireError("an action is not an object") }
+            var parameters: [ParameterDefinition] = []
+            for parameter in Self.list(entry, "parameters") {
+                guard case .dictionary(let fields) = parameter else { throw WireError("a parameter is not an object") }
+                let defaultValue = try await fields["default"].asyncMap { try await WireValue.decode($0) { .text($0.title) } }
+                parameters.append(
+                    ParameterDefinition(
+                        name: try Self.text(fields, "name"), title: try Self.text(fields, "title"), summary: fields["summary"]?.textValue ?? "",
+                        type: ValueType(described: try Self.text(fields, "type")), isRequired: fields["required"] == .boolean(true),
+                        defaultValue: defaultValue, choices: Self.list(fields, "choices").map(\.textValue),
+                        accepts: Self.list(fields, "accepts").map { ContentType($0.textValue) },
+                        isPrimary: fields["primary"] == .boolean(true), isInput: fields["input"] == .boolean(true)))
+            }
+            actions.append(
+                Action(
+                    name: try Self.text(entry, "name"), title: try Self.text(entry, "title"), summary: entry["summary"]?.textValue ?? "",
+                    output: ValueType(described: try Self.text(entry, "output")),
+                    supportedModes: entry["foreground-only"] == .boolean(true) ? .foreground : .all, parameters: parameters))
+        }
+        self.actions = actions
+        var entities: [EntityType] = []
+        for item in Self.list(root, "entities") {
+            guard case .dictionary(let entry) = item else { throw WireError("an entity type is not an object") }
+            let properties = try Self.list(entry, "properties").map { property -> EntityDescriptor.PropertyInfo in
+                guard case .dictionary(let fields) = property, let kind = PropertyKind(rawValue: fields["kind"]?.textValue ?? "") else {
+                    throw WireError("an entity property needs a name, a type and a kind (stored, computed or deferred)")
+                }
+                return EntityDescriptor.PropertyInfo(name: try Self.text(fields, "name"), type: ValueType(described: try Self.text(fields, "type")), kind: kind)
+            }
+            var comparators: [String: Set<Comparator>] = [:]
+            if case .dictionary(let supported)? = entry["comparators"] {
+                for (property, names) in supported { comparators[property] = Set(names.asList.compactMap { Comparator(rawValue: $0.textValue) }) }
+            }
+            var template: URLTemplate?
+            if case .text(let text)? = entry["url-template"] {
+                do { template = try URLTemplate(text) } catch { throw WireError("the URL template '\(text)': \(error.message)") }
+            }
+            let priority: Double? = if case .number(let number)? = entry["index-priority"] { number } else { nil }
+            entities.append(
+                EntityType(
+                    name: EntityTypeName(try Self.text(entry, "singular"), plural: try Self.text(entry, "plural")), properties: properties,
+                    urlTemplate: template, indexPriority: priority,
+                    capabilities: QueryCapabilities(
+                        comparators: comparators, sortable: Set(Self.list(entry, "sortable").map(\.textValue)), limits: entry["limits"] == .boolean(true))))
+        }
+        self.entities = entities
+        contentTypes = Self.list(root, "content-types").compactMap { item in
+            guard case .dictionary(let entry) = item, case .text(let identifier)? = entry["identifier"] else { return nil }
+            return ContentTypeDeclaration(
+                identifier, conformsTo: Self.list(entry, "conforms-to").map { ContentType($0.textValue) },
+                extensions: Self.list(entry, "extensions").map(\.textValue))
+        }
+    }
+
+    private static func text(_ fields: ValueDictionary, _ key: String) throws -> String {
+        guard case .text(let text)? = fields[key] else { throw WireError("'\(key)' is missing or not text") }
+        return text
+    }
+
+    private static func list(_ fields: ValueDictionary, _ key: String) -> [Value] {
+        if case .list(let items)? = fields[key] { return items }
+        return []
+    }
+}
+
+extension Optional {
+    fileprivate func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let self else { return nil }
+        return try await transform(self)
+    }
+}
+
+extension ValueType {
+    /// The type a name from `relay describe` or a package manifest stands for: a built-in type,
+    /// a union written `park | trail`, or else an entity type.
+    public init(described name: String) {
+        if name.contains("|") {
+            self = .union(name.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) })
+        } else {
+            self = ValueType(name: name) ?? .entity(name)
+        }
+    }
+}

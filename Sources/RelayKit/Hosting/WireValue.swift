@@ -1,0 +1,111 @@
+import Foundation
+
+/// How values cross the package-host protocol (Docs/PackageProtocol.md): JSON with each value
+/// tagged by its type, so that nothing is lost on the way — a text that looks like a number stays
+/// text, a date stays a date, a dictionary keeps its key order.
+public enum WireValue {
+    /// An entity as it crosses: its type and id, how it shows itself, and the values of its
+    /// properties that need no fetching.
+    public struct Entity: Sendable {
+        public var type: String
+        public var id: String
+        public var title: String
+        public var subtitle: String?
+        public var properties: ValueDictionary
+
+        public init(type: String, id: String, title: String, subtitle: String?, properties: ValueDictionary) {
+            self.type = type
+            self.id = id
+            self.title = title
+            self.subtitle = subtitle
+            self.properties = properties
+        }
+    }
+
+    /// The tagged JSON value for `value`.
+    public static func encode(_ value: Value) -> Value {
+        switch value {
+        case .nothing: return .nothing
+        case .text(let text): return ["text": .text(text)]
+        case .number(let number): return ["number": .number(number)]
+        case .boolean(let flag): return ["boolean": .boolean(flag)]
+        case .date(let date): return ["date": .number(date.timeIntervalSince1970)]
+        case .url(let url): return ["url": .text(url.absoluteString)]
+        case .file(let file): return ["file": .text(file.path)]
+        case .richText(let richText): return ["rtf": .text(RTFWriter.rtf(for: richText))]
+        case .list(let items): return ["list": .list(items.map(encode))]
+        case .dictionary(let dictionary):
+            return ["dictionary": .list(dictionary.elements.map { .list([.text($0.key), encode($0.value)]) })]
+        case .entity(let entity):
+            var properties = ValueDictionary()
+            for property in entity.descriptor.properties {
+                if let known = try? entity.propertyNow(property.name) { properties[property.name] = encode(known) }
+            }
+            var wire: ValueDictionary = ["type": .text(entity.typeName), "id": .text(entity.id), "title": .text(entity.title)]
+            if let subtitle = entity.display.subtitle { wire["subtitle"] = .text(subtitle) }
+            wire["properties"] = .dictionary(properties)
+            return ["entity": .dictionary(wire)]
+        }
+    }
+
+    /// The value a tagged JSON value stands for; `entity` makes an entity value from its wire form.
+    public static func decode(_ wire: Value, entity: (Entity) async throws -> Value) async throws -> Value {
+        if wire.isNothing { return .nothing }
+        guard case .dictionary(let tagged) = wire, tagged.count == 1, let (tag, payload) = tagged.elements.first.map({ ($0.key, $0.value) }) else {
+            throw WireError("a value must be null or an object with one key naming its type, not \(wire.briefDescription)")
+        }
+        switch (tag, payload) {
+        case ("text", .text(let text)): return .text(text)
+        case ("number", .number(let number)): return .number(number)
+        case ("boolean", .boolean(let flag)): return .boolean(flag)
+        case ("date", .number(let seconds)): return .date(Date(timeIntervalSince1970: seconds))
+        case ("url", .text(let text)):
+            guard let url = URL(string: text) else { throw WireError("'\(text)' is not a URL") }
+            return .url(url)
+        case ("file", .text(let path)): return .file(FileReference(path: path))
+        case ("rtf", .text(let rtf)):
+            do {
+                return .richText(try RTFReader.richText(from: rtf))
+            } catch {
+                throw WireError("unreadable rich text: \(error)")
+            }
+        case ("list", .list(let items)):
+            var decoded: [Value] = []
+            for item in items { decoded.append(try await decode(item, entity: entity)) }
+            return .list(decoded)
+        case ("dictionary", .list(let pairs)):
+            var dictionary = ValueDictionary()
+            for pair in pairs {
+                guard case .list(let parts) = pair, parts.count == 2, case .text(let key) = parts[0] else {
+                    throw WireError("a dictionary is a list of [key, value] pairs")
+                }
+                dictionary[key] = try await decode(parts[1], entity: entity)
+            }
+            return .dictionary(dictionary)
+        case ("entity", .dictionary(let fields)):
+            return try await entity(try decodeEntity(fields, entity: entity))
+        default:
+            throw WireError("unknown value '\(tag)' holding \(payload.briefDescription)")
+        }
+    }
+
+    private static func decodeEntity(_ fields: ValueDictionary, entity: (Entity) async throws -> Value) async throws -> Entity {
+        guard case .text(let type)? = fields["type"], case .text(let id)? = fields["id"] else {
+            throw WireError("an entity needs a 'type' and an 'id'")
+        }
+        var properties = ValueDictionary()
+        if case .dictionary(let wired)? = fields["properties"] {
+            for (name, value) in wired { properties[name] = try await decode(value, entity: entity) }
+        }
+        let title = fields["title"].map(\.textValue) ?? id
+        let subtitle = fields["subtitle"].flatMap { $0.isNothing ? nil : $0.textValue }
+        return Entity(type: type, id: id, title: title, subtitle: subtitle, properties: properties)
+    }
+}
+
+/// A message of the package-host protocol that does not have the shape it must.
+public struct WireError: Error, Sendable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
