@@ -14,18 +14,35 @@ public struct HostedEntity: Entity {
     public let values: ValueDictionary
     /// When it last changed, for the search index; nil when the host does not say.
     public let modified: Date?
+    /// The forms the host can hand it over in, highest fidelity first.
+    public let representations: [HostedRepresentation]
 
-    public init(id: String, displayRepresentation: DisplayRepresentation, values: ValueDictionary, modified: Date? = nil) {
+    public init(
+        id: String, displayRepresentation: DisplayRepresentation, values: ValueDictionary, modified: Date? = nil,
+        representations: [HostedRepresentation] = []
+    ) {
         self.id = id
         self.displayRepresentation = displayRepresentation
         self.values = values
         self.modified = modified
+        self.representations = representations
     }
 
     /// Hosted entities are found through their type's descriptor, not this query.
     struct NoQuery: EntityQuery {
         func entities(for ids: [String]) async throws -> [HostedEntity] { [] }
         func allEntities() async throws -> [HostedEntity] { [] }
+    }
+}
+
+/// One form a hosted entity can be handed over in: bytes of a content type, or a stand-in value.
+public struct HostedRepresentation: Sendable, Hashable {
+    public var contentType: ContentType
+    public var isData: Bool
+
+    public init(contentType: ContentType, isData: Bool) {
+        self.contentType = contentType
+        self.isData = isData
     }
 }
 

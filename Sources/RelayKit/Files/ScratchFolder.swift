@@ -4,7 +4,8 @@ import Foundation
 /// temporary folder, made at first use, kept after the run so printed paths stay valid. Scratch
 /// folders older than a day are cleared when a new one is made (SPEC §8).
 public final class ScratchFolder: @unchecked Sendable {
-    private let root: URL
+    /// The folder the run folders are made in.
+    public let root: URL
     private let lock = NSLock()
     private var folder: URL?
 

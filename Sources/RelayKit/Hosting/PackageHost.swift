@@ -142,17 +142,7 @@ final class HostServer: Sendable {
             }
         default: throw WireError("unknown query kind '\(params["kind"]?.textValue ?? "")'")
         }
-        return .list(found.map { entity in
-            var wire = WireValue.encode(.entity(entity))
-            if let modified = descriptor.indexModified(of: entity), case .dictionary(var outer) = wire,
-                case .dictionary(var fields)? = outer["entity"]
-            {
-                fields["modified"] = .number(modified.timeIntervalSince1970)
-                outer["entity"] = .dictionary(fields)
-                wire = .dictionary(outer)
-            }
-            return wire
-        })
+        return .list(found.map { WireValue.encode(.entity($0)) })
     }
 
     private func request(_ wire: Value?) async throws -> QueryRequest {

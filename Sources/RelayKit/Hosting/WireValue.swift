@@ -12,13 +12,22 @@ public enum WireValue {
         public var title: String
         public var subtitle: String?
         public var properties: ValueDictionary
+        /// When it last changed, for the search index, if its type says.
+        public var modified: Date?
+        /// The forms it can be handed over in, highest fidelity first.
+        public var representations: [HostedRepresentation]
 
-        public init(type: String, id: String, title: String, subtitle: String?, properties: ValueDictionary) {
+        public init(
+            type: String, id: String, title: String, subtitle: String?, properties: ValueDictionary, modified: Date? = nil,
+            representations: [HostedRepresentation] = []
+        ) {
             self.type = type
             self.id = id
             self.title = title
             self.subtitle = subtitle
             self.properties = properties
+            self.modified = modified
+            self.representations = representations
         }
     }
 
@@ -44,6 +53,11 @@ public enum WireValue {
             var wire: ValueDictionary = ["type": .text(entity.typeName), "id": .text(entity.id), "title": .text(entity.title)]
             if let subtitle = entity.display.subtitle { wire["subtitle"] = .text(subtitle) }
             wire["properties"] = .dictionary(properties)
+            if let modified = entity.descriptor.indexModified(of: entity) { wire["modified"] = .number(modified.timeIntervalSince1970) }
+            wire["transfer"] = .list(entity.descriptor.transferRepresentations(of: entity).map { representation in
+                let kind: String = if case .data = representation.export { "data" } else { "value" }
+                return ["type": .text(representation.contentType.identifier), "kind": .text(kind)]
+            })
             return ["entity": .dictionary(wire)]
         }
     }
@@ -99,7 +113,13 @@ public enum WireValue {
         }
         let title = fields["title"].map(\.textValue) ?? id
         let subtitle = fields["subtitle"].flatMap { $0.isNothing ? nil : $0.textValue }
-        return Entity(type: type, id: id, title: title, subtitle: subtitle, properties: properties)
+        let modified: Date? = if case .number(let seconds)? = fields["modified"] { Date(timeIntervalSince1970: seconds) } else { nil }
+        let representations = (fields["transfer"]?.asList ?? []).compactMap { item -> HostedRepresentation? in
+            guard case .dictionary(let entry) = item, case .text(let identifier)? = entry["type"] else { return nil }
+            return HostedRepresentation(contentType: ContentType(identifier), isData: entry["kind"] == .text("data"))
+        }
+        return Entity(
+            type: type, id: id, title: title, subtitle: subtitle, properties: properties, modified: modified, representations: representations)
     }
 }
 

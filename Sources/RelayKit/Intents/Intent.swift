@@ -39,6 +39,11 @@ public struct IntentResult: Sendable {
     /// A URL Relay opens once `perform` returns (SPEC §7), the way the run was told to open URLs.
     public var urlToOpen: URL?
 
+    public init(value: Value, urlToOpen: URL? = nil) {
+        self.value = value
+        self.urlToOpen = urlToOpen
+    }
+
     /// A result that is a value.
     public static func value(_ value: Value) -> IntentResult { IntentResult(value: value) }
 

@@ -1,0 +1,256 @@
+import Foundation
+import RelayKit
+
+/// A package loaded from a path (`--package PATH`, `packages:`): built once per version of its
+/// sources, run in a host process of its own, and seen by the registry as actions and entity
+/// types whose work is done by the host. A host that dies is started again for the next call.
+public final class HostedPackage: @unchecked Sendable {
+    public let path: String
+    public let manifest: PackageManifest
+    private let executable: URL
+    private let lock = NSLock()
+    private var connection: HostConnection
+    /// The package's entity types by singular name, once made.
+    private var descriptors: [String: EntityDescriptor] = [:]
+
+    /// How long a call may take before the host is taken to hang: `$RELAY_PACKAGE_TIMEOUT` seconds, else 60.
+    static var callTimeout: Duration {
+        let seconds = ProcessInfo.processInfo.environment["RELAY_PACKAGE_TIMEOUT"].flatMap(Double.init) ?? 60
+        return .milliseconds(Int(max(seconds, 0.1) * 1000))
+    }
+
+    /// Builds (if needed) and starts the package at `path`, and reads its manifest.
+    public static func load(path: String, progress: (String) -> Void = { _ in }) async throws(HostError) -> HostedPackage {
+        let executable = try PackageBuilder.hostExecutable(forPackageAt: path, progress: progress)
+        let name = (path as NSString).lastPathComponent
+        let connection = try Self.start(executable, name: name)
+        do {
+            let manifest = try await PackageManifest(json: try await connection.request("manifest", timeout: callTimeout))
+            return HostedPackage(path: path, manifest: manifest, executable: executable, connection: connection)
+        } catch let error as HostError {
+            connection.terminate()
+            throw error
+        } catch {
+            connection.terminate()
+            throw HostError("the package at '\(path)' sent an unusable manifest: \(Interpreter.message(for: error))")
+        }
+    }
+
+    private static func start(_ executable: URL, name: String) throws(HostError) -> HostConnection {
+        do {
+            return try HostConnection(executable: executable, packageName: name)
+        } catch let error as HostError {
+            throw error
+        } catch {
+            throw HostError("cannot start the host of package '\(name)': \(error)")
+        }
+    }
+
+    private init(path: String, manifest: PackageManifest, executable: URL, connection: HostConnection) {
+        self.path = path
+        self.manifest = manifest
+        self.executable = executable
+        self.connection = connection
+    }
+
+    /// Ends the host.
+    public func close() { lock.withLock { connection }.close() }
+
+    /// Sends a request to the host, starting a new host first if the last one died.
+    func request(_ method: String, _ params: ValueDictionary, callbacks: HostConnection.Callbacks? = nil) async throws -> Value {
+        let current: HostConnection = try lock.withLock {
+            if !connection.isUsable {
+                connection.terminate()
+                connection = try Self.start(executable, name: manifest.name)
+            }
+            return connection
+        }
+        return try await current.request(method, params, timeout: Self.callTimeout, callbacks: callbacks)
+    }
+
+    // MARK: - What the registry sees
+
+    /// The package's actions, each performed by the host.
+    public func actionDefinitions() throws(IntentDeclarationError) -> [ActionDefinition] {
+        try manifest.actions.map { (action) throws(IntentDeclarationError) in
+            let name = action.name
+            return try ActionDefinition(
+                name: "\(manifest.name).\(name)", shortName: name, package: manifest.name, title: action.title, summary: action.summary,
+                parameters: action.parameters, output: action.output, supportedModes: action.supportedModes
+            ) { [self] arguments, context in
+                try await perform(name, arguments, context: context)
+            }
+        }
+    }
+
+    /// The package's entity types.
+    public func entityDescriptors() -> [EntityDescriptor] {
+        manifest.entities.map(descriptor)
+    }
+
+    private func descriptor(for type: PackageManifest.EntityType) -> EntityDescriptor {
+        if let made = lock.withLock({ descriptors[type.name.singular] }) { return made }
+        let typeName = type.name.singular
+        let query: @Sendable (HostedQuery) async throws -> [HostedEntity] = { [self] query in try await self.query(typeName, query) }
+        let fetch: @Sendable (HostedEntity, String) async throws -> Value = { [self] entity, property in
+            try await decode(try await request("property", ["type": .text(typeName), "id": .text(entity.id), "name": .text(property)]))
+        }
+        let transfer: @Sendable (HostedEntity) -> [TransferRepresentation] = { [self] entity in
+            transferRepresentations(of: entity, type: typeName)
+        }
+        var indexRecord: (@Sendable (HostedEntity) async throws -> EntityDescriptor.IndexRecord)?
+        if type.indexPriority != nil {
+            indexRecord = { @Sendable [self] entity in try await self.indexRecord(of: entity, type: typeName) }
+        }
+        let hosted = HostedEntityType(
+            name: type.name, properties: type.properties, urlTemplate: type.urlTemplate, indexPriority: type.indexPriority,
+            capabilities: type.capabilities, query: query, fetch: fetch, transfer: transfer, indexRecord: indexRecord)
+        let made = EntityDescriptor(hosted: hosted)
+        return lock.withLock {
+            if let raced = descriptors[typeName] { return raced }
+            descriptors[typeName] = made
+            return made
+        }
+    }
+
+    // MARK: - Calls
+
+    private func indexRecord(of entity: HostedEntity, type: String) async throws -> EntityDescriptor.IndexRecord {
+        let record = try await request("index-record", ["type": .text(type), "id": .text(entity.id)])
+        guard case .dictionary(let fields) = record else { throw HostError("the host gave no index record for \(type) '\(entity.id)'") }
+        let modified: Date? = if case .number(let seconds)? = fields["modified"] { Date(timeIntervalSince1970: seconds) } else { nil }
+        return EntityDescriptor.IndexRecord(
+            id: entity.id, title: fields["title"]?.textValue ?? entity.displayRepresentation.title,
+            keywords: (fields["keywords"]?.asList ?? []).map(\.textValue), content: fields["content"]?.textValue ?? "", modified: modified)
+    }
+
+    private func perform(_ action: String, _ arguments: [Value?], context: any IntentContext) async throws -> IntentResult {
+        let params: ValueDictionary = [
+            "action": .text(action), "arguments": .list(arguments.map { $0.map(WireValue.encode) ?? .nothing }),
+            "mode": .text(context.mode.rawValue), "base-directory": .text(context.baseDirectory.path),
+            "scratch": .text(context.scratchFolder.root.path),
+        ]
+        let reply = try await request("perform", params) { [self] method, params in
+            try await answer(method, params, context: context)
+        }
+        guard case .dictionary(let fields) = reply else { throw HostError("the host answered 'perform' with \(reply.briefDescription)") }
+        let value = try await decode(fields["value"] ?? .nothing)
+        if case .text(let text)? = fields["open"] {
+            guard let url = URL(string: text) else { throw HostError("the host asked to open '\(text)', which is not a URL") }
+            return IntentResult(value: value, urlToOpen: url)
+        }
+        return .value(value)
+    }
+
+    /// Answers a callback of a `perform` through the step's context.
+    private func answer(_ method: String, _ params: ValueDictionary, context: any IntentContext) async throws -> Value {
+        switch method {
+        case "show":
+            await context.show(try await decode(params["value"] ?? .nothing))
+            return .nothing
+        case "ask":
+            let type = ValueType(described: params["type"]?.textValue ?? "text")
+            var defaultValue: Value?
+            if let wired = params["default"] { defaultValue = try await decode(wired) }
+            return WireValue.encode(try await context.ask(Question(prompt: params["prompt"]?.textValue ?? "", type: type, defaultValue: defaultValue)))
+        case "choose":
+            let request = ChoiceRequest(
+                prompt: params["prompt"]?.textValue ?? "", options: (params["options"]?.asList ?? []).map(\.textValue),
+                allowsMultiple: params["multiple"] == .boolean(true))
+            return .list(try await context.choose(request).map { .number(Double($0)) })
+        case "confirm":
+            try await context.requestConfirmation(params["prompt"]?.textValue ?? "")
+            return .boolean(true)
+        case "open":
+            guard let url = URL(string: params["url"]?.textValue ?? "") else { throw IntentError("'\(params["url"]?.textValue ?? "")' is not a URL") }
+            try await context.open(url)
+            return .nothing
+        case "convert":
+            let value = try await decode(params["value"] ?? .nothing)
+            guard case .dictionary(let target)? = params["to"] else { throw IntentError("'convert' needs a target") }
+            let representation: Representation =
+                if case .text(let identifier)? = target["content-type"] { .file(ContentType(identifier)) }
+                else { .value(ValueType(described: target["type"]?.textValue ?? "any")) }
+            return WireValue.encode(try await context.convert(value, to: representation))
+        case "run-workflow":
+            let input = try await decode(params["input"] ?? .nothing)
+            return WireValue.encode(try await context.runWorkflow(at: params["path"]?.textValue ?? "", input: input))
+        case "progress":
+            let fraction: Double = if case .number(let number)? = params["fraction"] { number } else { 0 }
+            await context.reportProgress(fraction, params["label"].flatMap { $0.isNothing ? nil : $0.textValue })
+            return .nothing
+        default:
+            throw IntentError("unknown callback '\(method)'")
+        }
+    }
+
+    private func query(_ type: String, _ query: HostedQuery) async throws -> [HostedEntity] {
+        var params: ValueDictionary = ["type": .text(type)]
+        switch query {
+        case .ids(let ids): params["kind"] = "ids"; params["ids"] = .list(ids.map { .text($0) })
+        case .all: params["kind"] = "all"
+        case .suggested: params["kind"] = "suggested"
+        case .title(let title): params["kind"] = "title"; params["title"] = .text(title)
+        case .request(let request): params["kind"] = "request"; params["request"] = Self.wire(request)
+        }
+        let found = try await self.request("query", params)
+        var entities: [HostedEntity] = []
+        for item in found.asList {
+            guard case .entity(let entity) = try await decode(item), let hosted = entity.entity(as: HostedEntity.self) else {
+                throw HostError("the host answered a query for \(type) with something that is not one")
+            }
+            entities.append(hosted)
+        }
+        return entities
+    }
+
+    private static func wire(_ request: QueryRequest) -> Value {
+        [
+            "conditions": .list(request.conditions.map { condition in
+                [
+                    "property": .text(condition.property), "comparator": .text(condition.comparator.name),
+                    "operand": WireValue.encode(condition.operand), "case-sensitive": .boolean(condition.caseSensitive),
+                ]
+            }),
+            "match-all": .boolean(request.matchAll),
+            "sort": .list(request.sort.map { ["property": .text($0.property), "ascending": .boolean($0.ascending)] }),
+            "limit": request.limit.map { .number(Double($0)) } ?? .nothing,
+        ]
+    }
+
+    /// The entity's forms, as the host listed them, each fetching its content from the host when chosen.
+    private func transferRepresentations(of entity: HostedEntity, type: String) -> [TransferRepresentation] {
+        entity.representations.enumerated().map { index, representation in
+            let params: ValueDictionary = ["type": .text(type), "id": .text(entity.id), "index": .number(Double(index))]
+            if representation.isData {
+                return .data(representation.contentType) { [self] in
+                    let reply = try await request("represent", params)
+                    guard case .dictionary(let fields) = reply, case .text(let base64)? = fields["data"], let data = Data(base64Encoded: base64) else {
+                        throw HostError("the host sent no \(representation.contentType.identifier) data for \(type) '\(entity.id)'")
+                    }
+                    return data
+                }
+            }
+            return .proxy(representation.contentType) { [self] in
+                let reply = try await request("represent", params)
+                guard case .dictionary(let fields) = reply else { throw HostError("the host sent no value for \(type) '\(entity.id)'") }
+                return try await decode(fields["value"] ?? .nothing)
+            }
+        }
+    }
+
+    /// A value from the host: its entities become hosted entities of this package's types.
+    func decode(_ wire: Value) async throws -> Value {
+        try await WireValue.decode(wire) { [self] entity in
+            guard let type = manifest.entities.first(where: { $0.name.singular == entity.type }) else {
+                var dictionary: ValueDictionary = ["id": .text(entity.id), "title": .text(entity.title)]
+                for (name, value) in entity.properties { dictionary[name] = value }
+                return .dictionary(dictionary)
+            }
+            let hosted = HostedEntity(
+                id: entity.id, displayRepresentation: DisplayRepresentation(title: entity.title, subtitle: entity.subtitle),
+                values: entity.properties, modified: entity.modified, representations: entity.representations)
+            return .entity(descriptor(for: type).value(of: hosted))
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import RelayKit
+
+/// Builds a package's `relay-host` executable with `swift build`, once per version of its sources:
+/// the built host is kept under `$XDG_CACHE_HOME/relay/packages` (else `~/.cache/relay/packages`)
+/// by a hash of the package's manifest and sources (and of this relay), so a later run starts it
+/// at once and a change to the sources builds it again (incrementally, in a build folder kept per
+/// package).
+public enum PackageBuilder {
+    /// The host executable of the package at `path` (absolute), building it when needed.
+    /// `progress` receives a line to show while a build runs.
+    public static func hostExecutable(forPackageAt path: String, progress: (String) -> Void = { _ in }) throws(HostError) -> URL {
+        let manifest = (path as NSString).appendingPathComponent("Package.swift")
+        guard FileManager.default.fileExists(atPath: manifest) else {
+            throw HostError("there is no Swift package at '\(path)': it has no Package.swift")
+        }
+        let name = (path as NSString).lastPathComponent
+        let hash = fingerprint(ofPackageAt: path)
+        let cached = cacheRoot.appendingPathComponent("packages/\(name)-\(hash)/relay-host")
+        if FileManager.default.isExecutableFile(atPath: cached.path) { return cached }
+
+        let buildFolder = cacheRoot.appendingPathComponent("builds/\(name)-\(String(fnv1a(Data(path.utf8)), radix: 16))")
+        progress("Building package '\(name)'…")
+        let (status, log) = runSwiftBuild(packagePath: path, buildFolder: buildFolder.path)
+        guard status == 0 else {
+            let tail = log.split(separator: "\n").suffix(30).joined(separator: "\n")
+            throw HostError("the package at '\(path)' failed to build (swift build exited with status \(status))", standardError: tail)
+        }
+        let built = buildFolder.appendingPathComponent("debug/relay-host")
+        guard FileManager.default.isExecutableFile(atPath: built.path) else {
+            throw HostError(
+                "the package at '\(path)' built, but has no 'relay-host' executable product; add one whose main.swift calls PackageHost.serve (Docs/Packages.md)")
+        }
+        do {
+            try FileManager.default.createDirectory(at: cached.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let staging = cached.deletingLastPathComponent().appendingPathComponent(".relay-host-\(UUID().uuidString)")
+            try FileManager.default.copyItem(at: built, to: staging)
+            // A rename, so that a relay running beside this one never starts a half-copied host.
+            if rename(staging.path, cached.path) != 0 { try? FileManager.default.removeItem(at: staging) }
+        } catch {
+            throw HostError("cannot keep the built host in '\(cached.path)': \(error.localizedDescription)")
+        }
+        return cached
+    }
+
+    /// Where built hosts and build folders are kept.
+    static var cacheRoot: URL {
+        let environment = ProcessInfo.processInfo.environment
+        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
+            return URL(fileURLWithPath: cache).appendingPathComponent("relay")
+        }
+        return URL(fileURLWithPath: HomeFolder.path).appendingPathComponent(".cache/relay")
+    }
+
+    /// A hash of what the build depends on: the manifest, every file under `Sources/`, and this
+    /// relay executable (a new relay may bring a new RelayKit).
+    static func fingerprint(ofPackageAt path: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var files = ["Package.swift"]
+        if let enumerator = FileManager.default.enumerator(atPath: (path as NSString).appendingPathComponent("Sources")) {
+            for case let relative as String in enumerator { files.append("Sources/" + relative) }
+        }
+        for relative in files.sorted() {
+            let full = (path as NSString).appendingPathComponent(relative)
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: full, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+            hash = fnv1a(Data(relative.utf8), seed: hash)
+            hash = fnv1a(FileManager.default.contents(atPath: full) ?? Data(), seed: hash)
+        }
+        let relay = Bundle.main.executablePath ?? CommandLine.arguments[0]
+        if let attributes = try? FileManager.default.attributesOfItem(atPath: relay) {
+            let stamp = "\(attributes[.size] ?? 0) \((attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
+            hash = fnv1a(Data(stamp.utf8), seed: hash)
+        }
+        return String(hash, radix: 16)
+    }
+
+    private static func fnv1a(_ data: Data, seed: UInt64 = 0xcbf2_9ce4_8422_2325) -> UInt64 {
+        var hash = seed
+        for byte in data {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return hash
+    }
+
+    /// Runs `swift build` for the `relay-host` product, returning its status and its output.
+    private static func runSwiftBuild(packagePath: String, buildFolder: String) -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["swift", "build", "--package-path", packagePath, "--scratch-path", buildFolder, "--product", "relay-host"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            return (127, "cannot run swift: \(error.localizedDescription)")
+        }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
