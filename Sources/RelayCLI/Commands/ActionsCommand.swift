@@ -8,13 +8,14 @@ struct ActionsCommand: AsyncParsableCommand {
     @Argument(help: "Only actions whose name, title, package or summary contains this.") var filter: String?
     @Flag(help: "Print JSON.") var json = false
     @Flag(help: "Print Markdown (the action reference).") var markdown = false
+    @OptionGroup var packageOptions: PackageOptions
 
     func validate() throws {
         if json && markdown { throw ValidationError("give --json or --markdown, not both") }
     }
 
     func run() async throws {
-        let actions = ActionCatalog.matching(filter, in: try RelayCommand.registry())
+        let actions = ActionCatalog.matching(filter, in: try await packageOptions.registry().registry)
         if json {
             StandardStreams.writeOutput(JSONWriter.string(for: .list(actions.map(ActionCatalog.json)), pretty: true) + "\n")
         } else if markdown {

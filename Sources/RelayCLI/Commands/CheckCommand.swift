@@ -14,11 +14,14 @@ struct CheckCommand: AsyncParsableCommand {
 
     @Argument(help: "The workflow files.") var files: [String]
     @Option(help: "How to print diagnostics: text or json.") var format: Format = .text
+    @OptionGroup var packageOptions: PackageOptions
 
     func run() async throws {
-        let loader = WorkflowLoader(registry: try RelayCommand.registry())
+        let (registry, loaded) = try await packageOptions.registry()
+        let base = WorkflowLoader(registry: registry, loadedPackages: loaded)
         var all: [Diagnostic] = []
         for file in files {
+            let loader = try await PackageOptions.loading(packagesOf: file, into: base)
             all += loader.load(path: file).diagnostics
         }
         switch format {

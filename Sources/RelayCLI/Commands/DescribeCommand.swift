@@ -7,9 +7,10 @@ struct DescribeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "describe", abstract: "Describe an action.")
 
     @Argument(help: "The action's name.") var action: String
+    @OptionGroup var packageOptions: PackageOptions
 
     func run() async throws {
-        let registry = try RelayCommand.registry()
+        let registry = try await packageOptions.registry().registry
         switch registry.lookup(action) {
         case .found(let definition):
             StandardStreams.writeOutput(ActionCatalog.describe(definition))

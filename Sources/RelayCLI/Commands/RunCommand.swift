@@ -28,6 +28,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The photo library folder (default: $RELAY_PHOTOS, else ~/Pictures).", valueName: "dir"))
     var photos: String?
     @Option(help: ArgumentHelp("The notes folder (default: $RELAY_NOTES, else ~/Notes).", valueName: "dir")) var notes: String?
+    @OptionGroup var packageOptions: PackageOptions
 
     func validate() throws {
         if let marker = standardInputMarker, marker != "-" {
@@ -51,9 +52,9 @@ struct RunCommand: AsyncParsableCommand {
         // The libraries read their folders from these variables, which the flags override.
         if let photos { setenv("RELAY_PHOTOS", FileReference(path: photos).originalPath, 1) }
         if let notes { setenv("RELAY_NOTES", FileReference(path: notes).originalPath, 1) }
-        let registry = try RelayCommand.registry()
+        let (registry, loaded) = try await packageOptions.registry()
         let variables = Self.variables(from: assignments)
-        let loader = WorkflowLoader(registry: registry)
+        let loader = try await PackageOptions.loading(packagesOf: file, into: WorkflowLoader(registry: registry, loadedPackages: loaded))
         let (workflow, diagnostics) = loader.load(path: file, predefined: Set(variables.keys))
         RelayCommand.report(diagnostics)
         guard let workflow else { throw ExitStatus.invalid.exitCode }

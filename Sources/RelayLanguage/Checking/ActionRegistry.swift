@@ -38,6 +38,23 @@ public struct ActionRegistry: Sendable {
         FilePropertyReaders.add(package.allFileProperties())
     }
 
+    /// Registers actions and entity types that are not Swift types here (a package served by a
+    /// host process): their definitions are made already. Actions are named as their definitions say.
+    public mutating func register(
+        actions: [ActionDefinition], entities: [EntityDescriptor], contentTypes: [ContentTypeDeclaration]
+    ) throws(IntentDeclarationError) {
+        for action in actions {
+            guard indexByName[action.name] == nil else {
+                throw IntentDeclarationError(intent: action.name, problem: "an action with this name is already registered")
+            }
+            indexByName[action.name] = entries.count
+            indicesByShortName[action.shortName, default: []].append(entries.count)
+            entries.append(Entry(action))
+        }
+        for descriptor in entities { try entityTypes.add(descriptor) }
+        ContentType.declare(contentTypes)
+    }
+
     private mutating func register(_ intent: any Intent.Type, package: String, prefixed: Bool) throws(IntentDeclarationError) {
         let shortName = intent.name
         let name = prefixed ? "\(package).\(shortName)" : shortName
@@ -103,6 +120,12 @@ private final class Entry: @unchecked Sendable {
 
     private static func reflect<I: Intent>(_ intent: I.Type, package: String, prefixed: Bool) throws(IntentDeclarationError) -> ActionDefinition {
         try ActionDefinition(intent, package: package, prefixed: prefixed)
+    }
+
+    /// An action whose definition is already made.
+    init(_ definition: ActionDefinition) {
+        name = definition.name
+        make = { .success(definition) }
     }
 
     func definition() -> Result<ActionDefinition, IntentDeclarationError> {

@@ -19,11 +19,6 @@ public struct Checker {
             checker.scope.runVariables.insert(assignment.name.text)
         }
         if let defaultValue = workflow.input?.defaultValue { checker.checkReferences(defaultValue) }
-        for package in workflow.packages {
-            checker.report(
-                "cannot load package '\(package.text)': loading Swift packages is not supported by this version of Relay yet",
-                at: package.range, notes: ["note: built-in actions need no 'packages:' entry"])
-        }
         var previous: ValueType? = workflow.input.map(\.type.type)
         if previous == .any { previous = nil }
         let steps = checker.checkSteps(workflow.steps, previous: &previous)

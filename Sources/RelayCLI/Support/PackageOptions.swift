@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import RelayKit
+import RelayLanguage
+import RelayRuntime
+
+/// `--package PATH` (repeatable): Swift packages of actions to load, built if needed and run in
+/// host processes of their own.
+struct PackageOptions: ParsableArguments {
+    @Option(name: .customLong("package"), help: ArgumentHelp("Load the Swift package of actions at this path (repeatable).", valueName: "path"))
+    var paths: [String] = []
+
+    /// The registry of built-in and linked actions plus these packages'; exits with status 1
+    /// after reporting a package that cannot be loaded.
+    func registry() async throws -> (registry: ActionRegistry, loaded: Set<String>) {
+        var registry = try RelayCommand.registry()
+        var loaded: Set<String> = []
+        for path in paths {
+            let absolute = URL(fileURLWithPath: FileReference(path: path).originalPath).standardizedFileURL.path
+            do {
+                let package = try await PackageLibrary.shared.package(at: absolute, progress: Self.showProgress)
+                try registry.register(hosted: package)
+                loaded.insert(absolute)
+            } catch {
+                StandardStreams.writeError("error: --package \(path): \(error)\n")
+                throw ExitStatus.runtimeError.exitCode
+            }
+        }
+        return (registry, loaded)
+    }
+
+    /// Shows a build's progress line on a terminal; says nothing otherwise.
+    @Sendable static func showProgress(_ line: String) {
+        if isatty(2) == 1 { StandardStreams.writeError(line + "\n") }
+    }
+
+    /// `loader` with the packages of the workflow at `path` loaded; exits with status 1 after
+    /// reporting one that cannot be.
+    static func loading(packagesOf path: String, into loader: WorkflowLoader) async throws -> WorkflowLoader {
+        do {
+            return try await loader.loadingPackages(of: path, from: PackageLibrary.shared, progress: showProgress)
+        } catch {
+            RelayCommand.report([error.diagnostic])
+            throw ExitStatus.runtimeError.exitCode
+        }
+    }
+}
