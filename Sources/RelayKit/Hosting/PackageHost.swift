@@ -25,6 +25,7 @@ public enum PackageHost {
             exit(1)
         }
         let channel = server.channel
+        let running = RunningRequests()
         await channel.readLines { line in
             do {
                 guard case .dictionary(let message) = try JSONReader.value(from: line) else {
@@ -33,13 +34,27 @@ public enum PackageHost {
                 if message["reply"] != nil {
                     channel.resolve(message)
                 } else {
-                    Task { await server.handle(message) }
+                    running.add(Task { await server.handle(message) })
                 }
             } catch {
                 FileHandle.standardError.write(Data("relay-host: unreadable message: \(error)\n".utf8))
             }
         }
+        // Input has ended: callbacks can no longer be answered, but requests under way may finish.
         channel.closeAll()
+        await running.waitForAll()
+    }
+}
+
+/// The requests being served, so that the host finishes them before it ends.
+private final class RunningRequests: @unchecked Sendable {
+    private let lock = NSLock()
+    private var tasks: [Task<Void, Never>] = []
+
+    func add(_ task: Task<Void, Never>) { lock.withLock { tasks.append(task) } }
+
+    func waitForAll() async {
+        for task in lock.withLock({ tasks }) { await task.value }
     }
 }
 

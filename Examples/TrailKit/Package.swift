@@ -1,0 +1,20 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// TrailKit: the reference package of Relay actions (Docs/Packages.md). It depends on RelayKit
+// alone; `relay-host` is the executable Relay builds and runs to load it with `--package` or
+// `packages:`.
+let package = Package(
+    name: "TrailKit",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "TrailKit", targets: ["TrailKit"]),
+        .executable(name: "relay-host", targets: ["relay-host"]),
+    ],
+    dependencies: [.package(name: "Relay", path: "../..")],
+    targets: [
+        .target(name: "TrailKit", dependencies: [.product(name: "RelayKit", package: "Relay")]),
+        .executableTarget(name: "relay-host", dependencies: ["TrailKit", .product(name: "RelayKit", package: "Relay")]),
+        .testTarget(name: "TrailKitTests", dependencies: ["TrailKit", .product(name: "RelayKit", package: "Relay")]),
+    ]
+)

@@ -1,0 +1,31 @@
+import Foundation
+import RelayKit
+
+/// The favourite trails, kept as a JSON list of ids in `$XDG_DATA_HOME/trailkit/favorites.json`
+/// (else `~/.local/share/trailkit`).
+enum Favorites {
+    static var path: String {
+        let environment = ProcessInfo.processInfo.environment
+        let base = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? (NSHomeDirectory() + "/.local/share")
+        return base + "/trailkit/favorites.json"
+    }
+
+    /// The favourite trails' ids.
+    static func ids() -> Set<String> {
+        guard let data = FileManager.default.contents(atPath: path), let ids = try? JSONDecoder().decode([String].self, from: data) else {
+            return []
+        }
+        return Set(ids)
+    }
+
+    static func contains(_ id: String) -> Bool { ids().contains(id) }
+
+    /// Marks a trail favourite or not, writing the file atomically through `changes`.
+    static func set(_ id: String, favorite: Bool, changes: FileChanges) throws {
+        var ids = ids()
+        if favorite { ids.insert(id) } else { ids.remove(id) }
+        let data = try JSONEncoder().encode(ids.sorted())
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try changes.write(data, to: path)
+    }
+}

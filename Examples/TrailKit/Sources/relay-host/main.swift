@@ -1,0 +1,4 @@
+import RelayKit
+import TrailKit
+
+await PackageHost.serve(TrailKit.self)

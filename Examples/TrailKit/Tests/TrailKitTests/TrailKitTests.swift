@@ -1,0 +1,28 @@
+import Foundation
+import RelayKit
+import Testing
+
+@testable import TrailKit
+
+@Suite("TrailKit")
+struct TrailKitTests {
+    @Test("the native query filters, sorts and limits like Relay's own filtering")
+    func nativeQuery() async throws {
+        let request = QueryRequest(
+            conditions: [try FilterCondition(property: "distance", comparator: .greaterThan, operand: .number(2))],
+            sort: [SortKey(property: "distance", ascending: false)], limit: 2)
+        let found = try await TrailQuery().entities(matching: request)
+        #expect(found.map(\.name) == ["Summit Scramble", "Canyon Rim Trail"])
+    }
+
+    @Test("the PDF sheet and the PNG card are well-formed files")
+    func files() throws {
+        let trail = try #require(Trail.all.first)
+        let pdf = TrailSheet.pdf(for: trail)
+        #expect(String(decoding: pdf.prefix(8), as: UTF8.self) == "%PDF-1.4")
+        #expect(String(decoding: pdf, as: UTF8.self).contains("(Distance: 4.2 km) Tj"))
+        let png = TrailCard.png(for: trail)
+        #expect(png.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+        #expect(png.count > 600 * 400 * 3)
+    }
+}
