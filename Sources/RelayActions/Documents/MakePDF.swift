@@ -7,7 +7,11 @@ struct MakePDF: Intent {
     static let summary = "Makes one PDF of the inputs in order: text and rich text laid out on A4 pages, images on pages of their own, PDFs' pages copied."
     static let output = ValueType.file
 
-    @Parameter(input: true, summary: "Texts, rich texts, Markdown or text files, PNG or JPEG images, and PDFs.") var items: [Value]
+    /// Entities are handed over as the first of these they offer (a trail as its PDF sheet, a photo as its image).
+    @Parameter(
+        input: true, summary: "Texts, rich texts, Markdown or text files, PNG or JPEG images, and PDFs; entities as their PDF, image or text.",
+        accepts: [.pdf, .image, .html, .rtf, .markdown, .text])
+    var items: [Value]
     @Parameter(summary: "Where to write the PDF; by default next to the first input file, or in the run's scratch folder.")
     var to: FileReference?
     @Parameter(summary: "Replace an existing file at 'to'.") var overwrite: Bool = false

@@ -1,0 +1,211 @@
+import Foundation
+import Testing
+
+/// Packages loaded from paths (SPEC §12): TrailKit through `--package` and `packages:`, transfer
+/// selection across the host boundary, and packages that crash, hang or do not build.
+@Suite("Packages loaded from a path", .serialized)
+struct PackageTests {
+    /// One cache for the whole run, so each package is built once.
+    static let cache = FileManager.default.temporaryDirectory.appendingPathComponent("relay-package-tests-\(getpid())")
+    static let trailKit = RelayProcess.root.appendingPathComponent("Examples/TrailKit").path
+
+    private let folder: URL
+    private let data: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-packages-\(UUID().uuidString)")
+        data = folder.appendingPathComponent("data")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+    }
+
+    private func workflow(_ name: String, _ text: String) throws -> String {
+        let file = folder.appendingPathComponent(name)
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        return file.path
+    }
+
+    /// Runs relay with TrailKit loaded, in this test's folders.
+    private func relay(_ arguments: [String], package: String? = PackageTests.trailKit, environment: [String: String] = [:]) throws -> RelayProcess.Result {
+        var environment = environment
+        environment["XDG_CACHE_HOME"] = Self.cache.path
+        environment["XDG_DATA_HOME"] = data.path
+        environment["RELAY_NOTES"] = folder.appendingPathComponent("Notes").path
+        return try RelayProcess.run(arguments + (package.map { ["--package", $0] } ?? []), in: folder, environment: environment)
+    }
+
+    @Test("TrailKit through --package: its query, its URL-representable intent, its names with and without the prefix")
+    func throughFlag() throws {
+        let find = try workflow(
+            "find.yaml",
+            "steps:\n  - find: trails\n    where: {distance: {greater-than: 2}, region: {is: Rockies}}\n    sort: {by: distance, order: descending}\n    limit: 1\n")
+        let found = try relay(["run", find])
+        #expect(found.status == 0, "\(found.standardError)")
+        #expect(found.standardOutput == "Summit Scramble\n")
+
+        let open = try workflow("open.yaml", "steps:\n  - trails.open-trail: ridge\n  - open-trail: canyon\n")
+        let opened = try relay(["run", open, "--dry-run"])
+        #expect(opened.status == 0, "\(opened.standardError)")
+        #expect(opened.standardError == "open https://trails.example.com/trail/1\nopen https://trails.example.com/trail/5\n")
+
+        let described = try relay(["describe", "trails.suggest-trails"])
+        #expect(described.standardOutput.contains("Suggest Trails"))
+        #expect(described.standardOutput.contains("featured-collection"))
+        let listed = try relay(["actions", "trails", "--json"])
+        #expect(listed.standardOutput.contains("\"Featured Collection\""), "\(listed.standardOutput)")
+    }
+
+    @Test("TrailKit through packages: in the workflow, relative to it; a missing package is a located error")
+    func throughWorkflow() throws {
+        let path = try workflow(
+            "pass.yaml", "packages: [\(Self.trailKit)]\nsteps:\n  - buy-day-pass: summit\n")
+        let bought = try relay(["run", path, "--yes"], package: nil)
+        #expect(bought.status == 0, "\(bought.standardError)")
+        #expect(bought.standardOutput == "Day pass for Rocky Park (for Summit Scramble), valid today\n")
+        #expect(try relay(["check", path], package: nil).status == 0)
+
+        let missing = try workflow("missing.yaml", "packages: [./NoSuchKit]\nsteps:\n  - comment: x\n")
+        let failed = try relay(["run", missing], package: nil)
+        #expect(failed.status == 1)
+        #expect(failed.standardError.contains("missing.yaml:1:12: error: cannot load the package './NoSuchKit': there is no Swift package at"), "\(failed.standardError)")
+    }
+
+    @Test("transfer selection: a PDF parameter gets the PDF sheet, RTF-or-image-or-text the RTF, an image the PNG card, text the name")
+    func transferSelection() throws {
+        let ridge = "  - find: trails\n    where: {name: {is: Ridge Loop}}\n"
+        let pdf = try relay(["run", try workflow("pdf.yaml", "steps:\n\(ridge)  - make-pdf\n  - get-text\n")])
+        #expect(pdf.status == 0, "\(pdf.standardError)")
+        #expect(pdf.standardOutput == "Ridge Loop\nDistance: 4.2 km\nRegion: Cascades\nDifficulty: moderate\n")
+
+        let note = try relay(["run", try workflow("note.yaml", "steps:\n  - create-note: Hikes\n\(ridge)  - append-to-note: Hikes\n  - get-details: body\n")])
+        #expect(note.status == 0, "\(note.standardError)")
+        #expect(note.standardOutput.contains("# Ridge Loop\n\nDistance: 4.2 km"), "\(note.standardOutput)")
+
+        let image = try relay(["run", try workflow("png.yaml", "steps:\n\(ridge)  - rotate-image: 90\n  - get-item: 1\n  - text: \"${previous.type} ${previous.width}x${previous.height}\"\n")])
+        #expect(image.status == 0, "\(image.standardError)")
+        #expect(image.standardOutput == "public.png 400x600\n")
+
+        let text = try relay(["run", try workflow("text.yaml", "steps:\n\(ridge)  - change-case: upper\n")])
+        #expect(text.standardOutput == "RIDGE LOOP\n")
+    }
+
+    @Test("confirmations and choices cross the host: --yes, --answer, a no or Cancel ends the run with exit 3")
+    func questions() throws {
+        let pass = try workflow("pass.yaml", "steps:\n  - buy-day-pass: Cascade Park\n")
+        let prompt = "Buy a day pass for Cascade Park for $5?"
+        #expect(try relay(["run", pass, "--answer", "\(prompt)=yes"]).standardOutput == "Day pass for Cascade Park, valid today\n")
+        let declined = try relay(["run", pass, "--answer", "\(prompt)=no"])
+        #expect(declined.status == 3)
+        let unanswered = try relay(["run", pass])
+        #expect(unanswered.status == 1)
+        #expect(unanswered.standardError.contains("no answer for '\(prompt)'"))
+
+        let tidy = try workflow("tidy.yaml", "steps:\n  - archive-or-delete: summit\n")
+        let question = "Archive or delete the log of Summit Scramble?"
+        #expect(try relay(["run", tidy, "--answer", "\(question)=Delete"]).standardOutput == "Deleted the log of Summit Scramble\n")
+        #expect(try relay(["run", tidy, "--answer", "\(question)=Cancel"]).status == 3)
+    }
+
+    @Test("favourites persist in the package's data folder; the deferred conditions are fetched from the host")
+    func favoritesAndDeferred() throws {
+        let set = try workflow("fav.yaml", "steps:\n  - set-favorite: cedar\n  - set-favorite: lakeshore\n  - suggest-trails: favorites\n")
+        let favorites = try relay(["run", set])
+        #expect(favorites.status == 0, "\(favorites.standardError)")
+        #expect(favorites.standardOutput == "Lakeshore Path\nCedar Grove Walk\n")
+        let summary = try relay(["run", try workflow("sum.yaml", "steps:\n  - get-activity-summary\n  - get-details: distance\n")])
+        #expect(summary.standardOutput == "4.1\n")
+        let conditions = try relay(["run", try workflow("cond.yaml", "steps:\n  - find: trails\n    where: {name: {is: Summit Scramble}}\n  - get-item: 1\n  - get-details: conditions\n")])
+        #expect(conditions.standardOutput == "Clear, 4 °C; snow above 2,500 m\n")
+    }
+
+    // MARK: - Packages that fail
+
+    /// A package whose actions crash and hang, written into a temporary folder.
+    private func badPackage(named name: String, source: String) throws -> String {
+        let root = folder.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("Sources/relay-host"), withIntermediateDirectories: true)
+        let manifest = """
+            // swift-tools-version: 6.0
+            import PackageDescription
+            let package = Package(
+                name: "\(name)", platforms: [.macOS(.v14)],
+                products: [.executable(name: "relay-host", targets: ["relay-host"])],
+                dependencies: [.package(name: "Relay", path: "\(RelayProcess.root.path)")],
+                targets: [.executableTarget(name: "relay-host", dependencies: [.product(name: "RelayKit", package: "Relay")])]
+            )
+            """
+        try manifest.write(to: root.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        try source.write(to: root.appendingPathComponent("Sources/relay-host/main.swift"), atomically: true, encoding: .utf8)
+        return root.path
+    }
+
+    @Test("a package action that crashes or hangs is a located error of its step with the host's standard error; no host is left behind")
+    func crashAndHang() throws {
+        let package = try badPackage(
+            named: "Faulty",
+            source: """
+                import Foundation
+                import RelayKit
+
+                struct Crash: Intent {
+                    static let summary = "Crashes."
+                    static let output = ValueType.text
+                    func perform(_ context: any IntentContext) async throws -> IntentResult {
+                        FileHandle.standardError.write(Data("about to fall over\\n".utf8))
+                        exit(7)
+                    }
+                }
+
+                struct Hang: Intent {
+                    static let summary = "Never answers."
+                    static let output = ValueType.text
+                    func perform(_ context: any IntentContext) async throws -> IntentResult {
+                        try await Task.sleep(for: .seconds(3600))
+                        return .nothing
+                    }
+                }
+
+                enum Faulty: IntentPackage {
+                    static let name = "faulty"
+                    static let intents: [any Intent.Type] = [Crash.self, Hang.self]
+                }
+
+                await PackageHost.serve(Faulty.self)
+                """)
+        let crash = try relay(["run", try workflow("crash.yaml", "steps:\n  - text: before\n  - faulty.crash\n")], package: package)
+        #expect(crash.status == 1, "\(crash.standardError)")
+        #expect(crash.standardError.contains("crash.yaml:3:5: error: step 'faulty.crash': the host of package 'Faulty' exited with status 7"), "\(crash.standardError)")
+        #expect(crash.standardError.contains("about to fall over"))
+
+        let started = Date()
+        let hang = try relay(["run", try workflow("hang.yaml", "steps:\n  - faulty.hang\n")], package: package, environment: ["RELAY_PACKAGE_TIMEOUT": "2"])
+        #expect(hang.status == 1)
+        #expect(hang.standardError.contains("did not answer 'perform' within 2 s"), "\(hang.standardError)")
+        #expect(Date().timeIntervalSince(started) < 30)
+
+        // The step's own timeout stops the host too.
+        let stepTimeout = try relay(["run", try workflow("timeout.yaml", "steps:\n  - faulty.hang:\n    timeout: 1\n")], package: package)
+        #expect(stepTimeout.status == 1)
+        #expect(stepTimeout.standardError.contains("timeout.yaml:2:5: error"), "\(stepTimeout.standardError)")
+
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(try hostsRunning(from: Self.cache.path) == 0, "a package host outlived its relay")
+    }
+
+    @Test("a package that does not build is an error with the compiler's message, exit 1")
+    func buildFailure() throws {
+        let package = try badPackage(named: "Broken", source: "import RelayKit\nlet x: Int = \"not a number\"\n")
+        let result = try relay(["run", try workflow("w.yaml", "steps:\n  - comment: x\n")], package: package)
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("failed to build"), "\(result.standardError)")
+        #expect(result.standardError.contains("cannot convert value of type 'String'"), "\(result.standardError)")
+    }
+
+    /// How many processes run an executable from under `folder`.
+    private func hostsRunning(from folder: String) throws -> Int {
+        let entries = try FileManager.default.contentsOfDirectory(atPath: "/proc")
+        return entries.filter { Int($0) != nil }.filter { pid in
+            let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) ?? ""
+            return executable.hasPrefix(folder)
+        }.count
+    }
+}
