@@ -1,0 +1,5 @@
+import Foundation
+import RelayCLI
+import TrailKit
+
+exit(await RelayCommand.main(linking: [TrailKit.self]))
