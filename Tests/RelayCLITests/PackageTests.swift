@@ -117,6 +117,20 @@ struct PackageTests {
         #expect(conditions.standardOutput == "Clear, 4 °C; snow above 2,500 m\n")
     }
 
+    @Test("relay package init makes a package that relay run --package uses at once, and refuses a bad name or an existing folder")
+    func scaffold() throws {
+        let made = try relay(["package", "init", "BirdKit"], package: nil)
+        #expect(made.status == 0, "\(made.standardError)")
+        for file in ["Package.swift", "Sources/BirdKit/BirdKit.swift", "Sources/relay-host/main.swift", "Tests/BirdKitTests/BirdKitTests.swift", "README.md"] {
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("BirdKit/\(file)").path), "\(file)")
+        }
+        let greeting = try relay(["run", try workflow("hello.yaml", "steps:\n  - greet: Ada\n")], package: folder.appendingPathComponent("BirdKit").path)
+        #expect(greeting.status == 0, "\(greeting.standardError)")
+        #expect(greeting.standardOutput == "Hello, Ada!\n")
+        #expect(try relay(["package", "init", "BirdKit"], package: nil).status == 1)
+        #expect(try relay(["package", "init", "bird kit"], package: nil).status == 2)
+    }
+
     // MARK: - Packages that fail
 
     /// A package whose actions crash and hang, written into a temporary folder.
