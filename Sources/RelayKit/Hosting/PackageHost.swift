@@ -34,7 +34,7 @@ public enum PackageHost {
                 if message["reply"] != nil {
                     channel.resolve(message)
                 } else {
-                    running.add(Task { await server.handle(message) })
+                    running.add(Task.immediate { await server.handle(message) })
                 }
             } catch {
                 FileHandle.standardError.write(Data("relay-host: unreadable message: \(error)\n".utf8))

@@ -117,8 +117,11 @@ public struct JSONReader {
             guard position < bytes.count else { throw error("unterminated string") }
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
-                scalars.append(contentsOf: String(decoding: bytes[runStart..<position], as: UTF8.self).unicodeScalars)
+                let run = String(decoding: bytes[runStart..<position], as: UTF8.self)
                 position += 1
+                // A string with no escapes (most) is its bytes.
+                if scalars.isEmpty { return run }
+                scalars.append(contentsOf: run.unicodeScalars)
                 return String(scalars)
             }
             guard byte == UInt8(ascii: "\\") else {

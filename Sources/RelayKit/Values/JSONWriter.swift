@@ -55,6 +55,13 @@ public enum JSONWriter {
     }
 
     private static func writeString(_ text: String, into output: inout String) {
+        // Most texts need no escapes: copied whole.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            output += "\""
+            output += text
+            output += "\""
+            return
+        }
         output += "\""
         for scalar in text.unicodeScalars {
             switch scalar {

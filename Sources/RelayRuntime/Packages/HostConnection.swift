@@ -15,6 +15,9 @@ final class HostConnection: @unchecked Sendable {
     private struct Pending {
         let continuation: CheckedContinuation<Value, any Error>
         let callbacks: Callbacks?
+        let method: String
+        let timeout: Duration
+        let deadline: ContinuousClock.Instant
     }
 
     let packageName: String
@@ -42,6 +45,24 @@ final class HostConnection: @unchecked Sendable {
             throw HostError("cannot start the host of package '\(packageName)' (\(executable.path)): \(error.localizedDescription)")
         }
         startReading(output.fileHandleForReading, errors: errors.fileHandleForReading)
+        startWatching()
+    }
+
+    /// Checks the waiting requests' deadlines ten times a second, for as long as the host runs:
+    /// one thread for all requests, rather than a timer for each.
+    private func startWatching() {
+        Thread { [weak self] in
+            while let self, self.process.isRunning {
+                Thread.sleep(forTimeInterval: 0.1)
+                let now = ContinuousClock.now
+                let overdue = self.lock.withLock { self.pending.values.first { $0.deadline < now } }
+                if let overdue {
+                    self.fail(
+                        "the host of package '\(self.packageName)' did not answer '\(overdue.method)' within \(Self.seconds(overdue.timeout))",
+                        stop: true)
+                }
+            }
+        }.start()
     }
 
     /// Whether the host is running and has not misbehaved.
@@ -55,16 +76,12 @@ final class HostConnection: @unchecked Sendable {
             nextID += 1
             return id
         }
-        let watchdog = Task {
-            try await Task.sleep(for: timeout)
-            self.fail("the host of package '\(self.packageName)' did not answer '\(method)' within \(Self.seconds(timeout))", stop: true)
-        }
-        defer { watchdog.cancel() }
+        let deadline = ContinuousClock.now + timeout
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let refused: String? = lock.withLock {
                     if let failure { return failure }
-                    pending[id] = Pending(continuation: continuation, callbacks: callbacks)
+                    pending[id] = Pending(continuation: continuation, callbacks: callbacks, method: method, timeout: timeout, deadline: deadline)
                     return nil
                 }
                 if let refused {

@@ -14,10 +14,10 @@ public final class HostedPackage: @unchecked Sendable {
     private var descriptors: [String: EntityDescriptor] = [:]
 
     /// How long a call may take before the host is taken to hang: `$RELAY_PACKAGE_TIMEOUT` seconds, else 60.
-    static var callTimeout: Duration {
+    static let callTimeout: Duration = {
         let seconds = ProcessInfo.processInfo.environment["RELAY_PACKAGE_TIMEOUT"].flatMap(Double.init) ?? 60
         return .milliseconds(Int(max(seconds, 0.1) * 1000))
-    }
+    }()
 
     /// Builds (if needed) and starts the package at `path`, and reads its manifest.
     public static func load(path: String, progress: (String) -> Void = { _ in }) async throws(HostError) -> HostedPackage {

@@ -1,7 +1,7 @@
 import Foundation
 import RelayKit
 
-/// Builds a package's `relay-host` executable with `swift build`, once per version of its sources:
+/// Builds a package's `relay-host` executable with `swift build -c release`, once per version of its sources:
 /// the built host is kept under `$XDG_CACHE_HOME/relay/packages` (else `~/.cache/relay/packages`)
 /// by a hash of the package's manifest and sources (and of this relay), so a later run starts it
 /// at once and a change to the sources builds it again (incrementally, in a build folder kept per
@@ -26,7 +26,7 @@ public enum PackageBuilder {
             let tail = log.split(separator: "\n").suffix(30).joined(separator: "\n")
             throw HostError("the package at '\(path)' failed to build (swift build exited with status \(status))", standardError: tail)
         }
-        let built = buildFolder.appendingPathComponent("debug/relay-host")
+        let built = buildFolder.appendingPathComponent("release/relay-host")
         guard FileManager.default.isExecutableFile(atPath: built.path) else {
             throw HostError(
                 "the package at '\(path)' built, but has no 'relay-host' executable product; add one whose main.swift calls PackageHost.serve (Docs/Packages.md)")
@@ -88,7 +88,10 @@ public enum PackageBuilder {
     private static func runSwiftBuild(packagePath: String, buildFolder: String) -> (Int32, String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swift", "build", "--package-path", packagePath, "--scratch-path", buildFolder, "--product", "relay-host"]
+        // Release: a package's actions may do real work (images, documents), and the build is once per version.
+        process.arguments = [
+            "swift", "build", "-c", "release", "--package-path", packagePath, "--scratch-path", buildFolder, "--product", "relay-host",
+        ]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output

@@ -4,11 +4,11 @@ import RelayKit
 /// The favourite trails, kept as a JSON list of ids in `$XDG_DATA_HOME/trailkit/favorites.json`
 /// (else `~/.local/share/trailkit`).
 enum Favorites {
-    static var path: String {
+    static let path: String = {
         let environment = ProcessInfo.processInfo.environment
         let base = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? (NSHomeDirectory() + "/.local/share")
         return base + "/trailkit/favorites.json"
-    }
+    }()
 
     /// The favourite trails' ids.
     static func ids() -> Set<String> {
