@@ -41,7 +41,7 @@ extension Interpreter {
             guard let argument = arguments[index] else { continue }
             converted[index] = try await convert(argument, for: parameter, of: definition, step: step)
         }
-        let context = StepContext(interpreter: self, step: step)
+        let context = StepContext(interpreter: self, step: step, action: definition)
         return try await withStepErrors(step) {
             let result = try await definition.perform(arguments: converted, context: context)
             if let url = result.urlToOpen { try await context.open(url) }

@@ -6,6 +6,8 @@ import RelayLanguage
 struct StepContext: IntentContext {
     let interpreter: Interpreter
     let step: PlannedStep
+    /// The action being performed, when the context is an action's.
+    var action: ActionDefinition?
 
     var mode: RunMode { interpreter.environment.interaction.mode }
     var baseDirectory: URL { interpreter.baseDirectory }
@@ -29,6 +31,17 @@ struct StepContext: IntentContext {
     func requestConfirmation(_ prompt: String) async throws {
         guard try await interpreter.environment.interaction.confirm(prompt, key: step.outputVariable) else {
             throw RunCancelled("'\(prompt)' was declined")
+        }
+    }
+
+    func registerUndo(action name: String, arguments: ValueDictionary) async throws {
+        guard let journal = interpreter.environment.journal else { return }
+        guard let action else { throw IntentError("only an action can register an undo") }
+        let fullName = action.name == action.shortName ? name : "\(action.package).\(name)"
+        do throws(FileOperationError) {
+            try journal.recordUndo(package: action.source, action: fullName, arguments: arguments)
+        } catch {
+            throw IntentError(error.message)
         }
     }
 

@@ -29,6 +29,7 @@ struct PackageTests {
         var environment = environment
         environment["XDG_CACHE_HOME"] = Self.cache.path
         environment["XDG_DATA_HOME"] = data.path
+        environment["XDG_STATE_HOME"] = folder.appendingPathComponent("state").path
         environment["RELAY_NOTES"] = folder.appendingPathComponent("Notes").path
         return try RelayProcess.run(arguments + (package.map { ["--package", $0] } ?? []), in: folder, environment: environment)
     }
@@ -113,6 +114,13 @@ struct PackageTests {
         #expect(favorites.standardOutput == "Lakeshore Path\nCedar Grove Walk\n")
         let summary = try relay(["run", try workflow("sum.yaml", "steps:\n  - get-activity-summary\n  - get-details: distance\n")])
         #expect(summary.standardOutput == "4.1\n")
+
+        // set-favorite registered its undo: relay undo performs it through the package.
+        let undone = try relay(["undo"], package: nil)
+        #expect(undone.status == 0, "\(undone.standardError)")
+        #expect(undone.standardError == "undid 2 changes of \(set)\n")
+        #expect(try relay(["run", set.replacingOccurrences(of: "fav.yaml", with: "sum.yaml")]).standardOutput == "0\n")
+        #expect(try relay(["undo", "--list"], package: nil).standardOutput.contains("undone by trails.set-favorite"))
         let conditions = try relay(["run", try workflow("cond.yaml", "steps:\n  - find: trails\n    where: {name: {is: Summit Scramble}}\n  - get-item: 1\n  - get-details: conditions\n")])
         #expect(conditions.standardOutput == "Clear, 4 °C; snow above 2,500 m\n")
     }

@@ -90,4 +90,5 @@ struct NullContext: IntentContext {
     func requestConfirmation(_ prompt: String) async throws {}
     func runWorkflow(at path: String, input: Value) async throws -> Value { .nothing }
     func reportProgress(_ fraction: Double, _ label: String?) async {}
+    func registerUndo(action: String, arguments: ValueDictionary) async throws {}
 }

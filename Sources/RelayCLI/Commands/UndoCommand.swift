@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RelayKit
+import RelayRuntime
 
 /// `relay undo`: reverts the last run's file changes, restoring the exact bytes.
 struct UndoCommand: AsyncParsableCommand {
@@ -18,15 +19,16 @@ struct UndoCommand: AsyncParsableCommand {
             StandardStreams.writeOutput(Self.describe(history.runs().prefix(20)))
             return
         }
+        let undoer = IntentUndoer(registry: try RelayCommand.registry())
         do {
-            guard let run = try history.undoLatest() else {
+            guard let run = try await history.undoLatest(performing: undoer.perform) else {
                 StandardStreams.writeError("nothing to undo\n")
                 return
             }
             let count = run.changes.count
             StandardStreams.writeError("undid \(count) change\(count == 1 ? "" : "s") of \(run.workflow)\n")
         } catch {
-            StandardStreams.writeError("error: undo stopped: \(error.message)\n")
+            StandardStreams.writeError("error: undo stopped: \(error)\n")
             throw ExitStatus.runtimeError.exitCode
         }
     }
@@ -42,6 +44,7 @@ struct UndoCommand: AsyncParsableCommand {
                 case .created(let path): lines.append("  created  \(path)")
                 case .moved(let from, let to): lines.append("  moved    \(from) → \(to)")
                 case .deleted(let path, _): lines.append("  deleted  \(path)")
+                case .intent(_, let action, _): lines.append("  undone by \(action)")
                 }
             }
             return lines.joined(separator: "\n") + "\n"

@@ -36,13 +36,24 @@ public struct UndoHistory: Sendable {
         }
     }
 
+    /// Performs an undo an intent registered: its package's path (nil for built-in and linked
+    /// ones), the action's name and its wire-encoded arguments.
+    public typealias IntentUndo = @Sendable (_ package: String?, _ action: String, _ arguments: ValueDictionary) async throws -> Void
+
     /// Reverts the newest run not yet undone, its changes in reverse order, and marks it undone.
-    /// Returns that run, or nil when there is nothing to undo.
+    /// Returns that run, or nil when there is nothing to undo. `performing` carries out the undos
+    /// intents registered.
     @discardableResult
-    public func undoLatest() throws(FileOperationError) -> Run? {
+    public func undoLatest(performing: IntentUndo = { _, action, _ in throw FileOperationError("cannot undo '\(action)' here") })
+        async throws -> Run?
+    {
         guard let run = runs().first(where: { !$0.isUndone && !$0.changes.isEmpty }) else { return nil }
         for change in run.changes.reversed() {
-            try revert(change, in: run.folder)
+            if case .intent(let package, let action, let arguments) = change {
+                try await performing(package, action, arguments)
+            } else {
+                try revert(change, in: run.folder)
+            }
         }
         try AtomicFile.write(Data(DateFormatting.iso8601(Date()).utf8), to: run.folder.appendingPathComponent("undone").path)
         return run
@@ -50,6 +61,7 @@ public struct UndoHistory: Sendable {
 
     private func revert(_ change: UndoJournal.Change, in folder: URL) throws(FileOperationError) {
         switch change {
+        case .intent: return
         case .modified(let path, let saved):
             guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(saved).path) else {
                 throw FileOperationError("the saved copy of '\(path)' is missing from '\(folder.path)'")

@@ -17,6 +17,9 @@ public final class UndoJournal: @unchecked Sendable {
         case moved(from: String, to: String)
         /// A file was deleted into the journal; `saved` holds it.
         case deleted(path: String, saved: String)
+        /// An intent registered how to undo what it did: perform `action` with `arguments`
+        /// (wire-encoded values), from the package at `package` (a path) or a built-in or linked one.
+        case intent(package: String?, action: String, arguments: ValueDictionary)
     }
 
     public let folder: URL
@@ -81,6 +84,13 @@ public final class UndoJournal: @unchecked Sendable {
         }
     }
 
+    /// Records how to undo an intent's work: `relay undo` performs `action` with `arguments`.
+    public func recordUndo(package: String?, action: String, arguments: ValueDictionary) throws(FileOperationError) {
+        var encoded = ValueDictionary()
+        for (name, value) in arguments { encoded[name] = WireValue.encode(value) }
+        try record(.intent(package: package, action: action, arguments: encoded))
+    }
+
     /// Appends `change` to the journal, flushed to disk before returning.
     func record(_ change: Change) throws(FileOperationError) {
         lock.lock()
@@ -126,6 +136,11 @@ extension UndoJournal.Change {
         case .created(let path): .dictionary(["change": "created", "path": .text(path)])
         case .moved(let from, let to): .dictionary(["change": "moved", "from": .text(from), "to": .text(to)])
         case .deleted(let path, let saved): .dictionary(["change": "deleted", "path": .text(path), "saved": .text(saved)])
+        case .intent(let package, let action, let arguments):
+            .dictionary([
+                "change": "intent", "package": package.map { .text($0) } ?? .nothing, "action": .text(action),
+                "arguments": .dictionary(arguments),
+            ])
         }
     }
 
@@ -137,6 +152,10 @@ extension UndoJournal.Change {
         case "created": self = .created(path: text("path"))
         case "moved": self = .moved(from: text("from"), to: text("to"))
         case "deleted": self = .deleted(path: text("path"), saved: text("saved"))
+        case "intent":
+            guard case .dictionary(let arguments)? = entry["arguments"] else { return nil }
+            let package = entry["package"].flatMap { $0.isNothing ? nil : $0.textValue }
+            self = .intent(package: package, action: text("action"), arguments: arguments)
         default: return nil
         }
     }

@@ -73,6 +73,12 @@ struct HostContext: IntentContext {
         try await decode(try await call("run-workflow", ["path": .text(path), "input": WireValue.encode(input)]))
     }
 
+    func registerUndo(action: String, arguments: ValueDictionary) async throws {
+        var encoded = ValueDictionary()
+        for (name, value) in arguments { encoded[name] = WireValue.encode(value) }
+        _ = try await call("register-undo", ["action": .text(action), "arguments": .dictionary(encoded)])
+    }
+
     func reportProgress(_ fraction: Double, _ label: String?) async {
         channel.send(["progress": .number(fraction), "request": .number(Double(request)), "label": label.map { .text($0) } ?? .nothing])
     }

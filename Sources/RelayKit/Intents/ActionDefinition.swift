@@ -62,13 +62,15 @@ public final class ActionDefinition: Sendable {
 
     /// Where the action can run (App Intents' `IntentModes`).
     public let supportedModes: IntentModes
+    /// The path of the package a hosted action comes from; nil for built-in and linked actions.
+    public let source: String?
     private let performer: @Sendable ([Value?], any IntentContext) async throws -> IntentResult
 
     /// An action from its parts: for actions that are not Swift types in this process (a package
     /// hosted out of process). `performer` receives one argument per parameter, nil for unset.
     public init(
         name: String, shortName: String, package: String, title: String, summary: String, parameters: [ParameterDefinition],
-        output: ValueType, supportedModes: IntentModes = .all,
+        output: ValueType, supportedModes: IntentModes = .all, source: String? = nil,
         performer: @escaping @Sendable ([Value?], any IntentContext) async throws -> IntentResult
     ) throws(IntentDeclarationError) {
         let inputs = parameters.indices.filter { parameters[$0].isInput }
@@ -93,6 +95,7 @@ public final class ActionDefinition: Sendable {
         self.parameters = parameters
         self.output = output
         self.supportedModes = supportedModes
+        self.source = source
         self.inputIndex = inputs.first
         self.primaryIndex = primaries.first
         self.performer = performer

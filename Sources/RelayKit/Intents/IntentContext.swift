@@ -63,4 +63,8 @@ public protocol IntentContext: Sendable {
     func runWorkflow(at path: String, input: Value) async throws -> Value
     /// Reports how far the intent has got, from 0 to 1, with what it is doing; shown on a terminal.
     func reportProgress(_ fraction: Double, _ label: String?) async
+    /// Registers how to undo what the intent did (App Intents' `UndoableIntent`): `relay undo`
+    /// performs `action` — an action of the same package, by its name without the prefix — with
+    /// `arguments` (by parameter name). Entities in them are found again by id.
+    func registerUndo(action: String, arguments: ValueDictionary) async throws
 }

@@ -76,7 +76,7 @@ public final class HostedPackage: @unchecked Sendable {
             let name = action.name
             return try ActionDefinition(
                 name: "\(manifest.name).\(name)", shortName: name, package: manifest.name, title: action.title, summary: action.summary,
-                parameters: action.parameters, output: action.output, supportedModes: action.supportedModes
+                parameters: action.parameters, output: action.output, supportedModes: action.supportedModes, source: path
             ) { [self] arguments, context in
                 try await perform(name, arguments, context: context)
             }
@@ -175,6 +175,13 @@ public final class HostedPackage: @unchecked Sendable {
         case "run-workflow":
             let input = try await decode(params["input"] ?? .nothing)
             return WireValue.encode(try await context.runWorkflow(at: params["path"]?.textValue ?? "", input: input))
+        case "register-undo":
+            var arguments = ValueDictionary()
+            if case .dictionary(let wired)? = params["arguments"] {
+                for (name, value) in wired { arguments[name] = try await decode(value) }
+            }
+            try await context.registerUndo(action: params["action"]?.textValue ?? "", arguments: arguments)
+            return .nothing
         case "progress":
             let fraction: Double = if case .number(let number)? = params["fraction"] { number } else { 0 }
             await context.reportProgress(fraction, params["label"].flatMap { $0.isNothing ? nil : $0.textValue })

@@ -44,15 +44,19 @@ struct BuyDayPass: Intent {
     }
 }
 
-/// Marks a trail as a favourite, or not.
+/// Marks a trail as a favourite, or not; `relay undo` puts it back as it was.
 struct SetFavorite: Intent {
-    static let summary = "Marks the trail as a favourite (or, with favorite: false, not); outputs the trail."
+    static let summary = "Marks the trail as a favourite (or, with favorite: false, not); outputs the trail. Undoable."
     static let output = ValueType.entity("trail")
     @Parameter(primary: true, input: true, summary: "The trail.") var trail: Trail
     @Parameter(summary: "Whether it is a favourite.") var favorite: Bool = true
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
+        let was = Favorites.contains(trail.id)
         try Favorites.set(trail.id, favorite: favorite, changes: context.fileChanges)
+        if was != favorite {
+            try await context.registerUndo(action: "set-favorite", arguments: ["trail": trail.parameterValue, "favorite": .boolean(was)])
+        }
         return .value(trail.parameterValue)
     }
 }

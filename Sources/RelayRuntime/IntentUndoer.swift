@@ -1,0 +1,76 @@
+import Foundation
+import RelayKit
+import RelayLanguage
+
+/// Carries out the undos that intents registered (`relay undo`): loads the intent's package if it
+/// came from a path, finds the action, and performs it with the recorded arguments, with no one to
+/// ask and nothing recorded.
+public struct IntentUndoer: Sendable {
+    private let registry: ActionRegistry
+
+    /// `registry` holds the built-in and linked actions; packages from paths are loaded as needed.
+    public init(registry: ActionRegistry) { self.registry = registry }
+
+    public func perform(package: String?, action: String, arguments: ValueDictionary) async throws {
+        var registry = registry
+        var hosted: HostedPackage?
+        if let package {
+            let loaded = try await PackageLibrary.shared.package(at: package) { _ in }
+            try registry.register(hosted: loaded)
+            hosted = loaded
+        }
+        guard let definition = registry.action(named: action) else {
+            throw IntentError("the action '\(action)' that would undo this is not available")
+        }
+        var values: [Value?] = []
+        for parameter in definition.parameters {
+            guard let wired = arguments[parameter.name] else {
+                values.append(nil)
+                continue
+            }
+            if let hosted {
+                values.append(try await hosted.decode(wired))
+            } else {
+                values.append(try await decode(wired, with: registry.entityTypes))
+            }
+        }
+        let context = UndoContext(entityTypes: registry.entityTypes)
+        _ = try await definition.perform(arguments: values, context: context)
+    }
+
+    /// A value from the journal: entities of built-in or linked types are found again by id.
+    private func decode(_ wired: Value, with types: EntityCatalog) async throws -> Value {
+        try await WireValue.decode(wired) { entity in
+            guard let descriptor = types.descriptor(named: entity.type), let found = try await descriptor.entities(for: [entity.id]).first else {
+                throw IntentError("the \(entity.type) '\(entity.title)' to undo is gone")
+            }
+            return .entity(found)
+        }
+    }
+}
+
+/// What an intent performed by `relay undo` sees: no one to ask, nothing shown or recorded.
+struct UndoContext: IntentContext {
+    let entityTypes: EntityCatalog
+    var mode: RunMode { .background }
+    var baseDirectory: URL { URL(fileURLWithPath: FileManager.default.currentDirectoryPath) }
+    var fileChanges: FileChanges { FileChanges(journal: nil) }
+    var scratchFolder: ScratchFolder { ScratchFolder() }
+
+    func show(_ value: Value) async {}
+    func ask(_ question: Question) async throws -> Value {
+        guard let defaultValue = question.defaultValue else { throw IntentError("an undo cannot ask '\(question.prompt)'") }
+        return defaultValue
+    }
+    func choose(_ request: ChoiceRequest) async throws -> [Int] { throw IntentError("an undo cannot ask '\(request.prompt)'") }
+    /// Asking for `relay undo` is the confirmation.
+    func requestConfirmation(_ prompt: String) async throws {}
+    func open(_ url: URL) async throws {}
+    func convert(_ value: Value, to representation: Representation) async throws -> Value {
+        guard case .value(let type) = representation else { throw IntentError("an undo cannot convert files") }
+        return try value.coerced(to: type)
+    }
+    func runWorkflow(at path: String, input: Value) async throws -> Value { throw IntentError("an undo cannot run workflows") }
+    func reportProgress(_ fraction: Double, _ label: String?) async {}
+    func registerUndo(action: String, arguments: ValueDictionary) async throws {}
+}
