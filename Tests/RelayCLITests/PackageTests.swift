@@ -48,6 +48,10 @@ struct PackageTests {
         #expect(opened.status == 0, "\(opened.standardError)")
         #expect(opened.standardError == "open https://trails.example.com/trail/1\nopen https://trails.example.com/trail/5\n")
 
+        // Trails are indexed: search asks the host for their index records.
+        let searched = try relay(["run", try workflow("search.yaml", "steps:\n  - search: rockies\n    type: trail\n")])
+        #expect(searched.standardOutput == "Summit Scramble\nCanyon Rim Trail\n", "\(searched.standardError)")
+
         let described = try relay(["describe", "trails.suggest-trails"])
         #expect(described.standardOutput.contains("Suggest Trails"))
         #expect(described.standardOutput.contains("featured-collection"))

@@ -30,11 +30,12 @@ final class HostConnection: @unchecked Sendable {
     /// Why the connection is unusable, once it is.
     private var failure: String?
 
-    /// Starts `executable`.
-    init(executable: URL, packageName: String) throws {
+    /// Starts `executable` with `arguments`.
+    init(executable: URL, arguments: [String] = [], packageName: String) throws {
         self.packageName = packageName
         let input = Pipe(), output = Pipe(), errors = Pipe()
         process.executableURL = executable
+        process.arguments = arguments
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
