@@ -9,7 +9,7 @@ public struct RelayCommand: AsyncParsableCommand {
         commandName: "relay",
         abstract: "Runs Shortcuts-style workflows written in YAML.",
         subcommands: [RunCommand.self, CheckCommand.self, ActionsCommand.self, DescribeCommand.self, SchemaCommand.self,
-            UndoCommand.self, PackageCommand.self,
+            UndoCommand.self, PackageCommand.self, ReplCommand.self,
         ]
     )
 

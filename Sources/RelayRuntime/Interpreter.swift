@@ -63,6 +63,15 @@ public final class Interpreter: Sendable {
         return output
     }
 
+    /// Runs the steps with `input` as the first one's input and `variables` already set (the
+    /// workflow's header is not read), leaving in `variables` what the steps set: the REPL keeps
+    /// both between lines.
+    public func continueRun(input: Value, variables: inout [String: Value]) async throws -> Value {
+        switch try await run(workflow.steps, input: input, variables: &variables) {
+        case .normal(let value), .stopped(let value): return value
+        }
+    }
+
     /// Runs steps in order, each one's output the next one's input.
     func run(_ steps: [PlannedStep], input: Value, variables: inout Variables) async throws -> Completion {
         var previous = input

@@ -1,0 +1,217 @@
+import ArgumentParser
+import Foundation
+import RelayKit
+import RelayLanguage
+import RelayRuntime
+
+/// `relay repl`: steps typed one at a time, each result printed with its type.
+struct ReplCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "repl",
+        abstract: "Type steps one at a time; each output is printed with its type and is the next step's input.",
+        discussion: """
+            Each line is a step in YAML flow form (change-case: upper). A line ending in ':' opens a \
+            block, closed by an empty line. Commands start with ':' (:help lists them). Standard \
+            input that is not a terminal is read line by line, so a session can be scripted.
+            """)
+
+    @Option(name: .customLong("answer"), help: "Answer a prompt: PROMPT=VALUE (repeatable).") var answers: [String] = []
+    @Flag(help: "Answer yes to every confirmation.") var yes = false
+    @Flag(help: "Do not open URLs; print 'open URL' to standard error instead.") var dryRun = false
+    @OptionGroup var packageOptions: PackageOptions
+
+    func run() async throws {
+        let (registry, loaded) = try await packageOptions.registry()
+        let interactive = isatty(0) == 1
+        let answers = Answers(answers: answers, assumeYes: yes, interactive: interactive)
+        let opener = URLOpener(
+            strategy: URLOpener.strategy(dryRun: dryRun, openWith: nil, environment: ProcessInfo.processInfo.environment)
+        ) { StandardStreams.writeError($0 + "\n") }
+        let loader = WorkflowLoader(registry: registry, loadedPackages: loaded)
+        let session = ReplSession(loader: loader, journalRoot: UndoHistory.defaultRoot) { journal in
+            RunEnvironment(interaction: answers, output: TerminalRunOutput(json: false), loader: loader, journal: journal, opener: opener)
+        }
+        let repl = Repl(session: session, registry: registry, interactive: interactive)
+        await repl.loop()
+    }
+}
+
+/// The read–evaluate–print loop over a session.
+struct Repl {
+    let session: ReplSession
+    let registry: ActionRegistry
+    let interactive: Bool
+
+    func loop() async {
+        if interactive { StandardStreams.writeError("Relay \u{2014} one step a line; :help for commands, :quit to leave.\n") }
+        while let entry = readEntry() {
+            let trimmed = entry.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            if trimmed.hasPrefix(":") {
+                if await !command(trimmed) { return }
+                continue
+            }
+            await evaluate(entry)
+        }
+    }
+
+    /// The next entry: a line, or a line ending in ':' and the lines after it up to an empty one.
+    private func readEntry() -> String? {
+        if interactive { StandardStreams.writeOutput("relay> ") }
+        guard let first = readLine(strippingNewline: true) else { return nil }
+        guard first.trimmingCharacters(in: .whitespaces).hasSuffix(":"), !first.hasPrefix(":") else { return first }
+        var lines = [first]
+        while true {
+            if interactive { StandardStreams.writeOutput("  ...  ") }
+            guard let line = readLine(strippingNewline: true), !line.trimmingCharacters(in: .whitespaces).isEmpty else { break }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private func evaluate(_ entry: String) async {
+        switch await session.run(entry) {
+        case .value(let value):
+            StandardStreams.writeOutput(Self.printed(value))
+        case .invalid(let diagnostics):
+            RelayCommand.report(diagnostics)
+        case .failed(let error):
+            RelayCommand.report([error.diagnostic])
+        case .cancelled(let reason):
+            StandardStreams.writeError("cancelled: \(reason)\n")
+        }
+    }
+
+    /// A value as the REPL prints it: as `relay run` would, with its type as a YAML comment.
+    static func printed(_ value: Value) -> String {
+        let type = "# \(value.type.withArticle)" + (value.asList.count > 1 || value.type == .list ? " of \(value.asList.count)" : "")
+        let rendered = OutputFormatter.render(value, json: false)
+        if rendered.isEmpty { return type + "\n" }
+        let lines = rendered.split(separator: "\n", omittingEmptySubsequences: false)
+        if lines.count <= 2 { return rendered.dropLast() + "   " + type + "\n" }
+        return rendered + type + "\n"
+    }
+
+    // MARK: - Commands
+
+    /// Runs a `:command`; false to end the session.
+    private func command(_ line: String) async -> Bool {
+        let parts = line.dropFirst().split(separator: " ", maxSplits: 1).map(String.init)
+        let name = parts.first ?? ""
+        let argument = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : nil
+        switch name {
+        case "quit", "q", "exit": return false
+        case "help", "h": StandardStreams.writeOutput(Self.help)
+        case "actions": StandardStreams.writeOutput(ActionCatalog.list(ActionCatalog.matching(argument, in: registry)))
+        case "describe":
+            guard let argument, let action = registry.action(named: argument) else {
+                StandardStreams.writeError("error: :describe takes an action's name\(argument.map { Suggestions.didYouMean($0, in: registry.names) } ?? "")\n")
+                return true
+            }
+            StandardStreams.writeOutput(ActionCatalog.describe(action))
+        case "vars":
+            let names = session.variables.keys.sorted()
+            StandardStreams.writeOutput(names.isEmpty ? "no variables yet\n" : names.map { "\($0) = \(session.variables[$0]?.briefDescription ?? "")" }.joined(separator: "\n") + "\n")
+        case "type": StandardStreams.writeOutput("\(session.previous.type.withArticle)\n")
+        case "reset":
+            session.reset()
+            StandardStreams.writeOutput("session cleared\n")
+        case "save": save(to: argument)
+        case "load": await load(argument)
+        case "undo": await undo()
+        default:
+            let commands = ["help", "actions", "describe", "vars", "type", "undo", "load", "save", "reset", "quit"]
+            StandardStreams.writeError("error: unknown command ':\(name)'\(Suggestions.didYouMean(name, in: commands)); :help lists them\n")
+        }
+        return true
+    }
+
+    private func save(to path: String?) {
+        guard let path else {
+            StandardStreams.writeError("error: :save takes a file name\n")
+            return
+        }
+        do throws(FileOperationError) {
+            try AtomicFile.write(Data(session.workflowText.utf8), to: FileReference(path: path).originalPath)
+            StandardStreams.writeOutput("saved \(session.entries.count) step\(session.entries.count == 1 ? "" : "s") to \(path)\n")
+        } catch {
+            StandardStreams.writeError("error: :save: \(error.message)\n")
+        }
+    }
+
+    /// Runs a workflow file's steps in the session, one entry per step.
+    private func load(_ path: String?) async {
+        guard let path else {
+            StandardStreams.writeError("error: :load takes a workflow file\n")
+            return
+        }
+        let text: String
+        do {
+            text = try WorkflowLoader.readText(FileReference(path: path).originalPath)
+        } catch {
+            StandardStreams.writeError("error: :load: \(error.message)\n")
+            return
+        }
+        for entry in ReplEntries.steps(ofWorkflow: text) {
+            await evaluate(entry)
+        }
+    }
+
+    private func undo() async {
+        let history = UndoHistory(root: UndoHistory.defaultRoot)
+        do {
+            let undoer = IntentUndoer(registry: registry)
+            guard let run = try await history.undoLatest(performing: undoer.perform) else {
+                StandardStreams.writeOutput("nothing to undo\n")
+                return
+            }
+            StandardStreams.writeOutput("undid \(run.changes.count) change\(run.changes.count == 1 ? "" : "s")\n")
+        } catch {
+            StandardStreams.writeError("error: undo stopped: \(error)\n")
+        }
+    }
+
+    static let help = """
+        Type a step as in a workflow, in YAML flow form:  change-case: upper   {replace-text: {find: a, with: b}}
+        Its output is printed with its type and becomes the next step's input; 'as: NAME' keeps it in a variable.
+        A line ending in ':' (for-each:, if: ...) opens a block; an empty line closes it.
+          :help              this text
+          :actions [FILTER]  list the actions
+          :describe ACTION   one action's parameters
+          :vars              the variables and their values
+          :type              the type of the last output
+          :undo              revert the last step's file changes
+          :load FILE         run a workflow's steps in this session
+          :save FILE         write the session's steps as a workflow that relay run reproduces
+          :reset             forget variables and steps
+          :quit              leave (or end of input)
+
+        """
+}
+
+/// The steps of a workflow file, each as the text a person would type (for `:load`).
+enum ReplEntries {
+    static func steps(ofWorkflow text: String) -> [String] {
+        var steps: [String] = []
+        var current: [String] = []
+        var inSteps = false
+        var indent = 0
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if !inSteps {
+                if line.hasPrefix("steps:") { inSteps = true }
+                continue
+            }
+            if !line.isEmpty, !line.hasPrefix(" "), !line.hasPrefix("-") { break }
+            let stripped = line.drop { $0 == " " }
+            if stripped.hasPrefix("- "), current.isEmpty || line.count - stripped.count <= indent {
+                if !current.isEmpty { steps.append(current.joined(separator: "\n")) }
+                indent = line.count - stripped.count
+                current = [String(stripped.dropFirst(2))]
+            } else if !current.isEmpty, !stripped.isEmpty {
+                current.append(String(line.dropFirst(min(indent + 2, line.count - stripped.count))))
+            }
+        }
+        if !current.isEmpty { steps.append(current.joined(separator: "\n")) }
+        return steps
+    }
+}
