@@ -10,12 +10,19 @@ enum Favorites {
         return base + "/trailkit/favorites.json"
     }()
 
-    /// The favourite trails' ids.
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var cached: (modified: Date?, ids: Set<String>)?
+
+    /// The favourite trails' ids; the file is read again only when it has changed.
     static func ids() -> Set<String> {
-        guard let data = FileManager.default.contents(atPath: path), let ids = try? JSONDecoder().decode([String].self, from: data) else {
-            return []
+        let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+        return lock.withLock {
+            if let cached, cached.modified == modified { return cached.ids }
+            let data = FileManager.default.contents(atPath: path)
+            let ids = Set(data.flatMap { try? JSONDecoder().decode([String].self, from: $0) } ?? [])
+            cached = (modified, ids)
+            return ids
         }
-        return Set(ids)
     }
 
     static func contains(_ id: String) -> Bool { ids().contains(id) }
@@ -27,5 +34,6 @@ enum Favorites {
         let data = try JSONEncoder().encode(ids.sorted())
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try changes.write(data, to: path)
+        lock.withLock { cached = nil }
     }
 }
