@@ -4,7 +4,7 @@ import RelayKit
 /// A C library opened with `dlopen` the first time an action needs it, rather than linked: poppler
 /// and libxml2 bring some twenty libraries (NSS, TIFF, ICU …) whose loading would otherwise slow
 /// every run's start, though few runs read PDFs or HTML.
-final class LazyLibrary: @unchecked Sendable {
+public final class LazyLibrary: @unchecked Sendable {
     private let names: [String]
     private let purpose: String
     private let lock = NSLock()
@@ -12,19 +12,19 @@ final class LazyLibrary: @unchecked Sendable {
     private var failure: String?
 
     /// `names` are tried in order (Debian's versioned name first, then unversioned and macOS names).
-    init(names: [String], purpose: String) {
+    public init(names: [String], purpose: String) {
         self.names = names
         self.purpose = purpose
     }
 
     /// The function `symbol` as a C function of type `T`, opening the library if needed.
-    func function<T>(_ symbol: String, as type: T.Type) throws -> T {
+    public func function<T>(_ symbol: String, as type: T.Type) throws -> T {
         let address = try self.address(of: symbol)
         return unsafeBitCast(address, to: type)
     }
 
     /// The address of `symbol` in the library.
-    func address(of symbol: String) throws -> UnsafeMutableRawPointer {
+    public func address(of symbol: String) throws -> UnsafeMutableRawPointer {
         let handle = try open()
         guard let address = dlsym(handle, symbol) else {
             throw IntentError("\(purpose): the library has no '\(symbol)'")

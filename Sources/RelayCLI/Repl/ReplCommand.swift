@@ -31,7 +31,13 @@ struct ReplCommand: AsyncParsableCommand {
         let session = ReplSession(loader: loader, journalRoot: UndoHistory.defaultRoot) { journal in
             RunEnvironment(interaction: answers, output: TerminalRunOutput(json: false), loader: loader, journal: journal, opener: opener)
         }
-        let repl = Repl(session: session, registry: registry, interactive: interactive)
+        var repl = Repl(session: session, registry: registry, interactive: interactive)
+        if interactive {
+            let history = UndoHistory.defaultRoot.appendingPathComponent("repl-history").path
+            repl.editor = LineEditor(historyFile: history) { [session, registry] line, word, start in
+                ReplCompletion.candidates(line: line, word: word, start: start, registry: registry, variables: Array(session.variables.keys))
+            }
+        }
         await repl.loop()
     }
 }
@@ -41,6 +47,8 @@ struct Repl {
     let session: ReplSession
     let registry: ActionRegistry
     let interactive: Bool
+    /// Line editing, history and completion, on a terminal with libedit.
+    var editor: LineEditor?
 
     func loop() async {
         if interactive { StandardStreams.writeError("Relay \u{2014} one step a line; :help for commands, :quit to leave.\n") }
@@ -57,16 +65,25 @@ struct Repl {
 
     /// The next entry: a line, or a line ending in ':' and the lines after it up to an empty one.
     private func readEntry() -> String? {
-        if interactive { StandardStreams.writeOutput("relay> ") }
-        guard let first = readLine(strippingNewline: true) else { return nil }
+        guard let first = line(prompt: "relay> ") else { return nil }
         guard first.trimmingCharacters(in: .whitespaces).hasSuffix(":"), !first.hasPrefix(":") else { return first }
         var lines = [first]
-        while true {
-            if interactive { StandardStreams.writeOutput("  ...  ") }
-            guard let line = readLine(strippingNewline: true), !line.trimmingCharacters(in: .whitespaces).isEmpty else { break }
+        while let line = line(prompt: "  ...  "), !line.trimmingCharacters(in: .whitespaces).isEmpty {
             lines.append(line)
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// One line: edited, with history, on a terminal with libedit; else read plainly (with the
+    /// prompt only on a terminal).
+    private func line(prompt: String) -> String? {
+        if let editor {
+            let line = editor.readLine(prompt: prompt)
+            if let line, !line.trimmingCharacters(in: .whitespaces).isEmpty { editor.remember(line) }
+            return line
+        }
+        if interactive { StandardStreams.writeOutput(prompt) }
+        return readLine(strippingNewline: true)
     }
 
     private func evaluate(_ entry: String) async {

@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+/// A REPL on a real terminal: tmux runs it in a pseudo-terminal, the test types keys and reads the screen.
+final class TerminalSession {
+    private let socket = "relay-tests-\(getpid())"
+    private let name = "repl-\(UUID().uuidString.prefix(8))"
+
+    init(_ command: String) throws {
+        // Output not read: the tmux server this may start would hold the pipe open.
+        try tmux(["new-session", "-d", "-s", name, "-x", "120", "-y", "40", command], readOutput: false)
+    }
+
+    deinit { try? tmux(["kill-session", "-t", name], readOutput: false) }
+
+    /// Types `keys` (tmux key names such as `Tab`, `Enter`, `Up`, or literal text).
+    func send(_ keys: String...) throws { try tmux(["send-keys", "-t", name] + keys, readOutput: false) }
+
+    /// The screen's text (tmux drops the spaces at the ends of lines).
+    func screen() throws -> String { try tmux(["capture-pane", "-p", "-t", name]) }
+
+    /// Waits until the screen shows `text`, returning the screen; fails after a few seconds.
+    @discardableResult
+    func waitFor(_ text: String, seconds: Double = 10) throws -> String {
+        let deadline = Date().addingTimeInterval(seconds)
+        var shown = ""
+        while Date() < deadline {
+            shown = try screen()
+            if shown.contains(text) { return shown }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        Issue.record("the screen never showed '\(text)'; it shows:\n\(shown)")
+        return shown
+    }
+
+    @discardableResult
+    private func tmux(_ arguments: [String], readOutput: Bool = true) throws -> String {
+        // Through Python with close_fds: Foundation watches a child through a descriptor the child
+        // inherits, and the tmux server that `new-session` starts would keep it open forever.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", "-c", "import subprocess, sys; sys.exit(subprocess.call(sys.argv[1:], close_fds=True))", "tmux", "-L", socket,
+        ] + arguments
+        let output = Pipe()
+        process.standardOutput = readOutput ? output : FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = readOutput ? output.fileHandleForReading.readDataToEndOfFile() : Data()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+@Suite("The REPL on a terminal", .serialized)
+struct ReplTerminalTests {
+    private let state = FileManager.default.temporaryDirectory.appendingPathComponent("relay-repl-tty-\(UUID().uuidString)")
+
+    private func start() throws -> TerminalSession {
+        try TerminalSession("env XDG_STATE_HOME=\(state.path) NO_COLOR=1 \(RelayProcess.executable.path) repl")
+    }
+
+    @Test("tab completes action names, parameter names inside {…}, variables after ${ and commands")
+    func completion() throws {
+        let terminal = try start()
+        try terminal.waitFor("relay>")
+        try terminal.send("text: hello", "Enter")
+        try terminal.send("chan", "Tab")
+        try terminal.waitFor("relay> change-case")
+        try terminal.send(": upper", "Enter")
+        try terminal.waitFor("HELLO   # a text")
+        try terminal.send("replace-text: {fi", "Tab")
+        try terminal.waitFor("replace-text: {find:")
+        try terminal.send("L, with: l}", "Enter")
+        try terminal.waitFor("HEllO   # a text")
+        try terminal.send("{text: x, as: myvar}", "Enter")
+        try terminal.send("text: \"${my", "Tab")
+        try terminal.waitFor("text: \"${myvar}")
+        try terminal.send("\"", "Enter")
+        try terminal.send(":he", "Tab")
+        try terminal.waitFor("relay> :help")
+    }
+
+    @Test("history is kept between sessions; an error does not end a session")
+    func history() throws {
+        do {
+            let first = try start()
+            try first.waitFor("relay>")
+            try first.send("chnage-case: upper", "Enter")
+            try first.waitFor("did you mean 'change-case'?")
+            try first.send("text: remembered", "Enter")
+            try first.waitFor("remembered   # a text")
+            try first.send(":quit", "Enter")
+            Thread.sleep(forTimeInterval: 0.3)
+        }
+        let second = try start()
+        try second.waitFor("relay>")
+        try second.send("Up", "Up")
+        try second.waitFor("relay> text: remembered")
+        try second.send("Enter")
+        try second.waitFor("remembered   # a text")
+    }
+}
