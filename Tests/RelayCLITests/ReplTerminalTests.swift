@@ -102,3 +102,57 @@ struct ReplTerminalTests {
         try second.waitFor("remembered   # a text")
     }
 }
+
+@Suite("Prompts on a terminal", .serialized)
+struct PromptTerminalTests {
+    private let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-prompts-\(UUID().uuidString)")
+
+    /// Runs `workflow` with `relay run` in a terminal, its output then a marker kept on screen.
+    private func run(_ workflow: String) throws -> TerminalSession {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("w.yaml")
+        try workflow.write(to: file, atomically: true, encoding: .utf8)
+        return try TerminalSession("env NO_COLOR=1 \(RelayProcess.executable.path) run \(file.path); echo \"[exit $?]\"; sleep 30")
+    }
+
+    @Test("ask re-asks until the answer fits the type: number, date, url; an empty answer takes the default")
+    func typedQuestions() throws {
+        let terminal = try run("steps:\n  - ask: How many?\n    type: number\n  - calculate: \"${previous} * 2\"\n")
+        try terminal.waitFor("How many?")
+        try terminal.send("lots", "Enter")
+        try terminal.waitFor("try again")
+        try terminal.send("21", "Enter")
+        try terminal.waitFor("42\n[exit 0]")
+
+        let date = try run("steps:\n  - ask: When?\n    type: date\n  - format-date: yyyy-MM-dd\n")
+        try date.waitFor("When?")
+        try date.send("someday", "Enter")
+        try date.waitFor("try again")
+        try date.send("2026-12-24", "Enter")
+        try date.waitFor("2026-12-24\n[exit 0]")
+
+        let url = try run("steps:\n  - ask: Where?\n    type: url\n    default: https://example.com\n")
+        try url.waitFor("Where? [https://example.com]")
+        try url.send("not a url", "Enter")
+        try url.waitFor("try again")
+        try url.send("Enter")
+        try url.waitFor("https://example.com\n[exit 0]")
+    }
+
+    @Test("choose-from-list shows numbered options, takes a number or a name, and re-asks otherwise; confirm takes y or n")
+    func choicesAndConfirmations() throws {
+        let choose = try run("steps:\n  - list: [apples, pears, plums]\n  - choose-from-list: {prompt: Which fruit?}\n")
+        try choose.waitFor("3. plums")
+        try choose.send("figs", "Enter")
+        try choose.waitFor("try again")
+        try choose.send("2", "Enter")
+        try choose.waitFor("pears\n[exit 0]")
+
+        let confirm = try run("steps:\n  - text: done\n  - confirm: Go on?\n")
+        try confirm.waitFor("Go on? [y/N]")
+        try confirm.send("maybe", "Enter")
+        try confirm.waitFor("answer y or n")
+        try confirm.send("n", "Enter")
+        try confirm.waitFor("[exit 3]")
+    }
+}
