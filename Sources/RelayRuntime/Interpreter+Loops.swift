@@ -37,7 +37,7 @@ extension Interpreter {
     ) async throws -> Completion {
         let width = try await parallelism(parallel, variables, step: step)
         if width > 1, items.count > 1 {
-            return try await runInParallel(items, as: variable, width: width, body: body, variables: variables)
+            return try await runInParallel(items, as: variable, width: width, body: body, step: step, variables: variables)
         }
         let saved = (variables[variable], variables["index"])
         defer {
@@ -54,6 +54,7 @@ extension Interpreter {
             case .normal(let output): if !output.isNothing { results.append(output) }
             case .stopped(let output): return .stopped(output)
             }
+            reportProgress(done: index + 1, of: items.count, step: step)
         }
         return .normal(.list(results))
     }
@@ -61,11 +62,12 @@ extension Interpreter {
     /// Runs iterations concurrently, at most `width` at once, each on its own copy of the variables;
     /// results keep the items' order. A `stop` in any iteration ends the loop with its value.
     private func runInParallel(
-        _ items: [Value], as variable: String, width: Int, body: [PlannedStep], variables: Variables
+        _ items: [Value], as variable: String, width: Int, body: [PlannedStep], step: PlannedStep, variables: Variables
     ) async throws -> Completion {
         try await withThrowingTaskGroup(of: (Int, Completion).self) { group in
             var outputs = [Value?](repeating: nil, count: items.count)
             var next = 0
+            var done = 0
             func startNext() {
                 let index = next
                 next += 1
@@ -84,10 +86,18 @@ extension Interpreter {
                     group.cancelAll()
                     return .stopped(output)
                 }
+                done += 1
+                reportProgress(done: done, of: items.count, step: step)
                 if next < items.count { startNext() }
             }
             return .normal(.list(outputs.compactMap { $0 }.filter { !$0.isNothing }))
         }
+    }
+
+    /// Tells the run's output how far a loop has got (a terminal draws a bar; others ignore it).
+    private func reportProgress(done: Int, of total: Int, step: PlannedStep) {
+        guard total > 1 else { return }
+        environment.output.progress(Double(done) / Double(total), label: "\(done) of \(total)", step: step.displayName)
     }
 
     /// How many iterations of a `parallel` for-each run at once: a number, `true` for one per

@@ -145,4 +145,25 @@ struct CommandLineTests {
         let properties = try definitions.property("action:replace-text").property("properties")
         #expect(try properties.property("as") != .nothing)
     }
+
+    @Test("shell completions for bash, zsh and fish are generated from the commands; the bash one parses")
+    func completions() throws {
+        for shell in ["bash", "zsh", "fish"] {
+            let script = try RelayProcess.run(["--generate-completion-script", shell])
+            #expect(script.status == 0)
+            for command in ["run", "check", "repl", "package", "undo"] {
+                #expect(script.standardOutput.contains(command), "\(shell) completion lacks \(command)")
+            }
+            if shell == "bash" {
+                let file = FileManager.default.temporaryDirectory.appendingPathComponent("relay-completion-\(UUID().uuidString).bash")
+                try script.standardOutput.write(to: file, atomically: true, encoding: .utf8)
+                let check = Process()
+                check.executableURL = URL(fileURLWithPath: "/bin/bash")
+                check.arguments = ["-n", file.path]
+                try check.run()
+                check.waitUntilExit()
+                #expect(check.terminationStatus == 0)
+            }
+        }
+    }
 }

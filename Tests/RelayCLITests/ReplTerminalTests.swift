@@ -155,4 +155,13 @@ struct PromptTerminalTests {
         try confirm.send("n", "Enter")
         try confirm.waitFor("[exit 3]")
     }
+
+    @Test("a for-each shows a progress bar on a terminal while it runs, and clears it when done")
+    func progressBar() throws {
+        let terminal = try run("steps:\n  - list: [1, 2, 3]\n  - for-each:\n    do:\n      - wait: 0.6\n  - count\n")
+        try terminal.waitFor("for-each [")
+        let done = try terminal.waitFor("[exit 0]")
+        #expect(!done.contains("for-each ["), "\(done)")
+        #expect(done.contains("3\n[exit 0]"))
+    }
 }

@@ -31,4 +31,25 @@ struct TerminalRunOutput: RunOutput {
     func trace(_ line: String) {
         StandardStreams.writeError(line + "\n")
     }
+
+    /// A bar on standard error, redrawn in place, only on a terminal; cleared when done.
+    func progress(_ fraction: Double, label: String?, step: String) {
+        guard isatty(2) == 1 else { return }
+        StandardStreams.writeError(ProgressBar.line(fraction, label: label, step: step))
+    }
+}
+
+/// The progress line drawn on a terminal.
+enum ProgressBar {
+    static let width = 24
+
+    /// `\r` and an erased line, then `step [#####-----]  45% label`; just the erasing at 100%.
+    static func line(_ fraction: Double, label: String?, step: String) -> String {
+        let erase = "\r\u{1B}[2K"
+        guard fraction < 1 else { return erase }
+        let filled = Int((fraction * Double(width)).rounded(.down))
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        let percent = String(Int((fraction * 100).rounded(.down)))
+        return erase + "\(step) [\(bar)] \(String(repeating: " ", count: max(0, 3 - percent.count)))\(percent)%" + (label.map { " \($0)" } ?? "")
+    }
 }
