@@ -139,7 +139,7 @@ struct PromptTerminalTests {
         try url.waitFor("https://example.com\n[exit 0]")
     }
 
-    @Test("choose-from-list shows numbered options, takes a number or a name, and re-asks otherwise; confirm takes y or n")
+    @Test("choose-from-list and menu show numbered options, take a number or a name and re-ask otherwise; text is taken as typed; confirm takes y or n")
     func choicesAndConfirmations() throws {
         let choose = try run("steps:\n  - list: [apples, pears, plums]\n  - choose-from-list: {prompt: Which fruit?}\n")
         try choose.waitFor("3. plums")
@@ -147,6 +147,18 @@ struct PromptTerminalTests {
         try choose.waitFor("try again")
         try choose.send("2", "Enter")
         try choose.waitFor("pears\n[exit 0]")
+
+        let menu = try run("\(try String(contentsOf: RelayProcess.root.appendingPathComponent("workflows/menu-driven.yaml"), encoding: .utf8))")
+        try menu.waitFor("2. Miles to kilometres")
+        try menu.send("3", "Enter")
+        try menu.waitFor("try again")
+        try menu.send("miles to kilometres", "Enter")
+        try menu.waitFor("10 mi = 16.09 km\n[exit 0]")
+
+        let text = try run("steps:\n  - ask: Your name?\n  - text: \"Hello, ${previous}\"\n")
+        try text.waitFor("Your name?")
+        try text.send("Ada Lovelace", "Enter")
+        try text.waitFor("Hello, Ada Lovelace\n[exit 0]")
 
         let confirm = try run("steps:\n  - text: done\n  - confirm: Go on?\n")
         try confirm.waitFor("Go on? [y/N]")
