@@ -80,6 +80,10 @@ struct ReplTerminalTests {
         try terminal.send("\"", "Enter")
         try terminal.send(":he", "Tab")
         try terminal.waitFor("relay> :help")
+        try terminal.send("C-u", ":save \(state.path)/session.yaml", "Enter")
+        try terminal.waitFor("saved 5 steps")
+        let rerun = try RelayProcess.run(["run", state.appendingPathComponent("session.yaml").path])
+        #expect(rerun.standardOutput == "x\n", "\(rerun.standardError)")
     }
 
     @Test("history is kept between sessions; an error does not end a session")
