@@ -145,7 +145,7 @@ struct PromptTerminalTests {
 
     @Test("choose-from-list and menu show numbered options, take a number or a name and re-ask otherwise; text is taken as typed; confirm takes y or n")
     func choicesAndConfirmations() throws {
-        let choose = try run("steps:\n  - list: [apples, pears, plums]\n  - choose-from-list: {prompt: Which fruit?}\n")
+        let choose = try run("steps:\n  - list: [apples, pears, plums]\n  - choose-from-list: Which fruit?\n")
         try choose.waitFor("3. plums")
         try choose.send("figs", "Enter")
         try choose.waitFor("try again")

@@ -27,7 +27,7 @@ struct ChooseFromList: Intent {
     static let output = ValueType.any
 
     @Parameter(input: true, summary: "The items to choose from.") var items: [Value]
-    @Parameter(summary: "The question.") var prompt: String = "Choose an item"
+    @Parameter(primary: true, summary: "The question.") var prompt: String = "Choose an item"
     @Parameter(summary: "Allow picking several items; the output is then a list.") var multiple: Bool = false
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
