@@ -38,10 +38,7 @@ public final class ReplSession {
 
     /// Checks and runs `entry`: one step, or a control step with its indented block.
     public func run(_ entry: String) async -> Outcome {
-        let indented = entry.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { index, line in
-            (index == 0 ? "  - " : "    ") + line
-        }
-        let file = SourceFile(path: "<repl>", text: "steps:\n" + indented.joined(separator: "\n") + "\n")
+        let file = SourceFile(path: "<repl>", text: "steps:\n" + Self.asStep(entry) + "\n")
         let (workflow, diagnostics) = loader.load(file, predefined: Set(variables.keys).union(["previous"]))
         let typed = SourceFile(path: "<repl>", text: entry)
         guard let workflow else { return .invalid(diagnostics.map { Self.relocated($0, to: typed) }) }
@@ -76,11 +73,15 @@ public final class ReplSession {
 
     /// The entries as a workflow that `relay run` reproduces.
     public var workflowText: String {
-        "steps:\n" + entries.map { entry in
-            entry.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { index, line in
-                (index == 0 ? "  - " : "    ") + line
-            }.joined(separator: "\n")
-        }.joined(separator: "\n") + "\n"
+        "steps:\n" + entries.map(Self.asStep).joined(separator: "\n") + "\n"
+    }
+
+    /// An entry as an item of a workflow's `steps:` list (so positions shift by one line and
+    /// four columns; see `relocated`).
+    private static func asStep(_ entry: String) -> String {
+        entry.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { index, line in
+            (index == 0 ? "  - " : "    ") + line
+        }.joined(separator: "\n")
     }
 
     // MARK: - Pointing into the entry

@@ -61,11 +61,7 @@ public final class EntityDescriptor: Sendable {
         properties = declared.map { PropertyInfo(name: $0.name, type: $0.type, kind: $0.kind) }
         urlTemplate = E.urlTemplate
         indexPriority = E.indexing?.priority
-        var readers: [String: PropertyReader] = [
-            "id": PropertyReader { .text($0.id) },
-            "title": PropertyReader { .text($0.title) },
-            "subtitle": PropertyReader { entity in entity.display.subtitle.map { .text($0) } ?? .nothing },
-        ]
+        var readers = Self.builtInReaders
         for property in declared where readers[property.name] == nil {
             readers[property.name] = PropertyReader(property.readNow, fetch: property.fetch)
         }
@@ -94,6 +90,13 @@ public final class EntityDescriptor: Sendable {
         }
     }
 
+    /// The readers of the properties every entity has, whatever its type.
+    private static let builtInReaders: [String: PropertyReader] = [
+        "id": PropertyReader { .text($0.id) },
+        "title": PropertyReader { .text($0.title) },
+        "subtitle": PropertyReader { entity in entity.display.subtitle.map { .text($0) } ?? .nothing },
+    ]
+
     /// The descriptor of an entity type that lives in another process (a package host), whose
     /// entities are `HostedEntity` values.
     public init(hosted type: HostedEntityType) {
@@ -101,11 +104,7 @@ public final class EntityDescriptor: Sendable {
         properties = type.properties
         urlTemplate = type.urlTemplate
         indexPriority = type.indexPriority
-        var readers: [String: PropertyReader] = [
-            "id": PropertyReader { .text($0.id) },
-            "title": PropertyReader { .text($0.title) },
-            "subtitle": PropertyReader { entity in entity.display.subtitle.map { .text($0) } ?? .nothing },
-        ]
+        var readers = Self.builtInReaders
         let fetch = type.fetch
         for property in type.properties where readers[property.name] == nil {
             let name = property.name

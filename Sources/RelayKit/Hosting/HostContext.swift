@@ -26,13 +26,7 @@ struct HostContext: IntentContext {
     }
 
     private func decode(_ wire: Value) async throws -> Value {
-        let types = entityTypes
-        return try await WireValue.decode(wire) { entity in
-            if let descriptor = types.descriptor(named: entity.type), let found = try await descriptor.entities(for: [entity.id]).first {
-                return .entity(found)
-            }
-            return .dictionary(entity.properties)
-        }
+        try await WireValue.decode(wire, in: entityTypes)
     }
 
     func show(_ value: Value) async {

@@ -66,21 +66,13 @@ final class HostServer: Sendable {
     private let entityTypes: EntityCatalog
 
     init(_ package: any IntentPackage.Type) throws {
-        manifest = try PackageManifest(of: package)
-        var actions: [String: ActionDefinition] = [:]
-        for (packageName, intent) in package.allIntents() {
-            let definition = try Self.reflect(intent, package: packageName)
-            actions[definition.shortName] = definition
-        }
-        self.actions = actions
+        let definitions = try PackageManifest.definitions(of: package)
+        manifest = PackageManifest(name: package.name, definitions: definitions, package: package)
+        actions = Dictionary(definitions.map { ($0.shortName, $0) }, uniquingKeysWith: { first, _ in first })
         var catalog = EntityCatalog()
         for descriptor in package.allEntities() { try catalog.add(descriptor) }
         entityTypes = catalog
         ContentType.declare(package.allContentTypes())
-    }
-
-    private static func reflect<I: Intent>(_ intent: I.Type, package: String) throws(IntentDeclarationError) -> ActionDefinition {
-        try ActionDefinition(intent, package: package)
     }
 
     /// Answers one request.
@@ -210,13 +202,6 @@ final class HostServer: Sendable {
     /// A value from Relay: entities of this package's types become the package's own entities;
     /// those of other types (Relay's photos, notes) their properties as a dictionary.
     func decode(_ wire: Value) async throws -> Value {
-        try await WireValue.decode(wire) { entity in
-            if let descriptor = self.entityTypes.descriptor(named: entity.type), let found = try await descriptor.entities(for: [entity.id]).first {
-                return .entity(found)
-            }
-            var dictionary: ValueDictionary = ["id": .text(entity.id), "title": .text(entity.title)]
-            for (name, value) in entity.properties { dictionary[name] = value }
-            return .dictionary(dictionary)
-        }
+        try await WireValue.decode(wire, in: entityTypes)
     }
 }

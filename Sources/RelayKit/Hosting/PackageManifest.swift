@@ -31,23 +31,31 @@ public struct PackageManifest: Sendable {
 
     /// The manifest of `package` and its included packages.
     public init(of package: any IntentPackage.Type) throws(IntentDeclarationError) {
+        self.init(name: package.name, definitions: try Self.definitions(of: package), package: package)
+    }
+
+    /// The manifest of `package` whose intents are already reflected into `definitions`.
+    init(name: String, definitions: [ActionDefinition], package: any IntentPackage.Type) {
         protocolVersion = Self.protocolVersion
-        name = package.name
-        var actions: [Action] = []
-        for (packageName, intent) in package.allIntents() {
-            let definition = try Self.reflect(intent, package: packageName)
-            actions.append(
-                Action(
-                    name: definition.shortName, title: definition.title, summary: definition.summary, output: definition.output,
-                    supportedModes: definition.supportedModes, parameters: definition.parameters))
+        self.name = name
+        actions = definitions.map { definition in
+            Action(
+                name: definition.shortName, title: definition.title, summary: definition.summary, output: definition.output,
+                supportedModes: definition.supportedModes, parameters: definition.parameters)
         }
-        self.actions = actions
         entities = package.allEntities().map { descriptor in
             EntityType(
                 name: descriptor.name, properties: descriptor.properties, urlTemplate: descriptor.urlTemplate,
                 indexPriority: descriptor.indexPriority, capabilities: descriptor.capabilities)
         }
         contentTypes = package.allContentTypes()
+    }
+
+    /// The intents of `package` and its included packages, reflected.
+    static func definitions(of package: any IntentPackage.Type) throws(IntentDeclarationError) -> [ActionDefinition] {
+        var definitions: [ActionDefinition] = []
+        for (packageName, intent) in package.allIntents() { definitions.append(try reflect(intent, package: packageName)) }
+        return definitions
     }
 
     private static func reflect<I: Intent>(_ intent: I.Type, package: String) throws(IntentDeclarationError) -> ActionDefinition {

@@ -29,6 +29,14 @@ public enum WireValue {
             self.modified = modified
             self.representations = representations
         }
+
+        /// The entity as a dictionary of its id, title and properties: what it becomes on a side
+        /// that does not know its type (one of Relay's photos given to a package action).
+        public var dictionary: Value {
+            var dictionary: ValueDictionary = ["id": .text(id), "title": .text(title)]
+            for (name, value) in properties { dictionary[name] = value }
+            return .dictionary(dictionary)
+        }
     }
 
     /// The tagged JSON value for `value`.
@@ -100,6 +108,17 @@ public enum WireValue {
             return try await entity(try decodeEntity(fields, entity: entity))
         default:
             throw WireError("unknown value '\(tag)' holding \(payload.briefDescription)")
+        }
+    }
+
+    /// The value a tagged JSON value stands for, in a process whose entity types are `catalog`:
+    /// entities of those types are found again by id; others become dictionaries.
+    public static func decode(_ wire: Value, in catalog: EntityCatalog) async throws -> Value {
+        try await decode(wire) { entity in
+            if let descriptor = catalog.descriptor(named: entity.type), let found = try await descriptor.entities(for: [entity.id]).first {
+                return .entity(found)
+            }
+            return entity.dictionary
         }
     }
 

@@ -249,11 +249,7 @@ public final class HostedPackage: @unchecked Sendable {
     /// A value from the host: its entities become hosted entities of this package's types.
     func decode(_ wire: Value) async throws -> Value {
         try await WireValue.decode(wire) { [self] entity in
-            guard let type = manifest.entities.first(where: { $0.name.singular == entity.type }) else {
-                var dictionary: ValueDictionary = ["id": .text(entity.id), "title": .text(entity.title)]
-                for (name, value) in entity.properties { dictionary[name] = value }
-                return .dictionary(dictionary)
-            }
+            guard let type = manifest.entities.first(where: { $0.name.singular == entity.type }) else { return entity.dictionary }
             let hosted = HostedEntity(
                 id: entity.id, displayRepresentation: DisplayRepresentation(title: entity.title, subtitle: entity.subtitle),
                 values: entity.properties, modified: entity.modified, representations: entity.representations)
