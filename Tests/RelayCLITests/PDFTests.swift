@@ -78,6 +78,8 @@ struct PDFTests {
             "- read-file: inner.pdf\n  as: inner\n- list: [\"Cover\", \"${inner}\", \"Back\"]\n- make-pdf: { to: all.pdf }", in: root)
         #expect(try tool("pdfinfo", [path]).contains("Pages:           3"))
         #expect(try tool("pdftotext", ["-f", "2", "-l", "2", path, "-"]).contains("Inner page one"))
+        let alone = try make("- read-file: all.pdf\n- make-pdf: { to: copy.pdf }", in: root)
+        #expect(FileManager.default.contents(atPath: alone) == FileManager.default.contents(atPath: path), "one PDF alone is copied byte for byte")
         let text = try make("- read-file: all.pdf\n- get-text", in: root)
         #expect(text.contains("Cover") && text.contains("Inner page one") && text.contains("Back"))
         let broken = try folder(["bad.pdf": Data("%PDF-1.4 not really".utf8)])

@@ -19,9 +19,7 @@ struct MakePDF: Intent {
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         guard !items.isEmpty else { throw IntentError("there is nothing to put in the PDF: the input is empty") }
-        let writer = try PDFWriter(title: title)
-        for item in items { try add(item, to: writer) }
-        let data = try writer.finish()
+        let data = try singlePDF() ?? render()
         let path = try destination(context)
         do throws(FileOperationError) {
             if to == nil, !items.contains(where: { if case .file = $0 { true } else { false } }) {
@@ -33,6 +31,20 @@ struct MakePDF: Intent {
             throw IntentError(error.message)
         }
         return .value(.file(FileReference(path: path)))
+    }
+
+    /// One PDF alone is copied as it is: its pages, fonts and metadata untouched. Re-drawing it
+    /// would replace the fonts it does not embed by whatever fonts this machine has.
+    private func singlePDF() throws -> Data? {
+        guard items.count == 1, case .file(let file) = items[0], file.exists, !file.isFolder,
+              file.contentType.conforms(to: .pdf) else { return nil }
+        do throws(ValueAccessError) { return try file.contents() } catch { throw IntentError(error.message) }
+    }
+
+    private func render() throws -> Data {
+        let writer = try PDFWriter(title: title)
+        for item in items { try add(item, to: writer) }
+        return try writer.finish()
     }
 
     private func add(_ item: Value, to writer: PDFWriter) throws {
