@@ -38,9 +38,10 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
         .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
         .target(name: "CHTTPClient", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        .target(name: "CFileStatus"),
         .target(
             name: "RelayKit",
-            dependencies: [.product(name: "OrderedCollections", package: "swift-collections")]
+            dependencies: ["CFileStatus", .product(name: "OrderedCollections", package: "swift-collections")]
         ),
         .target(name: "RelayLanguage", dependencies: ["RelayKit", "CLibYAML"]),
         .target(name: "RelayRuntime", dependencies: ["RelayKit", "RelayLanguage"]),

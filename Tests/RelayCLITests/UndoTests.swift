@@ -88,6 +88,64 @@ struct UndoTests {
         #expect(listing.contains("a.txt → "))
     }
 
+    /// Writes a recorded run into `folder`'s journal, as a run killed at some point leaves it.
+    private func recordRun(_ name: String, changes: [String], in folder: URL) throws {
+        let run = folder.appendingPathComponent("home/.local/state/relay/runs/\(name)")
+        try FileManager.default.createDirectory(at: run.appendingPathComponent("saved"), withIntermediateDirectories: true)
+        try #"{"workflow": "\#(name).yaml"}"#.write(to: run.appendingPathComponent("run.json"), atomically: true, encoding: .utf8)
+        try (changes.joined(separator: "\n") + "\n").write(to: run.appendingPathComponent("changes.jsonl"), atomically: true, encoding: .utf8)
+    }
+
+    @Test("undo never gets stuck: a change that never happened is skipped, one that cannot be reverted is reported, older runs still undo")
+    func neverStuck() throws {
+        let folder = try sandbox(["a.txt": Data("a".utf8), "c.txt": Data("c".utf8), "d.txt": Data("d".utf8), "e.txt": Data("e".utf8)])
+        let path = { (name: String) in folder.appendingPathComponent(name).path }
+        // The oldest run renamed e.txt to f.txt for real.
+        try FileManager.default.moveItem(atPath: path("e.txt"), toPath: path("f.txt"))
+        try recordRun("20000101-000000-000-1-old", changes: [#"{"change": "moved", "from": "\#(path("e.txt"))", "to": "\#(path("f.txt"))"}"#], in: folder)
+        // The middle run was killed after recording a move it never made.
+        try recordRun("20000102-000000-000-2-killed", changes: [#"{"change": "moved", "from": "\#(path("a.txt"))", "to": "\#(path("b.txt"))"}"#], in: folder)
+        // The newest recorded a move back onto a file that exists again, and a deletion never made.
+        try recordRun("20000103-000000-000-3-conflict", changes: [
+            #"{"change": "moved", "from": "\#(path("c.txt"))", "to": "\#(path("d.txt"))"}"#,
+            #"{"change": "deleted", "path": "\#(path("a.txt"))", "saved": "saved/1"}"#,
+        ], in: folder)
+
+        let conflict = try relay(["undo"], in: folder)
+        #expect(conflict.status == 1)
+        #expect(conflict.standardError.contains("note: deleted  \(path("a.txt")): skipped, the file was never deleted"), "\(conflict.standardError)")
+        #expect(conflict.standardError.contains("error: not reverted: moved    \(path("c.txt")) → \(path("d.txt")): '\(path("c.txt"))' already exists"), "\(conflict.standardError)")
+        #expect(try relay(["undo", "--list"], in: folder).standardOutput.contains("3-conflict.yaml  (undone; 1 not reverted)"))
+
+        let killed = try relay(["undo"], in: folder)
+        #expect(killed.status == 0, "\(killed.standardError)")
+        #expect(killed.standardError.contains("skipped, the move never happened"), "\(killed.standardError)")
+
+        let old = try relay(["undo"], in: folder)
+        #expect(old.status == 0, "\(old.standardError)")
+        #expect(FileManager.default.contents(atPath: path("e.txt")) == Data("e".utf8))
+        #expect(FileManager.default.contents(atPath: path("a.txt")) == Data("a".utf8))
+        #expect(FileManager.default.contents(atPath: path("d.txt")) == Data("d".utf8))
+    }
+
+    @Test("an image edited through a symbolic link changes the target, the link stays a link, undo restores the target")
+    func throughLink() throws {
+        let png = try #require(Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAADwAAAAoCAIAAAAt2Q6oAAAAPUlEQVR4nO3OQREAMBCEsPWvok57KviFQUD2t+i9bGhoaGhoaGhoaGhoaOjkjt0FDQ0NDQ0NDQ0NDQ0NnXQbJSQMVclR2wAAAABJRU5ErkJggg=="))
+        let folder = try sandbox(["outside/target.png": png])
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("work"), withIntermediateDirectories: true)
+        let link = folder.appendingPathComponent("work/link.png").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "../outside/target.png")
+        try "steps:\n  - read-file: work/link.png\n  - rotate-image: 90\n".write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
+        let run = try relay(["run", "w.yaml"], in: folder)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "../outside/target.png")
+        let target = folder.appendingPathComponent("outside/target.png").path
+        #expect(FileManager.default.contents(atPath: target) != png)
+        #expect(try relay(["undo"], in: folder).status == 0)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "../outside/target.png")
+        #expect(FileManager.default.contents(atPath: target) == png)
+    }
+
     @Test("a process killed while overwriting leaves the old or the new bytes, never a mix")
     func killedMidWrite() throws {
         let size = 4_000_000

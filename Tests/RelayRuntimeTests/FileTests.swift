@@ -102,6 +102,72 @@ struct FileTests {
         #expect(notFolder?.message.contains("is not a folder") == true)
     }
 
+    @Test("a file value never jumps to an unrelated file that reuses its inode: it keeps its path")
+    func inodeReuse() async throws {
+        // The reproducer: the atomic rewrite frees a.txt's inode, notes.txt may get it, and the
+        // value made before the rewrite must still mean a.txt.
+        let root = try folder(["a.txt": "old"])
+        _ = try await runIn(root, """
+            - read-file: a.txt
+              as: f
+            - text: new
+            - save-file: { to: a.txt, overwrite: true }
+            - text: hello
+            - save-file: notes.txt
+            - delete-file:
+              input: ${f}
+            """)
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("a.txt").path))
+        #expect(try String(contentsOf: root.appendingPathComponent("notes.txt"), encoding: .utf8) == "hello")
+
+        // The same without luck: a value whose inode now belongs to another file (of another size
+        // and time) does not find that file; with its own path gone, reading it names the path.
+        let other = try folder(["gone.png": "png bytes", "notes.txt": "hello, a different file"])
+        let gone = other.appendingPathComponent("gone.png").path
+        let notes = try #require(FileIdentity(path: other.appendingPathComponent("notes.txt").path))
+        let original = try #require(FileIdentity(path: gone))
+        let stale = FileIdentity(device: notes.device, inode: notes.inode, size: original.size, modified: original.modified, born: original.born)
+        try FileManager.default.removeItem(atPath: gone)
+        let value = FileReference(path: gone, identity: stale)
+        #expect(value.path == gone)
+        #expect(throws: ValueAccessError.self) { try value.contents() }
+    }
+
+    @Test("a file value follows Relay's own rename after Relay rewrote it")
+    func followsChain() async throws {
+        let root = try folder(["a.txt": "old"])
+        let value = try await runIn(root, """
+            - read-file: a.txt
+              as: f
+            - text: new
+            - save-file: { to: a.txt, overwrite: true }
+            - read-file: a.txt
+            - rename-file: b.txt
+            - text: "${f.name}"
+            """)
+        #expect(value == "b.txt")
+    }
+
+    @Test("find-files does not follow links unless asked, and then only inside the folder, each folder once")
+    func findFilesLinks() async throws {
+        let root = try folder(["tree/a.txt": "a", "tree/sub/b.txt": "b", "outside/secret.txt": "s"])
+        let tree = root.appendingPathComponent("tree").path
+        let manager = FileManager.default
+        try manager.createSymbolicLink(atPath: tree + "/sub/up", withDestinationPath: "..")
+        try manager.createSymbolicLink(atPath: tree + "/out", withDestinationPath: "../outside")
+        try manager.createSymbolicLink(atPath: tree + "/root", withDestinationPath: "/")
+        try manager.createSymbolicLink(atPath: tree + "/secret.txt", withDestinationPath: "../outside/secret.txt")
+        try manager.createSymbolicLink(atPath: tree + "/alias.txt", withDestinationPath: "a.txt")
+        try manager.createSymbolicLink(atPath: tree + "/loop", withDestinationPath: "loop")
+        func paths(_ arguments: String) async throws -> [String] {
+            guard case .list(let items) = try await runIn(root, "- find-files: \(arguments)") else { return [] }
+            return items.map { String($0.textValue.dropFirst(tree.count + 1)) }
+        }
+        #expect(try await paths("{ in: tree, recursive: true }") == ["a.txt", "sub/b.txt"])
+        #expect(try await paths("{ in: tree, recursive: true, follow-links: true }") == ["a.txt", "alias.txt", "sub/b.txt"])
+        #expect(try await paths("{ in: tree, follow-links: true }") == ["a.txt", "alias.txt"])
+    }
+
     @Test("byte counts: decimal and binary units")
     func byteCounts() {
         #expect(ByteCount.bytes(from: "2 MB") == 2_000_000)

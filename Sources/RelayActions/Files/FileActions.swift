@@ -30,6 +30,8 @@ struct FindFiles: Intent {
 
     @Parameter(name: "in", primary: true, summary: "The folder to look in.") var folder: FileReference
     @Parameter(summary: "Look in subfolders too.") var recursive: Bool = false
+    @Parameter(summary: "Follow symbolic links that lead to files or folders inside the folder (never outside it; each folder is entered once).")
+    var followLinks: Bool = false
     @Parameter(name: "where", summary: "Conditions on name, extension, size, created, modified, type (as in filter).")
     var conditions: ValueDictionary?
     @Parameter(summary: "Whether every condition must hold, or any one.", choices: ["all", "any"]) var match: String = "all"
@@ -39,29 +41,8 @@ struct FindFiles: Intent {
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         guard folder.isFolder else { throw IntentError("'\(folder.path)' is not a folder") }
         let query = try FilterQuery(where: conditions ?? [:], matchAll: match.lowercased() != "any", sort: sort, limit: limit)
-        return .value(.list(try await query.apply(to: try files(in: folder.path))))
+        let files = FolderScan.files(in: folder.path, recursive: recursive, links: followLinks ? .followInside : .skip)
+        return .value(.list(try await query.apply(to: files.map { .file($0.reference) })))
     }
 
-    /// The visible regular files under `path` (hidden files and folders, starting with '.', are skipped).
-    private func files(in path: String) throws -> [Value] {
-        let manager = FileManager.default
-        let names: [String]
-        do {
-            names = try manager.contentsOfDirectory(atPath: path).sorted()
-        } catch {
-            throw IntentError("cannot list the folder '\(path)'")
-        }
-        var found: [Value] = []
-        for name in names where !name.hasPrefix(".") {
-            let child = (path as NSString).appendingPathComponent(name)
-            var isDirectory: ObjCBool = false
-            guard manager.fileExists(atPath: child, isDirectory: &isDirectory) else { continue }
-            if isDirectory.boolValue {
-                if recursive { found += try files(in: child) }
-            } else {
-                found.append(.file(FileReference(path: child)))
-            }
-        }
-        return found
-    }
 }

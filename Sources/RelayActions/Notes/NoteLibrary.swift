@@ -70,6 +70,6 @@ struct NoteQuery: EntityQuery {
     }
 
     func allEntities() async throws -> [Note] {
-        FolderScan.files(in: NoteLibrary.folder, extensions: NoteLibrary.extensions).map(Note.init)
+        FolderScan.files(in: NoteLibrary.folder, extensions: NoteLibrary.extensions, links: .followInside).map(Note.init)
     }
 }

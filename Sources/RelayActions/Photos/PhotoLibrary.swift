@@ -70,6 +70,6 @@ struct PhotoQuery: EntityQuery {
     }
 
     func allEntities() async throws -> [Photo] {
-        FolderScan.files(in: PhotoLibrary.folder, extensions: PhotoLibrary.extensions).map(Photo.init)
+        FolderScan.files(in: PhotoLibrary.folder, extensions: PhotoLibrary.extensions, links: .followInside).map(Photo.init)
     }
 }

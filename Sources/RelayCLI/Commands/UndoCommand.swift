@@ -20,33 +20,31 @@ struct UndoCommand: AsyncParsableCommand {
             return
         }
         let undoer = IntentUndoer(registry: try RelayCommand.registry())
-        do {
-            guard let run = try await history.undoLatest(performing: undoer.perform) else {
-                StandardStreams.writeError("nothing to undo\n")
-                return
-            }
-            let count = run.changes.count
-            StandardStreams.writeError("undid \(count) change\(count == 1 ? "" : "s") of \(run.workflow)\n")
-        } catch {
-            StandardStreams.writeError("error: undo stopped: \(error)\n")
-            throw ExitStatus.runtimeError.exitCode
+        guard let outcome = await history.undoLatest(performing: undoer.perform) else {
+            StandardStreams.writeError("nothing to undo\n")
+            return
         }
+        StandardStreams.writeError(Self.report(outcome))
+        if !outcome.failed.isEmpty { throw ExitStatus.runtimeError.exitCode }
+    }
+
+    /// What an undo did, for standard error: the count, each change skipped, each failure.
+    static func report(_ outcome: UndoHistory.Outcome) -> String {
+        let count = outcome.reverted
+        var text = "undid \(count) change\(count == 1 ? "" : "s") of \(outcome.run.workflow)\n"
+        for skipped in outcome.skipped { text += "note: \(skipped)\n" }
+        for failure in outcome.failed { text += "error: not reverted: \(failure)\n" }
+        return text
     }
 
     private static func describe(_ runs: ArraySlice<UndoHistory.Run>) -> String {
         guard !runs.isEmpty else { return "" }
         return runs.map { run in
             let when = run.started.map { DateFormatting.iso8601($0) } ?? "?"
-            var lines = ["\(when)  \(run.workflow)\(run.isUndone ? "  (undone)" : "")"]
-            for change in run.changes {
-                switch change {
-                case .modified(let path, _): lines.append("  changed  \(path)")
-                case .created(let path): lines.append("  created  \(path)")
-                case .moved(let from, let to): lines.append("  moved    \(from) → \(to)")
-                case .deleted(let path, _): lines.append("  deleted  \(path)")
-                case .intent(_, let action, _): lines.append("  undone by \(action)")
-                }
-            }
+            let state = !run.isUndone ? "" : run.notReverted.isEmpty ? "  (undone)" : "  (undone; \(run.notReverted.count) not reverted)"
+            var lines = ["\(when)  \(run.workflow)\(state)"]
+            lines += run.changes.map { "  \($0.summary)" }
+            lines += run.notReverted.map { "  not reverted: \($0)" }
             return lines.joined(separator: "\n") + "\n"
         }.joined()
     }

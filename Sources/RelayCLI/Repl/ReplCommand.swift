@@ -176,16 +176,14 @@ struct Repl {
 
     private func undo() async {
         let history = UndoHistory(root: UndoHistory.defaultRoot)
-        do {
-            let undoer = IntentUndoer(registry: registry)
-            guard let run = try await history.undoLatest(performing: undoer.perform) else {
-                StandardStreams.writeOutput("nothing to undo\n")
-                return
-            }
-            StandardStreams.writeOutput("undid \(run.changes.count) change\(run.changes.count == 1 ? "" : "s")\n")
-        } catch {
-            StandardStreams.writeError("error: undo stopped: \(error)\n")
+        let undoer = IntentUndoer(registry: registry)
+        guard let outcome = await history.undoLatest(performing: undoer.perform) else {
+            StandardStreams.writeOutput("nothing to undo\n")
+            return
         }
+        StandardStreams.writeOutput("undid \(outcome.reverted) change\(outcome.reverted == 1 ? "" : "s")\n")
+        for skipped in outcome.skipped { StandardStreams.writeError("note: \(skipped)\n") }
+        for failure in outcome.failed { StandardStreams.writeError("error: not reverted: \(failure)\n") }
     }
 
     static let help = """

@@ -17,9 +17,11 @@ public struct FileOperationError: Error, Sendable, CustomStringConvertible {
 /// the bytes go to a temporary file beside the target, are flushed to disk, and the temporary file
 /// is renamed over the target; then the folder is flushed so the rename itself is durable.
 public enum AtomicFile {
-    /// Writes `data` to `path`, keeping an existing file's permissions (new files get 0644).
-    public static func write(_ data: Data, to path: String) throws(FileOperationError) {
+    /// Writes `data` to `path`, keeping an existing file's permissions (new files get 0644). A
+    /// symbolic link is written through to its target, and stays a link.
+    public static func write(_ data: Data, to requestedPath: String) throws(FileOperationError) {
         defer { FileGeneration.advance() }
+        let path = try target(of: requestedPath)
         let folder = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
         let temporary = (folder as NSString).appendingPathComponent(".\(name).relay-\(UUID().uuidString).tmp")
@@ -44,10 +46,29 @@ public enum AtomicFile {
         syncFolder(folder)
     }
 
+    /// The file that writing to `path` changes: `path` itself, or the file a symbolic link at
+    /// `path` leads to (through any chain of links). A link to nothing, or a loop, is an error:
+    /// writing would replace the link by a regular file.
+    public static func target(of path: String) throws(FileOperationError) -> String {
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return path }
+        guard let resolved = realpath(path, nil) else {
+            throw FileOperationError("'\(path)' is a symbolic link to a file that does not exist (or a loop of links): \(String(cString: strerror(errno)))")
+        }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Whether anything is at `path`: a file, a folder, or a symbolic link (even one to nothing).
+    public static func entryExists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
     /// Renames `source` to `destination` atomically (same file system), refusing to replace an
     /// existing file, and flushes both folders.
     public static func move(_ source: String, to destination: String) throws(FileOperationError) {
-        guard !FileManager.default.fileExists(atPath: destination) else {
+        guard !entryExists(destination) else {
             throw FileOperationError("'\(destination)' already exists")
         }
         guard rename(source, destination) == 0 else {
@@ -61,14 +82,19 @@ public enum AtomicFile {
     }
 
     /// Moves `source` to `destination`: an atomic rename on one file system; across file systems,
-    /// an atomic copy of the bytes followed by removing the source.
+    /// an atomic copy of the bytes (a symbolic link copied as a link) followed by removing the source.
     public static func moveAcrossFileSystems(_ source: String, to destination: String) throws(FileOperationError) {
         defer { FileGeneration.advance() }
         do {
             try move(source, to: destination)
         } catch {
-            guard errno == EXDEV, let data = FileManager.default.contents(atPath: source) else { throw error }
-            try write(data, to: destination)
+            guard errno == EXDEV else { throw error }
+            if let link = try? FileManager.default.destinationOfSymbolicLink(atPath: source) {
+                guard symlink(link, destination) == 0 else { throw failure("cannot make the link '\(destination)'") }
+            } else {
+                guard let data = FileManager.default.contents(atPath: source) else { throw error }
+                try write(data, to: destination)
+            }
             guard unlink(source) == 0 else { throw failure("cannot remove '\(source)' after copying it") }
         }
     }

@@ -8,9 +8,12 @@ public struct FileChanges: Sendable {
     /// Changes recorded in `journal`; nil changes files without recording (for tests and tools).
     public init(journal: UndoJournal?) { self.journal = journal }
 
-    /// Writes `data` to `path` atomically: a changed file's old bytes, or a new file's creation, are recorded.
-    public func write(_ data: Data, to path: String) throws(FileOperationError) {
-        let existed = FileManager.default.fileExists(atPath: path)
+    /// Writes `data` to `path` atomically: a changed file's old bytes, or a new file's creation, are
+    /// recorded. A symbolic link is written through: its target changes, the link stays a link.
+    public func write(_ data: Data, to requestedPath: String) throws(FileOperationError) {
+        let path = try AtomicFile.target(of: requestedPath)
+        let before = FileIdentity(path: path)
+        let existed = before != nil || FileManager.default.fileExists(atPath: path)
         if let journal {
             if existed {
                 let saved = try journal.save(path)
@@ -20,19 +23,22 @@ public struct FileChanges: Sendable {
             }
         }
         try AtomicFile.write(data, to: path)
+        if let before, let after = FileIdentity(path: path) { FileSuccessors.record(before, now: path, as: after) }
     }
 
     /// Renames or moves `source` to `destination`, which must not exist.
     public func move(_ source: String, to destination: String) throws(FileOperationError) {
-        guard FileManager.default.fileExists(atPath: source) else { throw FileOperationError("no such file: '\(source)'") }
-        guard !FileManager.default.fileExists(atPath: destination) else {
+        guard AtomicFile.entryExists(source) else { throw FileOperationError("no such file: '\(source)'") }
+        guard !AtomicFile.entryExists(destination) else {
             throw FileOperationError("'\(destination)' already exists")
         }
         let identity = FileIdentity(path: source)
         try journal?.record(.moved(from: source, to: destination))
         try AtomicFile.moveAcrossFileSystems(source, to: destination)
-        // On one file system the file keeps its identity, so values made before the move find it.
-        if let identity { FileMoves.record(identity, movedTo: destination) }
+        // Values made before the move find the file at its new path.
+        if let identity, let after = FileIdentity(path: destination) {
+            FileSuccessors.record(identity, now: destination, as: after)
+        }
     }
 
     /// Copies `source` to `destination` (replacing it only if `overwrite`).
@@ -48,7 +54,7 @@ public struct FileChanges: Sendable {
     /// journal, the file is removed.
     public func delete(_ path: String) throws(FileOperationError) {
         defer { FileGeneration.advance() }
-        guard FileManager.default.fileExists(atPath: path) else { throw FileOperationError("no such file: '\(path)'") }
+        guard AtomicFile.entryExists(path) else { throw FileOperationError("no such file: '\(path)'") }
         guard let journal else {
             do {
                 try FileManager.default.removeItem(atPath: path)
@@ -57,7 +63,10 @@ public struct FileChanges: Sendable {
                 throw FileOperationError("cannot delete '\(path)': \(error.localizedDescription)")
             }
         }
-        let saved = try journal.save(path, moving: true)
+        // Recorded before it happens: a run killed in between leaves an entry that `relay undo`
+        // sees never happened (the file is still there, nothing is saved).
+        let saved = try journal.reserveSavedName()
         try journal.record(.deleted(path: path, saved: saved))
+        try journal.moveIn(path, as: saved)
     }
 }

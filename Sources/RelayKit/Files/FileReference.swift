@@ -1,43 +1,74 @@
 import Foundation
 
-/// What identifies a file on its file system, whatever its name: device and inode.
+internal import CFileStatus
+
+/// What identifies one file on its file system, whatever its name: device and inode, and — since
+/// a deleted file's inode is soon given to another file — its size, modification time and birth
+/// time (where the file system records it). Two identities are equal only when all agree, so a
+/// file value never jumps to an unrelated file that happens to reuse an inode (Docs/Reliability.md).
 public struct FileIdentity: Hashable, Sendable {
     public let device: UInt64
     public let inode: UInt64
+    public let size: Int64
+    /// Nanoseconds since 1970.
+    public let modified: Int64
+    /// Nanoseconds since 1970, or nil where the file system does not record it.
+    public let born: Int64?
 
-    /// An identity from a `stat` already made.
-    public init(device: UInt64, inode: UInt64) {
+    /// An identity from a status already read.
+    public init(device: UInt64, inode: UInt64, size: Int64, modified: Int64, born: Int64?) {
         self.device = device
         self.inode = inode
+        self.size = size
+        self.modified = modified
+        self.born = born
     }
 
-    /// The identity of the file at `path`, or nil if there is none (or the file system cannot tell).
+    /// The identity of the file at `path` (following a final link), or nil if there is none.
     public init?(path: String) {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-            let device = (attributes[.systemNumber] as? NSNumber)?.uint64Value,
-            let inode = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value
-        else { return nil }
-        self.device = device
-        self.inode = inode
+        var status = relay_file_status()
+        guard relay_file_status_of(path, 1, &status) == 0 else { return nil }
+        self.init(status)
+    }
+
+    init(_ status: relay_file_status) {
+        device = status.device
+        inode = status.inode
+        size = status.size
+        modified = Self.nanoseconds(status.modified_seconds, status.modified_nanoseconds)
+        born = status.has_birth_time != 0 ? Self.nanoseconds(status.born_seconds, status.born_nanoseconds) : nil
+    }
+
+    /// `seconds` and `nanoseconds` as one count, saturating (a corrupt time stamp cannot trap).
+    static func nanoseconds(_ seconds: Int64, _ nanoseconds: Int64) -> Int64 {
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        if overflow { return seconds < 0 ? .min : .max }
+        let (sum, overflowed) = scaled.addingReportingOverflow(nanoseconds)
+        return overflowed ? .max : sum
     }
 }
 
-/// Where this process has moved files, by identity, so that file values made before a move find
-/// the file in its new folder (renames within a folder are found by scanning it).
-enum FileMoves {
+/// What Relay did to files in this process, so that a file value made before a change finds the
+/// file after it: a move gives the file a new path, an atomic rewrite a new identity at the same
+/// path. Each change links the identity before it to the path and identity after it.
+enum FileSuccessors {
     private static let lock = NSLock()
-    nonisolated(unsafe) private static var paths: [FileIdentity: String] = [:]
+    nonisolated(unsafe) private static var next: [FileIdentity: (path: String, identity: FileIdentity)] = [:]
+    /// Past this many changes the record starts again: values then keep their paths, which is safe.
+    private static let limit = 100_000
 
-    static func record(_ identity: FileIdentity, movedTo path: String) {
+    /// Records that the file `identity` is now at `path`, as `successor`.
+    static func record(_ identity: FileIdentity, now path: String, as successor: FileIdentity) {
         lock.lock()
         defer { lock.unlock() }
-        paths[identity] = path
+        if next.count >= limit { next.removeAll(keepingCapacity: true) }
+        next[identity] = (path, successor)
     }
 
-    static func path(of identity: FileIdentity) -> String? {
+    static func successor(of identity: FileIdentity) -> (path: String, identity: FileIdentity)? {
         lock.lock()
         defer { lock.unlock() }
-        return paths[identity]
+        return next[identity]
     }
 }
 
@@ -75,11 +106,17 @@ public struct FileReference: Hashable, Sendable {
         self.identity = identity
     }
 
-    /// Where the file is now: its original path if that still holds the same file, else the entry of
-    /// the original folder with the same identity (a rename), else the original path.
+    /// Where the file is now. The original path while it holds the same file; else where Relay's
+    /// own moves and rewrites took it; else, if nothing is at the original path, the entry of the
+    /// original folder with the very same identity (a rename by someone else); else the original
+    /// path — which may hold another file now, or nothing, and then reading it is an error that
+    /// names that path.
     public var path: String {
-        guard let identity, FileIdentity(path: originalPath) != identity else { return originalPath }
-        if let moved = FileMoves.path(of: identity), FileIdentity(path: moved) == identity { return moved }
+        guard let identity else { return originalPath }
+        let here = FileIdentity(path: originalPath)
+        if here == identity { return originalPath }
+        if let followed = Self.follow(identity, from: originalPath) { return followed }
+        guard here == nil else { return originalPath }
         let folder = (originalPath as NSString).deletingLastPathComponent
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         for name in names {
@@ -87,6 +124,20 @@ public struct FileReference: Hashable, Sendable {
             if FileIdentity(path: candidate) == identity { return candidate }
         }
         return originalPath
+    }
+
+    /// The path Relay's recorded changes lead `identity` to: the last place along the chain where
+    /// the file found is the one the change left (a bounded walk).
+    private static func follow(_ identity: FileIdentity, from path: String) -> String? {
+        var current = identity
+        var found: String?
+        for _ in 0..<1_000 {
+            guard let step = FileSuccessors.successor(of: current) else { break }
+            if FileIdentity(path: step.path) == step.identity { found = step.path }
+            if step.identity == current { break }
+            current = step.identity
+        }
+        return found
     }
 
     /// The file name with its extension.

@@ -1,4 +1,5 @@
 import Foundation
+internal import CFileStatus
 
 #if canImport(Glibc)
     import Glibc
@@ -14,8 +15,8 @@ public struct ScannedFile: Sendable, Hashable {
     public let relativePath: String
     public let size: Int64
     public let modified: Date
-    /// When the file was made, where the file system records it (macOS); on Linux, the earlier of
-    /// its modification and status-change times.
+    /// When the file was made, where the file system records it (its birth time); else the
+    /// earlier of its modification and status-change times.
     public let created: Date
     /// When the file arrived where it is: its creation time on macOS; on Linux its status-change
     /// time, which a copy, move or rename into the folder sets.
@@ -30,15 +31,53 @@ public struct ScannedFile: Sendable, Hashable {
     public var reference: FileReference { FileReference(path: path, identity: identity) }
 }
 
-/// Lists the files under a folder with `readdir` and one `stat` a file — fast enough for the photo
+/// How a folder scan treats symbolic links.
+public enum SymbolicLinks: Sendable {
+    /// Links are neither listed nor entered.
+    case skip
+    /// A link is followed when what it leads to lies inside the scanned folder: a file is listed
+    /// at the link's path, a folder entered (each folder once, so loops end).
+    case followInside
+}
+
+/// Lists the files under a folder with `readdir` and one status a file — fast enough for the photo
 /// and note libraries to read their folders on every query (100,000 files; see Docs/Performance.md).
+/// The one folder walk of Relay: `find-files` and the libraries both use it (Docs/Reliability.md).
 public enum FolderScan {
-    /// The visible regular files under `folder` (recursively) whose extension, lowercased, is in
-    /// `extensions` (every file when nil). Hidden files and folders are skipped. Sorted by path.
-    public static func files(in folder: String, extensions: Set<String>? = nil) -> [ScannedFile] {
+    /// The visible regular files in `folder` (and below it, with `recursive`) whose extension,
+    /// lowercased, is in `extensions` (every file when nil). Hidden files and folders are
+    /// skipped. In path order: names sorted within each folder, a subfolder's files where its name
+    /// sorts. The walk keeps its own stack, so no depth of folders can overflow the thread's.
+    public static func files(
+        in folder: String, extensions: Set<String>? = nil, recursive: Bool = true, links: SymbolicLinks = .skip
+    ) -> [ScannedFile] {
         var found: [ScannedFile] = []
-        scan(folder, relative: "", extensions: extensions, into: &found)
-        found.sort { $0.relativePath < $1.relativePath }
+        let root = realPath(folder)
+        var visited: Set<FolderKey> = []
+        guard let first = listing(folder, relative: "", visited: &visited) else { return [] }
+        var stack = [first]
+        while let top = stack.indices.last {
+            guard stack[top].next < stack[top].entries.count else {
+                stack.removeLast()
+                continue
+            }
+            let entry = stack[top].entries[stack[top].next]
+            stack[top].next += 1
+            let path = stack[top].path.hasSuffix("/") ? stack[top].path + entry.name : stack[top].path + "/" + entry.name
+            let relativePath = stack[top].relative.isEmpty ? entry.name : stack[top].relative + "/" + entry.name
+            var status = entry.status
+            if status.kind == UInt32(S_IFLNK) {
+                guard case .followInside = links, let root, let target = realPath(path),
+                    target.hasPrefix(root.hasSuffix("/") ? root : root + "/"),
+                    relay_file_status_of(path, 1, &status) == 0
+                else { continue }
+            }
+            if status.kind == UInt32(S_IFDIR) {
+                if recursive, let inner = listing(path, relative: relativePath, visited: &visited) { stack.append(inner) }
+            } else if status.kind == UInt32(S_IFREG), extensions.map({ $0.contains(fileExtension(of: entry.name)) }) ?? true {
+                found.append(scanned(status, path: path, relative: relativePath, name: entry.name))
+            }
+        }
         return found
     }
 
@@ -46,9 +85,9 @@ public enum FolderScan {
     public static func file(_ relativePath: String, in folder: String) -> ScannedFile? {
         let path = folder.hasSuffix("/") ? folder + relativePath : folder + "/" + relativePath
         let name = relativePath.split(separator: "/").last.map(String.init) ?? relativePath
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return scanned(info, path: path, relative: relativePath, name: name)
+        var status = relay_file_status()
+        guard relay_file_status_of(path, 1, &status) == 0, status.kind == UInt32(S_IFREG) else { return nil }
+        return scanned(status, path: path, relative: relativePath, name: name)
     }
 
     /// The extension of a file name, lowercased, without the dot; empty when it has none (or is
@@ -58,57 +97,71 @@ public enum FolderScan {
         return String(name[name.index(after: dot)...]).lowercased()
     }
 
-    private static func scan(_ folder: String, relative: String, extensions: Set<String>?, into found: inout [ScannedFile]) {
-        guard let directory = opendir(folder) else { return }
+    private struct FolderKey: Hashable {
+        let device: UInt64
+        let inode: UInt64
+    }
+
+    private struct Entry {
+        let name: String
+        /// Of the entry itself (a link is not followed here).
+        let status: relay_file_status
+    }
+
+    /// A folder being walked: its visible entries, sorted, and the next one to look at.
+    private struct Listing {
+        let path: String
+        let relative: String
+        let entries: [Entry]
+        var next = 0
+    }
+
+    /// The visible entries of `folder`, or nil when it cannot be read or was entered before.
+    private static func listing(_ folder: String, relative: String, visited: inout Set<FolderKey>) -> Listing? {
+        guard let directory = opendir(folder) else { return nil }
         defer { closedir(directory) }
-        // `fstatat` relative to the open folder: the kernel does not walk the whole path per file.
+        // Each status relative to the open folder: the kernel does not walk the whole path per file.
         let folderDescriptor = dirfd(directory)
+        var own = relay_file_status()
+        guard relay_file_status_at(folderDescriptor, ".", 0, &own) == 0,
+            visited.insert(FolderKey(device: own.device, inode: own.inode)).inserted
+        else { return nil }
+        var entries: [Entry] = []
         while let entry = readdir(directory) {
             let name = withUnsafePointer(to: entry.pointee.d_name) {
                 $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
             }
             guard !name.hasPrefix(".") else { continue }
-            let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
-            let relativePath = relative.isEmpty ? name : relative + "/" + name
-            let kind = entry.pointee.d_type
-            if kind == UInt8(DT_DIR) {
-                scan(path, relative: relativePath, extensions: extensions, into: &found)
-                continue
-            }
-            // A link or an entry of unknown kind may be a folder: `stat` tells (and follows links).
-            let mayBeFolder = kind == UInt8(DT_UNKNOWN) || kind == UInt8(DT_LNK)
-            guard mayBeFolder || kind == UInt8(DT_REG) else { continue }
-            let wanted = extensions.map { $0.contains(fileExtension(of: name)) } ?? true
-            if !mayBeFolder && !wanted { continue }
-            var info = stat()
-            guard fstatat(folderDescriptor, name, &info, 0) == 0 else { continue }
-            if mayBeFolder, (info.st_mode & S_IFMT) == S_IFDIR {
-                scan(path, relative: relativePath, extensions: extensions, into: &found)
-                continue
-            }
-            guard wanted else { continue }
-            if let file = scanned(info, path: path, relative: relativePath, name: name) { found.append(file) }
+            var status = relay_file_status()
+            guard relay_file_status_at(folderDescriptor, name, 0, &status) == 0 else { continue }
+            entries.append(Entry(name: name, status: status))
         }
+        entries.sort { $0.name < $1.name }
+        return Listing(path: folder, relative: relative, entries: entries)
     }
 
-    /// The file `info` describes, if it is a regular file.
-    private static func scanned(_ info: stat, path: String, relative: String, name: String) -> ScannedFile? {
-        guard (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// The file `status` describes.
+    private static func scanned(_ status: relay_file_status, path: String, relative: String, name: String) -> ScannedFile {
+        let modified = date(status.modified_seconds, status.modified_nanoseconds)
+        let changed = date(status.changed_seconds, status.changed_nanoseconds)
+        let created = status.has_birth_time != 0 ? date(status.born_seconds, status.born_nanoseconds) : min(modified, changed)
         #if canImport(Darwin)
-            let modified = date(info.st_mtimespec)
-            let created = date(info.st_birthtimespec)
             let added = created
         #else
-            let modified = date(info.st_mtim)
-            let added = date(info.st_ctim)
-            let created = min(modified, added)
+            let added = changed
         #endif
         return ScannedFile(
-            path: path, relativePath: relative, size: Int64(info.st_size), modified: modified, created: created, added: added,
-            identity: FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)), name: name)
+            path: path, relativePath: relative, size: status.size, modified: modified, created: created,
+            added: added, identity: FileIdentity(status), name: name)
     }
 
-    private static func date(_ time: timespec) -> Date {
-        Date(timeIntervalSince1970: Double(time.tv_sec) + Double(time.tv_nsec) / 1_000_000_000)
+    private static func date(_ seconds: Int64, _ nanoseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: Double(seconds) + Double(nanoseconds) / 1_000_000_000)
     }
 }

@@ -9,6 +9,8 @@ public struct UndoHistory: Sendable {
         public let started: Date?
         public let changes: [UndoJournal.Change]
         public let isUndone: Bool
+        /// What the undo could not revert, when it was undone.
+        public let notReverted: [String]
     }
 
     public let root: URL
@@ -31,8 +33,11 @@ public struct UndoHistory: Sendable {
                 .flatMap { try? JSONReader.value(from: $0) }
             let workflow = (try? info?.property("workflow"))??.textValue ?? "?"
             let started = ((try? info?.property("started")) ?? nil).flatMap { try? $0.dateValue() }
-            let undone = FileManager.default.fileExists(atPath: folder.appendingPathComponent("undone").path)
-            return Run(folder: folder, workflow: workflow, started: started, changes: changes, isUndone: undone)
+            let marker = try? String(contentsOf: folder.appendingPathComponent("undone"), encoding: .utf8)
+            let undone = marker != nil || FileManager.default.fileExists(atPath: folder.appendingPathComponent("undone").path)
+            let notReverted = (marker ?? "").split(separator: "\n").filter { $0.hasPrefix("not reverted: ") }
+                .map { String($0.dropFirst("not reverted: ".count)) }
+            return Run(folder: folder, workflow: workflow, started: started, changes: changes, isUndone: undone, notReverted: notReverted)
         }
     }
 
@@ -40,42 +45,93 @@ public struct UndoHistory: Sendable {
     /// ones), the action's name and its wire-encoded arguments.
     public typealias IntentUndo = @Sendable (_ package: String?, _ action: String, _ arguments: ValueDictionary) async throws -> Void
 
-    /// Reverts the newest run not yet undone, its changes in reverse order, and marks it undone.
-    /// Returns that run, or nil when there is nothing to undo. `performing` carries out the undos
-    /// intents registered.
-    @discardableResult
-    public func undoLatest(performing: IntentUndo = { _, action, _ in throw FileOperationError("cannot undo '\(action)' here") })
-        async throws -> Run?
-    {
-        guard let run = runs().first(where: { !$0.isUndone && !$0.changes.isEmpty }) else { return nil }
-        for change in run.changes.reversed() {
-            if case .intent(let package, let action, let arguments) = change {
-                try await performing(package, action, arguments)
-            } else {
-                try revert(change, in: run.folder)
-            }
-        }
-        try AtomicFile.write(Data(DateFormatting.iso8601(Date()).utf8), to: run.folder.appendingPathComponent("undone").path)
-        return run
+    /// What undoing one run did, change by change.
+    public struct Outcome: Sendable {
+        public let run: Run
+        /// Changes put back.
+        public internal(set) var reverted = 0
+        /// Changes that had never happened (a run stopped between recording a change and making
+        /// it), with what was found.
+        public internal(set) var skipped: [String] = []
+        /// Changes that could not be put back, with why.
+        public internal(set) var failed: [String] = []
     }
 
-    private func revert(_ change: UndoJournal.Change, in folder: URL) throws(FileOperationError) {
+    /// Reverts the newest run not yet undone, its changes in reverse order, and marks it undone.
+    /// Returns what happened, or nil when there is nothing to undo. A change that never happened
+    /// is skipped; one that cannot be reverted is reported and the others still are; the run is
+    /// marked undone either way, so that it never stands in front of older runs. `performing`
+    /// carries out the undos intents registered.
+    public func undoLatest(performing: IntentUndo = { _, action, _ in throw FileOperationError("cannot undo '\(action)' here") })
+        async -> Outcome?
+    {
+        guard let run = runs().first(where: { !$0.isUndone && !$0.changes.isEmpty }) else { return nil }
+        var outcome = Outcome(run: run)
+        for change in run.changes.reversed() {
+            do {
+                if case .intent(let package, let action, let arguments) = change {
+                    try await performing(package, action, arguments)
+                    outcome.reverted += 1
+                } else if let never = try revert(change, in: run.folder) {
+                    outcome.skipped.append(never)
+                } else {
+                    outcome.reverted += 1
+                }
+            } catch {
+                outcome.failed.append("\(change.summary): \(error)")
+            }
+        }
+        var marker = DateFormatting.iso8601(Date()) + "\n"
+        for failure in outcome.failed { marker += "not reverted: \(failure)\n" }
+        do {
+            try AtomicFile.write(Data(marker.utf8), to: run.folder.appendingPathComponent("undone").path)
+        } catch {
+            outcome.failed.append("cannot mark the run undone: \(error)")
+        }
+        return outcome
+    }
+
+    /// Puts `change` back; returns why it was skipped when it had never happened.
+    private func revert(_ change: UndoJournal.Change, in folder: URL) throws(FileOperationError) -> String? {
         switch change {
-        case .intent: return
+        case .intent: return nil
         case .modified(let path, let saved):
-            guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(saved).path) else {
+            let savedPath = folder.appendingPathComponent(saved).path
+            guard let data = FileManager.default.contents(atPath: savedPath) else {
                 throw FileOperationError("the saved copy of '\(path)' is missing from '\(folder.path)'")
             }
             try AtomicFile.write(data, to: path)
         case .created(let path):
-            guard FileManager.default.fileExists(atPath: path) else { return }
+            guard AtomicFile.entryExists(path) else { return "\(change.summary): skipped, '\(path)' is not there" }
             // Kept in the journal rather than erased: undoing never loses bytes.
             let kept = folder.appendingPathComponent("saved/undone-\(UUID().uuidString.prefix(8))-\((path as NSString).lastPathComponent)")
             try AtomicFile.moveAcrossFileSystems(path, to: kept.path)
         case .moved(let from, let to):
+            let there = AtomicFile.entryExists(to)
+            if !there && AtomicFile.entryExists(from) { return "\(change.summary): skipped, the move never happened" }
+            guard there else { throw FileOperationError("'\(to)' is gone") }
             try AtomicFile.moveAcrossFileSystems(to, to: from)
         case .deleted(let path, let saved):
-            try AtomicFile.moveAcrossFileSystems(folder.appendingPathComponent(saved).path, to: path)
+            let savedPath = folder.appendingPathComponent(saved).path
+            guard AtomicFile.entryExists(savedPath) else {
+                if AtomicFile.entryExists(path) { return "\(change.summary): skipped, the file was never deleted" }
+                throw FileOperationError("the saved copy of '\(path)' is missing from '\(folder.path)'")
+            }
+            try AtomicFile.moveAcrossFileSystems(savedPath, to: path)
+        }
+        return nil
+    }
+}
+
+extension UndoJournal.Change {
+    /// The change in a few words, for reports and `relay undo --list`.
+    public var summary: String {
+        switch self {
+        case .modified(let path, _): "changed  \(path)"
+        case .created(let path): "created  \(path)"
+        case .moved(let from, let to): "moved    \(from) → \(to)"
+        case .deleted(let path, _): "deleted  \(path)"
+        case .intent(_, let action, _): "undone by \(action)"
         }
     }
 }

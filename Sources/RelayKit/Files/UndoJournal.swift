@@ -57,31 +57,31 @@ public final class UndoJournal: @unchecked Sendable {
         return started
     }
 
-    /// Saves the current bytes of `path` (a copy, or the file itself with `moving`), returning their name.
-    func save(_ path: String, moving: Bool = false) throws(FileOperationError) -> String {
-        lock.lock()
-        defer { lock.unlock() }
-        do {
-            try start()
-            count += 1
-            let name = "saved/\(count)"
-            let target = folder.appendingPathComponent(name).path
-            if moving, rename(path, target) == 0 { return name }
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw FileOperationError("cannot read '\(path)' to keep a copy for undo")
-            }
-            try AtomicFile.write(data, to: target)
-            if moving { try removeOriginal(path) }
-            return name
+    /// Saves a copy of the current bytes of `path`, returning its name in the journal.
+    func save(_ path: String) throws(FileOperationError) -> String {
+        let name = try reserveSavedName()
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw FileOperationError("cannot read '\(path)' to keep a copy for undo")
         }
+        try AtomicFile.write(data, to: folder.appendingPathComponent(name).path)
+        return name
     }
 
-    private func removeOriginal(_ path: String) throws(FileOperationError) {
-        do {
-            try FileManager.default.removeItem(atPath: path)
-        } catch {
-            throw FileOperationError("cannot delete '\(path)': \(error.localizedDescription)")
-        }
+    /// A new name for saved bytes (`saved/N`), starting the journal if needed.
+    func reserveSavedName() throws(FileOperationError) -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        try start()
+        count += 1
+        return "saved/\(count)"
+    }
+
+    /// Moves `path` into the journal as `name` (a rename; across file systems a copy, then the
+    /// original removed). A symbolic link is kept as a link.
+    func moveIn(_ path: String, as name: String) throws(FileOperationError) {
+        let target = folder.appendingPathComponent(name).path
+        if rename(path, target) == 0 { return }
+        try AtomicFile.moveAcrossFileSystems(path, to: target)
     }
 
     /// Records how to undo an intent's work: `relay undo` performs `action` with `arguments`.

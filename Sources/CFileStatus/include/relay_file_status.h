@@ -1,0 +1,33 @@
+#ifndef RELAY_FILE_STATUS_H
+#define RELAY_FILE_STATUS_H
+
+#include <stdint.h>
+
+/// What identifies a file and what tells one version of it from another.
+typedef struct {
+    uint64_t device;
+    uint64_t inode;
+    /// S_IFREG, S_IFDIR, S_IFLNK … (the `st_mode & S_IFMT` bits).
+    uint32_t kind;
+    int64_t size;
+    int64_t modified_seconds;
+    int64_t modified_nanoseconds;
+    /// When the file's status last changed (a rename, a move or a copy into a folder sets it).
+    int64_t changed_seconds;
+    int64_t changed_nanoseconds;
+    /// Whether the file system records when the file was made (`born_*` are 0 otherwise).
+    int has_birth_time;
+    int64_t born_seconds;
+    int64_t born_nanoseconds;
+} relay_file_status;
+
+/// The status of `path` (following a final symbolic link when `follow` is non-zero), with the
+/// birth time where the system and file system give it (statx on Linux, st_birthtimespec on
+/// macOS). Returns 0, or -1 with errno set.
+int relay_file_status_of(const char *path, int follow, relay_file_status *status);
+
+/// The same for `name` inside the open folder `folder` (a descriptor), as `fstatat` does: the
+/// kernel does not walk the whole path again for each file of a folder.
+int relay_file_status_at(int folder, const char *name, int follow, relay_file_status *status);
+
+#endif
