@@ -3,10 +3,11 @@ import RelayKit
 
 /// Where a `to` parameter sends a file.
 enum FileDestination {
-    /// Inside `to` if it is an existing folder (or was written ending with `/`), else `to` itself.
-    /// Missing parent folders are made.
-    static func path(for to: FileReference, named name: String) throws -> String {
-        let path = to.isFolder || to.namesFolder ? (to.path as NSString).appendingPathComponent(name) : to.path
+    /// Inside `to` if it is an existing folder (or was written ending with `/`, or `asFolder`
+    /// says so), else `to` itself. Missing folders are made.
+    static func path(for to: FileReference, named name: String, asFolder: Bool? = nil) throws -> String {
+        let folder = asFolder ?? (to.isFolder || to.namesFolder)
+        let path = folder ? (to.path as NSString).appendingPathComponent(name) : to.path
         let parent = (path as NSString).deletingLastPathComponent
         do {
             try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)

@@ -24,23 +24,26 @@ private func load(_ file: FileReference) throws -> (RasterImage, ContentType) {
 }
 
 /// Writes `image` as `type` to `to` (a path, or a folder to write into) or else to `path`, through
-/// the run's file changes (atomic, undoable). Returns the written file.
+/// the run's file changes (atomic, undoable). A `to:` that does not exist and whose name has no
+/// extension is a folder, made when needed: an image file needs an extension. Returns the
+/// written file.
 private func save(
     _ image: RasterImage, as type: ContentType, to: FileReference?, defaultPath path: String, quality: Int = 90,
-    context: any IntentContext
+    source: FileReference, context: any IntentContext
 ) throws -> Value {
     var target = path
     var format = type
     if let to {
-        target = try FileDestination.path(for: to, named: (path as NSString).lastPathComponent)
+        let folder = to.isFolder || to.namesFolder || (to.fileExtension.isEmpty && !to.exists)
+        target = try FileDestination.path(for: to, named: (path as NSString).lastPathComponent, asFolder: folder)
         // A destination named with an image extension decides the format (`to: small.png`).
-        if !(to.isFolder || to.namesFolder), let named = ContentType(fileExtension: to.fileExtension), named.conforms(to: .image) {
+        if !folder, let named = ContentType(fileExtension: to.fileExtension), named.conforms(to: .image) {
             format = named
         }
     }
     let data = try image.encoded(as: format, quality: quality)
     do {
-        try context.fileChanges.write(data, to: target)
+        try context.fileChanges.write(data, to: target, from: source.path)
     } catch {
         throw IntentError(error.message)
     }
@@ -56,22 +59,25 @@ struct RotateImage: Intent {
     @Parameter(primary: true, summary: "Degrees clockwise: 90, 180, 270 or -90.") var degrees: Int
     @Parameter(summary: "Where to write the result instead of replacing the input: a path or a folder.") var to: FileReference?
 
+    /// The image is locked from reading to writing, so runs at the same time take turns.
     func perform(_ context: any IntentContext) async throws -> IntentResult {
-        let turns = ((degrees % 360) + 360) % 360
-        guard turns % 90 == 0 else { throw IntentError("'degrees' is 90, 180, 270 or -90, not \(degrees)") }
-        let (source, type) = try load(image)
-        let (width, height) = (Double(source.width), Double(source.height))
-        let rotated = try source.drawn(width: turns % 180 == 0 ? source.width : source.height, height: turns % 180 == 0 ? source.height : source.width) {
-            context in
-            switch turns {
-            case 90: cairo_translate(context, height, 0)
-            case 180: cairo_translate(context, width, height)
-            case 270: cairo_translate(context, 0, width)
-            default: break
+        try await FileLock.exclusive(image.path) {
+            let turns = ((degrees % 360) + 360) % 360
+            guard turns % 90 == 0 else { throw IntentError("'degrees' is 90, 180, 270 or -90, not \(degrees)") }
+            let (source, type) = try load(image)
+            let (width, height) = (Double(source.width), Double(source.height))
+            let rotated = try source.drawn(width: turns % 180 == 0 ? source.width : source.height, height: turns % 180 == 0 ? source.height : source.width) {
+                context in
+                switch turns {
+                case 90: cairo_translate(context, height, 0)
+                case 180: cairo_translate(context, width, height)
+                case 270: cairo_translate(context, 0, width)
+                default: break
+                }
+                cairo_rotate(context, Double(turns) * .pi / 180)
             }
-            cairo_rotate(context, Double(turns) * .pi / 180)
+            return .value(try save(rotated, as: type, to: to, defaultPath: image.path, source: image, context: context))
         }
-        return .value(try save(rotated, as: type, to: to, defaultPath: image.path, context: context))
     }
 }
 
@@ -84,19 +90,22 @@ struct FlipImage: Intent {
     @Parameter(primary: true, summary: "Which way to flip.", choices: ["horizontal", "vertical"]) var direction: String
     @Parameter(summary: "Where to write the result instead of replacing the input: a path or a folder.") var to: FileReference?
 
+    /// The image is locked from reading to writing, so runs at the same time take turns.
     func perform(_ context: any IntentContext) async throws -> IntentResult {
-        let (source, type) = try load(image)
-        let horizontal = direction.lowercased() == "horizontal"
-        let flipped = try source.drawn(width: source.width, height: source.height) { context in
-            if horizontal {
-                cairo_translate(context, Double(source.width), 0)
-                cairo_scale(context, -1, 1)
-            } else {
-                cairo_translate(context, 0, Double(source.height))
-                cairo_scale(context, 1, -1)
+        try await FileLock.exclusive(image.path) {
+            let (source, type) = try load(image)
+            let horizontal = direction.lowercased() == "horizontal"
+            let flipped = try source.drawn(width: source.width, height: source.height) { context in
+                if horizontal {
+                    cairo_translate(context, Double(source.width), 0)
+                    cairo_scale(context, -1, 1)
+                } else {
+                    cairo_translate(context, 0, Double(source.height))
+                    cairo_scale(context, 1, -1)
+                }
             }
+            return .value(try save(flipped, as: type, to: to, defaultPath: image.path, source: image, context: context))
         }
-        return .value(try save(flipped, as: type, to: to, defaultPath: image.path, context: context))
     }
 }
 
@@ -110,16 +119,19 @@ struct ResizeImage: Intent {
     @Parameter(summary: "The new height in pixels.") var height: Int?
     @Parameter(summary: "Where to write the result instead of replacing the input: a path or a folder.") var to: FileReference?
 
+    /// The image is locked from reading to writing, so runs at the same time take turns.
     func perform(_ context: any IntentContext) async throws -> IntentResult {
-        guard width != nil || height != nil else { throw IntentError("give 'width', 'height' or both") }
-        let (source, type) = try load(image)
-        let aspect = Double(source.width) / Double(source.height)
-        let newWidth = width ?? max(1, Int((Double(height ?? 1) * aspect).rounded()))
-        let newHeight = height ?? max(1, Int((Double(newWidth) / aspect).rounded()))
-        let resized = try source.drawn(width: newWidth, height: newHeight, filter: CAIRO_FILTER_BEST) { context in
-            cairo_scale(context, Double(newWidth) / Double(source.width), Double(newHeight) / Double(source.height))
+        try await FileLock.exclusive(image.path) {
+            guard width != nil || height != nil else { throw IntentError("give 'width', 'height' or both") }
+            let (source, type) = try load(image)
+            let aspect = Double(source.width) / Double(source.height)
+            let newWidth = width ?? max(1, Int((Double(height ?? 1) * aspect).rounded()))
+            let newHeight = height ?? max(1, Int((Double(newWidth) / aspect).rounded()))
+            let resized = try source.drawn(width: newWidth, height: newHeight, filter: CAIRO_FILTER_BEST) { context in
+                cairo_scale(context, Double(newWidth) / Double(source.width), Double(newHeight) / Double(source.height))
+            }
+            return .value(try save(resized, as: type, to: to, defaultPath: image.path, source: image, context: context))
         }
-        return .value(try save(resized, as: type, to: to, defaultPath: image.path, context: context))
     }
 }
 
@@ -133,12 +145,16 @@ struct ConvertImage: Intent {
     @Parameter(summary: "JPEG quality, 1 to 100.") var quality: Int = 90
     @Parameter(name: "save-to", summary: "Where to write the result: a path or a folder.") var destination: FileReference?
 
+    /// The image is locked from reading to writing, so runs at the same time take turns.
     func perform(_ context: any IntentContext) async throws -> IntentResult {
-        let (source, _) = try load(image)
-        let type: ContentType = to.lowercased() == "png" ? .png : .jpeg
-        let newName = ((image.name as NSString).deletingPathExtension as NSString).appendingPathExtension(type.preferredExtension ?? "img")
-            ?? image.name
-        let path = ((image.path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(newName)
-        return .value(try save(source, as: type, to: destination, defaultPath: path, quality: quality, context: context))
+        try await FileLock.exclusive(image.path) {
+            guard (1...100).contains(quality) else { throw IntentError("'quality' is from 1 to 100, not \(quality)") }
+            let (source, _) = try load(image)
+            let type: ContentType = to.lowercased() == "png" ? .png : .jpeg
+            let newName = ((image.name as NSString).deletingPathExtension as NSString).appendingPathExtension(type.preferredExtension ?? "img")
+                ?? image.name
+            let path = ((image.path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(newName)
+            return .value(try save(source, as: type, to: destination, defaultPath: path, quality: quality, source: image, context: context))
+        }
     }
 }

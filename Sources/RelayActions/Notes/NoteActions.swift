@@ -42,19 +42,22 @@ struct AppendToNote: Intent {
     @Parameter(primary: true, summary: "The note, or its title.") var note: Note
     @Parameter(input: true, summary: "What to add: rich text, text or images.", accepts: [.rtf, .plainText, .image]) var content: Value
 
+    /// The note is locked from reading to writing, so runs at the same time do not lose additions.
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         let path = note.file.path
-        guard let existing = FileManager.default.contents(atPath: path) else {
-            throw IntentError("the note '\(note.title)' no longer exists at '\(path)'")
-        }
         var chunks: [String] = []
         for item in content.asList {
             chunks.append(try await NoteText.chunk(for: item, besides: path, context: context))
         }
-        var text = String(decoding: existing, as: UTF8.self)
-        if !text.isEmpty && !text.hasSuffix("\n") { text += "\n" }
-        for chunk in chunks where !chunk.isEmpty { text += "\n" + chunk.trimmingCharacters(in: .newlines) + "\n" }
-        try context.fileChanges.write(Data(text.utf8), to: path)
+        try await FileLock.exclusive(path) {
+            guard let existing = FileManager.default.contents(atPath: path) else {
+                throw IntentError("the note '\(note.title)' no longer exists at '\(path)'")
+            }
+            var text = String(decoding: existing, as: UTF8.self)
+            if !text.isEmpty && !text.hasSuffix("\n") { text += "\n" }
+            for chunk in chunks where !chunk.isEmpty { text += "\n" + chunk.trimmingCharacters(in: .newlines) + "\n" }
+            try context.fileChanges.write(Data(text.utf8), to: path)
+        }
         let root = NoteLibrary.folder
         let updated = FolderScan.file(note.file.relativePath, in: root) ?? note.file
         return .value(.entity(EntityValue(Note(file: updated))))

@@ -10,8 +10,11 @@ public struct FileChanges: Sendable {
 
     /// Writes `data` to `path` atomically: a changed file's old bytes, or a new file's creation, are
     /// recorded. A symbolic link is written through: its target changes, the link stays a link.
-    public func write(_ data: Data, to requestedPath: String) throws(FileOperationError) {
+    /// `source` names the file the data was made from (an image edited to `to:`, a copy): a run
+    /// refuses to replace what it wrote from one file with what it made from another.
+    public func write(_ data: Data, to requestedPath: String, from source: String? = nil) throws(FileOperationError) {
         let path = try AtomicFile.target(of: requestedPath)
+        if let source, let journal { try journal.claim(path, from: source) }
         let before = FileIdentity(path: path)
         let existed = before != nil || FileManager.default.fileExists(atPath: path)
         if let journal {
@@ -47,7 +50,7 @@ public struct FileChanges: Sendable {
         guard overwrite || !FileManager.default.fileExists(atPath: destination) else {
             throw FileOperationError("'\(destination)' already exists; set overwrite: true to replace it")
         }
-        try write(data, to: destination)
+        try write(data, to: destination, from: source)
     }
 
     /// Deletes `path` into the run's journal, from where `relay undo` puts it back. Without a

@@ -27,6 +27,9 @@ public final class UndoJournal: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
     private var started = false
+    /// The files this run wrote from another file (an image written to `to:`, a copy), by path,
+    /// with that source file's path.
+    private var writtenFrom: [String: String] = [:]
 
     /// A journal for a new run of `workflow` under `root`.
     public init(root: URL, workflow: String) {
@@ -82,6 +85,20 @@ public final class UndoJournal: @unchecked Sendable {
         let target = folder.appendingPathComponent(name).path
         if rename(path, target) == 0 { return }
         try AtomicFile.moveAcrossFileSystems(path, to: target)
+    }
+
+    /// Claims `path` as the output made from the file `source`. A run never silently replaces a
+    /// file it wrote from one file with the output of another (a list of images sent to one
+    /// path): that is an error naming both. Writing a file over itself (an edit in place) is fine.
+    func claim(_ path: String, from source: String) throws(FileOperationError) {
+        lock.lock()
+        defer { lock.unlock() }
+        if let earlier = writtenFrom[path], earlier != source, source != path {
+            throw FileOperationError(
+                "'\(path)' was already written in this run from '\(earlier)'; writing '\(source)' there would replace it. "
+                    + "To write each file into a folder, end the path with '/'")
+        }
+        writtenFrom[path] = source
     }
 
     /// Records how to undo an intent's work: `relay undo` performs `action` with `arguments`.
