@@ -69,6 +69,8 @@ enum Evaluator {
         case .binary(.or, let left, let right):
             if try await evaluate(left, variables).isTruthy { return .boolean(true) }
             return .boolean(try await evaluate(right, variables).isTruthy)
+        case .binary(.matches, let left, let right):
+            return try await matches(try await evaluate(left, variables), try await evaluate(right, variables), expression)
         case .binary(let op, let left, let right):
             return try apply(op, try await evaluate(left, variables), try await evaluate(right, variables), expression)
         }
@@ -111,15 +113,37 @@ enum Evaluator {
             default: return .boolean(lhs.textValue.contains(rhs.textValue))
             }
         case .matches:
-            do {
-                let regex = try NSRegularExpression(pattern: rhs.textValue)
-                let text = lhs.textValue
-                return .boolean(regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil)
-            } catch {
-                throw RuntimeError("'\(rhs.textValue)' is not a valid regular expression", at: expression.range)
-            }
+            return try matchesNow(lhs, rhs, expression)
         case .and, .or:
             return .boolean(op == .and ? lhs.isTruthy && rhs.isTruthy : lhs.isTruthy || rhs.isTruthy)
+        }
+    }
+
+    /// `lhs matches rhs`: a search that takes long moves off Swift's cooperative threads, so a
+    /// step's `timeout:` can stop it (see `RegularExpressions`).
+    private static func matches(_ lhs: Value, _ rhs: Value, _ expression: ValueExpression) async throws(RuntimeError) -> Value {
+        let regex = try pattern(rhs, expression)
+        do {
+            return .boolean(try await RegularExpressions.hasMatch(regex, in: lhs.textValue))
+        } catch {
+            throw RuntimeError("stopped while matching '\(rhs.textValue)'", at: expression.range)
+        }
+    }
+
+    private static func matchesNow(_ lhs: Value, _ rhs: Value, _ expression: ValueExpression) throws(RuntimeError) -> Value {
+        let regex = try pattern(rhs, expression)
+        do throws(CancellationError) {
+            return .boolean(try RegularExpressions.hasMatchNow(regex, in: lhs.textValue))
+        } catch {
+            throw RuntimeError("stopped while matching '\(rhs.textValue)'", at: expression.range)
+        }
+    }
+
+    private static func pattern(_ rhs: Value, _ expression: ValueExpression) throws(RuntimeError) -> NSRegularExpression {
+        do throws(IntentError) {
+            return try RegularExpressions.make(rhs.textValue)
+        } catch {
+            throw RuntimeError(error.message, at: expression.range)
         }
     }
 

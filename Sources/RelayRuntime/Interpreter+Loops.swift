@@ -17,7 +17,8 @@ extension Interpreter {
         let savedIndex = variables["index"]
         defer { variables["index"] = savedIndex }
         var results: [Value] = []
-        results.reserveCapacity(Int(count))
+        // Grown as results come: a huge count must not reserve memory up front.
+        results.reserveCapacity(min(Int(count), 1024))
         for index in 0..<Int(count) {
             try Task.checkCancellation()
             variables["index"] = .number(Double(index + 1))
@@ -35,9 +36,14 @@ extension Interpreter {
         _ items: [Value], as variable: String, parallel: Template?, body: [PlannedStep], step: PlannedStep,
         variables: inout Variables
     ) async throws -> Completion {
-        let width = try await parallelism(parallel, variables, step: step)
-        if width > 1, items.count > 1 {
-            return try await runInParallel(items, as: variable, width: width, body: body, step: step, variables: variables)
+        let wanted = try await parallelism(parallel, variables, step: step)
+        if wanted > 1, items.count > 1 {
+            // This task runs one branch; the others need places from the run's pool.
+            let extra = environment.parallelSlots.take(upTo: min(wanted, items.count) - 1)
+            defer { environment.parallelSlots.give(back: extra) }
+            if extra > 0 {
+                return try await runInParallel(items, as: variable, width: extra + 1, body: body, step: step, variables: variables)
+            }
         }
         let saved = (variables[variable], variables["index"])
         defer {

@@ -106,7 +106,7 @@ public final class Interpreter: Sendable {
             }
         } catch var error as RuntimeError {
             if error.stepName == nil { error.stepName = step.displayName }
-            guard let handler = step.onError else { throw error }
+            guard let handler = step.onError, !error.endsRun else { throw error }
             completion = try await handle(error, with: handler, input: input, variables: &variables)
         }
         if case .normal(let output) = completion, let name = step.outputVariable {
@@ -139,6 +139,9 @@ public final class Interpreter: Sendable {
         _ step: PlannedStep, seconds template: Template, input: Value, variables: inout Variables
     ) async throws -> Completion {
         let seconds = try await number(template, variables, what: "timeout", step: step)
+        if let problem = Limits.durationProblem(seconds) {
+            throw RuntimeError("'timeout': \(problem)", step: step.displayName, at: step.range)
+        }
         let snapshot = variables
         let (completion, updated) = try await withThrowingTaskGroup(of: (Completion, Variables)?.self) { group in
             group.addTask {
@@ -147,7 +150,7 @@ public final class Interpreter: Sendable {
                 return (completion, copy)
             }
             group.addTask {
-                try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1_000_000_000))
+                try await Task.sleep(for: Limits.duration(seconds: seconds))
                 return nil
             }
             defer { group.cancelAll() }

@@ -32,6 +32,47 @@ extension RunOutput {
     public func progress(_ fraction: Double, label: String?, step: String) {}
 }
 
+/// A count shared by a run and the workflows it runs.
+public final class RunCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    public init() {}
+
+    /// Adds one and returns the new count.
+    public func increment() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        count += 1
+        return count
+    }
+}
+
+/// A run's places for parallel branches, shared by every loop and nested workflow of the run, so
+/// that parallel loops inside parallel loops cannot multiply without bound. Taking never waits:
+/// a loop that gets no place runs its items one after another.
+public final class ParallelSlots: @unchecked Sendable {
+    private let lock = NSLock()
+    private var free: Int
+
+    public init(_ count: Int = Limits.parallelBranches) { free = count }
+
+    /// Takes up to `wanted` places; returns how many it got.
+    func take(upTo wanted: Int) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        let granted = max(0, min(wanted, free))
+        free -= granted
+        return granted
+    }
+
+    func give(back count: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        free += count
+    }
+}
+
 /// Everything a run needs from outside the workflow.
 public struct RunEnvironment: Sendable {
     public var interaction: any Interaction
@@ -48,6 +89,10 @@ public struct RunEnvironment: Sendable {
     public var scratchFolder: ScratchFolder
     /// How `open` opens URLs.
     public var opener: URLOpener
+    /// How many workflows this run has started with `run-workflow`, shared by every nested run.
+    public let workflowCalls = RunCounter()
+    /// The places for parallel branches beyond the run's own.
+    public let parallelSlots = ParallelSlots()
 
     public init(
         interaction: any Interaction, output: any RunOutput, loader: WorkflowLoader, tracing: Bool = false,

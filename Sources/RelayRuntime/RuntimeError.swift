@@ -8,6 +8,9 @@ public struct RuntimeError: Error, Sendable, CustomStringConvertible {
     public var range: SourceRange?
     /// Context lines, such as the `run-workflow` step that ran the failing workflow.
     public var notes: [String]
+    /// Whether the error ends the run whatever `on-error` says: a run past one of its own bounds
+    /// (`Limits.workflowCalls`) must not be kept going by the steps that caused it.
+    public var endsRun = false
 
     public init(_ message: String, step: String? = nil, at range: SourceRange? = nil, notes: [String] = []) {
         self.message = message

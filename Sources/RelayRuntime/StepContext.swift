@@ -78,6 +78,14 @@ struct StepContext: IntentContext {
             throw IntentError(
                 "run-workflow nested more than \(environment.maximumDepth) deep (… → \(shown)); does a workflow run itself without a way to stop?")
         }
+        guard environment.workflowCalls.increment() <= Limits.workflowCalls else {
+            var error = RuntimeError(
+                "this run has started \(Limits.workflowCalls) workflows with run-workflow, the most one run may; "
+                    + "does a workflow run itself in a loop (… → \((resolved as NSString).lastPathComponent))?",
+                step: step.displayName, at: step.range)
+            error.endsRun = true
+            throw error
+        }
         let (workflow, diagnostics) = environment.loader.load(path: resolved)
         guard let workflow else {
             let rendered = DiagnosticRenderer().render(diagnostics)

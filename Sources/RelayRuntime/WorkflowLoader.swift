@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import RelayKit
 import RelayLanguage
 
@@ -18,9 +23,11 @@ public struct WorkflowLoader: Sendable {
     public func load(path: String, predefined: Set<String> = []) -> (workflow: CheckedWorkflow?, diagnostics: [Diagnostic]) {
         let text: String
         do {
-            text = try Self.readText(path)
+            text = try Self.readText(path, limit: Limits.workflowBytes)
         } catch {
-            return (nil, [.error(error.message, at: nil)])
+            guard let position = error.position, let lossy = error.text else { return (nil, [.error(error.message, at: nil)]) }
+            let place = SourcePosition(line: position.line, column: position.column)
+            return (nil, [.error(error.message, at: SourceRange(file: SourceFile(path: path, text: lossy), start: place, end: place))])
         }
         return load(SourceFile(path: path, text: text), predefined: predefined)
     }
@@ -56,7 +63,7 @@ public struct WorkflowLoader: Sendable {
     public func loadingPackages(of path: String, from library: PackageLibrary, progress: @escaping @Sendable (String) -> Void)
         async throws(PackageLoadFailure) -> WorkflowLoader
     {
-        guard let text = try? Self.readText(path), let parsed = WorkflowParser.parse(SourceFile(path: path, text: text)).workflow else {
+        guard let text = try? Self.readText(path, limit: Limits.workflowBytes), let parsed = WorkflowParser.parse(SourceFile(path: path, text: text)).workflow else {
             return self
         }
         var registry = registry
@@ -77,20 +84,66 @@ public struct WorkflowLoader: Sendable {
         return WorkflowLoader(registry: registry, loadedPackages: loaded)
     }
 
-    /// Reads a UTF-8 text file, with a message fit for users on failure.
-    public static func readText(_ path: String) throws(FileReadError) -> String {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw FileReadError(message: "no such file: '\(path)'")
+    /// Reads a UTF-8 text file, with a message fit for users on failure: a folder, a FIFO, a
+    /// device or a socket is refused without being opened for reading, a file over `limit`
+    /// bytes without being read, and text that is not UTF-8 names the first bad byte's place.
+    public static func readText(_ path: String, limit: Int? = nil) throws(FileReadError) -> String {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { throw FileReadError(message: "no such file: '\(path)'") }
+            throw FileReadError(message: "cannot read '\(path)': \(String(cString: strerror(errno)))")
         }
-        guard !isDirectory.boolValue else { throw FileReadError(message: "'\(path)' is a folder, not a workflow file") }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw FileReadError(message: "cannot read '\(path)' (permission denied?)")
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw FileReadError(message: "'\(path)' is a folder, not a workflow file")
+        case S_IFIFO: throw FileReadError(message: "'\(path)' is not a regular file (it is a FIFO)")
+        case S_IFCHR, S_IFBLK: throw FileReadError(message: "'\(path)' is not a regular file (it is a device)")
+        case S_IFSOCK: throw FileReadError(message: "'\(path)' is not a regular file (it is a socket)")
+        default: throw FileReadError(message: "'\(path)' is not a regular file")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw FileReadError(message: "'\(path)' is not UTF-8 text")
+        if let limit, info.st_size > limit {
+            throw FileReadError(
+                message: "'\(path)' is \(ByteCount.text(Int64(info.st_size))); a workflow file may be at most \(ByteCount.text(Int64(limit)))")
         }
-        return text
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw FileReadError(message: "cannot read '\(path)': \(String(cString: strerror(errno)))")
+        }
+        defer { try? handle.close() }
+        let data: Data
+        do {
+            // Never more than the limit, even from a file that grows while it is read.
+            data = try handle.read(upToCount: limit.map { $0 + 1 } ?? Int.max) ?? Data()
+        } catch {
+            throw FileReadError(message: "cannot read '\(path)': \(error.localizedDescription)")
+        }
+        if let limit, data.count > limit {
+            throw FileReadError(message: "'\(path)' is over \(ByteCount.text(Int64(limit))), the most a workflow file may be")
+        }
+        return try decode(data, path: path)
+    }
+
+    /// `data` as UTF-8 text, or an error at the first byte that is not.
+    static func decode(_ data: Data, path: String) throws(FileReadError) -> String {
+        let bytes = [UInt8](data)
+        if let encoding = Self.unicodeEncoding(fromMark: bytes) {
+            throw FileReadError(message: "'\(path)' is \(encoding) text (it starts with a byte order mark); save it as UTF-8")
+        }
+        guard let bad = UTF8Validation.firstInvalidByte(in: bytes) else { return String(decoding: bytes, as: UTF8.self) }
+        let before = bytes[..<bad]
+        let line = before.reduce(1) { $0 + ($1 == 10 ? 1 : 0) }
+        let lineStart = before.lastIndex(of: 10).map { $0 + 1 } ?? 0
+        let column = String(decoding: bytes[lineStart..<bad], as: UTF8.self).count + 1
+        let hex = String(bytes[bad], radix: 16, uppercase: true)
+        throw FileReadError(
+            message: "'\((path as NSString).lastPathComponent)' is not UTF-8 text: byte 0x\(hex.count == 1 ? "0" + hex : hex) at line \(line), column \(column) is not part of a UTF-8 character",
+            position: (line, column), text: String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// UTF-16 or UTF-32, when `bytes` start with their byte order mark.
+    private static func unicodeEncoding(fromMark bytes: [UInt8]) -> String? {
+        if bytes.starts(with: [0xFF, 0xFE, 0, 0]) || bytes.starts(with: [0, 0, 0xFE, 0xFF]) { return "UTF-32" }
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) { return "UTF-16" }
+        return nil
     }
 }
 
@@ -99,7 +152,16 @@ public struct PackageLoadFailure: Error, Sendable {
     public let diagnostic: Diagnostic
 }
 
-/// A file that could not be read.
+/// A file that could not be read; for text that is not UTF-8, where the first bad byte is and the
+/// text as best it decodes, so a diagnostic can show the line.
 public struct FileReadError: Error, Sendable {
     public let message: String
+    public var position: (line: Int, column: Int)?
+    public var text: String?
+
+    public init(message: String, position: (line: Int, column: Int)? = nil, text: String? = nil) {
+        self.message = message
+        self.position = position
+        self.text = text
+    }
 }

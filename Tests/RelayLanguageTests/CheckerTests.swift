@@ -108,6 +108,40 @@ struct CheckerTests {
         #expect(diagnostics(yaml).map(\.summary) == ["8:14: undefined variable 'letter'"])
     }
 
+    @Test("a parameter's own check runs on literal values before running: formulas, key paths, patterns, waits")
+    func parameterChecks() {
+        #expect(only("steps:\n  - calculate: \"1 / 0\"\n") == "2:16: 'calculate' parameter 'expression': division by zero")
+        #expect(only("steps:\n  - calculate: \"(1 + 2\"\n").contains("missing ')'"))
+        #expect(diagnostics("steps:\n  - text: x\n  - calculate: \"${previous} / 0\"\n").isEmpty, "not literal: checked when it runs")
+        let key = (0..<300).map { _ in "a" }.joined(separator: ".")
+        #expect(only("steps:\n  - dictionary: {}\n  - set-value: { key: \"\(key)\", value: 1 }\n")
+            == "3:23: 'set-value' parameter 'key': the key path has 300 parts; at most 200 are allowed")
+        #expect(only("steps:\n  - text: a\n  - match-text: \"(\"\n").contains("'match-text' parameter 'pattern': '(' is not a valid regular expression"))
+        #expect(only("steps:\n  - wait: 1e11\n") == "2:11: 'wait' parameter 'seconds': at most 31622400 seconds (a year) is allowed, not 100000000000")
+        #expect(only("steps:\n  - wait: -1\n").contains("a number of seconds from 0 to 31622400 is needed, not -1"))
+    }
+
+    @Test("numbers at their limits are refused where they are written: timeout, repeat")
+    func numberLimits() {
+        #expect(only("steps:\n  - text: a\n    timeout: .inf\n") == "3:14: 'timeout': a number of seconds from 0 to 31622400 is needed, not Infinity")
+        #expect(only("steps:\n  - text: a\n    timeout: 1e300\n") == "3:14: 'timeout': at most 31622400 seconds (a year) is allowed, not 1e+300")
+        #expect(only("steps:\n  - repeat: 1e10\n    do:\n      - stop\n").contains("'repeat' takes a whole number of times from 0 to 2147483647"))
+    }
+
+    @Test("expressions nested past the limit are an error, not a crash: parentheses, long chains, prefixes")
+    func expressionDepth() {
+        let parentheses = String(repeating: "(", count: 750) + "1" + String(repeating: ")", count: 750)
+        #expect(only("steps:\n  - text: \"${\(parentheses)}\"\n").contains("nested more than 200 levels deep"))
+        let chain = (0..<16_000).map { _ in "1" }.joined(separator: " + ")
+        #expect(only("steps:\n  - text: \"${\(chain)}\"\n").contains("nested more than 200 levels deep"))
+        #expect(only("steps:\n  - text: \"${\(String(repeating: "not ", count: 5_000))true}\"\n").contains("nested more than 200 levels deep"))
+        #expect(only("steps:\n  - text: \"${\(String(repeating: "-", count: 5_000))1}\"\n").contains("nested more than 200 levels deep"))
+        let fine = (0..<150).map { _ in "1" }.joined(separator: " + ")
+        #expect(diagnostics("steps:\n  - text: \"${\(fine)}\"\n").isEmpty)
+        let formula = String(repeating: "(", count: 8_000) + "1" + String(repeating: ")", count: 8_000)
+        #expect(only("steps:\n  - calculate: \"\(formula)\"\n").contains("'calculate' parameter 'expression': the expression is nested more than 200"))
+    }
+
     @Test("an input type that can never convert is an error")
     func inputTypes() {
         #expect(only("steps:\n  - number: 5\n  - get-value: a\n") == "3:5: 'get-value' takes a dictionary as input, but the previous step outputs a number")

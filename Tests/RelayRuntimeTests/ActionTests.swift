@@ -145,10 +145,11 @@ struct ActionTests {
     }
 
     @Test("actions fail with clear messages", arguments: [
-        ("- calculate: \"abc + 1\"", "cannot read 'abc' as a number"),
-        ("- calculate: \"1 / 0\"", "division by zero"),
-        ("- calculate: \"sqr(4)\"", "did you mean 'sqrt'?"),
-        ("- calculate: \"(1 + 2\"", "missing ')'"),
+        // Formulas from a variable: written literally they are the checker's (CheckerTests).
+        ("- text: \"abc + 1\"\n- calculate: \"${previous}\"", "cannot read 'abc' as a number"),
+        ("- text: \"1 / 0\"\n- calculate: \"${previous}\"", "division by zero"),
+        ("- text: \"sqr(4)\"\n- calculate: \"${previous}\"", "did you mean 'sqrt'?"),
+        ("- text: \"(1 + 2\"\n- calculate: \"${previous}\"", "missing ')'"),
         ("- list: [a]\n- get-item: 5", "index 5 is out of range"),
         ("- list: []\n- statistics: average", "empty list"),
         ("- text: x\n- replace-text: { find: \"(\", regex: true }", "not a valid regular expression"),

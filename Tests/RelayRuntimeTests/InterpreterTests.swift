@@ -157,7 +157,7 @@ struct InterpreterTests {
     func onError() async throws {
         #expect(try await json("- text: in\n- fail: boom\n  on-error: continue") == "null")
         #expect(try await json("- text: in\n- fail: boom\n  on-error:\n    - text: \"caught ${error} from ${previous}\"") == #""caught boom from in""#)
-        #expect(try await json("- calculate: \"x\"\n  on-error:\n    - number: 0") == "0")
+        #expect(try await json("- text: x\n- calculate: \"${previous}\"\n  on-error:\n    - number: 0") == "0")
     }
 
     @Test("timeout fails a step that runs longer; a fast step is unaffected")
@@ -166,6 +166,17 @@ struct InterpreterTests {
         #expect(error?.message.contains("timed out after 0.05 seconds") == true)
         #expect(error?.stepName == "Slow step")
         #expect(try await json("- text: quick\n  timeout: 5") == #""quick""#)
+    }
+
+    @Test("a regular expression that would run for ages stops at its step's timeout", arguments: [
+        "- match-text: '(a+)+$'", "- replace-text: { find: '(a+)+$', with: x, regex: true }",
+        "- if: \"${previous matches '(a+)+$'}\"\n  then:\n    - text: y", "- split-text: ' '\n- filter: { where: { item: { matches: '(a+)+$' } } }",
+    ])
+    func catastrophicRegex(step: String) async throws {
+        let started = ContinuousClock.now
+        let error = await failure("- text: \(String(repeating: "a", count: 40))!\n\(step)\n  timeout: 0.5")
+        #expect(error?.message.contains("timed out after 0.5 seconds") == true, "\(String(describing: error))")
+        #expect(ContinuousClock.now - started < .seconds(5))
     }
 
     @Test("runtime errors name the step (its label or action) and its place")

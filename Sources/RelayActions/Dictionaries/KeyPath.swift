@@ -5,9 +5,22 @@ import RelayKit
 struct KeyPath {
     let components: [String]
 
+    /// What is wrong with `text` as a key path, or nil.
+    @Sendable static func problem(_ text: String) -> String? {
+        do {
+            _ = try KeyPath(text)
+            return nil
+        } catch {
+            return (error as? IntentError)?.message ?? "\(error)"
+        }
+    }
+
     init(_ text: String) throws {
         components = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        guard !text.isEmpty, !components.contains("") else { throw IntentError("'\(text)' is not a key path") }
+        guard !text.isEmpty, !components.contains("") else { throw IntentError("'\(text.prefix(80))' is not a key path") }
+        guard components.count <= Limits.keyPathParts else {
+            throw IntentError("the key path has \(components.count) parts; at most \(Limits.keyPathParts) are allowed")
+        }
     }
 
     /// The value at the path, or nothing where a key is missing.
@@ -64,7 +77,7 @@ struct SetValue: Intent {
     static let output = ValueType.dictionary
 
     @Parameter(input: true, summary: "The dictionary.") var dictionary: ValueDictionary
-    @Parameter(summary: "The key, or a dotted path such as user.name.") var key: String
+    @Parameter(summary: "The key, or a dotted path such as user.name.", check: KeyPath.problem) var key: String
     @Parameter(summary: "The new value.") var value: Value
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {

@@ -25,7 +25,16 @@ enum MarkdownReader {
         }
         guard let document = cmark_parser_finish(parser) else { throw IntentError("cannot parse the Markdown") }
         defer { cmark_node_free(document) }
-        return RichText(blocks: blocks(under: document))
+        return RichText(blocks: try blocks(under: document, depth: 0))
+    }
+
+    /// One level deeper than `depth`, or an error past `Limits.documentDepth`: quotes, lists and
+    /// emphasis nested without end must not exhaust the stack of whatever reads the rich text.
+    private static func deeper(_ depth: Int) throws -> Int {
+        guard depth < Limits.documentDepth else {
+            throw IntentError("the Markdown nests quotes, lists or emphasis more than \(Limits.documentDepth) levels deep")
+        }
+        return depth + 1
     }
 
     private static func children(of node: OpaquePointer) -> [OpaquePointer] {
@@ -46,24 +55,25 @@ enum MarkdownReader {
         cmark_node_get_literal(node).map { String(cString: $0) } ?? ""
     }
 
-    private static func blocks(under node: OpaquePointer) -> [RichText.Block] {
-        children(of: node).compactMap(block)
+    private static func blocks(under node: OpaquePointer, depth: Int) throws -> [RichText.Block] {
+        let depth = try deeper(depth)
+        return try children(of: node).compactMap { try block($0, depth: depth) }
     }
 
-    private static func block(_ node: OpaquePointer) -> RichText.Block? {
+    private static func block(_ node: OpaquePointer, depth: Int) throws -> RichText.Block? {
         switch typeName(node) {
-        case "heading": return .heading(level: Int(cmark_node_get_heading_level(node)), inlines(under: node))
-        case "paragraph": return .paragraph(inlines(under: node))
-        case "block_quote": return .quote(blocks(under: node))
+        case "heading": return .heading(level: Int(cmark_node_get_heading_level(node)), try inlines(under: node, depth: depth))
+        case "paragraph": return .paragraph(try inlines(under: node, depth: depth))
+        case "block_quote": return .quote(try blocks(under: node, depth: depth))
         case "code_block":
             let info = cmark_node_get_fence_info(node).map { String(cString: $0) } ?? ""
             return .code(language: info.isEmpty ? nil : info, text: literal(node))
         case "thematic_break": return .rule
         case "html_block": return .code(language: "html", text: literal(node))
         case "list":
-            let items = children(of: node).map { item in
+            let items = try children(of: node).map { item in
                 let checked: Bool? = typeName(item) == "tasklist" ? cmark_gfm_extensions_get_tasklist_item_checked(item) : nil
-                return RichText.ListItem(checked: checked, blocks: blocks(under: item))
+                return RichText.ListItem(checked: checked, blocks: try blocks(under: item, depth: depth))
             }
             let ordered = cmark_node_get_list_type(node) == CMARK_ORDERED_LIST
             // cmark reports 0 as the start of a bullet list; a start means nothing there.
@@ -79,16 +89,17 @@ enum MarkdownReader {
                 default: .none
                 }
             }
-            let rows = children(of: node).map { row in children(of: row).map { inlines(under: $0) } }
+            let rows = try children(of: node).map { row in try children(of: row).map { try inlines(under: $0, depth: depth) } }
             return .table(RichText.Table(alignments: alignments, rows: rows))
         default: return nil
         }
     }
 
     /// The inline runs under `node`, adjacent plain texts merged (cmark splits them at escapes).
-    private static func inlines(under node: OpaquePointer) -> [RichText.Inline] {
+    private static func inlines(under node: OpaquePointer, depth: Int) throws -> [RichText.Inline] {
+        let depth = try deeper(depth)
         var result: [RichText.Inline] = []
-        for case let run? in children(of: node).map(inline) {
+        for case let run? in try children(of: node).map({ try inline($0, depth: depth) }) {
             if case .text(let next) = run, case .text(let previous)? = result.last {
                 result[result.count - 1] = .text(previous + next)
             } else {
@@ -98,18 +109,18 @@ enum MarkdownReader {
         return result
     }
 
-    private static func inline(_ node: OpaquePointer) -> RichText.Inline? {
+    private static func inline(_ node: OpaquePointer, depth: Int) throws -> RichText.Inline? {
         switch typeName(node) {
         case "text": return .text(literal(node))
         case "softbreak": return .softBreak
         case "linebreak": return .lineBreak
         case "code": return .code(literal(node))
-        case "emph": return .italic(inlines(under: node))
-        case "strong": return .bold(inlines(under: node))
-        case "strikethrough": return .strikethrough(inlines(under: node))
-        case "link": return .link(url: cmark_node_get_url(node).map { String(cString: $0) } ?? "", inlines(under: node))
+        case "emph": return .italic(try inlines(under: node, depth: depth))
+        case "strong": return .bold(try inlines(under: node, depth: depth))
+        case "strikethrough": return .strikethrough(try inlines(under: node, depth: depth))
+        case "link": return .link(url: cmark_node_get_url(node).map { String(cString: $0) } ?? "", try inlines(under: node, depth: depth))
         case "image":
-            let alt = RichText.plainText(of: inlines(under: node))
+            let alt = RichText.plainText(of: try inlines(under: node, depth: depth))
             return .link(url: cmark_node_get_url(node).map { String(cString: $0) } ?? "", [.text(alt.isEmpty ? "image" : alt)])
         case "html_inline": return .text(literal(node))
         default: return nil

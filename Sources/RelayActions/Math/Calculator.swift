@@ -14,6 +14,9 @@ struct Calculator {
     private let text: String
     private let bytes: [UInt8]
     private var position = 0
+    /// How many parentheses, powers and signs deep the reading is: bounded, so that no formula
+    /// can exhaust the stack.
+    private var nesting = 0
 
     static func evaluate(_ text: String) throws -> Double {
         var calculator = Calculator(text: text)
@@ -24,6 +27,16 @@ struct Calculator {
         guard calculator.atEnd else { throw calculator.unexpected() }
         guard value.isFinite else { throw IntentError("'\(text)' has no finite result") }
         return value
+    }
+
+    /// What is wrong with `text` as a formula, or nil: the checker's view of a literal formula.
+    @Sendable static func problem(_ text: String) -> String? {
+        do {
+            _ = try evaluate(text)
+            return nil
+        } catch {
+            return (error as? IntentError)?.message ?? "\(error)"
+        }
     }
 
     private init(text: String) {
@@ -83,15 +96,23 @@ struct Calculator {
         }
     }
 
+    /// `body` one level deeper, or an error past `Limits.expressionDepth`.
+    private mutating func nested(_ body: (inout Calculator) throws -> Double) throws -> Double {
+        nesting += 1
+        defer { nesting -= 1 }
+        guard nesting <= Limits.expressionDepth else { throw IntentError(Limits.expressionDepthMessage) }
+        return try body(&self)
+    }
+
     private mutating func power() throws -> Double {
         let base = try unary()
         guard take("^") else { return base }
-        return pow(base, try power())
+        return pow(base, try nested { try $0.power() })
     }
 
     private mutating func unary() throws -> Double {
-        if take("-") { return -(try unary()) }
-        if take("+") { return try unary() }
+        if take("-") { return -(try nested { try $0.unary() }) }
+        if take("+") { return try nested { try $0.unary() } }
         return try primary()
     }
 
@@ -99,7 +120,7 @@ struct Calculator {
         skipSpaces()
         guard let character = current else { throw unexpected() }
         if take("(") {
-            let value = try sum()
+            let value = try nested { try $0.sum() }
             guard take(")") else { throw IntentError("missing ')' in '\(text)'") }
             return value
         }
@@ -116,8 +137,8 @@ struct Calculator {
         guard take("(") else {
             throw IntentError("cannot read '\(name)' as a number in '\(text)'")
         }
-        var arguments = [try sum()]
-        while take(",") { arguments.append(try sum()) }
+        var arguments = [try nested { try $0.sum() }]
+        while take(",") { arguments.append(try nested { try $0.sum() }) }
         guard take(")") else { throw IntentError("missing ')' after the arguments of \(name)") }
         return try apply(name, arguments)
     }

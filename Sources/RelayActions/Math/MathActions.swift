@@ -27,7 +27,8 @@ struct Calculate: Intent {
     static let summary = "Evaluates arithmetic: + - * / % ^, parentheses, sqrt abs round floor ceil min max."
     static let output = ValueType.number
 
-    @Parameter(primary: true, summary: "The expression, e.g. \"${previous} * 2 + 1\".") var expression: String
+    @Parameter(primary: true, summary: "The expression, e.g. \"${previous} * 2 + 1\".", check: Calculator.problem)
+    var expression: String
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         .value(.number(try Calculator.evaluate(expression)))
@@ -62,7 +63,8 @@ struct FormatNumber: Intent {
     static let output = ValueType.text
 
     @Parameter(input: true, summary: "The number.") var number: Double
-    @Parameter(primary: true, summary: "Decimal places.") var places: Int = 2
+    @Parameter(primary: true, summary: "Decimal places, 0 to 15.", check: { (0...15).contains($0) ? nil : "from 0 to 15, not \($0)" })
+    var places: Int = 2
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         guard (0...15).contains(places) else { throw IntentError("'places' is from 0 to 15, not \(places)") }

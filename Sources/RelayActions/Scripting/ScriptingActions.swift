@@ -56,11 +56,12 @@ struct Wait: Intent {
     static let output = ValueType.any
 
     @Parameter(input: true, summary: "Passed through.") var value: Value
-    @Parameter(primary: true, summary: "How long to wait, in seconds.") var seconds: Double
+    @Parameter(primary: true, summary: "How long to wait, in seconds (at most a year).", check: Limits.durationProblem)
+    var seconds: Double
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
-        guard seconds >= 0, seconds.isFinite else { throw IntentError("'seconds' must be 0 or more") }
-        try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+        if let problem = Limits.durationProblem(seconds) { throw IntentError("'seconds': \(problem)") }
+        try await Task.sleep(for: Limits.duration(seconds: seconds))
         return .value(value)
     }
 }

@@ -7,14 +7,11 @@ struct MatchText: Intent {
     static let output = ValueType.list
 
     @Parameter(input: true, summary: "The text to search.") var text: String
-    @Parameter(primary: true, summary: "A regular expression (ICU syntax).") var pattern: String
+    @Parameter(primary: true, summary: "A regular expression (ICU syntax).", check: RegularExpressions.problem) var pattern: String
     @Parameter(summary: "Match upper and lower case exactly.") var caseSensitive: Bool = true
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         let expression = try RegularExpressions.make(pattern, caseSensitive: caseSensitive)
-        let matches = expression.matches(in: text, range: NSRange(text.startIndex..., in: text))
-        return .value(.list(matches.compactMap { match in
-            Range(match.range, in: text).map { .text(String(text[$0])) }
-        }))
+        return .value(.list(try await RegularExpressions.matches(of: expression, in: text).map { .text($0) }))
     }
 }

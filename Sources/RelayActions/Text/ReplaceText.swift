@@ -16,8 +16,7 @@ struct ReplaceText: Intent {
         guard !find.isEmpty else { return .value(.text(text)) }
         if regex {
             let expression = try RegularExpressions.make(find, caseSensitive: caseSensitive)
-            let range = NSRange(text.startIndex..., in: text)
-            return .value(.text(expression.stringByReplacingMatches(in: text, range: range, withTemplate: with)))
+            return .value(.text(try await RegularExpressions.replacingMatches(of: expression, in: text, with: with)))
         }
         let options: String.CompareOptions = caseSensitive ? [] : [.caseInsensitive]
         return .value(.text(text.replacingOccurrences(of: find, with: with, options: options)))

@@ -164,7 +164,7 @@ struct Repl {
         }
         let text: String
         do {
-            text = try WorkflowLoader.readText(FileReference(path: path).originalPath)
+            text = try WorkflowLoader.readText(FileReference(path: path).originalPath, limit: Limits.workflowBytes)
         } catch {
             StandardStreams.writeError("error: :load: \(error.message)\n")
             return

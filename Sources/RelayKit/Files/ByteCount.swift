@@ -18,4 +18,14 @@ public enum ByteCount {
         }
         return amount * scale
     }
+
+    /// `count` bytes for people, in decimal units: `512 bytes`, `10 MB`, `2.1 GB`.
+    public static func text(_ count: Int64) -> String {
+        let units: [(Double, String)] = [(1e12, "TB"), (1e9, "GB"), (1e6, "MB"), (1e3, "KB")]
+        for (size, unit) in units where Double(count) >= size {
+            let value = (Double(count) / size * 10).rounded() / 10
+            return NumberFormatting.text(value) + " " + unit
+        }
+        return "\(count) byte\(count == 1 ? "" : "s")"
+    }
 }

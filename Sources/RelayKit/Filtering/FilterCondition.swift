@@ -145,8 +145,11 @@ public struct FilterCondition: Sendable {
             case .ends: return TextSearch.finds(needle, in: text, .ends, caseSensitive: caseSensitive)
             }
         case .pattern(let expression):
-            let text = value.textValue
-            return expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+            do throws(CancellationError) {
+                return try RegularExpressions.hasMatchNow(expression, in: value.textValue)
+            } catch {
+                throw FilterError("stopped while matching '\(expression.pattern)'")
+            }
         case .orderNumber(let number, let accepted):
             if case .number(let given) = value {
                 return accepted.contains(given < number ? .orderedAscending : given > number ? .orderedDescending : .orderedSame)

@@ -44,7 +44,8 @@ public enum WireValue {
         switch value {
         case .nothing: return .nothing
         case .text(let text): return ["text": .text(text)]
-        case .number(let number): return ["number": .number(number)]
+        // JSON has no NaN or infinities: those travel as their text (`NaN`, `Infinity`, `-Infinity`).
+        case .number(let number): return ["number": number.isFinite ? .number(number) : .text(NumberFormatting.text(number))]
         case .boolean(let flag): return ["boolean": .boolean(flag)]
         case .date(let date): return ["date": .number(date.timeIntervalSince1970)]
         case .url(let url): return ["url": .text(url.absoluteString)]
@@ -79,6 +80,9 @@ public enum WireValue {
         switch (tag, payload) {
         case ("text", .text(let text)): return .text(text)
         case ("number", .number(let number)): return .number(number)
+        case ("number", .text("NaN")): return .number(.nan)
+        case ("number", .text("Infinity")): return .number(.infinity)
+        case ("number", .text("-Infinity")): return .number(-.infinity)
         case ("boolean", .boolean(let flag)): return .boolean(flag)
         case ("date", .number(let seconds)): return .date(Date(timeIntervalSince1970: seconds))
         case ("url", .text(let text)):

@@ -11,11 +11,15 @@ public struct ParameterDefinition: Sendable {
     public let accepts: [ContentType]
     public let isPrimary: Bool
     public let isInput: Bool
+    /// What is wrong with a value written literally in a workflow, or nil (see `ParameterOptions`).
+    public let check: ParameterCheck?
 
     public init(
         name: String, title: String, summary: String, type: ValueType, isRequired: Bool, defaultValue: Value?,
-        choices: [String] = [], accepts: [ContentType] = [], isPrimary: Bool = false, isInput: Bool = false
+        choices: [String] = [], accepts: [ContentType] = [], isPrimary: Bool = false, isInput: Bool = false,
+        check: ParameterCheck? = nil
     ) {
+        self.check = check
         self.name = name
         self.title = title
         self.summary = summary
@@ -113,7 +117,7 @@ public final class ActionDefinition: Sendable {
                     name: name, title: options.title ?? Naming.title(fromName: name), summary: options.summary,
                     type: storage.valueType, isRequired: storage.isRequired && !options.isInput,
                     defaultValue: storage.defaultParameterValue, choices: options.choices, accepts: options.accepts,
-                    isPrimary: options.isPrimary, isInput: options.isInput))
+                    isPrimary: options.isPrimary, isInput: options.isInput, check: options.check))
         }
         let parameterNames = parameters.map(\.name)
         let collectsInOrder = storages.collectsInOrder

@@ -14,12 +14,16 @@ public struct ParameterOptions: Sendable {
     public var choices: [String]
     /// For file parameters: the content types accepted (e.g. `[.image]`); empty accepts any file.
     public var accepts: [ContentType]
+    /// What is wrong with a value, or nil when it is fine. The checker asks it about values
+    /// written literally in a workflow, so that a bad one is found before anything runs.
+    public var check: ParameterCheck?
 
     public init(
         name: String? = nil, title: String? = nil, summary: String = "", primary: Bool = false,
-        input: Bool = false, choices: [String] = [], accepts: [ContentType] = []
+        input: Bool = false, choices: [String] = [], accepts: [ContentType] = [], check: ParameterCheck? = nil
     ) {
         self.accepts = accepts
+        self.check = check
         self.name = name
         self.title = title
         self.summary = summary
@@ -28,6 +32,9 @@ public struct ParameterOptions: Sendable {
         self.choices = choices
     }
 }
+
+/// Tells what is wrong with a parameter's value, or nil when nothing is.
+public typealias ParameterCheck = @Sendable (Value) -> String?
 
 /// A typed parameter of an intent, in the manner of App Intents' `@Parameter`:
 ///
@@ -43,13 +50,15 @@ public struct ParameterOptions: Sendable {
 public struct Parameter<T: ParameterValue>: Sendable {
     let storage: ParameterStorage<T>
 
-    /// A parameter with a default value.
+    /// A parameter with a default value. `check` tells what is wrong with a value (nil: nothing);
+    /// the checker applies it to values written literally in a workflow.
     public init(
         wrappedValue: T, name: String? = nil, title: String? = nil, primary: Bool = false, input: Bool = false,
-        summary: String = "", choices: [String] = [], accepts: [ContentType] = []
+        summary: String = "", choices: [String] = [], accepts: [ContentType] = [], check: (@Sendable (T) -> String?)? = nil
     ) {
         let options = ParameterOptions(
-            name: name, title: title, summary: summary, primary: primary, input: input, choices: choices, accepts: accepts)
+            name: name, title: title, summary: summary, primary: primary, input: input, choices: choices, accepts: accepts,
+            check: Self.erased(check))
         storage = ParameterStorage(options: options, defaultValue: wrappedValue)
         ParameterCollector.current?.storages.append(storage)
     }
@@ -57,12 +66,19 @@ public struct Parameter<T: ParameterValue>: Sendable {
     /// A parameter without a default value: required unless its type is optional.
     public init(
         name: String? = nil, title: String? = nil, primary: Bool = false, input: Bool = false, summary: String = "",
-        choices: [String] = [], accepts: [ContentType] = []
+        choices: [String] = [], accepts: [ContentType] = [], check: (@Sendable (T) -> String?)? = nil
     ) {
         let options = ParameterOptions(
-            name: name, title: title, summary: summary, primary: primary, input: input, choices: choices, accepts: accepts)
+            name: name, title: title, summary: summary, primary: primary, input: input, choices: choices, accepts: accepts,
+            check: Self.erased(check))
         storage = ParameterStorage(options: options, defaultValue: nil)
         ParameterCollector.current?.storages.append(storage)
+    }
+
+    /// `check` on values of any type: a value that does not convert is the checker's other concern.
+    private static func erased(_ check: (@Sendable (T) -> String?)?) -> ParameterCheck? {
+        guard let check else { return nil }
+        return { value in (try? T(parameterValue: value)).flatMap(check) }
     }
 
     /// The value the workflow gave, else the default.

@@ -14,9 +14,16 @@ public enum NumberFormatting {
     }
 
     /// The text for `number` with exactly `places` digits after the decimal point.
+    /// NaN and the infinities read `NaN`, `Infinity` and `-Infinity`, as `text(_:)` gives them.
     public static func text(_ number: Double, places: Int) -> String {
         let places = max(0, min(places, 15))
         var scaled = (number * pow10(places)).rounded(.toNearestOrAwayFromZero)
+        // Past 2^53 a double has no digits after the point to show (and past 10^308 no finite scale).
+        guard scaled.isFinite, abs(scaled) < 9.007_199_254_740_992e15 || places == 0 else {
+            guard number.isFinite else { return text(number) }
+            return String(format: "%.0f", number) + (places > 0 ? "." + String(repeating: "0", count: places) : "")
+        }
+        guard scaled.isFinite else { return text(number) }
         if scaled == 0 { scaled = 0 }  // no "-0"
         let negative = scaled < 0
         var digits = String(format: "%.0f", abs(scaled))

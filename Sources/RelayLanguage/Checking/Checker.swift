@@ -115,8 +115,10 @@ public struct Checker {
             checkReferences(repeatCount.count)
             if let literal = repeatCount.count.literalValue {
                 let count = (try? literal.numberValue()) ?? -1
-                if count < 0 || count != count.rounded() {
-                    report("'repeat' takes a whole number of times, not \(literal.briefDescription)", at: repeatCount.count.range)
+                if count < 0 || count != count.rounded() || count > Double(Int32.max) {
+                    report(
+                        "'repeat' takes a whole number of times from 0 to \(Int32.max), not \(literal.briefDescription)",
+                        at: repeatCount.count.range)
                 }
             }
             kind = .repeatCount(count: repeatCount.count, body: checkLoopBody(repeatCount.body, blockVariables: ["index"], previous: stepInput))
@@ -319,14 +321,19 @@ public struct Checker {
             }
             return
         }
-        guard parameter.type != .any, parameter.type != .list, !parameter.type.isEntity else { return }
         if parameter.isInput, case .list = literal, action.mapsOverListInput { return }
-        do {
-            _ = try literal.coerced(to: parameter.type)
-        } catch {
-            report(
-                "'\(action.name)' parameter '\(parameter.name)' wants \(parameter.type.withArticle), found \(literal.briefDescription)",
-                at: template.range, notes: error.reason.map { ["note: \($0)"] } ?? [])
+        if parameter.type != .any, parameter.type != .list, !parameter.type.isEntity {
+            do {
+                _ = try literal.coerced(to: parameter.type)
+            } catch {
+                report(
+                    "'\(action.name)' parameter '\(parameter.name)' wants \(parameter.type.withArticle), found \(literal.briefDescription)",
+                    at: template.range, notes: error.reason.map { ["note: \($0)"] } ?? [])
+                return
+            }
+        }
+        if let check = parameter.check, let problem = check(literal) {
+            report("'\(action.name)' parameter '\(parameter.name)': \(problem)", at: template.range)
         }
     }
 

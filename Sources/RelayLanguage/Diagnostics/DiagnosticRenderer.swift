@@ -35,14 +35,27 @@ public struct DiagnosticRenderer: Sendable {
         let gutterWidth = max(5, number.count + 1)
         let gutter = String(repeating: " ", count: gutterWidth - number.count) + number + " | "
         let blankGutter = String(repeating: " ", count: gutterWidth) + " | "
-        let startColumn = max(1, range.start.column)
-        let lineLength = line.count
-        let endColumn = range.end.line == range.start.line ? range.end.column : lineLength + 1
-        let width = max(1, min(endColumn, lineLength + 1) - startColumn)
-        let padding = String(line.prefix(startColumn - 1).map { $0 == "\t" ? "\t" : " " })
+        var startColumn = max(1, range.start.column)
+        var endColumn = range.end.line == range.start.line ? range.end.column : line.count + 1
+        var shown = line
+        // A long line is shown as a window around the start of the range, marked with '…'.
+        if line.count > Self.widestLine {
+            let characters = Array(line)
+            let first = max(0, min(startColumn - 1 - Self.widestLine / 4, characters.count - Self.widestLine))
+            let last = min(characters.count, first + Self.widestLine)
+            shown = (first > 0 ? "…" : "") + String(characters[first..<last]) + (last < characters.count ? "…" : "")
+            let shift = first - (first > 0 ? 1 : 0)
+            startColumn -= shift
+            endColumn = min(endColumn - shift, shown.count + 1)
+        }
+        let width = max(1, min(endColumn, shown.count + 1) - startColumn)
+        let padding = String(shown.prefix(startColumn - 1).map { $0 == "\t" ? "\t" : " " })
         let marker = "^" + String(repeating: "~", count: width - 1)
-        return gutter + line + "\n" + blankGutter.dropLast() + " " + padding + paint(marker, "\u{1B}[1;32m") + "\n"
+        return gutter + shown + "\n" + blankGutter.dropLast() + " " + padding + paint(marker, "\u{1B}[1;32m") + "\n"
     }
+
+    /// The most characters of a source line shown under a diagnostic.
+    static let widestLine = 160
 
     private func severityColor(_ severity: Severity) -> String {
         switch severity {

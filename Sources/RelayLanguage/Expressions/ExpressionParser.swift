@@ -18,6 +18,9 @@ struct ExpressionParser {
     private let tokens: [ExpressionToken]
     private let locate: Locator
     private var position = 0
+    /// How many parentheses, prefixes and indexes the parser is inside: bounded, so that a deeply
+    /// nested expression is an error rather than a stack overflow.
+    private var nesting = 0
 
     /// Parses `text`, or throws a diagnostic pointing at the problem.
     static func parse(_ text: String, locate: @escaping Locator) throws(Diagnostic) -> ValueExpression {
@@ -32,8 +35,9 @@ struct ExpressionParser {
             }
             return expression
         } catch {
+            let shown = text.count > 60 ? text.prefix(57) + "…" : Substring(text)
             throw Diagnostic.error(
-                "invalid expression '${\(text)}': \(error.message)", at: locate(error.offset, max(1, error.length)))
+                "invalid expression '${\(shown)}': \(error.message)", at: locate(error.offset, max(1, error.length)))
         }
     }
 
@@ -64,6 +68,23 @@ struct ExpressionParser {
         return ExpressionSyntaxError(message: "expected \(expected), found \(found)", offset: current.offset, length: max(1, current.length))
     }
 
+    /// A node of the tree, refused when it would make the tree deeper than the limit.
+    private func node(_ kind: ValueExpression.Kind, range: SourceRange) throws(ExpressionSyntaxError) -> ValueExpression {
+        let expression = ValueExpression(kind, range: range)
+        guard expression.depth <= Limits.expressionDepth else { throw tooDeep() }
+        return expression
+    }
+
+    private func tooDeep() -> ExpressionSyntaxError {
+        ExpressionSyntaxError(message: Limits.expressionDepthMessage, offset: current.offset, length: max(1, current.length))
+    }
+
+    /// Enters one more level of nesting, or refuses past the limit.
+    private mutating func enter() throws(ExpressionSyntaxError) {
+        nesting += 1
+        guard nesting <= Limits.expressionDepth else { throw tooDeep() }
+    }
+
     private func span(_ first: ValueExpression, _ last: ValueExpression) -> SourceRange {
         SourceRange(file: first.range.file, start: first.range.start, end: last.range.end)
     }
@@ -73,7 +94,7 @@ struct ExpressionParser {
         while isKeyword("or") {
             _ = advance()
             let right = try parseAnd()
-            left = ValueExpression(.binary(.or, left, right), range: span(left, right))
+            left = try node(.binary(.or, left, right), range: span(left, right))
         }
         return left
     }
@@ -83,7 +104,7 @@ struct ExpressionParser {
         while isKeyword("and") {
             _ = advance()
             let right = try parseNot()
-            left = ValueExpression(.binary(.and, left, right), range: span(left, right))
+            left = try node(.binary(.and, left, right), range: span(left, right))
         }
         return left
     }
@@ -91,9 +112,11 @@ struct ExpressionParser {
     private mutating func parseNot() throws(ExpressionSyntaxError) -> ValueExpression {
         guard isKeyword("not") else { return try parseComparison() }
         let token = advance()
+        try enter()
         let operand = try parseNot()
+        nesting -= 1
         let range = SourceRange(file: operand.range.file, start: locate(token.offset, token.length).start, end: operand.range.end)
-        return ValueExpression(.unary(.not, operand), range: range)
+        return try node(.unary(.not, operand), range: range)
     }
 
     private static let comparisons: [ExpressionToken.Kind: BinaryOperator] = [
@@ -107,7 +130,7 @@ struct ExpressionParser {
         guard let op = Self.comparisons[current.kind] else { return left }
         _ = advance()
         let right = try parseSum()
-        return ValueExpression(.binary(op, left, right), range: span(left, right))
+        return try node(.binary(op, left, right), range: span(left, right))
     }
 
     private mutating func parseSum() throws(ExpressionSyntaxError) -> ValueExpression {
@@ -115,7 +138,7 @@ struct ExpressionParser {
         while isSymbol("+") || isSymbol("-") {
             let op: BinaryOperator = advance().kind == .symbol("+") ? .add : .subtract
             let right = try parseProduct()
-            left = ValueExpression(.binary(op, left, right), range: span(left, right))
+            left = try node(.binary(op, left, right), range: span(left, right))
         }
         return left
     }
@@ -126,7 +149,7 @@ struct ExpressionParser {
             let symbol = advance().kind
             let op: BinaryOperator = symbol == .symbol("*") ? .multiply : symbol == .symbol("/") ? .divide : .remainder
             let right = try parseUnary()
-            left = ValueExpression(.binary(op, left, right), range: span(left, right))
+            left = try node(.binary(op, left, right), range: span(left, right))
         }
         return left
     }
@@ -134,12 +157,14 @@ struct ExpressionParser {
     private mutating func parseUnary() throws(ExpressionSyntaxError) -> ValueExpression {
         guard isSymbol("-") else { return try parsePostfix() }
         let token = advance()
+        try enter()
         let operand = try parseUnary()
+        nesting -= 1
         let range = SourceRange(file: operand.range.file, start: locate(token.offset, 1).start, end: operand.range.end)
         if case .literal(.number(let number)) = operand.kind {
             return ValueExpression(.literal(.number(-number)), range: range)
         }
-        return ValueExpression(.unary(.negate, operand), range: range)
+        return try node(.unary(.negate, operand), range: range)
     }
 
     private mutating func parsePostfix() throws(ExpressionSyntaxError) -> ValueExpression {
@@ -151,15 +176,17 @@ struct ExpressionParser {
                 guard case .identifier(let name) = nameToken.kind else { throw unexpected("a property name after '.'") }
                 _ = advance()
                 let end = locate(nameToken.offset, nameToken.length).end
-                expression = ValueExpression(
+                expression = try node(
                     .property(expression, name), range: SourceRange(file: expression.range.file, start: expression.range.start, end: end))
             } else if isSymbol("[") {
                 _ = advance()
+                try enter()
                 let index = try parseOr()
+                nesting -= 1
                 guard isSymbol("]") else { throw unexpected("']'") }
                 let close = advance()
                 let end = locate(close.offset, 1).end
-                expression = ValueExpression(
+                expression = try node(
                     .index(expression, index), range: SourceRange(file: expression.range.file, start: expression.range.start, end: end))
             } else {
                 return expression
@@ -188,7 +215,9 @@ struct ExpressionParser {
             return ValueExpression(.variable(name), range: range)
         case .symbol("("):
             _ = advance()
+            try enter()
             let inner = try parseOr()
+            nesting -= 1
             guard isSymbol(")") else { throw unexpected("')'") }
             _ = advance()
             return inner

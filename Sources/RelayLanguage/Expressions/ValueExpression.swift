@@ -13,10 +13,19 @@ public struct ValueExpression: Sendable {
 
     public var kind: Kind
     public var range: SourceRange
+    /// How many levels the tree has (a literal or a variable is 1); the parser keeps it within
+    /// `Limits.expressionDepth`, so that walking the tree cannot exhaust the stack.
+    public let depth: Int
 
     public init(_ kind: Kind, range: SourceRange) {
         self.kind = kind
         self.range = range
+        switch kind {
+        case .literal, .variable: depth = 1
+        case .property(let base, _): depth = base.depth + 1
+        case .unary(_, let operand): depth = operand.depth + 1
+        case .index(let left, let right), .binary(_, let left, let right): depth = max(left.depth, right.depth) + 1
+        }
     }
 
     /// Every variable the expression reads, with where it is read.

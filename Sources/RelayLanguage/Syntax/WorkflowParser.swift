@@ -315,6 +315,11 @@ public struct WorkflowParser {
                         ok = false
                         continue
                     }
+                    if let problem = Limits.durationProblem(seconds) {
+                        report("'timeout': \(problem)", at: value.range)
+                        ok = false
+                        continue
+                    }
                 }
             case "label":
                 modifiers.label = text(value, for: "label")

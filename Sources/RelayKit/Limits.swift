@@ -1,0 +1,52 @@
+/// The bounds Relay keeps whatever a workflow, a file or a server gives it, so that no input can
+/// crash a run, exhaust memory or run without end. Each is checked where the input is read, with
+/// a message that names the limit; Docs/Reliability.md lists them with the reasons.
+public enum Limits {
+    /// How deeply an expression inside `${ }` or a `calculate` formula may nest: parentheses,
+    /// operators in a row, `not` and `-` prefixes, `.property` and `[index]` suffixes together.
+    public static let expressionDepth = 200
+
+    /// How many parts a dotted key path (`user.address.city`) may have.
+    public static let keyPathParts = 200
+
+    /// How deeply a Markdown, HTML or RTF document's blocks (quotes, lists) may nest.
+    public static let documentDepth = 100
+
+    /// The largest workflow file Relay reads (10 MB).
+    public static let workflowBytes = 10_000_000
+
+    /// The longest `timeout:` or `wait:` in seconds (a year): longer is surely a mistake, and
+    /// beyond it seconds stop converting exactly to the clock's integer nanoseconds.
+    public static let longestDuration: Double = 366 * 24 * 3600
+
+    /// How many workflows one run may start with `run-workflow`, nested or one after another.
+    public static let workflowCalls = 10_000
+
+    /// How many `parallel` for-each iterations one run keeps going at once, nested loops and
+    /// nested workflows together; past it, loops run their items one after another.
+    public static let parallelBranches = 64
+
+    /// What is wrong with `seconds` as a length of time to wait or to allow, or nil: it must be a
+    /// finite number from 0 to `longestDuration`.
+    public static func durationProblem(_ seconds: Double) -> String? {
+        guard seconds.isFinite, seconds >= 0 else {
+            return "a number of seconds from 0 to \(Int(longestDuration)) is needed, not \(NumberFormatting.text(seconds))"
+        }
+        guard seconds <= longestDuration else {
+            return "at most \(Int(longestDuration)) seconds (a year) is allowed, not \(NumberFormatting.text(seconds))"
+        }
+        return nil
+    }
+
+    /// `seconds` as a `Duration`, clamped to 0…`longestDuration` (NaN is 0): never a trap.
+    public static func duration(seconds: Double) -> Duration {
+        let clamped = seconds.isNaN ? 0 : min(max(seconds, 0), longestDuration)
+        return .nanoseconds(Int64((clamped * 1_000_000_000).rounded()))
+    }
+
+    /// The message for an expression nested past `expressionDepth`.
+    public static var expressionDepthMessage: String {
+        "the expression is nested more than \(expressionDepth) levels deep (parentheses, operators in a row); "
+            + "split it into steps or variables"
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// A flag that work running outside Swift's concurrency checks to learn it should stop.
+public final class StopFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var raised = false
+
+    public init() {}
+
+    public var isRaised: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return raised
+    }
+
+    public func raise() {
+        lock.lock()
+        raised = true
+        lock.unlock()
+    }
+}
+
+/// Runs work that cannot suspend (a long regular-expression match) on a thread of its own, so
+/// that it never holds one of Swift's few cooperative threads (two, on two cores): timers and
+/// other steps go on meanwhile, and a step's `timeout:` or a signal cancels the task, which
+/// raises the work's stop flag.
+public enum BlockingWork {
+    public static func run<T: Sendable>(_ work: @escaping @Sendable (StopFlag) throws -> T) async throws -> T {
+        let flag = StopFlag()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                let thread = Thread {
+                    do {
+                        continuation.resume(returning: try work(flag))
+                    } catch {
+                        continuation.resume(throwing: error)
+                    }
+                }
+                thread.stackSize = 8 << 20
+                thread.start()
+            }
+        } onCancel: {
+            flag.raise()
+        }
+    }
+}
