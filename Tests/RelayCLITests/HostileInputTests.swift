@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+/// Workflows and files made to break Relay get a located error and a non-zero exit — never a
+/// crash, a hang or unbounded memory (Docs/Reliability.md).
+@Suite("Hostile workflows and files")
+struct HostileInputTests {
+    private func folder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-hostile-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    private func relay(_ arguments: [String], in folder: URL) throws -> RelayProcess.Result {
+        try RelayProcess.run(arguments, in: folder, environment: ["HOME": folder.appendingPathComponent("home").path, "XDG_STATE_HOME": ""])
+    }
+
+    @Test("workflow files that are not workflow text: too big, a FIFO, a folder, a device, not UTF-8, UTF-16")
+    func workflowFiles() throws {
+        let root = try folder()
+        let path = { (name: String) in root.appendingPathComponent(name).path }
+        // A sparse 2 GB file: refused from its size, without being read.
+        #expect(FileManager.default.createFile(atPath: path("big.yaml"), contents: nil))
+        #expect(truncate(path("big.yaml"), 2 << 30) == 0)
+        #expect(mkfifo(path("fifo.yaml"), 0o600) == 0)
+        try FileManager.default.createDirectory(atPath: path("folder.yaml"), withIntermediateDirectories: true)
+        try Data("steps:\n  - text: caf\u{E9}\n".utf8).write(to: URL(fileURLWithPath: path("ok.yaml")))
+        try Data([0x73, 0x74, 0x65, 0x70, 0x73, 0x3A, 0x0A, 0x20, 0x20, 0x2D, 0x20, 0x74, 0x65, 0x78, 0x74, 0x3A, 0x20, 0x63, 0x61, 0x66, 0xE9, 0x0A])
+            .write(to: URL(fileURLWithPath: path("latin1.yaml")))
+        try Data([0xFF, 0xFE, 0x73, 0x00, 0x74, 0x00]).write(to: URL(fileURLWithPath: path("utf16.yaml")))
+        let expected = [
+            "big.yaml": "error: 'big.yaml' is 2.1 GB; a workflow file may be at most 10 MB",
+            "fifo.yaml": "error: 'fifo.yaml' is not a regular file (it is a FIFO)",
+            "folder.yaml": "error: 'folder.yaml' is a folder, not a workflow file",
+            "/dev/null": "error: '/dev/null' is not a regular file (it is a device)",
+            "latin1.yaml": "latin1.yaml:2:14: error: 'latin1.yaml' is not UTF-8 text: byte 0xE9 at line 2, column 14 is not part of a UTF-8 character",
+            "utf16.yaml": "error: 'utf16.yaml' is UTF-16 text (it starts with a byte order mark); save it as UTF-8",
+        ]
+        for (file, message) in expected {
+            for command in ["check", "run"] {
+                let result = try relay([command, file], in: root)
+                #expect(result.status == 2, "\(command) \(file): \(result.standardError)")
+                #expect(result.standardError.hasPrefix(message), "\(command) \(file): \(result.standardError)")
+            }
+        }
+        #expect(try relay(["run", "ok.yaml"], in: root).standardOutput == "café\n")
+    }
+
+    @Test("a workflow that runs itself twice under on-error: continue stops at the run's budget of workflow calls", arguments: [false, true])
+    func selfRecursion(parallel: Bool) throws {
+        let root = try folder()
+        let calls = "  - run-workflow: self.yaml\n    on-error: continue\n  - run-workflow: self.yaml\n    on-error: continue\n"
+        let steps = parallel
+            ? "steps:\n  - list: [1, 2]\n  - for-each:\n    parallel: true\n    do:\n" + calls.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n") + "\n"
+            : "steps:\n" + calls
+        try steps.write(to: root.appendingPathComponent("self.yaml"), atomically: true, encoding: .utf8)
+        let started = ContinuousClock.now
+        let result = try relay(["run", "self.yaml"], in: root)
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("this run has started 10000 workflows with run-workflow, the most one run may"), "\(result.standardError.prefix(400))")
+        #expect(ContinuousClock.now - started < .seconds(60))
+    }
+
+    @Test("numbers at their limits: NaN and the infinities format as words; a huge repeat that stops at once is quick")
+    func numbers() throws {
+        let root = try folder()
+        try "steps:\n  - number: .inf\n  - format-number\n".write(to: root.appendingPathComponent("inf.yaml"), atomically: true, encoding: .utf8)
+        try "steps:\n  - number: .nan\n  - format-number: 3\n".write(to: root.appendingPathComponent("nan.yaml"), atomically: true, encoding: .utf8)
+        try "steps:\n  - number: -.inf\n  - format-number: 0\n".write(to: root.appendingPathComponent("minus.yaml"), atomically: true, encoding: .utf8)
+        try "steps:\n  - repeat: 1000000000\n    do:\n      - stop: done\n".write(to: root.appendingPathComponent("repeat.yaml"), atomically: true, encoding: .utf8)
+        #expect(try relay(["run", "inf.yaml"], in: root).standardOutput == "Infinity\n")
+        #expect(try relay(["run", "nan.yaml"], in: root).standardOutput == "NaN\n")
+        #expect(try relay(["run", "minus.yaml"], in: root).standardOutput == "-Infinity\n")
+        #expect(try relay(["run", "repeat.yaml"], in: root).standardOutput == "done\n")
+    }
+
+    @Test("a Markdown file of 10,000 nested quotes is a located error for get-text and convert")
+    func deepMarkdown() throws {
+        let root = try folder()
+        try (String(repeating: "> ", count: 10_000) + "deep\n").write(to: root.appendingPathComponent("quote.md"), atomically: true, encoding: .utf8)
+        for step in ["get-text", "convert: rtf"] {
+            try "steps:\n  - read-file: quote.md\n  - \(step)\n".write(to: root.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
+            let result = try relay(["run", "w.yaml"], in: root)
+            #expect(result.status == 1)
+            #expect(result.standardError.contains("w.yaml:3:5: error: step '\(step.split(separator: ":")[0])': the Markdown nests quotes, lists or emphasis more than 100 levels deep"), "\(result.standardError)")
+        }
+    }
+}
