@@ -12,6 +12,11 @@ public enum Limits {
     /// How deeply a Markdown, HTML or RTF document's blocks (quotes, lists) may nest.
     public static let documentDepth = 100
 
+    /// The most pixels an image Relay decodes may have (100 million: 400 MB decoded), and the
+    /// most on either side; a file that claims more is refused before memory is taken for it.
+    public static let imagePixels = 100_000_000
+    public static let imageSide = 32_767
+
     /// The largest workflow file Relay reads (10 MB).
     public static let workflowBytes = 10_000_000
 

@@ -71,6 +71,16 @@ public struct WorkflowLoader: Sendable {
         for entry in parsed.packages {
             let packagePath = Self.packagePath(entry.text, in: path)
             guard !loaded.contains(packagePath) else { continue }
+            // A path with no package is a mistake in the workflow, found before anything is built.
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: packagePath, isDirectory: &isFolder), isFolder.boolValue,
+                FileManager.default.fileExists(atPath: packagePath + "/Package.swift")
+            else {
+                let why = FileManager.default.fileExists(atPath: packagePath) ? "it has no Package.swift" : "it does not exist"
+                throw PackageLoadFailure(
+                    diagnostic: .error("cannot load the package '\(entry.text)': there is no Swift package at '\(packagePath)': \(why)", at: entry.range),
+                    isInvalidWorkflow: true)
+            }
             do {
                 let package = try await library.package(at: packagePath, progress: progress)
                 try registry.register(hosted: package)
@@ -147,9 +157,12 @@ public struct WorkflowLoader: Sendable {
     }
 }
 
-/// A package of a workflow's `packages:` that could not be loaded (a runtime error: exit 1).
+/// A package of a workflow's `packages:` that could not be loaded.
 public struct PackageLoadFailure: Error, Sendable {
     public let diagnostic: Diagnostic
+    /// Whether the workflow itself is wrong (a `packages:` path with no package: exit 2) rather
+    /// than the package failing to build or start (exit 1).
+    public var isInvalidWorkflow = false
 }
 
 /// A file that could not be read; for text that is not UTF-8, where the first bad byte is and the

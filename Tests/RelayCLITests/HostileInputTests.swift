@@ -85,4 +85,24 @@ struct HostileInputTests {
             #expect(result.standardError.contains("w.yaml:3:5: error: step '\(step.split(separator: ":")[0])': the Markdown nests quotes, lists or emphasis more than 100 levels deep"), "\(result.standardError)")
         }
     }
+
+    @Test("damaged images say what is wrong: empty, random bytes, cut short, a size too big to decode")
+    func damagedImages() throws {
+        let root = try folder()
+        var header = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]) + Data("IHDR".utf8)
+        header += Data([0, 1, 0x86, 0xA0, 0, 1, 0x86, 0xA0, 8, 6, 0, 0, 0, 0, 0, 0, 0])  // 100,000 × 100,000
+        let cases: [(Data, String)] = [
+            (Data(), "'a.png' is empty, not a PNG image"),
+            (Data((0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) }), "'a.png' is not a PNG image (it does not start with PNG's signature)"),
+            (Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), "'a.png' is a damaged PNG image (its header is missing or cut short)"),
+            (header, "'a.png' is 100000×100000 pixels; Relay decodes images of at most 100 million pixels"),
+        ]
+        try "steps:\n  - read-file: a.png\n  - rotate-image: 90\n".write(to: root.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
+        for (bytes, message) in cases {
+            try bytes.write(to: root.appendingPathComponent("a.png"))
+            let result = try relay(["run", "w.yaml"], in: root)
+            #expect(result.status == 1)
+            #expect(result.standardError.contains("w.yaml:3:5: error: step 'rotate-image': \(message)"), "\(result.standardError)")
+        }
+    }
 }

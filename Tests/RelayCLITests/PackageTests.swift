@@ -70,7 +70,8 @@ struct PackageTests {
 
         let missing = try workflow("missing.yaml", "packages: [./NoSuchKit]\nsteps:\n  - comment: x\n")
         let failed = try relay(["run", missing], package: nil)
-        #expect(failed.status == 1)
+        #expect(failed.status == 2)
+        #expect(try relay(["check", missing], package: nil).status == 2)
         #expect(failed.standardError.contains("missing.yaml:1:12: error: cannot load the package './NoSuchKit': there is no Swift package at"), "\(failed.standardError)")
     }
 

@@ -62,15 +62,39 @@ final class RasterImage {
         return result
     }
 
-    /// `surface` if cairo made it without error; otherwise destroys it and throws `message`.
-    private static func checked(_ surface: OpaquePointer?, _ message: String) throws -> OpaquePointer {
+    /// `surface` if cairo made it without error; otherwise destroys it and throws `message`
+    /// (with cairo's reason after it when `withReason`).
+    private static func checked(_ surface: OpaquePointer?, _ message: String, withReason: Bool = true) throws -> OpaquePointer {
         guard let surface else { throw IntentError(message) }
         let status = cairo_surface_status(surface)
         guard status == CAIRO_STATUS_SUCCESS else {
             cairo_surface_destroy(surface)
-            throw IntentError("\(message): \(String(cString: cairo_status_to_string(status)))")
+            throw IntentError(withReason ? "\(message): \(String(cString: cairo_status_to_string(status)))" : message)
         }
         return surface
+    }
+
+    /// The size a PNG's header gives, or an error saying what is wrong with the header.
+    private static func pngSize(_ data: Data, name: String) throws -> (width: Int, height: Int) {
+        let bytes = [UInt8](data.prefix(24))
+        guard !bytes.isEmpty else { throw IntentError("'\(name)' is empty, not a PNG image") }
+        guard bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else {
+            throw IntentError("'\(name)' is not a PNG image (it does not start with PNG's signature)")
+        }
+        guard bytes.count == 24, bytes[12..<16].elementsEqual("IHDR".utf8) else {
+            throw IntentError("'\(name)' is a damaged PNG image (its header is missing or cut short)")
+        }
+        let number = { (offset: Int) in bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
+        return (number(16), number(20))
+    }
+
+    /// Refuses an image too big to decode before any memory is taken for it.
+    private static func checkSize(width: Int, height: Int, name: String) throws {
+        guard width > 0, height > 0 else { throw IntentError("'\(name)' is a damaged image: its header gives a size of \(width)×\(height)") }
+        guard width <= Limits.imageSide, height <= Limits.imageSide, width * height <= Limits.imagePixels else {
+            throw IntentError(
+                "'\(name)' is \(width)×\(height) pixels; Relay decodes images of at most \(Limits.imagePixels / 1_000_000) million pixels, \(Limits.imageSide) on a side")
+        }
     }
 
     // MARK: - PNG (cairo)
@@ -83,6 +107,8 @@ final class RasterImage {
     }
 
     private static func decodePNG(_ data: Data, name: String) throws -> RasterImage {
+        let (width, height) = try pngSize(data, name: name)
+        try checkSize(width: width, height: height, name: name)
         let stream = Stream(data)
         let surface = cairo_image_surface_create_from_png_stream({ closure, buffer, length in
             guard let closure, let buffer else { return CAIRO_STATUS_READ_ERROR }
@@ -93,7 +119,10 @@ final class RasterImage {
             stream.offset += count
             return CAIRO_STATUS_SUCCESS
         }, Unmanaged.passUnretained(stream).toOpaque())
-        let image = try withExtendedLifetime(stream) { try checked(surface, "cannot read '\(name)' as a PNG image") }
+        // cairo reports most damage in a PNG's data as "out of memory": say what it is.
+        let image = try withExtendedLifetime(stream) {
+            try checked(surface, "'\(name)' is a damaged PNG image (its data is corrupt or cut short)", withReason: false)
+        }
         return try normalized(image)
     }
 
@@ -136,7 +165,7 @@ final class RasterImage {
             tjDecompressHeader3(handle, bytes.bindMemory(to: UInt8.self).baseAddress, UInt(data.count), &width, &height, &subsampling, &colorspace)
         }
         guard header == 0 else { throw IntentError("cannot read '\(name)' as a JPEG image: \(jpegError(handle))") }
-        guard width > 0, height > 0 else { throw IntentError("cannot read '\(name)' as a JPEG image: its header has no size") }
+        try checkSize(width: Int(width), height: Int(height), name: name)
         let image = try blank(width: Int(width), height: Int(height))
         cairo_surface_flush(image.surface)
         let stride = cairo_image_surface_get_stride(image.surface)

@@ -34,14 +34,14 @@ struct PackageOptions: ParsableArguments {
         if isatty(2) == 1 { StandardStreams.writeError(line + "\n") }
     }
 
-    /// `loader` with the packages of the workflow at `path` loaded; exits with status 1 after
-    /// reporting one that cannot be.
+    /// `loader` with the packages of the workflow at `path` loaded; after reporting one that cannot
+    /// be, exits with status 2 when the workflow names no package there, else 1.
     static func loading(packagesOf path: String, into loader: WorkflowLoader) async throws -> WorkflowLoader {
         do {
             return try await loader.loadingPackages(of: path, from: PackageLibrary.shared, progress: showProgress)
         } catch {
             RelayCommand.report([error.diagnostic])
-            throw ExitStatus.runtimeError.exitCode
+            throw (error.isInvalidWorkflow ? ExitStatus.invalid : ExitStatus.runtimeError).exitCode
         }
     }
 }

@@ -165,10 +165,12 @@ public struct WorkflowParser {
     }
 
     private mutating func variableName(_ node: YAMLNode) -> Name? {
-        guard let text = node.scalarText, Self.isIdentifier(text) else {
-            report(
-                "'\(node.scalarText ?? "")' is not a variable name; use letters, digits and _, not starting with a digit",
-                at: node.range)
+        guard let text = node.scalarText else {
+            report("a variable name is a plain word (letters, digits and _), not a list or a mapping", at: node.range)
+            return nil
+        }
+        guard Self.isIdentifier(text) else {
+            report("'\(text)' is not a variable name; use letters, digits and _, not starting with a digit", at: node.range)
             return nil
         }
         return Name(text: text, range: node.range)
