@@ -39,12 +39,13 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
         .target(name: "CHTTPClient", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .target(name: "CFileStatus"),
+        .target(name: "CSpawn"),
         .target(
             name: "RelayKit",
             dependencies: ["CFileStatus", .product(name: "OrderedCollections", package: "swift-collections")]
         ),
         .target(name: "RelayLanguage", dependencies: ["RelayKit", "CLibYAML"]),
-        .target(name: "RelayRuntime", dependencies: ["RelayKit", "RelayLanguage"]),
+        .target(name: "RelayRuntime", dependencies: ["RelayKit", "RelayLanguage", "CSpawn"]),
         .target(
             name: "RelayActions", dependencies: ["RelayKit", "CGraphics", "CTurboJPEG", "CCMarkGFM", "CLibXML2", "CHTTPClient"],
             swiftSettings: systemHeaderFlags),

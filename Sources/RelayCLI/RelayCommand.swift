@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RelayKit
 import RelayLanguage
+import RelayRuntime
 
 /// The `relay` command line (SPEC §10).
 public struct RelayCommand: AsyncParsableCommand {
@@ -21,7 +22,9 @@ public struct RelayCommand: AsyncParsableCommand {
     /// Parses `arguments` (the process's by default), runs the command, and returns the exit status.
     /// A custom runner passes its own `packages` to run their actions in process.
     public static func main(arguments: [String]? = nil, linking packages: [any IntentPackage.Type]) async -> Int32 {
-        await $linkedPackages.withValue(packages) {
+        // No package host, nor anything a host started, outlives the command.
+        defer { PackageHosts.stopAll() }
+        return await $linkedPackages.withValue(packages) {
             do {
                 var command = try parseAsRoot(arguments)
                 if var asyncCommand = command as? any AsyncParsableCommand {

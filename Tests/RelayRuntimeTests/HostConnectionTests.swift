@@ -15,9 +15,12 @@ struct HostConnectionTests {
         return file
     }
 
-    private func failure(of script: String, timeout: Duration = .seconds(10)) async throws -> HostError? {
+    private func failure(
+        of script: String, timeout: Duration = .seconds(10), memoryLimit: UInt64? = nil, messageLimit: Int = HostConnection.messageLimit
+    ) async throws -> HostError? {
         let connection = try HostConnection(
-            executable: URL(fileURLWithPath: "/bin/sh"), arguments: [try host(script).path], packageName: "Stand-in")
+            executable: URL(fileURLWithPath: "/bin/sh"), arguments: [try host(script).path], packageName: "Stand-in",
+            memoryLimit: memoryLimit, messageLimit: messageLimit)
         defer { connection.terminate() }
         do {
             _ = try await connection.request("manifest", timeout: timeout)
@@ -53,5 +56,78 @@ struct HostConnectionTests {
     func wrongShape() async throws {
         let error = try #require(try await failure(of: "read line\necho '{\"hello\": 1}'\nsleep 5\n"))
         #expect(error.message.contains("neither an answer nor a callback"), "\(error.message)")
+    }
+
+    /// Whether process `pid` still runs (a zombie waiting for its parent does not).
+    private func running(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else {
+            return false
+        }
+        return !stat[stat.index(after: close)...].hasPrefix(" Z")
+    }
+
+    @Test("a host and the children it starts are all stopped after a timeout, even ones that ignore SIGTERM")
+    func orphans() async throws {
+        let pids = FileManager.default.temporaryDirectory.appendingPathComponent("relay-pids-\(UUID().uuidString)")
+        let script = "trap '' TERM\n(trap '' TERM; exec sleep 300) &\necho $! > \(pids.path)\necho $$ >> \(pids.path)\nread line\nsleep 300\n"
+        let error = try #require(try await failure(of: script, timeout: .milliseconds(300)))
+        #expect(error.message.contains("did not answer"))
+        let started = ContinuousClock.now
+        let stopped = try String(contentsOf: pids, encoding: .utf8).split(separator: "\n").compactMap { pid_t($0) }
+        #expect(stopped.count == 2)
+        while stopped.contains(where: running), ContinuousClock.now - started < .seconds(10) { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(!stopped.contains(where: running), "still running: \(stopped.filter(running))")
+    }
+
+    @Test("an answer to a request nobody sent fails the call")
+    func unknownReply() async throws {
+        let error = try #require(try await failure(of: "read line\necho '{\"id\": 999, \"result\": null}'\nsleep 5\n"))
+        #expect(error.message == "the host of package 'Stand-in' answered request 999, which is not waiting")
+        let odd = try #require(try await failure(of: "read line\necho '{\"id\": 1e300, \"result\": null}'\nsleep 5\n"))
+        #expect(odd.message.contains("answered request 1e+300, which is not waiting"), "\(odd.message)")
+    }
+
+    @Test("a 50 MB answer is read in one pass; past the message limit the connection ends with a clear error")
+    func bigMessages() async throws {
+        let answer = "read line\nprintf '{\"id\": 1, \"result\": {\"text\": \"'\nhead -c 50000000 /dev/zero | tr '\\0' a\nprintf '\"}}\\n'\nsleep 5\n"
+        let connection = try HostConnection(
+            executable: URL(fileURLWithPath: "/bin/sh"), arguments: [try host(answer).path], packageName: "Stand-in", memoryLimit: nil)
+        defer { connection.terminate() }
+        let started = ContinuousClock.now
+        let result = try await connection.request("manifest", timeout: .seconds(60))
+        #expect(try result.property("text").textValue.count == 50_000_000)
+        #expect(ContinuousClock.now - started < .seconds(30))
+
+        let error = try #require(try await failure(of: answer, messageLimit: 1_000_000))
+        #expect(error.message.contains("sent a message of more than 1 MB, the most one message may be"), "\(error.message)")
+    }
+
+    @Test("a host that leaks runs out of memory at its limit, and the error says so")
+    func outOfMemory() async throws {
+        let leak = "read line\nexec python3 -c 'kept = []\nwhile True: kept.append(bytearray(8 << 20))'\n"
+        let error = try #require(try await failure(of: leak, timeout: .seconds(60), memoryLimit: 400 << 20))
+        #expect(error.message.contains("the package 'Stand-in' ran out of memory (its host may use 419.4 MB; set RELAY_PACKAGE_MEMORY"), "\(error.message)")
+    }
+
+    @Test("a crashed host's standard error shows its own last words and how it crashed, not registers")
+    func crashSummary() {
+        let report = """
+            loading trails
+            Swift/ContiguousArrayBuffer.swift:692: Fatal error: Index out of range
+
+            *** Signal 4: Backtracing from 0x7f13cc56df7f... done ***
+
+            *** Program crashed: Illegal instruction at 0x00007f13cc56df7f ***
+
+            Thread 0 "relay-host" crashed:
+              0      0x00007f13cc56df7f closure #1 in _assertionFailure + 623 in libswiftCore.so
+            Registers:
+            rax 0x0000000000000000  0
+            """
+        #expect(HostError.summary(of: report) == [
+            "loading trails", "Swift/ContiguousArrayBuffer.swift:692: Fatal error: Index out of range",
+            "*** Program crashed: Illegal instruction at 0x00007f13cc56df7f ***",
+        ])
+        #expect(HostError.summary(of: "one\ntwo\n") == ["one", "two"])
     }
 }

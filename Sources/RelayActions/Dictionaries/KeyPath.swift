@@ -30,7 +30,7 @@ struct KeyPath {
             switch current {
             case .dictionary(let entries): current = entries[component] ?? .nothing
             case .list(let items):
-                guard let position = Int(component), position != 0, abs(position) <= items.count else { return .nothing }
+                guard let position = Int(component), position != 0, position.magnitude <= items.count else { return .nothing }
                 current = items[position > 0 ? position - 1 : items.count + position]
             default: return .nothing
             }

@@ -30,7 +30,7 @@ final class HostChannel: @unchecked Sendable {
     /// Resumes the callback a `reply` message answers.
     func resolve(_ reply: ValueDictionary) {
         guard case .number(let number)? = reply["reply"] else { return }
-        let continuation = lock.withLock { waiting.removeValue(forKey: Int(number)) }
+        let continuation = lock.withLock { Int(exactly: number).flatMap { waiting.removeValue(forKey: $0) } }
         if case .dictionary(let error)? = reply["error"] {
             let message = error["message"]?.textValue ?? "the callback failed"
             continuation?.resume(throwing: error["cancelled"] == .boolean(true) ? RunCancelled(message) : IntentError(message))

@@ -43,7 +43,7 @@ struct HostContext: IntentContext {
         let answer = try await call(
             "choose",
             ["prompt": .text(request.prompt), "options": .list(request.options.map { .text($0) }), "multiple": .boolean(request.allowsMultiple)])
-        return answer.asList.compactMap { if case .number(let index) = $0 { Int(index) } else { nil } }
+        return answer.asList.compactMap { if case .number(let index) = $0 { Int(exactly: index) } else { nil } }
     }
 
     func requestConfirmation(_ prompt: String) async throws {

@@ -77,8 +77,7 @@ final class HostServer: Sendable {
 
     /// Answers one request.
     func handle(_ message: ValueDictionary) async {
-        guard case .number(let number)? = message["id"] else { return }
-        let id = Int(number)
+        guard case .number(let number)? = message["id"], let id = Int(exactly: number) else { return }
         let params: ValueDictionary = if case .dictionary(let params)? = message["params"] { params } else { [:] }
         do {
             let result = try await answer(message["method"]?.textValue ?? "", params, request: id)
@@ -168,17 +167,17 @@ final class HostServer: Sendable {
             guard case .dictionary(let key) = item else { return nil }
             return SortKey(property: key["property"]?.textValue ?? "", ascending: key["ascending"] != .boolean(false))
         }
-        let limit: Int? = if case .number(let number)? = fields["limit"] { Int(number) } else { nil }
+        let limit: Int? = if case .number(let number)? = fields["limit"] { Int(exactly: number) } else { nil }
         return QueryRequest(conditions: conditions, matchAll: fields["match-all"] != .boolean(false), sort: sort, limit: limit)
     }
 
     private func represent(_ params: ValueDictionary) async throws -> Value {
         let entity = try await lookUp(params)
         let representations = entity.descriptor.transferRepresentations(of: entity)
-        guard case .number(let number)? = params["index"], representations.indices.contains(Int(number)) else {
+        guard case .number(let number)? = params["index"], let index = Int(exactly: number), representations.indices.contains(index) else {
             throw WireError("no such representation")
         }
-        switch representations[Int(number)].export {
+        switch representations[index].export {
         case .data(let export): return ["data": .text(try await export().base64EncodedString())]
         case .proxy(let export): return ["value": WireValue.encode(try await export())]
         }

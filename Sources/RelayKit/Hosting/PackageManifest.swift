@@ -116,10 +116,10 @@ public struct PackageManifest: Sendable {
     public init(json: Value) async throws {
         guard case .dictionary(let root) = json else { throw WireError("the manifest is not an object") }
         guard case .number(let version)? = root["protocol"] else { throw WireError("the manifest has no 'protocol' version") }
-        guard Int(version) == Self.protocolVersion else {
-            throw WireError("the package speaks protocol \(Int(version)); this relay speaks \(Self.protocolVersion): rebuild it against this relay's RelayKit")
+        guard Int(exactly: version) == Self.protocolVersion else {
+            throw WireError("the package speaks protocol \(NumberFormatting.text(version)); this relay speaks \(Self.protocolVersion): rebuild it against this relay's RelayKit")
         }
-        protocolVersion = Int(version)
+        protocolVersion = Self.protocolVersion
         name = try Self.text(root, "name")
         var actions: [Action] = []
         for item in Self.list(root, "actions") {

@@ -21,8 +21,8 @@ final class HostConnection: @unchecked Sendable {
     }
 
     let packageName: String
-    private let process = Process()
-    private let toHost: FileHandle
+    private let host: HostProcess
+    private var toHost: FileHandle { host.input }
     private let lock = NSLock()
     private var nextID = 1
     private var pending: [Int: Pending] = [:]
@@ -30,31 +30,37 @@ final class HostConnection: @unchecked Sendable {
     /// Why the connection is unusable, once it is.
     private var failure: String?
 
-    /// Starts `executable` with `arguments`.
-    init(executable: URL, arguments: [String] = [], packageName: String) throws {
+    /// The longest message a host may send, in bytes: `$RELAY_PACKAGE_MESSAGE_LIMIT`, else 512 MB.
+    static let messageLimit: Int = {
+        ProcessInfo.processInfo.environment["RELAY_PACKAGE_MESSAGE_LIMIT"].flatMap(Int.init).map { max($0, 1024) } ?? 512_000_000
+    }()
+
+    /// The longest message this host may send.
+    private let messageLimit: Int
+
+    /// Starts `executable` with `arguments`, its memory limited to `memoryLimit` bytes.
+    init(
+        executable: URL, arguments: [String] = [], packageName: String, memoryLimit: UInt64? = HostProcess.configuredMemoryLimit,
+        messageLimit: Int = HostConnection.messageLimit
+    ) throws {
         self.packageName = packageName
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        toHost = input.fileHandleForWriting
-        do {
-            try process.run()
+        self.messageLimit = messageLimit
+        do throws(HostError) {
+            host = try HostProcess(executable: executable.path, arguments: arguments, memoryLimit: memoryLimit)
         } catch {
-            throw HostError("cannot start the host of package '\(packageName)' (\(executable.path)): \(error.localizedDescription)")
+            throw HostError("cannot start the host of package '\(packageName)' (\(executable.path)): \(error.message)")
         }
-        startReading(output.fileHandleForReading, errors: errors.fileHandleForReading)
+        startReading(host.output, errors: host.errors)
         startWatching()
     }
 
     /// Checks the waiting requests' deadlines ten times a second, for as long as the host runs:
-    /// one thread for all requests, rather than a timer for each.
+    /// one thread for all requests, rather than a timer for each. It also notes the host's memory.
     private func startWatching() {
         Thread { [weak self] in
-            while let self, self.process.isRunning {
+            while let self, self.host.isRunning {
                 Thread.sleep(forTimeInterval: 0.1)
+                self.host.sampleMemory()
                 let now = ContinuousClock.now
                 let overdue = self.lock.withLock { self.pending.values.first { $0.deadline < now } }
                 if let overdue {
@@ -67,7 +73,7 @@ final class HostConnection: @unchecked Sendable {
     }
 
     /// Whether the host is running and has not misbehaved.
-    var isUsable: Bool { lock.withLock { failure == nil } && process.isRunning }
+    var isUsable: Bool { lock.withLock { failure == nil } && host.isRunning }
 
     /// Sends a request and waits for its answer, handing its callbacks to `callbacks`. Fails after
     /// `timeout`, or when the calling task is cancelled (a step's `timeout:`), stopping the host.
@@ -96,38 +102,62 @@ final class HostConnection: @unchecked Sendable {
         }
     }
 
-    /// Closes the host's standard input (it ends) and stops it if it lingers.
+    /// Closes the host's standard input (it ends) and stops it, and all it started, if it lingers.
     func close() {
         try? toHost.close()
-        let process = process
-        DispatchQueue.global().asyncAfter(deadline: .now() + 2) { if process.isRunning { process.terminate() } }
+        let host = host
+        DispatchQueue.global().asyncAfter(deadline: .now() + 2) { host.stop() }
     }
 
-    /// Stops the host at once.
+    /// Stops the host and everything it started: SIGTERM, then SIGKILL after a moment.
     func terminate() {
         try? toHost.close()
-        if process.isRunning { process.terminate() }
+        host.stop()
     }
 
     // MARK: - Reading
 
+    /// Reads the host's messages, one a line, on a thread of its own. Each byte is looked at
+    /// once (however the lines arrive), and a line longer than `messageLimit` ends the connection.
     private func startReading(_ output: FileHandle, errors: FileHandle) {
         Thread {
-            var buffer = Data()
-            while true {
+            var partial = Data()
+            reading: while true {
                 let chunk = output.availableData
                 if chunk.isEmpty { break }
-                buffer.append(chunk)
-                while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                    let line = buffer[buffer.startIndex..<newline]
-                    buffer = Data(buffer[buffer.index(after: newline)...])
+                var start = chunk.startIndex
+                while let newline = chunk[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                    let line: Data
+                    if partial.isEmpty {
+                        line = chunk[start..<newline]
+                    } else {
+                        partial.append(chunk[start..<newline])
+                        line = partial
+                        partial = Data()
+                    }
+                    start = chunk.index(after: newline)
                     if !line.isEmpty { self.received(String(decoding: line, as: UTF8.self)) }
                 }
+                partial.append(chunk[start...])
+                if partial.count > self.messageLimit {
+                    self.fail(
+                        "the host of package '\(self.packageName)' sent a message of more than \(ByteCount.text(Int64(self.messageLimit))), "
+                            + "the most one message may be (set RELAY_PACKAGE_MESSAGE_LIMIT to allow more)",
+                        stop: true)
+                    break reading
+                }
             }
-            self.process.waitUntilExit()
-            let status = self.process.terminationStatus
-            let how = self.process.terminationReason == .uncaughtSignal ? "was killed by signal \(status)" : "exited with status \(status)"
-            self.fail("the host of package '\(self.packageName)' \(how)", stop: false)
+            let (signalled, status) = self.host.waitForExit()
+            // A moment for the standard error reader to collect the host's last words.
+            Thread.sleep(forTimeInterval: 0.05)
+            if (signalled || status != 0), self.host.ranOutOfMemory(standardError: self.standardErrorText), let limit = self.host.memoryLimit {
+                self.fail(
+                    "the package '\(self.packageName)' ran out of memory (its host may use \(ByteCount.text(Int64(clamping: limit))); "
+                        + "set RELAY_PACKAGE_MEMORY to change that)", stop: false)
+            } else {
+                let how = signalled ? "was killed by signal \(status)" : "exited with status \(status)"
+                self.fail("the host of package '\(self.packageName)' \(how)", stop: false)
+            }
         }.start()
         Thread {
             while true {
@@ -135,7 +165,7 @@ final class HostConnection: @unchecked Sendable {
                 if chunk.isEmpty { break }
                 self.lock.withLock {
                     self.standardError.append(chunk)
-                    if self.standardError.count > 16_384 { self.standardError = Data(self.standardError.suffix(8_192)) }
+                    if self.standardError.count > 65_536 { self.standardError = Data(self.standardError.suffix(32_768)) }
                 }
             }
         }.start()
@@ -151,17 +181,22 @@ final class HostConnection: @unchecked Sendable {
             return
         }
         if case .number(let id)? = message["id"] {
-            guard let waiting = lock.withLock({ pending.removeValue(forKey: Int(id)) }) else { return }
+            guard let key = Int(exactly: id), let waiting = lock.withLock({ pending.removeValue(forKey: key) }) else {
+                fail("the host of package '\(packageName)' answered request \(NumberFormatting.text(id)), which is not waiting", stop: true)
+                return
+            }
             if case .dictionary(let error)? = message["error"] {
                 let text = error["message"]?.textValue ?? "the action failed"
                 waiting.continuation.resume(throwing: error["cancelled"] == .boolean(true) ? RunCancelled(text) : IntentError(text))
             } else {
                 waiting.continuation.resume(returning: message["result"] ?? .nothing)
             }
-        } else if case .number(let callback)? = message["callback"] {
-            answerCallback(Int(callback), message)
-        } else if case .number(let fraction)? = message["progress"], case .number(let request)? = message["request"] {
-            let callbacks = lock.withLock { pending[Int(request)]?.callbacks }
+        } else if case .number(let number)? = message["callback"], let callback = Int(exactly: number) {
+            answerCallback(callback, message)
+        } else if case .number(let fraction)? = message["progress"], case .number(let number)? = message["request"],
+            let request = Int(exactly: number)
+        {
+            let callbacks = lock.withLock { pending[request]?.callbacks }
             Task { _ = try? await callbacks?("progress", ["fraction": .number(fraction), "label": message["label"] ?? .nothing]) }
         } else {
             fail("the host of package '\(packageName)' sent a message that is neither an answer nor a callback: \(line.prefix(200))", stop: true)
@@ -169,7 +204,9 @@ final class HostConnection: @unchecked Sendable {
     }
 
     private func answerCallback(_ callback: Int, _ message: ValueDictionary) {
-        guard case .number(let request)? = message["request"], let callbacks = lock.withLock({ pending[Int(request)]?.callbacks }) else {
+        guard case .number(let number)? = message["request"], let request = Int(exactly: number),
+            let callbacks = lock.withLock({ pending[request]?.callbacks })
+        else {
             send(["reply": .number(Double(callback)), "error": ["message": "no request of that number is waiting"]])
             return
         }
@@ -238,8 +275,24 @@ public struct HostError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        let lines = standardError.split(separator: "\n", omittingEmptySubsequences: true).suffix(12)
+        let lines = Self.summary(of: standardError)
         guard !lines.isEmpty else { return message }
         return message + "\nthe host's standard error:\n" + lines.map { "  " + $0 }.joined(separator: "\n")
+    }
+
+    /// What helps of a host's standard error: the package's own last messages (the `Fatal
+    /// error: …` line among them) and the line that says how it crashed — not the stack, the
+    /// registers and the images of a crash report.
+    static func summary(of text: String) -> [String] {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        guard let report = lines.firstIndex(where: isCrashReportStart) else { return Array(lines.suffix(12)) }
+        let own = lines[..<report].suffix(10)
+        let how = lines[report...].first { $0.hasPrefix("*** Program crashed") || $0.hasPrefix("💣 Program crashed") }
+        return Array(own) + (how.map { [$0] } ?? [])
+    }
+
+    private static func isCrashReportStart(_ line: String) -> Bool {
+        ["*** Signal ", "*** Program crashed", "💣 Program crashed", "Current stack trace:", "Stack dump:", "Thread 0 crashed"]
+            .contains { line.hasPrefix($0) }
     }
 }

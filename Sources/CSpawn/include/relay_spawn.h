@@ -1,0 +1,26 @@
+#ifndef RELAY_SPAWN_H
+#define RELAY_SPAWN_H
+
+#include <sys/types.h>
+
+/// A process started by `relay_spawn`, and the parent's ends of its standard streams.
+typedef struct {
+    pid_t pid;
+    /// Write end of the child's standard input.
+    int input;
+    /// Read ends of the child's standard output and standard error.
+    int output;
+    int errors;
+} relay_child;
+
+/// Starts `path` with `argv` (NULL-terminated) and this process's environment, as the leader of
+/// a new session (so that everything it starts can be found and stopped with it), with its
+/// address space limited to `memory_limit` bytes (0: no limit), with pipes for its standard
+/// streams and no other descriptor of this process open in it. Returns 0, or an errno value
+/// (of the fork, or of the exec in the child).
+int relay_spawn(const char *path, char *const argv[], unsigned long long memory_limit, relay_child *child);
+
+/// The session of process `pid`, or -1.
+pid_t relay_session_of(pid_t pid);
+
+#endif

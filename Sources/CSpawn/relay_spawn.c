@@ -1,0 +1,91 @@
+#define _GNU_SOURCE
+#include "relay_spawn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static void close_pair(int pair[2]) {
+    if (pair[0] >= 0) close(pair[0]);
+    if (pair[1] >= 0) close(pair[1]);
+}
+
+/// Closes every descriptor from `first` up, in the child (only async-signal-safe calls).
+static void close_from(int first) {
+#if defined(__linux__) && defined(SYS_close_range)
+    if (syscall(SYS_close_range, (unsigned)first, ~0U, 0) == 0) return;
+#endif
+    long most = sysconf(_SC_OPEN_MAX);
+    if (most < 0 || most > 65536) most = 65536;
+    for (int fd = first; fd < most; fd++) close(fd);
+}
+
+int relay_spawn(const char *path, char *const argv[], unsigned long long memory_limit, relay_child *child) {
+    int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1}, report[2] = {-1, -1};
+    if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0 ||
+        pipe2(report, O_CLOEXEC) != 0) {
+        int saved = errno;
+        close_pair(in), close_pair(out), close_pair(err), close_pair(report);
+        return saved;
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        int saved = errno;
+        close_pair(in), close_pair(out), close_pair(err), close_pair(report);
+        return saved;
+    }
+    if (pid == 0) {
+        // The child: nothing here may allocate or take a lock another thread of the parent held.
+        setsid();
+        if (memory_limit > 0) {
+            struct rlimit limit = {(rlim_t)memory_limit, (rlim_t)memory_limit};
+            setrlimit(RLIMIT_AS, &limit);
+        }
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        for (int signal_number = 1; signal_number < 32; signal_number++) {
+            if (signal_number != SIGKILL && signal_number != SIGSTOP) signal(signal_number, SIG_DFL);
+        }
+        // Out of the way first: a parent without standard streams may have had a pipe land on 0–2.
+        int from_in = fcntl(in[0], F_DUPFD, 10), to_out = fcntl(out[1], F_DUPFD, 10);
+        int to_err = fcntl(err[1], F_DUPFD, 10), keep = fcntl(report[1], F_DUPFD, 10);
+        if (from_in < 0 || to_out < 0 || to_err < 0 || keep < 0) _exit(127);
+        if (dup2(from_in, 0) < 0 || dup2(to_out, 1) < 0 || dup2(to_err, 2) < 0 || dup2(keep, 3) < 0) _exit(127);
+        fcntl(3, F_SETFD, FD_CLOEXEC);
+        close_from(4);
+        execve(path, argv, environ);
+        int failure = errno;
+        ssize_t ignored = write(3, &failure, sizeof failure);
+        (void)ignored;
+        _exit(127);
+    }
+    close(in[0]), close(out[1]), close(err[1]), close(report[1]);
+    int failure = 0;
+    ssize_t count;
+    do {
+        count = read(report[0], &failure, sizeof failure);
+    } while (count < 0 && errno == EINTR);
+    close(report[0]);
+    if (count == sizeof failure) {
+        int status;
+        waitpid(pid, &status, 0);
+        close(in[1]), close(out[0]), close(err[0]);
+        return failure;
+    }
+    child->pid = pid;
+    child->input = in[1];
+    child->output = out[0];
+    child->errors = err[0];
+    return 0;
+}
+
+pid_t relay_session_of(pid_t pid) { return getsid(pid); }
