@@ -6,6 +6,9 @@ public enum Limits {
     /// operators in a row, `not` and `-` prefixes, `.property` and `[index]` suffixes together.
     public static let expressionDepth = 200
 
+    /// How deeply blocks of steps (`then:`, `do:`, `on-error:` …) may nest inside each other.
+    public static let blockDepth = 64
+
     /// How many parts a dotted key path (`user.address.city`) may have.
     public static let keyPathParts = 200
 

@@ -96,6 +96,13 @@ struct UndoTests {
         try (changes.joined(separator: "\n") + "\n").write(to: run.appendingPathComponent("changes.jsonl"), atomically: true, encoding: .utf8)
     }
 
+    @Test("the SHA-256 of the tests is SHA-256")
+    func digest() {
+        #expect(SHA256.hex(Data()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(SHA256.hex(Data("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(SHA256.hex(Data(repeating: 0x61, count: 1000)) == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
+    }
+
     @Test("undo never gets stuck: a change that never happened is skipped, one that cannot be reverted is reported, older runs still undo")
     func neverStuck() throws {
         let folder = try sandbox(["a.txt": Data("a".utf8), "c.txt": Data("c".utf8), "d.txt": Data("d".utf8), "e.txt": Data("e".utf8)])
@@ -174,6 +181,76 @@ struct UndoTests {
             process.waitUntilExit()
             let contents = try Data(contentsOf: folder.appendingPathComponent("target.txt"))
             #expect(contents == a || contents == b, "attempt \(attempt): \(contents.count) bytes, mixed or short")
+        }
+    }
+
+    /// SHA-256 of every visible file under `folder` except `home/` and the workflow, by path.
+    private func digests(_ folder: URL) -> [String: String] {
+        var result: [String: String] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: folder.path)
+        while let path = enumerator?.nextObject() as? String {
+            guard !path.hasPrefix("home"), !path.hasSuffix(".yaml"), !(path as NSString).lastPathComponent.hasPrefix(".") else { continue }
+            let url = folder.appendingPathComponent(path)
+            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true,
+                let data = FileManager.default.contents(atPath: url.path)
+            else { continue }
+            result[path] = SHA256.hex(data)
+        }
+        return result
+    }
+
+    @Test("a batch that rotates, renames, moves and deletes 200 files, killed at random points: every file is its old or new version, and undo restores exact bytes")
+    func killedBatch() throws {
+        let png = try #require(Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAADwAAAAoCAIAAAAt2Q6oAAAAPUlEQVR4nO3OQREAMBCEsPWvok57KviFQUD2t+i9bGhoaGhoaGhoaGhoaOjkjt0FDQ0NDQ0NDQ0NDQ0NnXQbJSQMVclR2wAAAABJRU5ErkJggg=="))
+        // The rotated version, made once.
+        let reference = try sandbox(["q.png": png])
+        try "steps:\n  - read-file: q.png\n  - rotate-image: 90\n".write(to: reference.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
+        #expect(try relay(["run", "w.yaml"], in: reference).status == 0)
+        let rotated = try #require(FileManager.default.contents(atPath: reference.appendingPathComponent("q.png").path))
+        let allowed = Set([png, rotated].map(SHA256.hex))
+
+        var files: [String: Data] = [:]
+        for index in 0..<150 { files["batch/\(index).png"] = png }
+        for index in 0..<50 { files["trash/\(index).txt"] = Data("text \(index)".utf8) }
+        let workflow = """
+            steps:
+              - find-files: { in: batch, sort: name }
+              - for-each:
+                do:
+                  - rotate-image: 90
+                  - rename-file: "r-${index}.png"
+                  - move-file: done/
+              - find-files: trash
+              - delete-file
+            """
+        var random = SystemRandomNumberGenerator()
+        for attempt in 0..<8 {
+            let folder = try sandbox(files)
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent("done"), withIntermediateDirectories: true)
+            try workflow.write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
+            let before = digests(folder)
+            let process = Process()
+            process.executableURL = RelayProcess.executable
+            process.arguments = ["run", "w.yaml"]
+            process.currentDirectoryURL = folder
+            process.environment = ["HOME": folder.appendingPathComponent("home").path, "PATH": "/usr/bin:/bin"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(UInt32.random(in: 20_000...600_000, using: &random))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+
+            let after = digests(folder)
+            let images = after.filter { $0.key.hasSuffix(".png") }
+            #expect(images.count == 150, "attempt \(attempt): \(images.count) images, not 150")
+            #expect(images.values.allSatisfy(allowed.contains), "attempt \(attempt): an image is neither its old nor its new version")
+            let texts = after.filter { $0.key.hasSuffix(".txt") }
+            #expect(texts.allSatisfy { before[$0.key] == $0.value }, "attempt \(attempt): a text file changed")
+
+            let undo = try relay(["undo"], in: folder)
+            #expect(undo.status == 0, "attempt \(attempt): \(undo.standardError)")
+            #expect(digests(folder) == before, "attempt \(attempt): undo did not restore the exact bytes")
         }
     }
 }

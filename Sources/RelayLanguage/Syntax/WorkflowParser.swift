@@ -12,6 +12,8 @@ public struct WorkflowParser {
     /// The entity types `input:` and `output:` may name besides the built-in types.
     private let entityTypes: EntityCatalog
     private var diagnostics: [Diagnostic] = []
+    /// How many blocks of steps the parser is inside.
+    private var blockDepth = 0
 
     /// Parses `file`; `input:` and `output:` may name the types of `entityTypes`. The workflow is nil
     /// only when the file is not a usable YAML mapping.
@@ -189,6 +191,14 @@ public struct WorkflowParser {
         if node.isNull { return [] }
         guard case .sequence(let items) = node.kind else {
             report("'\(context)' takes a list of steps (each starting with '- '), not \(node.shapeDescription)", at: node.range)
+            return []
+        }
+        blockDepth += 1
+        defer { blockDepth -= 1 }
+        guard blockDepth <= Limits.blockDepth else {
+            report(
+                "steps are nested more than \(Limits.blockDepth) blocks deep; move the inner steps into a workflow of their own (run-workflow)",
+                at: node.range)
             return []
         }
         return items.compactMap { step($0) }
