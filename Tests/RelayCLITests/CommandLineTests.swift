@@ -13,84 +13,84 @@ struct CommandLineTests {
     }
 
     @Test("exit status 0, 1, 2 and 3, with nothing but the output on standard output")
-    func exitStatuses() throws {
-        let ok = try RelayProcess.run(["run", "w.yaml"], in: workflow("steps:\n  - text: fine\n"))
+    func exitStatuses() async throws {
+        let ok = try await RelayProcess.running(["run", "w.yaml"], in: workflow("steps:\n  - text: fine\n"))
         #expect(ok.status == 0 && ok.standardOutput == "fine\n" && ok.standardError.isEmpty)
-        let runtime = try RelayProcess.run(["run", "w.yaml"], in: workflow("steps:\n  - fail: boom\n"))
+        let runtime = try await RelayProcess.running(["run", "w.yaml"], in: workflow("steps:\n  - fail: boom\n"))
         #expect(runtime.status == 1 && runtime.standardOutput.isEmpty)
         #expect(runtime.standardError.contains("w.yaml:2:5: error: step 'fail': boom"))
-        let invalid = try RelayProcess.run(["run", "w.yaml"], in: workflow("steps:\n  - nope\n"))
+        let invalid = try await RelayProcess.running(["run", "w.yaml"], in: workflow("steps:\n  - nope\n"))
         #expect(invalid.status == 2 && invalid.standardOutput.isEmpty)
-        let cancelled = try RelayProcess.run(["run", "w.yaml", "--answer", "Go?=no"], in: workflow("steps:\n  - confirm: Go?\n"))
+        let cancelled = try await RelayProcess.running(["run", "w.yaml", "--answer", "Go?=no"], in: workflow("steps:\n  - confirm: Go?\n"))
         #expect(cancelled.status == 3 && cancelled.standardOutput.isEmpty)
-        let usage = try RelayProcess.run(["run", "w.yaml", "--bogus"], in: workflow("steps: []\n"))
+        let usage = try await RelayProcess.running(["run", "w.yaml", "--bogus"], in: workflow("steps: []\n"))
         #expect(usage.status == 2)
-        let missing = try RelayProcess.run(["run", "missing.yaml"])
+        let missing = try await RelayProcess.running(["run", "missing.yaml"])
         #expect(missing.status == 2 && missing.standardError.contains("no such file"))
-        let help = try RelayProcess.run(["--help"])
+        let help = try await RelayProcess.running(["--help"])
         #expect(help.status == 0 && help.standardOutput.contains("SUBCOMMANDS"))
     }
 
     @Test("input from --input, --input-file and standard input; --set; --json")
-    func inputs() throws {
+    func inputs() async throws {
         let folder = try workflow("steps:\n  - text: \"${input}|${who}\"\n")
         try "from file".write(to: folder.appendingPathComponent("in.txt"), atomically: true, encoding: .utf8)
-        #expect(try RelayProcess.run(["run", "w.yaml", "--input", "hi", "--set", "who=me"], in: folder).standardOutput == "hi|me\n")
-        #expect(try RelayProcess.run(["run", "w.yaml", "--input-file", "in.txt", "--set", "who=x"], in: folder).standardOutput == "from file|x\n")
-        #expect(try RelayProcess.run(["run", "w.yaml", "-", "--set", "who=y"], in: folder, input: "piped").standardOutput == "piped|y\n")
-        #expect(try RelayProcess.run(["run", "w.yaml", "--input", "a", "--input-file", "in.txt"], in: folder).status == 2)
-        #expect(try RelayProcess.run(["run", "w.yaml", "--set", "1bad=x"], in: folder).status == 2)
+        #expect(try await RelayProcess.running(["run", "w.yaml", "--input", "hi", "--set", "who=me"], in: folder).standardOutput == "hi|me\n")
+        #expect(try await RelayProcess.running(["run", "w.yaml", "--input-file", "in.txt", "--set", "who=x"], in: folder).standardOutput == "from file|x\n")
+        #expect(try await RelayProcess.running(["run", "w.yaml", "-", "--set", "who=y"], in: folder, input: "piped").standardOutput == "piped|y\n")
+        #expect(try await RelayProcess.running(["run", "w.yaml", "--input", "a", "--input-file", "in.txt"], in: folder).status == 2)
+        #expect(try await RelayProcess.running(["run", "w.yaml", "--set", "1bad=x"], in: folder).status == 2)
         let typed = try workflow("steps:\n  - calculate: \"${n} + 1\"\n")
-        #expect(try RelayProcess.run(["run", "w.yaml", "--set", "n=41", "--json"], in: typed).standardOutput == "42\n")
+        #expect(try await RelayProcess.running(["run", "w.yaml", "--set", "n=41", "--json"], in: typed).standardOutput == "42\n")
     }
 
     @Test("output formats: lists one item a line, dictionaries as pretty JSON, nothing prints nothing")
-    func outputFormats() throws {
-        #expect(try RelayProcess.run(["run", "w.yaml"], in: workflow("steps:\n  - list: [a, 1, true]\n")).standardOutput == "a\n1\ntrue\n")
-        #expect(try RelayProcess.run(["run", "w.yaml"], in: workflow("steps:\n  - nothing\n")).standardOutput == "")
-        #expect(try RelayProcess.run(["run", "w.yaml"], in: workflow("steps:\n  - text: \"ends\\n\"\n")).standardOutput == "ends\n")
-        #expect(try RelayProcess.run(["run", "w.yaml", "--json"], in: workflow("steps:\n  - list: [a]\n")).standardOutput == "[\n  \"a\"\n]\n")
+    func outputFormats() async throws {
+        #expect(try await RelayProcess.running(["run", "w.yaml"], in: workflow("steps:\n  - list: [a, 1, true]\n")).standardOutput == "a\n1\ntrue\n")
+        #expect(try await RelayProcess.running(["run", "w.yaml"], in: workflow("steps:\n  - nothing\n")).standardOutput == "")
+        #expect(try await RelayProcess.running(["run", "w.yaml"], in: workflow("steps:\n  - text: \"ends\\n\"\n")).standardOutput == "ends\n")
+        #expect(try await RelayProcess.running(["run", "w.yaml", "--json"], in: workflow("steps:\n  - list: [a]\n")).standardOutput == "[\n  \"a\"\n]\n")
     }
 
     @Test("--answer by prompt or as-name, --yes, and a clear error without them")
-    func answers() throws {
+    func answers() async throws {
         let folder = try workflow("steps:\n  - ask: \"Name?\"\n    as: name\n  - confirm: Sure?\n  - text: \"hi ${name}\"\n")
-        #expect(try RelayProcess.run(["run", "w.yaml", "--answer", "name=Ada", "--yes"], in: folder).standardOutput == "hi Ada\n")
-        let unanswered = try RelayProcess.run(["run", "w.yaml"], in: folder)
+        #expect(try await RelayProcess.running(["run", "w.yaml", "--answer", "name=Ada", "--yes"], in: folder).standardOutput == "hi Ada\n")
+        let unanswered = try await RelayProcess.running(["run", "w.yaml"], in: folder)
         #expect(unanswered.status == 1 && unanswered.standardError.contains("--answer 'Name?=VALUE'"))
-        let noYes = try RelayProcess.run(["run", "w.yaml", "--answer", "Name?=Bo"], in: folder)
+        let noYes = try await RelayProcess.running(["run", "w.yaml", "--answer", "Name?=Bo"], in: folder)
         #expect(noYes.status == 1 && noYes.standardError.contains("--yes"))
     }
 
     @Test("--trace writes each step to standard error only")
-    func trace() throws {
-        let result = try RelayProcess.run(["run", "w.yaml", "--trace"], in: workflow("steps:\n  - text: a\n  - count\n"))
+    func trace() async throws {
+        let result = try await RelayProcess.running(["run", "w.yaml", "--trace"], in: workflow("steps:\n  - text: a\n  - count\n"))
         #expect(result.standardOutput == "1\n")
         #expect(result.standardError.contains("w.yaml:2: text → text"))
         #expect(result.standardError.contains("w.yaml:3: count → number"))
     }
 
     @Test("check: text and JSON diagnostics, exit 2 on errors")
-    func check() throws {
+    func check() async throws {
         let folder = try workflow("steps:\n  - chnage-case: upper\n")
-        let text = try RelayProcess.run(["check", "w.yaml"], in: folder)
+        let text = try await RelayProcess.running(["check", "w.yaml"], in: folder)
         #expect(text.status == 2)
         #expect(text.standardError.hasPrefix("w.yaml:2:5: error: unknown action 'chnage-case'; did you mean 'change-case'?\n    2 |   - chnage-case: upper\n      |     ^~~~~~~~~~~\n"))
-        let json = try RelayProcess.run(["check", "w.yaml", "--format", "json"], in: folder)
+        let json = try await RelayProcess.running(["check", "w.yaml", "--format", "json"], in: folder)
         #expect(json.status == 2)
         let parsed = try JSONReader.value(from: json.standardOutput)
         #expect(try parsed.element(at: 1).property("line") == 2)
         #expect(try parsed.element(at: 1).property("column") == 5)
         #expect(try parsed.element(at: 1).property("severity") == "error")
-        #expect(try RelayProcess.run(["check", "w.yaml"], in: workflow("steps: []\n")).status == 0)
+        #expect(try await RelayProcess.running(["check", "w.yaml"], in: workflow("steps: []\n")).status == 0)
     }
 
     @Test("every malformed workflow exits 2 with a located diagnostic, never a crash")
-    func malformedCorpus() throws {
+    func malformedCorpus() async throws {
         let folder = RelayProcess.root.appendingPathComponent("Tests/RelayLanguageTests/Malformed")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".yaml") }
         for file in files {
-            let result = try RelayProcess.run(["run", file], in: folder)
+            let result = try await RelayProcess.running(["run", file], in: folder)
             #expect(result.status == 2, "\(file): \(result.status)")
             #expect(result.standardError.hasPrefix("\(file):"), "\(file): \(result.standardError)")
             #expect(result.standardOutput.isEmpty)
@@ -98,8 +98,8 @@ struct CommandLineTests {
     }
 
     @Test("actions --json lists every action with the fields of SPEC §10")
-    func actionsJSON() throws {
-        let result = try RelayProcess.run(["actions", "--json"])
+    func actionsJSON() async throws {
+        let result = try await RelayProcess.running(["actions", "--json"])
         guard case .list(let actions) = try JSONReader.value(from: result.standardOutput) else {
             Issue.record("not a list")
             return
@@ -114,30 +114,30 @@ struct CommandLineTests {
         #expect(try caseSensitive.property("type") == "boolean")
         #expect(try caseSensitive.property("required") == false)
         #expect(try caseSensitive.property("default") == true)
-        let filtered = try RelayProcess.run(["actions", "date"])
+        let filtered = try await RelayProcess.running(["actions", "date"])
         #expect(filtered.standardOutput.contains("adjust-date") && !filtered.standardOutput.contains("replace-text"))
     }
 
     @Test("describe shows parameters and an example; unknown actions suggest")
-    func describe() throws {
-        let result = try RelayProcess.run(["describe", "change-case"])
+    func describe() async throws {
+        let result = try await RelayProcess.running(["describe", "change-case"])
         #expect(result.standardOutput.contains("change-case — Change Case"))
         #expect(result.standardOutput.contains("upper | lower | title, primary, required"))
         #expect(result.standardOutput.contains("- change-case: upper"))
-        let unknown = try RelayProcess.run(["describe", "chnage-case"])
+        let unknown = try await RelayProcess.running(["describe", "chnage-case"])
         #expect(unknown.status == 2 && unknown.standardError.contains("did you mean 'change-case'?"))
     }
 
     @Test("Docs/Actions.md is what relay actions --markdown generates")
-    func actionsDocument() throws {
-        let generated = try RelayProcess.run(["actions", "--markdown"]).standardOutput
+    func actionsDocument() async throws {
+        let generated = try await RelayProcess.running(["actions", "--markdown"]).standardOutput
         let committed = try String(contentsOf: RelayProcess.root.appendingPathComponent("Docs/Actions.md"), encoding: .utf8)
         #expect(generated == committed, "run: swift run relay actions --markdown > Docs/Actions.md")
     }
 
     @Test("schema is JSON Schema naming every action and control step")
-    func schema() throws {
-        let schema = try JSONReader.value(from: try RelayProcess.run(["schema"]).standardOutput)
+    func schema() async throws {
+        let schema = try JSONReader.value(from: try await RelayProcess.running(["schema"]).standardOutput)
         #expect(try schema.property("$schema") == "http://json-schema.org/draft-07/schema#")
         let definitions = try schema.property("definitions")
         #expect(try definitions.property("action:replace-text") != .nothing)
@@ -147,9 +147,9 @@ struct CommandLineTests {
     }
 
     @Test("shell completions for bash, zsh and fish are generated from the commands; the bash one parses")
-    func completions() throws {
+    func completions() async throws {
         for shell in ["bash", "zsh", "fish"] {
-            let script = try RelayProcess.run(["--generate-completion-script", shell])
+            let script = try await RelayProcess.running(["--generate-completion-script", shell])
             #expect(script.status == 0)
             for command in ["run", "check", "repl", "package", "undo"] {
                 #expect(script.standardOutput.contains(command), "\(shell) completion lacks \(command)")
@@ -161,7 +161,7 @@ struct CommandLineTests {
                 check.executableURL = URL(fileURLWithPath: "/bin/bash")
                 check.arguments = ["-n", file.path]
                 try check.run()
-                check.waitUntilExit()
+                await RelayProcess.waitForExit(check)
                 #expect(check.terminationStatus == 0)
             }
         }

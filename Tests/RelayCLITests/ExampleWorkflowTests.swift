@@ -22,14 +22,14 @@ struct ExampleWorkflowTests {
     }
 
     @Test("each example prints its expected output", arguments: names)
-    func example(name: String) throws {
+    func example(name: String) async throws {
         let expected = try String(contentsOf: Self.folder.appendingPathComponent("expected/\(name).out"), encoding: .utf8)
         let argumentsFile = Self.folder.appendingPathComponent("expected/\(name).args")
         let extra = (try? String(contentsOf: argumentsFile, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
         // A home of its own: examples that write files write under ~/relay-examples, and the undo journal goes there too.
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("relay-example-home-\(UUID().uuidString)")
         try Self.copyFresh(from: Self.folder.appendingPathComponent("data/home"), to: home)
-        let result = try RelayProcess.run(["run", "workflows/\(name).yaml"] + extra, environment: ["HOME": home.path])
+        let result = try await RelayProcess.running(["run", "workflows/\(name).yaml"] + extra, environment: ["HOME": home.path])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput == expected)
         #expect(result.standardError.isEmpty)
@@ -55,9 +55,9 @@ struct ExampleWorkflowTests {
     }
 
     @Test("every example passes relay check")
-    func check() throws {
+    func check() async throws {
         let files = Self.names.map { "workflows/\($0).yaml" } + ["workflows/lib/line-total.yaml"]
-        let result = try RelayProcess.run(["check"] + files)
+        let result = try await RelayProcess.running(["check"] + files)
         #expect(result.status == 0, "\(result.standardError)")
     }
 }

@@ -11,12 +11,12 @@ struct HostileInputTests {
         return folder
     }
 
-    private func relay(_ arguments: [String], in folder: URL) throws -> RelayProcess.Result {
-        try RelayProcess.run(arguments, in: folder, environment: ["HOME": folder.appendingPathComponent("home").path, "XDG_STATE_HOME": ""])
+    private func relay(_ arguments: [String], in folder: URL) async throws -> RelayProcess.Result {
+        try await RelayProcess.running(arguments, in: folder, environment: ["HOME": folder.appendingPathComponent("home").path, "XDG_STATE_HOME": ""])
     }
 
     @Test("workflow files that are not workflow text: too big, a FIFO, a folder, a device, not UTF-8, UTF-16")
-    func workflowFiles() throws {
+    func workflowFiles() async throws {
         let root = try folder()
         let path = { (name: String) in root.appendingPathComponent(name).path }
         // A sparse 2 GB file: refused from its size, without being read.
@@ -38,16 +38,16 @@ struct HostileInputTests {
         ]
         for (file, message) in expected {
             for command in ["check", "run"] {
-                let result = try relay([command, file], in: root)
+                let result = try await relay([command, file], in: root)
                 #expect(result.status == 2, "\(command) \(file): \(result.standardError)")
                 #expect(result.standardError.hasPrefix(message), "\(command) \(file): \(result.standardError)")
             }
         }
-        #expect(try relay(["run", "ok.yaml"], in: root).standardOutput == "café\n")
+        await #expect(try await relay(["run", "ok.yaml"], in: root).standardOutput == "café\n")
     }
 
     @Test("a workflow that runs itself twice under on-error: continue stops at the run's budget of workflow calls", arguments: [false, true])
-    func selfRecursion(parallel: Bool) throws {
+    func selfRecursion(parallel: Bool) async throws {
         let root = try folder()
         let calls = "  - run-workflow: self.yaml\n    on-error: continue\n  - run-workflow: self.yaml\n    on-error: continue\n"
         let steps = parallel
@@ -55,39 +55,39 @@ struct HostileInputTests {
             : "steps:\n" + calls
         try steps.write(to: root.appendingPathComponent("self.yaml"), atomically: true, encoding: .utf8)
         let started = ContinuousClock.now
-        let result = try relay(["run", "self.yaml"], in: root)
+        let result = try await relay(["run", "self.yaml"], in: root)
         #expect(result.status == 1)
         #expect(result.standardError.contains("this run has started 10000 workflows with run-workflow, the most one run may"), "\(result.standardError.prefix(400))")
         #expect(ContinuousClock.now - started < .seconds(60))
     }
 
     @Test("numbers at their limits: NaN and the infinities format as words; a huge repeat that stops at once is quick")
-    func numbers() throws {
+    func numbers() async throws {
         let root = try folder()
         try "steps:\n  - number: .inf\n  - format-number\n".write(to: root.appendingPathComponent("inf.yaml"), atomically: true, encoding: .utf8)
         try "steps:\n  - number: .nan\n  - format-number: 3\n".write(to: root.appendingPathComponent("nan.yaml"), atomically: true, encoding: .utf8)
         try "steps:\n  - number: -.inf\n  - format-number: 0\n".write(to: root.appendingPathComponent("minus.yaml"), atomically: true, encoding: .utf8)
         try "steps:\n  - repeat: 1000000000\n    do:\n      - stop: done\n".write(to: root.appendingPathComponent("repeat.yaml"), atomically: true, encoding: .utf8)
-        #expect(try relay(["run", "inf.yaml"], in: root).standardOutput == "Infinity\n")
-        #expect(try relay(["run", "nan.yaml"], in: root).standardOutput == "NaN\n")
-        #expect(try relay(["run", "minus.yaml"], in: root).standardOutput == "-Infinity\n")
-        #expect(try relay(["run", "repeat.yaml"], in: root).standardOutput == "done\n")
+        #expect(try await relay(["run", "inf.yaml"], in: root).standardOutput == "Infinity\n")
+        #expect(try await relay(["run", "nan.yaml"], in: root).standardOutput == "NaN\n")
+        #expect(try await relay(["run", "minus.yaml"], in: root).standardOutput == "-Infinity\n")
+        #expect(try await relay(["run", "repeat.yaml"], in: root).standardOutput == "done\n")
     }
 
     @Test("a Markdown file of 10,000 nested quotes is a located error for get-text and convert")
-    func deepMarkdown() throws {
+    func deepMarkdown() async throws {
         let root = try folder()
         try (String(repeating: "> ", count: 10_000) + "deep\n").write(to: root.appendingPathComponent("quote.md"), atomically: true, encoding: .utf8)
         for step in ["get-text", "convert: rtf"] {
             try "steps:\n  - read-file: quote.md\n  - \(step)\n".write(to: root.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
-            let result = try relay(["run", "w.yaml"], in: root)
+            let result = try await relay(["run", "w.yaml"], in: root)
             #expect(result.status == 1)
             #expect(result.standardError.contains("w.yaml:3:5: error: step '\(step.split(separator: ":")[0])': the Markdown nests quotes, lists or emphasis more than 100 levels deep"), "\(result.standardError)")
         }
     }
 
     @Test("damaged images say what is wrong: empty, random bytes, cut short, a size too big to decode")
-    func damagedImages() throws {
+    func damagedImages() async throws {
         let root = try folder()
         var header = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]) + Data("IHDR".utf8)
         header += Data([0, 1, 0x86, 0xA0, 0, 1, 0x86, 0xA0, 8, 6, 0, 0, 0, 0, 0, 0, 0])  // 100,000 × 100,000
@@ -100,7 +100,7 @@ struct HostileInputTests {
         try "steps:\n  - read-file: a.png\n  - rotate-image: 90\n".write(to: root.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
         for (bytes, message) in cases {
             try bytes.write(to: root.appendingPathComponent("a.png"))
-            let result = try relay(["run", "w.yaml"], in: root)
+            let result = try await relay(["run", "w.yaml"], in: root)
             #expect(result.status == 1)
             #expect(result.standardError.contains("w.yaml:3:5: error: step 'rotate-image': \(message)"), "\(result.standardError)")
         }

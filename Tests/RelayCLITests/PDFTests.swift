@@ -25,22 +25,22 @@ struct PDFTests {
         return folder
     }
 
-    private func make(_ steps: String, in folder: URL) throws -> String {
+    private func make(_ steps: String, in folder: URL) async throws -> String {
         try ("steps:\n" + steps.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n") + "\n")
             .write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
-        let result = try RelayProcess.run(["run", "w.yaml"], in: folder, environment: ["HOME": folder.appendingPathComponent("home").path])
+        let result = try await RelayProcess.running(["run", "w.yaml"], in: folder, environment: ["HOME": folder.appendingPathComponent("home").path])
         #expect(result.status == 0, "\(result.standardError)")
         return result.standardOutput.trimmingCharacters(in: .newlines)
     }
 
     @Test("a Markdown document of 100 sections paginates, with its text in order")
-    func markdown() throws {
+    func markdown() async throws {
         var markdown = "# Trail Report\n\nA *short* walk: café, naïve, Ελληνικά.\n\n| Trail | km |\n|:--|--:|\n| Ridge Loop | 4.2 |\n"
         for section in 1...100 {
             markdown += "\n## Section \(section)\n\n" + String(repeating: "Cedar and fir line the ridge above the lake. ", count: 6) + "\n\n- point \(section)\n"
         }
         let root = try folder(["doc.md": Data(markdown.utf8)])
-        let path = try make("- read-file: doc.md\n- make-pdf: { title: Trail Report }", in: root)
+        let path = try await make("- read-file: doc.md\n- make-pdf: { title: Trail Report }", in: root)
         #expect(path == root.appendingPathComponent("doc.pdf").path)
         let info = try tool("pdfinfo", [path])
         #expect(info.contains("Title:           Trail Report"))
@@ -56,35 +56,35 @@ struct PDFTests {
     }
 
     @Test("text and images combine into one PDF, pages in order; made from text it goes to the scratch folder")
-    func combined() throws {
+    func combined() async throws {
         let png = try #require(Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAADwAAAAoCAIAAAAt2Q6oAAAAPUlEQVR4nO3OQREAMBCEsPWvok57KviFQUD2t+i9bGhoaGhoaGhoaGhoaOjkjt0FDQ0NDQ0NDQ0NDQ0NnXQbJSQMVclR2wAAAABJRU5ErkJggg=="))
         let root = try folder(["a.png": png])
-        let path = try make("- read-file: a.png\n  as: picture\n- list: [\"First page text\", \"${picture}\", \"Last words\"]\n- make-pdf: { to: out.pdf }", in: root)
+        let path = try await make("- read-file: a.png\n  as: picture\n- list: [\"First page text\", \"${picture}\", \"Last words\"]\n- make-pdf: { to: out.pdf }", in: root)
         #expect(path == root.appendingPathComponent("out.pdf").path)
         #expect(try tool("pdfinfo", [path]).contains("Pages:           3"))
         let pageTexts = try (1...3).map { try tool("pdftotext", ["-f", "\($0)", "-l", "\($0)", path, "-"]) }
         #expect(pageTexts[0].contains("First page text"))
         #expect(pageTexts[2].contains("Last words"))
-        let scratch = try make("- text: \"Trail report: 4.2 km\"\n- make-pdf", in: root)
+        let scratch = try await make("- text: \"Trail report: 4.2 km\"\n- make-pdf", in: root)
         #expect(scratch.contains("relay-scratch/run-"))
         #expect(try tool("pdftotext", [scratch, "-"]).contains("Trail report: 4.2 km"))
     }
 
     @Test("PDF inputs keep their pages; get-text reads a PDF's text")
-    func pdfInputs() throws {
+    func pdfInputs() async throws {
         let root = try folder([:])
-        _ = try make("- text: \"Inner page one\\n\\nsecond paragraph\"\n- make-pdf: { to: inner.pdf }", in: root)
-        let path = try make(
+        _ = try await make("- text: \"Inner page one\\n\\nsecond paragraph\"\n- make-pdf: { to: inner.pdf }", in: root)
+        let path = try await make(
             "- read-file: inner.pdf\n  as: inner\n- list: [\"Cover\", \"${inner}\", \"Back\"]\n- make-pdf: { to: all.pdf }", in: root)
         #expect(try tool("pdfinfo", [path]).contains("Pages:           3"))
         #expect(try tool("pdftotext", ["-f", "2", "-l", "2", path, "-"]).contains("Inner page one"))
-        let alone = try make("- read-file: all.pdf\n- make-pdf: { to: copy.pdf }", in: root)
+        let alone = try await make("- read-file: all.pdf\n- make-pdf: { to: copy.pdf }", in: root)
         #expect(FileManager.default.contents(atPath: alone) == FileManager.default.contents(atPath: path), "one PDF alone is copied byte for byte")
-        let text = try make("- read-file: all.pdf\n- get-text", in: root)
+        let text = try await make("- read-file: all.pdf\n- get-text", in: root)
         #expect(text.contains("Cover") && text.contains("Inner page one") && text.contains("Back"))
         let broken = try folder(["bad.pdf": Data("%PDF-1.4 not really".utf8)])
         try "steps:\n  - read-file: bad.pdf\n  - get-text\n".write(to: broken.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
-        let result = try RelayProcess.run(["run", "w.yaml"], in: broken)
+        let result = try await RelayProcess.running(["run", "w.yaml"], in: broken)
         #expect(result.status == 1 && result.standardError.contains("cannot read 'bad.pdf' as a PDF"))
     }
 }

@@ -24,124 +24,125 @@ struct PackageTests {
         return file.path
     }
 
-    /// Runs relay with TrailKit loaded, in this test's folders.
-    private func relay(_ arguments: [String], package: String? = PackageTests.trailKit, environment: [String: String] = [:]) throws -> RelayProcess.Result {
+    /// Runs relay with TrailKit loaded, in this test's folders. Awaited, not blocking: a package
+    /// build takes most of a minute, and a blocked thread would stall the tests of other suites.
+    private func relay(_ arguments: [String], package: String? = PackageTests.trailKit, environment: [String: String] = [:]) async throws -> RelayProcess.Result {
         var environment = environment
         environment["XDG_CACHE_HOME"] = Self.cache.path
         environment["XDG_DATA_HOME"] = data.path
         environment["XDG_STATE_HOME"] = folder.appendingPathComponent("state").path
         environment["RELAY_NOTES"] = folder.appendingPathComponent("Notes").path
-        return try RelayProcess.run(arguments + (package.map { ["--package", $0] } ?? []), in: folder, environment: environment)
+        return try await RelayProcess.running(arguments + (package.map { ["--package", $0] } ?? []), in: folder, environment: environment)
     }
 
     @Test("TrailKit through --package: its query, its URL-representable intent, its names with and without the prefix")
-    func throughFlag() throws {
+    func throughFlag() async throws {
         let find = try workflow(
             "find.yaml",
             "steps:\n  - find: trails\n    where: {distance: {greater-than: 2}, region: {is: Rockies}}\n    sort: {by: distance, order: descending}\n    limit: 1\n")
-        let found = try relay(["run", find])
+        let found = try await relay(["run", find])
         #expect(found.status == 0, "\(found.standardError)")
         #expect(found.standardOutput == "Summit Scramble\n")
 
         let open = try workflow("open.yaml", "steps:\n  - trails.open-trail: ridge\n  - open-trail: canyon\n")
-        let opened = try relay(["run", open, "--dry-run"])
+        let opened = try await relay(["run", open, "--dry-run"])
         #expect(opened.status == 0, "\(opened.standardError)")
         #expect(opened.standardError == "open https://trails.example.com/trail/1\nopen https://trails.example.com/trail/5\n")
 
         // Trails are indexed: search asks the host for their index records.
-        let searched = try relay(["run", try workflow("search.yaml", "steps:\n  - search: rockies\n    type: trail\n")])
+        let searched = try await relay(["run", try workflow("search.yaml", "steps:\n  - search: rockies\n    type: trail\n")])
         #expect(searched.standardOutput == "Summit Scramble\nCanyon Rim Trail\n", "\(searched.standardError)")
 
-        let described = try relay(["describe", "trails.suggest-trails"])
+        let described = try await relay(["describe", "trails.suggest-trails"])
         #expect(described.standardOutput.contains("Suggest Trails"))
         #expect(described.standardOutput.contains("featured-collection"))
-        let listed = try relay(["actions", "trails", "--json"])
+        let listed = try await relay(["actions", "trails", "--json"])
         #expect(listed.standardOutput.contains("\"Featured Collection\""), "\(listed.standardOutput)")
     }
 
     @Test("TrailKit through packages: in the workflow, relative to it; a missing package is a located error")
-    func throughWorkflow() throws {
+    func throughWorkflow() async throws {
         let path = try workflow(
             "pass.yaml", "packages: [\(Self.trailKit)]\nsteps:\n  - buy-day-pass: summit\n")
-        let bought = try relay(["run", path, "--yes"], package: nil)
+        let bought = try await relay(["run", path, "--yes"], package: nil)
         #expect(bought.status == 0, "\(bought.standardError)")
         #expect(bought.standardOutput == "Day pass for Rocky Park (for Summit Scramble), valid today\n")
-        #expect(try relay(["check", path], package: nil).status == 0)
+        #expect(try await relay(["check", path], package: nil).status == 0)
 
         let missing = try workflow("missing.yaml", "packages: [./NoSuchKit]\nsteps:\n  - comment: x\n")
-        let failed = try relay(["run", missing], package: nil)
+        let failed = try await relay(["run", missing], package: nil)
         #expect(failed.status == 2)
-        #expect(try relay(["check", missing], package: nil).status == 2)
+        #expect(try await relay(["check", missing], package: nil).status == 2)
         #expect(failed.standardError.contains("missing.yaml:1:12: error: cannot load the package './NoSuchKit': there is no Swift package at"), "\(failed.standardError)")
     }
 
     @Test("transfer selection: a PDF parameter gets the PDF sheet, RTF-or-image-or-text the RTF, an image the PNG card, text the name")
-    func transferSelection() throws {
+    func transferSelection() async throws {
         let ridge = "  - find: trails\n    where: {name: {is: Ridge Loop}}\n"
-        let pdf = try relay(["run", try workflow("pdf.yaml", "steps:\n\(ridge)  - make-pdf\n  - get-text\n")])
+        let pdf = try await relay(["run", try workflow("pdf.yaml", "steps:\n\(ridge)  - make-pdf\n  - get-text\n")])
         #expect(pdf.status == 0, "\(pdf.standardError)")
         #expect(pdf.standardOutput == "Ridge Loop\nDistance: 4.2 km\nRegion: Cascades\nDifficulty: moderate\n")
 
-        let note = try relay(["run", try workflow("note.yaml", "steps:\n  - create-note: Hikes\n\(ridge)  - append-to-note: Hikes\n  - get-details: body\n")])
+        let note = try await relay(["run", try workflow("note.yaml", "steps:\n  - create-note: Hikes\n\(ridge)  - append-to-note: Hikes\n  - get-details: body\n")])
         #expect(note.status == 0, "\(note.standardError)")
         #expect(note.standardOutput.contains("# Ridge Loop\n\nDistance: 4.2 km"), "\(note.standardOutput)")
 
-        let image = try relay(["run", try workflow("png.yaml", "steps:\n\(ridge)  - rotate-image: 90\n  - get-item: 1\n  - text: \"${previous.type} ${previous.width}x${previous.height}\"\n")])
+        let image = try await relay(["run", try workflow("png.yaml", "steps:\n\(ridge)  - rotate-image: 90\n  - get-item: 1\n  - text: \"${previous.type} ${previous.width}x${previous.height}\"\n")])
         #expect(image.status == 0, "\(image.standardError)")
         #expect(image.standardOutput == "public.png 400x600\n")
 
-        let text = try relay(["run", try workflow("text.yaml", "steps:\n\(ridge)  - change-case: upper\n")])
+        let text = try await relay(["run", try workflow("text.yaml", "steps:\n\(ridge)  - change-case: upper\n")])
         #expect(text.standardOutput == "RIDGE LOOP\n")
     }
 
     @Test("confirmations and choices cross the host: --yes, --answer, a no or Cancel ends the run with exit 3")
-    func questions() throws {
+    func questions() async throws {
         let pass = try workflow("pass.yaml", "steps:\n  - buy-day-pass: Cascade Park\n")
         let prompt = "Buy a day pass for Cascade Park for $5?"
-        #expect(try relay(["run", pass, "--answer", "\(prompt)=yes"]).standardOutput == "Day pass for Cascade Park, valid today\n")
-        let declined = try relay(["run", pass, "--answer", "\(prompt)=no"])
+        #expect(try await relay(["run", pass, "--answer", "\(prompt)=yes"]).standardOutput == "Day pass for Cascade Park, valid today\n")
+        let declined = try await relay(["run", pass, "--answer", "\(prompt)=no"])
         #expect(declined.status == 3)
-        let unanswered = try relay(["run", pass])
+        let unanswered = try await relay(["run", pass])
         #expect(unanswered.status == 1)
         #expect(unanswered.standardError.contains("no answer for '\(prompt)'"))
 
         let tidy = try workflow("tidy.yaml", "steps:\n  - archive-or-delete: summit\n")
         let question = "Archive or delete the log of Summit Scramble?"
-        #expect(try relay(["run", tidy, "--answer", "\(question)=Delete"]).standardOutput == "Deleted the log of Summit Scramble\n")
-        #expect(try relay(["run", tidy, "--answer", "\(question)=Cancel"]).status == 3)
+        #expect(try await relay(["run", tidy, "--answer", "\(question)=Delete"]).standardOutput == "Deleted the log of Summit Scramble\n")
+        #expect(try await relay(["run", tidy, "--answer", "\(question)=Cancel"]).status == 3)
     }
 
     @Test("favourites persist in the package's data folder; the deferred conditions are fetched from the host")
-    func favoritesAndDeferred() throws {
+    func favoritesAndDeferred() async throws {
         let set = try workflow("fav.yaml", "steps:\n  - set-favorite: cedar\n  - set-favorite: lakeshore\n  - suggest-trails: favorites\n")
-        let favorites = try relay(["run", set])
+        let favorites = try await relay(["run", set])
         #expect(favorites.status == 0, "\(favorites.standardError)")
         #expect(favorites.standardOutput == "Lakeshore Path\nCedar Grove Walk\n")
-        let summary = try relay(["run", try workflow("sum.yaml", "steps:\n  - get-activity-summary\n  - get-details: distance\n")])
+        let summary = try await relay(["run", try workflow("sum.yaml", "steps:\n  - get-activity-summary\n  - get-details: distance\n")])
         #expect(summary.standardOutput == "4.1\n")
 
         // set-favorite registered its undo: relay undo performs it through the package.
-        let undone = try relay(["undo"], package: nil)
+        let undone = try await relay(["undo"], package: nil)
         #expect(undone.status == 0, "\(undone.standardError)")
         #expect(undone.standardError == "undid 2 changes of \(set)\n")
-        #expect(try relay(["run", set.replacingOccurrences(of: "fav.yaml", with: "sum.yaml")]).standardOutput == "0\n")
-        #expect(try relay(["undo", "--list"], package: nil).standardOutput.contains("undone by trails.set-favorite"))
-        let conditions = try relay(["run", try workflow("cond.yaml", "steps:\n  - find: trails\n    where: {name: {is: Summit Scramble}}\n  - get-item: 1\n  - get-details: conditions\n")])
+        #expect(try await relay(["run", set.replacingOccurrences(of: "fav.yaml", with: "sum.yaml")]).standardOutput == "0\n")
+        #expect(try await relay(["undo", "--list"], package: nil).standardOutput.contains("undone by trails.set-favorite"))
+        let conditions = try await relay(["run", try workflow("cond.yaml", "steps:\n  - find: trails\n    where: {name: {is: Summit Scramble}}\n  - get-item: 1\n  - get-details: conditions\n")])
         #expect(conditions.standardOutput == "Clear, 4 °C; snow above 2,500 m\n")
     }
 
     @Test("relay package init makes a package that relay run --package uses at once, and refuses a bad name or an existing folder")
-    func scaffold() throws {
-        let made = try relay(["package", "init", "BirdKit"], package: nil)
+    func scaffold() async throws {
+        let made = try await relay(["package", "init", "BirdKit"], package: nil)
         #expect(made.status == 0, "\(made.standardError)")
         for file in ["Package.swift", "Sources/BirdKit/BirdKit.swift", "Sources/relay-host/main.swift", "Tests/BirdKitTests/BirdKitTests.swift", "README.md"] {
             #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("BirdKit/\(file)").path), "\(file)")
         }
-        let greeting = try relay(["run", try workflow("hello.yaml", "steps:\n  - greet: Ada\n")], package: folder.appendingPathComponent("BirdKit").path)
+        let greeting = try await relay(["run", try workflow("hello.yaml", "steps:\n  - greet: Ada\n")], package: folder.appendingPathComponent("BirdKit").path)
         #expect(greeting.status == 0, "\(greeting.standardError)")
         #expect(greeting.standardOutput == "Hello, Ada!\n")
-        #expect(try relay(["package", "init", "BirdKit"], package: nil).status == 1)
-        #expect(try relay(["package", "init", "bird kit"], package: nil).status == 2)
+        #expect(try await relay(["package", "init", "BirdKit"], package: nil).status == 1)
+        #expect(try await relay(["package", "init", "bird kit"], package: nil).status == 2)
     }
 
     // MARK: - Packages that fail
@@ -166,7 +167,7 @@ struct PackageTests {
     }
 
     @Test("a package action that crashes or hangs is a located error of its step with the host's standard error; no host is left behind")
-    func crashAndHang() throws {
+    func crashAndHang() async throws {
         let package = try badPackage(
             named: "Faulty",
             source: """
@@ -198,30 +199,30 @@ struct PackageTests {
 
                 await PackageHost.serve(Faulty.self)
                 """)
-        let crash = try relay(["run", try workflow("crash.yaml", "steps:\n  - text: before\n  - faulty.crash\n")], package: package)
+        let crash = try await relay(["run", try workflow("crash.yaml", "steps:\n  - text: before\n  - faulty.crash\n")], package: package)
         #expect(crash.status == 1, "\(crash.standardError)")
         #expect(crash.standardError.contains("crash.yaml:3:5: error: step 'faulty.crash': the host of package 'Faulty' exited with status 7"), "\(crash.standardError)")
         #expect(crash.standardError.contains("about to fall over"))
 
         let started = Date()
-        let hang = try relay(["run", try workflow("hang.yaml", "steps:\n  - faulty.hang\n")], package: package, environment: ["RELAY_PACKAGE_TIMEOUT": "2"])
+        let hang = try await relay(["run", try workflow("hang.yaml", "steps:\n  - faulty.hang\n")], package: package, environment: ["RELAY_PACKAGE_TIMEOUT": "2"])
         #expect(hang.status == 1)
         #expect(hang.standardError.contains("did not answer 'perform' within 2 s"), "\(hang.standardError)")
         #expect(Date().timeIntervalSince(started) < 30)
 
         // The step's own timeout stops the host too.
-        let stepTimeout = try relay(["run", try workflow("timeout.yaml", "steps:\n  - faulty.hang:\n    timeout: 1\n")], package: package)
+        let stepTimeout = try await relay(["run", try workflow("timeout.yaml", "steps:\n  - faulty.hang:\n    timeout: 1\n")], package: package)
         #expect(stepTimeout.status == 1)
         #expect(stepTimeout.standardError.contains("timeout.yaml:2:5: error"), "\(stepTimeout.standardError)")
 
-        Thread.sleep(forTimeInterval: 0.5)
+        try await Task.sleep(for: .milliseconds(500))
         #expect(try hostsRunning(from: Self.cache.path) == 0, "a package host outlived its relay")
     }
 
     @Test("a package that does not build is an error with the compiler's message, exit 1")
-    func buildFailure() throws {
+    func buildFailure() async throws {
         let package = try badPackage(named: "Broken", source: "import RelayKit\nlet x: Int = \"not a number\"\n")
-        let result = try relay(["run", try workflow("w.yaml", "steps:\n  - comment: x\n")], package: package)
+        let result = try await relay(["run", try workflow("w.yaml", "steps:\n  - comment: x\n")], package: package)
         #expect(result.status == 1)
         #expect(result.standardError.contains("failed to build"), "\(result.standardError)")
         #expect(result.standardError.contains("cannot convert value of type 'String'"), "\(result.standardError)")

@@ -1,8 +1,9 @@
 import Foundation
+import RelayKit
 
 /// Runs the built `relay` executable, as a user would.
 struct RelayProcess {
-    struct Result {
+    struct Result: Sendable {
         var status: Int32
         var standardOutput: String
         var standardError: String
@@ -23,6 +24,18 @@ struct RelayProcess {
         }
         return root.appendingPathComponent(".build/debug/relay")
     }()
+
+    /// `run`, awaited on a thread of its own, so that a long run does not hold one of Swift's
+    /// cooperative threads (two on two cores) that other tests need.
+    static func running(_ arguments: [String], in folder: URL = root, input: String = "", environment: [String: String] = [:]) async throws -> Result {
+        try await BlockingWork.run { _ in try run(arguments, in: folder, input: input, environment: environment) }
+    }
+
+    /// Waits for `process` to end on a thread of its own (see `running`).
+    static func waitForExit(_ process: Process) async {
+        nonisolated(unsafe) let process = process
+        _ = try? await BlockingWork.run { _ in process.waitUntilExit() }
+    }
 
     static func run(_ arguments: [String], in folder: URL = root, input: String = "", environment: [String: String] = [:]) throws -> Result {
         let process = Process()

@@ -11,15 +11,15 @@ struct ReplTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
 
-    private func repl(_ lines: String, arguments: [String] = []) throws -> RelayProcess.Result {
-        try RelayProcess.run(
+    private func repl(_ lines: String, arguments: [String] = []) async throws -> RelayProcess.Result {
+        try await RelayProcess.running(
             ["repl"] + arguments, in: folder, input: lines,
             environment: ["XDG_STATE_HOME": folder.appendingPathComponent("state").path, "XDG_CACHE_HOME": PackageTests.cache.path])
     }
 
     @Test("each line's output is printed with its type and is the next line's input; variables persist")
-    func chaining() throws {
-        let result = try repl("text: hello world\n{change-case: upper, as: loud}\ntext: \"${loud}!\"\ncount: characters\n:vars\n:type\n")
+    func chaining() async throws {
+        let result = try await repl("text: hello world\n{change-case: upper, as: loud}\ntext: \"${loud}!\"\ncount: characters\n:vars\n:type\n")
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput == """
             hello world   # a text
@@ -33,39 +33,39 @@ struct ReplTests {
     }
 
     @Test("an error in the middle points into the line typed and does not end the session")
-    func errorsGoOn() throws {
-        let result = try repl("text: hi\nchnage-case: upper\nchange-case: upper\n")
+    func errorsGoOn() async throws {
+        let result = try await repl("text: hi\nchnage-case: upper\nchange-case: upper\n")
         #expect(result.status == 0)
         #expect(result.standardOutput == "hi   # a text\nHI   # a text\n")
         #expect(result.standardError.contains("<repl>:1:1: error: unknown action 'chnage-case'; did you mean 'change-case'?"), "\(result.standardError)")
-        let failed = try repl("number: 4\ncalculate: \"${previous} / 0\"\ntext: still here\n")
+        let failed = try await repl("number: 4\ncalculate: \"${previous} / 0\"\ntext: still here\n")
         #expect(failed.standardOutput.hasSuffix("still here   # a text\n"), "\(failed.standardOutput)")
         #expect(failed.standardError.contains("<repl>:1:1: error: step 'calculate'"), "\(failed.standardError)")
     }
 
     @Test("a block opened by a line ending in ':' runs when an empty line closes it")
-    func blocks() throws {
-        let result = try repl("list: [a, b]\nfor-each:\ndo:\n  - text: \"${item}!\"\n\ncombine-text: \" \"\n")
+    func blocks() async throws {
+        let result = try await repl("list: [a, b]\nfor-each:\ndo:\n  - text: \"${item}!\"\n\ncombine-text: \" \"\n")
         #expect(result.standardOutput == "a\nb\n# a list of 2\na!\nb!\n# a list of 2\na! b!   # a text\n", "\(result.standardError)")
     }
 
     @Test(":save writes a workflow that relay run reproduces; :load runs one in the session")
-    func saveAndLoad() throws {
+    func saveAndLoad() async throws {
         let saved = folder.appendingPathComponent("session.yaml").path
-        let session = try repl("text: a b c\nsplit-text: spaces\n{get-item: last, as: last}\nchange-case: upper\n:save \(saved)\n")
+        let session = try await repl("text: a b c\nsplit-text: spaces\n{get-item: last, as: last}\nchange-case: upper\n:save \(saved)\n")
         #expect(session.standardOutput.hasSuffix("C   # a text\nsaved 4 steps to \(saved)\n"), "\(session.standardOutput)")
-        let rerun = try RelayProcess.run(["run", saved], in: folder)
+        let rerun = try await RelayProcess.running(["run", saved], in: folder)
         #expect(rerun.status == 0, "\(rerun.standardError)")
         #expect(rerun.standardOutput == "C\n")
 
-        let loaded = try repl(":load \(RelayProcess.root.path)/workflows/chaining.yaml\n:type\n")
+        let loaded = try await repl(":load \(RelayProcess.root.path)/workflows/chaining.yaml\n:type\n")
         #expect(loaded.standardOutput == "hello world   # a text\nHELLO WORLD   # a text\nHELLO Relay   # a text\na text\n", "\(loaded.standardOutput)")
     }
 
     @Test(":undo reverts the last step's file changes; :reset forgets; unknown commands are errors")
-    func commands() throws {
+    func commands() async throws {
         let file = folder.appendingPathComponent("note.txt").path
-        let result = try repl("text: keep me\nsave-file: \(file)\n:undo\n:reset\n:vars\n:nonsense\n:quit\ntext: never\n")
+        let result = try await repl("text: keep me\nsave-file: \(file)\n:undo\n:reset\n:vars\n:nonsense\n:quit\ntext: never\n")
         #expect(!FileManager.default.fileExists(atPath: file))
         #expect(result.standardOutput.contains("undid 1 change\n"), "\(result.standardOutput)")
         #expect(result.standardOutput.contains("session cleared\nno variables yet\n"))
@@ -74,8 +74,8 @@ struct ReplTests {
     }
 
     @Test("--package loads a package's actions into the session")
-    func packages() throws {
-        let result = try repl("trails.suggest-trails: long\ncount\n", arguments: ["--package", PackageTests.trailKit])
+    func packages() async throws {
+        let result = try await repl("trails.suggest-trails: long\ncount\n", arguments: ["--package", PackageTests.trailKit])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput == "Summit Scramble\nCanyon Rim Trail\n# a list of 2\n2   # a number\n", "\(result.standardOutput)")
     }

@@ -30,8 +30,8 @@ struct UndoTests {
         return result
     }
 
-    private func relay(_ arguments: [String], in folder: URL) throws -> RelayProcess.Result {
-        try RelayProcess.run(arguments, in: folder, environment: ["HOME": folder.appendingPathComponent("home").path, "XDG_STATE_HOME": ""])
+    private func relay(_ arguments: [String], in folder: URL) async throws -> RelayProcess.Result {
+        try await RelayProcess.running(arguments, in: folder, environment: ["HOME": folder.appendingPathComponent("home").path, "XDG_STATE_HOME": ""])
     }
 
     @Test("each mutating action is undone to the exact bytes", arguments: [
@@ -43,19 +43,19 @@ struct UndoTests {
         "- read-file: a.bin\n- delete-file",
         "- find-files: .\n- filter: { where: { name: { ends-with: .txt } } }\n- delete-file",
     ])
-    func undo(steps: String) throws {
+    func undo(steps: String) async throws {
         let binary = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
         let folder = try sandbox(["a.bin": binary, "b.txt": Data("bee".utf8), "sub/c.txt": Data("sea".utf8)])
         try ("steps:\n" + steps.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n") + "\n")
             .write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
         let before = snapshot(folder)
-        let run = try relay(["run", "w.yaml"], in: folder)
+        let run = try await relay(["run", "w.yaml"], in: folder)
         #expect(run.status == 0, "\(run.standardError)")
         #expect(snapshot(folder) != before, "the workflow changed nothing")
-        let undo = try relay(["undo"], in: folder)
+        let undo = try await relay(["undo"], in: folder)
         #expect(undo.status == 0, "\(undo.standardError)")
         #expect(snapshot(folder) == before)
-        #expect(try relay(["undo"], in: folder).standardError.contains("nothing to undo"))
+        await #expect(try await relay(["undo"], in: folder).standardError.contains("nothing to undo"))
     }
 
     @Test("image edits in place are undone to the exact bytes", arguments: [
@@ -64,25 +64,25 @@ struct UndoTests {
         "- read-file: q.png\n- resize-image: { width: 10 }",
         "- read-file: q.png\n- convert-image: jpeg",
     ])
-    func undoImages(steps: String) throws {
+    func undoImages(steps: String) async throws {
         // A 60×40 PNG of four coloured quadrants.
         let png = try #require(Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAADwAAAAoCAIAAAAt2Q6oAAAAPUlEQVR4nO3OQREAMBCEsPWvok57KviFQUD2t+i9bGhoaGhoaGhoaGhoaOjkjt0FDQ0NDQ0NDQ0NDQ0NnXQbJSQMVclR2wAAAABJRU5ErkJggg=="))
         let folder = try sandbox(["q.png": png])
         try ("steps:\n" + steps.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n") + "\n")
             .write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
         let before = snapshot(folder)
-        #expect(try relay(["run", "w.yaml"], in: folder).status == 0)
+        #expect(try await relay(["run", "w.yaml"], in: folder).status == 0)
         #expect(snapshot(folder) != before)
-        #expect(try relay(["undo"], in: folder).status == 0)
+        #expect(try await relay(["undo"], in: folder).status == 0)
         #expect(snapshot(folder) == before)
     }
 
     @Test("undo --list shows the runs and their changes")
-    func list() throws {
+    func list() async throws {
         let folder = try sandbox(["a.txt": Data("a".utf8)])
         try "steps:\n  - read-file: a.txt\n  - rename-file: b.txt\n".write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
-        _ = try relay(["run", "w.yaml"], in: folder)
-        let listing = try relay(["undo", "--list"], in: folder).standardOutput
+        _ = try await relay(["run", "w.yaml"], in: folder)
+        let listing = try await relay(["undo", "--list"], in: folder).standardOutput
         #expect(listing.contains("w.yaml"))
         #expect(listing.contains("moved"))
         #expect(listing.contains("a.txt → "))
@@ -104,7 +104,7 @@ struct UndoTests {
     }
 
     @Test("undo never gets stuck: a change that never happened is skipped, one that cannot be reverted is reported, older runs still undo")
-    func neverStuck() throws {
+    func neverStuck() async throws {
         let folder = try sandbox(["a.txt": Data("a".utf8), "c.txt": Data("c".utf8), "d.txt": Data("d".utf8), "e.txt": Data("e".utf8)])
         let path = { (name: String) in folder.appendingPathComponent(name).path }
         // The oldest run renamed e.txt to f.txt for real.
@@ -118,17 +118,17 @@ struct UndoTests {
             #"{"change": "deleted", "path": "\#(path("a.txt"))", "saved": "saved/1"}"#,
         ], in: folder)
 
-        let conflict = try relay(["undo"], in: folder)
+        let conflict = try await relay(["undo"], in: folder)
         #expect(conflict.status == 1)
         #expect(conflict.standardError.contains("note: deleted  \(path("a.txt")): skipped, the file was never deleted"), "\(conflict.standardError)")
         #expect(conflict.standardError.contains("error: not reverted: moved    \(path("c.txt")) → \(path("d.txt")): '\(path("c.txt"))' already exists"), "\(conflict.standardError)")
-        #expect(try relay(["undo", "--list"], in: folder).standardOutput.contains("3-conflict.yaml  (undone; 1 not reverted)"))
+        await #expect(try await relay(["undo", "--list"], in: folder).standardOutput.contains("3-conflict.yaml  (undone; 1 not reverted)"))
 
-        let killed = try relay(["undo"], in: folder)
+        let killed = try await relay(["undo"], in: folder)
         #expect(killed.status == 0, "\(killed.standardError)")
         #expect(killed.standardError.contains("skipped, the move never happened"), "\(killed.standardError)")
 
-        let old = try relay(["undo"], in: folder)
+        let old = try await relay(["undo"], in: folder)
         #expect(old.status == 0, "\(old.standardError)")
         #expect(FileManager.default.contents(atPath: path("e.txt")) == Data("e".utf8))
         #expect(FileManager.default.contents(atPath: path("a.txt")) == Data("a".utf8))
@@ -136,19 +136,19 @@ struct UndoTests {
     }
 
     @Test("an image edited through a symbolic link changes the target, the link stays a link, undo restores the target")
-    func throughLink() throws {
+    func throughLink() async throws {
         let png = try #require(Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAADwAAAAoCAIAAAAt2Q6oAAAAPUlEQVR4nO3OQREAMBCEsPWvok57KviFQUD2t+i9bGhoaGhoaGhoaGhoaOjkjt0FDQ0NDQ0NDQ0NDQ0NnXQbJSQMVclR2wAAAABJRU5ErkJggg=="))
         let folder = try sandbox(["outside/target.png": png])
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("work"), withIntermediateDirectories: true)
         let link = folder.appendingPathComponent("work/link.png").path
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "../outside/target.png")
         try "steps:\n  - read-file: work/link.png\n  - rotate-image: 90\n".write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
-        let run = try relay(["run", "w.yaml"], in: folder)
+        let run = try await relay(["run", "w.yaml"], in: folder)
         #expect(run.status == 0, "\(run.standardError)")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "../outside/target.png")
         let target = folder.appendingPathComponent("outside/target.png").path
         #expect(FileManager.default.contents(atPath: target) != png)
-        #expect(try relay(["undo"], in: folder).status == 0)
+        await #expect(try await relay(["undo"], in: folder).status == 0)
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "../outside/target.png")
         #expect(FileManager.default.contents(atPath: target) == png)
     }
@@ -200,12 +200,12 @@ struct UndoTests {
     }
 
     @Test("a batch that rotates, renames, moves and deletes 200 files, killed at random points: every file is its old or new version, and undo restores exact bytes")
-    func killedBatch() throws {
+    func killedBatch() async throws {
         let png = try #require(Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAADwAAAAoCAIAAAAt2Q6oAAAAPUlEQVR4nO3OQREAMBCEsPWvok57KviFQUD2t+i9bGhoaGhoaGhoaGhoaOjkjt0FDQ0NDQ0NDQ0NDQ0NnXQbJSQMVclR2wAAAABJRU5ErkJggg=="))
         // The rotated version, made once.
         let reference = try sandbox(["q.png": png])
         try "steps:\n  - read-file: q.png\n  - rotate-image: 90\n".write(to: reference.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
-        #expect(try relay(["run", "w.yaml"], in: reference).status == 0)
+        await #expect(try await relay(["run", "w.yaml"], in: reference).status == 0)
         let rotated = try #require(FileManager.default.contents(atPath: reference.appendingPathComponent("q.png").path))
         let allowed = Set([png, rotated].map(SHA256.hex))
 
@@ -237,9 +237,9 @@ struct UndoTests {
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
-            usleep(UInt32.random(in: 20_000...600_000, using: &random))
+            try await Task.sleep(nanoseconds: UInt64(UInt32.random(in: 20_000...600_000, using: &random)) * 1_000)
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            await RelayProcess.waitForExit(process)
 
             let after = digests(folder)
             let images = after.filter { $0.key.hasSuffix(".png") }
@@ -248,7 +248,7 @@ struct UndoTests {
             let texts = after.filter { $0.key.hasSuffix(".txt") }
             #expect(texts.allSatisfy { before[$0.key] == $0.value }, "attempt \(attempt): a text file changed")
 
-            let undo = try relay(["undo"], in: folder)
+            let undo = try await relay(["undo"], in: folder)
             #expect(undo.status == 0, "attempt \(attempt): \(undo.standardError)")
             #expect(digests(folder) == before, "attempt \(attempt): undo did not restore the exact bytes")
         }

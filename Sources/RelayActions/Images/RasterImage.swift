@@ -89,8 +89,10 @@ final class RasterImage {
     }
 
     /// Refuses an image too big to decode before any memory is taken for it.
-    private static func checkSize(width: Int, height: Int, name: String) throws {
-        guard width > 0, height > 0 else { throw IntentError("'\(name)' is a damaged image: its header gives a size of \(width)×\(height)") }
+    private static func checkSize(width: Int, height: Int, name: String, kind: String) throws {
+        guard width > 0, height > 0 else {
+            throw IntentError("'\(name)' is a damaged \(kind) image: its header gives a size of \(width)×\(height)")
+        }
         guard width <= Limits.imageSide, height <= Limits.imageSide, width * height <= Limits.imagePixels else {
             throw IntentError(
                 "'\(name)' is \(width)×\(height) pixels; Relay decodes images of at most \(Limits.imagePixels / 1_000_000) million pixels, \(Limits.imageSide) on a side")
@@ -108,7 +110,7 @@ final class RasterImage {
 
     private static func decodePNG(_ data: Data, name: String) throws -> RasterImage {
         let (width, height) = try pngSize(data, name: name)
-        try checkSize(width: width, height: height, name: name)
+        try checkSize(width: width, height: height, name: name, kind: "PNG")
         let stream = Stream(data)
         let surface = cairo_image_surface_create_from_png_stream({ closure, buffer, length in
             guard let closure, let buffer else { return CAIRO_STATUS_READ_ERROR }
@@ -165,7 +167,7 @@ final class RasterImage {
             tjDecompressHeader3(handle, bytes.bindMemory(to: UInt8.self).baseAddress, UInt(data.count), &width, &height, &subsampling, &colorspace)
         }
         guard header == 0 else { throw IntentError("cannot read '\(name)' as a JPEG image: \(jpegError(handle))") }
-        try checkSize(width: Int(width), height: Int(height), name: name)
+        try checkSize(width: Int(width), height: Int(height), name: name, kind: "JPEG")
         let image = try blank(width: Int(width), height: Int(height))
         cairo_surface_flush(image.surface)
         let stride = cairo_image_surface_get_stride(image.surface)
