@@ -68,14 +68,7 @@ struct FileSafetyTests {
         for index in 0..<200 { files["images/\(index).png"] = Self.png }
         let root = try sandbox(files, steps: "- find-files: images\n- rotate-image: 90")
         let runs = try (0..<2).map { _ in
-            let process = Process()
-            process.executableURL = RelayProcess.executable
-            process.arguments = ["run", "w.yaml"]
-            process.currentDirectoryURL = root
-            process.environment = ["HOME": root.appendingPathComponent("home").path, "PATH": "/usr/bin:/bin"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try RelayProcess.start(running: "w.yaml", in: root)
             return process
         }
         for run in runs {

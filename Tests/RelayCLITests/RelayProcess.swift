@@ -31,6 +31,20 @@ struct RelayProcess {
         try await BlockingWork.run { _ in try run(arguments, in: folder, input: input, environment: environment) }
     }
 
+    /// Starts `relay run WORKFLOW` in `folder` with `folder/home` as HOME, its output discarded, and
+    /// returns at once: for tests that kill a run, or run two at once.
+    static func start(running workflow: String, in folder: URL) throws -> Process {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["run", workflow]
+        process.currentDirectoryURL = folder
+        process.environment = ["HOME": folder.appendingPathComponent("home").path, "PATH": "/usr/bin:/bin"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
     /// Waits for `process` to end on a thread of its own (see `running`).
     static func waitForExit(_ process: Process) async {
         nonisolated(unsafe) let process = process

@@ -168,14 +168,7 @@ struct UndoTests {
                   - save-file: { to: target.txt, overwrite: true }
             """.write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
         for attempt in 0..<6 {
-            let process = Process()
-            process.executableURL = RelayProcess.executable
-            process.arguments = ["run", "w.yaml"]
-            process.currentDirectoryURL = folder
-            process.environment = ["HOME": folder.appendingPathComponent("home").path, "PATH": "/usr/bin:/bin"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try RelayProcess.start(running: "w.yaml", in: folder)
             usleep(UInt32(60_000 + attempt * 45_000))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
@@ -229,14 +222,7 @@ struct UndoTests {
             try FileManager.default.createDirectory(at: folder.appendingPathComponent("done"), withIntermediateDirectories: true)
             try workflow.write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
             let before = digests(folder)
-            let process = Process()
-            process.executableURL = RelayProcess.executable
-            process.arguments = ["run", "w.yaml"]
-            process.currentDirectoryURL = folder
-            process.environment = ["HOME": folder.appendingPathComponent("home").path, "PATH": "/usr/bin:/bin"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try RelayProcess.start(running: "w.yaml", in: folder)
             try await Task.sleep(nanoseconds: UInt64(UInt32.random(in: 20_000...600_000, using: &random)) * 1_000)
             kill(process.processIdentifier, SIGKILL)
             await RelayProcess.waitForExit(process)

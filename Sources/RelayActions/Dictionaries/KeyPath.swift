@@ -6,14 +6,7 @@ struct KeyPath {
     let components: [String]
 
     /// What is wrong with `text` as a key path, or nil.
-    @Sendable static func problem(_ text: String) -> String? {
-        do {
-            _ = try KeyPath(text)
-            return nil
-        } catch {
-            return (error as? IntentError)?.message ?? "\(error)"
-        }
-    }
+    @Sendable static func problem(_ text: String) -> String? { IntentError.problem { _ = try KeyPath(text) } }
 
     init(_ text: String) throws {
         components = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)

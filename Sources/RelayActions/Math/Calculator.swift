@@ -30,14 +30,7 @@ struct Calculator {
     }
 
     /// What is wrong with `text` as a formula, or nil: the checker's view of a literal formula.
-    @Sendable static func problem(_ text: String) -> String? {
-        do {
-            _ = try evaluate(text)
-            return nil
-        } catch {
-            return (error as? IntentError)?.message ?? "\(error)"
-        }
-    }
+    @Sendable static func problem(_ text: String) -> String? { IntentError.problem { _ = try evaluate(text) } }
 
     private init(text: String) {
         self.text = text

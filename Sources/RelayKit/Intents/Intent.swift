@@ -59,6 +59,19 @@ public struct IntentError: Error, Sendable, CustomStringConvertible {
     public let message: String
     public init(_ message: String) { self.message = message }
     public var description: String { message }
+
+    /// What `attempt` throws, as a message, or nil when it succeeds: a parameter's `check` made of
+    /// the code that reads the value for real, so the checker and the action agree.
+    public static func problem(_ attempt: () throws -> Void) -> String? {
+        do {
+            try attempt()
+            return nil
+        } catch let error as IntentError {
+            return error.message
+        } catch {
+            return "\(error)"
+        }
+    }
 }
 
 /// Thrown when a person declines a confirmation or cancels a choice: the run ends with exit status 3.

@@ -15,14 +15,7 @@ public enum RegularExpressions {
     }
 
     /// What is wrong with `pattern`, or nil: the checker's view of a literal pattern.
-    @Sendable public static func problem(_ pattern: String) -> String? {
-        do throws(IntentError) {
-            _ = try make(pattern)
-            return nil
-        } catch {
-            return error.message
-        }
-    }
+    @Sendable public static func problem(_ pattern: String) -> String? { IntentError.problem { _ = try make(pattern) } }
 
     /// The text of every match of `expression` in `text`. See `run` for how long matches end.
     public static func matches(of expression: NSRegularExpression, in text: String) async throws -> [String] {
