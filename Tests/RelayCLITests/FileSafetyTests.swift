@@ -51,7 +51,7 @@ struct FileSafetyTests {
         #expect(run.status == 1)
         #expect(run.standardError.contains("out/one.png' was already written in this run from '"), "\(run.standardError)")
         #expect(run.standardError.contains("in/a.png'; writing '") && run.standardError.contains("in/b.png' there would replace it"))
-        await #expect(try await relay(["undo"], in: root).status == 0)
+        #expect(try await relay(["undo"], in: root).status == 0)
         #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("out/one.png").path))
     }
 

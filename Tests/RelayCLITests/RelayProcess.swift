@@ -47,7 +47,6 @@ struct RelayProcess {
 
     /// Waits for `process` to end on a thread of its own (see `running`).
     static func waitForExit(_ process: Process) async {
-        nonisolated(unsafe) let process = process
         _ = try? await BlockingWork.run { _ in process.waitUntilExit() }
     }
 

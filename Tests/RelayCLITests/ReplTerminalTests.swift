@@ -11,7 +11,7 @@ final class TerminalSession {
         try tmux(["new-session", "-d", "-s", name, "-x", "120", "-y", "40", command], readOutput: false)
     }
 
-    deinit { try? tmux(["kill-session", "-t", name], readOutput: false) }
+    deinit { _ = try? tmux(["kill-session", "-t", name], readOutput: false) }
 
     /// Types `keys` (tmux key names such as `Tab`, `Enter`, `Up`, or literal text).
     func send(_ keys: String...) throws { try tmux(["send-keys", "-t", name] + keys, readOutput: false) }

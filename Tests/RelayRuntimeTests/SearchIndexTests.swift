@@ -65,7 +65,7 @@ struct SearchIndexTests {
         #expect(try await ids(index, "boots") == ["b"])
 
         // Gone from the store, gone from the index; the index persists across openings.
-        Memo.store.withLock { $0.removeFirst() }
+        _ = Memo.store.withLock { $0.removeFirst() }
         let reopened = try SearchIndex(path: path)
         #expect(try await ids(reopened, "eggs") == [])
         #expect(try await ids(reopened, "lake") == ["b"])

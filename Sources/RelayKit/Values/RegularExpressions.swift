@@ -64,7 +64,6 @@ public enum RegularExpressions {
         if let found = scan(expression, text, limit: limit, stop: { DispatchTime.now().uptimeNanoseconds > deadline }) {
             return finish(found)
         }
-        nonisolated(unsafe) let expression = expression
         return try await BlockingWork.run { flag in
             guard let found = scan(expression, text, limit: limit, stop: { flag.isRaised }) else { throw CancellationError() }
             return finish(found)
