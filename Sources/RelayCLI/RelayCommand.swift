@@ -4,7 +4,7 @@ import RelayKit
 import RelayLanguage
 import RelayRuntime
 
-/// The `relay` command line (SPEC §10).
+/// The `relay` command line (Docs/Language.md, "Output and exit status").
 public struct RelayCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "relay",

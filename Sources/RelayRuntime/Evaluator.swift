@@ -2,7 +2,7 @@ import Foundation
 import RelayKit
 import RelayLanguage
 
-/// Evaluates templates and `${…}` expressions against the run's variables (SPEC §3).
+/// Evaluates templates and `${…}` expressions against the run's variables (Docs/Language.md, "Variables and expressions").
 enum Evaluator {
     static func evaluate(_ template: Template, _ variables: Variables) async throws(RuntimeError) -> Value {
         switch template.kind {

@@ -50,7 +50,7 @@ extension Interpreter {
     }
 
     /// A file for a parameter that accepts some content types: the file itself if its type conforms
-    /// to one, else the file the cheapest converter chain makes from it (SPEC §6).
+    /// to one, else the file the cheapest converter chain makes from it (Docs/Language.md, "Conversions between formats").
     private func accepted(_ file: FileReference, for parameter: ParameterDefinition, step: PlannedStep) async throws -> Value {
         let type = file.contentType
         if parameter.accepts.contains(where: { type.conforms(to: $0) }) { return .file(file) }
@@ -71,7 +71,7 @@ extension Interpreter {
 
     private func cost(_ chain: [Converter]) -> Int { chain.reduce(0) { $0 + ($1.isLossy ? 100 : 1) } }
 
-    /// Converts an argument to its parameter's type: by the rules of SPEC §4, else through the
+    /// Converts an argument to its parameter's type: by the rules of Docs/Language.md, "Types and conversion", else through the
     /// converter graph (a PDF file where text is wanted, a Markdown file where rich text is).
     private func convert(
         _ argument: Value, for parameter: ParameterDefinition, of action: ActionDefinition, step: PlannedStep

@@ -3,7 +3,7 @@ import RelayKit
 import RelayLanguage
 
 extension Interpreter {
-    /// The conversions of SPEC §4 and §6 that involve entities and so need a query or async reads:
+    /// The conversions of Docs/Language.md, "Types and conversion" and §6 that involve entities and so need a query or async reads:
     /// text → entity by title; entity → url, dictionary (deferred properties fetched), file, or
     /// whatever content types a parameter accepts. Nil when no entity is involved.
     func convertEntity(_ argument: Value, for parameter: ParameterDefinition, step: PlannedStep) async throws -> Value? {
@@ -40,7 +40,7 @@ extension Interpreter {
         }
     }
 
-    /// SPEC §4 text → entity for a parameter of an entity or union type.
+    /// Docs/Language.md, "Types and conversion" text → entity for a parameter of an entity or union type.
     private func resolveEntity(_ argument: Value, for parameter: ParameterDefinition, step: PlannedStep) async throws -> Value {
         do {
             return try await resolveEntity(argument, as: parameter.type)
@@ -51,7 +51,7 @@ extension Interpreter {
         }
     }
 
-    /// SPEC §4 text → entity: the type's query finds it by title, an exact title first, then a
+    /// Docs/Language.md, "Types and conversion" text → entity: the type's query finds it by title, an exact title first, then a
     /// single partial match; none or several is an error listing the candidates. For a union the
     /// member types are asked in order: the first with one exact title wins, else the first with a
     /// single partial match. An entity of the type passes as it is.

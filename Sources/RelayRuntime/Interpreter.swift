@@ -8,7 +8,7 @@ enum Completion: Sendable {
     case stopped(Value)
 }
 
-/// Runs checked workflows: chaining, control flow, variables, modifiers and actions (SPEC §2–§3).
+/// Runs checked workflows: chaining, control flow, variables, modifiers and actions (Docs/Language.md, "Steps" and "Variables and expressions").
 public final class Interpreter: Sendable {
     let environment: RunEnvironment
     /// The workflow files being run, outermost first (for `run-workflow` depth and recursion).

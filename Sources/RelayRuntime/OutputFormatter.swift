@@ -1,6 +1,6 @@
 import RelayKit
 
-/// Formats a workflow's output for standard output (SPEC §10).
+/// Formats a workflow's output for standard output (Docs/Language.md, "Output and exit status").
 public enum OutputFormatter {
     /// The text `relay run` prints for `value`: nothing for nothing; text followed by a newline unless
     /// it ends with one; lists one item a line; dictionaries as pretty JSON. With `json`, the value as JSON.

@@ -1,7 +1,7 @@
 import Foundation
 import RelayKit
 
-/// Opens URLs for `open` (SPEC §7): with `--open-with COMMAND`, else `$RELAY_OPEN`, else the
+/// Opens URLs for `open` (Docs/Language.md, "Opening URLs"): with `--open-with COMMAND`, else `$RELAY_OPEN`, else the
 /// system's opener (`xdg-open` on Linux, `open` on macOS). With `--dry-run`, or when there is no
 /// opener, it reports `open URL` on standard error instead and the run goes on.
 public struct URLOpener: Sendable {
@@ -23,7 +23,7 @@ public struct URLOpener: Sendable {
         self.report = report
     }
 
-    /// The strategy SPEC §7 prescribes for these settings.
+    /// The strategy Docs/Language.md, "Opening URLs" prescribes for these settings.
     public static func strategy(dryRun: Bool, openWith: String?, environment: [String: String]) -> Strategy {
         if dryRun { return .dryRun }
         if let openWith, !openWith.isEmpty { return .command(CommandLineWords.split(openWith)) }

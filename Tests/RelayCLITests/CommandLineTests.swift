@@ -97,7 +97,7 @@ struct CommandLineTests {
         }
     }
 
-    @Test("actions --json lists every action with the fields of SPEC §10")
+    @Test("actions --json lists every action with the fields of Docs/Language.md, 'Output and exit status'")
     func actionsJSON() async throws {
         let result = try await RelayProcess.running(["actions", "--json"])
         guard case .list(let actions) = try JSONReader.value(from: result.standardOutput) else {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Packages loaded from paths (SPEC §12): TrailKit through `--package` and `packages:`, transfer
+/// Packages loaded from paths (Docs/Packages.md): TrailKit through `--package` and `packages:`, transfer
 /// selection across the host boundary, and packages that crash, hang or do not build.
 @Suite("Packages loaded from a path", .serialized)
 struct PackageTests {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import RelayKit
 
-@Suite("Coercion (SPEC §4)")
+@Suite("Coercion (Docs/Language.md, 'Types and conversion')")
 struct CoercionTests {
     @Test("text → number reads -12, 3.5, 1e3 and 1,234.5", arguments: [
         ("-12", -12.0), ("3.5", 3.5), ("1e3", 1000.0), ("1,234.5", 1234.5), (" 42 ", 42.0), ("1,234,567", 1_234_567.0),

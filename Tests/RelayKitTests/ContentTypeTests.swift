@@ -3,7 +3,7 @@ import Testing
 
 @testable import RelayKit
 
-@Suite("Content types (SPEC §6)")
+@Suite("Content types (Docs/Language.md, 'Conversions between formats')")
 struct ContentTypeTests {
     @Test("the conformance tree")
     func conformance() {

@@ -2,7 +2,7 @@ import Testing
 
 @testable import RelayKit
 
-@Suite("Converter graph (SPEC §6)")
+@Suite("Converter graph (Docs/Language.md, 'Conversions between formats')")
 struct ConversionGraphTests {
     private func converter(_ from: Representation, _ to: Representation, lossy: Bool = false) -> Converter {
         Converter(from: from, to: to, lossy: lossy) { value, _ in value }

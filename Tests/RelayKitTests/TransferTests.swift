@@ -17,7 +17,7 @@ private struct Trail: Transferable {
     }
 }
 
-@Suite("Transfer representations (SPEC §6)")
+@Suite("Transfer representations (Docs/Language.md, 'Conversions between formats')")
 struct TransferTests {
     private func converter(_ from: Representation, _ to: Representation, lossy: Bool = false) -> Converter {
         Converter(from: from, to: to, lossy: lossy) { value, _ in value }

@@ -3,7 +3,7 @@ import Testing
 
 @testable import RelayKit
 
-@Suite("URL templates (SPEC §7)")
+@Suite("URL templates (Docs/Language.md, 'Opening URLs')")
 struct URLTemplateTests {
     private func url(_ template: String, _ values: [String: Value]) throws -> String {
         try URLTemplate(template).url { values[$0] }.absoluteString

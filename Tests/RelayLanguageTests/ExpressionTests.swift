@@ -3,7 +3,7 @@ import Testing
 
 @testable import RelayLanguage
 
-@Suite("Templates and expressions (SPEC §3)")
+@Suite("Templates and expressions (Docs/Language.md, 'Variables and expressions')")
 struct ExpressionTests {
     private func template(_ scalar: String) throws(Diagnostic) -> Template {
         let root = try yaml("v: \(scalar)\n")

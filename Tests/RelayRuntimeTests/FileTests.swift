@@ -4,7 +4,7 @@ import Testing
 
 @testable import RelayRuntime
 
-@Suite("File values and file actions (SPEC §8)")
+@Suite("File values and file actions (Docs/Language.md, 'Changing files, and undo')")
 struct FileTests {
     /// A fresh folder with `files` (relative path → contents).
     private func folder(_ files: [String: String]) throws -> URL {

@@ -1,7 +1,7 @@
 import Foundation
 import RelayKit
 
-/// The document conversions Relay offers the converter graph (SPEC §6), and the PDF `pages` property.
+/// The document conversions Relay offers the converter graph (Docs/Language.md, "Conversions between formats"), and the PDF `pages` property.
 enum DocumentConverters {
     static let all: [Converter] = [
         Converter(from: .value(.any), to: .value(.text), lossy: true) { value, _ in .text(value.textValue) },

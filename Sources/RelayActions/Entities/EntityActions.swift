@@ -7,7 +7,7 @@ public enum EntityActions: IntentPackage {
     public static let intents: [any Intent.Type] = [Find.self, GetURL.self, Search.self]
 }
 
-/// `find`: the entities of a type that match conditions, through the type's query (SPEC §5).
+/// `find`: the entities of a type that match conditions, through the type's query (Docs/Language.md, "Entities").
 struct Find: Intent {
     static let summary = "Finds entities of a type (singular or plural name, e.g. 'photos') that match 'where', sorted and limited; what the type's query can do itself is handed to it."
     static let output = ValueType.list
@@ -33,7 +33,7 @@ struct Find: Intent {
     }
 }
 
-/// `get-url`: an entity's URL, from its type's URL template (SPEC §7).
+/// `get-url`: an entity's URL, from its type's URL template (Docs/Language.md, "Opening URLs").
 struct GetURL: Intent {
     static let name = "get-url"
     static let summary = "Outputs the URL of the input entity, made from its type's URL template."

@@ -1,6 +1,6 @@
 import RelayKit
 
-/// `filter`: keeps the items that match conditions, then sorts and limits them (SPEC §5).
+/// `filter`: keeps the items that match conditions, then sorts and limits them (Docs/Language.md, "Entities").
 struct FilterList: Intent {
     static let name = "filter"
     static let summary = "Keeps the items of the input list that match 'where', then sorts and limits them."

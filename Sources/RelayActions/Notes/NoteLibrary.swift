@@ -2,7 +2,7 @@ import Foundation
 import RelayKit
 
 /// The `notes` package: `note` entities, the Markdown files under the notes folder, indexed for
-/// `search`; `create-note` and `append-to-note` (SPEC §9).
+/// `search`; `create-note` and `append-to-note` (Docs/Actions.md).
 public enum NoteLibrary: IntentPackage {
     public static let name = "notes"
     public static let intents: [any Intent.Type] = [CreateNote.self, AppendToNote.self]

@@ -1,7 +1,7 @@
 import Foundation
 import RelayKit
 
-/// The `photos` package: `photo` entities, the image files under the photo library folder (SPEC §9).
+/// The `photos` package: `photo` entities, the image files under the photo library folder (Docs/Actions.md).
 public enum PhotoLibrary: IntentPackage {
     public static let name = "photos"
     public static let intents: [any Intent.Type] = []
@@ -47,7 +47,7 @@ struct Photo: Entity {
         return DisplayRepresentation(title: file.name, subtitle: folder.isEmpty ? nil : folder, image: file.reference)
     }
 
-    /// A photo converts to its image file (SPEC §9).
+    /// A photo converts to its image file (Docs/Actions.md).
     var transferRepresentations: [TransferRepresentation] {
         let reference = file.reference
         return [.proxy(reference.contentType) { .file(reference) }]

@@ -1,7 +1,7 @@
 import Foundation
 import RelayKit
 
-/// `search`: the indexed entities that best match some text (SPEC §5).
+/// `search`: the indexed entities that best match some text (Docs/Language.md, "Entities").
 struct Search: Intent {
     static let summary = "Finds the indexed entities (notes, and packages' indexed types) that best match the text, best first; 'type' keeps one type."
     static let output = ValueType.list

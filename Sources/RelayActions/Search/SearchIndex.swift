@@ -1,7 +1,7 @@
 import Foundation
 import RelayKit
 
-/// The persistent full-text index of indexed entity types (SPEC §5): SQLite FTS5 in
+/// The persistent full-text index of indexed entity types (Docs/Language.md, "Entities"): SQLite FTS5 in
 /// `$XDG_DATA_HOME/relay/index.sqlite` (else `~/.local/share/relay`). Each type is brought in step
 /// before it is searched: entities that are new or changed since they were indexed are indexed
 /// again, and those that are gone are removed. A process keeps one open index per file

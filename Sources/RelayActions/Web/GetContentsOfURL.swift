@@ -2,7 +2,7 @@ import Foundation
 import RelayKit
 
 /// `get-contents-of-url`: an HTTP request; the response as text, JSON as a value, or other content
-/// as a file in the scratch folder (SPEC §9).
+/// as a file in the scratch folder (Docs/Actions.md).
 struct GetContentsOfURL: Intent {
     static let name = "get-contents-of-url"
     static let summary = "Sends an HTTP request to the input URL. A JSON response becomes a dictionary (or list), text becomes text, anything else a file in the scratch folder; a status that is not 2xx is an error."

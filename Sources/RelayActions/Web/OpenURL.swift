@@ -1,7 +1,7 @@
 import Foundation
 import RelayKit
 
-/// `open`: opens a URL (SPEC §7).
+/// `open`: opens a URL (Docs/Language.md, "Opening URLs").
 struct OpenURL: Intent {
     static let name = "open"
     static let summary = "Opens the input URL (or a URL-representable entity's URL) with --open-with, $RELAY_OPEN or the system's opener (with --dry-run, prints 'open URL'); passes its input through."

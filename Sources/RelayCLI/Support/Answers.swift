@@ -3,7 +3,7 @@ import RelayKit
 import RelayRuntime
 
 /// Answers prompts from `--answer PROMPT=VALUE`, `--yes` and defaults, and, when standard input
-/// is a terminal, by asking on it (SPEC §10: interaction).
+/// is a terminal, by asking on it (Docs/Language.md, "Output and exit status": interaction).
 struct Answers: Interaction {
     /// The raw `PROMPT=VALUE` arguments; a prompt may itself contain `=`.
     let answers: [String]

@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// Relay's exit statuses (SPEC §10).
+/// Relay's exit statuses (Docs/Language.md, "Output and exit status").
 public enum ExitStatus: Int32, Sendable {
     case success = 0
     /// A runtime error.

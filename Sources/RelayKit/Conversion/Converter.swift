@@ -29,7 +29,7 @@ public enum Representation: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A conversion a package offers, such as Markdown file → rich text or rich text → PDF file.
-/// The converter graph chains converters, preferring the fewest lossy steps (SPEC §6).
+/// The converter graph chains converters, preferring the fewest lossy steps (Docs/Language.md, "Conversions between formats").
 public struct Converter: Sendable {
     public let from: Representation
     public let to: Representation

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A property some files have beyond SPEC §8's common ones, such as a PDF's `pages`, read by a
+/// A property some files have beyond Docs/Language.md, "Changing files, and undo"'s common ones, such as a PDF's `pages`, read by a
 /// package that knows the format.
 public struct FilePropertyReader: Sendable {
     public let contentType: ContentType

@@ -25,7 +25,7 @@ public struct TransferRepresentation: Sendable {
 }
 
 /// Something that can be handed to parameters that take files: its representations are listed
-/// from highest fidelity to lowest (SPEC §6).
+/// from highest fidelity to lowest (Docs/Language.md, "Conversions between formats").
 public protocol Transferable: Sendable {
     var transferRepresentations: [TransferRepresentation] { get }
 }
@@ -37,7 +37,7 @@ public enum TransferSelection: Sendable {
     /// Representation `index`, converted through `chain`.
     case converted(Int, [Converter])
 
-    /// SPEC §6: the first representation, in the thing's order, whose type conforms to one the
+    /// Docs/Language.md, "Conversions between formats": the first representation, in the thing's order, whose type conforms to one the
     /// parameter accepts; if none does, the representation with the cheapest converter chain to an
     /// accepted type; if there is none, an error naming what was offered and what was accepted.
     public static func select(

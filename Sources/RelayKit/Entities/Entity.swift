@@ -52,7 +52,7 @@ public protocol Entity: ParameterValue {
     static var properties: [EntityProperty<Self>] { get }
     /// How Relay finds entities of this type: by id, by title, suggested, by property.
     static var defaultQuery: any EntityQuery<Self> { get }
-    /// The URL an entity converts to (SPEC §7), if the type has one.
+    /// The URL an entity converts to (Docs/Language.md, "Opening URLs"), if the type has one.
     static var urlTemplate: URLTemplate? { get }
     /// How entities of this type go into the full-text index for `search`, if they do.
     static var indexing: EntityIndexing<Self>? { get }
@@ -61,7 +61,7 @@ public protocol Entity: ParameterValue {
     var id: String { get }
     /// The title (and subtitle and image) people see.
     var displayRepresentation: DisplayRepresentation { get }
-    /// The forms the entity can be handed over in, highest fidelity first (SPEC §6).
+    /// The forms the entity can be handed over in, highest fidelity first (Docs/Language.md, "Conversions between formats").
     var transferRepresentations: [TransferRepresentation] { get }
 }
 

@@ -1,4 +1,4 @@
-/// `find` (SPEC §5): the parts of a query an entity type's query does natively are pushed down to
+/// `find` (Docs/Language.md, "Entities"): the parts of a query an entity type's query does natively are pushed down to
 /// it; the interpreter does the rest in memory, with the same result either way.
 public enum EntityFinder {
     /// How a `find` is split between the query and memory.

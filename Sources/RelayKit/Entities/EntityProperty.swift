@@ -1,6 +1,6 @@
 import Foundation
 
-/// A declared property of an entity type (SPEC §5).
+/// A declared property of an entity type (Docs/Language.md, "Entities").
 ///
 /// The factories are inlinable so that their getters are specialized for the entity type in the
 /// package that declares it: reading a property of many entities then costs no generic lookups.

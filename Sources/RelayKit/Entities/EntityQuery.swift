@@ -13,7 +13,7 @@ public protocol EntityQuery<Result>: Sendable {
     func allEntities() async throws -> [Result]
     /// A few entities to offer when a person picks one; by default the first 20 of all.
     func suggestedEntities() async throws -> [Result]
-    /// Entities whose title matches `title` (for text → entity, SPEC §4); by default those among
+    /// Entities whose title matches `title` (for text → entity, Docs/Language.md, "Types and conversion"); by default those among
     /// all whose title contains it, ignoring case.
     func entities(matching title: String) async throws -> [Result]
 

@@ -1,7 +1,7 @@
 import Foundation
 
 extension EntityValue {
-    /// SPEC §6: the entity handed to something that accepts `accepted` content types — the first of
+    /// Docs/Language.md, "Conversions between formats": the entity handed to something that accepts `accepted` content types — the first of
     /// its representations, in its own order, that conforms to one; else the cheapest converter
     /// chain from one of them. Bytes become a file in the run's scratch folder.
     public func handOver(accepting accepted: [ContentType], graph: ConversionGraph, context: any IntentContext) async throws -> Value {

@@ -42,7 +42,7 @@ public struct EntityValue: Sendable, Hashable {
     /// The names of `id`, `title`, `subtitle` and the declared properties.
     public var propertyNames: [String] { ["id", "title", "subtitle"] + descriptor.properties.map(\.name) }
 
-    /// Reads a property, fetching a deferred one (SPEC §5).
+    /// Reads a property, fetching a deferred one (Docs/Language.md, "Entities").
     public func property(_ name: String) async throws -> Value {
         try await reader(for: name).value(of: self)
     }
@@ -62,7 +62,7 @@ public struct EntityValue: Sendable, Hashable {
         return reader
     }
 
-    /// SPEC §4 entity → dictionary: `id`, `title`, and the declared properties; deferred ones are
+    /// Docs/Language.md, "Types and conversion" entity → dictionary: `id`, `title`, and the declared properties; deferred ones are
     /// fetched only when `includingDeferred`.
     public func dictionary(includingDeferred: Bool) async throws -> ValueDictionary {
         var dictionary: ValueDictionary = ["id": .text(id), "title": .text(title)]
@@ -81,7 +81,7 @@ public struct EntityValue: Sendable, Hashable {
         return dictionary
     }
 
-    /// SPEC §7: the URL its type's template makes from its id and properties.
+    /// Docs/Language.md, "Opening URLs": the URL its type's template makes from its id and properties.
     public func url() async throws -> URL {
         guard let template = descriptor.urlTemplate else {
             throw IntentError("\(Naming.indefiniteArticle(for: typeName)) \(typeName) has no URL: its type declares no URL template")

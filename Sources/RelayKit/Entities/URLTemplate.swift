@@ -1,6 +1,6 @@
 import Foundation
 
-/// A URL with placeholders, such as `https://trails.example.com/trail/{id}` (SPEC §7). Each value
+/// A URL with placeholders, such as `https://trails.example.com/trail/{id}` (Docs/Language.md, "Opening URLs"). Each value
 /// is percent-encoded for its position: a `/` in a path value, or a `&` in a query value, cannot
 /// change the URL's shape.
 public struct URLTemplate: Sendable, Hashable {

@@ -16,7 +16,7 @@
 /// ```
 ///
 /// A parameter of type `Pass` accepts a park or a trail. Text resolves against each member type
-/// in the order of `members`: the first type with a matching title wins (SPEC §4).
+/// in the order of `members`: the first type with a matching title wins (Docs/Language.md, "Types and conversion").
 public protocol UnionValue: ParameterValue {
     /// One member per case, in the order text is resolved against them.
     static var members: [UnionMember<Self>] { get }

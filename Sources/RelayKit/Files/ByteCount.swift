@@ -1,6 +1,6 @@
 import Foundation
 
-/// Reads sizes such as `2 MB` (10^6 bytes), `2 MiB` (2^20 bytes), `512 KB`, `1.5GB`, `100 B` (SPEC §8).
+/// Reads sizes such as `2 MB` (10^6 bytes), `2 MiB` (2^20 bytes), `512 KB`, `1.5GB`, `100 B` (Docs/Language.md, "Changing files, and undo").
 public enum ByteCount {
     private static let units: [String: Double] = [
         "b": 1, "byte": 1, "bytes": 1,

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A uniform type identifier (`public.png`, `com.adobe.pdf`), with the types it conforms to,
-/// its file extensions and MIME types (SPEC §6).
+/// its file extensions and MIME types (Docs/Language.md, "Conversions between formats").
 public struct ContentType: Hashable, Sendable, CustomStringConvertible {
     /// The identifier, e.g. `public.png`.
     public let identifier: String

@@ -1,7 +1,7 @@
 import Foundation
 
 extension FileReference {
-    /// A property of SPEC §8 (`name path extension size created modified type`), nil for other names.
+    /// A property of Docs/Language.md, "Changing files, and undo" (`name path extension size created modified type`), nil for other names.
     func property(_ name: String) throws(ValueAccessError) -> Value? {
         switch name {
         case "name": return .text(self.name)
@@ -33,7 +33,7 @@ extension FileReference {
         }
     }
 
-    /// The file's text (SPEC §4 file → text): the contents of a text file as UTF-8.
+    /// The file's text (Docs/Language.md, "Types and conversion" file → text): the contents of a text file as UTF-8.
     func text(for value: Value) throws(CoercionError) -> String {
         let type = contentType
         guard type.conforms(to: .text), !type.conforms(to: .rtf) else {

@@ -72,7 +72,7 @@ enum FileSuccessors {
     }
 }
 
-/// A file as a workflow value (SPEC §8): its path when made, and its identity, so that the value
+/// A file as a workflow value (Docs/Language.md, "Changing files, and undo"): its path when made, and its identity, so that the value
 /// still finds the file after a rename in its folder, or a move by Relay.
 public struct FileReference: Hashable, Sendable {
     /// The absolute, standardized path the file had when the value was made.

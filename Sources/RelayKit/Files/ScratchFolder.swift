@@ -2,7 +2,7 @@ import Foundation
 
 /// The folder for files a run makes from no input file (a PDF made from text): under the system
 /// temporary folder, made at first use, kept after the run so printed paths stay valid. Scratch
-/// folders older than a day are cleared when a new one is made (SPEC §8).
+/// folders older than a day are cleared when a new one is made (Docs/Language.md, "Changing files, and undo").
 public final class ScratchFolder: @unchecked Sendable {
     /// The folder the run folders are made in.
     public let root: URL

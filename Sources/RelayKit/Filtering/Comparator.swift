@@ -1,4 +1,4 @@
-/// A comparator of a `where` clause (SPEC §5).
+/// A comparator of a `where` clause (Docs/Language.md, "Entities").
 public enum Comparator: String, CaseIterable, Sendable, Hashable {
     case `is`, isNot = "is-not", contains, doesNotContain = "does-not-contain", beginsWith = "begins-with"
     case endsWith = "ends-with", matches, greaterThan = "greater-than", atLeast = "at-least", lessThan = "less-than"

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One condition of a `where` clause: a property, a comparator and its operand (SPEC §5). Parsing
+/// One condition of a `where` clause: a property, a comparator and its operand (Docs/Language.md, "Entities"). Parsing
 /// checks the operand's shape once, so testing an item does no parsing.
 public struct FilterCondition: Sendable {
     public let property: String

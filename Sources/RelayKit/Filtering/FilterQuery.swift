@@ -1,6 +1,6 @@
 import Foundation
 
-/// The `where`/`match`/`sort`/`limit` of SPEC §5, applied in memory to any values: entities and
+/// The `where`/`match`/`sort`/`limit` of Docs/Language.md, "Entities", applied in memory to any values: entities and
 /// files by their properties, dictionaries by key, and plain values through the pseudo property `item`.
 public struct FilterQuery: Sendable {
     public let conditions: [FilterCondition]

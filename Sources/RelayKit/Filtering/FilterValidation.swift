@@ -1,6 +1,6 @@
 /// Checks a `where` and `sort` against the properties of what is filtered, so that a property that
 /// does not exist, or a comparator that does not fit a property's type, is found before running
-/// (SPEC §5). The checker runs it on literal clauses; `find` runs it again on computed ones.
+/// (Docs/Language.md, "Entities"). The checker runs it on literal clauses; `find` runs it again on computed ones.
 public struct FilterValidation: Sendable {
     /// What the filtered things are called in messages: `a photo`, `a file`.
     public let subject: String
@@ -22,7 +22,7 @@ public struct FilterValidation: Sendable {
             })
     }
 
-    /// The validation for files (SPEC §8): the common properties, image sizes, and the extra
+    /// The validation for files (Docs/Language.md, "Changing files, and undo"): the common properties, image sizes, and the extra
     /// properties packages read (such as a PDF's `pages`), whose type is not known here.
     public static var files: FilterValidation {
         let common: [(name: String, type: ValueType)] = [

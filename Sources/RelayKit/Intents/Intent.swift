@@ -32,11 +32,11 @@ extension Intent {
     public static var supportedModes: IntentModes { .all }
 }
 
-/// What an intent returns: a value, a URL to open, or nothing (SPEC §12).
+/// What an intent returns: a value, a URL to open, or nothing (Docs/Packages.md).
 public struct IntentResult: Sendable {
     /// The output of the step.
     public var value: Value
-    /// A URL Relay opens once `perform` returns (SPEC §7), the way the run was told to open URLs.
+    /// A URL Relay opens once `perform` returns (Docs/Language.md, "Opening URLs"), the way the run was told to open URLs.
     public var urlToOpen: URL?
 
     public init(value: Value, urlToOpen: URL? = nil) {

@@ -52,10 +52,10 @@ public protocol IntentContext: Sendable {
     var fileChanges: FileChanges { get }
     /// Where files made from no input file go; kept after the run.
     var scratchFolder: ScratchFolder { get }
-    /// Opens `url` the way the run was told to (SPEC §7: `--open-with`, `$RELAY_OPEN`, the system
+    /// Opens `url` the way the run was told to (Docs/Language.md, "Opening URLs": `--open-with`, `$RELAY_OPEN`, the system
     /// opener, or only reporting it with `--dry-run`).
     func open(_ url: URL) async throws
-    /// Converts `value` to `representation` through the converter graph (SPEC §6).
+    /// Converts `value` to `representation` through the converter graph (Docs/Language.md, "Conversions between formats").
     func convert(_ value: Value, to representation: Representation) async throws -> Value
     /// The entity types of the loaded packages, for `find`, `search` and text → entity.
     var entityTypes: EntityCatalog { get }

@@ -2,7 +2,7 @@ import Foundation
 import OrderedCollections
 
 /// A Swift type an intent parameter can have. Relay converts the workflow's value to
-/// `valueType` first (SPEC §4), then builds the Swift value from the converted value.
+/// `valueType` first (Docs/Language.md, "Types and conversion"), then builds the Swift value from the converted value.
 public protocol ParameterValue: Sendable {
     /// The workflow type this Swift type stands for.
     static var valueType: ValueType { get }

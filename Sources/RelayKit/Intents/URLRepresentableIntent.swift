@@ -1,6 +1,6 @@
 import Foundation
 
-/// An intent that needs no perform of its own: running it opens its target's URL (SPEC §7), in
+/// An intent that needs no perform of its own: running it opens its target's URL (Docs/Language.md, "Opening URLs"), in
 /// the manner of App Intents' `URLRepresentableIntent`.
 ///
 /// ```swift

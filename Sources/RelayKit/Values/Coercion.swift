@@ -23,7 +23,7 @@ public struct CoercionError: Error, Sendable, CustomStringConvertible {
 }
 
 extension Value {
-    /// The value as text (SPEC §4): numbers without `.0`, dates as ISO 8601, lists one item a line,
+    /// The value as text (Docs/Language.md, "Types and conversion"): numbers without `.0`, dates as ISO 8601, lists one item a line,
     /// dictionaries as JSON, nothing as empty text.
     public var textValue: String {
         switch self {
@@ -55,7 +55,7 @@ extension Value {
         }
     }
 
-    /// Whether the value counts as true in a condition (SPEC §2): `false`, `0`, nothing, empty text,
+    /// Whether the value counts as true in a condition (Docs/Language.md, "Steps"): `false`, `0`, nothing, empty text,
     /// an empty list and the texts `false` / `no` are false; everything else is true.
     public var isTruthy: Bool {
         switch self {
@@ -72,7 +72,7 @@ extension Value {
         }
     }
 
-    /// Converts the value to `target` by the rules of SPEC §4. Relative paths (text → file) resolve
+    /// Converts the value to `target` by the rules of Docs/Language.md, "Types and conversion". Relative paths (text → file) resolve
     /// against `baseDirectory`, else the current directory.
     public func coerced(to target: ValueType, relativeTo baseDirectory: URL? = nil) throws(CoercionError) -> Value {
         switch target {

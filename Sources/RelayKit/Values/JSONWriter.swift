@@ -1,7 +1,7 @@
 import Foundation
 
 /// Writes values as JSON: compact, or pretty with two-space indents, `"key": value`
-/// and keys in insertion order (SPEC §10).
+/// and keys in insertion order (Docs/Language.md, "Output and exit status").
 public enum JSONWriter {
     /// The JSON text for `value`.
     public static func string(for value: Value, pretty: Bool) -> String {

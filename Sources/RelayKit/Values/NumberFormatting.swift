@@ -3,7 +3,7 @@ import Foundation
 /// Formats numbers the way Relay prints them: integers without `.0`, otherwise the
 /// shortest decimal that reads back to the same number.
 public enum NumberFormatting {
-    /// The text for `number` (SPEC §4: number → text).
+    /// The text for `number` (Docs/Language.md, "Types and conversion": number → text).
     public static func text(_ number: Double) -> String {
         if number.isNaN { return "NaN" }
         if number.isInfinite { return number < 0 ? "-Infinity" : "Infinity" }

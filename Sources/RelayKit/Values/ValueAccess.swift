@@ -26,7 +26,7 @@ extension Value {
         }
     }
 
-    /// Reads a property (SPEC §3: `${list.count}`, `${date.year}`, `${dict.key}`). A dictionary's
+    /// Reads a property (Docs/Language.md, "Variables and expressions": `${list.count}`, `${date.year}`, `${dict.key}`). A dictionary's
     /// keys come first; a key it lacks reads as nothing.
     public func property(_ name: String) throws(ValueAccessError) -> Value {
         switch self {

@@ -38,7 +38,7 @@ public enum ValueComparison {
         }
     }
 
-    /// Case-insensitive, localized text order (SPEC §5), ties broken by exact order.
+    /// Case-insensitive, localized text order (Docs/Language.md, "Entities"), ties broken by exact order.
     public static func textOrder(_ a: String, _ b: String) -> ComparisonResult {
         let result = a.localizedStandardCompare(b)
         return result == .orderedSame ? (a < b ? .orderedAscending : a > b ? .orderedDescending : .orderedSame) : result

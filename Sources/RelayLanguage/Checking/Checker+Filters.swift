@@ -1,7 +1,7 @@
 import RelayKit
 
 extension Checker {
-    /// SPEC §5: a `where` or `sort` written as literals names only properties that exist, each with
+    /// Docs/Language.md, "Entities": a `where` or `sort` written as literals names only properties that exist, each with
     /// comparators that fit its type; `find` names an entity type that is loaded. Checked for
     /// `find` (the type's properties) and `find-files` (file properties).
     mutating func checkFilterClauses(_ action: ActionDefinition, _ arguments: [Template?]) {

@@ -385,7 +385,7 @@ public struct Checker {
 
     // MARK: - Types
 
-    /// Whether no value of type `from` can ever be converted to `to` (SPEC §4).
+    /// Whether no value of type `from` can ever be converted to `to` (Docs/Language.md, "Types and conversion").
     static func cannotConvert(_ from: ValueType, to: ValueType) -> Bool {
         if from == to || to == .any || to == .text || to == .list || to == .nothing || from == .any || from == .text || from == .list {
             return false

@@ -1,6 +1,6 @@
 import RelayKit
 
-/// An expression inside `${ }` (SPEC §3), with its place in the file.
+/// An expression inside `${ }` (Docs/Language.md, "Variables and expressions"), with its place in the file.
 public struct ValueExpression: Sendable {
     public indirect enum Kind: Sendable {
         case literal(Value)

@@ -1,4 +1,4 @@
-/// One step of a workflow (SPEC §2): an action or a control step, with its modifiers.
+/// One step of a workflow (Docs/Language.md, "Steps"): an action or a control step, with its modifiers.
 public struct Step: Sendable {
     public enum Kind: Sendable {
         case action(ActionCall)
@@ -34,7 +34,7 @@ public enum Arguments: Sendable {
     /// A mapping of parameter names to values.
     case named([TemplateEntry], range: SourceRange)
     /// The primary parameter after the action's name, and named parameters as sibling keys of the
-    /// step (SPEC §5: `- find: note` followed by `where:`, `sort:`, `limit:`).
+    /// step (Docs/Language.md, "Entities": `- find: note` followed by `where:`, `sort:`, `limit:`).
     case primaryWithSiblings(Template, siblings: [TemplateEntry])
 }
 
@@ -70,7 +70,7 @@ public struct Menu: Sendable {
     public var options: [Option]
 }
 
-/// The modifiers any step may carry (SPEC §2).
+/// The modifiers any step may carry (Docs/Language.md, "Steps").
 public struct StepModifiers: Sendable {
     /// `as: NAME`.
     public var outputVariable: Name?

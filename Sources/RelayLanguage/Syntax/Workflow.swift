@@ -1,6 +1,6 @@
 import RelayKit
 
-/// A parsed workflow file (SPEC §1), before names are resolved.
+/// A parsed workflow file (Docs/Language.md, "A workflow file"), before names are resolved.
 public struct Workflow: Sendable {
     public var file: SourceFile
     public var name: String?
