@@ -61,6 +61,12 @@ typedef struct {
 /// Responses larger than this are refused rather than filling memory.
 static const size_t maximum_body = (size_t)1 << 30;
 
+/// libcurl's progress callback: a non-zero answer aborts the transfer.
+static int stop_requested(void *context, curl_off_t total_down, curl_off_t now_down, curl_off_t total_up, curl_off_t now_up) {
+    (void)total_down, (void)now_down, (void)total_up, (void)now_up;
+    return *(const volatile int *)context != 0;
+}
+
 static size_t append(char *chunk, size_t size, size_t count, void *context) {
     buffer *into = context;
     size_t length = size * count;
@@ -83,7 +89,8 @@ static size_t append(char *chunk, size_t size, size_t count, void *context) {
 }
 
 int relay_http_request(const char *url, const char *method, const char *const *headers, size_t header_count,
-                       const char *body, size_t body_length, double timeout_seconds, relay_http_response *response) {
+                       const char *body, size_t body_length, double timeout_seconds, const volatile int *stop,
+                       relay_http_response *response) {
     memset(response, 0, sizeof *response);
     pthread_once(&load_once, load_curl);
     if (load_error != NULL) {
@@ -107,6 +114,11 @@ int relay_http_request(const char *url, const char *method, const char *const *h
     functions.easy_setopt(curl, CURLOPT_TIMEOUT_MS, (long)(timeout_seconds * 1000));
     functions.easy_setopt(curl, CURLOPT_WRITEFUNCTION, append);
     functions.easy_setopt(curl, CURLOPT_WRITEDATA, &received);
+    if (stop != NULL) {
+        functions.easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, stop_requested);
+        functions.easy_setopt(curl, CURLOPT_XFERINFODATA, (void *)stop);
+        functions.easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
+    }
     if (list != NULL) functions.easy_setopt(curl, CURLOPT_HTTPHEADER, list);
     if (body != NULL) {
         functions.easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)body_length);
@@ -120,7 +132,9 @@ int relay_http_request(const char *url, const char *method, const char *const *h
     CURLcode code = functions.easy_perform(curl);
     int result = 0;
     if (code != CURLE_OK) {
-        const char *reason = received.overflow ? "the response is larger than 1 GiB" : functions.easy_strerror(code);
+        const char *reason = received.overflow ? "the response is larger than 1 GiB"
+                             : code == CURLE_ABORTED_BY_CALLBACK ? "stopped"
+                                                                 : functions.easy_strerror(code);
         response->error = strdup(reason);
         free(received.data);
         result = -1;

@@ -28,18 +28,34 @@ static void close_from(int first) {
     for (int fd = first; fd < most; fd++) close(fd);
 }
 
-int relay_spawn(const char *path, char *const argv[], unsigned long long memory_limit, relay_child *child) {
+/// A pipe for a stream the caller wants a pipe for; for a given descriptor, that descriptor as the
+/// child's end (and -1 as the parent's).
+static int stream_pair(int given, int pair[2], int child_end) {
+    if (given >= 0) {
+        pair[child_end] = given;
+        pair[1 - child_end] = -1;
+        return 0;
+    }
+    return pipe2(pair, O_CLOEXEC);
+}
+
+static void close_own(int pair[2], int given) {
+    if (given < 0) close_pair(pair);
+}
+
+int relay_spawn(const char *path, char *const argv[], unsigned long long memory_limit, relay_streams streams,
+                relay_child *child) {
     int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1}, report[2] = {-1, -1};
-    if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0 ||
-        pipe2(report, O_CLOEXEC) != 0) {
+    if (stream_pair(streams.input, in, 0) != 0 || stream_pair(streams.output, out, 1) != 0 ||
+        stream_pair(streams.errors, err, 1) != 0 || pipe2(report, O_CLOEXEC) != 0) {
         int saved = errno;
-        close_pair(in), close_pair(out), close_pair(err), close_pair(report);
+        close_own(in, streams.input), close_own(out, streams.output), close_own(err, streams.errors), close_pair(report);
         return saved;
     }
     pid_t pid = fork();
     if (pid < 0) {
         int saved = errno;
-        close_pair(in), close_pair(out), close_pair(err), close_pair(report);
+        close_own(in, streams.input), close_own(out, streams.output), close_own(err, streams.errors), close_pair(report);
         return saved;
     }
     if (pid == 0) {
@@ -68,7 +84,11 @@ int relay_spawn(const char *path, char *const argv[], unsigned long long memory_
         (void)ignored;
         _exit(127);
     }
-    close(in[0]), close(out[1]), close(err[1]), close(report[1]);
+    // The child's ends of new pipes; a descriptor the caller gave stays the caller's.
+    if (streams.input < 0) close(in[0]);
+    if (streams.output < 0) close(out[1]);
+    if (streams.errors < 0) close(err[1]);
+    close(report[1]);
     int failure = 0;
     ssize_t count;
     do {
@@ -78,7 +98,9 @@ int relay_spawn(const char *path, char *const argv[], unsigned long long memory_
     if (count == sizeof failure) {
         int status;
         waitpid(pid, &status, 0);
-        close(in[1]), close(out[0]), close(err[0]);
+        if (in[1] >= 0) close(in[1]);
+        if (out[0] >= 0) close(out[0]);
+        if (err[0] >= 0) close(err[0]);
         return failure;
     }
     child->pid = pid;

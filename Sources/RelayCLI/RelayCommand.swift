@@ -22,8 +22,9 @@ public struct RelayCommand: AsyncParsableCommand {
     /// Parses `arguments` (the process's by default), runs the command, and returns the exit status.
     /// A custom runner passes its own `packages` to run their actions in process.
     public static func main(arguments: [String]? = nil, linking packages: [any IntentPackage.Type]) async -> Int32 {
-        // No package host, nor anything a host started, outlives the command.
-        defer { PackageHosts.stopAll() }
+        // No process Relay started (an opener, a package build or host), nor anything it started,
+        // outlives the command.
+        defer { ChildProcesses.stopAll() }
         return await $linkedPackages.withValue(packages) {
             do {
                 var command = try parseAsRoot(arguments)

@@ -75,8 +75,10 @@ public final class Interpreter: Sendable {
     /// Runs steps in order, each one's output the next one's input.
     func run(_ steps: [PlannedStep], input: Value, variables: inout Variables) async throws -> Completion {
         var previous = input
-        for step in steps {
-            switch try await run(step, previous: previous, variables: &variables) {
+        // The workflow's own steps are numbered, for a run stopped from outside to say where.
+        let numbered = callStack.count == 1 && steps.count == workflow.steps.count && steps.first === workflow.steps.first
+        for (index, step) in steps.enumerated() {
+            switch try await run(step, previous: previous, variables: &variables, topLevelNumber: numbered ? index + 1 : nil) {
             case .normal(let output): previous = output
             case .stopped(let output): return .stopped(output)
             }
@@ -85,7 +87,8 @@ public final class Interpreter: Sendable {
     }
 
     /// Runs one step with its modifiers.
-    func run(_ step: PlannedStep, previous: Value, variables: inout Variables) async throws -> Completion {
+    func run(_ step: PlannedStep, previous: Value, variables: inout Variables, topLevelNumber: Int? = nil) async throws -> Completion {
+        environment.position.enter(step, topLevelNumber: topLevelNumber)
         variables["previous"] = previous
         var input = previous
         if let template = step.input {
@@ -106,7 +109,8 @@ public final class Interpreter: Sendable {
             }
         } catch var error as RuntimeError {
             if error.stepName == nil { error.stepName = step.displayName }
-            guard let handler = step.onError, !error.endsRun else { throw error }
+            // A run stopped from outside (a signal, its own time bound) is not the step's error to handle.
+            guard let handler = step.onError, !error.endsRun, !Task.isCancelled else { throw error }
             completion = try await handle(error, with: handler, input: input, variables: &variables)
         }
         if case .normal(let output) = completion, let name = step.outputVariable {

@@ -73,6 +73,32 @@ public final class ParallelSlots: @unchecked Sendable {
     }
 }
 
+/// Where a run is: the step under way, innermost, and the number of the top-level step it is in,
+/// so that a run stopped from outside (a signal, its own time bound) can say where it stopped.
+public final class RunPosition: @unchecked Sendable {
+    private let lock = NSLock()
+    private var topLevel = 0
+    private var innermost: (name: String, range: SourceRange)?
+
+    public init() {}
+
+    func enter(_ step: PlannedStep, topLevelNumber: Int?) {
+        lock.lock()
+        defer { lock.unlock() }
+        if let topLevelNumber { topLevel = topLevelNumber }
+        innermost = (step.displayName, step.range)
+    }
+
+    /// `step 3 (rotate-image at w.yaml:7:9)`, or nil before the first step.
+    public var description: String? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let innermost else { return nil }
+        let place = "\(innermost.range.file.path):\(innermost.range.start.line):\(innermost.range.start.column)"
+        return "step \(topLevel) (\(innermost.name) at \(place))"
+    }
+}
+
 /// Everything a run needs from outside the workflow.
 public struct RunEnvironment: Sendable {
     public var interaction: any Interaction
@@ -93,6 +119,8 @@ public struct RunEnvironment: Sendable {
     public let workflowCalls = RunCounter()
     /// The places for parallel branches beyond the run's own.
     public let parallelSlots = ParallelSlots()
+    /// The step under way.
+    public let position = RunPosition()
 
     public init(
         interaction: any Interaction, output: any RunOutput, loader: WorkflowLoader, tracing: Bool = false,

@@ -38,50 +38,44 @@ public struct URLOpener: Sendable {
         case .dryRun:
             report("open \(url.absoluteString)")
         case .command(let words):
-            try run(words + [url.absoluteString])
+            try await run(words + [url.absoluteString])
         case .system:
             #if os(macOS)
                 let opener = "/usr/bin/open"
             #else
-                let opener = Self.find("xdg-open")
+                let opener = ChildProcess.find("xdg-open")
             #endif
             guard let opener, FileManager.default.isExecutableFile(atPath: opener) else {
                 report("open \(url.absoluteString)")
                 return
             }
-            try run([opener, url.absoluteString])
+            try await run([opener, url.absoluteString])
         }
     }
 
-    private func run(_ words: [String]) throws {
+    /// Runs the opener and waits for it without holding a thread; a step's `timeout:` or a
+    /// signal stops it and everything it started (`ChildProcess`).
+    private func run(_ words: [String]) async throws {
         guard let program = words.first else { throw IntentError("the opener command is empty") }
-        let process = Process()
-        if program.contains("/") {
-            process.executableURL = URL(fileURLWithPath: program)
-            process.arguments = Array(words.dropFirst())
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = words
+        guard let executable = ChildProcess.find(program) else {
+            throw IntentError("cannot start the opener '\(program)': it is not on PATH")
         }
-        // The opener's own output is not the workflow's output.
-        process.standardOutput = FileHandle.standardError
-        process.standardError = FileHandle.standardError
-        process.standardInput = FileHandle.nullDevice
-        do {
-            try process.run()
+        let child: ChildProcess
+        do throws(ChildProcessError) {
+            // The opener's own output is not the workflow's output.
+            child = try ChildProcess(
+                executable: executable, arguments: Array(words.dropFirst()), input: .null, output: .standardError, errors: .standardError)
         } catch {
-            throw IntentError("cannot start the opener '\(program)': \(error.localizedDescription)")
+            throw IntentError("cannot start the opener '\(program)': \(error.message)")
         }
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw IntentError("the opener '\(words.dropLast().joined(separator: " "))' failed with exit status \(process.terminationStatus)")
+        let (signalled, status) = await child.termination()
+        try Task.checkCancellation()
+        guard !signalled, status == 0 else {
+            let how = signalled ? "was killed by signal \(status)" : "failed with exit status \(status)"
+            throw IntentError("the opener '\(words.dropLast().joined(separator: " "))' \(how)")
         }
     }
 
-    private static func find(_ program: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/\(program)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
 }
 
 /// Splits a command line into words: spaces separate, single or double quotes group, a backslash

@@ -3,7 +3,8 @@
 
 #include <sys/types.h>
 
-/// A process started by `relay_spawn`, and the parent's ends of its standard streams.
+/// A process started by `relay_spawn`, and the parent's ends of its standard streams (-1 for a
+/// stream given a descriptor of the parent's instead of a pipe).
 typedef struct {
     pid_t pid;
     /// Write end of the child's standard input.
@@ -13,12 +14,21 @@ typedef struct {
     int errors;
 } relay_child;
 
+/// What the child's standard input, output and error are: -1 for a new pipe, or a descriptor of
+/// this process the child gets a copy of (`/dev/null`, Relay's own standard error…).
+typedef struct {
+    int input;
+    int output;
+    int errors;
+} relay_streams;
+
 /// Starts `path` with `argv` (NULL-terminated) and this process's environment, as the leader of
 /// a new session (so that everything it starts can be found and stopped with it), with its
 /// address space limited to `memory_limit` bytes (0: no limit), with pipes for its standard
 /// streams and no other descriptor of this process open in it. Returns 0, or an errno value
 /// (of the fork, or of the exec in the child).
-int relay_spawn(const char *path, char *const argv[], unsigned long long memory_limit, relay_child *child);
+int relay_spawn(const char *path, char *const argv[], unsigned long long memory_limit, relay_streams streams,
+                relay_child *child);
 
 /// The session of process `pid`, or -1.
 pid_t relay_session_of(pid_t pid);

@@ -11,24 +11,42 @@ enum HTTPClient {
         let contentType: String?
     }
 
-    /// Sends the request on a thread of its own (libcurl blocks) and returns the response, whatever
-    /// its status; throws when no response came (no connection, a timeout).
-    static func send(url: URL, method: String, headers: [String], body: Data?, timeout: Double) async throws -> Response {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(with: Result { try sendBlocking(url: url, method: method, headers: headers, body: body, timeout: timeout) })
-            }
-        }
+    /// A flag libcurl reads while it works: raised, the transfer stops within a second.
+    private final class Stop: @unchecked Sendable {
+        let flag = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+        init() { flag.initialize(to: 0) }
+        deinit { flag.deallocate() }
+        func raise() { flag.pointee = 1 }
     }
 
-    private static func sendBlocking(url: URL, method: String, headers: [String], body: Data?, timeout: Double) throws -> Response {
+    /// Sends the request on a thread of its own (libcurl blocks) and returns the response, whatever
+    /// its status; throws when no response came (no connection, a timeout). Cancelling the task
+    /// (a step's `timeout:`, a signal) stops the transfer.
+    static func send(url: URL, method: String, headers: [String], body: Data?, timeout: Double) async throws -> Response {
+        let stop = Stop()
+        let response = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                Thread.detachNewThread {
+                    continuation.resume(with: Result {
+                        try sendBlocking(url: url, method: method, headers: headers, body: body, timeout: timeout, stop: stop)
+                    })
+                }
+            }
+        } onCancel: {
+            stop.raise()
+        }
+        try Task.checkCancellation()
+        return response
+    }
+
+    private static func sendBlocking(url: URL, method: String, headers: [String], body: Data?, timeout: Double, stop: Stop) throws -> Response {
         var response = relay_http_response()
         defer { relay_http_response_free(&response) }
         let headerPointers = headers.map { strdup($0) }
         defer { headerPointers.forEach { free($0) } }
         let status: Int32 = headerPointers.map { UnsafePointer($0) }.withUnsafeBufferPointer { lines in
             let send = { (bytes: UnsafePointer<CChar>?, count: Int) in
-                relay_http_request(url.absoluteString, method, lines.baseAddress, lines.count, bytes, count, timeout, &response)
+                relay_http_request(url.absoluteString, method, lines.baseAddress, lines.count, bytes, count, timeout, stop.flag, &response)
             }
             guard let body else { return send(nil, 0) }
             // An empty body still needs a pointer: a null one would mean no body at all.

@@ -52,6 +52,7 @@ public enum WorkflowSchema {
                 "output": object(["enum": typeNames, "description": "The type of the workflow's output, checked."]),
                 "packages": object(["type": "array", "items": object(["type": "string"])]),
                 "variables": object(["type": "object", "description": "Initial values of variables."]),
+                "timeout": object(["type": "number", "exclusiveMinimum": 0, "description": "The most seconds the whole run may take."]),
                 "steps": ref("steps"),
             ]),
             "definitions": .dictionary(definitions),

@@ -28,6 +28,8 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The photo library folder (default: $RELAY_PHOTOS, else ~/Pictures).", valueName: "dir"))
     var photos: String?
     @Option(help: ArgumentHelp("The notes folder (default: $RELAY_NOTES, else ~/Notes).", valueName: "dir")) var notes: String?
+    @Option(help: ArgumentHelp("Stop the run after this many seconds (exit 1); the workflow's own 'timeout:' may be shorter.", valueName: "seconds"))
+    var timeout: Double?
     @OptionGroup var packageOptions: PackageOptions
 
     func validate() throws {
@@ -45,6 +47,10 @@ struct RunCommand: AsyncParsableCommand {
         }
         for answer in answers where !answer.contains("=") {
             throw ValidationError("--answer takes PROMPT=VALUE, not '\(answer)'")
+        }
+        if let timeout {
+            if let problem = Limits.durationProblem(timeout) { throw ValidationError("--timeout: \(problem)") }
+            if timeout == 0 { throw ValidationError("--timeout takes a number of seconds greater than 0") }
         }
     }
 
@@ -68,9 +74,23 @@ struct RunCommand: AsyncParsableCommand {
             opener: URLOpener(
                 strategy: URLOpener.strategy(dryRun: dryRun, openWith: openWith, environment: ProcessInfo.processInfo.environment)
             ) { StandardStreams.writeError($0 + "\n") })
+        // The run goes in a task that a signal or the run's own time bound stops.
+        let stopper = RunStopper(position: environment.position)
+        let outcome = ResultBox()
+        let bound = [timeout, workflow.timeout].compactMap { $0 }.min()
+        if let reason = await stopper.run(timeout: bound, {
+            do {
+                outcome.set(.success(try await Interpreter(workflow: workflow, environment: environment).run(input: workflowInput, variables: variables)))
+            } catch {
+                outcome.set(.failure(error))
+            }
+        }) {
+            let (message, status) = stopper.report(reason)
+            StandardStreams.writeError(message)
+            throw ExitCode(status)
+        }
         do {
-            let output = try await Interpreter(workflow: workflow, environment: environment).run(
-                input: workflowInput, variables: variables)
+            let output = try outcome.get()
             StandardStreams.writeOutput(OutputFormatter.render(output, json: json))
         } catch let error as RuntimeError {
             RelayCommand.report([error.diagnostic])
@@ -79,6 +99,14 @@ struct RunCommand: AsyncParsableCommand {
             StandardStreams.writeError("cancelled: \(cancelled.reason)\n")
             throw ExitStatus.cancelled.exitCode
         }
+    }
+
+    /// The run's result, handed out of its task.
+    private final class ResultBox: @unchecked Sendable {
+        private let lock = NSLock()
+        private var result: Result<Value, any Error> = .success(.nothing)
+        func set(_ result: Result<Value, any Error>) { lock.withLock { self.result = result } }
+        func get() throws -> Value { try lock.withLock { result }.get() }
     }
 
     private func readInput() throws -> Value {

@@ -10,6 +10,8 @@ public struct CheckedWorkflow: Sendable {
     public var packages: [Name]
     public var variables: [Assignment]
     public var steps: [PlannedStep]
+    /// The most seconds the whole run may take (`timeout:` at the top), if given.
+    public var timeout: Double? = nil
 }
 
 /// A step ready to run. A class: steps are shared, never changed, and copied on every run of a loop.

@@ -30,7 +30,7 @@ public struct Checker {
         let errors = checker.diagnostics.contains { $0.severity == .error }
         let checked = CheckedWorkflow(
             file: workflow.file, name: workflow.name ?? Self.defaultName(workflow.file.path), input: workflow.input,
-            output: workflow.output, packages: workflow.packages, variables: workflow.variables, steps: steps)
+            output: workflow.output, packages: workflow.packages, variables: workflow.variables, steps: steps, timeout: workflow.timeout)
         return (errors ? nil : checked, checker.diagnostics)
     }
 

@@ -10,6 +10,8 @@ public struct Workflow: Sendable {
     public var packages: [Name]
     public var variables: [Assignment]
     public var steps: [Step]
+    /// `timeout:` at the top: the most seconds the whole run may take.
+    public var timeout: Double? = nil
     /// The range of the `steps:` key, for diagnostics about the workflow as a whole.
     public var range: SourceRange
 }

@@ -4,7 +4,7 @@ import RelayKit
 /// (unknown keys, wrong shapes) rather than stopping at the first. Names of actions are not
 /// resolved here: that is the checker's job.
 public struct WorkflowParser {
-    static let topLevelKeys = ["name", "description", "input", "output", "packages", "variables", "steps"]
+    static let topLevelKeys = ["name", "description", "input", "output", "packages", "variables", "timeout", "steps"]
     static let modifierKeys = ["as", "input", "when", "on-error", "timeout", "label"]
     static let controlKeys = ["if", "repeat", "for-each", "menu", "set", "append", "stop"]
 
@@ -73,6 +73,7 @@ public struct WorkflowParser {
             case "output": workflow.output = typeAnnotation(pair.value)
             case "packages": workflow.packages = packages(pair.value)
             case "variables": workflow.variables = assignments(pair.value, in: "variables")
+            case "timeout": workflow.timeout = runTimeout(pair.value)
             case "steps":
                 sawSteps = true
                 workflow.range = pair.key.range
@@ -183,6 +184,19 @@ public struct WorkflowParser {
         guard let first = text.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic)
         else { return false }
         return text.unicodeScalars.allSatisfy { $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) }
+    }
+
+    /// The workflow's `timeout:`: a number of seconds greater than 0, written literally.
+    private mutating func runTimeout(_ node: YAMLNode) -> Double? {
+        guard case .number(let seconds) = ScalarResolver.resolve(node), seconds > 0 else {
+            report("'timeout' takes a number of seconds greater than 0", at: node.range)
+            return nil
+        }
+        if let problem = Limits.durationProblem(seconds) {
+            report("'timeout': \(problem)", at: node.range)
+            return nil
+        }
+        return seconds
     }
 
     // MARK: - Steps

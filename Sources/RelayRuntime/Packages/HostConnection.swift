@@ -21,8 +21,9 @@ final class HostConnection: @unchecked Sendable {
     }
 
     let packageName: String
-    private let host: HostProcess
-    private var toHost: FileHandle { host.input }
+    private let host: ChildProcess
+    /// The host's standard input; a host is always started with pipes.
+    private let toHost: FileHandle
     private let lock = NSLock()
     private var nextID = 1
     private var pending: [Int: Pending] = [:]
@@ -40,17 +41,21 @@ final class HostConnection: @unchecked Sendable {
 
     /// Starts `executable` with `arguments`, its memory limited to `memoryLimit` bytes.
     init(
-        executable: URL, arguments: [String] = [], packageName: String, memoryLimit: UInt64? = HostProcess.configuredMemoryLimit,
+        executable: URL, arguments: [String] = [], packageName: String, memoryLimit: UInt64? = ChildProcess.configuredMemoryLimit,
         messageLimit: Int = HostConnection.messageLimit
     ) throws {
         self.packageName = packageName
         self.messageLimit = messageLimit
-        do throws(HostError) {
-            host = try HostProcess(executable: executable.path, arguments: arguments, memoryLimit: memoryLimit)
+        do throws(ChildProcessError) {
+            host = try ChildProcess(executable: executable.path, arguments: arguments, memoryLimit: memoryLimit)
         } catch {
             throw HostError("cannot start the host of package '\(packageName)' (\(executable.path)): \(error.message)")
         }
-        startReading(host.output, errors: host.errors)
+        guard let input = host.input, let output = host.output, let errors = host.errors else {
+            throw HostError("cannot start the host of package '\(packageName)': no pipes to it")
+        }
+        toHost = input
+        startReading(output, errors: errors)
         startWatching()
     }
 

@@ -21,7 +21,7 @@ public final class HostedPackage: @unchecked Sendable {
 
     /// Builds (if needed) and starts the package at `path`, and reads its manifest.
     public static func load(path: String, progress: (String) -> Void = { _ in }) async throws(HostError) -> HostedPackage {
-        let executable = try PackageBuilder.hostExecutable(forPackageAt: path, progress: progress)
+        let executable = try await PackageBuilder.hostExecutable(forPackageAt: path, progress: progress)
         let name = (path as NSString).lastPathComponent
         let connection = try Self.start(executable, name: name)
         do {

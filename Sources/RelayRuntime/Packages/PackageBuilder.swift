@@ -9,7 +9,7 @@ import RelayKit
 public enum PackageBuilder {
     /// The host executable of the package at `path` (absolute), building it when needed.
     /// `progress` receives a line to show while a build runs.
-    public static func hostExecutable(forPackageAt path: String, progress: (String) -> Void = { _ in }) throws(HostError) -> URL {
+    public static func hostExecutable(forPackageAt path: String, progress: (String) -> Void = { _ in }) async throws(HostError) -> URL {
         let manifest = (path as NSString).appendingPathComponent("Package.swift")
         guard FileManager.default.fileExists(atPath: manifest) else {
             throw HostError("there is no Swift package at '\(path)': it has no Package.swift")
@@ -21,7 +21,8 @@ public enum PackageBuilder {
 
         let buildFolder = cacheRoot.appendingPathComponent("builds/\(name)-\(String(fnv1a(Data(path.utf8)), radix: 16))")
         progress("Building package '\(name)'…")
-        let (status, log) = runSwiftBuild(packagePath: path, buildFolder: buildFolder.path)
+        let (status, log) = await runSwiftBuild(packagePath: path, buildFolder: buildFolder.path)
+        if Task.isCancelled { throw HostError("the build of the package at '\(path)' was stopped") }
         guard status == 0 else {
             let tail = log.split(separator: "\n").suffix(30).joined(separator: "\n")
             throw HostError("the package at '\(path)' failed to build (swift build exited with status \(status))", standardError: tail)
@@ -84,25 +85,28 @@ public enum PackageBuilder {
         return hash
     }
 
-    /// Runs `swift build` for the `relay-host` product, returning its status and its output.
-    private static func runSwiftBuild(packagePath: String, buildFolder: String) -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    /// Runs `swift build` for the `relay-host` product, returning its status and its output. The
+    /// build runs as a `ChildProcess`: waiting holds no thread, and a cancelled run stops it.
+    private static func runSwiftBuild(packagePath: String, buildFolder: String) async -> (Int32, String) {
+        guard let swift = ChildProcess.find("swift") else { return (127, "cannot find swift on PATH") }
         // Release: a package's actions may do real work (images, documents), and the build is once per version.
-        process.arguments = [
-            "swift", "build", "-c", "release", "--package-path", packagePath, "--scratch-path", buildFolder, "--product", "relay-host",
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        do {
-            try process.run()
+        let arguments = ["build", "-c", "release", "--package-path", packagePath, "--scratch-path", buildFolder, "--product", "relay-host"]
+        let child: ChildProcess
+        do throws(ChildProcessError) {
+            child = try ChildProcess(executable: swift, arguments: arguments, input: .null)
         } catch {
-            return (127, "cannot run swift: \(error.localizedDescription)")
+            return (127, "cannot run swift: \(error.message)")
         }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        async let output = readAll(child.output)
+        async let errors = readAll(child.errors)
+        let (signalled, status) = await child.termination()
+        let log = await String(decoding: output + errors, as: UTF8.self)
+        return (signalled ? 128 + status : status, log)
+    }
+
+    /// Everything `handle` gives until its end, read on a thread of its own.
+    private static func readAll(_ handle: FileHandle?) async -> Data {
+        guard let handle else { return Data() }
+        return (try? await BlockingWork.run { _ in handle.readDataToEndOfFile() }) ?? Data()
     }
 }

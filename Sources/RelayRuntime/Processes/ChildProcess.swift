@@ -1,4 +1,5 @@
 import Foundation
+import RelayKit
 internal import CSpawn
 
 #if canImport(Glibc)
@@ -7,15 +8,32 @@ internal import CSpawn
     import Darwin
 #endif
 
-/// A package host's process: started as the leader of a session of its own, with its address
-/// space limited, so that everything it starts — even a child that ignores SIGTERM — can be
-/// found and stopped with it, and a leak ends in a clear error instead of the machine swapping.
-final class HostProcess: @unchecked Sendable {
+/// A process Relay starts — an opener, a package build, a package host — and the one way Relay
+/// waits for one (Docs/Reliability.md). It starts as the leader of a session of its own, so that
+/// everything it starts, even a child that ignores SIGTERM, can be found and stopped with it;
+/// optionally with its address space limited. Waiting never holds one of Swift's cooperative
+/// threads, and cancelling the waiting task stops the process and its session: SIGTERM, then
+/// SIGKILL after a grace period. Every child not yet reaped is known, so that Relay stops them
+/// all when it ends or is stopped by a signal.
+final class ChildProcess: @unchecked Sendable {
+    /// What one of the child's standard streams is.
+    enum Stream {
+        /// A pipe this process reads or writes.
+        case pipe
+        /// `/dev/null`.
+        case null
+        /// Relay's own standard error (an opener's chatter is not the workflow's output).
+        case standardError
+    }
+
+    /// How long a child stopped with SIGTERM has before it gets SIGKILL.
+    static let grace: TimeInterval = 2
+
     let pid: pid_t
-    /// The host's standard input (to write to) and standard output and error (to read).
-    let input: FileHandle
-    let output: FileHandle
-    let errors: FileHandle
+    /// The parent's ends of the streams that are pipes (else nil).
+    let input: FileHandle?
+    let output: FileHandle?
+    let errors: FileHandle?
     /// The address-space limit in bytes, if any.
     let memoryLimit: UInt64?
     private let lock = NSLock()
@@ -23,27 +41,61 @@ final class HostProcess: @unchecked Sendable {
     /// The most address space the host was seen to use (sampled by `sampleMemory`).
     private var largestMemory: UInt64 = 0
 
-    /// The processes of every host not yet stopped, so that Relay stops them all when it ends.
-    nonisolated(unsafe) private static var live: [pid_t: HostProcess] = [:]
+    /// Every child not yet reaped, so that Relay stops them all when it ends.
+    nonisolated(unsafe) private static var live: [pid_t: ChildProcess] = [:]
     private static let liveLock = NSLock()
 
-    init(executable: String, arguments: [String], memoryLimit: UInt64?) throws(HostError) {
+    /// Starts `executable` (a path) with `arguments` and this process's environment. A failure to
+    /// start is an error with the system's reason.
+    init(
+        executable: String, arguments: [String], memoryLimit: UInt64? = nil,
+        input inputStream: Stream = .pipe, output outputStream: Stream = .pipe, errors errorStream: Stream = .pipe
+    ) throws(ChildProcessError) {
+        let null = open("/dev/null", O_RDWR | O_CLOEXEC)
+        defer { if null >= 0 { close(null) } }
+        func descriptor(_ stream: Stream) -> Int32 {
+            switch stream {
+            case .pipe: -1
+            case .null: null
+            case .standardError: 2
+            }
+        }
         var child = relay_child()
+        let streams = relay_streams(input: descriptor(inputStream), output: descriptor(outputStream), errors: descriptor(errorStream))
         let argv = ([executable] + arguments).map { strdup($0) }
         defer { argv.forEach { free($0) } }
         let status = (argv + [nil]).withUnsafeBufferPointer { pointers in
-            relay_spawn(executable, UnsafeMutablePointer(mutating: pointers.baseAddress), memoryLimit ?? 0, &child)
+            relay_spawn(executable, UnsafeMutablePointer(mutating: pointers.baseAddress), memoryLimit ?? 0, streams, &child)
         }
-        guard status == 0 else { throw HostError("cannot start '\(executable)': \(String(cString: strerror(status)))") }
+        guard status == 0 else { throw ChildProcessError("cannot start '\(executable)': \(String(cString: strerror(status)))") }
         pid = child.pid
-        input = FileHandle(fileDescriptor: child.input, closeOnDealloc: true)
-        output = FileHandle(fileDescriptor: child.output, closeOnDealloc: true)
-        errors = FileHandle(fileDescriptor: child.errors, closeOnDealloc: true)
+        input = child.input >= 0 ? FileHandle(fileDescriptor: child.input, closeOnDealloc: true) : nil
+        output = child.output >= 0 ? FileHandle(fileDescriptor: child.output, closeOnDealloc: true) : nil
+        errors = child.errors >= 0 ? FileHandle(fileDescriptor: child.errors, closeOnDealloc: true) : nil
         self.memoryLimit = memoryLimit
         Self.liveLock.withLock { Self.live[pid] = self }
     }
 
-    /// Whether the host has not been reaped yet.
+    /// The full path of `program` found on `$PATH` (or `program` itself when it has a `/`).
+    static func find(_ program: String) -> String? {
+        if program.contains("/") { return program }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/\(program)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Waits for the child to end, on a thread of its own. Cancelling the waiting task stops the
+    /// child and its session (SIGTERM, then SIGKILL after `grace`); the wait then still returns
+    /// how it ended, and the caller checks for cancellation.
+    func termination() async -> (signalled: Bool, status: Int32) {
+        await withTaskCancellationHandler {
+            let result = try? await BlockingWork.run { [self] _ in waitForExit() }
+            return result ?? lock.withLock { ended } ?? (true, SIGKILL)
+        } onCancel: {
+            stop(grace: Self.grace)
+        }
+    }
+
+    /// Whether the child has not been reaped yet.
     var isRunning: Bool { lock.withLock { ended == nil } }
 
     /// Waits for the host to end and reaps it; blocks, so only a thread of its own calls it.
@@ -59,9 +111,9 @@ final class HostProcess: @unchecked Sendable {
         return result
     }
 
-    /// Stops the host and everything it started: SIGTERM to the whole session, then SIGKILL to
+    /// Stops the child and everything it started: SIGTERM to the whole session, then SIGKILL to
     /// whatever is left after `grace` seconds.
-    func stop(grace: TimeInterval = 1) {
+    func stop(grace: TimeInterval = ChildProcess.grace) {
         guard isRunning else { return }
         Self.signalSession(of: pid, SIGTERM)
         let pid = pid
@@ -70,7 +122,13 @@ final class HostProcess: @unchecked Sendable {
         }
     }
 
-    /// Kills every host still running and what it started, at once (Relay is ending).
+    /// Stops every child still running and what it started: SIGTERM now, SIGKILL after `grace`.
+    static func terminateAll() {
+        let children = liveLock.withLock { Array(live.values) }
+        for child in children { child.stop() }
+    }
+
+    /// Kills every child still running and what it started, at once (Relay is ending).
     static func stopAll() {
         let hosts = liveLock.withLock { Array(live.keys) }
         for pid in hosts { signalSession(of: pid, SIGKILL) }
@@ -134,9 +192,23 @@ final class HostProcess: @unchecked Sendable {
     }
 }
 
-/// The package hosts of this process, as a whole.
-public enum PackageHosts {
-    /// Stops every host still running and everything each started: Relay is ending, and no
-    /// process it started may outlive it.
-    public static func stopAll() { HostProcess.stopAll() }
+/// The processes this process started, as a whole.
+public enum ChildProcesses {
+    /// How long a child stopped with SIGTERM has before SIGKILL, in seconds.
+    public static var grace: TimeInterval { ChildProcess.grace }
+
+    /// Kills every child still running (openers, package builds and hosts) and everything each
+    /// started, at once: Relay is ending, and no process it started may outlive it.
+    public static func stopAll() { ChildProcess.stopAll() }
+
+    /// Stops every child still running and everything each started: SIGTERM now, SIGKILL to what
+    /// is left after the grace period.
+    public static func terminateAll() { ChildProcess.terminateAll() }
+}
+
+/// A child process that could not be started.
+struct ChildProcessError: Error, Sendable, CustomStringConvertible {
+    let message: String
+    init(_ message: String) { self.message = message }
+    var description: String { message }
 }
