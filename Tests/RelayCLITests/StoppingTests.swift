@@ -1,0 +1,165 @@
+import Foundation
+import RelayKit
+import Testing
+
+/// Every step can be stopped: a step's `timeout:`, the run's own bound, and signals stop what is
+/// under way, children included (Docs/Language.md, "Stopping a run"; Docs/Reliability.md).
+@Suite("Stopping steps and runs")
+struct StoppingTests {
+    private func folder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-stop-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// An opener script that notes its process id in `pids` and sleeps 30 s; with `stubborn`, it
+    /// ignores SIGTERM too.
+    private func slowOpener(in folder: URL, stubborn: Bool = false) throws -> String {
+        let script = folder.appendingPathComponent("opener.sh")
+        try "#!/bin/sh\n\(stubborn ? "trap '' TERM INT HUP\n" : "")echo $$ >> \(folder.path)/pids\nsleep 30\n"
+            .write(to: script, atomically: true, encoding: .utf8)
+        return "/bin/sh \(script.path)"
+    }
+
+    /// Whether any process noted in `folder/pids` still runs.
+    private func openersRunning(in folder: URL) -> [Int32] {
+        let pids = ((try? String(contentsOf: folder.appendingPathComponent("pids"), encoding: .utf8)) ?? "")
+            .split(separator: "\n").compactMap { Int32($0) }
+        return pids.filter { pid in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else {
+                return false
+            }
+            return !stat[stat.index(after: close)...].hasPrefix(" Z")
+        }
+    }
+
+    private func write(_ yaml: String, to folder: URL) throws {
+        try yaml.write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
+    }
+
+    /// Starts `relay ARGUMENTS` in `folder`, its standard error collected.
+    private func start(_ arguments: [String], in folder: URL) throws -> (Process, Pipe) {
+        let process = Process()
+        process.executableURL = RelayProcess.executable
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        process.environment = ["HOME": folder.appendingPathComponent("home").path, "PATH": "/usr/bin:/bin", "NO_COLOR": "1"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return (process, errors)
+    }
+
+    @Test("a step's timeout stops an opener that would take 30 s, and the opener with it")
+    func openerTimeout() async throws {
+        let root = try folder()
+        try write("steps:\n  - url: https://example.com\n  - open:\n    timeout: 2\n    on-error: continue\n  - text: after\n", to: root)
+        let started = ContinuousClock.now
+        let result = try await RelayProcess.running(["run", "w.yaml", "--open-with", try slowOpener(in: root)], in: root)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput == "after\n")
+        #expect(ContinuousClock.now - started < .seconds(15))
+        #expect(openersRunning(in: root).isEmpty)
+    }
+
+    @Test("four requests to a server that never answers, in parallel, end at their step's timeout")
+    func silentServer() async throws {
+        let root = try folder()
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        server.arguments = ["python3", "-c", """
+            import socket, sys, time
+            s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(16)
+            print(s.getsockname()[1], flush=True)
+            held = []
+            s.settimeout(1)
+            end = time.time() + 60
+            while time.time() < end:
+                try: held.append(s.accept())
+                except socket.timeout: pass
+            """]
+        let output = Pipe()
+        server.standardOutput = output
+        try server.run()
+        defer { server.terminate() }
+        let port = try #require(String(decoding: output.fileHandleForReading.availableData, as: UTF8.self).split(separator: "\n").first)
+        try write("""
+            steps:
+              - list: [1, 2, 3, 4]
+              - for-each:
+                parallel: 4
+                do:
+                  - url: http://127.0.0.1:\(port)/slow
+                  - get-contents-of-url:
+                    timeout: 2
+                    on-error: continue
+              - text: done
+            """, to: root)
+        let started = ContinuousClock.now
+        let result = try await RelayProcess.running(["run", "w.yaml"], in: root)
+        #expect(result.standardOutput == "done\n", "\(result.standardError)")
+        #expect(ContinuousClock.now - started < .seconds(15))
+    }
+
+    @Test("a signal stops the run and its children, says where, and exits 128 + the signal", arguments: [
+        (SIGTERM, "SIGTERM"), (SIGINT, "SIGINT"), (SIGHUP, "SIGHUP"),
+    ])
+    func signals(signal: Int32, name: String) async throws {
+        let root = try folder()
+        try write("steps:\n  - text: one\n  - url: https://example.com\n  - open\n", to: root)
+        let (process, errors) = try start(["run", "w.yaml", "--open-with", try slowOpener(in: root)], in: root)
+        // Once the opener has started.
+        let started = ContinuousClock.now
+        while !FileManager.default.fileExists(atPath: root.appendingPathComponent("pids").path), ContinuousClock.now - started < .seconds(20) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        kill(process.processIdentifier, signal)
+        await RelayProcess.waitForExit(process)
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 128 + signal)
+        #expect(message == "stopped at step 3 (open at w.yaml:4:5) by \(name)\n")
+        #expect(openersRunning(in: root).isEmpty)
+    }
+
+    @Test("a second SIGINT ends the run at once, even while a child ignores SIGTERM")
+    func secondInterrupt() async throws {
+        let root = try folder()
+        try write("steps:\n  - url: https://example.com\n  - open\n", to: root)
+        let (process, errors) = try start(["run", "w.yaml", "--open-with", try slowOpener(in: root, stubborn: true)], in: root)
+        let started = ContinuousClock.now
+        while !FileManager.default.fileExists(atPath: root.appendingPathComponent("pids").path), ContinuousClock.now - started < .seconds(20) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        kill(process.processIdentifier, SIGINT)
+        try await Task.sleep(for: .milliseconds(200))
+        let interrupted = ContinuousClock.now
+        kill(process.processIdentifier, SIGINT)
+        await RelayProcess.waitForExit(process)
+        #expect(ContinuousClock.now - interrupted < .seconds(1.5))
+        #expect(process.terminationStatus == 130)
+        #expect(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("stopped at once by a second SIGINT"))
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(openersRunning(in: root).isEmpty)
+    }
+
+    @Test("relay run --timeout and a workflow's timeout: bound the whole run; on-error cannot catch it")
+    func runTimeout() async throws {
+        let root = try folder()
+        try write("steps:\n  - text: a\n  - wait: 30\n    on-error: continue\n", to: root)
+        let started = ContinuousClock.now
+        let flag = try await RelayProcess.running(["run", "w.yaml", "--timeout", "1"], in: root)
+        #expect(flag.status == 1)
+        #expect(flag.standardError == "error: the run timed out after 1 s, at step 2 (wait at w.yaml:3:5)\n")
+        try write("timeout: 1.5\nsteps:\n  - repeat: 100\n    do:\n      - wait: 0.1\n", to: root)
+        let own = try await RelayProcess.running(["run", "w.yaml", "--timeout", "60"], in: root)
+        #expect(own.status == 1)
+        #expect(own.standardError.hasPrefix("error: the run timed out after 1.5 s, at step 1 (wait at w.yaml:5:9)"), "\(own.standardError)")
+        #expect(ContinuousClock.now - started < .seconds(20))
+        try write("timeout: 0\nsteps:\n  - text: a\n", to: root)
+        let zero = try await RelayProcess.running(["check", "w.yaml"], in: root)
+        #expect(zero.status == 2)
+        #expect(zero.standardError.hasPrefix("w.yaml:1:10: error: 'timeout' takes a number of seconds greater than 0"))
+    }
+}
