@@ -6,7 +6,7 @@ import RelayLanguage
 /// workflow's, its output kept as the next entry's input, variables kept between entries.
 public final class ReplSession {
     /// What running an entry came to.
-    public enum Outcome {
+    public enum Outcome: Sendable {
         /// The entry ran; its output.
         case value(Value)
         /// The entry did not check; nothing ran. Ranges point into the entry as typed.

@@ -86,6 +86,29 @@ struct ReplTerminalTests {
         #expect(rerun.standardOutput == "x\n", "\(rerun.standardError)")
     }
 
+    @Test("Ctrl-C during a step stops that step and returns to the prompt with the session intact, every time")
+    func interrupt() throws {
+        let terminal = try start()
+        try terminal.waitFor("relay>")
+        try terminal.send("text: kept", "Enter")
+        try terminal.waitFor("kept   # a text")
+        for round in 1...2 {
+            try terminal.send("wait: 30", "Enter")
+            Thread.sleep(forTimeInterval: 0.5)
+            try terminal.send("C-c")
+            let deadline = Date().addingTimeInterval(10)
+            var screen = ""
+            while Date() < deadline {
+                screen = try terminal.screen()
+                if screen.components(separatedBy: "stopped by SIGINT\nrelay>").count - 1 == round { break }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            #expect(screen.components(separatedBy: "stopped by SIGINT\nrelay>").count - 1 == round, "\(screen)")
+        }
+        try terminal.send("change-case: upper", "Enter")
+        try terminal.waitFor("KEPT   # a text")
+    }
+
     @Test("history is kept between sessions; an error does not end a session")
     func history() throws {
         do {

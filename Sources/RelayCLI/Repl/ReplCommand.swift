@@ -86,8 +86,15 @@ struct Repl {
         return readLine(strippingNewline: true)
     }
 
+    /// Runs one entry; Ctrl-C during it stops that step (and what it started) and keeps the session.
     private func evaluate(_ entry: String) async {
-        switch await session.run(entry) {
+        nonisolated(unsafe) let session = session
+        let (outcome, interrupted) = await RunStopper.interruptible { await session.run(entry) }
+        if interrupted {
+            StandardStreams.writeError("stopped by SIGINT\n")
+            return
+        }
+        switch outcome {
         case .value(let value):
             StandardStreams.writeOutput(Self.printed(value))
         case .invalid(let diagnostics):

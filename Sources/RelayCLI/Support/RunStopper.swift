@@ -96,6 +96,62 @@ final class RunStopper: @unchecked Sendable {
         }
     }
 
+    /// Runs `work` in a task that SIGINT cancels (stopping the processes it started), for the
+    /// REPL: Ctrl-C stops the step under way and the session goes on. Returns the work's result
+    /// and whether it was interrupted. Between entries, a SIGINT is ignored (at the prompt the
+    /// line editor has its own handling).
+    static func interruptible<T: Sendable>(_ work: @escaping @Sendable () async -> T) async -> (T, interrupted: Bool) {
+        let task = Task { await work() }
+        let entry = Interrupts.shared.begin { task.cancel() }
+        let result = await task.value
+        return (result, Interrupts.shared.end(entry))
+    }
+
+    /// The one SIGINT listener of a REPL, made once: libdispatch installs its handler for a
+    /// signal once per process, so the listener must outlive every entry rather than be made and
+    /// undone for each.
+    private final class Interrupts: @unchecked Sendable {
+        static let shared = Interrupts()
+        private let lock = NSLock()
+        private var cancel: (@Sendable () -> Void)?
+        private var entry = 0
+        private var interrupted = false
+        private let source: any DispatchSourceSignal
+
+        private init() {
+            signal(SIGINT, SIG_IGN)
+            source = DispatchSource.makeSignalSource(signal: SIGINT, queue: DispatchQueue(label: "relay.repl-interrupt"))
+            source.setEventHandler { [unowned self] in
+                let stop: (@Sendable () -> Void)? = lock.withLock {
+                    guard let current = self.cancel else { return nil }
+                    interrupted = true
+                    return current
+                }
+                guard let stop else { return }
+                stop()
+                ChildProcesses.terminateAll()
+            }
+            source.resume()
+        }
+
+        func begin(_ cancel: @escaping @Sendable () -> Void) -> Int {
+            lock.withLock {
+                entry += 1
+                interrupted = false
+                self.cancel = cancel
+                return entry
+            }
+        }
+
+        /// Ends entry `number`; whether it was interrupted.
+        func end(_ number: Int) -> Bool {
+            lock.withLock {
+                if entry == number { cancel = nil }
+                return interrupted
+            }
+        }
+    }
+
     static func name(of signal: Int32) -> String {
         switch signal {
         case SIGINT: "SIGINT"
