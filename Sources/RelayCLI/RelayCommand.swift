@@ -25,6 +25,7 @@ public struct RelayCommand: AsyncParsableCommand {
         // No process Relay started (an opener, a package build or host), nor anything it started,
         // outlives the command.
         defer { ChildProcesses.stopAll() }
+        ProcessSignals.prepare()
         return await $linkedPackages.withValue(packages) {
             do {
                 var command = try parseAsRoot(arguments)

@@ -103,7 +103,7 @@ struct ReplTerminalTests {
                 if screen.components(separatedBy: "stopped by SIGINT\nrelay>").count - 1 == round { break }
                 Thread.sleep(forTimeInterval: 0.05)
             }
-            #expect(screen.components(separatedBy: "stopped by SIGINT\nrelay>").count - 1 == round, "\(screen)")
+            #expect(screen.components(separatedBy: "stopped by SIGINT\nrelay>").count - 1 == round, "SCREEN<<\(screen)>>")
         }
         try terminal.send("change-case: upper", "Enter")
         try terminal.waitFor("KEPT   # a text")

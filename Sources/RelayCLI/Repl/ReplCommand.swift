@@ -38,7 +38,12 @@ struct ReplCommand: AsyncParsableCommand {
                 ReplCompletion.candidates(line: line, word: word, start: start, registry: registry, variables: Array(session.variables.keys))
             }
         }
-        await repl.loop()
+        // Ctrl-C at the prompt is ignored (during a step it stops the step); SIGTERM and SIGHUP end it.
+        await ProcessSignals.handling(with: { number in
+            guard number != SIGINT else { return }
+            ChildProcesses.stopAll()
+            Foundation.exit(128 + number)
+        }) { await repl.loop() }
     }
 }
 

@@ -23,9 +23,10 @@ final class RunStopper: @unchecked Sendable {
 
     private let lock = NSLock()
     private var reason: Reason?
+    /// Set when Relay is ending at once (a second SIGINT): nothing else may report or exit then.
+    private var exiting = false
     private var task: Task<Void, Never>?
     private let queue = DispatchQueue(label: "relay.run-stopper")
-    private var sources: [any DispatchSourceSignal] = []
     private let position: RunPosition
 
     /// A stopper for a run whose place `position` tells.
@@ -34,39 +35,42 @@ final class RunStopper: @unchecked Sendable {
     /// Runs `work` until it ends, a signal arrives, or `timeout` seconds pass; returns why it was
     /// stopped, or nil when it ended by itself.
     func run(timeout: Double?, _ work: @escaping @Sendable () async -> Void) async -> Reason? {
-        listen(for: [SIGINT, SIGTERM, SIGHUP])
-        let task = Task { await work() }
-        lock.withLock { self.task = task }
-        var timer: Task<Void, Never>?
-        if let timeout {
-            timer = Task {
-                try? await Task.sleep(for: Limits.duration(seconds: timeout))
-                if !Task.isCancelled { self.stop(.timeout(timeout)) }
+        ProcessSignals.prepare()
+        // The handler is in place before the run starts: a signal can come at its first step.
+        await ProcessSignals.handling(with: { [self] number in stop(.signal(number)) }) {
+            let task = Task { await work() }
+            let stoppedEarly = lock.withLock {
+                self.task = task
+                return reason != nil
             }
+            if stoppedEarly { task.cancel() }
+            var timer: Task<Void, Never>?
+            if let timeout {
+                timer = Task {
+                    try? await Task.sleep(for: Limits.duration(seconds: timeout))
+                    if !Task.isCancelled { self.stop(.timeout(timeout)) }
+                }
+            }
+            await task.value
+            timer?.cancel()
         }
-        await task.value
-        timer?.cancel()
         return lock.withLock { reason }
     }
 
-    /// What to say on standard error for `reason`, and the exit status.
+    /// What to say on standard error for `reason`, and the exit status. While Relay is ending at
+    /// once from another thread, this waits for that.
     func report(_ reason: Reason) -> (message: String, status: Int32) {
+        while lock.withLock({ exiting }) { Thread.sleep(forTimeInterval: 1) }
+        return reportText(reason)
+    }
+
+    private func reportText(_ reason: Reason) -> (message: String, status: Int32) {
         let place = position.description.map { "at \($0)" } ?? "before its first step"
         switch reason {
         case .signal(let number):
             return ("stopped \(place) by \(Self.name(of: number))\n", 128 + number)
         case .timeout(let seconds):
             return ("error: the run timed out after \(NumberFormatting.text(seconds)) s, \(place)\n", 1)
-        }
-    }
-
-    private func listen(for signals: [Int32]) {
-        for number in signals {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { [weak self] in self?.stop(.signal(number)) }
-            source.resume()
-            sources.append(source)
         }
     }
 
@@ -79,18 +83,24 @@ final class RunStopper: @unchecked Sendable {
         guard first else {
             // A second SIGINT: end now, with everything the run started.
             if case .signal(SIGINT) = newReason {
-                ChildProcesses.stopAll()
+                // Said first, and the run's own report held back: killing the children lets the
+                // run end on its own thread, which must not report or exit before this does.
+                lock.withLock { exiting = true }
                 StandardStreams.writeError("stopped at once by a second SIGINT\n")
+                ChildProcesses.stopAll()
                 exit(128 + SIGINT)
             }
             return
         }
+        if case .signal(SIGINT) = newReason { StandardStreams.writeError("stopping… (Ctrl-C again to stop at once)\n") }
         lock.withLock { task }?.cancel()
         ChildProcesses.terminateAll()
         // A run stuck where cancellation cannot reach still ends, a little after the grace period.
         queue.asyncAfter(deadline: .now() + ChildProcesses.grace + 1) { [self] in
+            guard !lock.withLock({ exiting }) else { return }
+            lock.withLock { exiting = true }
             ChildProcesses.stopAll()
-            let (message, status) = report(newReason)
+            let (message, status) = reportText(newReason)
             StandardStreams.writeError(message)
             exit(status)
         }
@@ -98,58 +108,53 @@ final class RunStopper: @unchecked Sendable {
 
     /// Runs `work` in a task that SIGINT cancels (stopping the processes it started), for the
     /// REPL: Ctrl-C stops the step under way and the session goes on. Returns the work's result
-    /// and whether it was interrupted. Between entries, a SIGINT is ignored (at the prompt the
-    /// line editor has its own handling).
+    /// and whether it was interrupted. SIGTERM and SIGHUP still end Relay.
     static func interruptible<T: Sendable>(_ work: @escaping @Sendable () async -> T) async -> (T, interrupted: Bool) {
-        let task = Task { await work() }
-        let entry = Interrupts.shared.begin { task.cancel() }
-        let result = await task.value
-        return (result, Interrupts.shared.end(entry))
+        ProcessSignals.prepare()
+        let interrupted = Interrupted()
+        let current = CurrentTask()
+        let result = await ProcessSignals.handling(with: { number in
+            guard number == SIGINT else {
+                ChildProcesses.stopAll()
+                exit(128 + number)
+            }
+            interrupted.set()
+            current.cancel()
+            ChildProcesses.terminateAll()
+        }) {
+            let task = Task { await work() }
+            current.set { task.cancel() }
+            return await task.value
+        }
+        return (result, interrupted.value)
     }
 
-    /// The one SIGINT listener of a REPL, made once: libdispatch installs its handler for a
-    /// signal once per process, so the listener must outlive every entry rather than be made and
-    /// undone for each.
-    private final class Interrupts: @unchecked Sendable {
-        static let shared = Interrupts()
+    /// How to cancel the task under way, once there is one (a cancel asked for before is kept).
+    private final class CurrentTask: @unchecked Sendable {
         private let lock = NSLock()
-        private var cancel: (@Sendable () -> Void)?
-        private var entry = 0
-        private var interrupted = false
-        private let source: any DispatchSourceSignal
-
-        private init() {
-            signal(SIGINT, SIG_IGN)
-            source = DispatchSource.makeSignalSource(signal: SIGINT, queue: DispatchQueue(label: "relay.repl-interrupt"))
-            source.setEventHandler { [unowned self] in
-                let stop: (@Sendable () -> Void)? = lock.withLock {
-                    guard let current = self.cancel else { return nil }
-                    interrupted = true
-                    return current
-                }
-                guard let stop else { return }
-                stop()
-                ChildProcesses.terminateAll()
+        private var cancelTask: (@Sendable () -> Void)?
+        private var cancelled = false
+        func set(_ cancel: @escaping @Sendable () -> Void) {
+            let now = lock.withLock {
+                cancelTask = cancel
+                return cancelled
             }
-            source.resume()
+            if now { cancel() }
         }
-
-        func begin(_ cancel: @escaping @Sendable () -> Void) -> Int {
-            lock.withLock {
-                entry += 1
-                interrupted = false
-                self.cancel = cancel
-                return entry
+        func cancel() {
+            let cancel = lock.withLock {
+                cancelled = true
+                return cancelTask
             }
+            cancel?()
         }
+    }
 
-        /// Ends entry `number`; whether it was interrupted.
-        func end(_ number: Int) -> Bool {
-            lock.withLock {
-                if entry == number { cancel = nil }
-                return interrupted
-            }
-        }
+    private final class Interrupted: @unchecked Sendable {
+        private let lock = NSLock()
+        private var fired = false
+        func set() { lock.withLock { fired = true } }
+        var value: Bool { lock.withLock { fired } }
     }
 
     static func name(of signal: Int32) -> String {
