@@ -54,11 +54,10 @@ struct HostileInputTests {
             ? "steps:\n  - list: [1, 2]\n  - for-each:\n    parallel: true\n    do:\n" + calls.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n") + "\n"
             : "steps:\n" + calls
         try steps.write(to: root.appendingPathComponent("self.yaml"), atomically: true, encoding: .utf8)
-        let started = ContinuousClock.now
         let result = try await relay(["run", "self.yaml"], in: root)
         #expect(result.status == 1)
         #expect(result.standardError.contains("this run has started 10000 workflows with run-workflow, the most one run may"), "\(result.standardError.prefix(400))")
-        #expect(ContinuousClock.now - started < .seconds(60))
+        #expect(result.elapsed < .seconds(60))
     }
 
     @Test("numbers at their limits: NaN and the infinities format as words; a huge repeat that stops at once is quick")

@@ -7,6 +7,9 @@ struct RelayProcess {
         var status: Int32
         var standardOutput: String
         var standardError: String
+        /// How long the process ran, timed by the thread that waited for it (not by a test task,
+        /// which may wait for a thread after the process has ended).
+        var elapsed: Duration = .zero
     }
 
     /// The package's root folder.
@@ -28,7 +31,12 @@ struct RelayProcess {
     /// `run`, awaited on a thread of its own, so that a long run does not hold one of Swift's
     /// cooperative threads (two on two cores) that other tests need.
     static func running(_ arguments: [String], in folder: URL = root, input: String = "", environment: [String: String] = [:]) async throws -> Result {
-        try await BlockingWork.run { _ in try run(arguments, in: folder, input: input, environment: environment) }
+        try await BlockingWork.run { _ in
+            let started = ContinuousClock.now
+            var result = try run(arguments, in: folder, input: input, environment: environment)
+            result.elapsed = ContinuousClock.now - started
+            return result
+        }
     }
 
     /// Starts `relay run WORKFLOW` in `folder` with `folder/home` as HOME, its output discarded, and

@@ -100,7 +100,8 @@ public enum PackageBuilder {
         async let output = readAll(child.output)
         async let errors = readAll(child.errors)
         let (signalled, status) = await child.termination()
-        let log = await String(decoding: output + errors, as: UTF8.self)
+        // The compiler's diagnostics are on standard output: last, so the tail shown keeps them.
+        let log = await String(decoding: errors + output, as: UTF8.self)
         return (signalled ? 128 + status : status, log)
     }
 
