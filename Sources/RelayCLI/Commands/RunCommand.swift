@@ -120,6 +120,7 @@ struct RunCommand: AsyncParsableCommand {
             }
         }
         if standardInputMarker != nil {
+            // Before the run starts (no step, no child yet): a signal still ends Relay meanwhile.
             let data = FileHandle.standardInput.readDataToEndOfFile()
             return .text(String(decoding: data, as: UTF8.self))
         }

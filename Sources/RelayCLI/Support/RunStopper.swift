@@ -60,6 +60,8 @@ final class RunStopper: @unchecked Sendable {
     /// What to say on standard error for `reason`, and the exit status. While Relay is ending at
     /// once from another thread, this waits for that.
     func report(_ reason: Reason) -> (message: String, status: Int32) {
+        // Reached only when the run is over and Relay is ending from the signal thread: nothing is
+        // left to wait for but that exit, so holding this thread costs nothing.
         while lock.withLock({ exiting }) { Thread.sleep(forTimeInterval: 1) }
         return reportText(reason)
     }

@@ -64,6 +64,7 @@ final class HostConnection: @unchecked Sendable {
     private func startWatching() {
         Thread { [weak self] in
             while let self, self.host.isRunning {
+                // A thread of its own (not a cooperative one): sleeping here holds up nothing.
                 Thread.sleep(forTimeInterval: 0.1)
                 self.host.sampleMemory()
                 let now = ContinuousClock.now
@@ -103,7 +104,8 @@ final class HostConnection: @unchecked Sendable {
                 send(["id": .number(Double(id)), "method": .text(method), "params": .dictionary(params)])
             }
         } onCancel: {
-            self.fail("the step was stopped while the host of package '\(self.packageName)' was answering '\(method)'", stop: true)
+            // The cancelling thread may be a cooperative one: no pause for the host's last words.
+            self.fail("the step was stopped while the host of package '\(self.packageName)' was answering '\(method)'", stop: true, pause: false)
         }
     }
 
@@ -153,7 +155,8 @@ final class HostConnection: @unchecked Sendable {
                 }
             }
             let (signalled, status) = self.host.waitForExit()
-            // A moment for the standard error reader to collect the host's last words.
+            // A moment for the standard error reader to collect the host's last words (on this
+            // reader's own thread).
             Thread.sleep(forTimeInterval: 0.05)
             if (signalled || status != 0), self.host.ranOutOfMemory(standardError: self.standardErrorText), let limit = self.host.memoryLimit {
                 self.fail(
@@ -244,7 +247,7 @@ final class HostConnection: @unchecked Sendable {
     }
 
     /// Fails every waiting request with `reason` (the first reason sticks), stopping the host if asked.
-    private func fail(_ reason: String, stop: Bool) {
+    private func fail(_ reason: String, stop: Bool, pause: Bool = true) {
         let waiting: [Pending] = lock.withLock {
             if failure == nil { failure = reason }
             let waiting = Array(pending.values)
@@ -252,8 +255,9 @@ final class HostConnection: @unchecked Sendable {
             return waiting
         }
         if stop { terminate() }
-        // Give the standard error reader a moment to collect the host's last words.
-        if !waiting.isEmpty { Thread.sleep(forTimeInterval: 0.05) }
+        // Give the standard error reader a moment to collect the host's last words. Called from the
+        // watcher's and the reader's own threads; a cancellation passes `pause: false`.
+        if pause && !waiting.isEmpty { Thread.sleep(forTimeInterval: 0.05) }
         let message = lock.withLock { failure ?? reason }
         for request in waiting { request.continuation.resume(throwing: HostError(message, standardError: standardErrorText)) }
     }

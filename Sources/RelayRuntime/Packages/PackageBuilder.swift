@@ -105,7 +105,8 @@ public enum PackageBuilder {
         return (signalled ? 128 + status : status, log)
     }
 
-    /// Everything `handle` gives until its end, read on a thread of its own.
+    /// Everything `handle` gives until its end, read on a thread of its own (`BlockingWork`):
+    /// the blocking read holds no cooperative thread, and ends when the build's pipe closes.
     private static func readAll(_ handle: FileHandle?) async -> Data {
         guard let handle else { return Data() }
         return (try? await BlockingWork.run { _ in handle.readDataToEndOfFile() }) ?? Data()
