@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 int relay_file_status_of(const char *path, int follow, relay_file_status *status) {
     return relay_file_status_at(AT_FDCWD, path, follow, status);
@@ -55,4 +56,14 @@ int relay_file_status_at(int folder, const char *name, int follow, relay_file_st
     status->changed_nanoseconds = info.st_ctim.tv_nsec;
 #endif
     return 0;
+}
+
+ssize_t relay_copy_file_range(int source, int destination, size_t length) {
+#if defined(__linux__)
+    return copy_file_range(source, NULL, destination, NULL, length, 0);
+#else
+    (void)source, (void)destination, (void)length;
+    errno = ENOSYS;
+    return -1;
+#endif
 }

@@ -3,10 +3,12 @@
 
 #include <curl/curl.h>
 #include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct {
     CURLcode (*global_init)(long);
@@ -51,45 +53,132 @@ static void load_curl(void) {
     functions.global_init(CURL_GLOBAL_DEFAULT);
 }
 
+struct relay_http_transfer {
+    int stop;
+    unsigned long long received;
+    unsigned long long expected;
+};
+
+relay_http_transfer *relay_http_transfer_create(void) { return calloc(1, sizeof(relay_http_transfer)); }
+
+void relay_http_transfer_free(relay_http_transfer *transfer) { free(transfer); }
+
+void relay_http_transfer_stop(relay_http_transfer *transfer) { __atomic_store_n(&transfer->stop, 1, __ATOMIC_RELEASE); }
+
+void relay_http_transfer_progress(const relay_http_transfer *transfer, unsigned long long *received,
+                                  unsigned long long *expected) {
+    *received = __atomic_load_n(&transfer->received, __ATOMIC_ACQUIRE);
+    *expected = __atomic_load_n(&transfer->expected, __ATOMIC_ACQUIRE);
+}
+
+/// Where the body goes: memory up to `memory_limit`, then (all of it) the spill file.
 typedef struct {
     char *data;
     size_t length;
     size_t capacity;
-    int overflow;
-} buffer;
+    size_t memory_limit;
+    int spill_fd;
+    int spilled;
+    unsigned long long total;
+    unsigned long long size_limit;
+    /// Why writing stopped: the errno of a failed write, or -1 for a body over the size limit.
+    int failure;
+    relay_http_transfer *transfer;
+    CURL *curl;
+} receiver;
 
-/// Responses larger than this are refused rather than filling memory.
-static const size_t maximum_body = (size_t)1 << 30;
-
-/// libcurl's progress callback: a non-zero answer aborts the transfer.
-static int stop_requested(void *context, curl_off_t total_down, curl_off_t now_down, curl_off_t total_up, curl_off_t now_up) {
-    (void)total_down, (void)now_down, (void)total_up, (void)now_up;
-    return *(const volatile int *)context != 0;
+/// Writes all of `length` bytes, retrying interrupted and partial writes; 0 on success, else errno.
+static int write_all(int descriptor, const char *bytes, size_t length) {
+    while (length > 0) {
+        ssize_t written = write(descriptor, bytes, length);
+        if (written < 0) {
+            if (errno == EINTR) continue;
+            return errno;
+        }
+        bytes += written;
+        length -= (size_t)written;
+    }
+    return 0;
 }
 
-static size_t append(char *chunk, size_t size, size_t count, void *context) {
-    buffer *into = context;
+/// libcurl's progress callback: a non-zero answer aborts the transfer.
+static int progress(void *context, curl_off_t total_down, curl_off_t now_down, curl_off_t total_up, curl_off_t now_up) {
+    (void)now_down, (void)total_up, (void)now_up;
+    relay_http_transfer *transfer = context;
+    if (total_down > 0) __atomic_store_n(&transfer->expected, (unsigned long long)total_down, __ATOMIC_RELEASE);
+    return __atomic_load_n(&transfer->stop, __ATOMIC_ACQUIRE) != 0;
+}
+
+static size_t receive(char *chunk, size_t size, size_t count, void *context) {
+    receiver *into = context;
     size_t length = size * count;
-    if (into->length + length > maximum_body) {
-        into->overflow = 1;
+    if (into->total + length > into->size_limit) {
+        into->failure = -1;
         return 0;
     }
-    if (into->length + length + 1 > into->capacity) {
-        size_t capacity = into->capacity ? into->capacity : 16384;
-        while (capacity < into->length + length + 1) capacity *= 2;
-        char *grown = realloc(into->data, capacity);
-        if (grown == NULL) return 0;
-        into->data = grown;
-        into->capacity = capacity;
+    int announced_long = 0;
+    if (into->total == 0 && !into->spilled) {
+        // A body announced longer than memory may hold goes to the file from its first byte.
+        curl_off_t announced = -1;
+        if (functions.easy_getinfo(into->curl, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &announced) == CURLE_OK && announced > 0 &&
+            (unsigned long long)announced > into->memory_limit)
+            announced_long = into->spill_fd >= 0;
     }
-    memcpy(into->data + into->length, chunk, length);
-    into->length += length;
-    into->data[into->length] = 0;
+    if (!into->spilled && (announced_long || into->length + length > into->memory_limit)) {
+        if (into->spill_fd < 0) {
+            into->failure = -1;
+            return 0;
+        }
+        int error = write_all(into->spill_fd, into->data, into->length);
+        if (error != 0) {
+            into->failure = error;
+            return 0;
+        }
+        free(into->data);
+        into->data = NULL;
+        into->length = into->capacity = 0;
+        into->spilled = 1;
+    }
+    if (into->spilled) {
+        int error = write_all(into->spill_fd, chunk, length);
+        if (error != 0) {
+            into->failure = error;
+            return 0;
+        }
+    } else {
+        if (into->length + length + 1 > into->capacity) {
+            size_t capacity = into->capacity ? into->capacity : 16384;
+            while (capacity < into->length + length + 1) capacity *= 2;
+            if (capacity > into->memory_limit + 1 && into->length + length + 1 <= into->memory_limit + 1)
+                capacity = into->memory_limit + 1;
+            char *grown = realloc(into->data, capacity);
+            if (grown == NULL) {
+                into->failure = ENOMEM;
+                return 0;
+            }
+            into->data = grown;
+            into->capacity = capacity;
+        }
+        memcpy(into->data + into->length, chunk, length);
+        into->length += length;
+        into->data[into->length] = 0;
+    }
+    into->total += length;
+    __atomic_store_n(&into->transfer->received, into->total, __ATOMIC_RELEASE);
     return length;
 }
 
-int relay_http_request(const char *url, const char *method, const char *const *headers, size_t header_count,
-                       const char *body, size_t body_length, double timeout_seconds, const volatile int *stop,
+/// Reads the next part of a file body.
+static size_t send_file(char *buffer, size_t size, size_t count, void *context) {
+    int descriptor = *(int *)context;
+    for (;;) {
+        ssize_t got = read(descriptor, buffer, size * count);
+        if (got >= 0) return (size_t)got;
+        if (errno != EINTR) return CURL_READFUNC_ABORT;
+    }
+}
+
+int relay_http_request(const relay_http_request_options *options, relay_http_transfer *transfer,
                        relay_http_response *response) {
     memset(response, 0, sizeof *response);
     pthread_once(&load_once, load_curl);
@@ -103,38 +192,52 @@ int relay_http_request(const char *url, const char *method, const char *const *h
         return -1;
     }
     struct curl_slist *list = NULL;
-    for (size_t i = 0; i < header_count; i++) list = functions.slist_append(list, headers[i]);
-    buffer received = {0};
-    functions.easy_setopt(curl, CURLOPT_URL, url);
+    for (size_t i = 0; i < options->header_count; i++) list = functions.slist_append(list, options->headers[i]);
+    receiver received = {.memory_limit = options->memory_limit,
+                         .spill_fd = options->spill_fd,
+                         .size_limit = options->size_limit,
+                         .transfer = transfer,
+                         .curl = curl};
+    int body_fd = options->body_fd;
+    functions.easy_setopt(curl, CURLOPT_URL, options->url);
     functions.easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
     functions.easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
     functions.easy_setopt(curl, CURLOPT_MAXREDIRS, 10L);
     functions.easy_setopt(curl, CURLOPT_USERAGENT, "relay");
     functions.easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");
-    functions.easy_setopt(curl, CURLOPT_TIMEOUT_MS, (long)(timeout_seconds * 1000));
-    functions.easy_setopt(curl, CURLOPT_WRITEFUNCTION, append);
+    functions.easy_setopt(curl, CURLOPT_TIMEOUT_MS, (long)(options->timeout_seconds * 1000));
+    functions.easy_setopt(curl, CURLOPT_WRITEFUNCTION, receive);
     functions.easy_setopt(curl, CURLOPT_WRITEDATA, &received);
-    if (stop != NULL) {
-        functions.easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, stop_requested);
-        functions.easy_setopt(curl, CURLOPT_XFERINFODATA, (void *)stop);
-        functions.easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
-    }
+    functions.easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, progress);
+    functions.easy_setopt(curl, CURLOPT_XFERINFODATA, (void *)transfer);
+    functions.easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
     if (list != NULL) functions.easy_setopt(curl, CURLOPT_HTTPHEADER, list);
-    if (body != NULL) {
-        functions.easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)body_length);
-        functions.easy_setopt(curl, CURLOPT_POSTFIELDS, body);
+    int has_body = options->body != NULL || body_fd >= 0;
+    if (body_fd >= 0) {
+        functions.easy_setopt(curl, CURLOPT_POST, 1L);
+        functions.easy_setopt(curl, CURLOPT_READFUNCTION, send_file);
+        functions.easy_setopt(curl, CURLOPT_READDATA, (void *)&body_fd);
+        functions.easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)options->body_length);
+    } else if (options->body != NULL) {
+        functions.easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)options->body_length);
+        functions.easy_setopt(curl, CURLOPT_POSTFIELDS, options->body);
     }
-    if (strcmp(method, "GET") == 0 && body == NULL) {
+    if (strcmp(options->method, "GET") == 0 && !has_body) {
         functions.easy_setopt(curl, CURLOPT_HTTPGET, 1L);
-    } else if (strcmp(method, "POST") != 0) {
-        functions.easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method);
+    } else if (strcmp(options->method, "POST") != 0) {
+        functions.easy_setopt(curl, CURLOPT_CUSTOMREQUEST, options->method);
     }
     CURLcode code = functions.easy_perform(curl);
     int result = 0;
     if (code != CURLE_OK) {
-        const char *reason = received.overflow ? "the response is larger than 1 GiB"
-                             : code == CURLE_ABORTED_BY_CALLBACK ? "stopped"
-                                                                 : functions.easy_strerror(code);
+        char reason[256];
+        if (received.failure == -1) {
+            snprintf(reason, sizeof reason, "the response is longer than %llu bytes", received.size_limit);
+        } else if (received.failure != 0) {
+            snprintf(reason, sizeof reason, "cannot keep the response: %s", strerror(received.failure));
+        } else {
+            snprintf(reason, sizeof reason, "%s", code == CURLE_ABORTED_BY_CALLBACK ? "stopped" : functions.easy_strerror(code));
+        }
         response->error = strdup(reason);
         free(received.data);
         result = -1;
@@ -145,6 +248,8 @@ int relay_http_request(const char *url, const char *method, const char *const *h
         if (type != NULL) response->content_type = strdup(type);
         response->body = received.data;
         response->body_length = received.length;
+        response->body_in_file = received.spilled;
+        response->received = received.total;
     }
     if (list != NULL) functions.slist_free_all(list);
     functions.easy_cleanup(curl);

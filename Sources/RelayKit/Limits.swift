@@ -34,6 +34,14 @@ public enum Limits {
     /// nested workflows together; past it, loops run their items one after another.
     public static let parallelBranches = 64
 
+    /// A response up to this many bytes (16 MiB) is kept in memory, as text, JSON or bytes; a longer
+    /// one goes straight to a file in the scratch folder as it arrives, so memory stays bounded.
+    public static let responseInMemory = 16 << 20
+
+    /// The longest response Relay accepts (16 GiB); a server that sends data forever is stopped
+    /// here, or earlier by the step's timeout.
+    public static let responseBytes: UInt64 = 16 << 30
+
     /// What is wrong with `seconds` as a length of time to wait or to allow, or nil: it must be a
     /// finite number from 0 to `longestDuration`.
     public static func durationProblem(_ seconds: Double) -> String? {

@@ -1,7 +1,9 @@
 #ifndef RELAY_FILE_STATUS_H
 #define RELAY_FILE_STATUS_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /// What identifies a file and what tells one version of it from another.
 typedef struct {
@@ -29,5 +31,10 @@ int relay_file_status_of(const char *path, int follow, relay_file_status *status
 /// The same for `name` inside the open folder `folder` (a descriptor), as `fstatat` does: the
 /// kernel does not walk the whole path again for each file of a folder.
 int relay_file_status_at(int folder, const char *name, int follow, relay_file_status *status);
+
+/// Copies up to `length` bytes from `source` to `destination` at their offsets inside the kernel
+/// (`copy_file_range` on Linux). Returns the bytes copied (0 at the end), or -1 with errno set;
+/// ENOSYS where the system has no such call.
+ssize_t relay_copy_file_range(int source, int destination, size_t length);
 
 #endif

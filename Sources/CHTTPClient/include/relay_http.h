@@ -6,21 +6,56 @@
 /// What one HTTP exchange gave: the status and body, or an error message.
 typedef struct {
     long status;
+    /// The body, when it stayed in memory (it fitted under `memory_limit`); else NULL.
     char *body;
     size_t body_length;
+    /// 1 when the body went to `spill_fd` instead (all of it, from its first byte).
+    int body_in_file;
+    /// The body's length in bytes, wherever it is.
+    unsigned long long received;
     /// The response's Content-Type, or NULL.
     char *content_type;
-    /// Why the exchange failed (no connection, timeout, no libcurl), or NULL.
+    /// Why the exchange failed (no connection, timeout, no space left, no libcurl), or NULL.
     char *error;
 } relay_http_response;
 
+/// One request.
+typedef struct {
+    const char *url;
+    const char *method;
+    /// "Name: value" lines.
+    const char *const *headers;
+    size_t header_count;
+    /// The body in memory, or NULL (see `body_fd`).
+    const char *body;
+    size_t body_length;
+    /// A file to send as the body, read as it goes (with `body_length` its size); -1 for none.
+    int body_fd;
+    double timeout_seconds;
+    /// A response up to this many bytes stays in memory; a longer one goes to `spill_fd`.
+    size_t memory_limit;
+    /// Where a long response goes (written from its first byte), or -1 to refuse long responses.
+    int spill_fd;
+    /// No response may be longer than this.
+    unsigned long long size_limit;
+} relay_http_request_options;
+
+/// What a transfer shares with the threads that watch it: a stop flag and the progress so far.
+typedef struct relay_http_transfer relay_http_transfer;
+
+relay_http_transfer *relay_http_transfer_create(void);
+void relay_http_transfer_free(relay_http_transfer *transfer);
+/// Asks the transfer to stop; libcurl sees it at its next progress callback (at least once a second).
+void relay_http_transfer_stop(relay_http_transfer *transfer);
+/// The bytes received so far and the total the server announced (0 when it did not).
+void relay_http_transfer_progress(const relay_http_transfer *transfer, unsigned long long *received,
+                                  unsigned long long *expected);
+
 /// Performs one HTTP request with libcurl, which is loaded with dlopen on first use so that runs
-/// which never fetch a URL do not pay for loading it. `headers` are "Name: value" lines. Blocks
-/// until the response has arrived, `timeout_seconds` have passed, or `*stop` becomes non-zero
-/// (checked at least once a second, from libcurl's progress callback). Returns 0 when a response
-/// arrived (any status), else -1 with `response->error` set.
-int relay_http_request(const char *url, const char *method, const char *const *headers, size_t header_count,
-                       const char *body, size_t body_length, double timeout_seconds, const volatile int *stop,
+/// which never fetch a URL do not pay for loading it. Blocks until the response has arrived, the
+/// timeout has passed, or the transfer is stopped. Returns 0 when a response arrived (any status),
+/// else -1 with `response->error` set.
+int relay_http_request(const relay_http_request_options *options, relay_http_transfer *transfer,
                        relay_http_response *response);
 
 /// Frees what a response holds.

@@ -25,7 +25,7 @@ struct MakePDF: Intent {
             if to == nil, !items.contains(where: { if case .file = $0 { true } else { false } }) {
                 try AtomicFile.write(data, to: path)
             } else {
-                try context.fileChanges.write(data, to: path)
+                try await context.fileChanges.write(data, to: path)
             }
         } catch {
             throw IntentError(error.message)

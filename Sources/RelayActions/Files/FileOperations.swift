@@ -19,11 +19,25 @@ enum FileDestination {
 }
 
 /// Runs a file change, turning its error into the step's.
-private func changing<T>(_ body: () throws(FileOperationError) -> T) throws -> T {
+private func changing(_ body: () async throws(FileOperationError) -> Void) async throws {
     do {
-        return try body()
+        try await body()
     } catch {
         throw IntentError(error.message)
+    }
+}
+
+/// Runs a file change that may copy a big file, with a progress bar on a terminal when it is long.
+private func copying(in context: any IntentContext, _ body: @escaping @Sendable (ByteProgress) async throws(FileOperationError) -> Void)
+    async throws
+{
+    let progress = ByteProgress()
+    try await context.showingProgress({ progress.display }) {
+        do throws(FileOperationError) {
+            try await body(progress)
+        } catch {
+            throw IntentError(error.message)
+        }
     }
 }
 
@@ -44,26 +58,27 @@ struct SaveFile: Intent {
     @Parameter(summary: "Replace an existing file.") var overwrite: Bool = false
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
-        let data: Data
-        let name: String
+        let path: String
         if case .file(let file) = value {
-            data = try changing { () throws(FileOperationError) in
-                guard let bytes = FileManager.default.contents(atPath: file.path) else {
-                    throw FileOperationError("cannot read '\(file.path)'")
-                }
-                return bytes
+            path = try FileDestination.path(for: to, named: file.name)
+            try refuseReplacing(path)
+            let source = try existingFile(file)
+            try await copying(in: context) { progress throws(FileOperationError) in
+                try await context.fileChanges.copy(source, to: path, overwrite: overwrite, progress: progress)
             }
-            name = file.name
         } else {
-            data = Data(value.textValue.utf8)
-            name = "Saved.txt"
+            path = try FileDestination.path(for: to, named: "Saved.txt")
+            try refuseReplacing(path)
+            let data = Data(value.textValue.utf8)
+            try await changing { () throws(FileOperationError) in try await context.fileChanges.write(data, to: path) }
         }
-        let path = try FileDestination.path(for: to, named: name)
+        return .value(.file(FileReference(path: path)))
+    }
+
+    private func refuseReplacing(_ path: String) throws {
         guard overwrite || !FileManager.default.fileExists(atPath: path) else {
             throw IntentError("'\(path)' already exists; set overwrite: true to replace it")
         }
-        try changing { () throws(FileOperationError) in try context.fileChanges.write(data, to: path) }
-        return .value(.file(FileReference(path: path)))
     }
 }
 
@@ -79,7 +94,7 @@ struct RenameFile: Intent {
         let source = try existingFile(file)
         guard !name.isEmpty, !name.contains("/") else { throw IntentError("'\(name)' is not a file name") }
         let target = ((source as NSString).deletingLastPathComponent as NSString).appendingPathComponent(name)
-        try changing { () throws(FileOperationError) in try context.fileChanges.move(source, to: target) }
+        try await changing { () throws(FileOperationError) in try await context.fileChanges.move(source, to: target) }
         return .value(.file(FileReference(path: target)))
     }
 }
@@ -95,7 +110,9 @@ struct MoveFile: Intent {
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         let source = try existingFile(file)
         let target = try FileDestination.path(for: to, named: file.name)
-        try changing { () throws(FileOperationError) in try context.fileChanges.move(source, to: target) }
+        try await copying(in: context) { progress throws(FileOperationError) in
+            try await context.fileChanges.move(source, to: target, progress: progress)
+        }
         return .value(.file(FileReference(path: target)))
     }
 }
@@ -112,7 +129,9 @@ struct CopyFile: Intent {
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         let source = try existingFile(file)
         let target = try FileDestination.path(for: to, named: file.name)
-        try changing { () throws(FileOperationError) in try context.fileChanges.copy(source, to: target, overwrite: overwrite) }
+        try await copying(in: context) { progress throws(FileOperationError) in
+            try await context.fileChanges.copy(source, to: target, overwrite: overwrite, progress: progress)
+        }
         return .value(.file(FileReference(path: target)))
     }
 }
@@ -126,7 +145,7 @@ struct DeleteFile: Intent {
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         let path = try existingFile(file)
-        try changing { () throws(FileOperationError) in try context.fileChanges.delete(path) }
+        try await changing { () throws(FileOperationError) in try await context.fileChanges.delete(path) }
         return .nothing
     }
 }

@@ -30,7 +30,7 @@ private func load(_ file: FileReference) throws -> (RasterImage, ContentType) {
 private func save(
     _ image: RasterImage, as type: ContentType, to: FileReference?, defaultPath path: String, quality: Int = 90,
     source: FileReference, context: any IntentContext
-) throws -> Value {
+) async throws -> Value {
     var target = path
     var format = type
     if let to {
@@ -43,7 +43,7 @@ private func save(
     }
     let data = try image.encoded(as: format, quality: quality)
     do {
-        try context.fileChanges.write(data, to: target, from: source.path)
+        try await context.fileChanges.write(data, to: target, from: source.path)
     } catch {
         throw IntentError(error.message)
     }
@@ -76,7 +76,7 @@ struct RotateImage: Intent {
                 }
                 cairo_rotate(context, Double(turns) * .pi / 180)
             }
-            return .value(try save(rotated, as: type, to: to, defaultPath: image.path, source: image, context: context))
+            return .value(try await save(rotated, as: type, to: to, defaultPath: image.path, source: image, context: context))
         }
     }
 }
@@ -104,7 +104,7 @@ struct FlipImage: Intent {
                     cairo_scale(context, 1, -1)
                 }
             }
-            return .value(try save(flipped, as: type, to: to, defaultPath: image.path, source: image, context: context))
+            return .value(try await save(flipped, as: type, to: to, defaultPath: image.path, source: image, context: context))
         }
     }
 }
@@ -130,7 +130,7 @@ struct ResizeImage: Intent {
             let resized = try source.drawn(width: newWidth, height: newHeight, filter: CAIRO_FILTER_BEST) { context in
                 cairo_scale(context, Double(newWidth) / Double(source.width), Double(newHeight) / Double(source.height))
             }
-            return .value(try save(resized, as: type, to: to, defaultPath: image.path, source: image, context: context))
+            return .value(try await save(resized, as: type, to: to, defaultPath: image.path, source: image, context: context))
         }
     }
 }
@@ -154,7 +154,7 @@ struct ConvertImage: Intent {
             let newName = ((image.name as NSString).deletingPathExtension as NSString).appendingPathExtension(type.preferredExtension ?? "img")
                 ?? image.name
             let path = ((image.path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(newName)
-            return .value(try save(source, as: type, to: destination, defaultPath: path, quality: quality, source: image, context: context))
+            return .value(try await save(source, as: type, to: destination, defaultPath: path, quality: quality, source: image, context: context))
         }
     }
 }

@@ -28,7 +28,7 @@ struct CreateNote: Intent {
         }
         var text = "# \(trimmed)\n"
         if let body, !body.isNothing { text += "\n" + NoteText.markdown(for: body).trimmingCharacters(in: .newlines) + "\n" }
-        try context.fileChanges.write(Data(text.utf8), to: path)
+        try await context.fileChanges.write(Data(text.utf8), to: path)
         guard let file = FolderScan.file(relativePath, in: root) else { throw IntentError("the note '\(path)' vanished after it was written") }
         return .value(.entity(EntityValue(Note(file: file))))
     }
@@ -56,7 +56,7 @@ struct AppendToNote: Intent {
             var text = String(decoding: existing, as: UTF8.self)
             if !text.isEmpty && !text.hasSuffix("\n") { text += "\n" }
             for chunk in chunks where !chunk.isEmpty { text += "\n" + chunk.trimmingCharacters(in: .newlines) + "\n" }
-            try context.fileChanges.write(Data(text.utf8), to: path)
+            try await context.fileChanges.write(Data(text.utf8), to: path)
         }
         let root = NoteLibrary.folder
         let updated = FolderScan.file(note.file.relativePath, in: root) ?? note.file
@@ -91,7 +91,7 @@ enum NoteText {
                 name = "\((file.name as NSString).deletingPathExtension) \(number).\(file.fileExtension)"
                 number += 1
             }
-            try context.fileChanges.copy(file.path, to: folder + "/" + name)
+            try await context.fileChanges.copy(file.path, to: folder + "/" + name)
             let link = "attachments/" + (name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? name)
             return "![\((name as NSString).deletingPathExtension)](\(link))"
         }

@@ -29,9 +29,15 @@ struct GetContentsOfURL: Intent {
         {
             lines.append("Content-Type: \(type)")
         }
-        let response = try await HTTPClient.send(url: url, method: verb, headers: lines, body: encoded?.data, timeout: timeout)
+        let request = HTTPClient.Request(url: url, method: verb, headers: lines, body: encoded?.body, timeout: timeout)
+        let spill = try scratchPath(".download-\(UUID().uuidString).part", in: context.scratchFolder)
+        let transfer = HTTPClient.Transfer()
+        let response = try await context.showingProgress({ transfer.display }) {
+            try await HTTPClient.send(request, spillingTo: spill, transfer: transfer)
+        }
         guard (200..<300).contains(response.status) else {
             let start = String(decoding: response.body.prefix(300), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            if case .file(let path) = response.body { unlink(path) }
             throw IntentError(
                 "\(verb) \(url.absoluteString) answered \(HTTPStatus.describe(response.status))" + (start.isEmpty ? "" : ": \(start)"))
         }
@@ -39,9 +45,25 @@ struct GetContentsOfURL: Intent {
     }
 }
 
+/// A new path in the scratch folder, or the step's error.
+private func scratchPath(_ name: String, in scratch: ScratchFolder) throws -> String {
+    do {
+        return try scratch.path(forNewFile: name)
+    } catch {
+        throw IntentError(error.message)
+    }
+}
+
 /// A request body as bytes, with its content type.
 enum RequestBody {
-    static func encode(_ value: Value, format: String) throws -> (data: Data, contentType: String?) {
+    static func encode(_ value: Value, format: String) throws -> (body: HTTPClient.Body, contentType: String?) {
+        // A file is sent as it is read, however big.
+        if case .file(let file) = value { return (.file(path: file.path), file.contentType.mimeType) }
+        let (data, contentType) = try encodeInMemory(value, format: format)
+        return (.bytes(data), contentType)
+    }
+
+    private static func encodeInMemory(_ value: Value, format: String) throws -> (data: Data, contentType: String?) {
         switch value {
         case .dictionary(let entries) where format == "form":
             let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
@@ -53,8 +75,6 @@ enum RequestBody {
             return (Data(pairs.joined(separator: "&").utf8), "application/x-www-form-urlencoded")
         case .dictionary, .list:
             return (Data(JSONWriter.string(for: value, pretty: false).utf8), "application/json")
-        case .file(let file):
-            return (try file.contents(), file.contentType.mimeType)
         case .nothing:
             return (Data(), nil)
         default:
@@ -63,31 +83,45 @@ enum RequestBody {
     }
 }
 
-/// A response body as a workflow value.
+/// A response body as a workflow value: JSON as a value and text as text when it is in memory
+/// (up to `Limits.responseInMemory`), anything else a file in the scratch folder.
 enum ResponseValue {
     static func make(_ response: HTTPClient.Response, url: URL, scratch: ScratchFolder) throws -> Value {
         let mime = response.contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         let type = mime.flatMap(ContentType.init(mimeType:))
             ?? ContentType(fileExtension: url.pathExtension)
             ?? ContentSniffing.type(fileExtension: "", content: response.body.prefix(ContentSniffing.prefixLength))
+        let fileExtension = type.preferredExtension ?? (url.pathExtension.isEmpty ? "data" : url.pathExtension)
+        let last = url.deletingPathExtension().lastPathComponent
+        let base = last.isEmpty || last == "/" ? "download" : last
+        let body: Data
+        switch response.body {
+        case .file(let spilled):
+            let path = try scratchPath("\(base).\(fileExtension)", in: scratch)
+            guard rename(spilled, path) == 0 else {
+                let reason = String(cString: strerror(errno))
+                unlink(spilled)
+                throw IntentError("cannot keep the response from \(url.absoluteString) as '\(path)': \(reason)")
+            }
+            return .file(FileReference(path: path))
+        case .bytes(let data):
+            body = data
+        }
         if type.conforms(to: .json) || mime?.hasSuffix("+json") == true {
             do {
-                return try JSONReader.value(from: String(decoding: response.body, as: UTF8.self))
+                return try JSONReader.value(from: String(decoding: body, as: UTF8.self))
             } catch {
                 throw IntentError("the response from \(url.absoluteString) says it is JSON but is not: \(error)")
             }
         }
         if type.conforms(to: .text), !type.conforms(to: .html), !type.conforms(to: .rtf),
-            let text = String(data: response.body, encoding: .utf8)
+            let text = String(data: body, encoding: .utf8)
         {
             return .text(text)
         }
-        let fileExtension = type.preferredExtension ?? (url.pathExtension.isEmpty ? "data" : url.pathExtension)
-        let last = url.deletingPathExtension().lastPathComponent
-        let base = last.isEmpty || last == "/" ? "download" : last
-        let path = try scratch.path(forNewFile: "\(base).\(fileExtension)")
+        let path = try scratchPath("\(base).\(fileExtension)", in: scratch)
         do {
-            try response.body.write(to: URL(fileURLWithPath: path), options: .atomic)
+            try body.write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
             throw IntentError("cannot write the response to '\(path)': \(error.localizedDescription)")
         }

@@ -5,60 +5,141 @@ import RelayKit
 /// One HTTP exchange through libcurl (opened on first use by the `CHTTPClient` shim, so that
 /// FoundationNetworking and libcurl do not load at every start; see Docs/Performance.md).
 enum HTTPClient {
+    /// Bytes to send or received: in memory, or in a file (read or written as they go, so a big
+    /// body never sits whole in memory; Docs/Reliability.md, "Big files").
+    enum Body: Sendable {
+        case bytes(Data)
+        case file(path: String)
+
+        /// The first `count` bytes (to tell the type of the content, or to quote it in a message).
+        func prefix(_ count: Int) -> Data {
+            switch self {
+            case .bytes(let data): return data.prefix(count)
+            case .file(let path):
+                guard let handle = FileHandle(forReadingAtPath: path) else { return Data() }
+                defer { try? handle.close() }
+                return (try? handle.read(upToCount: count)) ?? Data()
+            }
+        }
+    }
+
+    struct Request: Sendable {
+        var url: URL
+        var method: String
+        var headers: [String]
+        var body: Body?
+        var timeout: Double
+    }
+
     struct Response: Sendable {
         let status: Int
-        let body: Data
+        let body: Body
         let contentType: String?
     }
 
-    /// A flag libcurl reads while it works: raised, the transfer stops within a second.
-    private final class Stop: @unchecked Sendable {
-        let flag = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
-        init() { flag.initialize(to: 0) }
-        deinit { flag.deallocate() }
-        func raise() { flag.pointee = 1 }
+    /// A transfer's stop flag and progress, shared with libcurl's thread.
+    final class Transfer: @unchecked Sendable {
+        private let pointer: OpaquePointer?
+
+        init() { pointer = relay_http_transfer_create() }
+        deinit { relay_http_transfer_free(pointer) }
+
+        /// Raised, the transfer stops within a second (libcurl's progress callback reads it).
+        func stop() {
+            guard let pointer else { return }
+            relay_http_transfer_stop(pointer)
+        }
+
+        /// The bytes received so far, of the announced total.
+        var display: (fraction: Double, label: String) {
+            guard let pointer else { return (0, "") }
+            var received: UInt64 = 0
+            var expected: UInt64 = 0
+            relay_http_transfer_progress(pointer, &received, &expected)
+            return ByteProgress.display(done: Int64(clamping: received), total: Int64(clamping: expected))
+        }
+
+        fileprivate var handle: OpaquePointer? { pointer }
     }
 
     /// Sends the request on a thread of its own (libcurl blocks) and returns the response, whatever
-    /// its status; throws when no response came (no connection, a timeout). Cancelling the task
-    /// (a step's `timeout:`, a signal) stops the transfer.
-    static func send(url: URL, method: String, headers: [String], body: Data?, timeout: Double) async throws -> Response {
-        let stop = Stop()
+    /// its status; throws when no response came (no connection, a timeout, no space left). A
+    /// response longer than `Limits.responseInMemory` is written to `spillPath` as it arrives
+    /// (and is then `.file(spillPath)`); nothing is left there otherwise. Cancelling the task (a
+    /// step's `timeout:`, a signal) stops the transfer.
+    static func send(_ request: Request, spillingTo spillPath: String, transfer: Transfer = Transfer()) async throws -> Response {
+        guard transfer.handle != nil else { throw IntentError("cannot start a transfer: out of memory") }
         let response = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 Thread.detachNewThread {
-                    continuation.resume(with: Result {
-                        try sendBlocking(url: url, method: method, headers: headers, body: body, timeout: timeout, stop: stop)
-                    })
+                    continuation.resume(with: Result { try sendBlocking(request, spillingTo: spillPath, transfer: transfer) })
                 }
             }
         } onCancel: {
-            stop.raise()
+            transfer.stop()
         }
+        if Task.isCancelled, case .file(let path) = response.body { unlink(path) }
         try Task.checkCancellation()
         return response
     }
 
-    private static func sendBlocking(url: URL, method: String, headers: [String], body: Data?, timeout: Double, stop: Stop) throws -> Response {
+    private static func sendBlocking(_ request: Request, spillingTo spillPath: String, transfer: Transfer) throws -> Response {
+        let described = "\(request.method) \(request.url.absoluteString)"
+        let spill = open(spillPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard spill >= 0 else {
+            throw IntentError("\(described) failed: cannot make '\(spillPath)': \(String(cString: strerror(errno)))")
+        }
+        var keepSpill = false
+        defer {
+            close(spill)
+            if !keepSpill { unlink(spillPath) }
+        }
+        var upload: Int32 = -1
+        var uploadLength = 0
+        if case .file(let path)? = request.body {
+            upload = open(path, O_RDONLY | O_CLOEXEC)
+            var info = stat()
+            guard upload >= 0, fstat(upload, &info) == 0 else {
+                if upload >= 0 { close(upload) }
+                throw IntentError("\(described) failed: cannot read '\(path)': \(String(cString: strerror(errno)))")
+            }
+            uploadLength = Int(info.st_size)
+        }
+        defer { if upload >= 0 { close(upload) } }
+
         var response = relay_http_response()
         defer { relay_http_response_free(&response) }
-        let headerPointers = headers.map { strdup($0) }
+        let headerPointers = request.headers.map { strdup($0) }
         defer { headerPointers.forEach { free($0) } }
         let status: Int32 = headerPointers.map { UnsafePointer($0) }.withUnsafeBufferPointer { lines in
-            let send = { (bytes: UnsafePointer<CChar>?, count: Int) in
-                relay_http_request(url.absoluteString, method, lines.baseAddress, lines.count, bytes, count, timeout, stop.flag, &response)
+            request.url.absoluteString.withCString { url in
+                request.method.withCString { method in
+                    let send = { (bytes: UnsafePointer<CChar>?, count: Int) -> Int32 in
+                        var options = relay_http_request_options(
+                            url: url, method: method, headers: lines.baseAddress, header_count: lines.count, body: bytes,
+                            body_length: count, body_fd: upload, timeout_seconds: request.timeout,
+                            memory_limit: Limits.responseInMemory, spill_fd: spill, size_limit: Limits.responseBytes)
+                        return relay_http_request(&options, transfer.handle, &response)
+                    }
+                    guard case .bytes(let body)? = request.body else { return send(nil, uploadLength) }
+                    // An empty body still needs a pointer: a null one would mean no body at all.
+                    guard !body.isEmpty else { return "".withCString { send($0, 0) } }
+                    return body.withUnsafeBytes { raw in send(raw.bindMemory(to: CChar.self).baseAddress, raw.count) }
+                }
             }
-            guard let body else { return send(nil, 0) }
-            // An empty body still needs a pointer: a null one would mean no body at all.
-            guard !body.isEmpty else { return "".withCString { send($0, 0) } }
-            return body.withUnsafeBytes { raw in send(raw.bindMemory(to: CChar.self).baseAddress, raw.count) }
         }
         guard status == 0 else {
             let reason = response.error.map { String(cString: $0) } ?? "unknown error"
-            throw IntentError("\(method) \(url.absoluteString) failed: \(reason)")
+            throw IntentError("\(described) failed: \(reason)")
         }
-        let data = response.body.map { Data(bytes: $0, count: response.body_length) } ?? Data()
-        return Response(status: response.status, body: data, contentType: response.content_type.map { String(cString: $0) })
+        let body: Body
+        if response.body_in_file != 0 {
+            keepSpill = true
+            body = .file(path: spillPath)
+        } else {
+            body = .bytes(response.body.map { Data(bytes: $0, count: response.body_length) } ?? Data())
+        }
+        return Response(status: response.status, body: body, contentType: response.content_type.map { String(cString: $0) })
     }
 }
 

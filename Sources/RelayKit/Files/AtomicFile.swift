@@ -20,28 +20,66 @@ public enum AtomicFile {
     /// Writes `data` to `path`, keeping an existing file's permissions (new files get 0644). A
     /// symbolic link is written through to its target, and stays a link.
     public static func write(_ data: Data, to requestedPath: String) throws(FileOperationError) {
+        try replace(requestedPath) { descriptor throws(FileOperationError) in
+            guard data.withUnsafeBytes({ writeAll($0, to: descriptor) }) else {
+                throw FileOperationError(String(cString: strerror(errno)))
+            }
+        }
+    }
+
+    /// Copies the file at `source` to `path` the same way, streaming (Docs/Reliability.md, "Big
+    /// files"): memory stays small whatever the size, `stop` ends the copy between chunks (leaving
+    /// `path` as it was), and `progress` counts the bytes. A new file gets `source`'s permissions.
+    public static func copy(_ source: String, to requestedPath: String, progress: ByteProgress? = nil, stop: StopFlag? = nil)
+        throws(FileOperationError)
+    {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw failure("cannot read '\(source)'") }
+        defer { close(input) }
+        var info = stat()
+        guard fstat(input, &info) == 0 else { throw failure("cannot read '\(source)'") }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw FileOperationError("'\(source)' is not a regular file") }
+        progress?.expect(Int64(info.st_size))
+        try replace(requestedPath, newFileMode: info.st_mode & 0o777) { descriptor throws(FileOperationError) in
+            try FileCopy.copy(from: input, to: descriptor, progress: progress, stop: stop)
+        }
+    }
+
+    /// Replaces `path` by what `fill` writes to a new descriptor: a temporary file beside it,
+    /// flushed, then renamed over it. When `fill` fails (no space left, stopped), the temporary
+    /// file is removed and `path` is as it was.
+    private static func replace(
+        _ requestedPath: String, newFileMode: mode_t = 0o644, filling fill: (Int32) throws(FileOperationError) -> Void
+    ) throws(FileOperationError) {
         defer { FileGeneration.advance() }
         let path = try target(of: requestedPath)
         let folder = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
         let temporary = (folder as NSString).appendingPathComponent(".\(name).relay-\(UUID().uuidString).tmp")
-        var mode: mode_t = 0o644
+        var mode = newFileMode
         var existing = stat()
         if stat(path, &existing) == 0 { mode = existing.st_mode & 0o7777 }
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, mode)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard descriptor >= 0 else { throw failure("cannot write in '\(folder)'") }
-        let result: Bool = data.withUnsafeBytes { buffer in
-            writeAll(buffer, to: descriptor) && fsync(descriptor) == 0
+        do {
+            try fill(descriptor)
+        } catch {
+            close(descriptor)
+            unlink(temporary)
+            throw FileOperationError("cannot write '\(path)': \(error.message)")
+        }
+        guard fsync(descriptor) == 0 else {
+            let failed = failure("cannot write '\(path)'")
+            close(descriptor)
+            unlink(temporary)
+            throw failed
         }
         close(descriptor)
-        guard result else {
-            unlink(temporary)
-            throw failure("cannot write '\(path)'")
-        }
         _ = chmod(temporary, mode)
         guard rename(temporary, path) == 0 else {
+            let failed = failure("cannot replace '\(path)'")
             unlink(temporary)
-            throw failure("cannot replace '\(path)'")
+            throw failed
         }
         syncFolder(folder)
     }
@@ -83,7 +121,9 @@ public enum AtomicFile {
 
     /// Moves `source` to `destination`: an atomic rename on one file system; across file systems,
     /// an atomic copy of the bytes (a symbolic link copied as a link) followed by removing the source.
-    public static func moveAcrossFileSystems(_ source: String, to destination: String) throws(FileOperationError) {
+    public static func moveAcrossFileSystems(
+        _ source: String, to destination: String, progress: ByteProgress? = nil, stop: StopFlag? = nil
+    ) throws(FileOperationError) {
         defer { FileGeneration.advance() }
         do {
             try move(source, to: destination)
@@ -92,8 +132,7 @@ public enum AtomicFile {
             if let link = try? FileManager.default.destinationOfSymbolicLink(atPath: source) {
                 guard symlink(link, destination) == 0 else { throw failure("cannot make the link '\(destination)'") }
             } else {
-                guard let data = FileManager.default.contents(atPath: source) else { throw error }
-                try write(data, to: destination)
+                try copy(source, to: destination, progress: progress, stop: stop)
             }
             guard unlink(source) == 0 else { throw failure("cannot remove '\(source)' after copying it") }
         }
@@ -109,19 +148,4 @@ public enum AtomicFile {
     private static func failure(_ message: String) -> FileOperationError {
         FileOperationError("\(message): \(String(cString: strerror(errno)))")
     }
-}
-
-/// Writes every byte of `buffer` to `descriptor`, retrying interrupted and partial writes.
-private func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
-    guard let base = buffer.baseAddress else { return true }
-    var written = 0
-    while written < buffer.count {
-        let count = write(descriptor, base + written, buffer.count - written)
-        if count < 0 {
-            if errno == EINTR { continue }
-            return false
-        }
-        written += count
-    }
-    return true
 }

@@ -97,10 +97,10 @@ public struct UndoHistory: Sendable {
         case .intent: return nil
         case .modified(let path, let saved):
             let savedPath = folder.appendingPathComponent(saved).path
-            guard let data = FileManager.default.contents(atPath: savedPath) else {
+            guard AtomicFile.entryExists(savedPath) else {
                 throw FileOperationError("the saved copy of '\(path)' is missing from '\(folder.path)'")
             }
-            try AtomicFile.write(data, to: path)
+            try AtomicFile.copy(savedPath, to: path)
         case .created(let path):
             guard AtomicFile.entryExists(path) else { return "\(change.summary): skipped, '\(path)' is not there" }
             // Kept in the journal rather than erased: undoing never loses bytes.

@@ -60,13 +60,19 @@ public final class UndoJournal: @unchecked Sendable {
         return started
     }
 
-    /// Saves a copy of the current bytes of `path`, returning its name in the journal.
-    func save(_ path: String) throws(FileOperationError) -> String {
+    /// Keeps the current bytes of `path`, returning their name in the journal. Every change Relay
+    /// makes replaces a file by renaming a new one over it, so the old file's bytes never change:
+    /// a hard link keeps them at no cost. Where a link cannot be made (another file system), the
+    /// bytes are copied, streaming; `stop` ends that copy.
+    func save(_ path: String, stop: StopFlag? = nil) throws(FileOperationError) -> String {
         let name = try reserveSavedName()
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw FileOperationError("cannot read '\(path)' to keep a copy for undo")
+        let target = folder.appendingPathComponent(name).path
+        if link(path, target) == 0 { return name }
+        do {
+            try AtomicFile.copy(path, to: target, stop: stop)
+        } catch {
+            throw FileOperationError("cannot keep a copy of '\(path)' for undo: \(error.message)")
         }
-        try AtomicFile.write(data, to: folder.appendingPathComponent(name).path)
         return name
     }
 
@@ -81,10 +87,10 @@ public final class UndoJournal: @unchecked Sendable {
 
     /// Moves `path` into the journal as `name` (a rename; across file systems a copy, then the
     /// original removed). A symbolic link is kept as a link.
-    func moveIn(_ path: String, as name: String) throws(FileOperationError) {
+    func moveIn(_ path: String, as name: String, stop: StopFlag? = nil) throws(FileOperationError) {
         let target = folder.appendingPathComponent(name).path
         if rename(path, target) == 0 { return }
-        try AtomicFile.moveAcrossFileSystems(path, to: target)
+        try AtomicFile.moveAcrossFileSystems(path, to: target, stop: stop)
     }
 
     /// Claims `path` as the output made from the file `source`. A run never silently replaces a

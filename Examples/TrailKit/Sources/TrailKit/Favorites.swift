@@ -28,12 +28,12 @@ enum Favorites {
     static func contains(_ id: String) -> Bool { ids().contains(id) }
 
     /// Marks a trail favourite or not, writing the file atomically through `changes`.
-    static func set(_ id: String, favorite: Bool, changes: FileChanges) throws {
+    static func set(_ id: String, favorite: Bool, changes: FileChanges) async throws {
         var ids = ids()
         if favorite { ids.insert(id) } else { ids.remove(id) }
         let data = try JSONEncoder().encode(ids.sorted())
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try changes.write(data, to: path)
+        try await changes.write(data, to: path)
         lock.withLock { cached = nil }
     }
 }

@@ -53,7 +53,7 @@ struct SetFavorite: Intent {
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         let was = Favorites.contains(trail.id)
-        try Favorites.set(trail.id, favorite: favorite, changes: context.fileChanges)
+        try await Favorites.set(trail.id, favorite: favorite, changes: context.fileChanges)
         if was != favorite {
             try await context.registerUndo(action: "set-favorite", arguments: ["trail": trail.parameterValue, "favorite": .boolean(was)])
         }
