@@ -58,9 +58,16 @@ struct RelayProcess {
         _ = try? await BlockingWork.run { _ in process.waitUntilExit() }
     }
 
-    static func run(_ arguments: [String], in folder: URL = root, input: String = "", environment: [String: String] = [:]) throws -> Result {
+    /// Another program, found on PATH (`/usr/bin/env` starts it), run the way `running` runs Relay.
+    static func tool(_ arguments: [String], in folder: URL = root) async throws -> Result {
+        try await BlockingWork.run { _ in try run(arguments, in: folder, program: URL(fileURLWithPath: "/usr/bin/env")) }
+    }
+
+    static func run(
+        _ arguments: [String], in folder: URL = root, input: String = "", environment: [String: String] = [:], program: URL = executable
+    ) throws -> Result {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = program
         process.arguments = arguments
         process.currentDirectoryURL = folder
         var processEnvironment = ProcessInfo.processInfo.environment

@@ -183,4 +183,29 @@ struct FileTests {
         let file = Value.file(FileReference(path: "a.txt", relativeTo: root))
         #expect(OutputFormatter.render(file, json: false) == root.standardizedFileURL.path + "/a.txt\n")
     }
+
+    @Test("a streamed copy keeps every byte, counts them, keeps a new file's permissions, and a stopped one leaves the target as it was")
+    func streamedCopy() throws {
+        let root = try folder(["old.bin": "old"])
+        let source = root.appendingPathComponent("source.bin").path
+        let bytes = Data((0..<(3 << 20) + 17).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try bytes.write(to: URL(fileURLWithPath: source))
+        chmod(source, 0o750)
+        let progress = ByteProgress()
+        try AtomicFile.copy(source, to: root.appendingPathComponent("copy.bin").path, progress: progress)
+        #expect(FileManager.default.contents(atPath: root.appendingPathComponent("copy.bin").path) == bytes)
+        #expect(progress.state == (Int64(bytes.count), Int64(bytes.count)))
+        #expect(progress.display.label == "3.1 MB of 3.1 MB")
+        let mode = try FileManager.default.attributesOfItem(atPath: root.appendingPathComponent("copy.bin").path)[.posixPermissions] as? Int
+        #expect(mode == 0o750)
+
+        let stop = StopFlag()
+        stop.raise()
+        let target = root.appendingPathComponent("old.bin").path
+        #expect(throws: FileOperationError.self) { try AtomicFile.copy(source, to: target, stop: stop) }
+        #expect(FileManager.default.contents(atPath: target) == Data("old".utf8))
+        let left = try FileManager.default.contentsOfDirectory(atPath: root.path).sorted()
+        #expect(left == ["copy.bin", "old.bin", "source.bin"])
+        #expect(throws: FileOperationError.self) { try AtomicFile.copy(root.path, to: target) }
+    }
 }

@@ -1,7 +1,9 @@
 """A local HTTP server for the get-contents-of-url tests. Prints its port, then serves:
 /json, /text, /html, /png (a tiny PNG), /status/CODE, /slow (waits 3 s), and any method on
-/echo (answers JSON with the method, the headers and the body it received). It exits when its
-standard input closes, that is when the test process ends."""
+/echo (answers JSON with the method, the headers and the body it received). For big bodies:
+/file/PATH streams the file at PATH (with /unannounced/PATH, without a Content-Length), /store/PATH
+writes the request's body to PATH as it arrives, and /forever sends bytes until the client goes.
+It exits when its standard input closes, that is when the test process ends."""
 import base64
 import http.server
 import json
@@ -25,7 +27,47 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
+    def stream_file(self, path, announce):
+        with open(path, "rb") as source:
+            self.send_response(200)
+            self.send_header("Content-Type", "application/octet-stream")
+            if announce:
+                self.send_header("Content-Length", str(os.fstat(source.fileno()).st_size))
+            self.end_headers()
+            while chunk := source.read(1 << 20):
+                self.wfile.write(chunk)
+
+    def handle_big(self):
+        if self.path.startswith("/file/"):
+            self.stream_file(self.path[len("/file"):], True)
+        elif self.path.startswith("/unannounced/"):
+            self.close_connection = True
+            self.stream_file(self.path[len("/unannounced"):], False)
+        elif self.path.startswith("/store/"):
+            left = int(self.headers.get("Content-Length") or 0)
+            with open(self.path[len("/store"):], "wb") as target:
+                while left > 0:
+                    chunk = self.rfile.read(min(left, 1 << 20))
+                    if not chunk:
+                        break
+                    target.write(chunk)
+                    left -= len(chunk)
+            self.answer(200, "text/plain", b"stored")
+        else:
+            self.close_connection = True
+            self.send_response(200)
+            self.send_header("Content-Type", "application/octet-stream")
+            self.end_headers()
+            block = bytes(range(256)) * 4096
+            try:
+                while True:
+                    self.wfile.write(block)
+            except OSError:
+                pass
+
     def handle_any(self):
+        if self.path.startswith(("/file/", "/unannounced/", "/store/", "/forever")):
+            return self.handle_big()
         length = int(self.headers.get("Content-Length") or 0)
         received = self.rfile.read(length).decode("utf-8") if length else ""
         if self.path == "/echo":

@@ -1,0 +1,211 @@
+import Foundation
+import RelayKit
+import Testing
+
+/// Big files stream: downloads, uploads, copies and saves keep memory bounded whatever the size,
+/// a server that never stops is stopped, and a full disk leaves no partial file
+/// (Docs/Reliability.md, "Big files").
+@Suite("Big files in bounded memory")
+struct BigFileTests {
+    /// The test HTTP server (Tests/RelayRuntimeTests/Fixtures/http_server.py), one for the suite.
+    final class Server: @unchecked Sendable {
+        static let shared = Server()
+        private let process = Process()
+        private let input = Pipe()
+        let base: String
+
+        private init() {
+            let script = RelayProcess.root.appendingPathComponent("Tests/RelayRuntimeTests/Fixtures/http_server.py")
+            let output = Pipe()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", script.path]
+            process.standardOutput = output
+            process.standardInput = input
+            var port = "0"
+            if (try? process.run()) != nil {
+                var line = Data()
+                while let byte = try? output.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != 10 { line.append(first) }
+                port = String(decoding: line, as: UTF8.self)
+            }
+            base = "http://127.0.0.1:\(port)"
+        }
+    }
+
+    private let base = Server.shared.base
+
+    private func folder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-big-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("tmp"), withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// A file of `megabytes` MB of varied bytes (a 1 MiB block, each copy changed at its start).
+    private func bigFile(_ megabytes: Int, at url: URL) throws {
+        FileManager.default.createFile(atPath: url.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        var block = Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) })
+        for index in 0..<megabytes {
+            block[0] = UInt8(truncatingIfNeeded: index)
+            block[1] = UInt8(truncatingIfNeeded: index >> 8)
+            try handle.write(contentsOf: block)
+        }
+    }
+
+    /// The files (not folders) under `folder`, as paths relative to it.
+    private func files(under folder: URL) -> [String] {
+        let enumerator = FileManager.default.enumerator(atPath: folder.path)
+        var found: [String] = []
+        while let path = enumerator?.nextObject() as? String {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path, isDirectory: &isFolder), !isFolder.boolValue {
+                found.append(path)
+            }
+        }
+        return found.sorted()
+    }
+
+    /// Runs `relay run w.yaml` in `folder` (scratch files under `folder/tmp`) and returns its
+    /// result with its peak resident memory in MB, measured by the kernel for the one child of a
+    /// small Python parent.
+    private func runMeasured(in folder: URL) async throws -> (result: RelayProcess.Result, peakMB: Double) {
+        let measure = """
+            import resource, subprocess, sys
+            status = subprocess.run(sys.argv[1:]).returncode
+            print("peak-kb", resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr)
+            sys.exit(status)
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", measure, RelayProcess.executable.path, "run", "w.yaml"]
+        process.currentDirectoryURL = folder
+        process.environment = [
+            "HOME": folder.appendingPathComponent("home").path, "PATH": "/usr/bin:/bin", "NO_COLOR": "1",
+            "TMPDIR": folder.appendingPathComponent("tmp").path,
+        ]
+        let errors = Pipe(), output = Pipe()
+        process.standardError = errors
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        return try await BlockingWork.run { _ in
+            let started = ContinuousClock.now
+            try process.run()
+            let printed = output.fileHandleForReading.readDataToEndOfFile()
+            let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            var lines = said.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            var peak = 0.0
+            if let index = lines.lastIndex(where: { $0.hasPrefix("peak-kb ") }) {
+                peak = (Double(lines[index].dropFirst(8)) ?? 0) / 1024
+                lines.remove(at: index)
+            }
+            let result = RelayProcess.Result(
+                status: process.terminationStatus, standardOutput: String(decoding: printed, as: UTF8.self),
+                standardError: lines.joined(separator: "\n"), elapsed: ContinuousClock.now - started)
+            return (result, peak)
+        }
+    }
+
+    @Test("download → save → copy of a 96 MB file keeps every byte and stays under 64 MB of memory", arguments: ["file", "unannounced"])
+    func downloadSaveCopy(route: String) async throws {
+        let root = try folder()
+        let source = root.appendingPathComponent("source.bin")
+        try bigFile(96, at: source)
+        try """
+            steps:
+              - url: \(base)/\(route)\(source.path)
+              - get-contents-of-url:
+                  timeout: 120
+              - save-file:
+                  to: out/saved.bin
+              - copy-file:
+                  to: out/copied.bin
+              - text: ${previous.name}
+            """.write(to: root.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
+        let (result, peak) = try await runMeasured(in: root)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput == "copied.bin\n")
+        for name in ["saved.bin", "copied.bin"] {
+            #expect(FileManager.default.contentsEqual(atPath: source.path, andPath: root.appendingPathComponent("out/\(name)").path))
+        }
+        // The download itself is in the scratch folder under its own name; nothing half-made is left.
+        let scratch = files(under: root.appendingPathComponent("tmp"))
+        #expect(scratch.count == 1 && scratch.first?.hasSuffix("/source.bin") == true, "\(scratch)")
+        #expect(peak > 0 && peak < 64, "peak memory \(peak) MB")
+    }
+
+    @Test("a file sent as a request's body is read as it goes: every byte arrives, memory stays under 64 MB")
+    func upload() async throws {
+        let root = try folder()
+        let source = root.appendingPathComponent("source.bin")
+        try bigFile(96, at: source)
+        let stored = root.appendingPathComponent("stored.bin")
+        try """
+            steps:
+              - read-file: source.bin
+                as: file
+              - url: \(base)/store\(stored.path)
+              - get-contents-of-url:
+                  method: put
+                  body: ${file}
+                  timeout: 120
+            """.write(to: root.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
+        let (result, peak) = try await runMeasured(in: root)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput == "stored\n")
+        #expect(FileManager.default.contentsEqual(atPath: source.path, andPath: stored.path))
+        #expect(peak > 0 && peak < 64, "peak memory \(peak) MB")
+    }
+
+    @Test("a server that sends data forever is stopped by the timeout, and leaves no partial file", arguments: [
+        "  - get-contents-of-url: { timeout: 2 }", "  - get-contents-of-url:\n    timeout: 2",
+    ])
+    func endless(step: String) async throws {
+        let root = try folder()
+        try "steps:\n  - url: \(base)/forever\n\(step)\n".write(to: root.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
+        let (result, peak) = try await runMeasured(in: root)
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("w.yaml:"), "\(result.standardError)")
+        #expect(result.elapsed < .seconds(15))
+        #expect(files(under: root.appendingPathComponent("tmp")).isEmpty)
+        #expect(peak < 64, "peak memory \(peak) MB")
+    }
+
+    @Test("a download or a copy onto a full disk fails with 'No space left on device' and leaves no partial file")
+    func fullDisk() async throws {
+        let probe = try await RelayProcess.tool(["unshare", "--user", "--map-root-user", "--mount", "true"])
+        guard probe.status == 0 else {
+            print("skipped: this machine cannot make a small file system for the test (unshare: \(probe.standardError))")
+            return
+        }
+        let root = try folder()
+        let small = root.appendingPathComponent("small")
+        try FileManager.default.createDirectory(at: small, withIntermediateDirectories: true)
+        try bigFile(24, at: root.appendingPathComponent("source.bin"))
+        let download = "steps:\n  - url: \(base)/file\(root.path)/source.bin\n  - get-contents-of-url: { timeout: 60 }\n"
+        let copy = "steps:\n  - read-file: source.bin\n  - copy-file: \(small.path)/out/\n"
+        try download.write(to: root.appendingPathComponent("download.yaml"), atomically: true, encoding: .utf8)
+        try copy.write(to: root.appendingPathComponent("copy.yaml"), atomically: true, encoding: .utf8)
+        // In a mount namespace of its own, an 8 MB file system is mounted on `small` and is the
+        // scratch folder; after each run, what is left in it is listed.
+        let script = """
+            mount -t tmpfs -o size=8m tmpfs '\(small.path)' || exit 99
+            for workflow in download copy; do
+              mkdir -p '\(small.path)/tmp'
+              TMPDIR='\(small.path)/tmp' HOME='\(root.path)/home' '\(RelayProcess.executable.path)' run $workflow.yaml
+              echo "exit $?"
+              echo "left: $(find '\(small.path)' -type f | wc -l)"
+            done
+            """
+        let result = try await RelayProcess.tool(["unshare", "--user", "--map-root-user", "--mount", "sh", "-c", script], in: root)
+        guard result.status != 99 else {
+            print("skipped: cannot mount a small file system for the test: \(result.standardError)")
+            return
+        }
+        #expect(result.standardOutput == "exit 1\nleft: 0\nexit 1\nleft: 0\n", "\(result.standardError)")
+        let errors = result.standardError.split(separator: "\n").filter { $0.contains("error:") }
+        #expect(errors.count == 2, "\(result.standardError)")
+        #expect(errors.allSatisfy { $0.contains("No space left on device") }, "\(result.standardError)")
+        #expect(errors.first?.contains("download.yaml:3:5") == true, "\(result.standardError)")
+    }
+}
