@@ -239,4 +239,46 @@ struct UndoTests {
             #expect(digests(folder) == before, "attempt \(attempt): undo did not restore the exact bytes")
         }
     }
+
+    @Test("a signal during relay undo stops it between two changes; undo again finishes it, to the exact bytes", arguments: [SIGTERM, SIGINT])
+    func signalDuringUndo(signal: Int32) async throws {
+        var files: [String: Data] = [:]
+        for index in 0..<300 { files["f\(index).txt"] = Data("file \(index)".utf8) }
+        let folder = try sandbox(files)
+        try "steps:\n  - find-files: .\n  - for-each:\n    do:\n      - text: changed\n      - save-file: { to: '${item.path}', overwrite: true }\n"
+            .write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
+        let before = snapshot(folder)
+        let run = try await relay(["run", "w.yaml"], in: folder)
+        #expect(run.status == 0, "\(run.standardError)")
+        let process = Process()
+        process.executableURL = RelayProcess.executable
+        process.arguments = ["undo"]
+        process.currentDirectoryURL = folder
+        process.environment = ["HOME": folder.appendingPathComponent("home").path, "PATH": "/usr/bin:/bin", "NO_COLOR": "1"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // Once some files are back (each revert is whole), the signal comes in the middle.
+        let started = ContinuousClock.now
+        while snapshot(folder).filter({ before[$0.key] == $0.value }).count < 20, ContinuousClock.now - started < .seconds(20) {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        kill(process.processIdentifier, signal)
+        await RelayProcess.waitForExit(process)
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        if process.terminationStatus == 128 + signal {
+            #expect(said.contains("the rest of the run is undone by running 'relay undo' again"), "\(said)")
+            #expect(!said.contains("not reverted"), "\(said)")
+            #expect(snapshot(folder) != before)
+        } else {
+            // The undo was over before the signal came.
+            #expect(process.terminationStatus == 0, "\(said)")
+        }
+        // Every file is its old or its new version, and no temporary file is left.
+        for (path, data) in snapshot(folder) { #expect(data == before[path] || data == Data("changed".utf8), "\(path)") }
+        let again = try await relay(["undo"], in: folder)
+        #expect(again.status == 0, "\(again.standardError)")
+        #expect(snapshot(folder) == before)
+    }
 }

@@ -20,12 +20,32 @@ struct UndoCommand: AsyncParsableCommand {
             return
         }
         let undoer = IntentUndoer(registry: try RelayCommand.registry())
-        guard let outcome = await history.undoLatest(performing: undoer.perform) else {
+        // A signal stops the undo between two changes (each is whole); the run stays recorded as
+        // not undone, so the next `relay undo` finishes it.
+        let found = Found()
+        let stopped = await RunStopper(position: RunPosition()).run(timeout: nil) {
+            found.outcome = await history.undoLatest(performing: undoer.perform)
+        }
+        guard let outcome = found.outcome else {
+            if case .signal(let number) = stopped {
+                StandardStreams.writeError("stopped by \(RunStopper.name(of: number)) before undoing anything\n")
+                throw ExitCode(128 + number)
+            }
             StandardStreams.writeError("nothing to undo\n")
             return
         }
         StandardStreams.writeError(Self.report(outcome))
+        if case .signal(let number) = stopped, outcome.stopped {
+            StandardStreams.writeError(
+                "stopped by \(RunStopper.name(of: number)); the rest of the run is undone by running 'relay undo' again\n")
+            throw ExitCode(128 + number)
+        }
         if !outcome.failed.isEmpty { throw ExitStatus.runtimeError.exitCode }
+    }
+
+    /// The outcome, handed out of the stoppable task.
+    private final class Found: @unchecked Sendable {
+        var outcome: UndoHistory.Outcome?
     }
 
     /// What an undo did, for standard error: the count, each change skipped, each failure.

@@ -55,6 +55,9 @@ public struct UndoHistory: Sendable {
         public internal(set) var skipped: [String] = []
         /// Changes that could not be put back, with why.
         public internal(set) var failed: [String] = []
+        /// Whether the undo was stopped (a signal) before it went through every change; the run
+        /// is then not marked undone, and undoing again finishes it.
+        public internal(set) var stopped = false
     }
 
     /// Reverts the newest run not yet undone, its changes in reverse order, and marks it undone.
@@ -68,16 +71,27 @@ public struct UndoHistory: Sendable {
         guard let run = runs().first(where: { !$0.isUndone && !$0.changes.isEmpty }) else { return nil }
         var outcome = Outcome(run: run)
         for change in run.changes.reversed() {
+            // Stopped between changes, each whole: what is left is undone by the next `relay undo`.
+            if Task.isCancelled {
+                outcome.stopped = true
+                return outcome
+            }
             do {
                 if case .intent(let package, let action, let arguments) = change {
                     try await performing(package, action, arguments)
                     outcome.reverted += 1
-                } else if let never = try revert(change, in: run.folder) {
+                } else if let never = try await BlockingWork.run({ stop in try revert(change, in: run.folder, stop: stop) }) {
                     outcome.skipped.append(never)
                 } else {
                     outcome.reverted += 1
                 }
             } catch {
+                // A change stopped half-way is not begun (copies stop between chunks, and leave
+                // the file as it was): the next undo does it.
+                if Task.isCancelled {
+                    outcome.stopped = true
+                    return outcome
+                }
                 outcome.failed.append("\(change.summary): \(error)")
             }
         }
@@ -92,7 +106,7 @@ public struct UndoHistory: Sendable {
     }
 
     /// Puts `change` back; returns why it was skipped when it had never happened.
-    private func revert(_ change: UndoJournal.Change, in folder: URL) throws(FileOperationError) -> String? {
+    private func revert(_ change: UndoJournal.Change, in folder: URL, stop: StopFlag) throws(FileOperationError) -> String? {
         switch change {
         case .intent: return nil
         case .modified(let path, let saved):
@@ -100,24 +114,24 @@ public struct UndoHistory: Sendable {
             guard AtomicFile.entryExists(savedPath) else {
                 throw FileOperationError("the saved copy of '\(path)' is missing from '\(folder.path)'")
             }
-            try AtomicFile.copy(savedPath, to: path)
+            try AtomicFile.copy(savedPath, to: path, stop: stop)
         case .created(let path):
             guard AtomicFile.entryExists(path) else { return "\(change.summary): skipped, '\(path)' is not there" }
             // Kept in the journal rather than erased: undoing never loses bytes.
             let kept = folder.appendingPathComponent("saved/undone-\(UUID().uuidString.prefix(8))-\((path as NSString).lastPathComponent)")
-            try AtomicFile.moveAcrossFileSystems(path, to: kept.path)
+            try AtomicFile.moveAcrossFileSystems(path, to: kept.path, stop: stop)
         case .moved(let from, let to):
             let there = AtomicFile.entryExists(to)
             if !there && AtomicFile.entryExists(from) { return "\(change.summary): skipped, the move never happened" }
             guard there else { throw FileOperationError("'\(to)' is gone") }
-            try AtomicFile.moveAcrossFileSystems(to, to: from)
+            try AtomicFile.moveAcrossFileSystems(to, to: from, stop: stop)
         case .deleted(let path, let saved):
             let savedPath = folder.appendingPathComponent(saved).path
             guard AtomicFile.entryExists(savedPath) else {
                 if AtomicFile.entryExists(path) { return "\(change.summary): skipped, the file was never deleted" }
                 throw FileOperationError("the saved copy of '\(path)' is missing from '\(folder.path)'")
             }
-            try AtomicFile.moveAcrossFileSystems(savedPath, to: path)
+            try AtomicFile.moveAcrossFileSystems(savedPath, to: path, stop: stop)
         }
         return nil
     }
