@@ -38,12 +38,13 @@ struct StoppingTests {
     }
 
     /// Starts `relay ARGUMENTS` in `folder`, its standard error collected.
-    private func start(_ arguments: [String], in folder: URL) throws -> (Process, Pipe) {
+    private func start(_ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws -> (Process, Pipe) {
         let process = Process()
         process.executableURL = RelayProcess.executable
         process.arguments = arguments
         process.currentDirectoryURL = folder
         process.environment = ["HOME": folder.appendingPathComponent("home").path, "PATH": "/usr/bin:/bin", "NO_COLOR": "1"]
+            .merging(environment) { $1 }
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
@@ -122,13 +123,13 @@ struct StoppingTests {
         #expect(openersRunning(in: root).isEmpty)
     }
 
-    @Test(
-        "a second SIGINT ends the run at once, even while a child ignores SIGTERM",
-        .disabled("under heavy load the second SIGINT is sometimes not seen (it ends after the 2 s grace instead); passes alone and from a shell"))
+    @Test("a second SIGINT ends the run at once, even while a child ignores SIGTERM")
     func secondInterrupt() async throws {
         let root = try folder()
         try write("steps:\n  - url: https://example.com\n  - open\n", to: root)
-        let (process, errors) = try start(["run", "w.yaml", "--open-with", try slowOpener(in: root, stubborn: true)], in: root)
+        // A grace period far longer than the test: only the second SIGINT can end the run soon.
+        let (process, errors) = try start(
+            ["run", "w.yaml", "--open-with", try slowOpener(in: root, stubborn: true)], in: root, environment: ["RELAY_STOP_GRACE": "30"])
         let started = ContinuousClock.now
         while !FileManager.default.fileExists(atPath: root.appendingPathComponent("pids").path), ContinuousClock.now - started < .seconds(20) {
             try await Task.sleep(for: .milliseconds(20))
@@ -141,7 +142,7 @@ struct StoppingTests {
         let interrupted = ContinuousClock.now
         kill(process.processIdentifier, SIGINT)
         await RelayProcess.waitForExit(process)
-        #expect(ContinuousClock.now - interrupted < .seconds(1.5))
+        #expect(ContinuousClock.now - interrupted < .seconds(10))
         #expect(process.terminationStatus == 130)
         #expect(String(decoding: reader.readDataToEndOfFile(), as: UTF8.self) == "stopped at once by a second SIGINT\n")
         try await Task.sleep(for: .milliseconds(200))

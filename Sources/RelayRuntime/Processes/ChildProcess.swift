@@ -26,8 +26,13 @@ final class ChildProcess: @unchecked Sendable {
         case standardError
     }
 
-    /// How long a child stopped with SIGTERM has before it gets SIGKILL.
-    static let grace: TimeInterval = 2
+    /// How long a child stopped with SIGTERM has before it gets SIGKILL: 2 s, or
+    /// `$RELAY_STOP_GRACE` seconds (0 to 60) for programs that need longer to tidy up.
+    static let grace: TimeInterval = {
+        let text = ProcessInfo.processInfo.environment["RELAY_STOP_GRACE"] ?? ""
+        guard let seconds = Double(text.trimmingCharacters(in: .whitespaces)), seconds.isFinite, (0...60).contains(seconds) else { return 2 }
+        return seconds
+    }()
 
     let pid: pid_t
     /// The parent's ends of the streams that are pipes (else nil).
