@@ -62,21 +62,15 @@ enum HTTPClient {
         fileprivate var handle: OpaquePointer? { pointer }
     }
 
-    /// Sends the request on a thread of its own (libcurl blocks) and returns the response, whatever
+    /// Sends the request on a thread of its own (libcurl blocks; `BlockingWork`) and returns the response, whatever
     /// its status; throws when no response came (no connection, a timeout, no space left). A
     /// response longer than `Limits.responseInMemory` is written to `spillPath` as it arrives
     /// (and is then `.file(spillPath)`); nothing is left there otherwise. Cancelling the task (a
     /// step's `timeout:`, a signal) stops the transfer.
     static func send(_ request: Request, spillingTo spillPath: String, transfer: Transfer = Transfer()) async throws -> Response {
         guard transfer.handle != nil else { throw IntentError("cannot start a transfer: out of memory") }
-        let response = try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                Thread.detachNewThread {
-                    continuation.resume(with: Result { try sendBlocking(request, spillingTo: spillPath, transfer: transfer) })
-                }
-            }
-        } onCancel: {
-            transfer.stop()
+        let response = try await BlockingWork.run(onCancel: { transfer.stop() }) { _ in
+            try sendBlocking(request, spillingTo: spillPath, transfer: transfer)
         }
         if Task.isCancelled, case .file(let path) = response.body { unlink(path) }
         try Task.checkCancellation()

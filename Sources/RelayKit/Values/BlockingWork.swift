@@ -25,7 +25,11 @@ public final class StopFlag: @unchecked Sendable {
 /// other steps go on meanwhile, and a step's `timeout:` or a signal cancels the task, which
 /// raises the work's stop flag.
 public enum BlockingWork {
-    public static func run<T: Sendable>(_ work: @escaping @Sendable (StopFlag) throws -> T) async throws -> T {
+    /// Runs `work`; cancelling the task raises its stop flag and calls `onCancel` (for work that
+    /// has a stop of its own, such as a libcurl transfer).
+    public static func run<T: Sendable>(
+        onCancel: @escaping @Sendable () -> Void = {}, _ work: @escaping @Sendable (StopFlag) throws -> T
+    ) async throws -> T {
         let flag = StopFlag()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
@@ -41,6 +45,7 @@ public enum BlockingWork {
             }
         } onCancel: {
             flag.raise()
+            onCancel()
         }
     }
 }
