@@ -43,8 +43,8 @@ static void close_own(int pair[2], int given) {
     if (given < 0) close_pair(pair);
 }
 
-int relay_spawn(const char *path, char *const argv[], unsigned long long memory_limit, relay_streams streams,
-                relay_child *child) {
+int relay_spawn(const char *path, char *const argv[], unsigned long long memory_limit, int niceness,
+                relay_streams streams, relay_child *child) {
     int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1}, report[2] = {-1, -1};
     if (stream_pair(streams.input, in, 0) != 0 || stream_pair(streams.output, out, 1) != 0 ||
         stream_pair(streams.errors, err, 1) != 0 || pipe2(report, O_CLOEXEC) != 0) {
@@ -64,6 +64,10 @@ int relay_spawn(const char *path, char *const argv[], unsigned long long memory_
         if (memory_limit > 0) {
             struct rlimit limit = {(rlim_t)memory_limit, (rlim_t)memory_limit};
             setrlimit(RLIMIT_AS, &limit);
+        }
+        if (niceness > 0) {
+            errno = 0;
+            (void)nice(niceness);
         }
         sigset_t none;
         sigemptyset(&none);

@@ -75,8 +75,9 @@ struct IntentReflectionTests {
     }
 }
 
-/// A context for intents that need nothing from the run.
+/// A context for intents that need nothing from the run; it can note the progress reported.
 struct NullContext: IntentContext {
+    var progress: ProgressLog?
     var mode: RunMode { .background }
     var baseDirectory: URL { URL(fileURLWithPath: "/") }
     var fileChanges: FileChanges { FileChanges(journal: nil) }
@@ -89,6 +90,14 @@ struct NullContext: IntentContext {
     func choose(_ request: ChoiceRequest) async throws -> [Int] { [] }
     func requestConfirmation(_ prompt: String) async throws {}
     func runWorkflow(at path: String, input: Value) async throws -> Value { .nothing }
-    func reportProgress(_ fraction: Double, _ label: String?) async {}
+    func reportProgress(_ fraction: Double, _ label: String?) async { progress?.note(fraction, label) }
     func registerUndo(action: String, arguments: ValueDictionary) async throws {}
+}
+
+/// The progress an intent reported, in order.
+final class ProgressLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [(Double, String?)] = []
+    func note(_ fraction: Double, _ label: String?) { lock.withLock { entries.append((fraction, label)) } }
+    var reported: [(fraction: Double, label: String?)] { lock.withLock { entries } }
 }

@@ -93,7 +93,9 @@ public enum PackageBuilder {
         let arguments = ["build", "-c", "release", "--package-path", packagePath, "--scratch-path", buildFolder, "--product", "relay-host"]
         let child: ChildProcess
         do throws(ChildProcessError) {
-            child = try ChildProcess(executable: swift, arguments: arguments, input: .null)
+            // At a lower priority: a build takes every core it can for minutes, and whatever else
+            // runs meanwhile (other runs, their timeouts) keeps its share.
+            child = try ChildProcess(executable: swift, arguments: arguments, niceness: 10, input: .null)
         } catch {
             return (127, "cannot run swift: \(error.message)")
         }

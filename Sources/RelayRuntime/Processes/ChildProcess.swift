@@ -50,10 +50,11 @@ final class ChildProcess: @unchecked Sendable {
     nonisolated(unsafe) private static var live: [pid_t: ChildProcess] = [:]
     private static let liveLock = NSLock()
 
-    /// Starts `executable` (a path) with `arguments` and this process's environment. A failure to
-    /// start is an error with the system's reason.
+    /// Starts `executable` (a path) with `arguments` and this process's environment; `niceness`
+    /// lowers its scheduling priority (nice(2)), for work that must not crowd out the run. A
+    /// failure to start is an error with the system's reason.
     init(
-        executable: String, arguments: [String], memoryLimit: UInt64? = nil,
+        executable: String, arguments: [String], memoryLimit: UInt64? = nil, niceness: Int32 = 0,
         input inputStream: Stream = .pipe, output outputStream: Stream = .pipe, errors errorStream: Stream = .pipe
     ) throws(ChildProcessError) {
         let null = open("/dev/null", O_RDWR | O_CLOEXEC)
@@ -70,7 +71,7 @@ final class ChildProcess: @unchecked Sendable {
         let argv = ([executable] + arguments).map { strdup($0) }
         defer { argv.forEach { free($0) } }
         let status = (argv + [nil]).withUnsafeBufferPointer { pointers in
-            relay_spawn(executable, UnsafeMutablePointer(mutating: pointers.baseAddress), memoryLimit ?? 0, streams, &child)
+            relay_spawn(executable, UnsafeMutablePointer(mutating: pointers.baseAddress), memoryLimit ?? 0, niceness, streams, &child)
         }
         guard status == 0 else { throw ChildProcessError("cannot start '\(executable)': \(String(cString: strerror(status)))") }
         pid = child.pid
