@@ -7,31 +7,7 @@ import Testing
 /// (Docs/Reliability.md, "Big files").
 @Suite("Big files in bounded memory")
 struct BigFileTests {
-    /// The test HTTP server (Tests/RelayRuntimeTests/Fixtures/http_server.py), one for the suite.
-    final class Server: @unchecked Sendable {
-        static let shared = Server()
-        private let process = Process()
-        private let input = Pipe()
-        let base: String
-
-        private init() {
-            let script = RelayProcess.root.appendingPathComponent("Tests/RelayRuntimeTests/Fixtures/http_server.py")
-            let output = Pipe()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", script.path]
-            process.standardOutput = output
-            process.standardInput = input
-            var port = "0"
-            if (try? process.run()) != nil {
-                var line = Data()
-                while let byte = try? output.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != 10 { line.append(first) }
-                port = String(decoding: line, as: UTF8.self)
-            }
-            base = "http://127.0.0.1:\(port)"
-        }
-    }
-
-    private let base = Server.shared.base
+    private let base = LocalHTTPServer.shared.base
 
     private func folder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-big-\(UUID().uuidString)")

@@ -102,6 +102,25 @@ struct StoppingTests {
         #expect(result.elapsed < .seconds(15))
     }
 
+    @Test("parallel: 4 runs four slow requests at once, whatever the number of cores: four 3-second answers take about 3 s")
+    func parallelRequests() async throws {
+        let root = try folder()
+        try write("""
+            steps:
+              - list: [1, 2, 3, 4]
+              - for-each:
+                parallel: 4
+                do:
+                  - url: \(LocalHTTPServer.shared.base)/slow
+                  - get-contents-of-url: { timeout: 20 }
+              - count
+            """, to: root)
+        let result = try await RelayProcess.running(["run", "w.yaml"], in: root)
+        #expect(result.standardOutput == "4\n", "\(result.standardError)")
+        // One after another they take 12 s; waiting holds no thread, so two cores do not halve it.
+        #expect(result.elapsed < .seconds(7), "\(result.elapsed)")
+    }
+
     @Test("a signal stops the run and its children, says where, and exits 128 + the signal", arguments: [
         (SIGTERM, "SIGTERM"), (SIGINT, "SIGINT"), (SIGHUP, "SIGHUP"),
     ])

@@ -20,7 +20,7 @@ struct ProgressDisplayTests {
         #expect(result == "done")
         let reported = log.reported
         #expect(reported.count >= 2, "\(reported)")
-        #expect(reported.dropLast().allSatisfy { $0.fraction > 0 && $0.fraction < 1 && $0.label?.hasSuffix(" of 4 MB") == true }, "\(reported)")
+        #expect(reported.dropLast().allSatisfy { (0...1).contains($0.fraction) && $0.label?.hasSuffix(" of 4 MB") == true }, "\(reported)")
         #expect(reported.last.map { $0.fraction == 1 && $0.label == nil } == true, "\(reported)")
 
         // Quick work gives its value (a loaded machine may still show the bar for a moment: then it is cleared).

@@ -207,5 +207,9 @@ struct FileTests {
         let left = try FileManager.default.contentsOfDirectory(atPath: root.path).sorted()
         #expect(left == ["copy.bin", "old.bin", "source.bin"])
         #expect(throws: FileOperationError.self) { try AtomicFile.copy(root.path, to: target) }
+        // A file that says it is empty but is not (the kernel makes it up as it is read).
+        let status = root.appendingPathComponent("status").path
+        try AtomicFile.copy("/proc/self/status", to: status)
+        #expect(String(decoding: FileManager.default.contents(atPath: status) ?? Data(), as: UTF8.self).contains("Pid:"))
     }
 }

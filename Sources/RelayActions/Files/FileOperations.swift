@@ -61,7 +61,6 @@ struct SaveFile: Intent {
         let path: String
         if case .file(let file) = value {
             path = try FileDestination.path(for: to, named: file.name)
-            try refuseReplacing(path)
             let source = try existingFile(file)
             try await copying(in: context) { progress throws(FileOperationError) in
                 try await context.fileChanges.copy(source, to: path, overwrite: overwrite, progress: progress)

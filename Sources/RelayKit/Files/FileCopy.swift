@@ -60,30 +60,35 @@ public enum FileCopy {
     public static func copy(from source: Int32, to destination: Int32, progress: ByteProgress? = nil, stop: StopFlag? = nil)
         throws(FileOperationError)
     {
-        if try copyInKernel(from: source, to: destination, progress: progress, stop: stop) { return }
+        // Files that say they are empty (those of /proc and /sys among them) may still have bytes,
+        // which only reading finds.
+        var info = stat()
+        let claimsBytes = fstat(source, &info) == 0 && info.st_size > 0
+        if claimsBytes, try copyInKernel(from: source, to: destination, progress: progress, stop: stop) { return }
         try copyThroughBuffer(from: source, to: destination, progress: progress, stop: stop)
     }
 
     /// Copies with `copy_file_range`; false when the kernel cannot (other file systems, old
-        /// kernels, special files) and nothing was copied, so the buffer copy takes over.
-        private static func copyInKernel(from source: Int32, to destination: Int32, progress: ByteProgress?, stop: StopFlag?)
-            throws(FileOperationError) -> Bool
-        {
-            var copiedAny = false
-            while true {
-                if stop?.isRaised == true { throw FileOperationError("stopped") }
-                let count = relay_copy_file_range(source, destination, chunk * 8)
-                if count == 0 { return true }
-                if count < 0 {
-                    let code = errno
-                    if code == EINTR { continue }
-                    if !copiedAny, [EXDEV, EINVAL, ENOSYS, EOPNOTSUPP, EBADF, EPERM].contains(code) { return false }
-                    throw FileOperationError("cannot copy: \(String(cString: strerror(code)))")
-                }
-                copiedAny = true
-                progress?.advance(by: Int64(count))
+    /// kernels, special files) and nothing was copied, so the buffer copy takes over.
+    private static func copyInKernel(from source: Int32, to destination: Int32, progress: ByteProgress?, stop: StopFlag?)
+        throws(FileOperationError) -> Bool
+    {
+        var copiedAny = false
+        while true {
+            if stop?.isRaised == true { throw FileOperationError("stopped") }
+            let count = relay_copy_file_range(source, destination, chunk * 8)
+            // Nothing at the start of a file that claims bytes: the kernel cannot copy it.
+            if count == 0 { return copiedAny }
+            if count < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                if !copiedAny, [EXDEV, EINVAL, ENOSYS, EOPNOTSUPP, EBADF, EPERM].contains(code) { return false }
+                throw FileOperationError(String(cString: strerror(code)))
             }
+            copiedAny = true
+            progress?.advance(by: Int64(count))
         }
+    }
 
     private static func copyThroughBuffer(from source: Int32, to destination: Int32, progress: ByteProgress?, stop: StopFlag?)
         throws(FileOperationError)
@@ -96,10 +101,10 @@ public enum FileCopy {
             if count == 0 { return }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw FileOperationError("cannot read: \(String(cString: strerror(errno)))")
+                throw FileOperationError("reading the source: \(String(cString: strerror(errno)))")
             }
             guard writeAll(UnsafeRawBufferPointer(start: buffer, count: count), to: destination) else {
-                throw FileOperationError("cannot write: \(String(cString: strerror(errno)))")
+                throw FileOperationError(String(cString: strerror(errno)))
             }
             progress?.advance(by: Int64(count))
         }
