@@ -7,7 +7,6 @@ import Testing
 /// (Docs/Reliability.md, "Big files").
 @Suite("Big files in bounded memory")
 struct BigFileTests {
-    private let base = LocalHTTPServer.shared.base
 
     private func folder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-big-\(UUID().uuidString)")
@@ -89,6 +88,7 @@ struct BigFileTests {
 
     @Test("download → save → copy of a 48 MB file keeps every byte and stays under 64 MB of memory", arguments: ["file", "unannounced"])
     func downloadSaveCopy(route: String) async throws {
+        let base = await LocalHTTPServer.base()
         let root = try folder()
         let source = root.appendingPathComponent("source.bin")
         try await bigFile(48, at: source)
@@ -117,6 +117,7 @@ struct BigFileTests {
 
     @Test("a file sent as a request's body is read as it goes: every byte arrives, memory stays under 64 MB")
     func upload() async throws {
+        let base = await LocalHTTPServer.base()
         let root = try folder()
         let source = root.appendingPathComponent("source.bin")
         try await bigFile(48, at: source)
@@ -142,6 +143,7 @@ struct BigFileTests {
         "  - get-contents-of-url: { timeout: 2 }", "  - get-contents-of-url:\n    timeout: 2",
     ])
     func endless(step: String) async throws {
+        let base = await LocalHTTPServer.base()
         let root = try folder()
         try "steps:\n  - url: \(base)/forever\n\(step)\n".write(to: root.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
         let (result, peak) = try await runMeasured(in: root)
@@ -154,6 +156,7 @@ struct BigFileTests {
 
     @Test("a download or a copy onto a full disk fails with 'No space left on device' and leaves no partial file")
     func fullDisk() async throws {
+        let base = await LocalHTTPServer.base()
         let probe = try await RelayProcess.tool(["unshare", "--user", "--map-root-user", "--mount", "true"])
         guard probe.status == 0 else {
             print("skipped: this machine cannot make a small file system for the test (unshare: \(probe.standardError))")

@@ -63,7 +63,7 @@ struct FileSafetyTests {
     }
 
     @Test("two runs rotating the same 200 images at once: every image is rotated twice, none once")
-    func concurrentRuns() throws {
+    func concurrentRuns() async throws {
         var files: [String: Data] = [:]
         for index in 0..<200 { files["images/\(index).png"] = Self.png }
         let root = try sandbox(files, steps: "- find-files: images\n- rotate-image: 90")
@@ -72,7 +72,7 @@ struct FileSafetyTests {
             return process
         }
         for run in runs {
-            run.waitUntilExit()
+            await RelayProcess.waitForExit(run)
             #expect(run.terminationStatus == 0)
         }
         // The PNG header's width (bytes 16…19): 60 after two quarter turns, 40 after one.

@@ -1,9 +1,16 @@
 import Foundation
+import RelayKit
 
 /// The test HTTP server (Tests/RelayRuntimeTests/Fixtures/http_server.py), one for all the tests
 /// of this target; it ends with the test process (it reads its standard input until then).
 final class LocalHTTPServer: @unchecked Sendable {
-    static let shared = LocalHTTPServer()
+    private static let shared = LocalHTTPServer()
+
+    /// The server's address, `http://127.0.0.1:PORT`; the first call starts it, on a thread of
+    /// its own (starting Python takes a while on a loaded machine).
+    static func base() async -> String {
+        (try? await BlockingWork.run { _ in shared.base }) ?? "http://127.0.0.1:0"
+    }
     private let process = Process()
     private let input = Pipe()
     let base: String

@@ -1,8 +1,9 @@
 import Foundation
+import RelayKit
 import Testing
 
 /// A REPL on a real terminal: tmux runs it in a pseudo-terminal, the test types keys and reads the screen.
-final class TerminalSession {
+final class TerminalSession: @unchecked Sendable {
     private let socket = "relay-tests-\(getpid())"
     private let name = "repl-\(UUID().uuidString.prefix(8))"
 
@@ -14,20 +15,26 @@ final class TerminalSession {
     deinit { _ = try? tmux(["kill-session", "-t", name], readOutput: false) }
 
     /// Types `keys` (tmux key names such as `Tab`, `Enter`, `Up`, or literal text).
-    func send(_ keys: String...) throws { try tmux(["send-keys", "-t", name] + keys, readOutput: false) }
+    func send(_ keys: String...) async throws {
+        let arguments = ["send-keys", "-t", name] + keys
+        try await BlockingWork.run { _ in try self.tmux(arguments, readOutput: false) }
+    }
 
     /// The screen's text (tmux drops the spaces at the ends of lines).
-    func screen() throws -> String { try tmux(["capture-pane", "-p", "-t", name]) }
+    func screen() async throws -> String {
+        let arguments = ["capture-pane", "-p", "-t", name]
+        return try await BlockingWork.run { _ in try self.tmux(arguments) }
+    }
 
     /// Waits until the screen shows `text`, returning the screen; fails after a few seconds.
     @discardableResult
-    func waitFor(_ text: String, seconds: Double = 10) throws -> String {
+    func waitFor(_ text: String, seconds: Double = 10) async throws -> String {
         let deadline = Date().addingTimeInterval(seconds)
         var shown = ""
         while Date() < deadline {
-            shown = try screen()
+            shown = try await screen()
             if shown.contains(text) { return shown }
-            Thread.sleep(forTimeInterval: 0.05)
+            try await Task.sleep(for: .milliseconds(50))
         }
         Issue.record("the screen never showed '\(text)'; it shows:\n\(shown)")
         return shown
@@ -62,71 +69,71 @@ struct ReplTerminalTests {
     }
 
     @Test("tab completes action names, parameter names inside {…}, variables after ${ and commands")
-    func completion() throws {
+    func completion() async throws {
         let terminal = try start()
-        try terminal.waitFor("relay>")
-        try terminal.send("text: hello", "Enter")
-        try terminal.send("chan", "Tab")
-        try terminal.waitFor("relay> change-case")
-        try terminal.send(": upper", "Enter")
-        try terminal.waitFor("HELLO   # a text")
-        try terminal.send("replace-text: {fi", "Tab")
-        try terminal.waitFor("replace-text: {find:")
-        try terminal.send("L, with: l}", "Enter")
-        try terminal.waitFor("HEllO   # a text")
-        try terminal.send("{text: x, as: myvar}", "Enter")
-        try terminal.send("text: \"${my", "Tab")
-        try terminal.waitFor("text: \"${myvar}")
-        try terminal.send("\"", "Enter")
-        try terminal.send(":he", "Tab")
-        try terminal.waitFor("relay> :help")
-        try terminal.send("C-u", ":save \(state.path)/session.yaml", "Enter")
-        try terminal.waitFor("saved 5 steps")
-        let rerun = try RelayProcess.run(["run", state.appendingPathComponent("session.yaml").path])
+        try await terminal.waitFor("relay>")
+        try await terminal.send("text: hello", "Enter")
+        try await terminal.send("chan", "Tab")
+        try await terminal.waitFor("relay> change-case")
+        try await terminal.send(": upper", "Enter")
+        try await terminal.waitFor("HELLO   # a text")
+        try await terminal.send("replace-text: {fi", "Tab")
+        try await terminal.waitFor("replace-text: {find:")
+        try await terminal.send("L, with: l}", "Enter")
+        try await terminal.waitFor("HEllO   # a text")
+        try await terminal.send("{text: x, as: myvar}", "Enter")
+        try await terminal.send("text: \"${my", "Tab")
+        try await terminal.waitFor("text: \"${myvar}")
+        try await terminal.send("\"", "Enter")
+        try await terminal.send(":he", "Tab")
+        try await terminal.waitFor("relay> :help")
+        try await terminal.send("C-u", ":save \(state.path)/session.yaml", "Enter")
+        try await terminal.waitFor("saved 5 steps")
+        let rerun = try await RelayProcess.running(["run", state.appendingPathComponent("session.yaml").path])
         #expect(rerun.standardOutput == "x\n", "\(rerun.standardError)")
     }
 
     @Test("Ctrl-C during a step stops that step and returns to the prompt with the session intact, every time")
-    func interrupt() throws {
+    func interrupt() async throws {
         let terminal = try start()
-        try terminal.waitFor("relay>")
-        try terminal.send("text: kept", "Enter")
-        try terminal.waitFor("kept   # a text")
+        try await terminal.waitFor("relay>")
+        try await terminal.send("text: kept", "Enter")
+        try await terminal.waitFor("kept   # a text")
         for round in 1...2 {
-            try terminal.send("wait: 30", "Enter")
-            Thread.sleep(forTimeInterval: 0.5)
-            try terminal.send("C-c")
+            try await terminal.send("wait: 30", "Enter")
+            try await Task.sleep(for: .milliseconds(500))
+            try await terminal.send("C-c")
             let deadline = Date().addingTimeInterval(10)
             var screen = ""
             while Date() < deadline {
-                screen = try terminal.screen()
+                screen = try await terminal.screen()
                 if screen.components(separatedBy: "stopped by SIGINT\nrelay>").count - 1 == round { break }
-                Thread.sleep(forTimeInterval: 0.05)
+                try await Task.sleep(for: .milliseconds(50))
             }
             #expect(screen.components(separatedBy: "stopped by SIGINT\nrelay>").count - 1 == round, "SCREEN<<\(screen)>>")
         }
-        try terminal.send("change-case: upper", "Enter")
-        try terminal.waitFor("KEPT   # a text")
+        try await terminal.send("change-case: upper", "Enter")
+        try await terminal.waitFor("KEPT   # a text")
     }
 
     @Test("history is kept between sessions; an error does not end a session")
-    func history() throws {
+    func history() async throws {
         do {
             let first = try start()
-            try first.waitFor("relay>")
-            try first.send("chnage-case: upper", "Enter")
-            try first.waitFor("did you mean 'change-case'?")
-            try first.send("text: remembered", "Enter")
-            try first.waitFor("remembered   # a text")
-            try first.send(":quit", "Enter")
-            Thread.sleep(forTimeInterval: 0.3)
+            try await first.waitFor("relay>")
+            try await first.send("chnage-case: upper", "Enter")
+            try await first.waitFor("did you mean 'change-case'?")
+            try await first.send("text: remembered", "Enter")
+            try await first.waitFor("remembered   # a text")
+            try await first.send(":quit", "Enter")
+            try await Task.sleep(for: .milliseconds(300))
         }
         let second = try start()
-        try second.waitFor("relay>")
-        try second.send("Up", "Up")
-        try second.waitFor("relay> text: remembered")
-        try second.send("Enter")
-        try second.waitFor("remembered   # a text")
+        try await second.waitFor("relay>")
+        try await second.send("Up", "Up")
+        try await second.waitFor("relay> text: remembered")
+        try await second.send("Enter")
+        try await second.waitFor("remembered   # a text")
     }
 }
 
@@ -143,63 +150,63 @@ struct PromptTerminalTests {
     }
 
     @Test("ask re-asks until the answer fits the type: number, date, url; an empty answer takes the default")
-    func typedQuestions() throws {
+    func typedQuestions() async throws {
         let terminal = try run("steps:\n  - ask: How many?\n    type: number\n  - calculate: \"${previous} * 2\"\n")
-        try terminal.waitFor("How many?")
-        try terminal.send("lots", "Enter")
-        try terminal.waitFor("try again")
-        try terminal.send("21", "Enter")
-        try terminal.waitFor("42\n[exit 0]")
+        try await terminal.waitFor("How many?")
+        try await terminal.send("lots", "Enter")
+        try await terminal.waitFor("try again")
+        try await terminal.send("21", "Enter")
+        try await terminal.waitFor("42\n[exit 0]")
 
         let date = try run("steps:\n  - ask: When?\n    type: date\n  - format-date: yyyy-MM-dd\n")
-        try date.waitFor("When?")
-        try date.send("someday", "Enter")
-        try date.waitFor("try again")
-        try date.send("2026-12-24", "Enter")
-        try date.waitFor("2026-12-24\n[exit 0]")
+        try await date.waitFor("When?")
+        try await date.send("someday", "Enter")
+        try await date.waitFor("try again")
+        try await date.send("2026-12-24", "Enter")
+        try await date.waitFor("2026-12-24\n[exit 0]")
 
         let url = try run("steps:\n  - ask: Where?\n    type: url\n    default: https://example.com\n")
-        try url.waitFor("Where? [https://example.com]")
-        try url.send("not a url", "Enter")
-        try url.waitFor("try again")
-        try url.send("Enter")
-        try url.waitFor("https://example.com\n[exit 0]")
+        try await url.waitFor("Where? [https://example.com]")
+        try await url.send("not a url", "Enter")
+        try await url.waitFor("try again")
+        try await url.send("Enter")
+        try await url.waitFor("https://example.com\n[exit 0]")
     }
 
     @Test("choose-from-list and menu show numbered options, take a number or a name and re-ask otherwise; text is taken as typed; confirm takes y or n")
-    func choicesAndConfirmations() throws {
+    func choicesAndConfirmations() async throws {
         let choose = try run("steps:\n  - list: [apples, pears, plums]\n  - choose-from-list: Which fruit?\n")
-        try choose.waitFor("3. plums")
-        try choose.send("figs", "Enter")
-        try choose.waitFor("try again")
-        try choose.send("2", "Enter")
-        try choose.waitFor("pears\n[exit 0]")
+        try await choose.waitFor("3. plums")
+        try await choose.send("figs", "Enter")
+        try await choose.waitFor("try again")
+        try await choose.send("2", "Enter")
+        try await choose.waitFor("pears\n[exit 0]")
 
         let menu = try run("\(try String(contentsOf: RelayProcess.root.appendingPathComponent("workflows/menu-driven.yaml"), encoding: .utf8))")
-        try menu.waitFor("2. Miles to kilometres")
-        try menu.send("3", "Enter")
-        try menu.waitFor("try again")
-        try menu.send("miles to kilometres", "Enter")
-        try menu.waitFor("10 mi = 16.09 km\n[exit 0]")
+        try await menu.waitFor("2. Miles to kilometres")
+        try await menu.send("3", "Enter")
+        try await menu.waitFor("try again")
+        try await menu.send("miles to kilometres", "Enter")
+        try await menu.waitFor("10 mi = 16.09 km\n[exit 0]")
 
         let text = try run("steps:\n  - ask: Your name?\n  - text: \"Hello, ${previous}\"\n")
-        try text.waitFor("Your name?")
-        try text.send("Ada Lovelace", "Enter")
-        try text.waitFor("Hello, Ada Lovelace\n[exit 0]")
+        try await text.waitFor("Your name?")
+        try await text.send("Ada Lovelace", "Enter")
+        try await text.waitFor("Hello, Ada Lovelace\n[exit 0]")
 
         let confirm = try run("steps:\n  - text: done\n  - confirm: Go on?\n")
-        try confirm.waitFor("Go on? [y/N]")
-        try confirm.send("maybe", "Enter")
-        try confirm.waitFor("answer y or n")
-        try confirm.send("n", "Enter")
-        try confirm.waitFor("[exit 3]")
+        try await confirm.waitFor("Go on? [y/N]")
+        try await confirm.send("maybe", "Enter")
+        try await confirm.waitFor("answer y or n")
+        try await confirm.send("n", "Enter")
+        try await confirm.waitFor("[exit 3]")
     }
 
     @Test("a for-each shows a progress bar on a terminal while it runs, and clears it when done")
-    func progressBar() throws {
+    func progressBar() async throws {
         let terminal = try run("steps:\n  - list: [1, 2, 3]\n  - for-each:\n    do:\n      - wait: 0.6\n  - count\n")
-        try terminal.waitFor("for-each [")
-        let done = try terminal.waitFor("[exit 0]")
+        try await terminal.waitFor("for-each [")
+        let done = try await terminal.waitFor("[exit 0]")
         #expect(!done.contains("for-each ["), "\(done)")
         #expect(done.contains("3\n[exit 0]"))
     }

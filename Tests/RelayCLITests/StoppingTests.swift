@@ -84,7 +84,9 @@ struct StoppingTests {
         server.standardOutput = output
         try server.run()
         defer { server.terminate() }
-        let port = try #require(String(decoding: output.fileHandleForReading.availableData, as: UTF8.self).split(separator: "\n").first)
+        let reader = output.fileHandleForReading
+        let said = try await BlockingWork.run { _ in reader.availableData }
+        let port = try #require(String(decoding: said, as: UTF8.self).split(separator: "\n").first)
         try write("""
             steps:
               - list: [1, 2, 3, 4]
@@ -111,7 +113,7 @@ struct StoppingTests {
               - for-each:
                 parallel: 4
                 do:
-                  - url: \(LocalHTTPServer.shared.base)/slow
+                  - url: \(await LocalHTTPServer.base())/slow
                   - get-contents-of-url: { timeout: 20 }
               - count
             """, to: root)

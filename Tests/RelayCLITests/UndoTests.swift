@@ -154,7 +154,7 @@ struct UndoTests {
     }
 
     @Test("a process killed while overwriting leaves the old or the new bytes, never a mix")
-    func killedMidWrite() throws {
+    func killedMidWrite() async throws {
         let size = 4_000_000
         let a = Data(repeating: UInt8(ascii: "a"), count: size), b = Data(repeating: UInt8(ascii: "b"), count: size)
         let folder = try sandbox(["a.txt": a, "b.txt": b, "target.txt": a])
@@ -169,9 +169,9 @@ struct UndoTests {
             """.write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
         for attempt in 0..<6 {
             let process = try RelayProcess.start(running: "w.yaml", in: folder)
-            usleep(UInt32(60_000 + attempt * 45_000))
+            try await Task.sleep(for: .microseconds(60_000 + attempt * 45_000))
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            await RelayProcess.waitForExit(process)
             let contents = try Data(contentsOf: folder.appendingPathComponent("target.txt"))
             #expect(contents == a || contents == b, "attempt \(attempt): \(contents.count) bytes, mixed or short")
         }

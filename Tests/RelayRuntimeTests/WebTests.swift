@@ -7,7 +7,12 @@ import Testing
 /// The local server of `Fixtures/http_server.py`, started once for the suite; it ends when the
 /// test process does (it holds the server's standard input open).
 final class LocalServer: @unchecked Sendable {
-    static let shared = LocalServer()
+    private static let shared = LocalServer()
+
+    /// The server's address; the first call starts it, on a thread of its own.
+    static func base() async -> String {
+        (try? await BlockingWork.run { _ in shared.base }) ?? "http://127.0.0.1:0"
+    }
     private let process = Process()
     private let input = Pipe()
     let base: String
@@ -31,10 +36,10 @@ final class LocalServer: @unchecked Sendable {
 
 @Suite("get-contents-of-url against a local server")
 struct WebTests {
-    private let base = LocalServer.shared.base
 
     @Test("JSON becomes a dictionary, text stays text, other content becomes a file by its type")
     func responses() async throws {
+        let base = await LocalServer.base()
         let json = try await run("- url: \(base)/json\n- get-contents-of-url")
         #expect(try json.property("name") == "Ridge Loop")
         #expect(try json.property("distance") == 4.2)
@@ -49,6 +54,7 @@ struct WebTests {
 
     @Test("methods, headers and JSON or form bodies are sent")
     func requests() async throws {
+        let base = await LocalServer.base()
         let posted = try await run(
             """
             - url: \(base)/echo
@@ -70,6 +76,7 @@ struct WebTests {
 
     @Test("a status that is not 2xx is an error showing it and the start of the body; so is a timeout")
     func failures() async throws {
+        let base = await LocalServer.base()
         let notFound = await failure("- url: \(base)/status/404\n- get-contents-of-url")
         #expect(notFound?.message == "GET \(base)/status/404 answered 404 Not Found: no such trail here")
         let slow = await failure("- url: \(base)/slow\n- get-contents-of-url: { timeout: 0.5 }")
