@@ -67,3 +67,11 @@ ssize_t relay_copy_file_range(int source, int destination, size_t length) {
     return -1;
 #endif
 }
+
+void relay_start_writeback(int descriptor, long long offset, long long length) {
+#if defined(__linux__)
+    (void)sync_file_range(descriptor, offset, length, SYNC_FILE_RANGE_WRITE);
+#else
+    (void)descriptor, (void)offset, (void)length;
+#endif
+}

@@ -37,4 +37,8 @@ int relay_file_status_at(int folder, const char *name, int follow, relay_file_st
 /// ENOSYS where the system has no such call.
 ssize_t relay_copy_file_range(int source, int destination, size_t length);
 
+/// Starts writing `length` bytes of `descriptor` from `offset` to disk without waiting
+/// (`sync_file_range` on Linux; nothing elsewhere), so that the final flush has less left to do.
+void relay_start_writeback(int descriptor, long long offset, long long length);
+
 #endif
