@@ -4,10 +4,21 @@ import RelayLanguage
 
 /// Evaluates templates and `${…}` expressions against the run's variables (Docs/Language.md, "Variables and expressions").
 enum Evaluator {
-    static func evaluate(_ template: Template, _ variables: Variables) async throws(RuntimeError) -> Value {
+    /// `template`'s value. With `asURL` (a parameter that takes a URL), each `${…}` in URL text
+    /// is percent-encoded for where it stands (`URLText`): a value cannot change the URL's shape.
+    static func evaluate(_ template: Template, _ variables: Variables, asURL: Bool = false) async throws(RuntimeError) -> Value {
         switch template.kind {
         case .literal(let value): return value
         case .expression(let expression): return try await evaluate(expression, variables)
+        case .interpolation(let parts) where asURL:
+            var url = URLText()
+            for part in parts {
+                switch part {
+                case .text(let literal): url.appendLiteral(literal)
+                case .expression(let expression): url.appendValue(try await evaluate(expression, variables).textValue)
+                }
+            }
+            return .text(url.text)
         case .interpolation(let parts):
             var text = ""
             for part in parts {

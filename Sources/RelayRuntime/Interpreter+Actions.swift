@@ -10,8 +10,9 @@ extension Interpreter {
         var arguments = [Value?](repeating: nil, count: definition.parameters.count)
         for (index, template) in action.arguments.enumerated() {
             guard let template else { continue }
+            let asURL = definition.parameters[index].type == .url
             arguments[index] = try await located(step) { () async throws(RuntimeError) in
-                try await Evaluator.evaluate(template, variables)
+                try await Evaluator.evaluate(template, variables, asURL: asURL)
             }
         }
         guard let inputIndex = definition.inputIndex, arguments[inputIndex] == nil else {

@@ -26,6 +26,22 @@ private struct TwoInputs: Intent {
     func perform(_ context: any IntentContext) async throws -> IntentResult { .nothing }
 }
 
+private struct Backup: Intent {
+    static let summary = "Copies a file and tells a server."
+    static let output = ValueType.nothing
+    static let capabilities: [Capability] = [.run]
+    @Parameter(input: true, access: .read) var file: FileReference
+    @Parameter(access: .write) var to: FileReference
+    @Parameter(access: .net) var server: URL
+    @Parameter var note: String = ""
+    func perform(_ context: any IntentContext) async throws -> IntentResult { .nothing }
+}
+
+private struct Packaged: IntentPackage {
+    static let name = "backup"
+    static let intents: [any Intent.Type] = [Backup.self]
+}
+
 @Suite("Reflecting intents into action definitions")
 struct IntentReflectionTests {
     @Test("names, titles, roles, defaults and requiredness come from the declaration")
@@ -59,6 +75,31 @@ struct IntentReflectionTests {
         await #expect(throws: ArgumentError.self) {
             try await action.perform(arguments: ["a", "b", nil, 2.5, nil], context: NullContext())
         }
+    }
+
+    @Test("what an action may touch comes from its declaration: its parameters' access and its own capabilities, and crosses the package wire")
+    func capabilities() async throws {
+        let action = try ActionDefinition(Backup.self, package: "backup")
+        #expect(action.capabilities == [.read, .write, .net, .run])
+        #expect(action.parameters.map(\.access) == [.read, .write, .net, nil])
+        #expect(try ActionDefinition(SuggestTrails.self, package: "trails").capabilities.isEmpty)
+
+        let manifest = try PackageManifest(of: Packaged.self)
+        let read = try await PackageManifest(json: manifest.json)
+        #expect(read.actions.first?.capabilities == [.read, .write, .net, .run])
+        #expect(read.actions.first?.parameters.map(\.access) == [.read, .write, .net, nil])
+
+        // A misspelt capability is refused: a package may not declare less than it needs by a typo.
+        guard case .dictionary(var root) = manifest.json, case .list(var actions)? = root["actions"],
+            case .dictionary(var first)? = actions.first
+        else {
+            Issue.record("unexpected manifest shape")
+            return
+        }
+        first["capabilities"] = .list(["reed"])
+        actions[0] = .dictionary(first)
+        root["actions"] = .list(actions)
+        await #expect(throws: (any Error).self) { try await PackageManifest(json: .dictionary(root)) }
     }
 
     @Test("two input parameters is a declaration error")

@@ -20,6 +20,30 @@ struct URLTemplateTests {
         #expect(try url("https://x.org/{id}", ["id": 4.2]) == "https://x.org/4.2")
     }
 
+    @Test("${…} in URL text is encoded for where it stands; a value before '://' gives the scheme and host as it is")
+    func urlText() {
+        var url = URLText()
+        url.appendLiteral("https://api.example.com/search/")
+        url.appendValue("a&b=c#x/y z")
+        url.appendLiteral("?q=")
+        url.appendValue("a&b=c#x/y z")
+        url.appendLiteral("#")
+        url.appendValue("a&b#c")
+        #expect(url.text == "https://api.example.com/search/a%26b%3Dc%23x%2Fy%20z?q=a%26b%3Dc%23x/y%20z#a&b%23c")
+
+        var based = URLText()
+        based.appendValue("https://api.example.com")
+        based.appendLiteral("/trails?q=")
+        based.appendValue("x&admin=1")
+        #expect(based.text == "https://api.example.com/trails?q=x%26admin%3D1")
+
+        var host = URLText()
+        host.appendLiteral("https://")
+        host.appendValue("evil.com/steal?")
+        host.appendLiteral("/x")
+        #expect(host.text == "https://evil.com%2Fsteal%3F/x")
+    }
+
     @Test("placeholders are listed in order")
     func placeholders() throws {
         #expect(try URLTemplate("https://x.org/{region}/{id}?v={version}").placeholders == ["region", "id", "version"])

@@ -6,6 +6,13 @@ import Testing
 
 @Suite("Interpreter: chaining, variables, control flow, modifiers")
 struct InterpreterTests {
+    @Test("${…} in a URL parameter is encoded for where it stands; in text it stays as it is")
+    func urlInterpolation() async throws {
+        let steps = "- text: \"x&admin=1#y\"\n  as: term\n"
+        #expect(try await run(steps + "- url: \"https://api.example.com/search?q=${term}\"") == .url(try #require(URL(string: "https://api.example.com/search?q=x%26admin%3D1%23y"))))
+        #expect(try await run(steps + "- text: \"https://api.example.com/search?q=${term}\"") == "https://api.example.com/search?q=x&admin=1#y")
+    }
+
     @Test("each step's output is the next one's input; previous and input are readable")
     func chaining() async throws {
         #expect(try await json("- text: hello world\n- change-case: upper\n- replace-text: { find: WORLD, with: Relay }") == #""HELLO Relay""#)

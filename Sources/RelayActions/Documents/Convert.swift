@@ -5,7 +5,7 @@ struct Convert: Intent {
     static let summary = "Converts the input to a type (text, rich-text, number …) or a file format (pdf, html, png, jpeg …), chaining converters with the fewest lossy steps; made files go to the run's scratch folder."
     static let output = ValueType.any
 
-    @Parameter(input: true, summary: "What to convert.") var value: Value
+    @Parameter(input: true, summary: "What to convert.", access: .read) var value: Value
     @Parameter(primary: true, summary: "A type name or a content type (short name, extension, MIME type or identifier).") var to: String
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {

@@ -15,7 +15,7 @@ struct RichTextFromMarkdown: Intent {
     static let summary = "Parses Markdown (with tables, strikethrough and task lists) into rich text."
     static let output = ValueType.richText
 
-    @Parameter(input: true, summary: "The Markdown text, or a Markdown file.") var markdown: String
+    @Parameter(input: true, summary: "The Markdown text, or a Markdown file.", access: .read) var markdown: String
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         .value(.richText(try MarkdownReader.richText(from: markdown)))
@@ -54,7 +54,7 @@ struct GetText: Intent {
     static let summary = "Outputs the plain text of the input: of a text, Markdown, RTF or PDF file, of rich text without styles, of any value."
     static let output = ValueType.text
 
-    @Parameter(input: true, summary: "A file, rich text, or any value.") var value: Value
+    @Parameter(input: true, summary: "A file, rich text, or any value.", access: .read) var value: Value
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         switch value {

@@ -10,9 +10,9 @@ struct MakePDF: Intent {
     /// Entities are handed over as the first of these they offer (a trail as its PDF sheet, a photo as its image).
     @Parameter(
         input: true, summary: "Texts, rich texts, Markdown or text files, PNG or JPEG images, and PDFs; entities as their PDF, image or text.",
-        accepts: [.pdf, .image, .html, .rtf, .markdown, .text])
+        accepts: [.pdf, .image, .html, .rtf, .markdown, .text], access: .read)
     var items: [Value]
-    @Parameter(summary: "Where to write the PDF; by default next to the first input file, or in the run's scratch folder.")
+    @Parameter(summary: "Where to write the PDF; by default next to the first input file, or in the run's scratch folder.", access: .write)
     var to: FileReference?
     @Parameter(summary: "Replace an existing file at 'to'.") var overwrite: Bool = false
     @Parameter(summary: "The document title in the PDF's metadata.") var title: String = "Document"

@@ -14,7 +14,7 @@ struct ReadFile: Intent {
     static let summary = "Outputs the file at a path (relative to the workflow's folder); it must exist."
     static let output = ValueType.file
 
-    @Parameter(primary: true, summary: "The file's path; ~ is the home folder.") var path: FileReference
+    @Parameter(primary: true, summary: "The file's path; ~ is the home folder.", access: .read) var path: FileReference
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         guard path.exists else { throw IntentError("no such file: '\(path.path)'") }
@@ -28,7 +28,7 @@ struct FindFiles: Intent {
     static let summary = "Lists the files in a folder (and its subfolders with 'recursive') that match 'where', sorted and limited."
     static let output = ValueType.list
 
-    @Parameter(name: "in", primary: true, summary: "The folder to look in.") var folder: FileReference
+    @Parameter(name: "in", primary: true, summary: "The folder to look in.", access: .read) var folder: FileReference
     @Parameter(summary: "Look in subfolders too.") var recursive: Bool = false
     @Parameter(summary: "Follow symbolic links that lead to files or folders inside the folder (never outside it; each folder is entered once).")
     var followLinks: Bool = false

@@ -53,8 +53,8 @@ struct SaveFile: Intent {
     static let summary = "Saves the input (a file's bytes, or any value as text) to a path; refuses to replace a file unless 'overwrite'."
     static let output = ValueType.file
 
-    @Parameter(input: true, summary: "What to save.") var value: Value
-    @Parameter(primary: true, summary: "The path, or a folder to save the input file into.") var to: FileReference
+    @Parameter(input: true, summary: "What to save.", access: .read) var value: Value
+    @Parameter(primary: true, summary: "The path, or a folder to save the input file into.", access: .write) var to: FileReference
     @Parameter(summary: "Replace an existing file.") var overwrite: Bool = false
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
@@ -86,7 +86,7 @@ struct RenameFile: Intent {
     static let summary = "Renames the input file within its folder."
     static let output = ValueType.file
 
-    @Parameter(input: true, summary: "The file.") var file: FileReference
+    @Parameter(input: true, summary: "The file.", access: .write) var file: FileReference
     @Parameter(primary: true, summary: "The new name, with its extension.") var name: String
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
@@ -103,8 +103,8 @@ struct MoveFile: Intent {
     static let summary = "Moves the input file into a folder, or to a new path."
     static let output = ValueType.file
 
-    @Parameter(input: true, summary: "The file.") var file: FileReference
-    @Parameter(primary: true, summary: "A folder, or the new path.") var to: FileReference
+    @Parameter(input: true, summary: "The file.", access: .write) var file: FileReference
+    @Parameter(primary: true, summary: "A folder, or the new path.", access: .write) var to: FileReference
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         let source = try existingFile(file)
@@ -121,8 +121,8 @@ struct CopyFile: Intent {
     static let summary = "Copies the input file into a folder, or to a path; refuses to replace a file unless 'overwrite'."
     static let output = ValueType.file
 
-    @Parameter(input: true, summary: "The file.") var file: FileReference
-    @Parameter(primary: true, summary: "A folder, or the copy's path.") var to: FileReference
+    @Parameter(input: true, summary: "The file.", access: .read) var file: FileReference
+    @Parameter(primary: true, summary: "A folder, or the copy's path.", access: .write) var to: FileReference
     @Parameter(summary: "Replace an existing file.") var overwrite: Bool = false
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
@@ -140,7 +140,7 @@ struct DeleteFile: Intent {
     static let summary = "Deletes the input file into Relay's trash; 'relay undo' puts it back."
     static let output = ValueType.nothing
 
-    @Parameter(input: true, summary: "The file.") var file: FileReference
+    @Parameter(input: true, summary: "The file.", access: .write) var file: FileReference
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         let path = try existingFile(file)

@@ -55,9 +55,9 @@ struct RotateImage: Intent {
     static let summary = "Rotates image files clockwise by 90, 180 or 270 degrees (-90 is counter-clockwise), in place or to 'to'."
     static let output = ValueType.file
 
-    @Parameter(input: true, summary: "The image file (PNG or JPEG).", accepts: [.image]) var image: FileReference
+    @Parameter(input: true, summary: "The image file (PNG or JPEG).", accepts: [.image], access: .write) var image: FileReference
     @Parameter(primary: true, summary: "Degrees clockwise: 90, 180, 270 or -90.") var degrees: Int
-    @Parameter(summary: "Where to write the result instead of replacing the input: a path or a folder.") var to: FileReference?
+    @Parameter(summary: "Where to write the result instead of replacing the input: a path or a folder.", access: .write) var to: FileReference?
 
     /// The image is locked from reading to writing, so runs at the same time take turns.
     func perform(_ context: any IntentContext) async throws -> IntentResult {
@@ -86,9 +86,9 @@ struct FlipImage: Intent {
     static let summary = "Mirrors image files horizontally (left–right) or vertically (top–bottom), in place or to 'to'."
     static let output = ValueType.file
 
-    @Parameter(input: true, summary: "The image file (PNG or JPEG).", accepts: [.image]) var image: FileReference
+    @Parameter(input: true, summary: "The image file (PNG or JPEG).", accepts: [.image], access: .write) var image: FileReference
     @Parameter(primary: true, summary: "Which way to flip.", choices: ["horizontal", "vertical"]) var direction: String
-    @Parameter(summary: "Where to write the result instead of replacing the input: a path or a folder.") var to: FileReference?
+    @Parameter(summary: "Where to write the result instead of replacing the input: a path or a folder.", access: .write) var to: FileReference?
 
     /// The image is locked from reading to writing, so runs at the same time take turns.
     func perform(_ context: any IntentContext) async throws -> IntentResult {
@@ -114,10 +114,10 @@ struct ResizeImage: Intent {
     static let summary = "Scales image files to a width and/or height in pixels (keeping the aspect ratio if one is missing)."
     static let output = ValueType.file
 
-    @Parameter(input: true, summary: "The image file (PNG or JPEG).", accepts: [.image]) var image: FileReference
+    @Parameter(input: true, summary: "The image file (PNG or JPEG).", accepts: [.image], access: .write) var image: FileReference
     @Parameter(summary: "The new width in pixels.") var width: Int?
     @Parameter(summary: "The new height in pixels.") var height: Int?
-    @Parameter(summary: "Where to write the result instead of replacing the input: a path or a folder.") var to: FileReference?
+    @Parameter(summary: "Where to write the result instead of replacing the input: a path or a folder.", access: .write) var to: FileReference?
 
     /// The image is locked from reading to writing, so runs at the same time take turns.
     func perform(_ context: any IntentContext) async throws -> IntentResult {
@@ -140,10 +140,10 @@ struct ConvertImage: Intent {
     static let summary = "Converts image files to PNG or JPEG, written next to the input with the new extension (or to 'to')."
     static let output = ValueType.file
 
-    @Parameter(input: true, summary: "The image file (PNG or JPEG).", accepts: [.image]) var image: FileReference
+    @Parameter(input: true, summary: "The image file (PNG or JPEG).", accepts: [.image], access: .read) var image: FileReference
     @Parameter(primary: true, summary: "The format to convert to.", choices: ["png", "jpeg", "jpg"]) var to: String
     @Parameter(summary: "JPEG quality, 1 to 100.") var quality: Int = 90
-    @Parameter(name: "save-to", summary: "Where to write the result: a path or a folder.") var destination: FileReference?
+    @Parameter(name: "save-to", summary: "Where to write the result: a path or a folder.", access: .write) var destination: FileReference?
 
     /// The image is locked from reading to writing, so runs at the same time take turns.
     func perform(_ context: any IntentContext) async throws -> IntentResult {

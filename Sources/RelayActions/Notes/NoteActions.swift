@@ -5,6 +5,8 @@ import RelayKit
 struct CreateNote: Intent {
     static let summary = "Makes a note (a Markdown file in the notes folder) with a title and a body; outputs the note."
     static let output = ValueType.entity("note")
+    /// The notes folder, which no parameter names.
+    static let capabilities: [Capability] = [.write]
 
     @Parameter(primary: true, summary: "The title, which names the file.") var title: String
     @Parameter(summary: "The body: text (Markdown) or rich text.") var body: Value?
@@ -38,9 +40,12 @@ struct CreateNote: Intent {
 struct AppendToNote: Intent {
     static let summary = "Adds the input to the end of a note: text, rich text (as Markdown), or images (copied beside the note and linked); entities are handed over as one of those."
     static let output = ValueType.entity("note")
+    /// The note's file, in the notes folder.
+    static let capabilities: [Capability] = [.write]
 
     @Parameter(primary: true, summary: "The note, or its title.") var note: Note
-    @Parameter(input: true, summary: "What to add: rich text, text or images.", accepts: [.rtf, .plainText, .image]) var content: Value
+    @Parameter(input: true, summary: "What to add: rich text, text or images.", accepts: [.rtf, .plainText, .image], access: .read)
+    var content: Value
 
     /// The note is locked from reading to writing, so runs at the same time do not lose additions.
     func perform(_ context: any IntentContext) async throws -> IntentResult {

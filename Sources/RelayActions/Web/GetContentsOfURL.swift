@@ -8,10 +8,10 @@ struct GetContentsOfURL: Intent {
     static let summary = "Sends an HTTP request to the input URL. A JSON response becomes a dictionary (or list), text becomes text, anything else a file in the scratch folder; a status that is not 2xx is an error."
     static let output = ValueType.any
 
-    @Parameter(input: true, summary: "The URL.") var url: URL
+    @Parameter(input: true, summary: "The URL.", access: .net) var url: URL
     @Parameter(summary: "The HTTP method.", choices: ["get", "post", "put", "patch", "delete"]) var method: String = "GET"
     @Parameter(summary: "Request headers: {Name: value}.") var headers: ValueDictionary?
-    @Parameter(summary: "The request body: a dictionary or list (sent as JSON, or as a form with 'body-format: form'), text, or a file.")
+    @Parameter(summary: "The request body: a dictionary or list (sent as JSON, or as a form with 'body-format: form'), text, or a file.", access: .read)
     var body: Value?
     @Parameter(summary: "How a dictionary body is sent.", choices: ["json", "form"]) var bodyFormat: String = "json"
     @Parameter(summary: "Seconds to wait for the whole response.") var timeout: Double = 30

@@ -7,7 +7,7 @@ struct OpenURL: Intent {
     static let summary = "Opens the input URL (or a URL-representable entity's URL) with --open-with, $RELAY_OPEN or the system's opener (with --dry-run, prints 'open URL'); passes its input through."
     static let output = ValueType.any
 
-    @Parameter(input: true, summary: "The URL, or an entity whose type has a URL template.") var target: Value
+    @Parameter(input: true, summary: "The URL, or an entity whose type has a URL template.", access: .open) var target: Value
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         let url: URL

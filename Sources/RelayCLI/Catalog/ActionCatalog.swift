@@ -14,6 +14,7 @@ public enum ActionCatalog {
         entry["summary"] = .text(action.summary)
         entry["input"] = action.inputParameter.map { .text($0.name) } ?? .nothing
         entry["output"] = .text(action.output.name)
+        entry["capabilities"] = .list(action.capabilities.map { .text($0.rawValue) })
         entry["parameters"] = .list(action.parameters.map { parameter in
             var item = ValueDictionary()
             item["name"] = .text(parameter.name)
@@ -25,6 +26,7 @@ public enum ActionCatalog {
             item["input"] = .boolean(parameter.isInput)
             if !parameter.choices.isEmpty { item["choices"] = .list(parameter.choices.map { .text($0) }) }
             if !parameter.accepts.isEmpty { item["accepts"] = .list(parameter.accepts.map { .text($0.identifier) }) }
+            if let access = parameter.access { item["access"] = .text(access.rawValue) }
             item["summary"] = .text(parameter.summary)
             return .dictionary(item)
         })
@@ -54,6 +56,16 @@ public enum ActionCatalog {
         return parameter.choices.isEmpty ? parameter.type.name : parameter.choices.joined(separator: " | ")
     }
 
+    /// What the action may touch, for people: `read (path), write (to)`; a capability no parameter
+    /// names stands alone (`run`). Nil when it touches nothing beyond its values.
+    static func needs(_ action: ActionDefinition, code: (String) -> String = { $0 }) -> String? {
+        guard !action.capabilities.isEmpty else { return nil }
+        return action.capabilities.map { capability in
+            let named = action.parameters.filter { $0.access == capability }.map { code($0.name) }
+            return named.isEmpty ? capability.rawValue : "\(capability.rawValue) (\(named.joined(separator: ", ")))"
+        }.joined(separator: ", ")
+    }
+
     /// `relay describe ACTION`.
     public static func describe(_ action: ActionDefinition) -> String {
         var lines = ["\(action.name) — \(action.title)", "", action.summary, ""]
@@ -64,6 +76,7 @@ public enum ActionCatalog {
             lines.append("Input:   none (the previous output is ignored)")
         }
         lines.append("Output:  \(action.output.name)")
+        lines.append("Needs:   \(needs(action) ?? "nothing beyond its values")")
         let parameters = action.parameters.filter { !$0.isInput }
         if !parameters.isEmpty {
             lines.append("")
@@ -136,6 +149,7 @@ public enum ActionCatalog {
             for action in actions where action.package == package {
                 output += "\n### `\(action.name)` — \(action.title)\n\n\(action.summary)\n\n"
                 output += "Output: `\(action.output.name)`.\n"
+                if let needs = needs(action, code: { "`\($0)`" }) { output += "Needs: \(needs) (Docs/Security.md).\n" }
                 if !action.parameters.isEmpty {
                     output += "\n| parameter | type | | default | description |\n|---|---|---|---|---|\n"
                     for parameter in action.parameters {

@@ -12,22 +12,7 @@ public struct URLTemplate: Sendable, Hashable {
 
     private enum Part: Hashable {
         case literal(String)
-        case placeholder(String, Position)
-    }
-
-    /// Where a placeholder stands, which decides what must be encoded.
-    private enum Position: Hashable {
-        case host, path, query, fragment
-
-        var allowed: CharacterSet {
-            let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-            switch self {
-            case .host: return unreserved.union(CharacterSet(charactersIn: "!$'()*,;"))
-            case .path: return unreserved.union(CharacterSet(charactersIn: "!$'()*,;:@"))
-            case .query: return unreserved.union(CharacterSet(charactersIn: "!$'()*,;:@/?"))
-            case .fragment: return unreserved.union(CharacterSet(charactersIn: "!$&'()*+,;=:@/?"))
-            }
-        }
+        case placeholder(String, URLPosition)
     }
 
     public let template: String
@@ -37,7 +22,7 @@ public struct URLTemplate: Sendable, Hashable {
     public init(_ template: String) throws(Problem) {
         var parts: [Part] = []
         var literal = ""
-        var position = Position.path
+        var position = URLPosition.path
         let schemeEnd = template.range(of: "://")?.upperBound
         var index = template.startIndex
         if let schemeEnd {
@@ -62,12 +47,7 @@ public struct URLTemplate: Sendable, Hashable {
                 continue
             }
             if character == "}" { throw Problem(message: "the URL template '\(template)' has a '}' without '{'") }
-            switch character {
-            case "/" where position == .host: position = .path
-            case "?" where position == .host || position == .path: position = .query
-            case "#" where position != .fragment: position = .fragment
-            default: break
-            }
+            position = position.after(character)
             literal.append(character)
             index = template.index(after: index)
         }
@@ -92,12 +72,76 @@ public struct URLTemplate: Sendable, Hashable {
                 guard let found = try value(name), !found.isNothing, !found.textValue.isEmpty else {
                     throw Problem(message: "the URL template '\(template)' needs '\(name)', which has no value")
                 }
-                text += found.textValue.addingPercentEncoding(withAllowedCharacters: position.allowed) ?? ""
+                text += position.encode(found.textValue)
             }
         }
         guard let url = URL(string: text), url.scheme != nil else {
             throw Problem(message: "the URL template '\(template)' made '\(text)', which is not a URL")
         }
         return url
+    }
+}
+
+/// Where a character of a URL's text stands — host, path, query or fragment — which decides what
+/// a value placed there must have percent-encoded so that it cannot change the URL's shape: a `/`
+/// in a path value, a `&` or `#` in a query value. Used by URL templates and by `${…}` in URL text.
+public enum URLPosition: Hashable, Sendable {
+    case host, path, query, fragment
+
+    var allowed: CharacterSet {
+        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        switch self {
+        case .host: return unreserved.union(CharacterSet(charactersIn: "!$'()*,;"))
+        case .path: return unreserved.union(CharacterSet(charactersIn: "!$'()*,;:@"))
+        case .query: return unreserved.union(CharacterSet(charactersIn: "!$'()*,;:@/?"))
+        case .fragment: return unreserved.union(CharacterSet(charactersIn: "!$&'()*+,;=:@/?"))
+        }
+    }
+
+    /// The position after `character`, written where this one stands.
+    func after(_ character: Character) -> URLPosition {
+        switch character {
+        case "/" where self == .host: .path
+        case "?" where self == .host || self == .path: .query
+        case "#" where self != .fragment: .fragment
+        default: self
+        }
+    }
+
+    /// `value` percent-encoded for this position.
+    public func encode(_ value: String) -> String {
+        value.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+    }
+}
+
+/// URL text written from literal parts and values (`https://api.example.com/search?q=${term}`):
+/// each value is percent-encoded for where it stands (`URLPosition`). Values before the text has
+/// a `://` go in as they are: they give the scheme and host (`${base}/trails`).
+public struct URLText: Sendable {
+    public private(set) var text = ""
+    /// Nil until a `://` is written.
+    private var position: URLPosition?
+
+    public init() {}
+
+    public mutating func appendLiteral(_ literal: String) {
+        for character in literal { append(character) }
+    }
+
+    public mutating func appendValue(_ value: String) {
+        guard let position else {
+            appendLiteral(value)
+            return
+        }
+        text += position.encode(value)
+    }
+
+    private mutating func append(_ character: Character) {
+        text.append(character)
+        if let current = position {
+            position = current.after(character)
+        } else if text.hasSuffix("://") {
+            position = .host
+        }
     }
 }

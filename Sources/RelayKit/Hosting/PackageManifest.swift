@@ -12,6 +12,8 @@ public struct PackageManifest: Sendable {
         public var summary: String
         public var output: ValueType
         public var supportedModes: IntentModes
+        /// What the action may touch (with what its parameters name).
+        public var capabilities: [Capability] = []
         public var parameters: [ParameterDefinition]
     }
 
@@ -41,7 +43,7 @@ public struct PackageManifest: Sendable {
         actions = definitions.map { definition in
             Action(
                 name: definition.shortName, title: definition.title, summary: definition.summary, output: definition.output,
-                supportedModes: definition.supportedModes, parameters: definition.parameters)
+                supportedModes: definition.supportedModes, capabilities: definition.capabilities, parameters: definition.parameters)
         }
         entities = package.allEntities().map { descriptor in
             EntityType(
@@ -71,6 +73,7 @@ public struct PackageManifest: Sendable {
             [
                 "name": .text(action.name), "title": .text(action.title), "summary": .text(action.summary),
                 "output": .text(action.output.name), "foreground-only": .boolean(!action.supportedModes.contains(.background)),
+                "capabilities": .list(action.capabilities.map { .text($0.rawValue) }),
                 "parameters": .list(action.parameters.map(Self.json)),
             ]
         })
@@ -109,7 +112,17 @@ public struct PackageManifest: Sendable {
         if let defaultValue = parameter.defaultValue { entry["default"] = WireValue.encode(defaultValue) }
         if !parameter.choices.isEmpty { entry["choices"] = .list(parameter.choices.map { .text($0) }) }
         if !parameter.accepts.isEmpty { entry["accepts"] = .list(parameter.accepts.map { .text($0.identifier) }) }
+        if let access = parameter.access { entry["access"] = .text(access.rawValue) }
         return .dictionary(entry)
+    }
+
+    /// A capability's name on the wire; an unknown one is an error (a package may not declare
+    /// less than it needs by misspelling it).
+    private static func capability(_ value: Value) throws -> Capability {
+        guard let capability = Capability(rawValue: value.textValue) else {
+            throw WireError("'\(value.textValue)' is not a capability (\(Capability.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        return capability
     }
 
     /// Reads a manifest a host sent.
@@ -134,13 +147,15 @@ public struct PackageManifest: Sendable {
                         type: ValueType(described: try Self.text(fields, "type")), isRequired: fields["required"] == .boolean(true),
                         defaultValue: defaultValue, choices: Self.list(fields, "choices").map(\.textValue),
                         accepts: Self.list(fields, "accepts").map { ContentType($0.textValue) },
-                        isPrimary: fields["primary"] == .boolean(true), isInput: fields["input"] == .boolean(true)))
+                        isPrimary: fields["primary"] == .boolean(true), isInput: fields["input"] == .boolean(true),
+                        access: try fields["access"].map { try Self.capability($0) }))
             }
             actions.append(
                 Action(
                     name: try Self.text(entry, "name"), title: try Self.text(entry, "title"), summary: entry["summary"]?.textValue ?? "",
                     output: ValueType(described: try Self.text(entry, "output")),
-                    supportedModes: entry["foreground-only"] == .boolean(true) ? .foreground : .all, parameters: parameters))
+                    supportedModes: entry["foreground-only"] == .boolean(true) ? .foreground : .all,
+                    capabilities: try Self.list(entry, "capabilities").map(Self.capability), parameters: parameters))
         }
         self.actions = actions
         var entities: [EntityType] = []

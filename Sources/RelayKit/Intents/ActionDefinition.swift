@@ -13,13 +13,16 @@ public struct ParameterDefinition: Sendable {
     public let isInput: Bool
     /// What is wrong with a value written literally in a workflow, or nil (see `ParameterOptions`).
     public let check: ParameterCheck?
+    /// What the action does with what the value names (see `ParameterOptions.access`).
+    public let access: Capability?
 
     public init(
         name: String, title: String, summary: String, type: ValueType, isRequired: Bool, defaultValue: Value?,
         choices: [String] = [], accepts: [ContentType] = [], isPrimary: Bool = false, isInput: Bool = false,
-        check: ParameterCheck? = nil
+        check: ParameterCheck? = nil, access: Capability? = nil
     ) {
         self.check = check
+        self.access = access
         self.name = name
         self.title = title
         self.summary = summary
@@ -66,6 +69,9 @@ public final class ActionDefinition: Sendable {
 
     /// Where the action can run (App Intents' `IntentModes`).
     public let supportedModes: IntentModes
+    /// Everything the action may touch: what its parameters name and what it declares besides
+    /// (Docs/Security.md), in `Capability` order.
+    public let capabilities: [Capability]
     /// The path of the package a hosted action comes from; nil for built-in and linked actions.
     public let source: String?
     private let performer: @Sendable ([Value?], any IntentContext) async throws -> IntentResult
@@ -74,7 +80,7 @@ public final class ActionDefinition: Sendable {
     /// hosted out of process). `performer` receives one argument per parameter, nil for unset.
     public init(
         name: String, shortName: String, package: String, title: String, summary: String, parameters: [ParameterDefinition],
-        output: ValueType, supportedModes: IntentModes = .all, source: String? = nil,
+        output: ValueType, supportedModes: IntentModes = .all, capabilities: [Capability] = [], source: String? = nil,
         performer: @escaping @Sendable ([Value?], any IntentContext) async throws -> IntentResult
     ) throws(IntentDeclarationError) {
         let inputs = parameters.indices.filter { parameters[$0].isInput }
@@ -99,6 +105,7 @@ public final class ActionDefinition: Sendable {
         self.parameters = parameters
         self.output = output
         self.supportedModes = supportedModes
+        self.capabilities = Set(capabilities + parameters.compactMap(\.access)).sorted()
         self.source = source
         self.inputIndex = inputs.first
         self.primaryIndex = primaries.first
@@ -117,13 +124,14 @@ public final class ActionDefinition: Sendable {
                     name: name, title: options.title ?? Naming.title(fromName: name), summary: options.summary,
                     type: storage.valueType, isRequired: storage.isRequired && !options.isInput,
                     defaultValue: storage.defaultParameterValue, choices: options.choices, accepts: options.accepts,
-                    isPrimary: options.isPrimary, isInput: options.isInput, check: options.check))
+                    isPrimary: options.isPrimary, isInput: options.isInput, check: options.check, access: options.access))
         }
         let parameterNames = parameters.map(\.name)
         let collectsInOrder = storages.collectsInOrder
         try self.init(
             name: prefixed ? "\(package).\(I.name)" : I.name, shortName: I.name, package: package, title: I.title,
-            summary: I.summary, parameters: parameters, output: I.output, supportedModes: I.supportedModes
+            summary: I.summary, parameters: parameters, output: I.output, supportedModes: I.supportedModes,
+            capabilities: I.capabilities
         ) { arguments, context in
             let instance: I
             let storages: [any AnyParameterStorage]

@@ -17,6 +17,10 @@ public protocol Intent: SendableMetatype {
     /// Where the intent can run: an intent that must ask a person (`[.foreground]`) fails clearly,
     /// before it starts, in a run with no terminal. All modes by default.
     static var supportedModes: IntentModes { get }
+    /// What the intent may touch that none of its parameters names (a process it starts, a
+    /// library folder it keeps); what parameters name is declared with them (`@Parameter(access:)`).
+    /// None by default.
+    static var capabilities: [Capability] { get }
 
     /// Makes an intent with every parameter unset; Relay sets them before calling `perform`.
     init()
@@ -30,6 +34,7 @@ extension Intent {
     public static var name: String { Naming.kebabCase(_typeName(Self.self, qualified: false)) }
     public static var title: String { Naming.title(fromName: name) }
     public static var supportedModes: IntentModes { .all }
+    public static var capabilities: [Capability] { [] }
 }
 
 /// What an intent returns: a value, a URL to open, or nothing (Docs/Packages.md).

@@ -17,11 +17,16 @@ public struct ParameterOptions: Sendable {
     /// What is wrong with a value, or nil when it is fine. The checker asks it about values
     /// written literally in a workflow, so that a bad one is found before anything runs.
     public var check: ParameterCheck?
+    /// What the action does with what the value names: `.read` or `.write` a path (a file value,
+    /// or a path as text), `.net` a URL's host, `.open` a URL; nil for a value used as it is.
+    public var access: Capability?
 
     public init(
         name: String? = nil, title: String? = nil, summary: String = "", primary: Bool = false,
-        input: Bool = false, choices: [String] = [], accepts: [ContentType] = [], check: ParameterCheck? = nil
+        input: Bool = false, choices: [String] = [], accepts: [ContentType] = [], check: ParameterCheck? = nil,
+        access: Capability? = nil
     ) {
+        self.access = access
         self.accepts = accepts
         self.check = check
         self.name = name
@@ -54,11 +59,12 @@ public struct Parameter<T: ParameterValue>: Sendable {
     /// the checker applies it to values written literally in a workflow.
     public init(
         wrappedValue: T, name: String? = nil, title: String? = nil, primary: Bool = false, input: Bool = false,
-        summary: String = "", choices: [String] = [], accepts: [ContentType] = [], check: (@Sendable (T) -> String?)? = nil
+        summary: String = "", choices: [String] = [], accepts: [ContentType] = [], access: Capability? = nil,
+        check: (@Sendable (T) -> String?)? = nil
     ) {
         let options = ParameterOptions(
             name: name, title: title, summary: summary, primary: primary, input: input, choices: choices, accepts: accepts,
-            check: Self.erased(check))
+            check: Self.erased(check), access: access)
         storage = ParameterStorage(options: options, defaultValue: wrappedValue)
         ParameterCollector.current?.storages.append(storage)
     }
@@ -66,11 +72,11 @@ public struct Parameter<T: ParameterValue>: Sendable {
     /// A parameter without a default value: required unless its type is optional.
     public init(
         name: String? = nil, title: String? = nil, primary: Bool = false, input: Bool = false, summary: String = "",
-        choices: [String] = [], accepts: [ContentType] = [], check: (@Sendable (T) -> String?)? = nil
+        choices: [String] = [], accepts: [ContentType] = [], access: Capability? = nil, check: (@Sendable (T) -> String?)? = nil
     ) {
         let options = ParameterOptions(
             name: name, title: title, summary: summary, primary: primary, input: input, choices: choices, accepts: accepts,
-            check: Self.erased(check))
+            check: Self.erased(check), access: access)
         storage = ParameterStorage(options: options, defaultValue: nil)
         ParameterCollector.current?.storages.append(storage)
     }

@@ -19,6 +19,8 @@ public protocol URLRepresentableIntent: Intent {
 
 extension URLRepresentableIntent {
     public static var output: ValueType { .url }
+    /// It hands its URL to the system opener.
+    public static var capabilities: [Capability] { [.open] }
 
     public func perform(_ context: any IntentContext) async throws -> IntentResult {
         let value = target.parameterValue

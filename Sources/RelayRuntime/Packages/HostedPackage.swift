@@ -76,7 +76,8 @@ public final class HostedPackage: @unchecked Sendable {
             let name = action.name
             return try ActionDefinition(
                 name: "\(manifest.name).\(name)", shortName: name, package: manifest.name, title: action.title, summary: action.summary,
-                parameters: action.parameters, output: action.output, supportedModes: action.supportedModes, source: path
+                parameters: action.parameters, output: action.output, supportedModes: action.supportedModes,
+                capabilities: action.capabilities, source: path
             ) { [self] arguments, context in
                 try await perform(name, arguments, context: context)
             }
