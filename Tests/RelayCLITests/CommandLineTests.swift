@@ -12,6 +12,47 @@ struct CommandLineTests {
         return folder
     }
 
+    @Test("check --permissions lists what a workflow may touch, from its actions' declarations, without running it")
+    func permissionReport() async throws {
+        let folder = try workflow("""
+            steps:
+              - find-files: pictures
+              - for-each:
+                do:
+                  - rotate-image: 90
+                    to: out/
+              - url: "https://api.example.com/upload?x=${input}"
+              - get-contents-of-url
+              - text: hello
+              - save-file: ~/backup/today.md
+            """)
+        let home = FileManager.default.homeDirectoryForCurrentUser.path
+        let root = folder.standardizedFileURL.path
+        let report = try await RelayProcess.running(["check", "--permissions", "w.yaml"], in: folder)
+        #expect(report.status == 0, "\(report.standardError)")
+        #expect(report.standardOutput == """
+            read:
+              \(root)/pictures  (step 1 find-files at w.yaml:2:5)
+              the step's input ('value')  (step 6 save-file at w.yaml:10:5)
+            write:
+              the step's input ('image')  (step 2 rotate-image at w.yaml:5:9)
+              \(root)/out  (step 2 rotate-image at w.yaml:5:9)
+              \(home)/backup/today.md  (step 6 save-file at w.yaml:10:5)
+            net:
+              the step's input ('url')  (step 4 get-contents-of-url at w.yaml:8:5)
+
+            """)
+        // Nothing ran: no folder was made, nothing was fetched.
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out").path))
+        let json = try await RelayProcess.running(["check", "--permissions", "--format", "json", "w.yaml"], in: folder)
+        let value = try JSONReader.value(from: json.standardOutput)
+        #expect(try value.property("net").element(at: .number(1)).property("step") == .number(4))
+        #expect(try await RelayProcess.running(["check", "--permissions", "w.yaml"], in: workflow("steps:\n  - text: hi\n")).standardOutput
+            == "touches nothing beyond its own values\n")
+        let invalid = try await RelayProcess.running(["check", "--permissions", "w.yaml"], in: workflow("steps:\n  - nope\n"))
+        #expect(invalid.status == 2 && invalid.standardOutput.isEmpty)
+    }
+
     @Test("exit status 0, 1, 2 and 3, with nothing but the output on standard output")
     func exitStatuses() async throws {
         let ok = try await RelayProcess.running(["run", "w.yaml"], in: workflow("steps:\n  - text: fine\n"))

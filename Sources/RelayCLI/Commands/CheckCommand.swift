@@ -14,15 +14,31 @@ struct CheckCommand: AsyncParsableCommand {
 
     @Argument(help: "The workflow files.") var files: [String]
     @Option(help: "How to print diagnostics: text or json.") var format: Format = .text
+    @Flag(help: "Print what each workflow may touch (read, write, net, open, run, packages), worked out from its actions' declarations without running it.")
+    var permissions = false
     @OptionGroup var packageOptions: PackageOptions
 
     func run() async throws {
         let (registry, loaded) = try await packageOptions.registry()
         let base = WorkflowLoader(registry: registry, loadedPackages: loaded)
         var all: [Diagnostic] = []
+        var reports: [(file: String, report: PermissionReport)] = []
         for file in files {
             let loader = try await PackageOptions.loading(packagesOf: file, into: base)
-            all += loader.load(path: file).diagnostics
+            let (workflow, diagnostics) = loader.load(path: file)
+            all += diagnostics
+            if permissions, let workflow { reports.append((file, PermissionReport(workflow))) }
+        }
+        if permissions, !all.contains(where: { $0.severity == .error }) {
+            switch format {
+            case .json:
+                let value: Value = reports.count == 1 ? reports[0].report.json : .dictionary(ValueDictionary(uniqueKeysWithValues: reports.map { ($0.file, $0.report.json) }))
+                StandardStreams.writeOutput(JSONWriter.string(for: value, pretty: true) + "\n")
+            case .text:
+                StandardStreams.writeOutput(reports.map { reports.count == 1 ? $0.report.text : "\($0.file):\n" + $0.report.text }.joined(separator: "\n"))
+            }
+            RelayCommand.report(all)
+            return
         }
         switch format {
         case .json:

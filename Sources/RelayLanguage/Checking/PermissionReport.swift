@@ -1,0 +1,148 @@
+import Foundation
+import RelayKit
+
+/// What a checked workflow may touch, worked out before anything runs from the capabilities its
+/// actions declare (Docs/Security.md): each capability with the paths and hosts written literally
+/// in the workflow, and, for what only the run decides, the step that decides it.
+public struct PermissionReport: Sendable {
+    /// One thing the workflow may touch.
+    public struct Need: Sendable, Equatable {
+        public var capability: Capability
+        /// The resolved path or the host, when the workflow writes it; nil when the run decides.
+        public var target: String?
+        /// The action and the place of the step that needs it.
+        public var action: String
+        public var step: Int
+        public var line: Int
+        public var column: Int
+        /// The parameter it comes from; nil for what the action itself declares.
+        public var parameter: String?
+        /// Whether the previous step's output decides it (the parameter is the action's input).
+        public var fromPreviousStep = false
+    }
+
+    public private(set) var needs: [Need] = []
+    /// The workflow file, as it was named.
+    public let file: String
+
+    /// The report for `workflow`; relative paths are taken from the workflow's folder.
+    public init(_ workflow: CheckedWorkflow) {
+        file = workflow.file.path
+        let folder = URL(fileURLWithPath: workflow.file.path).deletingLastPathComponent()
+        for (index, step) in workflow.steps.enumerated() { collect(step, topLevel: index + 1, folder: folder) }
+        for package in workflow.packages {
+            let path = FileReference(path: package.text, relativeTo: folder).path
+            needs.append(Need(capability: .packages, target: path, action: "packages:", step: 0, line: package.range.start.line,
+                              column: package.range.start.column, parameter: nil))
+        }
+    }
+
+    private mutating func collect(_ step: PlannedStep, topLevel: Int, folder: URL) {
+        var blocks: [[PlannedStep]] = []
+        switch step.kind {
+        case .action(let action): collect(action, of: step, topLevel: topLevel, folder: folder)
+        case .conditional(_, let then, let otherwise): blocks = [then, otherwise]
+        case .repeatCount(_, let body), .forEach(_, _, _, let body): blocks = [body]
+        case .menu(_, let options): blocks = options.map(\.body)
+        case .set, .append, .stop: break
+        }
+        if case .steps(let handler)? = step.onError { blocks.append(handler) }
+        for block in blocks { for inner in block { collect(inner, topLevel: topLevel, folder: folder) } }
+    }
+
+    private mutating func collect(_ action: PlannedAction, of step: PlannedStep, topLevel: Int, folder: URL) {
+        let definition = action.definition
+        func need(_ capability: Capability, _ target: String?, _ parameter: String?, fromPreviousStep: Bool = false) {
+            let need = Need(capability: capability, target: target, action: definition.name, step: topLevel,
+                            line: step.range.start.line, column: step.range.start.column, parameter: parameter,
+                            fromPreviousStep: fromPreviousStep)
+            if !needs.contains(need) { needs.append(need) }
+        }
+        var named: Set<Capability> = []
+        for (index, parameter) in definition.parameters.enumerated() {
+            guard let capability = parameter.access else { continue }
+            named.insert(capability)
+            var template = action.arguments[index]
+            if template == nil, parameter.isInput { template = step.input }
+            guard let template else {
+                // Not given: the previous step's output fills an input; an optional one is unused.
+                if parameter.isInput { need(capability, nil, parameter.name, fromPreviousStep: true) }
+                continue
+            }
+            for value in Self.literals(template) ?? [nil] {
+                guard let value else {
+                    need(capability, nil, parameter.name)
+                    continue
+                }
+                if let target = Self.target(of: value, for: capability, type: parameter.type, folder: folder) {
+                    need(capability, target, parameter.name)
+                }
+            }
+        }
+        for capability in definition.capabilities where !named.contains(capability) { need(capability, nil, nil) }
+    }
+
+    /// The literal values of `template` (each item of a literal list), or nil when the run decides.
+    private static func literals(_ template: Template) -> [Value?]? {
+        switch template.kind {
+        case .literal(let value): return [value]
+        case .list(let items): return items.map(\.literalValue)
+        default: return nil
+        }
+    }
+
+    /// What a literal value names: a path for `read` and `write` (only where the parameter takes
+    /// a file or a path: other text is content, not a place), a host for `net`, a URL for `open`.
+    private static func target(of value: Value, for capability: Capability, type: ValueType, folder: URL) -> String? {
+        switch capability {
+        case .read, .write:
+            if case .file(let file) = value { return file.path }
+            guard type == .file || type == .text, case .text(let text) = value, !text.isEmpty else { return nil }
+            return FileReference(path: text, relativeTo: folder).path
+        case .net:
+            guard let url = URL(string: value.textValue), let host = url.host else { return value.textValue }
+            return host
+        case .open:
+            return value.textValue
+        case .run, .packages:
+            return nil
+        }
+    }
+
+    /// The report for people: each capability, then what it reaches and which step needs it.
+    public var text: String {
+        guard !needs.isEmpty else { return "touches nothing beyond its own values\n" }
+        var output = ""
+        for capability in Capability.allCases {
+            let these = needs.filter { $0.capability == capability }
+            guard !these.isEmpty else { continue }
+            output += "\(capability.rawValue):\n"
+            for need in these {
+                let what =
+                    need.target
+                    ?? need.parameter.map { need.fromPreviousStep ? "the step's input ('\($0)')" : "a value known at run time ('\($0)')" }
+                    ?? "what the action itself declares"
+                let place = need.step > 0 ? "step \(need.step) \(need.action)" : need.action
+                output += "  \(what)  (\(place) at \(file):\(need.line):\(need.column))\n"
+            }
+        }
+        return output
+    }
+
+    /// The report as JSON: `{capability: [{target, action, step, line, column, parameter, from-previous-step}]}`.
+    public var json: Value {
+        var root = ValueDictionary()
+        for capability in Capability.allCases {
+            let these = needs.filter { $0.capability == capability }
+            guard !these.isEmpty else { continue }
+            root[capability.rawValue] = .list(these.map { need in
+                .dictionary([
+                    "target": need.target.map { .text($0) } ?? .nothing, "action": .text(need.action),
+                    "step": .number(Double(need.step)), "line": .number(Double(need.line)), "column": .number(Double(need.column)),
+                    "parameter": need.parameter.map { .text($0) } ?? .nothing, "from-previous-step": .boolean(need.fromPreviousStep),
+                ])
+            })
+        }
+        return .dictionary(root)
+    }
+}
