@@ -35,7 +35,7 @@ struct CheckCommand: AsyncParsableCommand {
                 let value: Value = reports.count == 1 ? reports[0].report.json : .dictionary(ValueDictionary(uniqueKeysWithValues: reports.map { ($0.file, $0.report.json) }))
                 StandardStreams.writeOutput(JSONWriter.string(for: value, pretty: true) + "\n")
             case .text:
-                StandardStreams.writeOutput(reports.map { reports.count == 1 ? $0.report.text : "\($0.file):\n" + $0.report.text }.joined(separator: "\n"))
+                StandardStreams.writeOutput(reports.map { reports.count == 1 ? $0.report.text() : "\($0.file):\n" + $0.report.text() }.joined(separator: "\n"))
             }
             RelayCommand.report(all)
             return

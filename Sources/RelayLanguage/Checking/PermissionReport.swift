@@ -109,8 +109,15 @@ public struct PermissionReport: Sendable {
         }
     }
 
-    /// The report for people: each capability, then what it reaches and which step needs it.
-    public var text: String {
+    /// The report for people: each capability, then what it reaches and which step needs it. A
+    /// path in the workflow's folder is shown as `./…`, one in `home` as `~/…`.
+    public func text(home: String = NSHomeDirectory()) -> String {
+        let folder = URL(fileURLWithPath: file).deletingLastPathComponent().standardizedFileURL.path
+        func shown(_ target: String) -> String {
+            if target.hasPrefix(folder + "/") { return "." + target.dropFirst(folder.count) }
+            if !home.isEmpty, home != "/", target.hasPrefix(home + "/") { return "~" + target.dropFirst(home.count) }
+            return target
+        }
         guard !needs.isEmpty else { return "touches nothing beyond its own values\n" }
         var output = ""
         for capability in Capability.allCases {
@@ -119,7 +126,7 @@ public struct PermissionReport: Sendable {
             output += "\(capability.rawValue):\n"
             for need in these {
                 let what =
-                    need.target
+                    need.target.map(shown)
                     ?? need.parameter.map { need.fromPreviousStep ? "the step's input ('\($0)')" : "a value known at run time ('\($0)')" }
                     ?? "what the action itself declares"
                 let place = need.step > 0 ? "step \(need.step) \(need.action)" : need.action
