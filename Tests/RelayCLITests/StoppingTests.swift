@@ -37,6 +37,15 @@ struct StoppingTests {
         try yaml.write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
     }
 
+    /// A workflow that fetches `url` four times in a `parallel: 4` loop, the `get-contents-of-url`
+    /// step given the keys `lines` (its parameters and modifiers), then runs the step `last`.
+    private func writeFourFetches(of url: String, with lines: [String], then last: String, to folder: URL) throws {
+        let keys = lines.map { "        \($0)\n" }.joined()
+        try write(
+            "steps:\n  - list: [1, 2, 3, 4]\n  - for-each:\n    parallel: 4\n    do:\n      - url: \(url)\n      - get-contents-of-url:\n"
+                + keys + "  - \(last)\n", to: folder)
+    }
+
     /// Starts `relay ARGUMENTS` in `folder`, its standard error collected.
     private func start(_ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws -> (Process, Pipe) {
         let process = Process()
@@ -87,18 +96,7 @@ struct StoppingTests {
         let reader = output.fileHandleForReading
         let said = try await BlockingWork.run { _ in reader.availableData }
         let port = try #require(String(decoding: said, as: UTF8.self).split(separator: "\n").first)
-        try write("""
-            steps:
-              - list: [1, 2, 3, 4]
-              - for-each:
-                parallel: 4
-                do:
-                  - url: http://127.0.0.1:\(port)/slow
-                  - get-contents-of-url:
-                    timeout: 2
-                    on-error: continue
-              - text: done
-            """, to: root)
+        try writeFourFetches(of: "http://127.0.0.1:\(port)/slow", with: ["timeout: 2", "on-error: continue"], then: "text: done", to: root)
         let result = try await RelayProcess.running(["run", "w.yaml"], in: root)
         #expect(result.standardOutput == "done\n", "\(result.standardError)")
         #expect(result.elapsed < .seconds(15))
@@ -107,16 +105,7 @@ struct StoppingTests {
     @Test("parallel: 4 runs four slow requests at once, whatever the number of cores: four 3-second answers take about 3 s")
     func parallelRequests() async throws {
         let root = try folder()
-        try write("""
-            steps:
-              - list: [1, 2, 3, 4]
-              - for-each:
-                parallel: 4
-                do:
-                  - url: \(await LocalHTTPServer.base())/slow
-                  - get-contents-of-url: { timeout: 20 }
-              - count
-            """, to: root)
+        try writeFourFetches(of: "\(await LocalHTTPServer.base())/slow", with: ["timeout: 20"], then: "count", to: root)
         let result = try await RelayProcess.running(["run", "w.yaml"], in: root)
         #expect(result.standardOutput == "4\n", "\(result.standardError)")
         // One after another they take 12 s; waiting holds no thread, so two cores do not halve it.
