@@ -28,7 +28,8 @@ public struct RelayCommand: AsyncParsableCommand {
         ProcessSignals.prepare()
         return await $linkedPackages.withValue(packages) {
             do {
-                var command = try parseAsRoot(arguments)
+                let given = arguments ?? Array(CommandLine.arguments.dropFirst())
+                var command = try parseAsRoot(PermissionOptions.completing(given))
                 if var asyncCommand = command as? any AsyncParsableCommand {
                     try await asyncCommand.run()
                 } else {

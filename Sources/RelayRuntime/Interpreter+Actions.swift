@@ -37,16 +37,46 @@ extension Interpreter {
                 "'\(definition.name)' needs a person to answer it, and this run has no terminal; run it in a terminal",
                 step: step.displayName, at: step.range)
         }
+        // What the arguments name is asked for before anything reads or changes it: files given as
+        // they are (a conversion may read them), then what the converted values name.
+        try await authorize(arguments, of: definition, step: step)
         var converted = arguments
         for (index, parameter) in definition.parameters.enumerated() {
             guard let argument = arguments[index] else { continue }
             converted[index] = try await convert(argument, for: parameter, of: definition, step: step)
         }
+        try await authorize(converted, of: definition, step: step)
         let context = StepContext(interpreter: self, step: step, action: definition)
         return try await withStepErrors(step) {
             let result = try await definition.perform(arguments: converted, context: context)
             if let url = result.urlToOpen { try await context.open(url) }
             return result.value
+        }
+    }
+
+    /// Asks the run's gate for what each argument names (Docs/Security.md, "At run time"): for a
+    /// parameter that declares a capability, the paths or hosts it names; for any other, the files
+    /// in it, which the action may read.
+    private func authorize(_ arguments: [Value?], of definition: ActionDefinition, step: PlannedStep) async throws(RuntimeError) {
+        for (index, parameter) in definition.parameters.enumerated() {
+            guard let argument = arguments[index] else { continue }
+            let capability = parameter.access ?? .read
+            guard capability != .open else { continue }  // asked when the URL is opened
+            let type = parameter.access == nil ? ValueType.any : parameter.type
+            for target in Access.targets(of: argument, for: capability, type: type, relativeTo: baseDirectory) {
+                let access =
+                    switch capability {
+                    case .read: Access.read(target)
+                    case .write: Access.write(target)
+                    default: Access(capability, target)
+                    }
+                do throws(AccessDenied) {
+                    try await environment.gate.authorize(access)
+                } catch {
+                    _ = environment.gate.takeDenial()
+                    throw RuntimeError(error, step: step.displayName, at: step.range)
+                }
+            }
         }
     }
 

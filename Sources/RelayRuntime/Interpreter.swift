@@ -244,7 +244,12 @@ public final class Interpreter: Sendable {
             throw error
         } catch let error as RunCancelled {
             throw error
+        } catch let denial as AccessDenied {
+            _ = environment.gate.takeDenial()
+            throw RuntimeError(denial, step: step.displayName, at: step.range)
         } catch {
+            // A denial caught and retold by an action (as a file error, say) still ends the run.
+            if let denial = environment.gate.takeDenial() { throw RuntimeError(denial, step: step.displayName, at: step.range) }
             throw RuntimeError(Self.message(for: error), step: step.displayName, at: step.range)
         }
     }

@@ -115,6 +115,8 @@ public struct RunEnvironment: Sendable {
     public var scratchFolder: ScratchFolder
     /// How `open` opens URLs.
     public var opener: URLOpener
+    /// What the run may touch: every file change, request, open and package start asks it first.
+    public var gate: AccessGate
     /// How many workflows this run has started with `run-workflow`, shared by every nested run.
     public let workflowCalls = RunCounter()
     /// The places for parallel branches beyond the run's own.
@@ -125,8 +127,10 @@ public struct RunEnvironment: Sendable {
     public init(
         interaction: any Interaction, output: any RunOutput, loader: WorkflowLoader, tracing: Bool = false,
         maximumDepth: Int = 32, journal: UndoJournal? = nil, scratchFolder: ScratchFolder = ScratchFolder(),
-        opener: URLOpener? = nil
+        opener: URLOpener? = nil, gate: AccessGate = AccessGate()
     ) {
+        gate.allowFreely(.write, scratchFolder.root.path)
+        self.gate = gate
         self.opener = opener ?? URLOpener(strategy: .dryRun) { [output] in output.trace($0) }
         self.scratchFolder = scratchFolder
         self.journal = journal

@@ -1,4 +1,5 @@
 import RelayLanguage
+import RelayKit
 
 /// An error while running a step: what went wrong, which step, and where it is.
 public struct RuntimeError: Error, Sendable, CustomStringConvertible {
@@ -11,6 +12,8 @@ public struct RuntimeError: Error, Sendable, CustomStringConvertible {
     /// Whether the error ends the run whatever `on-error` says: a run past one of its own bounds
     /// (`Limits.workflowCalls`) must not be kept going by the steps that caused it.
     public var endsRun = false
+    /// The need that was not granted, when that is what went wrong: the run ends with exit status 4.
+    public var denial: AccessDenied?
 
     public init(_ message: String, step: String? = nil, at range: SourceRange? = nil, notes: [String] = []) {
         self.message = message
@@ -21,6 +24,13 @@ public struct RuntimeError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         stepName.map { "step '\($0)': \(message)" } ?? message
+    }
+
+    /// The error of `step` that `denial` causes: it ends the run, whatever `on-error` says.
+    public init(_ denial: AccessDenied, step: String?, at range: SourceRange?) {
+        self.init(denial.description, step: step, at: range)
+        self.denial = denial
+        endsRun = true
     }
 
     /// The error as a diagnostic, for the renderer.

@@ -11,7 +11,7 @@ struct StepContext: IntentContext {
 
     var mode: RunMode { interpreter.environment.interaction.mode }
     var baseDirectory: URL { interpreter.baseDirectory }
-    var fileChanges: FileChanges { FileChanges(journal: interpreter.environment.journal) }
+    var fileChanges: FileChanges { FileChanges(journal: interpreter.environment.journal, gate: interpreter.environment.gate) }
     var scratchFolder: ScratchFolder { interpreter.environment.scratchFolder }
     var entityTypes: EntityCatalog { interpreter.environment.loader.registry.entityTypes }
 
@@ -50,7 +50,19 @@ struct StepContext: IntentContext {
     }
 
     func open(_ url: URL) async throws {
+        // A dry run opens nothing, so it needs no grant.
+        if interpreter.environment.opener.strategy != .dryRun { try await authorize(Access(.open, url.absoluteString)) }
         try await interpreter.environment.opener.open(url)
+    }
+
+    /// `path` as the workflow would write it: relative to its folder when inside it.
+    private func shownPath(_ path: String) -> String {
+        let folder = interpreter.baseDirectory.standardizedFileURL.path
+        return path.hasPrefix(folder + "/") ? String(path.dropFirst(folder.count + 1)) : path
+    }
+
+    func authorize(_ access: Access) async throws {
+        try await interpreter.environment.gate.authorize(access)
     }
 
     func convert(_ value: Value, to representation: Representation) async throws -> Value {
@@ -72,6 +84,7 @@ struct StepContext: IntentContext {
     func runWorkflow(at path: String, input: Value) async throws -> Value {
         let environment = interpreter.environment
         let resolved = path.hasPrefix("/") ? path : interpreter.baseDirectory.appendingPathComponent(path).standardizedFileURL.path
+        try await authorize(.read(resolved))
         let chain = interpreter.callStack + [resolved]
         guard interpreter.callStack.count < environment.maximumDepth else {
             let shown = chain.suffix(4).map { ($0 as NSString).lastPathComponent }.joined(separator: " → ")
@@ -90,7 +103,7 @@ struct StepContext: IntentContext {
         guard let workflow else {
             let rendered = DiagnosticRenderer().render(diagnostics)
             throw RuntimeError(
-                "'\(path)' is not a valid workflow", step: step.displayName, at: step.range,
+                "'\(shownPath(path))' is not a valid workflow", step: step.displayName, at: step.range,
                 notes: rendered.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty })
         }
         let child = Interpreter(workflow: workflow, environment: environment, callStack: interpreter.callStack)

@@ -60,8 +60,9 @@ public struct WorkflowLoader: Sendable {
     /// This loader with the packages that the workflow at `path` names in `packages:` loaded
     /// (built if needed) and registered. Nothing happens for a workflow without packages, or one
     /// that does not parse (loading it reports why).
-    public func loadingPackages(of path: String, from library: PackageLibrary, progress: @escaping @Sendable (String) -> Void)
-        async throws(PackageLoadFailure) -> WorkflowLoader
+    public func loadingPackages(
+        of path: String, from library: PackageLibrary, gate: AccessGate, progress: @escaping @Sendable (String) -> Void
+    ) async throws(PackageLoadFailure) -> WorkflowLoader
     {
         guard let text = try? Self.readText(path, limit: Limits.workflowBytes), let parsed = WorkflowParser.parse(SourceFile(path: path, text: text)).workflow else {
             return self
@@ -80,6 +81,13 @@ public struct WorkflowLoader: Sendable {
                 throw PackageLoadFailure(
                     diagnostic: .error("cannot load the package '\(entry.text)': there is no Swift package at '\(packagePath)': \(why)", at: entry.range),
                     isInvalidWorkflow: true)
+            }
+            // Nothing of a package is built or run before it is trusted (Docs/Security.md, "Packages").
+            do throws(AccessDenied) {
+                try await gate.authorize(Access(.packages, ResolvedPath.resolve(packagePath)))
+            } catch {
+                throw PackageLoadFailure(
+                    diagnostic: .error("the package '\(entry.text)' is not trusted: \(error.trustAdvice)", at: entry.range), denial: error)
             }
             do {
                 let package = try await library.package(at: packagePath, progress: progress)
@@ -163,6 +171,8 @@ public struct PackageLoadFailure: Error, Sendable {
     /// Whether the workflow itself is wrong (a `packages:` path with no package: exit 2) rather
     /// than the package failing to build or start (exit 1).
     public var isInvalidWorkflow = false
+    /// The trust that was not given, when that is why: exit status 4.
+    public var denial: AccessDenied?
 }
 
 /// A file that could not be read; for text that is not UTF-8, where the first bad byte is and the

@@ -104,7 +104,8 @@ struct ConversionTests {
     }
 
     private func run(_ steps: String, in folder: URL) async throws -> Value {
-        try await RelayRuntimeTests.run(steps, path: folder.appendingPathComponent("main.yaml").path)
+        // make-pdf writes its PDF beside the file it reads.
+        try await RelayRuntimeTests.run(steps, path: folder.appendingPathComponent("main.yaml").path, granted: writing(folder))
     }
 
     @Test("convert: Markdown file → PDF (with pages), text → PDF, number → PDF, Markdown file → rich text")
@@ -168,7 +169,8 @@ struct AcceptedTypesTests {
         let loader = WorkflowLoader(registry: withTest)
         let file = SourceFile(path: folder.appendingPathComponent("main.yaml").path, text: "steps:\n  - read-file: a.md\n  - page-count\n")
         let workflow = try #require(loader.load(file).workflow)
-        let environment = RunEnvironment(interaction: ScriptedInteraction(), output: CollectedOutput(), loader: loader)
+        let environment = RunEnvironment(
+            interaction: ScriptedInteraction(), output: CollectedOutput(), loader: loader, gate: gate(for: file.path))
         #expect(try await Interpreter(workflow: workflow, environment: environment).run(input: .nothing) == 1)
     }
 }

@@ -17,8 +17,8 @@ struct FileTests {
         return folder
     }
 
-    private func runIn(_ folder: URL, _ steps: String) async throws -> Value {
-        try await run(steps, path: folder.appendingPathComponent("main.yaml").path)
+    private func runIn(_ folder: URL, _ steps: String, granted: [Capability: GrantScope] = [:]) async throws -> Value {
+        try await run(steps, path: folder.appendingPathComponent("main.yaml").path, granted: granted)
     }
 
     @Test("a file has name, path, extension, size, created, modified and type")
@@ -50,7 +50,8 @@ struct FileTests {
     @Test("a file value made before move-file follows the file to its new folder")
     func followsMoves() async throws {
         let root = try folder(["a.txt": "contents", "archive/keep.txt": "x"])
-        let value = try await runIn(root, "- read-file: a.txt\n  as: original\n- move-file: archive/\n- text: \"${original.path}\"")
+        let value = try await runIn(
+            root, "- read-file: a.txt\n  as: original\n- move-file: archive/\n- text: \"${original.path}\"", granted: writing(root))
         #expect(value == .text(root.standardizedFileURL.appendingPathComponent("archive/a.txt").path))
     }
 
@@ -116,7 +117,7 @@ struct FileTests {
             - save-file: notes.txt
             - delete-file:
               input: ${f}
-            """)
+            """, granted: writing(root))
         #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("a.txt").path))
         #expect(try String(contentsOf: root.appendingPathComponent("notes.txt"), encoding: .utf8) == "hello")
 
@@ -144,7 +145,7 @@ struct FileTests {
             - read-file: a.txt
             - rename-file: b.txt
             - text: "${f.name}"
-            """)
+            """, granted: writing(root))
         #expect(value == "b.txt")
     }
 

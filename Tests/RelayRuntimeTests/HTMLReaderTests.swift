@@ -64,7 +64,8 @@ struct HTMLReaderTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try "<h1>Title</h1><p>Some <em>text</em>.</p>".write(to: folder.appendingPathComponent("page.html"), atomically: true, encoding: .utf8)
         let run = { (steps: String) async throws -> Value in
-            try await RelayRuntimeTests.run(steps, path: folder.appendingPathComponent("main.yaml").path)
+            // make-pdf writes its PDF beside the file it reads.
+            try await RelayRuntimeTests.run(steps, path: folder.appendingPathComponent("main.yaml").path, granted: writing(folder))
         }
         #expect(try await run("- read-file: page.html\n- get-text") == "Title\n\nSome text.")
         #expect(try await run("- read-file: page.html\n- convert: rich-text\n- markdown-from-rich-text") == "# Title\n\nSome *text*.\n")

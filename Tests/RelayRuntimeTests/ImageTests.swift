@@ -52,7 +52,8 @@ struct ImageTests {
     }
 
     private func run(_ steps: String, in folder: URL) async throws -> Value {
-        try await RelayRuntimeTests.run(steps, path: folder.appendingPathComponent("main.yaml").path)
+        // The edits replace their images in the folder, or write beside them.
+        try await RelayRuntimeTests.run(steps, path: folder.appendingPathComponent("main.yaml").path, granted: writing(folder))
     }
 
     @Test("rotation by each right angle moves the corners and swaps the sides", arguments: [

@@ -11,13 +11,16 @@ struct LibraryTests {
     private var notes: URL { root.appendingPathComponent("Notes") }
     private var photos: URL { root.appendingPathComponent("Pictures") }
 
-    /// Runs `yaml` with the libraries and the index in this test's own folders.
+    /// Runs `yaml` with the libraries and the index in this test's own folders, which it may change
+    /// (notes are written, photos edited).
     private func runInLibraries(_ yaml: String) async throws -> Value {
         try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
         let overrides = [
             "RELAY_NOTES": notes.path, "RELAY_PHOTOS": photos.path, "XDG_DATA_HOME": root.appendingPathComponent("data").path,
         ]
-        return try await LibraryFolder.$overrides.withValue(overrides) { try await run(yaml) }
+        return try await LibraryFolder.$overrides.withValue(overrides) {
+            try await run(yaml, granted: [.write: .only([notes.path, photos.path])])
+        }
     }
 
     private func addPhoto(_ name: String, width: Int, height: Int) throws {

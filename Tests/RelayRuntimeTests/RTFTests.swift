@@ -83,7 +83,8 @@ struct RTFTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("libreoffice.rtf"), to: folder.appendingPathComponent("notes.rtf"))
         let run = { (steps: String) async throws -> Value in
-            try await RelayRuntimeTests.run(steps, path: folder.appendingPathComponent("main.yaml").path)
+            // make-pdf writes its PDF beside the file it reads.
+            try await RelayRuntimeTests.run(steps, path: folder.appendingPathComponent("main.yaml").path, granted: writing(folder))
         }
         #expect(try await run("- read-file: notes.rtf\n- get-text").textValue.hasPrefix("Trail Notes\n\nThe Ridge Loop is moderate"))
         #expect(try await run("- read-file: notes.rtf\n- make-pdf\n- get-details: pages") == 1)

@@ -11,7 +11,8 @@ struct RunWorkflowTests {
         let loader = WorkflowLoader(registry: registry)
         let (workflow, diagnostics) = loader.load(path: file.path)
         guard let workflow else { throw DiagnosticsError(diagnostics) }
-        let environment = RunEnvironment(interaction: ScriptedInteraction(), output: CollectedOutput(), loader: loader)
+        let environment = RunEnvironment(
+            interaction: ScriptedInteraction(), output: CollectedOutput(), loader: loader, gate: gate(for: file.path))
         return try await Interpreter(workflow: workflow, environment: environment).run(input: .nothing)
     }
 

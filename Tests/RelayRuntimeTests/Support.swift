@@ -23,13 +23,14 @@ func registry(with packages: [any IntentPackage.Type]) -> ActionRegistry {
 /// Runs `steps` (a list of steps, one per line, at the left margin) after `header` with `registry`.
 func run(
     steps: String, registry: ActionRegistry, header: String = "", input: Value = .nothing,
-    interaction: any Interaction = ScriptedInteraction(), output: any RunOutput = CollectedOutput()
+    interaction: any Interaction = ScriptedInteraction(), output: any RunOutput = CollectedOutput(),
+    granted: [Capability: GrantScope] = [:]
 ) async throws -> Value {
     let text = header + "steps:\n" + steps.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
     let loader = WorkflowLoader(registry: registry)
     let (workflow, diagnostics) = loader.load(SourceFile(path: "test.yaml", text: text))
     guard let workflow else { throw DiagnosticsError(diagnostics) }
-    let environment = RunEnvironment(interaction: interaction, output: output, loader: loader)
+    let environment = RunEnvironment(interaction: interaction, output: output, loader: loader, gate: gate(for: "test.yaml", granted))
     return try await Interpreter(workflow: workflow, environment: environment).run(input: input)
 }
 
@@ -79,15 +80,27 @@ func writeWorkflow(_ yaml: String, named name: String = "main.yaml", in folder: 
 /// Runs `yaml` (a whole workflow, or just its steps when it starts with `- `).
 func run(
     _ yaml: String, input: Value = .nothing, answers: [String: String] = [:], output: CollectedOutput = CollectedOutput(),
-    path: String = "test.yaml", variables: [String: Value] = [:]
+    path: String = "test.yaml", variables: [String: Value] = [:], granted: [Capability: GrantScope] = [:]
 ) async throws -> Value {
     let text = yaml.hasPrefix("- ") ? "steps:\n" + yaml.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n") : yaml
     let loader = WorkflowLoader(registry: registry)
     let (workflow, diagnostics) = loader.load(SourceFile(path: path, text: text), predefined: Set(variables.keys))
     guard let workflow else { throw DiagnosticsError(diagnostics) }
-    let environment = RunEnvironment(interaction: ScriptedInteraction(answers: answers), output: output, loader: loader)
+    let environment = RunEnvironment(
+        interaction: ScriptedInteraction(answers: answers), output: output, loader: loader, gate: gate(for: path, granted))
     return try await Interpreter(workflow: workflow, environment: environment).run(input: input, variables: variables)
 }
+
+/// The gate of a run of the workflow at `path`, as `relay run` makes it: its folder free to read,
+/// plus exactly what the test grants (no terminal to ask on).
+func gate(for path: String, _ granted: [Capability: GrantScope] = [:]) -> AccessGate {
+    let gate = AccessGate(granted: granted)
+    gate.allowFreely(runOf: path)
+    return gate
+}
+
+/// Writing in `folders` (which includes reading them).
+func writing(_ folders: URL...) -> [Capability: GrantScope] { [.write: .only(folders.map(\.path))] }
 
 /// The output of `yaml` as compact JSON, for exact comparisons.
 func json(_ yaml: String, input: Value = .nothing, answers: [String: String] = [:]) async throws -> String {
@@ -95,9 +108,9 @@ func json(_ yaml: String, input: Value = .nothing, answers: [String: String] = [
 }
 
 /// The message of the runtime error `yaml` fails with.
-func failure(_ yaml: String, input: Value = .nothing) async -> RuntimeError? {
+func failure(_ yaml: String, input: Value = .nothing, granted: [Capability: GrantScope] = [:]) async -> RuntimeError? {
     do {
-        _ = try await run(yaml, input: input)
+        _ = try await run(yaml, input: input, granted: granted)
         return nil
     } catch let error as RuntimeError {
         return error

@@ -36,26 +36,32 @@ final class LocalServer: @unchecked Sendable {
 
 @Suite("get-contents-of-url against a local server")
 struct WebTests {
+    /// The local server's host, the only one these runs may connect to (`example.com` is refused
+    /// for its scheme before any connection).
+    private static let granted: [Capability: GrantScope] = [.net: .only(["127.0.0.1", "example.com"])]
+
+    private func fetch(_ yaml: String) async throws -> Value { try await run(yaml, granted: Self.granted) }
+    private func fetchFailure(_ yaml: String) async -> RuntimeError? { await failure(yaml, granted: Self.granted) }
 
     @Test("JSON becomes a dictionary, text stays text, other content becomes a file by its type")
     func responses() async throws {
         let base = await LocalServer.base()
-        let json = try await run("- url: \(base)/json\n- get-contents-of-url")
+        let json = try await fetch("- url: \(base)/json\n- get-contents-of-url")
         #expect(try json.property("name") == "Ridge Loop")
         #expect(try json.property("distance") == 4.2)
-        #expect(try await run("- url: \(base)/text\n- get-contents-of-url") == "café\n")
-        let png = try await run("- url: \(base)/png\n- get-contents-of-url")
+        #expect(try await fetch("- url: \(base)/text\n- get-contents-of-url") == "café\n")
+        let png = try await fetch("- url: \(base)/png\n- get-contents-of-url")
         guard case .file(let file) = png else { Issue.record("not a file: \(png)"); return }
         #expect(file.name == "png.png")
         #expect(try png.property("width") == 2)
-        let html = try await run("- url: \(base)/html\n- get-contents-of-url\n- get-text")
+        let html = try await fetch("- url: \(base)/html\n- get-contents-of-url\n- get-text")
         #expect(html.textValue.contains("Hi"))
     }
 
     @Test("methods, headers and JSON or form bodies are sent")
     func requests() async throws {
         let base = await LocalServer.base()
-        let posted = try await run(
+        let posted = try await fetch(
             """
             - url: \(base)/echo
             - get-contents-of-url:
@@ -67,23 +73,23 @@ struct WebTests {
         #expect(try posted.property("x-token") == "abc")
         #expect(try posted.property("content-type") == "application/json")
         #expect(try posted.property("body") == #"{"name":"Ridge Loop","km":4.2}"#)
-        let form = try await run(
+        let form = try await fetch(
             "- url: \(base)/echo\n- get-contents-of-url:\n    method: put\n    body: { q: a&b c }\n    body-format: form")
         #expect(try form.property("method") == "PUT")
         #expect(try form.property("body") == "q=a%26b%20c")
-        #expect(try await run("- url: \(base)/echo\n- get-contents-of-url: { method: DELETE }").property("method") == "DELETE")
+        #expect(try await fetch("- url: \(base)/echo\n- get-contents-of-url: { method: DELETE }").property("method") == "DELETE")
     }
 
     @Test("a status that is not 2xx is an error showing it and the start of the body; so is a timeout")
     func failures() async throws {
         let base = await LocalServer.base()
-        let notFound = await failure("- url: \(base)/status/404\n- get-contents-of-url")
+        let notFound = await fetchFailure("- url: \(base)/status/404\n- get-contents-of-url")
         #expect(notFound?.message == "GET \(base)/status/404 answered 404 Not Found: no such trail here")
-        let slow = await failure("- url: \(base)/slow\n- get-contents-of-url: { timeout: 0.5 }")
+        let slow = await fetchFailure("- url: \(base)/slow\n- get-contents-of-url: { timeout: 0.5 }")
         #expect(slow?.message.contains("failed: Timeout was reached") == true)
-        let closed = await failure("- url: http://127.0.0.1:9/\n- get-contents-of-url: { timeout: 5 }")
+        let closed = await fetchFailure("- url: http://127.0.0.1:9/\n- get-contents-of-url: { timeout: 5 }")
         #expect(closed?.message.contains("failed:") == true)
-        let scheme = await failure("- url: ftp://example.com/x\n- get-contents-of-url")
+        let scheme = await fetchFailure("- url: ftp://example.com/x\n- get-contents-of-url")
         #expect(scheme?.message.contains("takes an http or https URL") == true)
     }
 

@@ -104,9 +104,9 @@ struct RunWorkflow: Intent {
     static let output = ValueType.any
 
     @Parameter(input: true, summary: "The other workflow's input.") var input: Value
-    @Parameter(primary: true, summary: "The workflow file's path.", access: .read) var path: String
+    @Parameter(primary: true, summary: "The workflow file's path.", access: .read) var path: FileReference
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
-        .value(try await context.runWorkflow(at: path, input: input))
+        .value(try await context.runWorkflow(at: path.path, input: input))
     }
 }

@@ -24,7 +24,9 @@ struct CheckCommand: AsyncParsableCommand {
         var all: [Diagnostic] = []
         var reports: [(file: String, report: PermissionReport)] = []
         for file in files {
-            let loader = try await PackageOptions.loading(packagesOf: file, into: base)
+            // Only trusted packages are built: nothing is asked, and an untrusted one ends the check with status 4.
+            let (gate, _) = GrantPrompt.gate(for: file, granted: [:], interactive: false)
+            let loader = try await PackageOptions.loading(packagesOf: file, into: base, gate: gate)
             let (workflow, diagnostics) = loader.load(path: file)
             all += diagnostics
             if permissions, let workflow { reports.append((file, PermissionReport(workflow))) }

@@ -9,7 +9,11 @@ struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Run a workflow file and print its output.",
-        discussion: "Exit status: 0 success, 1 runtime error, 2 invalid workflow or usage, 3 cancelled."
+        discussion: """
+            Reading the workflow's folder, the scratch folder and the input files named here is free; anything else \
+            is asked on a terminal and denied without one (Docs/Security.md). \
+            Exit status: 0 success, 1 runtime error, 2 invalid workflow or usage, 3 cancelled, 4 permission denied.
+            """
     )
 
     @Argument(help: "The workflow file (YAML).") var file: String
@@ -31,6 +35,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Stop the run after this many seconds (exit 1); the workflow's own 'timeout:' may be shorter.", valueName: "seconds"))
     var timeout: Double?
     @OptionGroup var packageOptions: PackageOptions
+    @OptionGroup var permissionOptions: PermissionOptions
 
     func validate() throws {
         if let marker = standardInputMarker, marker != "-" {
@@ -60,20 +65,25 @@ struct RunCommand: AsyncParsableCommand {
         if let notes { setenv("RELAY_NOTES", FileReference(path: notes).originalPath, 1) }
         let (registry, loaded) = try await packageOptions.registry()
         let variables = Self.variables(from: assignments)
-        let loader = try await PackageOptions.loading(packagesOf: file, into: WorkflowLoader(registry: registry, loadedPackages: loaded))
+        let interactive = isatty(0) == 1 && standardInputMarker == nil
+        let (gate, prompt) = GrantPrompt.gate(for: file, granted: permissionOptions.granted, interactive: interactive)
+        let loader = try await PackageOptions.loading(
+            packagesOf: file, into: WorkflowLoader(registry: registry, loadedPackages: loaded), gate: gate)
         let (workflow, diagnostics) = loader.load(path: file, predefined: Set(variables.keys))
         RelayCommand.report(diagnostics)
         guard let workflow else { throw ExitStatus.invalid.exitCode }
+        gate.allowFreely(runOf: file, inputFiles: [inputFile, input].compactMap { $0 })
+        prompt.name(workflow.name)
         let workflowInput = try readInput()
         let history = UndoHistory(root: UndoHistory.defaultRoot)
         let journal = UndoJournal(root: history.root, workflow: URL(fileURLWithPath: file).standardizedFileURL.path)
         defer { if journal.hasChanges { history.prune(keeping: 100) } }
         let environment = RunEnvironment(
-            interaction: Answers(answers: answers, assumeYes: yes, interactive: isatty(0) == 1 && standardInputMarker == nil),
+            interaction: Answers(answers: answers, assumeYes: yes, interactive: interactive),
             output: TerminalRunOutput(json: json), loader: loader, tracing: trace, journal: journal,
             opener: URLOpener(
                 strategy: URLOpener.strategy(dryRun: dryRun, openWith: openWith, environment: ProcessInfo.processInfo.environment)
-            ) { StandardStreams.writeError($0 + "\n") })
+            ) { StandardStreams.writeError($0 + "\n") }, gate: gate)
         // The run goes in a task that a signal or the run's own time bound stops.
         let stopper = RunStopper(position: environment.position)
         let outcome = ResultBox()
@@ -94,7 +104,7 @@ struct RunCommand: AsyncParsableCommand {
             StandardStreams.writeOutput(OutputFormatter.render(output, json: json))
         } catch let error as RuntimeError {
             RelayCommand.report([error.diagnostic])
-            throw ExitStatus.runtimeError.exitCode
+            throw (error.denial == nil ? ExitStatus.runtimeError : ExitStatus.permissionDenied).exitCode
         } catch let cancelled as RunCancelled {
             StandardStreams.writeError("cancelled: \(cancelled.reason)\n")
             throw ExitStatus.cancelled.exitCode

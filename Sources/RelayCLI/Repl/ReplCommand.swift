@@ -19,17 +19,20 @@ struct ReplCommand: AsyncParsableCommand {
     @Flag(help: "Answer yes to every confirmation.") var yes = false
     @Flag(help: "Do not open URLs; print 'open URL' to standard error instead.") var dryRun = false
     @OptionGroup var packageOptions: PackageOptions
+    @OptionGroup var permissionOptions: PermissionOptions
 
     func run() async throws {
         let (registry, loaded) = try await packageOptions.registry()
         let interactive = isatty(0) == 1
+        // One gate for the session: what is allowed at a prompt stays allowed until it ends.
+        let (gate, _) = GrantPrompt.gate(for: nil, granted: permissionOptions.granted, interactive: interactive)
         let answers = Answers(answers: answers, assumeYes: yes, interactive: interactive)
         let opener = URLOpener(
             strategy: URLOpener.strategy(dryRun: dryRun, openWith: nil, environment: ProcessInfo.processInfo.environment)
         ) { StandardStreams.writeError($0 + "\n") }
         let loader = WorkflowLoader(registry: registry, loadedPackages: loaded)
         let session = ReplSession(loader: loader, journalRoot: UndoHistory.defaultRoot) { journal in
-            RunEnvironment(interaction: answers, output: TerminalRunOutput(json: false), loader: loader, journal: journal, opener: opener)
+            RunEnvironment(interaction: answers, output: TerminalRunOutput(json: false), loader: loader, journal: journal, opener: opener, gate: gate)
         }
         var repl = Repl(session: session, registry: registry, interactive: interactive)
         if interactive {

@@ -9,6 +9,8 @@ public enum ExitStatus: Int32, Sendable {
     case invalid = 2
     /// A confirmation was declined.
     case cancelled = 3
+    /// A needed grant was refused or could not be asked for, or a package is not trusted.
+    case permissionDenied = 4
 
     var exitCode: ExitCode { ExitCode(rawValue) }
 }

@@ -34,13 +34,15 @@ struct PackageOptions: ParsableArguments {
         if isatty(2) == 1 { StandardStreams.writeError(line + "\n") }
     }
 
-    /// `loader` with the packages of the workflow at `path` loaded; after reporting one that cannot
-    /// be, exits with status 2 when the workflow names no package there, else 1.
-    static func loading(packagesOf path: String, into loader: WorkflowLoader) async throws -> WorkflowLoader {
+    /// `loader` with the packages of the workflow at `path` loaded, each once `gate` trusts it;
+    /// after reporting one that cannot be, exits with status 2 when the workflow names no package
+    /// there, 4 when it is not trusted, else 1.
+    static func loading(packagesOf path: String, into loader: WorkflowLoader, gate: AccessGate) async throws -> WorkflowLoader {
         do {
-            return try await loader.loadingPackages(of: path, from: PackageLibrary.shared, progress: showProgress)
+            return try await loader.loadingPackages(of: path, from: PackageLibrary.shared, gate: gate, progress: showProgress)
         } catch {
             RelayCommand.report([error.diagnostic])
+            if error.denial != nil { throw ExitStatus.permissionDenied.exitCode }
             throw (error.isInvalidWorkflow ? ExitStatus.invalid : ExitStatus.runtimeError).exitCode
         }
     }

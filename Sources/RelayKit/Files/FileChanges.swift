@@ -4,15 +4,33 @@ import Foundation
 /// journal, recorded first so that `relay undo` restores the exact bytes.
 public struct FileChanges: Sendable {
     private let journal: UndoJournal?
+    private let gate: AccessGate?
 
     /// Changes recorded in `journal`; nil changes files without recording (for tests and tools).
-    public init(journal: UndoJournal?) { self.journal = journal }
+    /// Every change is first allowed by `gate`, when there is one (Docs/Security.md, "At run time").
+    public init(journal: UndoJournal?, gate: AccessGate? = nil) {
+        self.journal = journal
+        self.gate = gate
+    }
+
+    /// Asks the gate for each access, before anything changes.
+    private func authorize(_ accesses: Access...) async throws(FileOperationError) {
+        guard let gate else { return }
+        for access in accesses {
+            do throws(AccessDenied) {
+                try await gate.authorize(access)
+            } catch {
+                throw FileOperationError(error.description)
+            }
+        }
+    }
 
     /// Writes `data` to `path` atomically: a changed file's old bytes, or a new file's creation, are
     /// recorded. A symbolic link is written through: its target changes, the link stays a link.
     /// `source` names the file the data was made from (an image edited to `to:`, a copy): a run
     /// refuses to replace what it wrote from one file with what it made from another.
     public func write(_ data: Data, to requestedPath: String, from source: String? = nil) async throws(FileOperationError) {
+        try await authorize(.write(requestedPath))
         try await onOwnThread { stop throws(FileOperationError) in
             try replace(requestedPath, from: source, stop: stop) { path throws(FileOperationError) in
                 try AtomicFile.write(data, to: path)
@@ -26,6 +44,7 @@ public struct FileChanges: Sendable {
     public func copy(_ source: String, to destination: String, overwrite: Bool = false, progress: ByteProgress? = nil)
         async throws(FileOperationError)
     {
+        try await authorize(.read(source), .write(destination))
         try await onOwnThread { stop throws(FileOperationError) in
             guard overwrite || !FileManager.default.fileExists(atPath: destination) else {
                 throw FileOperationError("'\(destination)' already exists; set overwrite: true to replace it")
@@ -39,6 +58,7 @@ public struct FileChanges: Sendable {
     /// Renames or moves `source` to `destination`, which must not exist. Across file systems the
     /// bytes are copied (streaming, counted in `progress`), then the source removed.
     public func move(_ source: String, to destination: String, progress: ByteProgress? = nil) async throws(FileOperationError) {
+        try await authorize(.writeEntry(source), .write(destination))
         try await onOwnThread { stop throws(FileOperationError) in
             guard AtomicFile.entryExists(source) else { throw FileOperationError("no such file: '\(source)'") }
             guard !AtomicFile.entryExists(destination) else {
@@ -57,6 +77,7 @@ public struct FileChanges: Sendable {
     /// Deletes `path` into the run's journal, from where `relay undo` puts it back. Without a
     /// journal, the file is removed.
     public func delete(_ path: String) async throws(FileOperationError) {
+        try await authorize(.writeEntry(path))
         try await onOwnThread { stop throws(FileOperationError) in
             defer { FileGeneration.advance() }
             guard AtomicFile.entryExists(path) else { throw FileOperationError("no such file: '\(path)'") }

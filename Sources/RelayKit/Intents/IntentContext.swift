@@ -67,4 +67,14 @@ public protocol IntentContext: Sendable {
     /// performs `action` — an action of the same package, by its name without the prefix — with
     /// `arguments` (by parameter name). Entities in them are found again by id.
     func registerUndo(action: String, arguments: ValueDictionary) async throws
+    /// Asks the run's gate for `access` (Docs/Security.md, "At run time"): what a parameter names is
+    /// asked before the intent is performed; an intent asks here for what it finds itself, such as
+    /// the files of a library folder. Throws `AccessDenied` when it is not granted.
+    func authorize(_ access: Access) async throws
+}
+
+extension IntentContext {
+    /// Outside a run's gate — a package host, confined by the kernel instead, or `relay undo`,
+    /// which puts back only what a run changed — everything asked is allowed.
+    public func authorize(_ access: Access) async throws {}
 }

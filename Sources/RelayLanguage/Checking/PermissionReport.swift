@@ -74,7 +74,7 @@ public struct PermissionReport: Sendable {
                     need(capability, nil, parameter.name)
                     continue
                 }
-                if let target = Self.target(of: value, for: capability, type: parameter.type, folder: folder) {
+                for target in Access.targets(of: value, for: capability, type: parameter.type, relativeTo: folder) {
                     need(capability, target, parameter.name)
                 }
             }
@@ -88,24 +88,6 @@ public struct PermissionReport: Sendable {
         case .literal(let value): return [value]
         case .list(let items): return items.map(\.literalValue)
         default: return nil
-        }
-    }
-
-    /// What a literal value names: a path for `read` and `write` (only where the parameter takes
-    /// a file or a path: other text is content, not a place), a host for `net`, a URL for `open`.
-    private static func target(of value: Value, for capability: Capability, type: ValueType, folder: URL) -> String? {
-        switch capability {
-        case .read, .write:
-            if case .file(let file) = value { return file.path }
-            guard type == .file || type == .text, case .text(let text) = value, !text.isEmpty else { return nil }
-            return FileReference(path: text, relativeTo: folder).path
-        case .net:
-            guard let url = URL(string: value.textValue), let host = url.host else { return value.textValue }
-            return host
-        case .open:
-            return value.textValue
-        case .run, .packages:
-            return nil
         }
     }
 

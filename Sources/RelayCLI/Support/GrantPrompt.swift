@@ -1,0 +1,88 @@
+import Foundation
+import RelayKit
+import RelayRuntime
+
+/// Asks on the terminal about what a run needs and was not granted — `Allow "Word count" to read
+/// ~/.ssh/id_rsa? [y]es once / [a]lways / [N]o` — and keeps "always" in the grant store
+/// (Docs/Security.md, "At run time"). Without a terminal nobody is asked: the need is denied.
+final class GrantPrompt: @unchecked Sendable {
+    private let lock = NSLock()
+    private var name: String
+    /// The workflow file whose grants "always" keeps; nil in the REPL, whose answers last the session.
+    private let workflow: String?
+    private let interactive: Bool
+    private let store: GrantStore
+    private weak var gate: AccessGate?
+
+    private init(workflow: String?, interactive: Bool, store: GrantStore) {
+        self.workflow = workflow
+        self.interactive = interactive
+        self.store = store
+        name = workflow.map { (($0 as NSString).lastPathComponent as NSString).deletingPathExtension } ?? "the REPL"
+    }
+
+    /// The gate of a run of the workflow at `file` (nil: a REPL session): what the flags grant,
+    /// what was allowed always for this workflow as it is now, trusted packages, and a prompt when
+    /// there is a terminal.
+    static func gate(for file: String?, granted: [Capability: GrantScope], interactive: Bool, store: GrantStore = GrantStore())
+        -> (gate: AccessGate, prompt: GrantPrompt)
+    {
+        let prompt = GrantPrompt(workflow: file, interactive: interactive, store: store)
+        let gate = AccessGate(granted: granted, asker: { await prompt.ask($0) })
+        prompt.gate = gate
+        if let file { for access in store.grants(forWorkflow: file) { gate.allow(access) } }
+        return (gate, prompt)
+    }
+
+    /// Names the workflow in the prompt by its `name:`, once it is known.
+    func name(_ workflowName: String?) {
+        guard let workflowName, !workflowName.isEmpty else { return }
+        lock.withLock { name = workflowName }
+    }
+
+    private func ask(_ access: Access) async -> GrantAnswer? {
+        if access.capability == .packages, store.trusts(package: access.target) { return .once }
+        guard interactive else { return nil }
+        let answer = try? await BlockingWork.run { _ in
+            // On a thread of its own: the terminal is read without holding a step's thread, and
+            // parallel steps ask one after another.
+            self.lock.withLock { self.askLocked(access) }
+        }
+        return answer ?? GrantAnswer.no
+    }
+
+    private func askLocked(_ access: Access) -> GrantAnswer {
+        // Another step may have been given the same while this one waited.
+        if let gate, gate.allows(access) { return .once }
+        let choices = workflow == nil ? "[y]es for this session / [N]o" : "[y]es once / [a]lways / [N]o"
+        StandardStreams.writeError("Allow \"\(name)\" to \(Self.phrase(access))? \(choices) ")
+        guard let line = Swift.readLine() else { return .no }
+        switch line.trimmingCharacters(in: .whitespaces).lowercased() {
+        case "y", "yes": return .once
+        case "a", "always" where workflow != nil:
+            do throws(FileOperationError) {
+                if access.capability == .packages {
+                    try store.trust(package: access.target)
+                } else if let workflow {
+                    try store.remember(access, forWorkflow: workflow)
+                }
+            } catch {
+                StandardStreams.writeError("warning: allowed for this run only: \(error)\n")
+            }
+            return .always
+        default: return .no
+        }
+    }
+
+    /// `read ~/.ssh/id_rsa`, `connect to api.example.com`, `build and run the package ~/TrailKit`.
+    static func phrase(_ access: Access) -> String {
+        switch access.capability {
+        case .read: "read \(access.shownTarget)"
+        case .write: "write \(access.shownTarget)"
+        case .net: "connect to \(access.target)"
+        case .open: "open \(access.target)"
+        case .run: "start \(access.target)"
+        case .packages: "build and run the package \(access.shownTarget)"
+        }
+    }
+}

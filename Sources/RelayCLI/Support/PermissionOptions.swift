@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import RelayKit
+import RelayRuntime
+
+/// `--allow-read[=PATH,…]`, `--allow-write[=PATH,…]`, `--allow-net[=HOST,…]`, `--allow-open`,
+/// `--allow-run`, `--allow-packages`, `--allow-all`: what a run may touch beyond what is free
+/// (Docs/Security.md, "Granting on the command line"). Alone, a path or host flag grants everywhere.
+struct PermissionOptions: ParsableArguments {
+    @Option(name: .customLong("allow-read"), help: ArgumentHelp("Let the run read these files and folders (comma-separated; alone: any).", valueName: "path,…"))
+    var read: [String] = []
+    @Option(name: .customLong("allow-write"), help: ArgumentHelp("Let the run create, change, move and delete files in these paths (alone: anywhere).", valueName: "path,…"))
+    var write: [String] = []
+    @Option(name: .customLong("allow-net"), help: ArgumentHelp("Let the run connect to these hosts, HOST or HOST:PORT (alone: any).", valueName: "host,…"))
+    var net: [String] = []
+    @Flag(name: .customLong("allow-open"), help: "Let the run hand URLs to the system opener.") var open = false
+    @Flag(name: .customLong("allow-run"), help: "Let the run start processes.") var run = false
+    @Flag(name: .customLong("allow-packages"), help: "Let the run build and run the packages its workflow names.") var packages = false
+    @Flag(name: .customLong("allow-all"), help: "Let the run touch anything (only for workflows you trust).") var all = false
+
+    /// The value a bare `--allow-read` stands for, and `--allow-read=*` too: everywhere.
+    static let everywhere = "*"
+
+    /// The flags that take an optional value: written alone, they are given `everywhere`, so
+    /// that the parser, which has no options with optional values, sees `--allow-read=*`.
+    static let optionalValueFlags: Set<String> = ["--allow-read", "--allow-write", "--allow-net"]
+
+    /// `arguments` with each bare path or host flag given its "everywhere" value.
+    static func completing(_ arguments: [String]) -> [String] {
+        var result: [String] = []
+        for (index, argument) in arguments.enumerated() {
+            if argument == "--" { return result + arguments[index...] }
+            result.append(optionalValueFlags.contains(argument) ? argument + "=" + everywhere : argument)
+        }
+        return result
+    }
+
+    func validate() throws {
+        for entry in (read + write).flatMap(Self.entries) where entry.contains("\u{0}") {
+            throw ValidationError("a path to allow may not contain a NUL byte")
+        }
+        for host in net.flatMap(Self.entries) where Self.host(host) == nil {
+            throw ValidationError("--allow-net takes host names, HOST:PORT or URLs, not '\(host)'")
+        }
+    }
+
+    /// What these flags grant.
+    var granted: [Capability: GrantScope] {
+        var granted: [Capability: GrantScope] = [:]
+        func grant(_ capability: Capability, _ values: [String], _ normalize: (String) -> String?) {
+            guard !values.isEmpty else { return }
+            if all || values.contains(Self.everywhere) {
+                granted[capability] = .everywhere
+            } else {
+                granted[capability] = .only(values.flatMap(Self.entries).compactMap(normalize))
+            }
+        }
+        grant(.read, read) { $0 }
+        grant(.write, write) { $0 }
+        grant(.net, net, Self.host)
+        for (capability, on) in [(Capability.open, open), (.run, run), (.packages, packages)] where on || all {
+            granted[capability] = .everywhere
+        }
+        if all { for capability in Capability.allCases { granted[capability] = .everywhere } }
+        return granted
+    }
+
+    private static func entries(_ value: String) -> [String] {
+        value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// `example.com` or `example.com:8080` from a host, HOST:PORT or a URL; nil when it names none.
+    static func host(_ entry: String) -> String? {
+        let url = entry.contains("://") ? URL(string: entry) : URL(string: "http://" + entry)
+        guard let url, let host = Access.hostTarget(of: url), url.path.isEmpty || url.path == "/" else { return nil }
+        return host
+    }
+}

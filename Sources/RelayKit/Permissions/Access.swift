@@ -1,0 +1,85 @@
+import Foundation
+
+/// One thing a run asks to touch (Docs/Security.md): a file to read or write, a host to connect
+/// to, a URL to open, a command to start, a package to build and run. Paths are resolved — `~`,
+/// `..` and symbolic links — before they are compared with a grant.
+public struct Access: Sendable, Hashable, CustomStringConvertible {
+    public let capability: Capability
+    /// The resolved path, the host (lower case, with `:port` when one was given), the URL, the
+    /// command or the package's folder.
+    public let target: String
+
+    public init(_ capability: Capability, _ target: String) {
+        self.capability = capability
+        self.target = target
+    }
+
+    /// Reading the file or folder at `path` (absolute, or relative to the current directory).
+    public static func read(_ path: String) -> Access { Access(.read, ResolvedPath.resolve(path)) }
+    /// Creating, changing, moving or deleting the file at `path`.
+    public static func write(_ path: String) -> Access { Access(.write, ResolvedPath.resolve(path)) }
+    /// Moving or deleting the entry at `path` itself: a symbolic link there is what changes, not
+    /// what it points to.
+    public static func writeEntry(_ path: String) -> Access {
+        let url = URL(fileURLWithPath: HomeFolder.expandingTilde(in: path)).standardizedFileURL
+        let folder = ResolvedPath.resolve(url.deletingLastPathComponent().path)
+        return Access(.write, folder == "/" ? "/" + url.lastPathComponent : folder + "/" + url.lastPathComponent)
+    }
+
+    /// Connecting to the host of `url`; nil for a URL without a host.
+    public static func net(_ url: URL) -> Access? {
+        hostTarget(of: url).map { Access(.net, $0) }
+    }
+
+    /// `example.com`, or `example.com:8080` when the URL names a port; an IPv6 address in brackets.
+    public static func hostTarget(of url: URL) -> String? {
+        guard var host = url.host?.lowercased(), !host.isEmpty else { return nil }
+        if host.contains(":"), !host.hasPrefix("[") { host = "[\(host)]" }
+        return url.port.map { "\(host):\($0)" } ?? host
+    }
+
+    /// `read ~/.ssh/id_rsa`, with the home folder shown as `~`.
+    public var description: String { "\(capability.rawValue) \(shownTarget)" }
+
+    /// The target for people: a path in the home folder as `~/…`.
+    public var shownTarget: String {
+        switch capability {
+        case .read, .write, .packages: ResolvedPath.abbreviated(target)
+        case .net, .open, .run: target
+        }
+    }
+
+    /// The command-line flag that grants this access.
+    public var grantingFlag: String {
+        switch capability {
+        case .read, .write: "--allow-\(capability.rawValue)=\(shownTarget)"
+        case .net: "--allow-net=\(target)"
+        case .open, .run, .packages: "--allow-\(capability.rawValue)"
+        }
+    }
+
+    /// What `value`, given to a parameter of type `type` that declares `capability`, names: for
+    /// `read` the files in it (text where the parameter takes a file is a path too; other text is
+    /// content, not a place), for `write` the files and the paths written as text, for `net` the
+    /// hosts of its URLs, for `open` its URLs. Lists are looked into. Relative paths start at `folder`.
+    public static func targets(of value: Value, for capability: Capability, type: ValueType, relativeTo folder: URL) -> [String] {
+        switch value {
+        case .list(let items):
+            return items.flatMap { targets(of: $0, for: capability, type: type, relativeTo: folder) }
+        case .file(let file) where capability == .read || capability == .write:
+            return [file.path]
+        case .text(let text) where capability == .read || capability == .write:
+            let namesPath = type == .file || (capability == .write && type == .text)
+            guard namesPath, !text.isEmpty else { return [] }
+            return [FileReference(path: text, relativeTo: folder).path]
+        case .url(let url) where capability == .net:
+            return hostTarget(of: url).map { [$0] } ?? []
+        case .text(let text) where capability == .net:
+            return URL(string: text).flatMap(hostTarget).map { [$0] } ?? []
+        case .url, .text:
+            return capability == .open ? [value.textValue] : []
+        default:
+            return []
+        }
+    }
+}

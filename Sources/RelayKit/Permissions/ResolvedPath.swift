@@ -1,0 +1,58 @@
+import Foundation
+
+/// Paths as the kernel would follow them, for comparing with grants (Docs/Security.md, "Paths").
+public enum ResolvedPath {
+    /// How many symbolic links one path may pass through, as Linux allows (`ELOOP`).
+    static let linkHops = 40
+
+    /// `path` made absolute (`~` is the home folder; a relative path starts at the current
+    /// directory), with `.`, `..` and every symbolic link along it resolved one component at a time,
+    /// as the kernel does; the part that does not exist yet is taken as written. A path through
+    /// more than 40 links resolves to a place no grant covers.
+    public static func resolve(_ path: String) -> String {
+        let expanded = HomeFolder.expandingTilde(in: path)
+        let absolute = expanded.hasPrefix("/") ? expanded : FileManager.default.currentDirectoryPath + "/" + expanded
+        var pending = absolute.split(separator: "/").reversed().map(String.init)
+        var parts: [String] = []
+        var hops = 0
+        while let name = pending.popLast() {
+            if name == "." { continue }
+            if name == ".." {
+                if !parts.isEmpty { parts.removeLast() }
+                continue
+            }
+            parts.append(name)
+            let current = "/" + parts.joined(separator: "/")
+            guard let target = linkTarget(current) else { continue }
+            hops += 1
+            guard hops <= linkHops else { return "/\u{0}too many symbolic links" }
+            parts.removeLast()
+            if target.hasPrefix("/") { parts = [] }
+            pending.append(contentsOf: target.split(separator: "/").reversed().map(String.init))
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    /// Whether `path` is `folder` or inside it (both resolved).
+    public static func path(_ path: String, isWithin folder: String) -> Bool {
+        folder == "/" || path == folder || path.hasPrefix(folder + "/")
+    }
+
+    /// `path` with the home folder shown as `~`.
+    public static func abbreviated(_ path: String, home: String = HomeFolder.path) -> String {
+        guard home != "/", !home.isEmpty else { return path }
+        if path == home { return "~" }
+        if path.hasPrefix(home + "/") { return "~" + path.dropFirst(home.count) }
+        return path
+    }
+
+    /// The target of the symbolic link at `path`, or nil when it is not one.
+    private static func linkTarget(_ path: String) -> String? {
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return nil }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

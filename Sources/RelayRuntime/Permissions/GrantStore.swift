@@ -1,0 +1,156 @@
+import Foundation
+import RelayKit
+
+/// What a person allowed "always", and the packages they trust, kept between runs under
+/// `$XDG_STATE_HOME/relay` (Docs/Security.md, "How grants are kept"). A workflow's grants are
+/// pinned to its path and the hash of its content, a package's trust to its path and the hash of
+/// its files: an edited workflow or package is asked about again.
+public struct GrantStore: Sendable {
+    public let root: URL
+
+    public init(root: URL = UndoHistory.defaultRoot) { self.root = root }
+
+    /// What is kept for one workflow.
+    public struct WorkflowGrants: Codable, Sendable {
+        public var workflow: String
+        /// The hash of the workflow's content when the grants were given.
+        public var content: String
+        public var grants: [Grant]
+    }
+
+    /// One remembered access.
+    public struct Grant: Codable, Sendable, Hashable {
+        public var capability: String
+        public var target: String
+        public var access: Access? { Capability(rawValue: capability).map { Access($0, target) } }
+    }
+
+    private struct PackageTrust: Codable {
+        var package: String
+        var files: String
+    }
+
+    // MARK: Workflows
+
+    /// The grants kept for the workflow at `path`, whether or not its content still matches.
+    public func entry(forWorkflow path: String) -> WorkflowGrants? {
+        read(WorkflowGrants.self, at: file(for: path, in: "grants"))
+    }
+
+    /// The grants that apply to the workflow at `path` as it is now: none once its content changed.
+    public func grants(forWorkflow path: String) -> [Access] {
+        let resolved = ResolvedPath.resolve(path)
+        guard let entry = entry(forWorkflow: resolved), entry.content == Self.contentHash(ofFile: resolved) else { return [] }
+        return entry.grants.compactMap(\.access)
+    }
+
+    /// Keeps `access` for the workflow at `path` as it is now.
+    public func remember(_ access: Access, forWorkflow path: String) throws(FileOperationError) {
+        let resolved = ResolvedPath.resolve(path)
+        let content = Self.contentHash(ofFile: resolved)
+        var entry = entry(forWorkflow: resolved) ?? WorkflowGrants(workflow: resolved, content: content, grants: [])
+        if entry.content != content { entry = WorkflowGrants(workflow: resolved, content: content, grants: []) }
+        let grant = Grant(capability: access.capability.rawValue, target: access.target)
+        if !entry.grants.contains(grant) { entry.grants.append(grant) }
+        try write(entry, to: file(for: resolved, in: "grants"))
+    }
+
+    /// Drops what is kept for the workflow at `path`; whether there was anything.
+    @discardableResult
+    public func revoke(workflow path: String) throws(FileOperationError) -> Bool {
+        try remove(file(for: ResolvedPath.resolve(path), in: "grants"))
+    }
+
+    // MARK: Packages
+
+    /// Whether the package at `path` is trusted as its files are now.
+    public func trusts(package path: String) -> Bool {
+        let resolved = ResolvedPath.resolve(path)
+        guard let trust = read(PackageTrust.self, at: file(for: resolved, in: "packages")) else { return false }
+        return trust.files == Self.filesHash(ofPackageAt: resolved)
+    }
+
+    /// Trusts the package at `path` as its files are now.
+    public func trust(package path: String) throws(FileOperationError) {
+        let resolved = ResolvedPath.resolve(path)
+        try write(PackageTrust(package: resolved, files: Self.filesHash(ofPackageAt: resolved)), to: file(for: resolved, in: "packages"))
+    }
+
+    /// Stops trusting the package at `path`; whether it was trusted.
+    @discardableResult
+    public func distrust(package path: String) throws(FileOperationError) -> Bool {
+        try remove(file(for: ResolvedPath.resolve(path), in: "packages"))
+    }
+
+    // MARK: Hashes
+
+    /// The hash of the file at `path`, or of nothing when it cannot be read.
+    static func contentHash(ofFile path: String) -> String {
+        ContentHash.of(FileManager.default.contents(atPath: path) ?? Data())
+    }
+
+    /// The hash of every file of the package at `path` — its manifest, sources, plugins and
+    /// resources, with their relative paths — leaving out only what builds make (`.build`,
+    /// `.swiftpm`) and version control's `.git`. A symbolic link counts as the text it points to.
+    static func filesHash(ofPackageAt path: String) -> String {
+        var hash = ContentHash()
+        var files: [String] = []
+        if let enumerator = FileManager.default.enumerator(atPath: path) {
+            while let relative = enumerator.nextObject() as? String {
+                let top = relative.split(separator: "/").first.map(String.init) ?? relative
+                if [".build", ".swiftpm", ".git"].contains(top) {
+                    enumerator.skipDescendants()
+                    continue
+                }
+                files.append(relative)
+            }
+        }
+        for relative in files.sorted() {
+            let full = (path as NSString).appendingPathComponent(relative)
+            if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: full) {
+                hash.update("link \(relative)\u{0}\(target)\u{0}")
+                continue
+            }
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: full, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+            let data = FileManager.default.contents(atPath: full) ?? Data()
+            hash.update("file \(relative)\u{0}\(data.count)\u{0}")
+            hash.update(data)
+        }
+        return hash.finish()
+    }
+
+    // MARK: Storage
+
+    private func file(for path: String, in folder: String) -> URL {
+        root.appendingPathComponent(folder).appendingPathComponent(ContentHash.of(Data(path.utf8)) + ".json")
+    }
+
+    private func read<T: Decodable>(_ type: T.Type, at url: URL) -> T? {
+        guard let data = try? Data(contentsOf: url) else { return nil }
+        return try? JSONDecoder().decode(type, from: data)
+    }
+
+    private func write<T: Encodable>(_ value: T, to url: URL) throws(FileOperationError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try AtomicFile.write(try encoder.encode(value), to: url.path)
+        } catch let error as FileOperationError {
+            throw error
+        } catch {
+            throw FileOperationError("cannot keep the grant in '\(url.path)': \(error.localizedDescription)")
+        }
+    }
+
+    private func remove(_ url: URL) throws(FileOperationError) -> Bool {
+        guard FileManager.default.fileExists(atPath: url.path) else { return false }
+        do {
+            try FileManager.default.removeItem(at: url)
+            return true
+        } catch {
+            throw FileOperationError("cannot remove '\(url.path)': \(error.localizedDescription)")
+        }
+    }
+}
