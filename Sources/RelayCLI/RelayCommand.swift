@@ -10,7 +10,7 @@ public struct RelayCommand: AsyncParsableCommand {
         commandName: "relay",
         abstract: "Runs Shortcuts-style workflows written in YAML.",
         subcommands: [RunCommand.self, CheckCommand.self, ActionsCommand.self, DescribeCommand.self, SchemaCommand.self,
-            UndoCommand.self, PackageCommand.self, ReplCommand.self,
+            UndoCommand.self, PackageCommand.self, ReplCommand.self, PermissionsCommand.self,
         ]
     )
 

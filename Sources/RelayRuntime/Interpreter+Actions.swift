@@ -60,9 +60,10 @@ extension Interpreter {
     private func authorize(_ arguments: [Value?], of definition: ActionDefinition, step: PlannedStep) async throws(RuntimeError) {
         for (index, parameter) in definition.parameters.enumerated() {
             guard let argument = arguments[index] else { continue }
-            let capability = parameter.access ?? .read
+            let declared = definition.access(ofParameterAt: index) { arguments[$0] != nil }
+            let capability = declared ?? .read
             guard capability != .open else { continue }  // asked when the URL is opened
-            let type = parameter.access == nil ? ValueType.any : parameter.type
+            let type = declared == nil ? ValueType.any : parameter.type
             for target in Access.targets(of: argument, for: capability, type: type, relativeTo: baseDirectory) {
                 let access =
                     switch capability {

@@ -45,10 +45,10 @@ struct BigFileTests {
         return found.sorted()
     }
 
-    /// Runs `relay run w.yaml` in `folder` (scratch files under `folder/tmp`) and returns its
+    /// Runs `relay run w.yaml GRANTS…` in `folder` (scratch files under `folder/tmp`) and returns its
     /// result with its peak resident memory in MB, measured by the kernel for the one child of a
     /// small Python parent.
-    private func runMeasured(in folder: URL) async throws -> (result: RelayProcess.Result, peakMB: Double) {
+    private func runMeasured(in folder: URL, granting grants: [String]) async throws -> (result: RelayProcess.Result, peakMB: Double) {
         let measure = """
             import resource, subprocess, sys
             status = subprocess.run(sys.argv[1:]).returncode
@@ -57,7 +57,7 @@ struct BigFileTests {
             """
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", measure, RelayProcess.executable.path, "run", "w.yaml"]
+        process.arguments = ["python3", "-c", measure, RelayProcess.executable.path, "run", "w.yaml"] + grants
         process.currentDirectoryURL = folder
         process.environment = [
             "HOME": folder.appendingPathComponent("home").path, "PATH": "/usr/bin:/bin", "NO_COLOR": "1",
@@ -103,7 +103,7 @@ struct BigFileTests {
                   to: out/copied.bin
               - text: ${previous.name}
             """.write(to: root.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
-        let (result, peak) = try await runMeasured(in: root)
+        let (result, peak) = try await runMeasured(in: root, granting: ["--allow-net=127.0.0.1", "--allow-write=\(root.path)/out"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput == "copied.bin\n")
         for name in ["saved.bin", "copied.bin"] {
@@ -132,7 +132,7 @@ struct BigFileTests {
                   body: ${file}
                   timeout: 120
             """.write(to: root.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
-        let (result, peak) = try await runMeasured(in: root)
+        let (result, peak) = try await runMeasured(in: root, granting: ["--allow-net=127.0.0.1"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput == "stored\n")
         #expect(FileManager.default.contentsEqual(atPath: source.path, andPath: stored.path))
@@ -146,7 +146,7 @@ struct BigFileTests {
         let base = await LocalHTTPServer.base()
         let root = try folder()
         try "steps:\n  - url: \(base)/forever\n\(step)\n".write(to: root.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
-        let (result, peak) = try await runMeasured(in: root)
+        let (result, peak) = try await runMeasured(in: root, granting: ["--allow-net=127.0.0.1"])
         #expect(result.status == 1)
         #expect(result.standardError.contains("w.yaml:"), "\(result.standardError)")
         #expect(result.elapsed < .seconds(15))
@@ -176,7 +176,7 @@ struct BigFileTests {
             mount -t tmpfs -o size=8m tmpfs '\(small.path)' || exit 99
             for workflow in download copy; do
               mkdir -p '\(small.path)/tmp'
-              TMPDIR='\(small.path)/tmp' HOME='\(root.path)/home' '\(RelayProcess.executable.path)' run $workflow.yaml
+              TMPDIR='\(small.path)/tmp' HOME='\(root.path)/home' '\(RelayProcess.executable.path)' run $workflow.yaml --allow-net=127.0.0.1 --allow-write='\(small.path)/out'
               echo "exit $?"
               echo "left: $(find '\(small.path)' -type f | wc -l)"
             done

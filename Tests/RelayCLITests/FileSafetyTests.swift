@@ -37,7 +37,7 @@ struct FileSafetyTests {
         let root = try sandbox(
             ["in/a.png": Self.png, "in/b.png": Self.png, "in/c.png": Self.png],
             steps: "- find-files: { in: in, sort: name }\n\(step)")
-        let run = try await relay(["run", "w.yaml"], in: root)
+        let run = try await relay(["run", "w.yaml", "--allow-write=\(root.path)"], in: root)
         #expect(run.status == 0, "\(run.standardError)")
         #expect(names(in: root.appendingPathComponent(folder)) == expected)
     }
@@ -47,7 +47,7 @@ struct FileSafetyTests {
         let root = try sandbox(
             ["in/a.png": Self.png, "in/b.png": Self.png],
             steps: "- find-files: { in: in, sort: name }\n- rotate-image: { degrees: 90, to: out/one.png }")
-        let run = try await relay(["run", "w.yaml"], in: root)
+        let run = try await relay(["run", "w.yaml", "--allow-write=\(root.path)"], in: root)
         #expect(run.status == 1)
         #expect(run.standardError.contains("out/one.png' was already written in this run from '"), "\(run.standardError)")
         #expect(run.standardError.contains("in/a.png'; writing '") && run.standardError.contains("in/b.png' there would replace it"))
@@ -58,7 +58,7 @@ struct FileSafetyTests {
     @Test("editing a file in place twice in a run is not a conflict")
     func inPlaceTwice() async throws {
         let root = try sandbox(["a.png": Self.png], steps: "- read-file: a.png\n- rotate-image: 90\n- rotate-image: 90\n- flip-image: vertical")
-        let run = try await relay(["run", "w.yaml"], in: root)
+        let run = try await relay(["run", "w.yaml", "--allow-write=\(root.path)"], in: root)
         #expect(run.status == 0, "\(run.standardError)")
     }
 
@@ -68,7 +68,7 @@ struct FileSafetyTests {
         for index in 0..<200 { files["images/\(index).png"] = Self.png }
         let root = try sandbox(files, steps: "- find-files: images\n- rotate-image: 90")
         let runs = try (0..<2).map { _ in
-            let process = try RelayProcess.start(running: "w.yaml", in: root)
+            let process = try RelayProcess.start(running: "w.yaml", ["--allow-write=\(root.path)"], in: root)
             return process
         }
         for run in runs {

@@ -99,7 +99,7 @@ struct HostileInputTests {
         try "steps:\n  - read-file: a.png\n  - rotate-image: 90\n".write(to: root.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
         for (bytes, message) in cases {
             try bytes.write(to: root.appendingPathComponent("a.png"))
-            let result = try await relay(["run", "w.yaml"], in: root)
+            let result = try await relay(["run", "w.yaml", "--allow-write=\(root.path)"], in: root)
             #expect(result.status == 1)
             #expect(result.standardError.contains("w.yaml:3:5: error: step 'rotate-image': \(message)"), "\(result.standardError)")
         }

@@ -28,7 +28,9 @@ struct PDFTests {
     private func make(_ steps: String, in folder: URL) async throws -> String {
         try ("steps:\n" + steps.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n") + "\n")
             .write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
-        let result = try await RelayProcess.running(["run", "w.yaml"], in: folder, environment: ["HOME": folder.appendingPathComponent("home").path])
+        // make-pdf writes beside its first input, or where 'to:' says, in the folder.
+        let result = try await RelayProcess.running(
+            ["run", "w.yaml", "--allow-write=\(folder.path)"], in: folder, environment: ["HOME": folder.appendingPathComponent("home").path])
         #expect(result.status == 0, "\(result.standardError)")
         return result.standardOutput.trimmingCharacters(in: .newlines)
     }

@@ -28,7 +28,7 @@ struct PackageTests {
     /// build takes most of a minute, and a blocked thread would stall the tests of other suites.
     private func relay(_ arguments: [String], package: String? = PackageTests.trailKit, environment: [String: String] = [:]) async throws -> RelayProcess.Result {
         var environment = environment
-        environment["XDG_CACHE_HOME"] = Self.cache.path
+        environment["XDG_CACHE_HOME"] = environment["XDG_CACHE_HOME"] ?? Self.cache.path
         environment["XDG_DATA_HOME"] = data.path
         environment["XDG_STATE_HOME"] = folder.appendingPathComponent("state").path
         environment["RELAY_NOTES"] = folder.appendingPathComponent("Notes").path
@@ -64,10 +64,22 @@ struct PackageTests {
     func throughWorkflow() async throws {
         let path = try workflow(
             "pass.yaml", "packages: [\(Self.trailKit)]\nsteps:\n  - buy-day-pass: summit\n")
-        let bought = try await relay(["run", path, "--yes"], package: nil)
+        // Not trusted yet: nothing of it is built, by check or by run, and both exit 4 saying how to trust it.
+        let untouched = folder.appendingPathComponent("untrusted-cache")
+        let refused = try await relay(["check", path], package: nil, environment: ["XDG_CACHE_HOME": untouched.path])
+        #expect(refused.status == 4)
+        #expect(refused.standardError.contains("pass.yaml:1:12: error: the package '\(Self.trailKit)' is not trusted"), "\(refused.standardError)")
+        #expect(refused.standardError.contains("relay package trust \(Self.trailKit)"))
+        #expect(!FileManager.default.fileExists(atPath: untouched.appendingPathComponent("relay/builds").path))
+        #expect(try await relay(["run", path, "--yes"], package: nil, environment: ["XDG_CACHE_HOME": untouched.path]).status == 4)
+        #expect(!FileManager.default.fileExists(atPath: untouched.appendingPathComponent("relay/builds").path))
+
+        let bought = try await relay(["run", path, "--yes", "--allow-packages"], package: nil)
         #expect(bought.status == 0, "\(bought.standardError)")
         #expect(bought.standardOutput == "Day pass for Rocky Park (for Summit Scramble), valid today\n")
+        #expect(try await relay(["package", "trust", Self.trailKit], package: nil).status == 0)
         #expect(try await relay(["check", path], package: nil).status == 0)
+        #expect(try await relay(["run", path, "--yes"], package: nil).status == 0)
 
         let missing = try workflow("missing.yaml", "packages: [./NoSuchKit]\nsteps:\n  - comment: x\n")
         let failed = try await relay(["run", missing], package: nil)
@@ -83,7 +95,10 @@ struct PackageTests {
         #expect(pdf.status == 0, "\(pdf.standardError)")
         #expect(pdf.standardOutput == "Ridge Loop\nDistance: 4.2 km\nRegion: Cascades\nDifficulty: moderate\n")
 
-        let note = try await relay(["run", try workflow("note.yaml", "steps:\n  - create-note: Hikes\n\(ridge)  - append-to-note: Hikes\n  - get-details: body\n")])
+        let note = try await relay([
+            "run", try workflow("note.yaml", "steps:\n  - create-note: Hikes\n\(ridge)  - append-to-note: Hikes\n  - get-details: body\n"),
+            "--allow-write=\(folder.appendingPathComponent("Notes").path)",
+        ])
         #expect(note.status == 0, "\(note.standardError)")
         #expect(note.standardOutput.contains("# Ridge Loop\n\nDistance: 4.2 km"), "\(note.standardOutput)")
 

@@ -39,12 +39,12 @@ struct RelayProcess {
         }
     }
 
-    /// Starts `relay run WORKFLOW` in `folder` with `folder/home` as HOME, its output discarded, and
-    /// returns at once: for tests that kill a run, or run two at once.
-    static func start(running workflow: String, in folder: URL) throws -> Process {
+    /// Starts `relay run WORKFLOW ARGUMENTS…` in `folder` with `folder/home` as HOME, its output
+    /// discarded, and returns at once: for tests that kill a run, or run two at once.
+    static func start(running workflow: String, _ arguments: [String] = [], in folder: URL) throws -> Process {
         let process = Process()
         process.executableURL = executable
-        process.arguments = ["run", workflow]
+        process.arguments = ["run", workflow] + arguments
         process.currentDirectoryURL = folder
         process.environment = ["HOME": folder.appendingPathComponent("home").path, "PATH": "/usr/bin:/bin"]
         process.standardOutput = FileHandle.nullDevice

@@ -65,7 +65,8 @@ struct ReplTests {
     @Test(":undo reverts the last step's file changes; :reset forgets; unknown commands are errors")
     func commands() async throws {
         let file = folder.appendingPathComponent("note.txt").path
-        let result = try await repl("text: keep me\nsave-file: \(file)\n:undo\n:reset\n:vars\n:nonsense\n:quit\ntext: never\n")
+        let result = try await repl(
+            "text: keep me\nsave-file: \(file)\n:undo\n:reset\n:vars\n:nonsense\n:quit\ntext: never\n", arguments: ["--allow-write=\(file)"])
         #expect(!FileManager.default.fileExists(atPath: file))
         #expect(result.standardOutput.contains("undid 1 change\n"), "\(result.standardOutput)")
         #expect(result.standardOutput.contains("session cleared\nno variables yet\n"))

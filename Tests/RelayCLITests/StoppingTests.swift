@@ -66,7 +66,7 @@ struct StoppingTests {
     func openerTimeout() async throws {
         let root = try folder()
         try write("steps:\n  - url: https://example.com\n  - open:\n    timeout: 2\n    on-error: continue\n  - text: after\n", to: root)
-        let result = try await RelayProcess.running(["run", "w.yaml", "--open-with", try slowOpener(in: root)], in: root)
+        let result = try await RelayProcess.running(["run", "w.yaml", "--allow-open", "--open-with", try slowOpener(in: root)], in: root)
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput == "after\n")
         #expect(result.elapsed < .seconds(15))
@@ -97,7 +97,7 @@ struct StoppingTests {
         let said = try await BlockingWork.run { _ in reader.availableData }
         let port = try #require(String(decoding: said, as: UTF8.self).split(separator: "\n").first)
         try writeFourFetches(of: "http://127.0.0.1:\(port)/slow", with: ["timeout: 2", "on-error: continue"], then: "text: done", to: root)
-        let result = try await RelayProcess.running(["run", "w.yaml"], in: root)
+        let result = try await RelayProcess.running(["run", "w.yaml", "--allow-net=127.0.0.1"], in: root)
         #expect(result.standardOutput == "done\n", "\(result.standardError)")
         #expect(result.elapsed < .seconds(15))
     }
@@ -106,7 +106,7 @@ struct StoppingTests {
     func parallelRequests() async throws {
         let root = try folder()
         try writeFourFetches(of: "\(await LocalHTTPServer.base())/slow", with: ["timeout: 20"], then: "count", to: root)
-        let result = try await RelayProcess.running(["run", "w.yaml"], in: root)
+        let result = try await RelayProcess.running(["run", "w.yaml", "--allow-net=127.0.0.1"], in: root)
         #expect(result.standardOutput == "4\n", "\(result.standardError)")
         // One after another they take 12 s; waiting holds no thread, so two cores do not halve it.
         #expect(result.elapsed < .seconds(7), "\(result.elapsed)")
@@ -118,7 +118,7 @@ struct StoppingTests {
     func signals(signal: Int32, name: String) async throws {
         let root = try folder()
         try write("steps:\n  - text: one\n  - url: https://example.com\n  - open\n", to: root)
-        let (process, errors) = try start(["run", "w.yaml", "--open-with", try slowOpener(in: root)], in: root)
+        let (process, errors) = try start(["run", "w.yaml", "--allow-open", "--open-with", try slowOpener(in: root)], in: root)
         // Once the opener has started.
         let started = ContinuousClock.now
         while !FileManager.default.fileExists(atPath: root.appendingPathComponent("pids").path), ContinuousClock.now - started < .seconds(20) {
@@ -139,7 +139,7 @@ struct StoppingTests {
         try write("steps:\n  - url: https://example.com\n  - open\n", to: root)
         // A grace period far longer than the test: only the second SIGINT can end the run soon.
         let (process, errors) = try start(
-            ["run", "w.yaml", "--open-with", try slowOpener(in: root, stubborn: true)], in: root, environment: ["RELAY_STOP_GRACE": "30"])
+            ["run", "w.yaml", "--allow-open", "--open-with", try slowOpener(in: root, stubborn: true)], in: root, environment: ["RELAY_STOP_GRACE": "30"])
         let started = ContinuousClock.now
         while !FileManager.default.fileExists(atPath: root.appendingPathComponent("pids").path), ContinuousClock.now - started < .seconds(20) {
             try await Task.sleep(for: .milliseconds(20))

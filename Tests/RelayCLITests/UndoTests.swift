@@ -49,7 +49,7 @@ struct UndoTests {
         try ("steps:\n" + steps.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n") + "\n")
             .write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
         let before = snapshot(folder)
-        let run = try await relay(["run", "w.yaml"], in: folder)
+        let run = try await relay(["run", "w.yaml", "--allow-write=\(folder.path)"], in: folder)
         #expect(run.status == 0, "\(run.standardError)")
         #expect(snapshot(folder) != before, "the workflow changed nothing")
         let undo = try await relay(["undo"], in: folder)
@@ -71,7 +71,7 @@ struct UndoTests {
         try ("steps:\n" + steps.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n") + "\n")
             .write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
         let before = snapshot(folder)
-        #expect(try await relay(["run", "w.yaml"], in: folder).status == 0)
+        #expect(try await relay(["run", "w.yaml", "--allow-write=\(folder.path)"], in: folder).status == 0)
         #expect(snapshot(folder) != before)
         #expect(try await relay(["undo"], in: folder).status == 0)
         #expect(snapshot(folder) == before)
@@ -81,7 +81,7 @@ struct UndoTests {
     func list() async throws {
         let folder = try sandbox(["a.txt": Data("a".utf8)])
         try "steps:\n  - read-file: a.txt\n  - rename-file: b.txt\n".write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
-        _ = try await relay(["run", "w.yaml"], in: folder)
+        _ = try await relay(["run", "w.yaml", "--allow-write=\(folder.path)"], in: folder)
         let listing = try await relay(["undo", "--list"], in: folder).standardOutput
         #expect(listing.contains("w.yaml"))
         #expect(listing.contains("moved"))
@@ -143,7 +143,7 @@ struct UndoTests {
         let link = folder.appendingPathComponent("work/link.png").path
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "../outside/target.png")
         try "steps:\n  - read-file: work/link.png\n  - rotate-image: 90\n".write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
-        let run = try await relay(["run", "w.yaml"], in: folder)
+        let run = try await relay(["run", "w.yaml", "--allow-write=\(folder.path)"], in: folder)
         #expect(run.status == 0, "\(run.standardError)")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "../outside/target.png")
         let target = folder.appendingPathComponent("outside/target.png").path
@@ -168,7 +168,7 @@ struct UndoTests {
                   - save-file: { to: target.txt, overwrite: true }
             """.write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
         for attempt in 0..<6 {
-            let process = try RelayProcess.start(running: "w.yaml", in: folder)
+            let process = try RelayProcess.start(running: "w.yaml", ["--allow-write=\(folder.path)"], in: folder)
             try await Task.sleep(for: .microseconds(60_000 + attempt * 45_000))
             kill(process.processIdentifier, SIGKILL)
             await RelayProcess.waitForExit(process)
@@ -198,7 +198,7 @@ struct UndoTests {
         // The rotated version, made once.
         let reference = try sandbox(["q.png": png])
         try "steps:\n  - read-file: q.png\n  - rotate-image: 90\n".write(to: reference.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
-        #expect(try await relay(["run", "w.yaml"], in: reference).status == 0)
+        #expect(try await relay(["run", "w.yaml", "--allow-write=\(reference.path)"], in: reference).status == 0)
         let rotated = try #require(FileManager.default.contents(atPath: reference.appendingPathComponent("q.png").path))
         let allowed = Set([png, rotated].map(SHA256.hex))
 
@@ -222,7 +222,7 @@ struct UndoTests {
             try FileManager.default.createDirectory(at: folder.appendingPathComponent("done"), withIntermediateDirectories: true)
             try workflow.write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
             let before = digests(folder)
-            let process = try RelayProcess.start(running: "w.yaml", in: folder)
+            let process = try RelayProcess.start(running: "w.yaml", ["--allow-write=\(folder.path)"], in: folder)
             try await Task.sleep(nanoseconds: UInt64(UInt32.random(in: 20_000...600_000, using: &random)) * 1_000)
             kill(process.processIdentifier, SIGKILL)
             await RelayProcess.waitForExit(process)
@@ -248,7 +248,7 @@ struct UndoTests {
         try "steps:\n  - find-files: .\n  - for-each:\n    do:\n      - text: changed\n      - save-file: { to: '${item.path}', overwrite: true }\n"
             .write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
         let before = snapshot(folder)
-        let run = try await relay(["run", "w.yaml"], in: folder)
+        let run = try await relay(["run", "w.yaml", "--allow-write=\(folder.path)"], in: folder)
         #expect(run.status == 0, "\(run.standardError)")
         let process = Process()
         process.executableURL = RelayProcess.executable

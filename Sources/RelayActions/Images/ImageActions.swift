@@ -55,7 +55,7 @@ struct RotateImage: Intent {
     static let summary = "Rotates image files clockwise by 90, 180 or 270 degrees (-90 is counter-clockwise), in place or to 'to'."
     static let output = ValueType.file
 
-    @Parameter(input: true, summary: "The image file (PNG or JPEG).", accepts: [.image], access: .write) var image: FileReference
+    @Parameter(input: true, summary: "The image file (PNG or JPEG).", accepts: [.image], access: .write, readOnlyWhenGiven: "to") var image: FileReference
     @Parameter(primary: true, summary: "Degrees clockwise: 90, 180, 270 or -90.") var degrees: Int
     @Parameter(summary: "Where to write the result instead of replacing the input: a path or a folder.", access: .write) var to: FileReference?
 
@@ -86,7 +86,7 @@ struct FlipImage: Intent {
     static let summary = "Mirrors image files horizontally (left–right) or vertically (top–bottom), in place or to 'to'."
     static let output = ValueType.file
 
-    @Parameter(input: true, summary: "The image file (PNG or JPEG).", accepts: [.image], access: .write) var image: FileReference
+    @Parameter(input: true, summary: "The image file (PNG or JPEG).", accepts: [.image], access: .write, readOnlyWhenGiven: "to") var image: FileReference
     @Parameter(primary: true, summary: "Which way to flip.", choices: ["horizontal", "vertical"]) var direction: String
     @Parameter(summary: "Where to write the result instead of replacing the input: a path or a folder.", access: .write) var to: FileReference?
 
@@ -114,7 +114,7 @@ struct ResizeImage: Intent {
     static let summary = "Scales image files to a width and/or height in pixels (keeping the aspect ratio if one is missing)."
     static let output = ValueType.file
 
-    @Parameter(input: true, summary: "The image file (PNG or JPEG).", accepts: [.image], access: .write) var image: FileReference
+    @Parameter(input: true, summary: "The image file (PNG or JPEG).", accepts: [.image], access: .write, readOnlyWhenGiven: "to") var image: FileReference
     @Parameter(summary: "The new width in pixels.") var width: Int?
     @Parameter(summary: "The new height in pixels.") var height: Int?
     @Parameter(summary: "Where to write the result instead of replacing the input: a path or a folder.", access: .write) var to: FileReference?

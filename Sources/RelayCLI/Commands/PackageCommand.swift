@@ -1,11 +1,45 @@
 import ArgumentParser
 import Foundation
 import RelayKit
+import RelayRuntime
 
 /// `relay package …`: working with packages of actions.
 struct PackageCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "package", abstract: "Work with Swift packages of actions.", subcommands: [PackageInitCommand.self])
+        commandName: "package", abstract: "Work with Swift packages of actions.", subcommands: [PackageInitCommand.self, PackageTrustCommand.self])
+}
+
+/// `relay package trust PATH`: lets the workflows that name the package in `packages:` build and
+/// run it, as its files are now (Docs/Security.md, "Packages").
+struct PackageTrustCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "trust",
+        abstract: "Trust a package of actions as its files are now, so that workflows naming it may build and run it.",
+        discussion: "A changed file makes the package untrusted again. Nothing of the package is built or run by this command.")
+
+    @Argument(help: "The package's folder.") var path: String
+    @Flag(help: "Stop trusting the package.") var revoke = false
+
+    func run() async throws {
+        let folder = ResolvedPath.resolve(FileReference(path: path).originalPath)
+        let store = GrantStore()
+        guard revoke || FileManager.default.fileExists(atPath: folder + "/Package.swift") else {
+            StandardStreams.writeError("error: there is no Swift package at '\(folder)' (it has no Package.swift)\n")
+            throw ExitStatus.invalid.exitCode
+        }
+        do throws(FileOperationError) {
+            if revoke {
+                let was = try store.distrust(package: folder)
+                StandardStreams.writeOutput(was ? "no longer trusted: \(folder)\n" : "was not trusted: \(folder)\n")
+                return
+            }
+            try store.trust(package: folder)
+            StandardStreams.writeOutput("trusted: \(folder) (until one of its files changes)\n")
+        } catch {
+            StandardStreams.writeError("error: \(error)\n")
+            throw ExitStatus.runtimeError.exitCode
+        }
+    }
 }
 
 /// `relay package init NAME`: a ready-to-build package that `relay run --package NAME` uses at once.

@@ -113,6 +113,7 @@ public struct PackageManifest: Sendable {
         if !parameter.choices.isEmpty { entry["choices"] = .list(parameter.choices.map { .text($0) }) }
         if !parameter.accepts.isEmpty { entry["accepts"] = .list(parameter.accepts.map { .text($0.identifier) }) }
         if let access = parameter.access { entry["access"] = .text(access.rawValue) }
+        if let destination = parameter.readOnlyWhenGiven { entry["read-only-when-given"] = .text(destination) }
         return .dictionary(entry)
     }
 
@@ -148,7 +149,8 @@ public struct PackageManifest: Sendable {
                         defaultValue: defaultValue, choices: Self.list(fields, "choices").map(\.textValue),
                         accepts: Self.list(fields, "accepts").map { ContentType($0.textValue) },
                         isPrimary: fields["primary"] == .boolean(true), isInput: fields["input"] == .boolean(true),
-                        access: try fields["access"].map { try Self.capability($0) }))
+                        access: try fields["access"].map { try Self.capability($0) },
+                        readOnlyWhenGiven: fields["read-only-when-given"]?.textValue))
             }
             actions.append(
                 Action(

@@ -15,14 +15,17 @@ public struct ParameterDefinition: Sendable {
     public let check: ParameterCheck?
     /// What the action does with what the value names (see `ParameterOptions.access`).
     public let access: Capability?
+    /// The destination whose presence makes a `.write` parameter only read (see `ParameterOptions.readOnlyWhenGiven`).
+    public let readOnlyWhenGiven: String?
 
     public init(
         name: String, title: String, summary: String, type: ValueType, isRequired: Bool, defaultValue: Value?,
         choices: [String] = [], accepts: [ContentType] = [], isPrimary: Bool = false, isInput: Bool = false,
-        check: ParameterCheck? = nil, access: Capability? = nil
+        check: ParameterCheck? = nil, access: Capability? = nil, readOnlyWhenGiven: String? = nil
     ) {
         self.check = check
         self.access = access
+        self.readOnlyWhenGiven = readOnlyWhenGiven
         self.name = name
         self.title = title
         self.summary = summary
@@ -72,6 +75,17 @@ public final class ActionDefinition: Sendable {
     /// Everything the action may touch: what its parameters name and what it declares besides
     /// (Docs/Security.md), in `Capability` order.
     public let capabilities: [Capability]
+
+    /// What the parameter at `index` does with what it names in a step that gives the arguments
+    /// `isGiven` says: its declared capability, except that an edit's input is only read when the
+    /// step gives its destination (`rotate-image` with `to:`).
+    public func access(ofParameterAt index: Int, given isGiven: (Int) -> Bool) -> Capability? {
+        let parameter = parameters[index]
+        guard parameter.access == .write, let destination = parameter.readOnlyWhenGiven,
+            let other = parameters.firstIndex(where: { $0.name == destination }), isGiven(other)
+        else { return parameter.access }
+        return .read
+    }
     /// The path of the package a hosted action comes from; nil for built-in and linked actions.
     public let source: String?
     private let performer: @Sendable ([Value?], any IntentContext) async throws -> IntentResult
@@ -124,7 +138,8 @@ public final class ActionDefinition: Sendable {
                     name: name, title: options.title ?? Naming.title(fromName: name), summary: options.summary,
                     type: storage.valueType, isRequired: storage.isRequired && !options.isInput,
                     defaultValue: storage.defaultParameterValue, choices: options.choices, accepts: options.accepts,
-                    isPrimary: options.isPrimary, isInput: options.isInput, check: options.check, access: options.access))
+                    isPrimary: options.isPrimary, isInput: options.isInput, check: options.check, access: options.access,
+                    readOnlyWhenGiven: options.readOnlyWhenGiven))
         }
         let parameterNames = parameters.map(\.name)
         let collectsInOrder = storages.collectsInOrder

@@ -20,13 +20,17 @@ public struct ParameterOptions: Sendable {
     /// What the action does with what the value names: `.read` or `.write` a path (a file value,
     /// or a path as text), `.net` a URL's host, `.open` a URL; nil for a value used as it is.
     public var access: Capability?
+    /// For a `.write` parameter edited in place unless a destination is given: the destination
+    /// parameter's name. When the step gives it, this parameter's value is only read.
+    public var readOnlyWhenGiven: String?
 
     public init(
         name: String? = nil, title: String? = nil, summary: String = "", primary: Bool = false,
         input: Bool = false, choices: [String] = [], accepts: [ContentType] = [], check: ParameterCheck? = nil,
-        access: Capability? = nil
+        access: Capability? = nil, readOnlyWhenGiven: String? = nil
     ) {
         self.access = access
+        self.readOnlyWhenGiven = readOnlyWhenGiven
         self.accepts = accepts
         self.check = check
         self.name = name
@@ -60,11 +64,11 @@ public struct Parameter<T: ParameterValue>: Sendable {
     public init(
         wrappedValue: T, name: String? = nil, title: String? = nil, primary: Bool = false, input: Bool = false,
         summary: String = "", choices: [String] = [], accepts: [ContentType] = [], access: Capability? = nil,
-        check: (@Sendable (T) -> String?)? = nil
+        readOnlyWhenGiven: String? = nil, check: (@Sendable (T) -> String?)? = nil
     ) {
         let options = ParameterOptions(
             name: name, title: title, summary: summary, primary: primary, input: input, choices: choices, accepts: accepts,
-            check: Self.erased(check), access: access)
+            check: Self.erased(check), access: access, readOnlyWhenGiven: readOnlyWhenGiven)
         storage = ParameterStorage(options: options, defaultValue: wrappedValue)
         ParameterCollector.current?.storages.append(storage)
     }
@@ -72,11 +76,12 @@ public struct Parameter<T: ParameterValue>: Sendable {
     /// A parameter without a default value: required unless its type is optional.
     public init(
         name: String? = nil, title: String? = nil, primary: Bool = false, input: Bool = false, summary: String = "",
-        choices: [String] = [], accepts: [ContentType] = [], access: Capability? = nil, check: (@Sendable (T) -> String?)? = nil
+        choices: [String] = [], accepts: [ContentType] = [], access: Capability? = nil, readOnlyWhenGiven: String? = nil,
+        check: (@Sendable (T) -> String?)? = nil
     ) {
         let options = ParameterOptions(
             name: name, title: title, summary: summary, primary: primary, input: input, choices: choices, accepts: accepts,
-            check: Self.erased(check), access: access)
+            check: Self.erased(check), access: access, readOnlyWhenGiven: readOnlyWhenGiven)
         storage = ParameterStorage(options: options, defaultValue: nil)
         ParameterCollector.current?.storages.append(storage)
     }

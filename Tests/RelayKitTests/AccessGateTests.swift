@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+@testable import RelayKit
+
+/// The gate's rules (Docs/Security.md, "At run time" and "Paths"): paths resolved as the kernel
+/// follows them, grants covering subfolders but not links out, hosts with or without a port.
+@Suite("The access gate")
+struct AccessGateTests {
+    private let root: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("relay-gate-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: url.appendingPathComponent("granted/sub"), withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(at: url.appendingPathComponent("secret"), withIntermediateDirectories: true)
+        return URL(fileURLWithPath: ResolvedPath.resolve(url.path))
+    }()
+
+    @Test("paths resolve .., symbolic links (relative and absolute, chained) and not-yet-existing tails; a loop resolves nowhere")
+    func resolving() throws {
+        let manager = FileManager.default
+        try manager.createSymbolicLink(atPath: root.appendingPathComponent("granted/out").path, withDestinationPath: "../secret")
+        try manager.createSymbolicLink(atPath: root.appendingPathComponent("granted/abs").path, withDestinationPath: root.appendingPathComponent("granted/out").path)
+        try manager.createSymbolicLink(atPath: root.appendingPathComponent("granted/loop").path, withDestinationPath: "loop")
+        let base = root.path
+        #expect(ResolvedPath.resolve("\(base)/granted/sub/../a.txt") == "\(base)/granted/a.txt")
+        #expect(ResolvedPath.resolve("\(base)/granted/out/key") == "\(base)/secret/key")
+        #expect(ResolvedPath.resolve("\(base)/granted/abs/new/file.txt") == "\(base)/secret/new/file.txt")
+        #expect(ResolvedPath.resolve("\(base)/granted/out/../granted/x") == "\(base)/granted/x")
+        #expect(!ResolvedPath.path(ResolvedPath.resolve("\(base)/granted/loop/x"), isWithin: base))
+        #expect(ResolvedPath.resolve("~/x") == ResolvedPath.resolve(HomeFolder.path) + "/x")
+        #expect(ResolvedPath.path("/a/bc", isWithin: "/a/b") == false)
+        #expect(ResolvedPath.path("/a/b/c", isWithin: "/a/b"))
+    }
+
+    @Test("a grant covers its folder and what is inside, not a link out of it; write grants include reading")
+    func grants() async throws {
+        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("granted/escape").path, withDestinationPath: "../secret")
+        let gate = AccessGate(granted: [.write: .only([root.appendingPathComponent("granted").path])])
+        #expect(gate.allows(.write(root.appendingPathComponent("granted/sub/new.txt").path)))
+        #expect(gate.allows(.read(root.appendingPathComponent("granted/sub").path)))
+        #expect(!gate.allows(.write(root.appendingPathComponent("granted/escape/key").path)))
+        #expect(!gate.allows(.read(root.appendingPathComponent("secret/key").path)))
+        #expect(!gate.allows(.write(root.appendingPathComponent("granted-not/x").path)))
+        let reading = AccessGate(granted: [.read: .only([root.path])])
+        #expect(!reading.allows(.write(root.appendingPathComponent("granted/x").path)), "reading does not grant writing")
+        #expect(AccessGate.unrestricted.allows(.write("/etc/passwd")))
+        #expect(!AccessGate().allows(Access(.open, "https://example.com")))
+    }
+
+    @Test("hosts: a name covers every port; NAME:PORT only that port; URLs name their host and port")
+    func hosts() throws {
+        let gate = AccessGate(granted: [.net: .only(["api.example.com", "127.0.0.1:8080"])])
+        let allowed = ["https://API.example.com/x", "http://api.example.com:9000/", "http://127.0.0.1:8080/a"]
+        func access(_ text: String) throws -> Access { try #require(URL(string: text).flatMap(Access.net)) }
+        for url in allowed { #expect(gate.allows(try access(url)), "\(url)") }
+        let refused = ["https://evil.example.com/api.example.com", "http://127.0.0.1:8081/", "https://api.example.com.evil.net/", "http://127.0.0.1/"]
+        for url in refused { #expect(!gate.allows(try access(url)), "\(url)") }
+    }
+
+    @Test("a person is asked once per need: yes once holds for the run, no is remembered; with nobody to ask, denied and kept for the run's end")
+    func asking() async throws {
+        let asked = Counter()
+        let gate = AccessGate(asker: { access in
+            asked.add()
+            return access.target.hasSuffix("yes") ? .once : .no
+        })
+        try await gate.authorize(.read("/tmp/yes"))
+        try await gate.authorize(.read("/tmp/yes"))
+        await #expect(throws: AccessDenied.self) { try await gate.authorize(.read("/tmp/no")) }
+        await #expect(throws: AccessDenied.self) { try await gate.authorize(.read("/tmp/no")) }
+        #expect(asked.value == 2)
+        #expect(gate.takeDenial()?.refused == true)
+        #expect(gate.takeDenial() == nil)
+        let nobody = AccessGate()
+        do {
+            try await nobody.authorize(.read(HomeFolder.path + "/.ssh/id_rsa"))
+            Issue.record("expected a denial")
+        } catch {
+            #expect(error.description == "needs to read ~/.ssh/id_rsa, and it was not granted and there is no terminal to ask on; to grant it, run with --allow-read=~/.ssh/id_rsa")
+        }
+    }
+
+    @Test("what a value names for a capability: files and paths, hosts, URLs; text is content where no path is taken")
+    func targets() {
+        let folder = URL(fileURLWithPath: "/work")
+        #expect(Access.targets(of: .text("out/a.txt"), for: .write, type: .text, relativeTo: folder) == ["/work/out/a.txt"])
+        #expect(Access.targets(of: .text("hello"), for: .read, type: .text, relativeTo: folder).isEmpty)
+        #expect(Access.targets(of: .text("notes.md"), for: .read, type: .file, relativeTo: folder) == ["/work/notes.md"])
+        #expect(Access.targets(of: .list([.text("a"), .text("b")]), for: .write, type: .file, relativeTo: folder) == ["/work/a", "/work/b"])
+        #expect(Access.targets(of: .text("https://Example.com:8443/x"), for: .net, type: .url, relativeTo: folder) == ["example.com:8443"])
+        #expect(Access.targets(of: .text("https://example.com"), for: .open, type: .url, relativeTo: folder) == ["https://example.com"])
+    }
+}
+
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    var value: Int { lock.withLock { count } }
+    func add() { lock.withLock { count += 1 } }
+}
