@@ -36,7 +36,6 @@ let package = Package(
         .systemLibrary(
             name: "CCMarkGFM", providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"]), .brew(["cmark-gfm"])]),
         .systemLibrary(name: "CLibXML2", providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
-        .systemLibrary(name: "CCrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
         .target(name: "CHTTPClient", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .target(name: "CFileStatus"),
@@ -48,7 +47,7 @@ let package = Package(
         .target(name: "RelayLanguage", dependencies: ["RelayKit", "CLibYAML"]),
         .target(
             name: "RelayRuntime",
-            dependencies: ["RelayKit", "RelayLanguage", "CSpawn", .target(name: "CCrypto", condition: .when(platforms: [.linux]))]),
+            dependencies: ["RelayKit", "RelayLanguage", "CSpawn"]),
         .target(
             name: "RelayActions", dependencies: ["RelayKit", "CGraphics", "CTurboJPEG", "CCMarkGFM", "CLibXML2", "CHTTPClient"],
             swiftSettings: systemHeaderFlags),

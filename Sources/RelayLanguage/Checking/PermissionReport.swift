@@ -93,7 +93,7 @@ public struct PermissionReport: Sendable {
 
     /// The report for people: each capability, then what it reaches and which step needs it. A
     /// path in the workflow's folder is shown as `./…`, one in `home` as `~/…`.
-    public func text(home: String = NSHomeDirectory()) -> String {
+    public func text(home: String = HomeFolder.path) -> String {
         let folder = URL(fileURLWithPath: file).deletingLastPathComponent().standardizedFileURL.path
         func shown(_ target: String) -> String {
             if target.hasPrefix(folder + "/") { return "." + target.dropFirst(folder.count) }

@@ -40,14 +40,14 @@ public struct GrantStore: Sendable {
     /// The grants that apply to the workflow at `path` as it is now: none once its content changed.
     public func grants(forWorkflow path: String) -> [Access] {
         let resolved = ResolvedPath.resolve(path)
-        guard let entry = entry(forWorkflow: resolved), entry.content == Self.contentHash(ofFile: resolved) else { return [] }
+        guard let entry = entry(forWorkflow: resolved), let content = Self.contentHash(ofFile: resolved), entry.content == content else { return [] }
         return entry.grants.compactMap(\.access)
     }
 
     /// Keeps `access` for the workflow at `path` as it is now.
     public func remember(_ access: Access, forWorkflow path: String) throws(FileOperationError) {
         let resolved = ResolvedPath.resolve(path)
-        let content = Self.contentHash(ofFile: resolved)
+        let content = try Self.required(Self.contentHash(ofFile: resolved))
         var entry = entry(forWorkflow: resolved) ?? WorkflowGrants(workflow: resolved, content: content, grants: [])
         if entry.content != content { entry = WorkflowGrants(workflow: resolved, content: content, grants: []) }
         let grant = Grant(capability: access.capability.rawValue, target: access.target)
@@ -67,13 +67,15 @@ public struct GrantStore: Sendable {
     public func trusts(package path: String) -> Bool {
         let resolved = ResolvedPath.resolve(path)
         guard let trust = read(PackageTrust.self, at: file(for: resolved, in: "packages")) else { return false }
-        return trust.files == Self.filesHash(ofPackageAt: resolved)
+        guard let files = Self.filesHash(ofPackageAt: resolved) else { return false }
+        return trust.files == files
     }
 
     /// Trusts the package at `path` as its files are now.
     public func trust(package path: String) throws(FileOperationError) {
         let resolved = ResolvedPath.resolve(path)
-        try write(PackageTrust(package: resolved, files: Self.filesHash(ofPackageAt: resolved)), to: file(for: resolved, in: "packages"))
+        let files = try Self.required(Self.filesHash(ofPackageAt: resolved))
+        try write(PackageTrust(package: resolved, files: files), to: file(for: resolved, in: "packages"))
     }
 
     /// Stops trusting the package at `path`; whether it was trusted.
@@ -84,15 +86,23 @@ public struct GrantStore: Sendable {
 
     // MARK: Hashes
 
-    /// The hash of the file at `path`, or of nothing when it cannot be read.
-    static func contentHash(ofFile path: String) -> String {
+    /// The hash of the file at `path`, or of nothing when it cannot be read; nil without a hash function.
+    static func contentHash(ofFile path: String) -> String? {
         ContentHash.of(FileManager.default.contents(atPath: path) ?? Data())
+    }
+
+    /// `hash`, or an error saying nothing can be pinned without one.
+    private static func required(_ hash: String?) throws(FileOperationError) -> String {
+        guard let hash else {
+            throw FileOperationError("cannot compute a SHA-256 hash (libcrypto.so.3 from Debian's libssl3 is missing), so nothing can be kept")
+        }
+        return hash
     }
 
     /// The hash of every file of the package at `path` — its manifest, sources, plugins and
     /// resources, with their relative paths — leaving out only what builds make (`.build`,
     /// `.swiftpm`) and version control's `.git`. A symbolic link counts as the text it points to.
-    static func filesHash(ofPackageAt path: String) -> String {
+    static func filesHash(ofPackageAt path: String) -> String? {
         var hash = ContentHash()
         var files: [String] = []
         if let enumerator = FileManager.default.enumerator(atPath: path) {
@@ -122,8 +132,11 @@ public struct GrantStore: Sendable {
 
     // MARK: Storage
 
+    /// Where what is kept for `path` goes: named by the hash of the path (by the path's own bytes,
+    /// hexadecimal, where there is no hash function: a name nothing else can have).
     private func file(for path: String, in folder: String) -> URL {
-        root.appendingPathComponent(folder).appendingPathComponent(ContentHash.of(Data(path.utf8)) + ".json")
+        let name = ContentHash.of(Data(path.utf8)) ?? Data(path.utf8).prefix(100).map { String(format: "%02x", $0) }.joined()
+        return root.appendingPathComponent(folder).appendingPathComponent(name + ".json")
     }
 
     private func read<T: Decodable>(_ type: T.Type, at url: URL) -> T? {

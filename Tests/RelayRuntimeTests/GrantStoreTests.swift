@@ -1,0 +1,63 @@
+import Foundation
+import RelayKit
+import Testing
+
+@testable import RelayRuntime
+
+/// Grants kept between runs and trusted packages (Docs/Security.md, "How grants are kept"): each is
+/// pinned to a SHA-256 of what it was given for, so an edit asks again.
+@Suite("Remembered grants and trusted packages")
+struct GrantStoreTests {
+    private let root = FileManager.default.temporaryDirectory.appendingPathComponent("relay-grants-\(UUID().uuidString)")
+    private var store: GrantStore { GrantStore(root: root.appendingPathComponent("state")) }
+
+    @Test("SHA-256 gives the standard digests")
+    func digests() {
+        #expect(ContentHash.of(Data("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(ContentHash.of(Data()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        var streamed = ContentHash()
+        for chunk in ["a", "b", "c"] { streamed.update(chunk) }
+        #expect(streamed.finish() == ContentHash.of(Data("abc".utf8)))
+    }
+
+    @Test("a workflow's grants hold while its content is the same; an edit drops them; revoke forgets them")
+    func workflowGrants() throws {
+        let workflow = root.appendingPathComponent("w.yaml")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try "steps:\n  - read-file: ~/x\n".write(to: workflow, atomically: true, encoding: .utf8)
+        let access = Access.read(HomeFolder.path + "/x")
+        try store.remember(access, forWorkflow: workflow.path)
+        try store.remember(access, forWorkflow: workflow.path)
+        #expect(store.grants(forWorkflow: workflow.path) == [access])
+        try "steps:\n  - read-file: ~/x\n  - text: changed\n".write(to: workflow, atomically: true, encoding: .utf8)
+        #expect(store.grants(forWorkflow: workflow.path).isEmpty)
+        #expect(store.entry(forWorkflow: workflow.path)?.grants.count == 1)
+        #expect(try store.revoke(workflow: workflow.path))
+        #expect(store.entry(forWorkflow: workflow.path) == nil)
+        #expect(try !store.revoke(workflow: workflow.path))
+    }
+
+    @Test("a package is trusted as its files are: a changed, added or linked file makes it untrusted; build output does not count")
+    func packageTrust() throws {
+        let package = root.appendingPathComponent("Kit")
+        try FileManager.default.createDirectory(at: package.appendingPathComponent("Sources/Kit"), withIntermediateDirectories: true)
+        try "// manifest\n".write(to: package.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        try "let a = 1\n".write(to: package.appendingPathComponent("Sources/Kit/A.swift"), atomically: true, encoding: .utf8)
+        #expect(!store.trusts(package: package.path))
+        try store.trust(package: package.path)
+        #expect(store.trusts(package: package.path))
+        try FileManager.default.createDirectory(at: package.appendingPathComponent(".build/x"), withIntermediateDirectories: true)
+        try "built".write(to: package.appendingPathComponent(".build/x/o"), atomically: true, encoding: .utf8)
+        #expect(store.trusts(package: package.path))
+        try "let a = 2\n".write(to: package.appendingPathComponent("Sources/Kit/A.swift"), atomically: true, encoding: .utf8)
+        #expect(!store.trusts(package: package.path))
+        try store.trust(package: package.path)
+        try "plugin".write(to: package.appendingPathComponent("Plugin.swift"), atomically: true, encoding: .utf8)
+        #expect(!store.trusts(package: package.path))
+        try store.trust(package: package.path)
+        try FileManager.default.createSymbolicLink(atPath: package.appendingPathComponent("Sources/Kit/B.swift").path, withDestinationPath: "/etc/hostname")
+        #expect(!store.trusts(package: package.path))
+        #expect(try store.distrust(package: package.path))
+        #expect(!store.trusts(package: package.path))
+    }
+}
