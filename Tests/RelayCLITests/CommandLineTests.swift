@@ -12,6 +12,39 @@ struct CommandLineTests {
         return folder
     }
 
+    @Test("permissions: declares what a workflow expects; a need beyond it is a warning of check and in the report, not an error")
+    func permissionBlock() async throws {
+        let folder = try workflow("""
+            permissions:
+              read: [~/Pictures]
+              write: [out]
+              net: [api.example.com]
+            variables:
+              backup: ~/backup
+            steps:
+              - find-files: ~/Pictures/Trips
+              - copy-file: out/
+              - url: https://api.example.com/upload
+              - get-contents-of-url: { method: post }
+              - get-contents-of-url: { url: "https://tracker.example.net/x" }
+              - text: done
+              - save-file: "${backup}/today.md"
+            """)
+        let home = folder.deletingLastPathComponent().appendingPathComponent("home-\(UUID().uuidString)").path
+        let checked = try await RelayProcess.running(["check", "w.yaml"], in: folder, environment: ["HOME": home])
+        #expect(checked.status == 0)
+        #expect(checked.standardError.contains("w.yaml:14:5: warning: step 7 save-file may write ~/backup/today.md, which 'permissions:' does not declare"), "\(checked.standardError)")
+        #expect(!checked.standardError.contains("api.example.com"))
+        let report = try await RelayProcess.running(["check", "--permissions", "w.yaml"], in: folder, environment: ["HOME": home])
+        #expect(report.status == 0)
+        #expect(report.standardOutput.hasSuffix("""
+            beyond 'permissions:':
+              net tracker.example.net  (step 5 get-contents-of-url at w.yaml:12:5)
+              write ~/backup/today.md  (step 7 save-file at w.yaml:14:5)
+
+            """), "\(report.standardOutput)")
+    }
+
     @Test("check --permissions lists what a workflow may touch, from its actions' declarations, without running it")
     func permissionReport() async throws {
         let folder = try workflow("""

@@ -54,6 +54,15 @@ struct ExampleWorkflowTests {
         }
     }
 
+    @Test("relay check --permissions of each example gives its expected report (workflows/expected/NAME.permissions)", arguments: names)
+    func permissions(name: String) async throws {
+        let expected = try String(contentsOf: Self.folder.appendingPathComponent("expected/\(name).permissions"), encoding: .utf8)
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("relay-example-home-\(UUID().uuidString)")
+        let result = try await RelayProcess.running(["check", "--permissions", "workflows/\(name).yaml"], environment: ["HOME": home.path])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput == expected)
+    }
+
     @Test("every example passes relay check")
     func check() async throws {
         let files = Self.names.map { "workflows/\($0).yaml" } + ["workflows/lib/line-total.yaml"]

@@ -119,4 +119,32 @@ struct PermissionTests {
         #expect(try await relay(["run", "w.yaml", "--allow-read=~/.ssh"]).standardOutput == "PRIVATE KEY\n")
         #expect(try await relay(["run", "w.yaml", "--allow-read=~/.sshx"]).status == 4)
     }
+
+    @Test("on a terminal a need is asked: always is kept for this workflow until it changes; no is exit 4; relay permissions shows and revokes")
+    func prompt() async throws {
+        try write("name: Word count\nsteps:\n  - read-file: ~/.bashrc\n  - get-text\n")
+        let environment = "HOME=\(home.path) XDG_STATE_HOME=\(root.appendingPathComponent("state").path) NO_COLOR=1"
+        let command = "cd \(work.path) && env \(environment) \(RelayProcess.executable.path) run w.yaml; echo exit=$?; sleep 60"
+        let refusing = try TerminalSession(command)
+        try await refusing.waitFor("Allow \"Word count\" to read ~/.bashrc? [y]es once / [a]lways / [N]o")
+        try await refusing.send("n", "Enter")
+        let refused = try await refusing.waitFor("exit=4")
+        #expect(refused.contains("needs to read ~/.bashrc, and it was refused"), "\(refused)")
+
+        let allowing = try TerminalSession(command)
+        try await allowing.waitFor("[a]lways")
+        try await allowing.send("a", "Enter")
+        let allowed = try await allowing.waitFor("exit=0")
+        #expect(allowed.contains("alias ls='ls -F'"), "\(allowed)")
+        // Kept: the same workflow runs without a terminal now.
+        #expect(try await relay(["run", "w.yaml"]).standardOutput == "alias ls='ls -F'\n")
+        let listed = try await relay(["permissions", "w.yaml"])
+        #expect(listed.standardOutput.contains("read ~/.bashrc"), "\(listed.standardOutput)")
+        // A changed workflow is asked again.
+        try write("name: Word count\nsteps:\n  - read-file: ~/.bashrc\n  - get-text\n  - change-case: upper\n")
+        #expect(try await relay(["run", "w.yaml"]).status == 4)
+        #expect(try await relay(["permissions", "w.yaml"]).standardOutput.contains("has changed since"))
+        #expect(try await relay(["permissions", "w.yaml", "--revoke"]).status == 0)
+        #expect(try await relay(["permissions", "w.yaml"]).standardOutput.hasPrefix("nothing was allowed always"))
+    }
 }

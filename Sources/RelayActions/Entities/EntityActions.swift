@@ -10,6 +10,8 @@ public enum EntityActions: IntentPackage {
 /// `find`: the entities of a type that match conditions, through the type's query (Docs/Language.md, "Entities").
 struct Find: Intent {
     static let summary = "Finds entities of a type (singular or plural name, e.g. 'photos') that match 'where', sorted and limited; what the type's query can do itself is handed to it."
+    /// Reads the folder of the library it finds in (photos: `~/Pictures`, notes: `~/Notes`).
+    static let capabilities: [Capability] = [.read]
     static let output = ValueType.list
 
     @Parameter(primary: true, summary: "The entity type: photo, note, or a package's type.") var type: String
@@ -29,6 +31,7 @@ struct Find: Intent {
             throw problem
         }
         let query = try FilterQuery(where: clauses, matchAll: match.lowercased() != "any", sort: sort, limit: limit)
+        try await context.authorizeFinding(descriptor)
         return .value(.list(try await EntityFinder.find(descriptor, query).map(Value.entity)))
     }
 }

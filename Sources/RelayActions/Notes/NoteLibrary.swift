@@ -16,6 +16,7 @@ public enum NoteLibrary: IntentPackage {
 
 /// A note: a Markdown file under the notes folder, titled by its file name.
 struct Note: Entity {
+    static var folder: String? { NoteLibrary.folder }
     static let typeName = EntityTypeName("note")
     static let properties: [EntityProperty<Note>] = [
         .stored("name", \.name),

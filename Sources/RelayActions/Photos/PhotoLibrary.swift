@@ -16,6 +16,7 @@ public enum PhotoLibrary: IntentPackage {
 
 /// A photo: an image file under the library folder, identified by its path below the folder.
 struct Photo: Entity {
+    static var folder: String? { PhotoLibrary.folder }
     static let typeName = EntityTypeName("photo")
     static let properties: [EntityProperty<Photo>] = [
         .stored("name", \.name),

@@ -4,6 +4,8 @@ import RelayKit
 /// `search`: the indexed entities that best match some text (Docs/Language.md, "Entities").
 struct Search: Intent {
     static let summary = "Finds the indexed entities (notes, and packages' indexed types) that best match the text, best first; 'type' keeps one type."
+    /// Reads the folder of the library it finds in (photos: `~/Pictures`, notes: `~/Notes`).
+    static let capabilities: [Capability] = [.read]
     static let output = ValueType.list
 
     @Parameter(primary: true, summary: "The words to look for; each must match, as a word or the start of one.") var text: String
@@ -25,7 +27,10 @@ struct Search: Intent {
         }
         guard limit >= 0 else { throw IntentError("'limit' must be 0 or more, not \(limit)") }
         let index = try SearchIndex.shared()
-        for descriptor in types { try await index.synchronizeIfStale(descriptor) }
+        for descriptor in types {
+            try await context.authorizeFinding(descriptor)
+            try await index.synchronizeIfStale(descriptor)
+        }
         let matches = try await index.search(text, types: types, limit: limit)
         var found: [String: EntityValue] = [:]
         for descriptor in types {

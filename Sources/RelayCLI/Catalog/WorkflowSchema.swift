@@ -51,6 +51,13 @@ public enum WorkflowSchema {
                 ]),
                 "output": object(["enum": typeNames, "description": "The type of the workflow's output, checked."]),
                 "packages": object(["type": "array", "items": object(["type": "string"])]),
+                "permissions": object([
+                    "type": "object", "additionalProperties": false,
+                    "description": "What the workflow expects to touch; needs beyond it are warnings, and the run still asks (Docs/Security.md).",
+                    "properties": .dictionary(ValueDictionary(uniqueKeysWithValues: Capability.allCases.map {
+                        ($0.rawValue, object(["type": "array", "items": object(["type": "string", "minLength": 1])]))
+                    })),
+                ]),
                 "variables": object(["type": "object", "description": "Initial values of variables."]),
                 "timeout": object(["type": "number", "exclusiveMinimum": 0, "description": "The most seconds the whole run may take."]),
                 "steps": ref("steps"),

@@ -39,7 +39,7 @@ struct PermissionOptions: ParsableArguments {
         for entry in (read + write).flatMap(Self.entries) where entry.contains("\u{0}") {
             throw ValidationError("a path to allow may not contain a NUL byte")
         }
-        for host in net.flatMap(Self.entries) where Self.host(host) == nil {
+        for host in net.flatMap(Self.entries) where host != Self.everywhere && Access.hostEntry(host) == nil {
             throw ValidationError("--allow-net takes host names, HOST:PORT or URLs, not '\(host)'")
         }
     }
@@ -57,7 +57,7 @@ struct PermissionOptions: ParsableArguments {
         }
         grant(.read, read) { $0 }
         grant(.write, write) { $0 }
-        grant(.net, net, Self.host)
+        grant(.net, net, Access.hostEntry)
         for (capability, on) in [(Capability.open, open), (.run, run), (.packages, packages)] where on || all {
             granted[capability] = .everywhere
         }
@@ -67,12 +67,5 @@ struct PermissionOptions: ParsableArguments {
 
     private static func entries(_ value: String) -> [String] {
         value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-    }
-
-    /// `example.com` or `example.com:8080` from a host, HOST:PORT or a URL; nil when it names none.
-    static func host(_ entry: String) -> String? {
-        let url = entry.contains("://") ? URL(string: entry) : URL(string: "http://" + entry)
-        guard let url, let host = Access.hostTarget(of: url), url.path.isEmpty || url.path == "/" else { return nil }
-        return host
     }
 }

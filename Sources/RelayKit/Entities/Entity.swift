@@ -56,6 +56,9 @@ public protocol Entity: ParameterValue {
     static var urlTemplate: URLTemplate? { get }
     /// How entities of this type go into the full-text index for `search`, if they do.
     static var indexing: EntityIndexing<Self>? { get }
+    /// The folder whose files the type's query reads (a library such as `~/Pictures`), if any:
+    /// finding entities of the type asks the run's gate to read it (Docs/Security.md).
+    static var folder: String? { get }
 
     /// Identifies the entity within its type; stable across runs.
     var id: String { get }
@@ -68,6 +71,7 @@ public protocol Entity: ParameterValue {
 extension Entity {
     public static var urlTemplate: URLTemplate? { nil }
     public static var indexing: EntityIndexing<Self>? { nil }
+    public static var folder: String? { nil }
     public var transferRepresentations: [TransferRepresentation] {
         [.proxy(.plainText) { .text(displayRepresentation.title) }]
     }

@@ -36,6 +36,8 @@ public final class EntityDescriptor: Sendable {
     public let name: EntityTypeName
     public let properties: [PropertyInfo]
     public let urlTemplate: URLTemplate?
+    /// The folder the type's query reads, evaluated when asked (see `Entity.folder`).
+    public let folder: @Sendable () -> String?
     /// The ranking priority when indexed, nil when not indexed.
     public let indexPriority: Double?
 
@@ -60,6 +62,7 @@ public final class EntityDescriptor: Sendable {
         name = E.typeName
         properties = declared.map { PropertyInfo(name: $0.name, type: $0.type, kind: $0.kind) }
         urlTemplate = E.urlTemplate
+        folder = { E.folder }
         indexPriority = E.indexing?.priority
         var readers = Self.builtInReaders
         for property in declared where readers[property.name] == nil {
@@ -100,6 +103,8 @@ public final class EntityDescriptor: Sendable {
     /// The descriptor of an entity type that lives in another process (a package host), whose
     /// entities are `HostedEntity` values.
     public init(hosted type: HostedEntityType) {
+        // A package's entities live in its own data folder, which is free; the host is confined apart.
+        folder = { nil }
         name = type.name
         properties = type.properties
         urlTemplate = type.urlTemplate

@@ -74,6 +74,11 @@ public protocol IntentContext: Sendable {
 }
 
 extension IntentContext {
+    /// Asks to read the folder whose files entities of `type` are found in, if it has one.
+    public func authorizeFinding(_ type: EntityDescriptor) async throws {
+        if let folder = type.folder() { try await authorize(.read(folder)) }
+    }
+
     /// Outside a run's gate — a package host, confined by the kernel instead, or `relay undo`,
     /// which puts back only what a run changed — everything asked is allowed.
     public func authorize(_ access: Access) async throws {}

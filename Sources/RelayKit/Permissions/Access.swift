@@ -38,6 +38,26 @@ public struct Access: Sendable, Hashable, CustomStringConvertible {
         return url.port.map { "\(host):\($0)" } ?? host
     }
 
+    /// `example.com` or `example.com:8080` from a host, HOST:PORT or a URL, as `--allow-net` and
+    /// `permissions:` take them; nil when it names no host.
+    public static func hostEntry(_ entry: String) -> String? {
+        let url = entry.contains("://") ? URL(string: entry) : URL(string: "http://" + entry)
+        guard let url, let host = hostTarget(of: url), url.path.isEmpty || url.path == "/", url.query == nil else { return nil }
+        return host
+    }
+
+    /// What is wrong with `entry` as a grant for `capability` (on the command line or in
+    /// `permissions:`), or nil when it is fine.
+    public static func entryProblem(_ entry: String, for capability: Capability) -> String? {
+        if entry.isEmpty { return "an entry may not be empty" }
+        if entry.contains("\u{0}") { return "an entry may not contain a NUL byte" }
+        switch capability {
+        case .net: return hostEntry(entry) == nil ? "'\(entry)' is not a host name, HOST:PORT or URL" : nil
+        case .open: return URL(string: entry)?.scheme == nil ? "'\(entry)' is not a URL with a scheme, such as https://example.com" : nil
+        case .read, .write, .packages, .run: return nil
+        }
+    }
+
     /// `read ~/.ssh/id_rsa`, with the home folder shown as `~`.
     public var description: String { "\(capability.rawValue) \(shownTarget)" }
 

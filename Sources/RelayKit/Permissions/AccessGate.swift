@@ -150,7 +150,7 @@ public final class AccessGate: @unchecked Sendable {
     }
 
     /// Whether a `--allow-net` entry covers `host`: the same name, on any port unless the entry names one.
-    static func host(_ entry: String, matches host: String) -> Bool {
+    public static func host(_ entry: String, matches host: String) -> Bool {
         let bare = entry.hasSuffix("]") || !entry.contains(":")
         return entry == host || (bare && host.hasPrefix(entry + ":"))
     }

@@ -12,6 +12,8 @@ public struct CheckedWorkflow: Sendable {
     public var steps: [PlannedStep]
     /// The most seconds the whole run may take (`timeout:` at the top), if given.
     public var timeout: Double? = nil
+    /// What the workflow expects to touch (`permissions:`), by capability; nil without the block.
+    public var permissions: [Capability: [Name]]? = nil
 }
 
 /// A step ready to run. A class: steps are shared, never changed, and copied on every run of a loop.

@@ -27,10 +27,14 @@ public struct Checker {
                 .error("the workflow declares output \(declared.type.name), but its last step outputs \(produced.withArticle)",
                     at: declared.range))
         }
-        let errors = checker.diagnostics.contains { $0.severity == .error }
+        var errors = checker.diagnostics.contains { $0.severity == .error }
         let checked = CheckedWorkflow(
             file: workflow.file, name: workflow.name ?? Self.defaultName(workflow.file.path), input: workflow.input,
-            output: workflow.output, packages: workflow.packages, variables: workflow.variables, steps: steps, timeout: workflow.timeout)
+            output: workflow.output, packages: workflow.packages, variables: workflow.variables, steps: steps, timeout: workflow.timeout,
+            permissions: workflow.permissions)
+        // Needs beyond what `permissions:` declares are warnings (the run asks for them).
+        if !errors, workflow.permissions != nil { checker.diagnostics += PermissionReport(checked).warnings }
+        errors = checker.diagnostics.contains { $0.severity == .error }
         return (errors ? nil : checked, checker.diagnostics)
     }
 

@@ -19,22 +19,71 @@ public struct PermissionReport: Sendable {
         public var parameter: String?
         /// Whether the previous step's output decides it (the parameter is the action's input).
         public var fromPreviousStep = false
+        /// Where the step is.
+        public var range: SourceRange
     }
 
     public private(set) var needs: [Need] = []
     /// The workflow file, as it was named.
     public let file: String
+    /// The `variables:` written as literals that no step assigns again: a step's `${name}` is
+    /// then as literal as the value (`--set` may still change them: that is the user's choice).
+    private var constants: [String: Value] = [:]
+    /// What `permissions:` declares, resolved; nil without the block (then nothing is compared).
+    private var declared: [Capability: [String]]?
+    /// The needs that `permissions:` does not cover, in the order of the steps.
+    public private(set) var beyond: [Need] = []
 
     /// The report for `workflow`; relative paths are taken from the workflow's folder.
     public init(_ workflow: CheckedWorkflow) {
         file = workflow.file.path
         let folder = URL(fileURLWithPath: workflow.file.path).deletingLastPathComponent()
+        var assigned: Set<String> = []
+        for step in workflow.steps { Self.collectAssigned(step, into: &assigned) }
+        for variable in workflow.variables where !assigned.contains(variable.name.text) {
+            if let value = variable.value.literalValue { constants[variable.name.text] = value }
+        }
         for (index, step) in workflow.steps.enumerated() { collect(step, topLevel: index + 1, folder: folder) }
         for package in workflow.packages {
             let path = FileReference(path: package.text, relativeTo: folder).path
             needs.append(Need(capability: .packages, target: path, action: "packages:", step: 0, line: package.range.start.line,
-                              column: package.range.start.column, parameter: nil))
+                              column: package.range.start.column, parameter: nil, range: package.range))
         }
+        if let permissions = workflow.permissions {
+            var resolved: [Capability: [String]] = [:]
+            for (capability, entries) in permissions {
+                resolved[capability] = entries.map { entry in
+                    switch capability {
+                    case .read, .write, .packages: ResolvedPath.resolve(FileReference(path: entry.text, relativeTo: folder).path)
+                    case .net: Access.hostEntry(entry.text) ?? entry.text
+                    case .open, .run: entry.text
+                    }
+                }
+            }
+            declared = resolved
+            // Reading the workflow's own folder is free (Docs/Security.md, "What is free").
+            var withFree = resolved
+            withFree[.read, default: []].append(ResolvedPath.resolve(folder.standardizedFileURL.path))
+            beyond = needs.filter { !Self.covers(withFree, $0) }
+        }
+    }
+
+    /// The names `step` and the steps inside it assign: `as:`, `set`, `append`, `for-each`'s item.
+    private static func collectAssigned(_ step: PlannedStep, into names: inout Set<String>) {
+        if let name = step.outputVariable { names.insert(name) }
+        var blocks: [[PlannedStep]] = []
+        switch step.kind {
+        case .set(let assignments), .append(let assignments): names.formUnion(assignments.map(\.name.text))
+        case .forEach(_, let variable, _, let body):
+            if let variable { names.insert(variable) }
+            blocks = [body]
+        case .conditional(_, let then, let otherwise): blocks = [then, otherwise]
+        case .repeatCount(_, let body): blocks = [body]
+        case .menu(_, let options): blocks = options.map(\.body)
+        case .action, .stop: break
+        }
+        if case .steps(let handler)? = step.onError { blocks.append(handler) }
+        for block in blocks { for inner in block { collectAssigned(inner, into: &names) } }
     }
 
     private mutating func collect(_ step: PlannedStep, topLevel: Int, folder: URL) {
@@ -55,7 +104,7 @@ public struct PermissionReport: Sendable {
         func need(_ capability: Capability, _ target: String?, _ parameter: String?, fromPreviousStep: Bool = false) {
             let need = Need(capability: capability, target: target, action: definition.name, step: topLevel,
                             line: step.range.start.line, column: step.range.start.column, parameter: parameter,
-                            fromPreviousStep: fromPreviousStep)
+                            fromPreviousStep: fromPreviousStep, range: step.range)
             if !needs.contains(need) { needs.append(need) }
         }
         var named: Set<Capability> = []
@@ -69,7 +118,7 @@ public struct PermissionReport: Sendable {
                 if parameter.isInput { need(capability, nil, parameter.name, fromPreviousStep: true) }
                 continue
             }
-            for value in Self.literals(template) ?? [nil] {
+            for value in literals(template) ?? [nil] {
                 guard let value else {
                     need(capability, nil, parameter.name)
                     continue
@@ -82,12 +131,61 @@ public struct PermissionReport: Sendable {
         for capability in definition.capabilities where !named.contains(capability) { need(capability, nil, nil) }
     }
 
-    /// The literal values of `template` (each item of a literal list), or nil when the run decides.
-    private static func literals(_ template: Template) -> [Value?]? {
+    /// The literal values of `template` (each item of a literal list), or nil when the run
+    /// decides. A constant variable counts as its value, alone (`${out}`) or in text (`"${out}/"`).
+    private func literals(_ template: Template) -> [Value?]? {
         switch template.kind {
         case .literal(let value): return [value]
-        case .list(let items): return items.map(\.literalValue)
-        default: return nil
+        case .list(let items): return items.map { literals($0).flatMap { $0.count == 1 ? $0[0] : nil } }
+        case .expression(let expression): return constant(expression).map { [$0] }
+        case .interpolation(let parts):
+            var text = ""
+            for part in parts {
+                switch part {
+                case .text(let piece): text += piece
+                case .expression(let expression):
+                    guard let value = constant(expression) else { return nil }
+                    text += value.textValue
+                }
+            }
+            return [.text(text)]
+        case .dictionary: return nil
+        }
+    }
+
+    private func constant(_ expression: ValueExpression) -> Value? {
+        switch expression.kind {
+        case .literal(let value): value
+        case .variable(let name): constants[name]
+        default: nil
+        }
+    }
+
+    /// Whether `declared` (with what is free) covers `need`: a literal path within a declared one (`write` covers
+    /// reading too, as a grant does), a host a declared entry matches, a URL that starts with a
+    /// declared one; what the run decides is covered when its capability is declared at all.
+    private static func covers(_ declared: [Capability: [String]], _ need: Need) -> Bool {
+        let entries = declared[need.capability, default: []] + (need.capability == .read ? declared[.write, default: []] : [])
+        guard let target = need.target else { return !entries.isEmpty }
+        switch need.capability {
+        case .read, .write, .packages:
+            let resolved = ResolvedPath.resolve(target)
+            return entries.contains { ResolvedPath.path(resolved, isWithin: $0) }
+        case .net: return entries.contains { AccessGate.host($0, matches: target) }
+        case .open: return entries.contains { target.hasPrefix($0) }
+        case .run: return !entries.isEmpty
+        }
+    }
+
+    /// A warning for each need beyond `permissions:`, at its step.
+    public var warnings: [Diagnostic] {
+        beyond.map { need in
+            let what = need.target.map { "\(need.capability.rawValue) \(ResolvedPath.abbreviated($0))" }
+                ?? "\(need.capability.rawValue) what the run decides (\(need.parameter.map { "'\($0)'" } ?? "the action's own"))"
+            let who = need.step > 0 ? "step \(need.step) \(need.action)" : "'packages:'"
+            return Diagnostic(
+                .warning, "\(who) may \(what), which 'permissions:' does not declare", at: need.range,
+                notes: ["note: add it to 'permissions:', or the run will ask for it (Docs/Security.md)"])
         }
     }
 
@@ -115,6 +213,14 @@ public struct PermissionReport: Sendable {
                 output += "  \(what)  (\(place) at \(file):\(need.line):\(need.column))\n"
             }
         }
+        if !beyond.isEmpty {
+            output += "beyond 'permissions:':\n"
+            for need in beyond {
+                let what = need.target.map(shown) ?? need.parameter.map { "a value known at run time ('\($0)')" } ?? "what the action itself declares"
+                let place = need.step > 0 ? "step \(need.step) \(need.action)" : need.action
+                output += "  \(need.capability.rawValue) \(what)  (\(place) at \(file):\(need.line):\(need.column))\n"
+            }
+        }
         return output
     }
 
@@ -129,6 +235,14 @@ public struct PermissionReport: Sendable {
                     "target": need.target.map { .text($0) } ?? .nothing, "action": .text(need.action),
                     "step": .number(Double(need.step)), "line": .number(Double(need.line)), "column": .number(Double(need.column)),
                     "parameter": need.parameter.map { .text($0) } ?? .nothing, "from-previous-step": .boolean(need.fromPreviousStep),
+                ])
+            })
+        }
+        if declared != nil {
+            root["beyond-permissions"] = .list(beyond.map { need in
+                .dictionary([
+                    "capability": .text(need.capability.rawValue), "target": need.target.map { .text($0) } ?? .nothing,
+                    "step": .number(Double(need.step)), "line": .number(Double(need.line)), "column": .number(Double(need.column)),
                 ])
             })
         }

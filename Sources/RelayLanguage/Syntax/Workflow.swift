@@ -12,6 +12,8 @@ public struct Workflow: Sendable {
     public var steps: [Step]
     /// `timeout:` at the top: the most seconds the whole run may take.
     public var timeout: Double? = nil
+    /// `permissions:`: what the workflow expects to touch, by capability; nil without the block.
+    public var permissions: [Capability: [Name]]? = nil
     /// The range of the `steps:` key, for diagnostics about the workflow as a whole.
     public var range: SourceRange
 }

@@ -4,7 +4,7 @@ import RelayKit
 /// (unknown keys, wrong shapes) rather than stopping at the first. Names of actions are not
 /// resolved here: that is the checker's job.
 public struct WorkflowParser {
-    static let topLevelKeys = ["name", "description", "input", "output", "packages", "variables", "timeout", "steps"]
+    static let topLevelKeys = ["name", "description", "input", "output", "packages", "permissions", "variables", "timeout", "steps"]
     static let modifierKeys = ["as", "input", "when", "on-error", "timeout", "label"]
     static let controlKeys = ["if", "repeat", "for-each", "menu", "set", "append", "stop"]
 
@@ -72,6 +72,7 @@ public struct WorkflowParser {
             case "input": workflow.input = inputDeclaration(pair.value)
             case "output": workflow.output = typeAnnotation(pair.value)
             case "packages": workflow.packages = packages(pair.value)
+            case "permissions": workflow.permissions = permissions(pair.value)
             case "variables": workflow.variables = assignments(pair.value, in: "variables")
             case "timeout": workflow.timeout = runTimeout(pair.value)
             case "steps":
@@ -149,6 +150,60 @@ public struct WorkflowParser {
                 return nil
             }
             return Name(text: path, range: item.range)
+        }
+    }
+
+    /// `permissions:` (Docs/Security.md, "Declaring what a workflow expects"): a mapping of
+    /// capabilities to lists of paths (`read`, `write`, `packages`), hosts (`net`), URLs (`open`)
+    /// or commands (`run`).
+    private mutating func permissions(_ node: YAMLNode) -> [Capability: [Name]]? {
+        let names = Capability.allCases.map(\.rawValue)
+        guard case .mapping(let pairs) = node.kind else {
+            report("'permissions' takes a mapping of capabilities to lists, e.g. { read: [~/Pictures], net: [api.example.com] }", at: node.range)
+            return nil
+        }
+        var declared: [Capability: [Name]] = [:]
+        for pair in pairs {
+            guard let key = attempt({ () throws(Diagnostic) in try TemplateParser.scalarKey(pair.key) }) else { continue }
+            guard let capability = Capability(rawValue: key) else {
+                report(
+                    "unknown capability '\(key)' in 'permissions'\(Suggestions.didYouMean(key, in: names))", at: pair.key.range,
+                    notes: ["note: the capabilities are \(names.joined(separator: ", "))"])
+                continue
+            }
+            guard declared[capability] == nil else {
+                report("duplicate capability '\(key)' in 'permissions'", at: pair.key.range)
+                continue
+            }
+            let items: [YAMLNode]
+            switch pair.value.kind {
+            case .sequence(let list): items = list
+            case .scalar: items = [pair.value]
+            default:
+                report("'\(key)' in 'permissions' takes a list, e.g. \(key): [\(Self.permissionExample(capability))]", at: pair.value.range)
+                continue
+            }
+            declared[capability] = items.compactMap { item in
+                guard let text = item.scalarText, let problem = Access.entryProblem(text, for: capability) else {
+                    return item.scalarText.map { Name(text: $0, range: item.range) }
+                }
+                report("'\(key)' in 'permissions': \(problem)", at: item.range)
+                return nil
+            }
+            if items.contains(where: { $0.scalarText == nil }) {
+                report("'\(key)' in 'permissions' takes a list of texts, e.g. \(key): [\(Self.permissionExample(capability))]", at: pair.value.range)
+            }
+        }
+        return declared
+    }
+
+    private static func permissionExample(_ capability: Capability) -> String {
+        switch capability {
+        case .read, .write: "~/Pictures"
+        case .net: "api.example.com"
+        case .open: "https://trails.example.com"
+        case .run: "pdftotext"
+        case .packages: "../TrailKit"
         }
     }
 
