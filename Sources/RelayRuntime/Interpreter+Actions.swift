@@ -19,6 +19,12 @@ extension Interpreter {
             return try await invoke(definition, arguments, step: step)
         }
         if definition.mapsOverListInput, case .list(let items) = input {
+            // Every item's files are asked for first, so that a denial leaves none of them done.
+            var asked: Set<String> = []
+            for item in items {
+                arguments[inputIndex] = item
+                try await authorize(arguments, of: definition, step: step, filesOnly: true, asked: &asked)
+            }
             var results: [Value] = []
             results.reserveCapacity(items.count)
             for item in items {
@@ -39,13 +45,14 @@ extension Interpreter {
         }
         // What the arguments name is asked for before anything reads or changes it: files given as
         // they are (a conversion may read them), then what the converted values name.
-        try await authorize(arguments, of: definition, step: step)
+        var asked: Set<String> = []
+        try await authorize(arguments, of: definition, step: step, filesOnly: true, asked: &asked)
         var converted = arguments
         for (index, parameter) in definition.parameters.enumerated() {
             guard let argument = arguments[index] else { continue }
             converted[index] = try await convert(argument, for: parameter, of: definition, step: step)
         }
-        try await authorize(converted, of: definition, step: step)
+        try await authorize(converted, of: definition, step: step, asked: &asked)
         let context = StepContext(interpreter: self, step: step, action: definition)
         return try await withStepErrors(step) {
             let result = try await definition.perform(arguments: converted, context: context)
@@ -57,14 +64,21 @@ extension Interpreter {
     /// Asks the run's gate for what each argument names (Docs/Security.md, "At run time"): for a
     /// parameter that declares a capability, the paths or hosts it names; for any other, the files
     /// in it, which the action may read.
-    private func authorize(_ arguments: [Value?], of definition: ActionDefinition, step: PlannedStep) async throws(RuntimeError) {
+    ///
+    /// Given as they are (`filesOnly`), only the files are asked for: a conversion may read them.
+    /// What was asked once in a step (`asked`) is not asked again.
+    private func authorize(
+        _ arguments: [Value?], of definition: ActionDefinition, step: PlannedStep, filesOnly: Bool = false, asked: inout Set<String>
+    ) async throws(RuntimeError) {
         for (index, parameter) in definition.parameters.enumerated() {
             guard let argument = arguments[index] else { continue }
             let declared = definition.access(ofParameterAt: index) { arguments[$0] != nil }
             let capability = declared ?? .read
             guard capability != .open else { continue }  // asked when the URL is opened
-            let type = declared == nil ? ValueType.any : parameter.type
-            for target in Access.targets(of: argument, for: capability, type: type, relativeTo: baseDirectory) {
+            guard !filesOnly || capability == .read || capability == .write else { continue }
+            let type = declared == nil || filesOnly ? ValueType.any : parameter.type
+            for target in Access.targets(of: argument, for: capability, type: type, relativeTo: baseDirectory)
+            where asked.insert("\(capability.rawValue) \(target)").inserted {
                 let access =
                     switch capability {
                     case .read: Access.read(target)

@@ -12,6 +12,8 @@ public struct WorkflowLoader: Sendable {
     public let registry: ActionRegistry
     /// The absolute paths of the packages whose actions the registry holds.
     public let loadedPackages: Set<String>
+    /// Workflows already checked, by path: `run-workflow` in a loop loads the same file again and again.
+    private let checked = CheckedFiles()
 
     public init(registry: ActionRegistry, loadedPackages: Set<String> = []) {
         self.registry = registry
@@ -29,7 +31,12 @@ public struct WorkflowLoader: Sendable {
             let place = SourcePosition(line: position.line, column: position.column)
             return (nil, [.error(error.message, at: SourceRange(file: SourceFile(path: path, text: lossy), start: place, end: place))])
         }
-        return load(SourceFile(path: path, text: text), predefined: predefined)
+        // The same text checks the same way: only a changed file is parsed and checked again.
+        let key = path + "\u{0}" + predefined.sorted().joined(separator: ",")
+        if let known = checked.result(for: key, text: text) { return known }
+        let result = load(SourceFile(path: path, text: text), predefined: predefined)
+        checked.keep(result, for: key, text: text)
+        return result
     }
 
     /// Parses and checks `file`.
@@ -186,5 +193,26 @@ public struct FileReadError: Error, Sendable {
         self.message = message
         self.position = position
         self.text = text
+    }
+}
+
+/// The results of checking workflow files, kept with the text they were checked from (at most 64).
+private final class CheckedFiles: @unchecked Sendable {
+    typealias Result = (workflow: CheckedWorkflow?, diagnostics: [Diagnostic])
+    private let lock = NSLock()
+    private var results: [String: (text: String, result: Result)] = [:]
+
+    func result(for key: String, text: String) -> Result? {
+        lock.withLock {
+            guard let known = results[key], known.text == text else { return nil }
+            return known.result
+        }
+    }
+
+    func keep(_ result: Result, for key: String, text: String) {
+        lock.withLock {
+            if results.count >= 64 { results.removeAll() }
+            results[key] = (text, result)
+        }
     }
 }

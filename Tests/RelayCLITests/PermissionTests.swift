@@ -97,6 +97,18 @@ struct PermissionTests {
         #expect(try String(contentsOf: root.appendingPathComponent("victim/data.txt"), encoding: .utf8) == "keep me\n")
     }
 
+    @Test("a step given a list asks for every item before it does any: a denial leaves none done")
+    func wholeStep() async throws {
+        let png = try #require(Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAADwAAAAoCAIAAAAt2Q6oAAAAPUlEQVR4nO3OQREAMBCEsPWvok57KviFQUD2t+i9bGhoaGhoaGhoaGhoaOjkjt0FDQ0NDQ0NDQ0NDQ0NnXQbJSQMVclR2wAAAABJRU5ErkJggg=="))
+        try FileManager.default.createDirectory(at: work.appendingPathComponent("in"), withIntermediateDirectories: true)
+        for name in ["a.png", "b.png"] { try png.write(to: work.appendingPathComponent("in/\(name)")) }
+        try write("steps:\n  - find-files: { in: in, sort: name }\n  - rotate-image: 90\n")
+        let result = try await relay(["run", "w.yaml", "--allow-write=in/a.png"])
+        #expect(result.status == 4)
+        #expect(result.standardError.contains("needs to write \(work.path)/in/b.png"), "\(result.standardError)")
+        #expect(FileManager.default.contents(atPath: work.appendingPathComponent("in/a.png").path) == png, "a.png was not rotated")
+    }
+
     @Test("a denial is not an error on-error can catch: the run ends with 4")
     func notCaught() async throws {
         try write("steps:\n  - read-file: ~/.bashrc\n    on-error: continue\n  - text: went on\n")

@@ -37,6 +37,19 @@ struct RunWorkflowTests {
         #expect(try await runFile(main) == "42 then caller")
     }
 
+    @Test("a loaded workflow is checked once per text: the same file again is not parsed again; a changed one is")
+    func loadedOnce() throws {
+        let file = try writeWorkflow("steps:\n  - text: one\n", named: "w.yaml")
+        let loader = WorkflowLoader(registry: registry)
+        let first = try #require(loader.load(path: file.path).workflow)
+        let again = try #require(loader.load(path: file.path).workflow)
+        #expect(first.steps.first === again.steps.first, "the same text gives the same checked steps")
+        try "steps:\n  - text: two\n  - nope\n".write(to: file, atomically: true, encoding: .utf8)
+        let changed = loader.load(path: file.path)
+        #expect(changed.workflow == nil)
+        #expect(changed.diagnostics.contains { $0.message.contains("unknown action 'nope'") })
+    }
+
     @Test("a workflow that runs itself forever stops at the depth limit with the chain named")
     func recursion() async throws {
         let file = try writeWorkflow("steps:\n  - run-workflow: loop.yaml\n", named: "loop.yaml")
