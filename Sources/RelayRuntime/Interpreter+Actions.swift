@@ -70,6 +70,8 @@ extension Interpreter {
     private func authorize(
         _ arguments: [Value?], of definition: ActionDefinition, step: PlannedStep, filesOnly: Bool = false, asked: inout Set<String>
     ) async throws(RuntimeError) {
+        // Most steps name nothing: no parameter declares access and no argument holds a file.
+        if !definition.parametersDeclareAccess, !arguments.contains(where: { $0?.mayHoldFiles == true }) { return }
         for (index, parameter) in definition.parameters.enumerated() {
             guard let argument = arguments[index] else { continue }
             let declared = definition.access(ofParameterAt: index) { arguments[$0] != nil }

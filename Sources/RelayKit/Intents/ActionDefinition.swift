@@ -75,11 +75,14 @@ public final class ActionDefinition: Sendable {
     /// Everything the action may touch: what its parameters name and what it declares besides
     /// (Docs/Security.md), in `Capability` order.
     public let capabilities: [Capability]
+    /// Whether any parameter declares what the action does with what its value names (the run's
+    /// gate is asked about such values before the action is performed).
+    public let parametersDeclareAccess: Bool
 
     /// What the parameter at `index` does with what it names in a step that gives the arguments
     /// `isGiven` says: its declared capability, except that an edit's input is only read when the
     /// step gives its destination (`rotate-image` with `to:`).
-    public func access(ofParameterAt index: Int, given isGiven: (Int) -> Bool) -> Capability? {
+        public func access(ofParameterAt index: Int, given isGiven: (Int) -> Bool) -> Capability? {
         let parameter = parameters[index]
         guard parameter.access == .write, let destination = parameter.readOnlyWhenGiven,
             let other = parameters.firstIndex(where: { $0.name == destination }), isGiven(other)
@@ -120,6 +123,7 @@ public final class ActionDefinition: Sendable {
         self.output = output
         self.supportedModes = supportedModes
         self.capabilities = Set(capabilities + parameters.compactMap(\.access)).sorted()
+        parametersDeclareAccess = parameters.contains { $0.access != nil }
         self.source = source
         self.inputIndex = inputs.first
         self.primaryIndex = primaries.first

@@ -103,3 +103,14 @@ public struct Access: Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
+
+extension Value {
+    /// Whether the value is a file or a collection that may hold one: what the gate must look at
+    /// in an argument of a parameter that declares nothing.
+    public var mayHoldFiles: Bool {
+        switch self {
+        case .file, .list, .dictionary: true
+        default: false
+        }
+    }
+}

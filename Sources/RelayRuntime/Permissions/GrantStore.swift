@@ -34,7 +34,8 @@ public struct GrantStore: Sendable {
 
     /// The grants kept for the workflow at `path`, whether or not its content still matches.
     public func entry(forWorkflow path: String) -> WorkflowGrants? {
-        read(WorkflowGrants.self, at: file(for: path, in: "grants"))
+        let resolved = ResolvedPath.resolve(path)
+        return read(WorkflowGrants.self, at: file(for: resolved, in: "grants")).flatMap { $0.workflow == resolved ? $0 : nil }
     }
 
     /// The grants that apply to the workflow at `path` as it is now: none once its content changed.
@@ -66,7 +67,7 @@ public struct GrantStore: Sendable {
     /// Whether the package at `path` is trusted as its files are now.
     public func trusts(package path: String) -> Bool {
         let resolved = ResolvedPath.resolve(path)
-        guard let trust = read(PackageTrust.self, at: file(for: resolved, in: "packages")) else { return false }
+        guard let trust = read(PackageTrust.self, at: file(for: resolved, in: "packages")), trust.package == resolved else { return false }
         guard let files = Self.filesHash(ofPackageAt: resolved) else { return false }
         return trust.files == files
     }
@@ -132,11 +133,16 @@ public struct GrantStore: Sendable {
 
     // MARK: Storage
 
-    /// Where what is kept for `path` goes: named by the hash of the path (by the path's own bytes,
-    /// hexadecimal, where there is no hash function: a name nothing else can have).
+    /// Where what is kept for `path` goes: named by a 64-bit FNV-1a of the path, which costs no
+    /// library load on a run's start. The file holds the whole path, which is compared: two paths
+    /// with one name would only take each other's place, never each other's grants.
     private func file(for path: String, in folder: String) -> URL {
-        let name = ContentHash.of(Data(path.utf8)) ?? Data(path.utf8).prefix(100).map { String(format: "%02x", $0) }.joined()
-        return root.appendingPathComponent(folder).appendingPathComponent(name + ".json")
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in path.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return root.appendingPathComponent(folder).appendingPathComponent(String(hash, radix: 16) + ".json")
     }
 
     private func read<T: Decodable>(_ type: T.Type, at url: URL) -> T? {
