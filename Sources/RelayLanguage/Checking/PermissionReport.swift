@@ -61,10 +61,16 @@ public struct PermissionReport: Sendable {
                 }
             }
             declared = resolved
-            // Reading the workflow's own folder is free (Docs/Security.md, "What is free").
-            var withFree = resolved
-            withFree[.read, default: []].append(ResolvedPath.resolve(folder.standardizedFileURL.path))
-            beyond = needs.filter { !Self.covers(withFree, $0) }
+            // The same rules as the run's gate, with the block as the grants and the workflow's
+            // own folder free to read (Docs/Security.md, "What is free").
+            let gate = AccessGate(granted: resolved.mapValues { .only($0) })
+            gate.allowFreely(.read, folder.standardizedFileURL.path)
+            beyond = needs.filter { need in
+                guard let target = need.target else {
+                    return resolved[need.capability, default: []].isEmpty && (need.capability != .read || resolved[.write, default: []].isEmpty)
+                }
+                return !gate.allows(Access(need.capability, [.read, .write, .packages].contains(need.capability) ? ResolvedPath.resolve(target) : target))
+            }
         }
     }
 
@@ -158,22 +164,6 @@ public struct PermissionReport: Sendable {
         case .literal(let value): value
         case .variable(let name): constants[name]
         default: nil
-        }
-    }
-
-    /// Whether `declared` (with what is free) covers `need`: a literal path within a declared one (`write` covers
-    /// reading too, as a grant does), a host a declared entry matches, a URL that starts with a
-    /// declared one; what the run decides is covered when its capability is declared at all.
-    private static func covers(_ declared: [Capability: [String]], _ need: Need) -> Bool {
-        let entries = declared[need.capability, default: []] + (need.capability == .read ? declared[.write, default: []] : [])
-        guard let target = need.target else { return !entries.isEmpty }
-        switch need.capability {
-        case .read, .write, .packages:
-            let resolved = ResolvedPath.resolve(target)
-            return entries.contains { ResolvedPath.path(resolved, isWithin: $0) }
-        case .net: return entries.contains { AccessGate.host($0, matches: target) }
-        case .open: return entries.contains { target.hasPrefix($0) }
-        case .run: return !entries.isEmpty
         }
     }
 
