@@ -70,7 +70,7 @@ extension Interpreter {
             guard let descriptor = environment.loader.registry.entityTypes.descriptor(named: typeName) else {
                 throw IntentError("the entity type '\(typeName)' is not loaded")
             }
-            if let folder = descriptor.folder() { try await environment.gate.authorize(.read(folder)) }
+            if let access = Access.finding(descriptor) { try await environment.gate.authorize(access) }
             let candidates = try await descriptor.entities(matchingTitle: title)
             let exact = candidates.filter { $0.title.caseInsensitiveCompare(title) == .orderedSame }
             if exact.count == 1 { return .entity(exact[0]) }

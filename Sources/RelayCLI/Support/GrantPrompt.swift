@@ -55,7 +55,7 @@ final class GrantPrompt: @unchecked Sendable {
         // Another step may have been given the same while this one waited.
         if let gate, gate.allows(access) { return .once }
         let choices = workflow == nil ? "[y]es for this session / [N]o" : "[y]es once / [a]lways / [N]o"
-        StandardStreams.writeError("Allow \"\(name)\" to \(Self.phrase(access))? \(choices) ")
+        StandardStreams.writeError("Allow \"\(name)\" to \(access.phrase)? \(choices) ")
         guard let line = Swift.readLine() else { return .no }
         switch line.trimmingCharacters(in: .whitespaces).lowercased() {
         case "y", "yes": return .once
@@ -71,18 +71,6 @@ final class GrantPrompt: @unchecked Sendable {
             }
             return .always
         default: return .no
-        }
-    }
-
-    /// `read ~/.ssh/id_rsa`, `connect to api.example.com`, `build and run the package ~/TrailKit`.
-    static func phrase(_ access: Access) -> String {
-        switch access.capability {
-        case .read: "read \(access.shownTarget)"
-        case .write: "write \(access.shownTarget)"
-        case .net: "connect to \(access.target)"
-        case .open: "open \(access.target)"
-        case .run: "start \(access.target)"
-        case .packages: "build and run the package \(access.shownTarget)"
         }
     }
 }

@@ -62,10 +62,7 @@ public enum FileLock {
             key = String(cString: resolved)
             free(resolved)
         }
-        // FNV-1a: stable across processes and runs (Swift's `hashValue` is seeded per process).
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return folder + "/" + String(hash % UInt64(stripes))
+        return folder + "/" + String(StableHash.of(key) % UInt64(stripes))
     }
 
     private static var lockFolder: String {

@@ -76,7 +76,7 @@ public protocol IntentContext: Sendable {
 extension IntentContext {
     /// Asks to read the folder whose files entities of `type` are found in, if it has one.
     public func authorizeFinding(_ type: EntityDescriptor) async throws {
-        if let folder = type.folder() { try await authorize(.read(folder)) }
+        if let access = Access.finding(type) { try await authorize(access) }
     }
 
     /// Outside a run's gate — a package host, confined by the kernel instead, or `relay undo`,

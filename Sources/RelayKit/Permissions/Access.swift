@@ -18,6 +18,11 @@ public struct Access: Sendable, Hashable, CustomStringConvertible {
     public static func read(_ path: String) -> Access { Access(.read, ResolvedPath.resolve(path)) }
     /// Creating, changing, moving or deleting the file at `path`.
     public static func write(_ path: String) -> Access { Access(.write, ResolvedPath.resolve(path)) }
+    /// Finding entities of `type`: reading the folder its query reads, if it has one (`Entity.folder`).
+    public static func finding(_ type: EntityDescriptor) -> Access? {
+        type.folder().map(read)
+    }
+
     /// Moving or deleting the entry at `path` itself: a symbolic link there is what changes, not
     /// what it points to.
     public static func writeEntry(_ path: String) -> Access {
@@ -66,6 +71,19 @@ public struct Access: Sendable, Hashable, CustomStringConvertible {
         switch capability {
         case .read, .write, .packages: ResolvedPath.abbreviated(target)
         case .net, .open, .run: target
+        }
+    }
+
+    /// What the access does, for people: `read ~/.ssh/id_rsa`, `connect to api.example.com`,
+    /// `build and run the package ~/TrailKit` — as in "needs to …" and "Allow … to …?".
+    public var phrase: String {
+        switch capability {
+        case .read: "read \(shownTarget)"
+        case .write: "write \(shownTarget)"
+        case .net: "connect to \(target)"
+        case .open: "open \(target)"
+        case .run: "start \(target)"
+        case .packages: "build and run the package \(shownTarget)"
         }
     }
 

@@ -22,17 +22,8 @@ public struct AccessDenied: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         if access.capability == .packages { return "the package \(access.shownTarget) is not trusted: " + trustAdvice }
-        let verb =
-            switch access.capability {
-            case .read: "read"
-            case .write: "write"
-            case .net: "connect to"
-            case .open: "open"
-            case .run: "start"
-            case .packages: "build and run the package"
-            }
         let why = refused ? "it was refused" : "it was not granted and there is no terminal to ask on"
-        return "needs to \(verb) \(access.shownTarget), and \(why); to grant it, run with \(access.grantingFlag)"
+        return "needs to \(access.phrase), and \(why); to grant it, run with \(access.grantingFlag)"
     }
 }
 

@@ -185,8 +185,7 @@ public struct PermissionReport: Sendable {
         let folder = URL(fileURLWithPath: file).deletingLastPathComponent().standardizedFileURL.path
         func shown(_ target: String) -> String {
             if target.hasPrefix(folder + "/") { return "." + target.dropFirst(folder.count) }
-            if !home.isEmpty, home != "/", target.hasPrefix(home + "/") { return "~" + target.dropFirst(home.count) }
-            return target
+            return ResolvedPath.abbreviated(target, home: home)
         }
         guard !needs.isEmpty else { return "touches nothing beyond its own values\n" }
         var output = ""

@@ -19,7 +19,7 @@ public enum PackageBuilder {
         let cached = cacheRoot.appendingPathComponent("packages/\(name)-\(hash)/relay-host")
         if FileManager.default.isExecutableFile(atPath: cached.path) { return cached }
 
-        let buildFolder = cacheRoot.appendingPathComponent("builds/\(name)-\(String(fnv1a(Data(path.utf8)), radix: 16))")
+        let buildFolder = cacheRoot.appendingPathComponent("builds/\(name)-\(String(StableHash.of(path), radix: 16))")
         progress("Building package '\(name)'…")
         let (status, log) = await runSwiftBuild(packagePath: path, buildFolder: buildFolder.path)
         if Task.isCancelled { throw HostError("the build of the package at '\(path)' was stopped") }
@@ -56,7 +56,7 @@ public enum PackageBuilder {
     /// A hash of what the build depends on: the manifest, every file under `Sources/`, and this
     /// relay executable (a new relay may bring a new RelayKit).
     static func fingerprint(ofPackageAt path: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var hash = StableHash()
         var files = ["Package.swift"]
         if let enumerator = FileManager.default.enumerator(atPath: (path as NSString).appendingPathComponent("Sources")) {
             for case let relative as String in enumerator { files.append("Sources/" + relative) }
@@ -65,24 +65,15 @@ public enum PackageBuilder {
             let full = (path as NSString).appendingPathComponent(relative)
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: full, isDirectory: &isFolder), !isFolder.boolValue else { continue }
-            hash = fnv1a(Data(relative.utf8), seed: hash)
-            hash = fnv1a(FileManager.default.contents(atPath: full) ?? Data(), seed: hash)
+            hash.add(relative.utf8)
+            hash.add(FileManager.default.contents(atPath: full) ?? Data())
         }
         let relay = Bundle.main.executablePath ?? CommandLine.arguments[0]
         if let attributes = try? FileManager.default.attributesOfItem(atPath: relay) {
             let stamp = "\(attributes[.size] ?? 0) \((attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
-            hash = fnv1a(Data(stamp.utf8), seed: hash)
+            hash.add(stamp.utf8)
         }
-        return String(hash, radix: 16)
-    }
-
-    private static func fnv1a(_ data: Data, seed: UInt64 = 0xcbf2_9ce4_8422_2325) -> UInt64 {
-        var hash = seed
-        for byte in data {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        return hash
+        return String(hash.value, radix: 16)
     }
 
     /// Runs `swift build` for the `relay-host` product, returning its status and its output. The

@@ -133,16 +133,11 @@ public struct GrantStore: Sendable {
 
     // MARK: Storage
 
-    /// Where what is kept for `path` goes: named by a 64-bit FNV-1a of the path, which costs no
+    /// Where what is kept for `path` goes: named by a `StableHash` of the path, which costs no
     /// library load on a run's start. The file holds the whole path, which is compared: two paths
     /// with one name would only take each other's place, never each other's grants.
     private func file(for path: String, in folder: String) -> URL {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in path.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        return root.appendingPathComponent(folder).appendingPathComponent(String(hash, radix: 16) + ".json")
+        root.appendingPathComponent(folder).appendingPathComponent(String(StableHash.of(path), radix: 16) + ".json")
     }
 
     private func read<T: Decodable>(_ type: T.Type, at url: URL) -> T? {
