@@ -117,3 +117,12 @@ struct StepContext: IntentContext {
         }
     }
 }
+
+/// A context whose run has an access gate: what a package's host is confined to comes from it.
+protocol GatedContext {
+    var gate: AccessGate { get }
+}
+
+extension StepContext: GatedContext {
+    var gate: AccessGate { interpreter.environment.gate }
+}

@@ -181,13 +181,17 @@ struct PackageTests {
         return root.path
     }
 
-    @Test("a package action that crashes or hangs is a located error of its step with the host's standard error; no host is left behind")
-    func crashAndHang() async throws {
-        let package = try badPackage(
+    /// A package whose actions crash, hang, and reach for what they were not handed (a file to
+    /// read or write named by text, a TCP port): one build for the tests that use it.
+    private func faultyPackage() throws -> String {
+        try badPackage(
             named: "Faulty",
             source: """
                 import Foundation
                 import RelayKit
+                #if canImport(Glibc)
+                    import Glibc
+                #endif
 
                 struct Crash: Intent {
                     static let summary = "Crashes."
@@ -207,16 +211,59 @@ struct PackageTests {
                     }
                 }
 
+                struct Peek: Intent {
+                    static let summary = "Reads the file at a path given as text."
+                    static let output = ValueType.text
+                    @Parameter(primary: true, input: true, summary: "The path.") var path: String
+                    func perform(_ context: any IntentContext) async throws -> IntentResult {
+                        .value(.text(try String(contentsOfFile: path, encoding: .utf8)))
+                    }
+                }
+
+                struct Scribble: Intent {
+                    static let summary = "Writes the file at a path given as text."
+                    static let output = ValueType.text
+                    @Parameter(primary: true, input: true, summary: "The path.") var path: String
+                    func perform(_ context: any IntentContext) async throws -> IntentResult {
+                        try await context.fileChanges.write(Data("scribbled".utf8), to: path)
+                        return .value(.text("wrote"))
+                    }
+                }
+
+                struct Dial: Intent {
+                    static let summary = "Connects to a TCP port of this machine."
+                    static let output = ValueType.text
+                    @Parameter(primary: true, input: true, summary: "The port.") var port: Int
+                    func perform(_ context: any IntentContext) async throws -> IntentResult {
+                        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+                        defer { close(socket) }
+                        var address = sockaddr_in()
+                        address.sin_family = sa_family_t(AF_INET)
+                        address.sin_port = in_port_t(UInt16(clamping: port).bigEndian)
+                        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+                        let connected = withUnsafePointer(to: &address) {
+                            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                        }
+                        if connected != 0 { throw IntentError("cannot connect: \\(String(cString: strerror(errno)))") }
+                        return .value(.text("connected"))
+                    }
+                }
+
                 enum Faulty: IntentPackage {
                     static let name = "faulty"
-                    static let intents: [any Intent.Type] = [Crash.self, Hang.self]
+                    static let intents: [any Intent.Type] = [Crash.self, Hang.self, Peek.self, Scribble.self, Dial.self]
                 }
 
                 await PackageHost.serve(Faulty.self)
                 """)
+    }
+
+    @Test("a package action that crashes or hangs is a located error of its step with the host's standard error; no host is left behind")
+    func crashAndHang() async throws {
+        let package = try faultyPackage()
         let crash = try await relay(["run", try workflow("crash.yaml", "steps:\n  - text: before\n  - faulty.crash\n")], package: package)
         #expect(crash.status == 1, "\(crash.standardError)")
-        #expect(crash.standardError.contains("crash.yaml:3:5: error: step 'faulty.crash': the host of package 'Faulty' exited with status 7"), "\(crash.standardError)")
+        #expect(crash.standardError.contains("crash.yaml:3:5: error: step 'faulty.crash': the host of package 'faulty' exited with status 7"), "\(crash.standardError)")
         #expect(crash.standardError.contains("about to fall over"))
 
         let started = Date()
@@ -232,6 +279,51 @@ struct PackageTests {
 
         try await Task.sleep(for: .milliseconds(500))
         #expect(try hostsRunning(from: Self.cache.path) == 0, "a package host outlived its relay")
+    }
+
+    @Test("a package's host is confined by the kernel: a file or port it was not handed is refused, exit 4 naming the flag; a grant starts a wider host")
+    func confinement() async throws {
+        let package = try faultyPackage()
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("relay-confined-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: outside) }
+        let secret = outside.appendingPathComponent("secret.txt").path
+        try "the key".write(toFile: secret, atomically: true, encoding: .utf8)
+
+        let peek = try workflow("peek.yaml", "steps:\n  - faulty.peek: \(secret)\n")
+        let refused = try await relay(["run", peek], package: package)
+        if refused.standardError.contains("Landlock") && refused.standardError.contains("warning:") {
+            print("skipped: \(refused.standardError)")
+            return
+        }
+        #expect(refused.status == 4, "\(refused.standardError)")
+        #expect(refused.standardOutput == "")
+        #expect(
+            refused.standardError.contains(
+                "peek.yaml:2:5: error: step 'faulty.peek': needs to read \(secret), and the kernel refused it: "
+                    + "the package 'faulty' may touch only what the run was granted; to grant it, run with --allow-read=\(secret)"),
+            "\(refused.standardError)")
+        let granted = try await relay(["run", peek, "--allow-read=\(outside.path)"], package: package)
+        #expect(granted.status == 0, "\(granted.standardError)")
+        #expect(granted.standardOutput == "the key\n")
+
+        // Writing through the package's own FileChanges: the kernel, not Relay's gate, stops it.
+        let written = outside.appendingPathComponent("written.txt").path
+        let scribble = try workflow("scribble.yaml", "steps:\n  - faulty.scribble: \(written)\n")
+        let readOnly = try await relay(["run", scribble, "--allow-read=\(outside.path)"], package: package)
+        #expect(readOnly.status == 4, "\(readOnly.standardError)")
+        #expect(readOnly.standardError.contains("needs to write \(written), and the kernel refused it"), "\(readOnly.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: written))
+        #expect(try await relay(["run", scribble, "--allow-write=\(outside.path)"], package: package).standardOutput == "wrote\n")
+        #expect(try String(contentsOfFile: written, encoding: .utf8) == "scribbled")
+
+        // A TCP connection needs a net grant.
+        let port = try #require(URL(string: await LocalHTTPServer.base())?.port)
+        let dial = try workflow("dial.yaml", "steps:\n  - faulty.dial: \(port)\n")
+        let offline = try await relay(["run", dial], package: package)
+        #expect(offline.status == 1)
+        #expect(offline.standardError.contains("cannot connect: Permission denied"), "\(offline.standardError)")
+        #expect(try await relay(["run", dial, "--allow-net=127.0.0.1"], package: package).standardOutput == "connected\n")
     }
 
     @Test("a package that does not build is an error with the compiler's message, exit 1")

@@ -79,6 +79,36 @@ struct AccessGateTests {
         }
     }
 
+    @Test("a package host's confinement is what the run may touch now: grants, free paths, prompt answers; a wider one covers a narrower")
+    func confinement() async throws {
+        let granted = root.appendingPathComponent("granted").path
+        let gate = AccessGate(granted: [.read: .only([granted, granted + "/sub"]), .write: .only([granted + "/sub"])], asker: { _ in .once })
+        gate.allowFreely(.read, root.appendingPathComponent("secret").path)
+        var expected = Confinement(read: [granted, root.appendingPathComponent("secret").path], write: [granted + "/sub"])
+        // The write grant inside the read grant stays: it allows more there.
+        #expect(gate.confinement == expected)
+        #expect(!gate.confinement.network)
+
+        // A prompt's answer widens it; a host started before does not cover the run any more.
+        let before = gate.confinement
+        try await gate.authorize(.write("/tmp/answered.txt"))
+        try await gate.authorize(.net(try #require(URL(string: "https://example.com/x")))!)
+        expected.write.insert(ResolvedPath.resolve("/tmp/answered.txt"))
+        expected.network = true
+        #expect(gate.confinement == expected)
+        #expect(!before.covers(gate.confinement))
+        #expect(gate.confinement.covers(before))
+
+        // Everywhere is `/`, and covers any path; a read is covered by a write.
+        let everywhere = AccessGate(granted: [.read: .everywhere]).confinement
+        #expect(everywhere.read == ["/"])
+        #expect(everywhere.covers(Confinement(read: ["/home/x/.ssh"])))
+        #expect(!everywhere.covers(Confinement(write: ["/tmp/x"])))
+        #expect(Confinement(write: ["/a"]).covers(Confinement(read: ["/a/b"], write: ["/a/c"])))
+        #expect(!Confinement(write: ["/a"]).covers(Confinement(read: ["/ab"])))
+        #expect(Confinement(read: ["/a", "/a/b", "/c/d"], write: ["/c"]).simplified == Confinement(read: ["/a"], write: ["/c"]))
+    }
+
     @Test("what a value names for a capability: files and paths, hosts, URLs; text is content where no path is taken")
     func targets() {
         let folder = URL(fileURLWithPath: "/work")

@@ -22,14 +22,16 @@ typedef struct {
     int errors;
 } relay_streams;
 
-/// Starts `path` with `argv` (NULL-terminated) and this process's environment, as the leader of
+/// Starts `path` with `argv` (NULL-terminated) and `environment` (NULL-terminated; NULL for this
+/// process's), confined by the Landlock ruleset `ruleset` (-1: not confined; see relay_confine.h;
+/// a ruleset that cannot be applied is a failure to start, never an unconfined child), as the leader of
 /// a new session (so that everything it starts can be found and stopped with it), with its
 /// address space limited to `memory_limit` bytes (0: no limit), its scheduling priority lowered
 /// by `niceness` (0: as this process's; see nice(2)), with pipes for its standard
 /// streams and no other descriptor of this process open in it. Returns 0, or an errno value
 /// (of the fork, or of the exec in the child).
-int relay_spawn(const char *path, char *const argv[], unsigned long long memory_limit, int niceness,
-                relay_streams streams, relay_child *child);
+int relay_spawn(const char *path, char *const argv[], char *const environment[], unsigned long long memory_limit, int niceness,
+                int ruleset, relay_streams streams, relay_child *child);
 
 /// The session of process `pid`, or -1.
 pid_t relay_session_of(pid_t pid);

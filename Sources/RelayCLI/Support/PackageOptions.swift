@@ -21,6 +21,7 @@ struct PackageOptions: ParsableArguments {
                 let package = try await PackageLibrary.shared.package(at: absolute, progress: Self.showProgress)
                 try registry.register(hosted: package)
                 loaded.insert(absolute)
+                Self.warnIfUnconfined()
             } catch {
                 StandardStreams.writeError("error: --package \(path): \(error)\n")
                 throw ExitStatus.runtimeError.exitCode
@@ -28,6 +29,19 @@ struct PackageOptions: ParsableArguments {
         }
         return (registry, loaded)
     }
+
+    /// Says once, when a package is loaded, that the kernel cannot confine its host here.
+    static func warnIfUnconfined() {
+        guard let warning = HostedPackage.confinementWarning else { return }
+        let first = warnedLock.withLock {
+            defer { warned = true }
+            return !warned
+        }
+        if first { StandardStreams.writeError("warning: \(warning) (Docs/Security.md, \"What the kernel confines\")\n") }
+    }
+
+    private static let warnedLock = NSLock()
+    nonisolated(unsafe) private static var warned = false
 
     /// Shows a build's progress line on a terminal; says nothing otherwise.
     @Sendable static func showProgress(_ line: String) {
@@ -39,7 +53,9 @@ struct PackageOptions: ParsableArguments {
     /// there, 4 when it is not trusted, else 1.
     static func loading(packagesOf path: String, into loader: WorkflowLoader, gate: AccessGate) async throws -> WorkflowLoader {
         do {
-            return try await loader.loadingPackages(of: path, from: PackageLibrary.shared, gate: gate, progress: showProgress)
+            let loading = try await loader.loadingPackages(of: path, from: PackageLibrary.shared, gate: gate, progress: showProgress)
+            if loading.loadedPackages.count > loader.loadedPackages.count { warnIfUnconfined() }
+            return loading
         } catch {
             RelayCommand.report([error.diagnostic])
             if error.denial != nil { throw ExitStatus.permissionDenied.exitCode }

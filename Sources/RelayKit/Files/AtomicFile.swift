@@ -9,7 +9,12 @@ import Foundation
 /// A file-system operation that failed, with a message for people.
 public struct FileOperationError: Error, Sendable, CustomStringConvertible {
     public let message: String
-    public init(_ message: String) { self.message = message }
+    /// What the system refused (EACCES, EPERM), when that is why it failed.
+    public let refusal: Access?
+    public init(_ message: String, refusal: Access? = nil) {
+        self.message = message
+        self.refusal = refusal
+    }
     public var description: String { message }
 }
 
@@ -34,10 +39,10 @@ public enum AtomicFile {
         throws(FileOperationError)
     {
         let input = open(source, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw failure("cannot read '\(source)'") }
+        guard input >= 0 else { throw failure("cannot read '\(source)'", reading: source) }
         defer { close(input) }
         var info = stat()
-        guard fstat(input, &info) == 0 else { throw failure("cannot read '\(source)'") }
+        guard fstat(input, &info) == 0 else { throw failure("cannot read '\(source)'", reading: source) }
         guard (info.st_mode & S_IFMT) == S_IFREG else { throw FileOperationError("'\(source)' is not a regular file") }
         progress?.expect(Int64(info.st_size))
         try replace(requestedPath, newFileMode: info.st_mode & 0o777) { descriptor throws(FileOperationError) in
@@ -60,7 +65,7 @@ public enum AtomicFile {
         var existing = stat()
         if stat(path, &existing) == 0 { mode = existing.st_mode & 0o7777 }
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-        guard descriptor >= 0 else { throw failure("cannot write in '\(folder)'") }
+        guard descriptor >= 0 else { throw failure("cannot write in '\(folder)'", writing: path) }
         do {
             try fill(descriptor)
         } catch {
@@ -77,7 +82,7 @@ public enum AtomicFile {
         close(descriptor)
         _ = chmod(temporary, mode)
         guard rename(temporary, path) == 0 else {
-            let failed = failure("cannot replace '\(path)'")
+            let failed = failure("cannot replace '\(path)'", writing: path)
             unlink(temporary)
             throw failed
         }
@@ -113,7 +118,7 @@ public enum AtomicFile {
             if errno == EXDEV {
                 throw FileOperationError("cannot move '\(source)' to another file system atomically; copy it instead")
             }
-            throw failure("cannot move '\(source)' to '\(destination)'")
+            throw failure("cannot move '\(source)' to '\(destination)'", writing: destination)
         }
         syncFolder((source as NSString).deletingLastPathComponent)
         syncFolder((destination as NSString).deletingLastPathComponent)
@@ -130,11 +135,11 @@ public enum AtomicFile {
         } catch {
             guard errno == EXDEV else { throw error }
             if let link = try? FileManager.default.destinationOfSymbolicLink(atPath: source) {
-                guard symlink(link, destination) == 0 else { throw failure("cannot make the link '\(destination)'") }
+                guard symlink(link, destination) == 0 else { throw failure("cannot make the link '\(destination)'", writing: destination) }
             } else {
                 try copy(source, to: destination, progress: progress, stop: stop)
             }
-            guard unlink(source) == 0 else { throw failure("cannot remove '\(source)' after copying it") }
+            guard unlink(source) == 0 else { throw failure("cannot remove '\(source)' after copying it", writing: source) }
         }
     }
 
@@ -145,7 +150,12 @@ public enum AtomicFile {
         close(descriptor)
     }
 
-    private static func failure(_ message: String) -> FileOperationError {
-        FileOperationError("\(message): \(String(cString: strerror(errno)))")
+    /// An error saying `message` and why the system failed; when it refused outright, the
+    /// refusal names reading or writing the path given.
+    private static func failure(_ message: String, reading read: String? = nil, writing written: String? = nil) -> FileOperationError {
+        let code = errno
+        var refusal: Access?
+        if code == EACCES || code == EPERM { refusal = written.map(Access.write) ?? read.map(Access.read) }
+        return FileOperationError("\(message): \(String(cString: strerror(code)))", refusal: refusal)
     }
 }

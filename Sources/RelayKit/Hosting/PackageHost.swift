@@ -85,7 +85,11 @@ final class HostServer: Sendable {
         } catch let cancelled as RunCancelled {
             channel.send(["id": .number(number), "error": ["message": .text(cancelled.reason), "cancelled": true]])
         } catch {
-            channel.send(["id": .number(number), "error": ["message": .text(Self.message(for: error))]])
+            var details: ValueDictionary = ["message": .text(Self.message(for: error))]
+            if let refusal = Access.refusal(in: error) {
+                details["refused"] = ["capability": .text(refusal.capability.rawValue), "path": .text(refusal.target)]
+            }
+            channel.send(["id": .number(number), "error": .dictionary(details)])
         }
     }
 

@@ -13,6 +13,15 @@ public struct AccessDenied: Error, Sendable, CustomStringConvertible {
     public let access: Access
     /// Why: refused at the prompt, or no terminal to ask on.
     public let refused: Bool
+    /// The package whose host the kernel stopped from doing it (Docs/Security.md, "What the
+    /// kernel confines"), when that is how it was found.
+    public let confinedPackage: String?
+
+    public init(access: Access, refused: Bool, confinedPackage: String? = nil) {
+        self.access = access
+        self.refused = refused
+        self.confinedPackage = confinedPackage
+    }
 
     /// For a package: how to trust it.
     public var trustAdvice: String {
@@ -22,7 +31,10 @@ public struct AccessDenied: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         if access.capability == .packages { return "the package \(access.shownTarget) is not trusted: " + trustAdvice }
-        let why = refused ? "it was refused" : "it was not granted and there is no terminal to ask on"
+        let why =
+            if let confinedPackage {
+                "the kernel refused it: the package '\(confinedPackage)' may touch only what the run was granted"
+            } else if refused { "it was refused" } else { "it was not granted and there is no terminal to ask on" }
         return "needs to \(access.phrase), and \(why); to grant it, run with \(access.grantingFlag)"
     }
 }
@@ -83,6 +95,11 @@ public final class AccessGate: @unchecked Sendable {
     /// Allows exactly `access` for the rest of the run (a grant remembered from an earlier run).
     public func allow(_ access: Access) {
         lock.withLock { answered[access] = true }
+    }
+
+    /// What was granted, what is free, and what was allowed at a prompt, at this moment.
+    func snapshot() -> (granted: [Capability: GrantScope], free: [Capability: [String]], allowed: [Access]) {
+        lock.withLock { (granted, free, answered.filter(\.value).map(\.key)) }
     }
 
     /// Whether `access` is allowed without asking.

@@ -30,6 +30,8 @@ final class HostConnection: @unchecked Sendable {
     private var standardError = Data()
     /// Why the connection is unusable, once it is.
     private var failure: String?
+    /// Whether the host is to be closed once no request is waiting (`retire`).
+    private var retiring = false
 
     /// The longest message a host may send, in bytes: `$RELAY_PACKAGE_MESSAGE_LIMIT`, else 512 MB.
     static let messageLimit: Int = {
@@ -39,15 +41,17 @@ final class HostConnection: @unchecked Sendable {
     /// The longest message this host may send.
     private let messageLimit: Int
 
-    /// Starts `executable` with `arguments`, its memory limited to `memoryLimit` bytes.
+    /// Starts `executable` with `arguments`, its memory limited to `memoryLimit` bytes, with
+    /// `environment` added to Relay's, confined by the Landlock `ruleset` when one is given.
     init(
         executable: URL, arguments: [String] = [], packageName: String, memoryLimit: UInt64? = ChildProcess.configuredMemoryLimit,
-        messageLimit: Int = HostConnection.messageLimit
+        messageLimit: Int = HostConnection.messageLimit, environment: [String: String] = [:], ruleset: HostSandbox.Ruleset? = nil
     ) throws {
         self.packageName = packageName
         self.messageLimit = messageLimit
         do throws(ChildProcessError) {
-            host = try ChildProcess(executable: executable.path, arguments: arguments, memoryLimit: memoryLimit)
+            host = try ChildProcess(
+                executable: executable.path, arguments: arguments, memoryLimit: memoryLimit, environment: environment, ruleset: ruleset)
         } catch {
             throw HostError("cannot start the host of package '\(packageName)' (\(executable.path)): \(error.message)")
         }
@@ -107,6 +111,16 @@ final class HostConnection: @unchecked Sendable {
             // The cancelling thread may be a cooperative one: no pause for the host's last words.
             self.fail("the step was stopped while the host of package '\(self.packageName)' was answering '\(method)'", stop: true, pause: false)
         }
+    }
+
+    /// Lets the host finish the requests under way (their callbacks included), then closes it: a
+    /// host replaced by one with wider grants.
+    func retire() {
+        let idle = lock.withLock {
+            retiring = true
+            return pending.isEmpty
+        }
+        if idle { close() }
     }
 
     /// Closes the host's standard input (it ends) and stops it, and all it started, if it lingers.
@@ -195,10 +209,17 @@ final class HostConnection: @unchecked Sendable {
             }
             if case .dictionary(let error)? = message["error"] {
                 let text = error["message"]?.textValue ?? "the action failed"
-                waiting.continuation.resume(throwing: error["cancelled"] == .boolean(true) ? RunCancelled(text) : IntentError(text))
+                if error["cancelled"] == .boolean(true) {
+                    waiting.continuation.resume(throwing: RunCancelled(text))
+                } else if let refusal = HostRefusal(text, error["refused"]) {
+                    waiting.continuation.resume(throwing: refusal)
+                } else {
+                    waiting.continuation.resume(throwing: IntentError(text))
+                }
             } else {
                 waiting.continuation.resume(returning: message["result"] ?? .nothing)
             }
+            if lock.withLock({ retiring && pending.isEmpty }) { close() }
         } else if case .number(let number)? = message["callback"], let callback = Int(exactly: number) {
             answerCallback(callback, message)
         } else if case .number(let fraction)? = message["progress"], case .number(let number)? = message["request"],
@@ -270,6 +291,24 @@ final class HostConnection: @unchecked Sendable {
         let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         return seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
     }
+}
+
+/// A hosted action that failed because the system refused it a file (EACCES, EPERM): for a
+/// confined host, the kernel stopping it from touching what the run was not granted.
+struct HostRefusal: Error, Sendable, CustomStringConvertible {
+    let message: String
+    let access: Access
+
+    /// The refusal an error from the host reports, if it reports one.
+    init?(_ message: String, _ refused: Value?) {
+        guard case .dictionary(let fields)? = refused, let capability = fields["capability"].flatMap({ Capability(rawValue: $0.textValue) }),
+            [.read, .write].contains(capability), case .text(let path)? = fields["path"], path.hasPrefix("/")
+        else { return nil }
+        self.message = message
+        access = Access(capability, ResolvedPath.resolve(path))
+    }
+
+    var description: String { message }
 }
 
 /// A package host that failed: it could not start, exited, hung or spoke the protocol wrong.

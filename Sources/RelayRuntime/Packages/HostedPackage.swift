@@ -8,8 +8,13 @@ public final class HostedPackage: @unchecked Sendable {
     public let path: String
     public let manifest: PackageManifest
     private let executable: URL
+    /// Where the package keeps its data (`PackageDataFolder`).
+    private let dataFolder: String
     private let lock = NSLock()
     private var connection: HostConnection
+    /// What the run had granted when the running host started: it may touch that besides its own
+    /// places (`HostSandbox`).
+    private var granted: Confinement
     /// The package's entity types by singular name, once made.
     private var descriptors: [String: EntityDescriptor] = [:]
 
@@ -19,14 +24,21 @@ public final class HostedPackage: @unchecked Sendable {
         return .milliseconds(Int(max(seconds, 0.1) * 1000))
     }()
 
-    /// Builds (if needed) and starts the package at `path`, and reads its manifest.
+    /// Builds (if needed) and starts the package at `path`, and reads its manifest. The first
+    /// host may touch only its own places; a step that hands it more starts another.
     public static func load(path: String, progress: (String) -> Void = { _ in }) async throws(HostError) -> HostedPackage {
         let executable = try await PackageBuilder.hostExecutable(forPackageAt: path, progress: progress)
         let name = (path as NSString).lastPathComponent
-        let connection = try Self.start(executable, name: name)
+        let dataFolder = PackageDataFolder.path(forPackageNamed: name)
+        do {
+            try FileManager.default.createDirectory(atPath: dataFolder, withIntermediateDirectories: true)
+        } catch {
+            throw HostError("cannot make the data folder '\(dataFolder)' of package '\(name)': \(error.localizedDescription)")
+        }
+        let connection = try Self.start(executable, name: name, packagePath: path, dataFolder: dataFolder, granted: Confinement())
         do {
             let manifest = try await PackageManifest(json: try await connection.request("manifest", timeout: callTimeout))
-            return HostedPackage(path: path, manifest: manifest, executable: executable, connection: connection)
+            return HostedPackage(path: path, manifest: manifest, executable: executable, dataFolder: dataFolder, connection: connection)
         } catch let error as HostError {
             connection.terminate()
             throw error
@@ -36,9 +48,15 @@ public final class HostedPackage: @unchecked Sendable {
         }
     }
 
-    private static func start(_ executable: URL, name: String) throws(HostError) -> HostConnection {
+    /// Starts a host confined to its own places and `granted`.
+    private static func start(
+        _ executable: URL, name: String, packagePath: String, dataFolder: String, granted: Confinement
+    ) throws(HostError) -> HostConnection {
+        let own = HostSandbox.ownPlaces(packagePath: packagePath, executable: executable, dataFolder: dataFolder)
+        let ruleset = try HostSandbox.ruleset(for: own.union(granted))
         do {
-            return try HostConnection(executable: executable, packageName: name)
+            return try HostConnection(
+                executable: executable, packageName: name, environment: [PackageDataFolder.environmentKey: dataFolder], ruleset: ruleset)
         } catch let error as HostError {
             throw error
         } catch {
@@ -46,22 +64,36 @@ public final class HostedPackage: @unchecked Sendable {
         }
     }
 
-    private init(path: String, manifest: PackageManifest, executable: URL, connection: HostConnection) {
+    private init(path: String, manifest: PackageManifest, executable: URL, dataFolder: String, connection: HostConnection) {
         self.path = path
         self.manifest = manifest
         self.executable = executable
+        self.dataFolder = dataFolder
         self.connection = connection
+        granted = Confinement()
     }
+
+    /// Whether the kernel confines this package's hosts.
+    var isConfined: Bool { HostSandbox.version > 0 }
+
+    /// Why package hosts are not confined here, or less than Docs/Security.md says; nil when they are.
+    public static var confinementWarning: String? { HostSandbox.warning }
 
     /// Ends the host.
     public func close() { lock.withLock { connection }.close() }
 
-    /// Sends a request to the host, starting a new host first if the last one died.
-    func request(_ method: String, _ params: ValueDictionary, callbacks: HostConnection.Callbacks? = nil) async throws -> Value {
+    /// Sends a request to the host, starting a new host first if the last one died, or if the
+    /// run may now touch what the running host may not (`needing`, from the run's gate): the old
+    /// host finishes what it is doing, and the new one is confined to what the run grants now.
+    func request(
+        _ method: String, _ params: ValueDictionary, needing: Confinement? = nil, callbacks: HostConnection.Callbacks? = nil
+    ) async throws -> Value {
         let current: HostConnection = try lock.withLock {
-            if !connection.isUsable {
-                connection.terminate()
-                connection = try Self.start(executable, name: manifest.name)
+            let widen = needing.map { !granted.covers($0) } ?? false
+            if !connection.isUsable || widen {
+                if widen { connection.retire() } else { connection.terminate() }
+                if let needing { granted = needing }
+                connection = try Self.start(executable, name: manifest.name, packagePath: path, dataFolder: dataFolder, granted: granted)
             }
             return connection
         }
@@ -131,8 +163,18 @@ public final class HostedPackage: @unchecked Sendable {
             "mode": .text(context.mode.rawValue), "base-directory": .text(context.baseDirectory.path),
             "scratch": .text(context.scratchFolder.root.path),
         ]
-        let reply = try await request("perform", params) { [self] method, params in
-            try await answer(method, params, context: context)
+        let gate = (context as? GatedContext)?.gate
+        let reply: Value
+        do {
+            reply = try await request("perform", params, needing: gate?.confinement) { [self] method, params in
+                try await answer(method, params, context: context)
+            }
+        } catch let refusal as HostRefusal {
+            // The kernel stopped a confined host from touching what the run was not granted.
+            if isConfined, let gate, !gate.allows(refusal.access) {
+                throw AccessDenied(access: refusal.access, refused: false, confinedPackage: manifest.name)
+            }
+            throw IntentError(refusal.message)
         }
         guard case .dictionary(let fields) = reply else { throw HostError("the host answered 'perform' with \(reply.briefDescription)") }
         let value = try await decode(fields["value"] ?? .nothing)

@@ -1,14 +1,11 @@
 import Foundation
 import RelayKit
 
-/// The favourite trails, kept as a JSON list of ids in `$XDG_DATA_HOME/trailkit/favorites.json`
-/// (else `~/.local/share/trailkit`).
+/// The favourite trails, kept as a JSON list of ids in `favorites.json` in the package's data
+/// folder (`$XDG_DATA_HOME/relay/package-data/TrailKit`), the one folder of its own a confined
+/// host may change.
 enum Favorites {
-    static let path: String = {
-        let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? (NSHomeDirectory() + "/.local/share")
-        return base + "/trailkit/favorites.json"
-    }()
+    static let path = PackageDataFolder.current.appendingPathComponent("favorites.json").path
 
     private static let lock = NSLock()
     nonisolated(unsafe) private static var cached: (modified: Date?, ids: Set<String>)?

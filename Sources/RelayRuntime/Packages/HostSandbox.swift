@@ -1,0 +1,78 @@
+import Foundation
+import RelayKit
+internal import CSpawn
+
+/// The kernel's confinement of package hosts (Docs/Security.md, "What the kernel confines"). On
+/// Linux a host starts under Landlock: it may read the system's programs and libraries, its own
+/// package's folder and built host; change its data folder; and beyond that touch only what the
+/// run may touch without asking (`AccessGate.confinement`). TCP connections need a `net` grant
+/// (Landlock ABI 4 and later). Elsewhere, or on a kernel without Landlock, hosts run with the
+/// user's rights and Relay says so.
+enum HostSandbox {
+    /// A Landlock ruleset made in Relay and applied in the host before it starts.
+    final class Ruleset: @unchecked Sendable {
+        let descriptor: Int32
+        init(descriptor: Int32) { self.descriptor = descriptor }
+        deinit { close(descriptor) }
+    }
+
+    /// The Landlock ABI version of this kernel; 0 when it has none (or it is not Linux).
+    static let version: Int32 = relay_landlock_version()
+
+    /// Why hosts run unconfined or less confined than this page says, to show once; nil when
+    /// the kernel confines them fully.
+    static var warning: String? {
+        #if os(Linux)
+            if version == 0 {
+                return "this kernel has no Landlock, so package hosts run with your rights: a package can touch whatever you can"
+            }
+            if version < 4 {
+                return "this kernel's Landlock (version \(version)) cannot confine network connections, so package hosts may connect anywhere"
+            }
+            return nil
+        #else
+            return "package hosts are not confined on this system: a package can touch whatever you can"
+        #endif
+    }
+
+    /// Folders every host may read: the system's programs, libraries and settings, what the
+    /// kernel shows of processes and devices, and the Swift toolchain the host was built with.
+    static let systemFolders: [String] = {
+        var folders = ["/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/etc", "/proc", "/sys"]
+        if let swift = ChildProcess.find("swift"), let resolved = realpath(swift, nil) {
+            // …/usr/bin/swift: the toolchain's usr folder holds the Swift runtime libraries.
+            folders.append(URL(fileURLWithPath: String(cString: resolved)).deletingLastPathComponent().deletingLastPathComponent().path)
+            free(resolved)
+        }
+        return folders
+    }()
+
+    /// What the host of a package may touch whatever the run was granted: its package folder and
+    /// its built host to read, its data folder to change.
+    static func ownPlaces(packagePath: String, executable: URL, dataFolder: String) -> Confinement {
+        Confinement(
+            read: Set((systemFolders + [packagePath, executable.deletingLastPathComponent().path]).map(ResolvedPath.resolve)),
+            write: [ResolvedPath.resolve(dataFolder)])
+    }
+
+    /// A ruleset allowing what `confinement` says, and reading and writing `/dev/null` and
+    /// reading the random devices; nil where the kernel has no Landlock. A path that does not
+    /// exist is left out (nothing may be made there).
+    static func ruleset(for confinement: Confinement) throws(HostError) -> Ruleset? {
+        guard version > 0 else { return nil }
+        let made = relay_landlock_ruleset(version, confinement.network ? 0 : 1)
+        guard made >= 0 else { throw HostError("cannot confine the package's host: \(String(cString: strerror(-made)))") }
+        let ruleset = Ruleset(descriptor: made)
+        let simplified = confinement.simplified
+        let rules: [(String, relay_rule_kind)] =
+            simplified.read.sorted().map { ($0, RELAY_RULE_READ) } + simplified.write.sorted().map { ($0, RELAY_RULE_WRITE) }
+            + [("/dev/null", RELAY_RULE_DEVICE), ("/dev/urandom", RELAY_RULE_READ), ("/dev/random", RELAY_RULE_READ), ("/dev/zero", RELAY_RULE_READ)]
+        for (path, kind) in rules {
+            let failure = relay_landlock_allow(ruleset.descriptor, version, path, kind)
+            // A path that does not exist, or that this user cannot reach, grants nothing.
+            guard failure != 0, failure != ENOENT, failure != EACCES, failure != ENOTDIR, failure != ELOOP else { continue }
+            throw HostError("cannot confine the package's host to '\(path)': \(String(cString: strerror(failure)))")
+        }
+        return ruleset
+    }
+}
