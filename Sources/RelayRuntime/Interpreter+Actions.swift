@@ -21,9 +21,10 @@ extension Interpreter {
         if definition.mapsOverListInput, case .list(let items) = input {
             // Every item's files are asked for first, so that a denial leaves none of them done.
             var asked: Set<String> = []
+            var effects: [AccessDenied] = []  // a dry run's: told item by item below
             for item in items {
                 arguments[inputIndex] = item
-                try await authorize(arguments, of: definition, step: step, filesOnly: true, asked: &asked)
+                try await authorize(arguments, of: definition, step: step, filesOnly: true, asked: &asked, effects: &effects)
             }
             var results: [Value] = []
             results.reserveCapacity(items.count)
@@ -46,19 +47,37 @@ extension Interpreter {
         // What the arguments name is asked for before anything reads or changes it: files given as
         // they are (a conversion may read them), then what the converted values name.
         var asked: Set<String> = []
-        try await authorize(arguments, of: definition, step: step, filesOnly: true, asked: &asked)
+        var effects: [AccessDenied] = []
+        try await authorize(arguments, of: definition, step: step, filesOnly: true, asked: &asked, effects: &effects)
         var converted = arguments
         for (index, parameter) in definition.parameters.enumerated() {
             guard let argument = arguments[index] else { continue }
             converted[index] = try await convert(argument, for: parameter, of: definition, step: step)
         }
-        try await authorize(converted, of: definition, step: step, asked: &asked)
+        try await authorize(converted, of: definition, step: step, asked: &asked, effects: &effects)
+        if !effects.isEmpty { return skipped(definition, arguments, step: step, effects: effects) }
         let context = StepContext(interpreter: self, step: step, action: definition)
-        return try await withStepErrors(step) {
-            let result = try await definition.perform(arguments: converted, context: context)
-            if let url = result.urlToOpen { try await context.open(url) }
-            return result.value
+        do {
+            return try await withStepErrors(step) {
+                let result = try await definition.perform(arguments: converted, context: context)
+                if let url = result.urlToOpen { try await context.open(url) }
+                return result.value
+            }
+        } catch let error as RuntimeError {
+            // In a dry run, the first change an action asks the gate for ends it before it is made.
+            guard let denial = error.denial, denial.isDryRun else { throw error }
+            return skipped(definition, arguments, step: step, effects: [denial])
         }
+    }
+
+    /// A dry run's step that would change, send or open something (Docs/Security.md, "A dry
+    /// run"): says what it would do, and gives on the value it would have worked on (its input),
+    /// or nothing.
+    private func skipped(_ definition: ActionDefinition, _ arguments: [Value?], step: PlannedStep, effects: [AccessDenied]) -> Value {
+        for effect in effects {
+            environment.output.trace("dry run: \(step.range.file.path):\(step.range.start.line): \(step.displayName) \(effect)")
+        }
+        return definition.inputIndex.flatMap { arguments[$0] } ?? .nothing
     }
 
     /// Asks the run's gate for what each argument names (Docs/Security.md, "At run time"): for a
@@ -67,8 +86,11 @@ extension Interpreter {
     ///
     /// Given as they are (`filesOnly`), only the files are asked for: a conversion may read them.
     /// What was asked once in a step (`asked`) is not asked again.
+    ///
+    /// In a dry run, what would change, send or open something is gathered in `effects` instead.
     private func authorize(
-        _ arguments: [Value?], of definition: ActionDefinition, step: PlannedStep, filesOnly: Bool = false, asked: inout Set<String>
+        _ arguments: [Value?], of definition: ActionDefinition, step: PlannedStep, filesOnly: Bool = false, asked: inout Set<String>,
+        effects: inout [AccessDenied]
     ) async throws(RuntimeError) {
         // Most steps name nothing: no parameter declares access and no argument holds a file.
         if !definition.parametersDeclareAccess, !arguments.contains(where: { $0?.mayHoldFiles == true }) { return }
@@ -91,6 +113,10 @@ extension Interpreter {
                     try await environment.gate.authorize(access)
                 } catch {
                     _ = environment.gate.takeDenial()
+                    if error.isDryRun {
+                        effects.append(error)
+                        continue
+                    }
                     throw RuntimeError(error, step: step.displayName, at: step.range)
                 }
             }

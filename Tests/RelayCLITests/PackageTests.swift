@@ -314,6 +314,11 @@ struct PackageTests {
         #expect(readOnly.status == 4, "\(readOnly.standardError)")
         #expect(readOnly.standardError.contains("needs to write \(written), and the kernel refused it"), "\(readOnly.standardError)")
         #expect(!FileManager.default.fileExists(atPath: written))
+        // A dry run's host may change nothing, granted or not: the step says what it would write.
+        let dry = try await relay(["run", scribble, "--allow-write=\(outside.path)", "--dry-run"], package: package)
+        #expect(dry.status == 0, "\(dry.standardError)")
+        #expect(dry.standardError.contains("dry run: \(scribble):2: faulty.scribble would write \(written)\n"), "\(dry.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: written))
         #expect(try await relay(["run", scribble, "--allow-write=\(outside.path)"], package: package).standardOutput == "wrote\n")
         #expect(try String(contentsOfFile: written, encoding: .utf8) == "scribbled")
 

@@ -50,8 +50,29 @@ struct PermissionTests {
         #expect(denied.standardError.contains("run with --allow-read=~/.ssh/id_rsa"))
         #expect(denied.standardOutput.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: stolen.path))
-        // A dry run is no way around it.
+        // A dry run is no way around it: it reads what a real run reads.
         #expect(try await relay(["run", "w.yaml", "--dry-run"]).status == 4)
+
+        // A dry run sends, deletes and writes nothing; it says what each such step would do, and
+        // which grant a real run would need.
+        let dry = try await relay(["run", "w.yaml", "--dry-run", "--allow-read=~/.ssh/id_rsa,\(root.path)/victim"])
+        #expect(dry.status == 0, "\(dry.standardError)")
+        #expect(dry.standardOutput == "3 words\n")
+        #expect(dry.standardError.contains("dry run: w.yaml:6: get-contents-of-url would connect to 127.0.0.1:"), "\(dry.standardError)")
+        #expect(
+            dry.standardError.contains(
+                "dry run: w.yaml:8: delete-file would write \(root.path)/victim/data.txt (not granted: a real run needs --allow-write=\(root.path)/victim/data.txt)"),
+            "\(dry.standardError)")
+        #expect(dry.standardError.contains("dry run: w.yaml:10: save-file would write ~/.bashrc (not granted"), "\(dry.standardError)")
+        let dryGranted = try await relay([
+            "run", "w.yaml", "--dry-run", "--allow-read=~/.ssh/id_rsa", "--allow-net=127.0.0.1", "--allow-write=\(root.path)/victim,~/.bashrc",
+        ])
+        #expect(dryGranted.status == 0, "\(dryGranted.standardError)")
+        #expect(dryGranted.standardError.contains("dry run: w.yaml:10: save-file would write ~/.bashrc\n"), "\(dryGranted.standardError)")
+        #expect(!dryGranted.standardError.contains("not granted"))
+        #expect(!FileManager.default.fileExists(atPath: stolen.path))
+        #expect(try String(contentsOf: root.appendingPathComponent("victim/data.txt"), encoding: .utf8) == "keep me\n")
+        #expect(try String(contentsOf: home.appendingPathComponent(".bashrc"), encoding: .utf8) == "alias ls='ls -F'\n")
 
         // Each grant lets it go one step further, and the next need is named.
         let read = try await relay(["run", "w.yaml", "--allow-read=~/.ssh/id_rsa"])

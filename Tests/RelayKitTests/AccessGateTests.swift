@@ -68,7 +68,7 @@ struct AccessGateTests {
         await #expect(throws: AccessDenied.self) { try await gate.authorize(.read("/tmp/no")) }
         await #expect(throws: AccessDenied.self) { try await gate.authorize(.read("/tmp/no")) }
         #expect(asked.value == 2)
-        #expect(gate.takeDenial()?.refused == true)
+        #expect(gate.takeDenial()?.reason == .refused)
         #expect(gate.takeDenial() == nil)
         let nobody = AccessGate()
         do {
@@ -107,6 +107,36 @@ struct AccessGateTests {
         #expect(Confinement(write: ["/a"]).covers(Confinement(read: ["/a/b"], write: ["/a/c"])))
         #expect(!Confinement(write: ["/a"]).covers(Confinement(read: ["/ab"])))
         #expect(Confinement(read: ["/a", "/a/b", "/c/d"], write: ["/c"]).simplified == Confinement(read: ["/a"], write: ["/c"]))
+    }
+
+    @Test("a dry run's gate lets nothing be written, sent, opened or started, granted or not, and asks nobody; reads and the scratch folder as usual")
+    func dryRun() async throws {
+        let asked = Counter()
+        let granted = root.appendingPathComponent("granted").path
+        let gate = AccessGate(granted: [.write: .only([granted]), .net: .everywhere], asker: { _ in asked.add(); return .once }, dryRun: true)
+        gate.allowFreely(.write, root.appendingPathComponent("scratch").path)
+        for (access, wasGranted) in [
+            (Access.write(granted + "/a.txt"), true), (.write("/tmp/elsewhere.txt"), false),
+            (Access(.net, "example.com"), true), (Access(.open, "https://example.com"), false), (Access(.run, "sh"), false),
+        ] {
+            do {
+                try await gate.authorize(access)
+                Issue.record("a dry run allowed \(access)")
+            } catch {
+                #expect(error.reason == .dryRun(granted: wasGranted))
+                #expect(error.isDryRun)
+            }
+        }
+        #expect(asked.value == 0)
+        try await gate.authorize(.write(root.appendingPathComponent("scratch/run-1/x.pdf").path))
+        try await gate.authorize(.read(granted + "/a.txt"))
+        try await gate.authorize(.read("/tmp/asked.txt"))
+        #expect(asked.value == 1)
+        #expect(AccessDenied(access: .write("/tmp/x"), reason: .dryRun(granted: false)).description
+            == "would write /tmp/x (not granted: a real run needs --allow-write=/tmp/x)")
+        // Its hosts may change nothing, not even where the run may write.
+        #expect(gate.confinement.write.isEmpty && gate.confinement.changesNothing && !gate.confinement.network)
+        #expect(gate.confinement.read.contains(granted))
     }
 
     @Test("what a value names for a capability: files and paths, hosts, URLs; text is content where no path is taken")

@@ -27,7 +27,7 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Answer yes to every confirmation.") var yes = false
     @Flag(help: "Print the output as JSON.") var json = false
     @Flag(help: "Print each step, its output type and its time to standard error.") var trace = false
-    @Flag(help: "Do not open URLs; print 'open URL' to standard error instead.") var dryRun = false
+    @Flag(help: "Write, send and open nothing: each step that would prints what it would do to standard error.") var dryRun = false
     @Option(help: "Open URLs with this command (the URL is added as its last argument).") var openWith: String?
     @Option(help: ArgumentHelp("The photo library folder (default: $RELAY_PHOTOS, else ~/Pictures).", valueName: "dir"))
     var photos: String?
@@ -66,7 +66,7 @@ struct RunCommand: AsyncParsableCommand {
         let (registry, loaded) = try await packageOptions.registry()
         let variables = Self.variables(from: assignments)
         let interactive = isatty(0) == 1 && standardInputMarker == nil
-        let (gate, prompt) = GrantPrompt.gate(for: file, granted: permissionOptions.granted, interactive: interactive)
+        let (gate, prompt) = GrantPrompt.gate(for: file, granted: permissionOptions.granted, interactive: interactive, dryRun: dryRun)
         let loader = try await PackageOptions.loading(
             packagesOf: file, into: WorkflowLoader(registry: registry, loadedPackages: loaded), gate: gate)
         let (workflow, diagnostics) = loader.load(path: file, predefined: Set(variables.keys))

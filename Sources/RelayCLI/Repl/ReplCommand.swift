@@ -17,7 +17,7 @@ struct ReplCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("answer"), help: "Answer a prompt: PROMPT=VALUE (repeatable).") var answers: [String] = []
     @Flag(help: "Answer yes to every confirmation.") var yes = false
-    @Flag(help: "Do not open URLs; print 'open URL' to standard error instead.") var dryRun = false
+    @Flag(help: "Write, send and open nothing: each step that would prints what it would do to standard error.") var dryRun = false
     @OptionGroup var packageOptions: PackageOptions
     @OptionGroup var permissionOptions: PermissionOptions
 
@@ -25,7 +25,7 @@ struct ReplCommand: AsyncParsableCommand {
         let (registry, loaded) = try await packageOptions.registry()
         let interactive = isatty(0) == 1
         // One gate for the session: what is allowed at a prompt stays allowed until it ends.
-        let (gate, _) = GrantPrompt.gate(for: nil, granted: permissionOptions.granted, interactive: interactive)
+        let (gate, _) = GrantPrompt.gate(for: nil, granted: permissionOptions.granted, interactive: interactive, dryRun: dryRun)
         let answers = Answers(answers: answers, assumeYes: yes, interactive: interactive)
         let opener = URLOpener(
             strategy: URLOpener.strategy(dryRun: dryRun, openWith: nil, environment: ProcessInfo.processInfo.environment)

@@ -23,12 +23,12 @@ final class GrantPrompt: @unchecked Sendable {
 
     /// The gate of a run of the workflow at `file` (nil: a REPL session): what the flags grant,
     /// what was allowed always for this workflow as it is now, trusted packages, and a prompt when
-    /// there is a terminal.
-    static func gate(for file: String?, granted: [Capability: GrantScope], interactive: Bool, store: GrantStore = GrantStore())
-        -> (gate: AccessGate, prompt: GrantPrompt)
-    {
+    /// there is a terminal. A dry run's gate lets nothing be changed, sent or opened.
+    static func gate(
+        for file: String?, granted: [Capability: GrantScope], interactive: Bool, dryRun: Bool = false, store: GrantStore = GrantStore()
+    ) -> (gate: AccessGate, prompt: GrantPrompt) {
         let prompt = GrantPrompt(workflow: file, interactive: interactive, store: store)
-        let gate = AccessGate(granted: granted, asker: { await prompt.ask($0) })
+        let gate = AccessGate(granted: granted, asker: { await prompt.ask($0) }, dryRun: dryRun)
         prompt.gate = gate
         if let file { for access in store.grants(forWorkflow: file) { gate.allow(access) } }
         return (gate, prompt)

@@ -10,6 +10,11 @@ public enum Capability: String, Sendable, CaseIterable, Comparable {
         allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0
     }
 
+    /// Whether using it changes something outside the run — a file written, a request sent, a URL
+    /// opened, a process started — which a dry run never does. Reading does not, and neither does
+    /// loading a trusted package (its host is then confined to reading).
+    public var hasEffects: Bool { [.write, .net, .open, .run].contains(self) }
+
     /// What the capability lets an action do, for people.
     public var summary: String {
         switch self {

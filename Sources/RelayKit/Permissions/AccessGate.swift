@@ -8,20 +8,34 @@ public enum GrantScope: Sendable, Equatable {
 }
 
 /// A need that was not granted: the step fails before it changes anything, and the run ends
-/// with exit status 4 (Docs/Security.md, "At run time").
+/// with exit status 4 (Docs/Security.md, "At run time"). In a dry run, what the step would change,
+/// send or open: the step is skipped and the run goes on.
 public struct AccessDenied: Error, Sendable, CustomStringConvertible {
-    public let access: Access
-    /// Why: refused at the prompt, or no terminal to ask on.
-    public let refused: Bool
-    /// The package whose host the kernel stopped from doing it (Docs/Security.md, "What the
-    /// kernel confines"), when that is how it was found.
-    public let confinedPackage: String?
-
-    public init(access: Access, refused: Bool, confinedPackage: String? = nil) {
-        self.access = access
-        self.refused = refused
-        self.confinedPackage = confinedPackage
+    /// Why a need was not met.
+    public enum Reason: Sendable, Equatable {
+        /// Not granted, and there is no terminal to ask on.
+        case notAsked
+        /// Refused at the prompt.
+        case refused
+        /// The kernel stopped the host of this package (Docs/Security.md, "What the kernel confines").
+        case confined(package: String)
+        /// A dry run changes, sends and opens nothing; `granted` says whether a real run could.
+        case dryRun(granted: Bool)
     }
+
+    public let access: Access
+    public let reason: Reason
+
+    public init(access: Access, reason: Reason) {
+        self.access = access
+        self.reason = reason
+    }
+
+    /// Whether a person refused it at the prompt.
+    public var refused: Bool { reason == .refused }
+
+    /// Whether this is a dry run's skip rather than a failure.
+    public var isDryRun: Bool { if case .dryRun = reason { true } else { false } }
 
     /// For a package: how to trust it.
     public var trustAdvice: String {
@@ -31,10 +45,14 @@ public struct AccessDenied: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         if access.capability == .packages { return "the package \(access.shownTarget) is not trusted: " + trustAdvice }
-        let why =
-            if let confinedPackage {
-                "the kernel refused it: the package '\(confinedPackage)' may touch only what the run was granted"
-            } else if refused { "it was refused" } else { "it was not granted and there is no terminal to ask on" }
+        let why: String
+        switch reason {
+        case .notAsked: why = "it was not granted and there is no terminal to ask on"
+        case .refused: why = "it was refused"
+        case .confined(let package): why = "the kernel refused it: the package '\(package)' may touch only what the run was granted"
+        case .dryRun(let granted):
+            return "would \(access.phrase)" + (granted ? "" : " (not granted: a real run needs \(access.grantingFlag))")
+        }
         return "needs to \(access.phrase), and \(why); to grant it, run with \(access.grantingFlag)"
     }
 }
@@ -62,10 +80,14 @@ public final class AccessGate: @unchecked Sendable {
     private var answered: [Access: Bool] = [:]
     private var lastDenial: AccessDenied?
     private let asker: Asker?
+    /// Whether this is a dry run's gate: it lets nothing be changed, sent or opened
+    /// (Docs/Security.md, "A dry run").
+    public let isDryRun: Bool
 
     /// A gate that allows what `granted` says, plus what is added as free; it asks `asker`, when
-    /// there is one, about the rest (the asker keeps an "always" answer for later runs).
-    public init(granted: [Capability: GrantScope] = [:], asker: Asker? = nil) {
+    /// there is one, about the rest (the asker keeps an "always" answer for later runs). A dry
+    /// run's gate refuses every change, request, opening and process, without asking.
+    public init(granted: [Capability: GrantScope] = [:], asker: Asker? = nil, dryRun: Bool = false) {
         var resolved: [Capability: GrantScope] = [:]
         for (capability, scope) in granted {
             switch (capability, scope) {
@@ -79,6 +101,7 @@ public final class AccessGate: @unchecked Sendable {
         }
         self.granted = resolved
         self.asker = asker
+        isDryRun = dryRun
     }
 
     /// A gate that allows everything: for tools and tests that run no one else's workflow.
@@ -130,9 +153,10 @@ public final class AccessGate: @unchecked Sendable {
     /// Allows `access` or throws: granted, free or allowed earlier in the run goes through; else a
     /// person is asked when there is one. A denial is kept: the run ends with it.
     public func authorize(_ access: Access) async throws(AccessDenied) {
+        if isDryRun, access.capability.hasEffects, !isRelaysOwn(access) { throw deny(access, reason: .dryRun(granted: allows(access))) }
         if allows(access) { return }
-        if lock.withLock({ answered[access] == false }) { throw deny(access, refused: true) }
-        guard let asker, let answer = await asker(access) else { throw deny(access, refused: false) }
+        if lock.withLock({ answered[access] == false }) { throw deny(access, reason: .refused) }
+        guard let asker, let answer = await asker(access) else { throw deny(access, reason: .notAsked) }
         switch answer {
         case .once:
             lock.withLock { answered[access] = true }
@@ -140,8 +164,14 @@ public final class AccessGate: @unchecked Sendable {
             lock.withLock { answered[access] = true }
         case .no:
             lock.withLock { answered[access] = false }
-            throw deny(access, refused: true)
+            throw deny(access, reason: .refused)
         }
+    }
+
+    /// Whether `access` writes where the run keeps its own files (the scratch folder), which a
+    /// dry run writes as a real run does: nothing of the person's changes.
+    private func isRelaysOwn(_ access: Access) -> Bool {
+        access.capability == .write && lock.withLock { free[.write, default: []] }.contains { ResolvedPath.path(access.target, isWithin: $0) }
     }
 
     /// The last need denied and not yet taken: an action may have retold the denial as an error of
@@ -153,8 +183,8 @@ public final class AccessGate: @unchecked Sendable {
         }
     }
 
-    private func deny(_ access: Access, refused: Bool) -> AccessDenied {
-        let denial = AccessDenied(access: access, refused: refused)
+    private func deny(_ access: Access, reason: AccessDenied.Reason) -> AccessDenied {
+        let denial = AccessDenied(access: access, reason: reason)
         lock.withLock { lastDenial = denial }
         return denial
     }

@@ -10,23 +10,34 @@ public struct Confinement: Sendable, Equatable {
     public var write: Set<String>
     /// Whether the host may open TCP connections (the kernel tells ports apart, not hosts).
     public var network: Bool
+    /// Whether the host may change nothing at all, not even its own data: a dry run's host.
+    public var changesNothing: Bool
 
-    public init(read: Set<String> = [], write: Set<String> = [], network: Bool = false) {
+    public init(read: Set<String> = [], write: Set<String> = [], network: Bool = false, changesNothing: Bool = false) {
         self.read = read
         self.write = write
         self.network = network
+        self.changesNothing = changesNothing
     }
 
-    /// Whether everything `other` allows, this allows too.
+    /// Whether everything `other` allows, this allows too (and a host that may change nothing
+    /// stands in only for another such).
     public func covers(_ other: Confinement) -> Bool {
-        (network || !other.network)
+        changesNothing == other.changesNothing
+            && (network || !other.network)
             && other.write.allSatisfy { path in write.contains { ResolvedPath.path(path, isWithin: $0) } }
             && other.read.allSatisfy { path in (read.union(write)).contains { ResolvedPath.path(path, isWithin: $0) } }
     }
 
-    /// What both allow.
+    /// What both allow; nothing may be changed if either says so.
     public func union(_ other: Confinement) -> Confinement {
-        Confinement(read: read.union(other.read), write: write.union(other.write), network: network || other.network)
+        let both = Confinement(read: read.union(other.read), write: write.union(other.write), network: network || other.network)
+        return changesNothing || other.changesNothing ? both.readOnly : both
+    }
+
+    /// The same places to read, and nothing to change or connect to.
+    public var readOnly: Confinement {
+        Confinement(read: read.union(write), changesNothing: true)
     }
 
     /// The same, without paths that another path of the same kind (or, for reading, a path that
@@ -39,14 +50,15 @@ public struct Confinement: Sendable, Equatable {
             }
         }
         let written = outermost(write)
-        return Confinement(read: outermost(read, besides: written), write: written, network: network)
+        return Confinement(read: outermost(read, besides: written), write: written, network: network, changesNothing: changesNothing)
     }
 }
 
 extension AccessGate {
     /// What this run may touch now without asking, as a confinement for a package's host: what
     /// was granted, what is free (the workflow's folder, the scratch folder, files named on the
-    /// command line) and every file or host allowed at a prompt so far.
+    /// command line) and every file or host allowed at a prompt so far. In a dry run, all of it
+    /// to read only.
     public var confinement: Confinement {
         var confinement = Confinement()
         let (granted, free, answered) = snapshot()
@@ -62,6 +74,6 @@ extension AccessGate {
             if capability == .read { confinement.read = paths } else { confinement.write = paths }
         }
         confinement.network = granted[.net] != nil || answered.contains { $0.capability == .net }
-        return confinement.simplified
+        return (isDryRun ? confinement.readOnly : confinement).simplified
     }
 }

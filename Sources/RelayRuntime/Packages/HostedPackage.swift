@@ -171,8 +171,13 @@ public final class HostedPackage: @unchecked Sendable {
             }
         } catch let refusal as HostRefusal {
             // The kernel stopped a confined host from touching what the run was not granted.
+            if isConfined, let gate, gate.isDryRun, refusal.access.capability == .write {
+                // Its own data folder needs no grant in a real run.
+                let own = ResolvedPath.path(refusal.access.target, isWithin: ResolvedPath.resolve(dataFolder))
+                throw AccessDenied(access: refusal.access, reason: .dryRun(granted: own || gate.allows(refusal.access)))
+            }
             if isConfined, let gate, !gate.allows(refusal.access) {
-                throw AccessDenied(access: refusal.access, refused: false, confinedPackage: manifest.name)
+                throw AccessDenied(access: refusal.access, reason: .confined(package: manifest.name))
             }
             throw IntentError(refusal.message)
         }
