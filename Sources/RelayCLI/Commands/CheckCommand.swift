@@ -29,7 +29,7 @@ struct CheckCommand: AsyncParsableCommand {
             let loader = try await PackageOptions.loading(packagesOf: file, into: base, gate: gate)
             let (workflow, diagnostics) = loader.load(path: file)
             all += diagnostics
-            if permissions, let workflow { reports.append((file, PermissionReport(workflow))) }
+            if permissions, let workflow { reports.append((file, PermissionReport(workflow, entityTypes: loader.registry.entityTypes))) }
         }
         if permissions, !all.contains(where: { $0.severity == .error }) {
             switch format {

@@ -33,7 +33,7 @@ public struct Checker {
             output: workflow.output, packages: workflow.packages, variables: workflow.variables, steps: steps, timeout: workflow.timeout,
             permissions: workflow.permissions)
         // Needs beyond what `permissions:` declares are warnings (the run asks for them).
-        if !errors, workflow.permissions != nil { checker.diagnostics += PermissionReport(checked).warnings }
+        if !errors, workflow.permissions != nil { checker.diagnostics += PermissionReport(checked, entityTypes: checker.registry.entityTypes).warnings }
         errors = checker.diagnostics.contains { $0.severity == .error }
         return (errors ? nil : checked, checker.diagnostics)
     }

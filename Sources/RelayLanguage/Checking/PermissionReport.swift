@@ -34,9 +34,13 @@ public struct PermissionReport: Sendable {
     /// The needs that `permissions:` does not cover, in the order of the steps.
     public private(set) var beyond: [Need] = []
 
+    /// The entity types loaded, for the folders that `find`, `search` and `create-note` reach.
+    private let entityTypes: EntityCatalog
+
     /// The report for `workflow`; relative paths are taken from the workflow's folder.
-    public init(_ workflow: CheckedWorkflow) {
+    public init(_ workflow: CheckedWorkflow, entityTypes: EntityCatalog = EntityCatalog()) {
         file = workflow.file.path
+        self.entityTypes = entityTypes
         let folder = URL(fileURLWithPath: workflow.file.path).deletingLastPathComponent()
         var assigned: Set<String> = []
         for step in workflow.steps { Self.collectAssigned(step, into: &assigned) }
@@ -134,7 +138,26 @@ public struct PermissionReport: Sendable {
                 }
             }
         }
-        for capability in definition.capabilities where !named.contains(capability) { need(capability, nil, nil) }
+        let folder = libraryFolder(of: action)
+        for capability in definition.capabilities where !named.contains(capability) {
+            need(capability, [.read, .write].contains(capability) ? folder : nil, nil)
+        }
+    }
+
+    /// The library folder an action reaches by itself (Docs/Security.md, "At run time"): that of
+    /// the entity type its `type` argument names (`find: photos` reads `~/Pictures`), else of the
+    /// entity type it outputs (`create-note` writes `~/Notes`); nil when the run decides it.
+    private func libraryFolder(of action: PlannedAction) -> String? {
+        let definition = action.definition
+        var type: String?
+        if let index = definition.parameterIndex(named: "type") {
+            guard let named = action.arguments[index].flatMap({ literals($0) }), named.count == 1, let value = named[0] else { return nil }
+            type = value.textValue
+        } else if case .entity(let produced) = definition.output {
+            type = produced
+        }
+        guard let type, let descriptor = entityTypes.descriptor(named: type), let folder = descriptor.folder() else { return nil }
+        return ResolvedPath.resolve(folder)
     }
 
     /// The literal values of `template` (each item of a literal list), or nil when the run
