@@ -11,7 +11,8 @@ public final class HostedPackage: @unchecked Sendable {
     /// Where the package keeps its data (`PackageDataFolder`).
     private let dataFolder: String
     private let lock = NSLock()
-    private var connection: HostConnection
+    /// The running host; nil until the first call when the manifest was kept.
+    private var connection: HostConnection?
     /// What the run had granted when the running host started: it may touch that besides its own
     /// places (`HostSandbox`).
     private var granted: Confinement
@@ -24,8 +25,9 @@ public final class HostedPackage: @unchecked Sendable {
         return .milliseconds(Int(max(seconds, 0.1) * 1000))
     }()
 
-    /// Builds (if needed) and starts the package at `path`, and reads its manifest. The first
-    /// host may touch only its own places; a step that hands it more starts another.
+    /// Builds (if needed) the package at `path` and reads its manifest: kept beside the built
+    /// host once a host has sent it, so that loading a package runs none of its code after the
+    /// first time. The host starts at the first call, confined to what the run may touch then.
     public static func load(path: String, progress: (String) -> Void = { _ in }) async throws(HostError) -> HostedPackage {
         let executable = try await PackageBuilder.hostExecutable(forPackageAt: path, progress: progress)
         let name = (path as NSString).lastPathComponent
@@ -35,9 +37,19 @@ public final class HostedPackage: @unchecked Sendable {
         } catch {
             throw HostError("cannot make the data folder '\(dataFolder)' of package '\(name)': \(error.localizedDescription)")
         }
+        let kept = executable.deletingLastPathComponent().appendingPathComponent("manifest.json")
+        if let text = try? String(contentsOf: kept, encoding: .utf8), let json = try? JSONReader.value(from: text),
+            let manifest = try? await PackageManifest(json: json)
+        {
+            return HostedPackage(path: path, manifest: manifest, executable: executable, dataFolder: dataFolder, connection: nil)
+        }
+        // The first host may touch only its own places.
         let connection = try Self.start(executable, name: name, packagePath: path, dataFolder: dataFolder, granted: Confinement())
         do {
-            let manifest = try await PackageManifest(json: try await connection.request("manifest", timeout: callTimeout))
+            let json = try await connection.request("manifest", timeout: callTimeout)
+            let manifest = try await PackageManifest(json: json)
+            // Kept for the next load; a failure to keep it only costs a host start then.
+            try? AtomicFile.write(Data(JSONWriter.string(for: json, pretty: false).utf8), to: kept.path)
             return HostedPackage(path: path, manifest: manifest, executable: executable, dataFolder: dataFolder, connection: connection)
         } catch let error as HostError {
             connection.terminate()
@@ -64,7 +76,7 @@ public final class HostedPackage: @unchecked Sendable {
         }
     }
 
-    private init(path: String, manifest: PackageManifest, executable: URL, dataFolder: String, connection: HostConnection) {
+    private init(path: String, manifest: PackageManifest, executable: URL, dataFolder: String, connection: HostConnection?) {
         self.path = path
         self.manifest = manifest
         self.executable = executable
@@ -80,7 +92,7 @@ public final class HostedPackage: @unchecked Sendable {
     public static var confinementWarning: String? { HostSandbox.warning }
 
     /// Ends the host.
-    public func close() { lock.withLock { connection }.close() }
+    public func close() { lock.withLock { connection }?.close() }
 
     /// Sends a request to the host, starting a new host first if the last one died, or if the
     /// run may now touch what the running host may not (`needing`, from the run's gate): the old
@@ -90,12 +102,12 @@ public final class HostedPackage: @unchecked Sendable {
     ) async throws -> Value {
         let current: HostConnection = try lock.withLock {
             let widen = needing.map { !granted.covers($0) } ?? false
-            if !connection.isUsable || widen {
-                if widen { connection.retire() } else { connection.terminate() }
-                if let needing { granted = needing }
-                connection = try Self.start(executable, name: manifest.name, packagePath: path, dataFolder: dataFolder, granted: granted)
-            }
-            return connection
+            if let connection, connection.isUsable, !widen { return connection }
+            if widen { connection?.retire() } else { connection?.terminate() }
+            if let needing { granted = needing }
+            let started = try Self.start(executable, name: manifest.name, packagePath: path, dataFolder: dataFolder, granted: granted)
+            connection = started
+            return started
         }
         return try await current.request(method, params, timeout: Self.callTimeout, callbacks: callbacks)
     }
