@@ -22,7 +22,7 @@ extension Interpreter {
             // Every item's files are asked for first, so that a denial leaves none of them done.
             var asked: Set<String> = []
             var effects: [AccessDenied] = []  // a dry run's: told item by item below
-            for item in items {
+            for item in items where item.mayHoldFiles || definition.parametersDeclareAccess {
                 arguments[inputIndex] = item
                 try await authorize(arguments, of: definition, step: step, filesOnly: true, asked: &asked, effects: &effects)
             }
@@ -46,15 +46,20 @@ extension Interpreter {
         }
         // What the arguments name is asked for before anything reads or changes it: files given as
         // they are (a conversion may read them), then what the converted values name.
+        // Most steps name nothing, and are not asked about (without even an async call).
         var asked: Set<String> = []
         var effects: [AccessDenied] = []
-        try await authorize(arguments, of: definition, step: step, filesOnly: true, asked: &asked, effects: &effects)
+        if Self.mayName(arguments, definition) {
+            try await authorize(arguments, of: definition, step: step, filesOnly: true, asked: &asked, effects: &effects)
+        }
         var converted = arguments
         for (index, parameter) in definition.parameters.enumerated() {
             guard let argument = arguments[index] else { continue }
             converted[index] = try await convert(argument, for: parameter, of: definition, step: step)
         }
-        try await authorize(converted, of: definition, step: step, asked: &asked, effects: &effects)
+        if Self.mayName(converted, definition) {
+            try await authorize(converted, of: definition, step: step, asked: &asked, effects: &effects)
+        }
         if !effects.isEmpty { return skipped(definition, arguments, step: step, effects: effects) }
         let context = StepContext(interpreter: self, step: step, action: definition)
         do {
@@ -80,6 +85,14 @@ extension Interpreter {
         return definition.inputIndex.flatMap { arguments[$0] } ?? .nothing
     }
 
+    /// Whether `arguments` may name something the gate is asked about: a parameter of `definition`
+    /// declares access, or an argument may hold a file.
+    private static func mayName(_ arguments: [Value?], _ definition: ActionDefinition) -> Bool {
+        if definition.parametersDeclareAccess { return true }
+        for case let argument? in arguments where argument.mayHoldFiles { return true }
+        return false
+    }
+
     /// Asks the run's gate for what each argument names (Docs/Security.md, "At run time"): for a
     /// parameter that declares a capability, the paths or hosts it names; for any other, the files
     /// in it, which the action may read.
@@ -92,8 +105,6 @@ extension Interpreter {
         _ arguments: [Value?], of definition: ActionDefinition, step: PlannedStep, filesOnly: Bool = false, asked: inout Set<String>,
         effects: inout [AccessDenied]
     ) async throws(RuntimeError) {
-        // Most steps name nothing: no parameter declares access and no argument holds a file.
-        if !definition.parametersDeclareAccess, !arguments.contains(where: { $0?.mayHoldFiles == true }) { return }
         for (index, parameter) in definition.parameters.enumerated() {
             guard let argument = arguments[index] else { continue }
             let declared = definition.access(ofParameterAt: index) { arguments[$0] != nil }

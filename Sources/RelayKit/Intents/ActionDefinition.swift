@@ -155,7 +155,7 @@ public final class ActionDefinition: Sendable {
             let instance: I
             let storages: [any AnyParameterStorage]
             if collectsInOrder {
-                (instance, storages) = ParameterCollector.make(I.self)
+                (instance, storages) = ParameterCollector.make(I.self, performing: true)
             } else {
                 instance = I()
                 storages = Self.parameterStorages(of: instance).map(\.1)
@@ -200,7 +200,7 @@ public final class ActionDefinition: Sendable {
     /// collector saw with the `_`-prefixed stored properties `Mirror` lists, without dynamic casts
     /// (each cast scans protocol conformances); casting is the fallback when the two do not pair up.
     private static func labelledStorages<I: Intent>(of type: I.Type) -> (labelled: [(String, any AnyParameterStorage)], collectsInOrder: Bool) {
-        let (probe, collected) = ParameterCollector.make(I.self)
+        let (probe, collected) = ParameterCollector.make(I.self, performing: false)
         let wrapped = Mirror(reflecting: probe).children.compactMap { child -> String? in
             guard let label = child.label, label.hasPrefix("_") else { return nil }
             return String(label.dropFirst())

@@ -57,37 +57,49 @@ public typealias ParameterCheck = @Sendable (Value) -> String?
 /// A default value (`@Parameter var places: Int = 0`) or an optional type makes the parameter optional.
 @propertyWrapper
 public struct Parameter<T: ParameterValue>: Sendable {
-    let storage: ParameterStorage<T>
+    @usableFromInline let storage: ParameterStorage<T>
 
     /// A parameter with a default value. `check` tells what is wrong with a value (nil: nothing);
     /// the checker applies it to values written literally in a workflow.
+    @inlinable
     public init(
         wrappedValue: T, name: String? = nil, title: String? = nil, primary: Bool = false, input: Bool = false,
         summary: String = "", choices: [String] = [], accepts: [ContentType] = [], access: Capability? = nil,
         readOnlyWhenGiven: String? = nil, check: (@Sendable (T) -> String?)? = nil
     ) {
-        let options = ParameterOptions(
-            name: name, title: title, summary: summary, primary: primary, input: input, choices: choices, accepts: accepts,
-            check: Self.erased(check), access: access, readOnlyWhenGiven: readOnlyWhenGiven)
-        storage = ParameterStorage(options: options, defaultValue: wrappedValue)
-        ParameterCollector.current?.storages.append(storage)
+        self.init(defaultValue: wrappedValue) {
+            ParameterOptions(
+                name: name, title: title, summary: summary, primary: primary, input: input, choices: choices, accepts: accepts,
+                check: Self.erased(check), access: access, readOnlyWhenGiven: readOnlyWhenGiven)
+        }
     }
 
     /// A parameter without a default value: required unless its type is optional.
+    @inlinable
     public init(
         name: String? = nil, title: String? = nil, primary: Bool = false, input: Bool = false, summary: String = "",
         choices: [String] = [], accepts: [ContentType] = [], access: Capability? = nil, readOnlyWhenGiven: String? = nil,
         check: (@Sendable (T) -> String?)? = nil
     ) {
-        let options = ParameterOptions(
-            name: name, title: title, summary: summary, primary: primary, input: input, choices: choices, accepts: accepts,
-            check: Self.erased(check), access: access, readOnlyWhenGiven: readOnlyWhenGiven)
-        storage = ParameterStorage(options: options, defaultValue: nil)
-        ParameterCollector.current?.storages.append(storage)
+        self.init(defaultValue: nil) {
+            ParameterOptions(
+                name: name, title: title, summary: summary, primary: primary, input: input, choices: choices, accepts: accepts,
+                check: Self.erased(check), access: access, readOnlyWhenGiven: readOnlyWhenGiven)
+        }
+    }
+
+    /// Registers the parameter with the collector making the intent. Its options are built only
+    /// when the intent is described, not when it is made to be performed.
+    @inlinable
+    init(defaultValue: T?, options: () -> ParameterOptions) {
+        let collector = ParameterCollector.current
+        storage = ParameterStorage(options: collector?.isPerforming == true ? nil : options(), defaultValue: defaultValue)
+        collector?.storages.append(storage)
     }
 
     /// `check` on values of any type: a value that does not convert is the checker's other concern.
-    private static func erased(_ check: (@Sendable (T) -> String?)?) -> ParameterCheck? {
+    @usableFromInline
+    static func erased(_ check: (@Sendable (T) -> String?)?) -> ParameterCheck? {
         guard let check else { return nil }
         return { value in (try? T(parameterValue: value)).flatMap(check) }
     }
@@ -106,6 +118,7 @@ public struct Parameter<T: ParameterValue>: Sendable {
 }
 
 /// What the runtime sees of a parameter without knowing its Swift type.
+@usableFromInline
 protocol AnyParameterStorage: AnyObject {
     var options: ParameterOptions { get }
     var valueType: ValueType { get }
@@ -117,21 +130,32 @@ protocol AnyParameterStorage: AnyObject {
 }
 
 /// The per-instance box behind a `Parameter`: intents are structs, so the runtime sets values here.
+@usableFromInline
 final class ParameterStorage<T: ParameterValue>: AnyParameterStorage, @unchecked Sendable {
-    let options: ParameterOptions
+    /// How the parameter presents itself; nil in an intent made to be performed, which needs none.
+    private let describedOptions: ParameterOptions?
     let defaultValue: T?
     var value: T?
 
-    init(options: ParameterOptions, defaultValue: T?) {
-        self.options = options
+    @usableFromInline
+    init(options: ParameterOptions?, defaultValue: T?) {
+        describedOptions = options
         self.defaultValue = defaultValue
     }
 
+    @usableFromInline
+    var options: ParameterOptions { describedOptions ?? ParameterOptions() }
+
+    @usableFromInline
     var valueType: ValueType { T.valueType }
+    @usableFromInline
     var isRequired: Bool { defaultValue == nil && !T.isOptional }
+    @usableFromInline
     var defaultParameterValue: Value? { defaultValue.map(\.parameterValue) }
+    @usableFromInline
     var isSet: Bool { value != nil || defaultValue != nil || T.emptyValue != nil }
 
+    @usableFromInline
     func assign(_ value: Value) throws(CoercionError) {
         self.value = try T(parameterValue: value)
     }
@@ -139,13 +163,22 @@ final class ParameterStorage<T: ParameterValue>: AnyParameterStorage, @unchecked
 
 /// Gathers the storages of the parameters an intent's `init()` creates, in declaration order, so
 /// that performing an action needs no reflection (reflection runs once, when the action is registered).
+///
+/// An intent made to be performed (`performing`) leaves its parameters' options out: building
+/// them is most of what making an intent costs, and only describing the action needs them.
+@usableFromInline
 final class ParameterCollector: @unchecked Sendable {
-    @TaskLocal static var current: ParameterCollector?
-    var storages: [any AnyParameterStorage] = []
+    @usableFromInline @TaskLocal static var current: ParameterCollector?
+    @usableFromInline let isPerforming: Bool
+    @usableFromInline var storages: [any AnyParameterStorage] = []
+
+    private init(isPerforming: Bool) {
+        self.isPerforming = isPerforming
+    }
 
     /// Makes an intent, returning it with its parameters' storages.
-    static func make<I: Intent>(_ intent: I.Type) -> (I, [any AnyParameterStorage]) {
-        let collector = ParameterCollector()
+    static func make<I: Intent>(_ intent: I.Type, performing: Bool) -> (I, [any AnyParameterStorage]) {
+        let collector = ParameterCollector(isPerforming: performing)
         let instance = $current.withValue(collector) { I() }
         return (instance, collector.storages)
     }
