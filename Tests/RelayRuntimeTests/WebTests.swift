@@ -43,6 +43,17 @@ struct WebTests {
     private func fetch(_ yaml: String) async throws -> Value { try await run(yaml, granted: Self.granted) }
     private func fetchFailure(_ yaml: String) async -> RuntimeError? { await failure(yaml, granted: Self.granted) }
 
+    @Test("a response that says it is JSON but is not names the URL, status, content type, place and text; lone surrogates read as U+FFFD")
+    func invalidJSON() async throws {
+        let base = await LocalServer.base()
+        let error = try #require(await fetchFailure("- url: \(base)/badjson\n- get-contents-of-url"))
+        #expect(
+            error.message
+                == "the response from \(base)/badjson (status 200, application/json) says it is JSON but is not: "
+                + "expected ',' or '}' after a member, found 'x' at line 3, column 11 (offset 29), near `  \"age\": 3x`")
+        #expect(try await fetch("- url: \(base)/surrogates\n- get-contents-of-url") == ["\u{FFFD}\u{1234}", "\u{FFFD}\u{FFFD}\n"])
+    }
+
     @Test("JSON becomes a dictionary, text stays text, other content becomes a file by its type")
     func responses() async throws {
         let base = await LocalServer.base()

@@ -45,6 +45,12 @@ struct GetContentsOfURL: Intent {
     }
 }
 
+/// A header's value as a message shows it: printable ASCII only (a server chooses it), at most 100 characters.
+private func shownHeader(_ value: String) -> String {
+    let printable = value.unicodeScalars.prefix(100).map { (0x20..<0x7F).contains($0.value) ? Character($0) : "?" }
+    return String(printable) + (value.unicodeScalars.count > 100 ? "…" : "")
+}
+
 /// A new path in the scratch folder, or the step's error.
 private func scratchPath(_ name: String, in scratch: ScratchFolder) throws -> String {
     do {
@@ -109,9 +115,12 @@ enum ResponseValue {
         }
         if type.conforms(to: .json) || mime?.hasSuffix("+json") == true {
             do {
-                return try JSONReader.value(from: String(decoding: body, as: UTF8.self))
+                return try JSONReader.value(from: [UInt8](body))
             } catch {
-                throw IntentError("the response from \(url.absoluteString) says it is JSON but is not: \(error)")
+                // Everything needed to tell whose fault it is: the server, its answer, and where the text goes wrong.
+                throw IntentError(
+                    "the response from \(url.absoluteString) (status \(HTTPStatus.describe(response.status)), "
+                        + "\(response.contentType.map(shownHeader) ?? "no content type")) says it is JSON but is not: \(error)")
             }
         }
         if type.conforms(to: .text), !type.conforms(to: .html), !type.conforms(to: .rtf),

@@ -79,6 +79,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.answer(200, "application/json", json.dumps(echo).encode())
         elif self.path == "/json":
             self.answer(200, "application/json; charset=utf-8", b'{"name": "Ridge Loop", "distance": 4.2, "tags": ["easy"]}')
+        elif self.path == "/badjson":
+            self.answer(200, "application/json", b'{\n  "name": "Ada",\n  "age": 3x\n}')
+        elif self.path == "/surrogates":
+            self.answer(200, "application/json", b'["\\uD888\\u1234", "\\uD800\\uD800\\n"]')
         elif self.path == "/text":
             self.answer(200, "text/plain; charset=utf-8", "caf\u00e9\n".encode())
         elif self.path == "/html":
