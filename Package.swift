@@ -59,6 +59,9 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "relay", dependencies: ["RelayCLI"]),
+        // What each fuzz target checks (Docs/Reliability.md, "Fuzzing"), and the fuzzer Scripts/fuzz builds.
+        .target(name: "RelayFuzzing", dependencies: ["RelayKit", "RelayLanguage", "RelayRuntime", "RelayActions"]),
+        .executableTarget(name: "relay-fuzz", dependencies: ["RelayFuzzing"]),
         // Benchmarks/entities runs it (release build); not a product.
         .executableTarget(
             name: "relay-benchmarks", dependencies: ["RelayKit", "RelayLanguage", "RelayRuntime", "RelayActions"],
@@ -70,6 +73,7 @@ let package = Package(
             name: "RelayRuntimeTests", dependencies: ["RelayRuntime", "RelayLanguage", "RelayActions", "CGraphics"],
             exclude: ["Fixtures"], swiftSettings: systemHeaderFlags),
         .testTarget(name: "RelayCLITests", dependencies: ["RelayCLI", "RelayKit"]),
+        .testTarget(name: "RelayFuzzingTests", dependencies: ["RelayFuzzing"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,7 +3,7 @@ import RelayKit
 import RelayLanguage
 
 /// Evaluates templates and `${…}` expressions against the run's variables (Docs/Language.md, "Variables and expressions").
-enum Evaluator {
+package enum Evaluator {
     /// `template`'s value. With `asURL` (a parameter that takes a URL), each `${…}` in URL text
     /// is percent-encoded for where it stands (`URLText`): a value cannot change the URL's shape.
     static func evaluate(_ template: Template, _ variables: Variables, asURL: Bool = false) async throws(RuntimeError) -> Value {
@@ -40,7 +40,7 @@ enum Evaluator {
         }
     }
 
-    static func evaluate(_ expression: ValueExpression, _ variables: Variables) async throws(RuntimeError) -> Value {
+    package static func evaluate(_ expression: ValueExpression, _ variables: Variables) async throws(RuntimeError) -> Value {
         switch expression.kind {
         case .literal(let value): return value
         case .variable(let name):

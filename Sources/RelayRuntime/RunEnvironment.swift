@@ -3,7 +3,7 @@ import RelayKit
 import RelayLanguage
 
 /// The run's variables: run-wide names plus the block names (`item`, `index`, `error`) in force.
-typealias Variables = [String: Value]
+package typealias Variables = [String: Value]
 
 /// Answers the prompts of `ask`, `choose-from-list`, `menu` and `confirm`.
 public protocol Interaction: Sendable {

@@ -8,6 +8,29 @@ import Testing
 struct RTFTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
 
+    @Test("nested lists, an item's second paragraph and code, and rules come back from RTF as they were")
+    func nestingAndRules() throws {
+        let document = try MarkdownReader.richText(from: """
+            - one
+            - two
+
+              second paragraph of two
+
+                  code in two
+              1. nested first
+              2. nested second
+                 - deeper
+            - three
+
+            ---
+
+            after the rule
+            """)
+        let again = try RTFReader.richText(from: RTFWriter.rtf(for: document))
+        #expect(again == document)
+        #expect(again.plainText == document.plainText)
+    }
+
     @Test("rich text → RTF → rich text gives the same document")
     func roundTrip() throws {
         let document = try MarkdownReader.richText(from: """

@@ -5,8 +5,8 @@ import RelayKit
 /// Reads HTML into rich text with libxml2's HTML parser, which repairs real-world markup
 /// (unclosed `<p>` and `<li>`, stray tags) the way browsers do. libxml2 is opened on first use
 /// (`LazyLibrary`), not linked: it brings the system's ICU, which every run would otherwise load.
-enum HTMLReader {
-    static func richText(from html: String) throws -> RichText {
+package enum HTMLReader {
+    package static func richText(from html: String) throws -> RichText {
         let xml = try LibXML2.shared()
         let options = Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue)
         let bytes = Array(html.utf8)
@@ -91,9 +91,11 @@ enum HTMLReader {
                 if !inlines.isEmpty { result.append(.paragraph(inlines)) }
             case "ul", "ol":
                 flushLoose()
-                let start = HTMLReader.attribute(node, "start").flatMap(Int.init) ?? 1
+                // Numbers as CommonMark bounds them (nine digits), so that counting on cannot overflow.
+                let start = min(max(HTMLReader.attribute(node, "start").flatMap(Int.init) ?? 1, 0), RichText.largestListStart)
                 let items = HTMLReader.children(node).filter { HTMLReader.name($0) == "li" }.map(HTMLReader.listItem)
-                result.append(.list(ordered: tag == "ol", start: start, items: items))
+                // A list without items has nothing to show, and no format could keep it.
+                if !items.isEmpty { result.append(.list(ordered: tag == "ol", start: start, items: items)) }
             case "blockquote":
                 flushLoose()
                 var inner = Builder()
@@ -112,7 +114,9 @@ enum HTMLReader {
                 result.append(.rule)
             case "table":
                 flushLoose()
-                result.append(.table(HTMLReader.table(node)))
+                // A table without text (no rows, or only empty cells) has nothing to show.
+                let table = HTMLReader.table(node)
+                if table.rows.contains(where: { $0.contains { !RichText.plainText(of: $0).isEmpty } }) { result.append(.table(table)) }
             case "div", "section", "article", "main", "header", "footer", "nav", "aside", "body", "html", "figure", "form", "center":
                 flushLoose()
                 blocks(in: node)

@@ -4,14 +4,14 @@ import RelayKit
 
 /// Reads Markdown (CommonMark with GitHub's tables, strikethrough, task lists and autolinks)
 /// into rich text, through cmark-gfm's syntax tree.
-enum MarkdownReader {
+package enum MarkdownReader {
     /// cmark-gfm's extensions must be registered once per process before use.
     private static let extensionsRegistered: Bool = {
         cmark_gfm_core_extensions_ensure_registered()
         return true
     }()
 
-    static func richText(from markdown: String) throws -> RichText {
+    package static func richText(from markdown: String) throws -> RichText {
         guard extensionsRegistered, let parser = cmark_parser_new(CMARK_OPT_DEFAULT) else {
             throw IntentError("cannot start the Markdown parser")
         }

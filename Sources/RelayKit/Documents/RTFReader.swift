@@ -28,6 +28,14 @@ public struct RTFReader {
 
     private enum Destination { case body, fontTable, listMarker, fieldInstruction, fieldResult }
 
+    private struct ListEntry {
+        var ordered: Bool
+        var start: Int
+        var id: Int?
+        var level: Int
+        var item: RichText.ListItem
+    }
+
     private struct Run: Equatable {
         var text: String
         var bold: Bool, italic: Bool, strike: Bool, monospace: Bool
@@ -51,7 +59,12 @@ public struct RTFReader {
     private var inTable = false
     private var tableCells: [[RichText.Inline]] = []
     private var tableRows: [[[RichText.Inline]]] = []
-    private var listItems: [(ordered: Bool, start: Int, id: Int?, item: RichText.ListItem)] = []
+    /// The nesting level (`\ilvlN`, 0 to 8) of the current list paragraph.
+    private var listLevel = 0
+    /// Whether the current paragraph has a bottom border and so, when empty, is a rule.
+    private var hasBottomBorder = false
+    /// The items of the lists under way, each with its level: `flushList` nests them.
+    private var listItems: [ListEntry] = []
     private var fieldStack: [(depth: Int, instruction: String, runs: [RichText.Inline])] = []
     private var pendingUnicodeSkip = 0
     private var highSurrogate: UInt16?
@@ -213,8 +226,12 @@ public struct RTFReader {
             flushPending()
             headingLevel = nil
             listID = nil
+            listLevel = 0
+            hasBottomBorder = false
             inTable = false
         case "ls": listID = parameter
+        case "ilvl": listLevel = min(max(parameter ?? 0, 0), 8)
+        case "brdrb": hasBottomBorder = true
         case "plain": state.bold = false; state.italic = false; state.strike = false; state.monospace = false
         case "b": state.bold = on
         case "i": state.italic = on
@@ -355,29 +372,75 @@ public struct RTFReader {
             }
             if marker.hasSuffix("☐") || marker.hasSuffix("☑") { checked = marker.hasSuffix("☑") }
             let ordered = !digits.isEmpty
-            if let last = listItems.last, last.ordered != ordered || last.id != listID { flushList() }
-            listItems.append((ordered, Int(digits) ?? 1, listID, RichText.ListItem(checked: checked, blocks: [.paragraph(content)])))
+            // A new list at the top level when the kind or the word processor's list changes.
+            if listLevel == 0, let last = listItems.last(where: { $0.level == 0 }), last.ordered != ordered || last.id != listID {
+                flushList()
+            }
+            // An empty first paragraph is an item whose first block is something else (or nothing).
+            let item = RichText.ListItem(checked: checked, blocks: content.isEmpty ? [] : [.paragraph(content)])
+            let start = min(Int(digits.prefix(9)) ?? 1, RichText.largestListStart)
+            listItems.append(ListEntry(ordered: ordered, start: start, id: listID, level: listLevel, item: item))
             return
         }
-        flushList()
-        guard !inlines.isEmpty else { return }
-        if let level = headingLevel {
-            blocks.append(.heading(level: level, Self.unbolded(inlines)))
+        let block: RichText.Block?
+        if inlines.isEmpty {
+            // The end of the text is not a paragraph; an empty one is a rule, an empty heading, or nothing.
+            block = !force ? nil : hasBottomBorder ? .rule : headingLevel.map { .heading(level: $0, []) }
+        } else if let level = headingLevel {
+            block = .heading(level: level, Self.unbolded(inlines))
         } else if inlines.allSatisfy({ if case .code = $0 { true } else if case .lineBreak = $0 { true } else { false } }) {
             let text = inlines.map { inline -> String in
                 if case .code(let code) = inline { return code }
                 return "\n"
             }.joined()
-            blocks.append(.code(language: nil, text: text + "\n"))
+            block = .code(language: nil, text: text + "\n")
         } else {
-            blocks.append(.paragraph(inlines))
+            block = .paragraph(inlines)
         }
+        // A paragraph of a list without a marker goes on its item (a second paragraph, a code block).
+        if listID != nil, !listItems.isEmpty {
+            if let block { listItems[listItems.count - 1].item.blocks.append(block) }
+            return
+        }
+        flushList()
+        if let block { blocks.append(block) }
     }
 
+    /// Ends the lists under way: items of a deeper level go in the item before them, as a list.
     private mutating func flushList() {
-        guard let first = listItems.first else { return }
-        blocks.append(.list(ordered: first.ordered, start: first.start, items: listItems.map(\.item)))
+        blocks += Self.lists(of: listItems[...], level: 0)
         listItems = []
+    }
+
+    private static func lists(of entries: ArraySlice<ListEntry>, level: Int) -> [RichText.Block] {
+        var lists: [RichText.Block] = []
+        var first: ListEntry?
+        var items: [RichText.ListItem] = []
+        var deeper: [ListEntry] = []
+        func endDeeper() {
+            guard !deeper.isEmpty else { return }
+            let nested = Self.lists(of: deeper[...], level: level + 1)
+            if items.isEmpty { lists += nested } else { items[items.count - 1].blocks += nested }
+            deeper = []
+        }
+        func endList() {
+            if let first { lists.append(.list(ordered: first.ordered, start: first.start, items: items)) }
+            first = nil
+            items = []
+        }
+        for entry in entries {
+            if entry.level > level {
+                deeper.append(entry)
+                continue
+            }
+            endDeeper()
+            if let current = first, current.ordered != entry.ordered || current.id != entry.id { endList() }
+            if first == nil { first = entry }
+            items.append(entry.item)
+        }
+        endDeeper()
+        endList()
+        return lists
     }
 
     private mutating func flushTable() {

@@ -41,8 +41,10 @@ public enum RTFWriter {
             return output + "}\n"
         }
 
-        mutating func rtf(for block: RichText.Block, indent: Int) -> String {
-            let left = indent > 0 ? "\\li\(indent)" : ""
+        /// `block` as RTF. In a list item (`list`: the list's number and level), every paragraph
+        /// carries the list's number, so that a reader keeps it in the item.
+        mutating func rtf(for block: RichText.Block, indent: Int, list: (number: Int, level: Int)? = nil) -> String {
+            let left = (indent > 0 ? "\\li\(indent)" : "") + (list.map { "\\ls\($0.number)\\ilvl\($0.level)" } ?? "")
             switch block {
             case .heading(let level, let inlines):
                 let clamped = min(max(level, 1), 6)
@@ -51,7 +53,7 @@ public enum RTFWriter {
             case .paragraph(let inlines):
                 return "\\pard\\sa160\(left) " + RTFWriter.rtf(for: inlines) + "\\par\n"
             case .quote(let blocks):
-                return blocks.map { "{\\i\\cf2 " + rtf(for: $0, indent: indent + 720) + "}" }.joined()
+                return blocks.map { "{\\i\\cf2 " + rtf(for: $0, indent: indent + 720, list: list) + "}" }.joined()
             case .code(_, let text):
                 let lines = (text.hasSuffix("\n") ? String(text.dropLast()) : text).components(separatedBy: "\n")
                 return "\\pard\\sa160\(left){\\f1\\fs20 " + lines.map(RTFWriter.escape).joined(separator: "\\line\n") + "}\\par\n"
@@ -60,16 +62,22 @@ public enum RTFWriter {
             case .list(let ordered, let start, let items):
                 lists.append((ordered, start))
                 let number = lists.count
+                let level = min(list.map { $0.level + 1 } ?? 0, 8)
                 var output = ""
                 for (index, item) in items.enumerated() {
                     let marker = ordered ? "\(start + index)." : "\\u8226 ?"
                     let box = item.checked.map { $0 ? "\\u9745 ? " : "\\u9744 ? " } ?? ""
+                    let markerParagraph = { (inlines: [RichText.Inline]) in
+                        "\\pard\\ls\(number)\\ilvl\(level)\\fi-360\\li\(indent + 720)\\sa60{\\listtext \(marker)\\tab}"
+                            + box + RTFWriter.rtf(for: inlines) + "\\par\n"
+                    }
+                    // An item that does not start with a paragraph starts with an empty one, which carries its marker.
+                    if let first = item.blocks.first, case .paragraph = first {} else { output += markerParagraph([]) }
                     for (position, inner) in item.blocks.enumerated() {
                         if position == 0, case .paragraph(let inlines) = inner {
-                            output += "\\pard\\ls\(number)\\ilvl0\\fi-360\\li\(indent + 720)\\sa60{\\listtext \(marker)\\tab}"
-                                + box + RTFWriter.rtf(for: inlines) + "\\par\n"
+                            output += markerParagraph(inlines)
                         } else {
-                            output += rtf(for: inner, indent: indent + 720)
+                            output += rtf(for: inner, indent: indent + 720, list: (number, level))
                         }
                     }
                 }

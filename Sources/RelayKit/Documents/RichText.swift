@@ -27,6 +27,10 @@ public struct RichText: Hashable, Sendable {
         case table(Table)
     }
 
+    /// The largest first number a list may have (CommonMark's nine digits): readers bound what
+    /// they read to it, so that numbering on from it cannot overflow.
+    public static let largestListStart = 999_999_999
+
     public struct ListItem: Hashable, Sendable {
         /// For task lists: whether the box is ticked; nil for an ordinary item.
         public var checked: Bool?

@@ -153,7 +153,7 @@ public final class UndoJournal: @unchecked Sendable {
 }
 
 extension UndoJournal.Change {
-    var value: Value {
+    package var value: Value {
         switch self {
         case .modified(let path, let saved): .dictionary(["change": "modified", "path": .text(path), "saved": .text(saved)])
         case .created(let path): .dictionary(["change": "created", "path": .text(path)])
@@ -167,7 +167,7 @@ extension UndoJournal.Change {
         }
     }
 
-    init?(_ value: Value) {
+    package init?(_ value: Value) {
         guard case .dictionary(let entry) = value, let kind = entry["change"]?.textValue else { return nil }
         let text = { (key: String) in entry[key]?.textValue ?? "" }
         switch kind {

@@ -11,9 +11,9 @@ import RelayKit
 ///     unary   := '-' unary | postfix
 ///     postfix := primary ('.' NAME | '[' or ']')*
 ///     primary := NUMBER | TEXT | 'true' | 'false' | 'nothing' | NAME | '(' or ')'
-struct ExpressionParser {
+package struct ExpressionParser {
     /// Maps a character offset and length in the expression text to a place in the file.
-    typealias Locator = (_ offset: Int, _ length: Int) -> SourceRange
+    package typealias Locator = (_ offset: Int, _ length: Int) -> SourceRange
 
     private let tokens: [ExpressionToken]
     private let locate: Locator
@@ -23,7 +23,7 @@ struct ExpressionParser {
     private var nesting = 0
 
     /// Parses `text`, or throws a diagnostic pointing at the problem.
-    static func parse(_ text: String, locate: @escaping Locator) throws(Diagnostic) -> ValueExpression {
+    package static func parse(_ text: String, locate: @escaping Locator) throws(Diagnostic) -> ValueExpression {
         do throws(ExpressionSyntaxError) {
             var parser = ExpressionParser(tokens: try ExpressionLexer.tokens(text), locate: locate)
             guard parser.current.kind != .end else {

@@ -18,6 +18,9 @@ public final class SourceFile: Sendable {
         lineStarts = starts
     }
 
+    /// How many lines the text has (a final line break starts an empty last line).
+    public var lineCount: Int { lineStarts.count }
+
     /// The text of line `number` (1-based), without its line break; empty past the end.
     public func line(_ number: Int) -> Substring {
         guard number >= 1, number <= lineStarts.count else { return "" }

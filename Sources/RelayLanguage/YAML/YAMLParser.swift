@@ -177,10 +177,17 @@ private struct TreeBuilder {
     }
 
     private func range(_ start: yaml_mark_t, _ end: yaml_mark_t) -> SourceRange {
-        SourceRange(
-            file: file,
-            start: SourcePosition(line: Int(start.line) + 1, column: Int(start.column) + 1),
-            end: SourcePosition(line: Int(end.line) + 1, column: Int(end.column) + 1))
+        SourceRange(file: file, start: position(start), end: position(end))
+    }
+
+    /// `mark` as a place in the file. libyaml ends the text with a line break of its own, so a
+    /// mark at the very end can be a line past the last: it is the end of the last line.
+    private func position(_ mark: yaml_mark_t) -> SourcePosition {
+        let line = Int(clamping: mark.line) + 1
+        guard line <= file.lineCount else {
+            return SourcePosition(line: file.lineCount, column: file.line(file.lineCount).count + 1)
+        }
+        return SourcePosition(line: line, column: Int(clamping: mark.column) + 1)
     }
 
     private func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {

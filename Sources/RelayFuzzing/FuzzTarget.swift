@@ -1,0 +1,38 @@
+/// A reader of bytes Relay does not control, and what must hold whatever the bytes are
+/// (Docs/Reliability.md, "Fuzzing"). libFuzzer runs each (`Scripts/fuzz TARGET SECONDS`), and the
+/// tests replay each one's seeds and kept crashers.
+public enum FuzzTarget: String, CaseIterable, Sendable {
+    /// A server's response, text converted to a dictionary: written and read again, it is the same value.
+    case json
+    /// A package's message line, and the values in it: decoded, encoded and decoded again, the same.
+    case wire
+    /// The lines of an undo journal left by a killed run: a change read is written the same way.
+    case journal
+    /// RTF from a file or a package: read, written as RTF and read again, the same text.
+    case rtf
+    /// Markdown from a file: read into rich text, which RTF keeps.
+    case markdown
+    /// HTML from a server or a file: read into rich text, which RTF keeps.
+    case html
+    /// The text inside `${…}`: parsed and evaluated against values at their limits.
+    case expression
+    /// A workflow file: libyaml, Relay's node builder, the parser, the checker and the permission report.
+    case workflow
+    /// A package's URL template and the values put into it: a value cannot change the URL's host or shape.
+    case urlTemplate = "url-template"
+
+    /// What did not hold for `bytes`, or nil when everything did. (A crash is the other finding.)
+    public func check(_ bytes: [UInt8]) async -> String? {
+        switch self {
+        case .json: JSONHarness.check(bytes)
+        case .wire: await WireHarness.check(bytes)
+        case .journal: JournalHarness.check(bytes)
+        case .rtf: RichTextHarness.checkRTF(bytes)
+        case .markdown: RichTextHarness.checkMarkdown(bytes)
+        case .html: RichTextHarness.checkHTML(bytes)
+        case .expression: await ExpressionHarness.check(bytes)
+        case .workflow: WorkflowHarness.check(bytes)
+        case .urlTemplate: URLTemplateHarness.check(bytes)
+        }
+    }
+}
