@@ -24,6 +24,7 @@ enum RichTextHarness {
             let again = try RTFReader.richText(from: rtf)
             guard again.plainText == richText.plainText else {
                 return "\(format) read as \(String(reflecting: richText.plainText)); its RTF reads back as \(String(reflecting: again.plainText))"
+                    + "\n  read: \(richText.blocks)\n  back: \(again.blocks)"
             }
         } catch {
             return "the RTF written for \(format) does not read back: \(error)"

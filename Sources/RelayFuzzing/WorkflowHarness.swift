@@ -21,11 +21,12 @@ enum WorkflowHarness {
             diagnostics += checked.diagnostics
             if let plan = checked.workflow { _ = PermissionReport(plan, entityTypes: registry.entityTypes) }
         }
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
+        let lines = file.lineCount
         for diagnostic in diagnostics where diagnostic.severity == .error {
             guard let range = diagnostic.range else { return "the error '\(diagnostic.message)' has no place in the file" }
-            guard range.start.line >= 1, range.start.line <= lines, range.start.column >= 1 else {
-                return "the error '\(diagnostic.message)' is at \(range.start.line):\(range.start.column), outside the file's \(lines) lines"
+            let length = file.line(range.start.line).count
+            guard range.start.line >= 1, range.start.line <= lines, range.start.column >= 1, range.start.column <= length + 1 else {
+                return "the error '\(diagnostic.message)' is at \(range.start.line):\(range.start.column), outside the file's \(lines) lines (that line has \(length) characters)"
             }
         }
         return nil

@@ -19,6 +19,34 @@ struct YAMLTests {
         #expect(steps[1].range.start == SourcePosition(line: 3, column: 5))
     }
 
+    @Test("lines end where libyaml ends them: LF, CR LF, CR, NEL, LS, PS", arguments: ["\n", "\r\n", "\r", "\u{85}", "\u{2028}", "\u{2029}"])
+    func lineBreaks(newline: String) throws {
+        let text = ["steps:", "  - text: hi", "  - count"].joined(separator: newline) + newline
+        let file = SourceFile(path: "w.yaml", text: text)
+        #expect(file.lineCount == 4)
+        #expect(file.line(2) == "  - text: hi")
+        #expect(file.line(4) == "")
+        #expect(try steps(of: YAMLParser.parse(file))[1].range.start == SourcePosition(line: 3, column: 5))
+        do {
+            _ = try yaml(["steps:", "  - text: \"open"].joined(separator: newline))
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.range?.start == SourcePosition(line: 2, column: 11))
+        }
+    }
+
+    @Test("columns count characters, though libyaml counts Unicode scalars")
+    func columnsInCharacters() throws {
+        // A flag is two scalars and an accented e written with a combining accent is two: one character each.
+        #expect(try steps(of: yaml("steps: [{text: \"🇫🇷 e\u{301}\"}, {count: 1}]\n"))[1].range.start == SourcePosition(line: 1, column: 24))
+        let file = SourceFile(path: "w.yaml", text: "e\u{301}🇫🇷x\n")
+        var cursor = SourceFile.ColumnCursor()
+        #expect(file.column(line: 1, scalars: 5, cursor: &cursor) == 4)
+        #expect(file.column(line: 1, scalars: 2, cursor: &cursor) == 2)
+        #expect(file.column(line: 1, scalars: 99, cursor: &cursor) == 4)
+        #expect(file.column(line: 7, scalars: 3, cursor: &cursor) == 1)
+    }
+
     @Test("scalars resolve by the YAML 1.2 core schema, respecting quotes", arguments: [
         ("5", ResolvedScalar.number(5)), ("\"5\"", .text("5")), ("'5'", .text("5")), ("-3.5e2", .number(-350)),
         ("0x1F", .number(31)), ("0o17", .number(15)), (".inf", .number(.infinity)), ("true", .boolean(true)),
@@ -87,4 +115,14 @@ struct YAMLTests {
         let text = "a: " + String(repeating: "[", count: 1000) + String(repeating: "]", count: 1000) + "\n"
         #expect(throws: Diagnostic.self) { try yaml(text) }
     }
+
+    /// The items of the sequence that is the first value of `root`, a mapping.
+    private func steps(of root: YAMLNode) throws -> [YAMLNode] {
+        guard case .mapping(let pairs) = root.kind, let first = pairs.first, case .sequence(let steps) = first.value.kind, steps.count > 1 else {
+            throw ShapeError()
+        }
+        return steps
+    }
+
+    private struct ShapeError: Error {}
 }

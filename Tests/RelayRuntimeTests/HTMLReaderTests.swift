@@ -36,6 +36,23 @@ struct HTMLReaderTests {
         #expect(try HTMLReader.richText(from: html) == document, "\(html)")
     }
 
+    @Test("a block with nothing to show is no block, in HTML and in Markdown, so RTF loses nothing")
+    func emptyBlocks() throws {
+        let html = try HTMLReader.richText(from: """
+            <p>a</p><pre></pre><pre><code>\n</code></pre><ul></ul><table><tr><td></td></tr></table>
+            <p><b></b><a href="x"></a></p><blockquote><p></p></blockquote><p>b</p>
+            """)
+        let markdown = try MarkdownReader.richText(from: "a\n\n```swift\n```\n\n>\n\n> >\n\nb\n")
+        for document in [html, markdown] {
+            #expect(document.blocks == [.paragraph([.text("a")]), .paragraph([.text("b")])])
+            #expect(try RTFReader.richText(from: RTFWriter.rtf(for: document)) == document)
+        }
+        // A code block of blank lines is kept (it shows as a gap), as are an empty heading and a rule.
+        let kept = try MarkdownReader.richText(from: "```\n\n\n```\n\n#\n\n---\n")
+        #expect(kept.blocks == [.code(language: nil, text: "\n\n"), .heading(level: 1, []), .rule])
+        #expect(try RTFReader.richText(from: RTFWriter.rtf(for: kept)).plainText == kept.plainText)
+    }
+
     @Test("real-world markup is repaired: unclosed tags, loose text, scripts, white space")
     func messy() throws {
         let html = """

@@ -31,6 +31,55 @@ struct RTFTests {
         #expect(again.plainText == document.plainText)
     }
 
+    @Test("an item's paragraph after a nested list, a table in an item, a task with no text, a carriage return")
+    func itemsHoldingMore() throws {
+        let document = RichText(blocks: [
+            .list(ordered: false, start: 1, items: [
+                RichText.ListItem(blocks: [
+                    .list(ordered: false, start: 1, items: [RichText.ListItem(blocks: [.paragraph([.text("inner")])])]),
+                    .paragraph([.text("outer again")]),
+                    .table(RichText.Table(alignments: [.none, .none], rows: [[[.text("a")], [.text("b")]]])),
+                ]),
+                RichText.ListItem(checked: true, blocks: [.code(language: nil, text: "x\r\ny\n")]),
+                RichText.ListItem(blocks: [.paragraph([.text("last")])]),
+            ]),
+            .paragraph([.text("after")]),
+        ])
+        let again = try RTFReader.richText(from: RTFWriter.rtf(for: document))
+        #expect(again == document)
+        #expect(again.plainText == document.plainText)
+    }
+
+    @Test("quotes come back as quotes: nested, holding lists and tables, inside list items")
+    func quotes() throws {
+        let document = try MarkdownReader.richText(from: """
+            > first *said*
+            >
+            > > nested
+            > > - in a list
+            > >
+            > >   more of it
+            >
+            > | a | b |
+            > |---|---|
+            > | 1 | 2 |
+
+            between
+
+            - item
+              > quoted in the item
+              >
+              > twice
+            - > only a quote
+            """)
+        let rtf = RTFWriter.rtf(for: document)
+        let again = try RTFReader.richText(from: rtf)
+        #expect(again == document, "\(rtf)")
+        #expect(again.plainText == document.plainText)
+        // Other readers skip the depth, which is all they would not understand.
+        #expect(rtf.contains("{\\*\\relayquote2}"))
+    }
+
     @Test("rich text → RTF → rich text gives the same document")
     func roundTrip() throws {
         let document = try MarkdownReader.richText(from: """

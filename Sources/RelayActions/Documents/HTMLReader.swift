@@ -20,7 +20,7 @@ package enum HTMLReader {
         guard let root = xml.rootElement(document) else { return RichText(blocks: []) }
         var builder = Builder()
         builder.blocks(in: root)
-        return RichText(blocks: builder.finish())
+        return RichText(blocks: RichText.pruned(builder.finish()))
     }
 
     private static func name(_ node: UnsafeMutablePointer<xmlNode>) -> String {
@@ -94,8 +94,7 @@ package enum HTMLReader {
                 // Numbers as CommonMark bounds them (nine digits), so that counting on cannot overflow.
                 let start = min(max(HTMLReader.attribute(node, "start").flatMap(Int.init) ?? 1, 0), RichText.largestListStart)
                 let items = HTMLReader.children(node).filter { HTMLReader.name($0) == "li" }.map(HTMLReader.listItem)
-                // A list without items has nothing to show, and no format could keep it.
-                if !items.isEmpty { result.append(.list(ordered: tag == "ol", start: start, items: items)) }
+                result.append(.list(ordered: tag == "ol", start: start, items: items))
             case "blockquote":
                 flushLoose()
                 var inner = Builder()
@@ -106,7 +105,8 @@ package enum HTMLReader {
                 let code = HTMLReader.children(node).first { HTMLReader.name($0) == "code" }
                 let language = code.flatMap { HTMLReader.attribute($0, "class") }?
                     .split(separator: " ").first { $0.hasPrefix("language-") }.map { String($0.dropFirst(9)) }
-                var text = HTMLReader.content(node)
+                // Line ends as HTML reads them: CR LF and CR are LF.
+                var text = HTMLReader.content(node).replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
                 if !text.hasSuffix("\n") { text += "\n" }
                 result.append(.code(language: language, text: text))
             case "hr":
@@ -114,9 +114,7 @@ package enum HTMLReader {
                 result.append(.rule)
             case "table":
                 flushLoose()
-                // A table without text (no rows, or only empty cells) has nothing to show.
-                let table = HTMLReader.table(node)
-                if table.rows.contains(where: { $0.contains { !RichText.plainText(of: $0).isEmpty } }) { result.append(.table(table)) }
+                result.append(.table(HTMLReader.table(node)))
             case "div", "section", "article", "main", "header", "footer", "nav", "aside", "body", "html", "figure", "form", "center":
                 flushLoose()
                 blocks(in: node)
@@ -182,7 +180,9 @@ package enum HTMLReader {
             case "code", "tt", "kbd", "samp": return [.code(content(node))]
             case "a":
                 guard let href = attribute(node, "href") else { return inner() }
-                return [.link(url: href, inner())]
+                // As browsers read a URL: without tabs and line breaks, and without spaces at its ends.
+                let url = href.unicodeScalars.filter { $0 != "\t" && $0 != "\n" && $0 != "\r" }
+                return [.link(url: String(String.UnicodeScalarView(url)).trimmingCharacters(in: .whitespaces), inner())]
             case "br": return [.lineBreak]
             case "img": return attribute(node, "alt").map { [.text($0)] } ?? []
             case "input": return []
@@ -198,6 +198,8 @@ package enum HTMLReader {
     static func normalized(_ inlines: [RichText.Inline]) -> [RichText.Inline] {
         var result: [RichText.Inline] = []
         func append(_ inline: RichText.Inline) {
+            // An element with no text in it (`<b></b>`, `<code></code>`, `<a href=…></a>`) shows nothing.
+            if RichText.plainText(of: [inline]).isEmpty { return }
             if case .text(let next) = inline, case .text(let previous)? = result.last {
                 result[result.count - 1] = .text(previous + next)
             } else {
@@ -233,10 +235,18 @@ package enum HTMLReader {
         return result
     }
 
+    /// White space collapsed inside an element, and what holds no text left out.
     private static func collapse(_ inlines: [RichText.Inline]) -> [RichText.Inline] {
-        inlines.map { inline in
-            guard case .text(let text) = inline else { return inline }
-            return .text(text.replacingOccurrences(of: "[ \\t\\r\\n]+", with: " ", options: .regularExpression))
+        inlines.compactMap { inline in
+            let collapsed: RichText.Inline = switch inline {
+            case .text(let text): .text(text.replacingOccurrences(of: "[ \\t\\r\\n]+", with: " ", options: .regularExpression))
+            case .bold(let inner): .bold(collapse(inner))
+            case .italic(let inner): .italic(collapse(inner))
+            case .strikethrough(let inner): .strikethrough(collapse(inner))
+            case .link(let url, let inner): .link(url: url, collapse(inner))
+            default: inline
+            }
+            return RichText.plainText(of: [collapsed]).isEmpty ? nil : collapsed
         }
     }
 }

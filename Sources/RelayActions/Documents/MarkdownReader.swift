@@ -25,7 +25,7 @@ package enum MarkdownReader {
         }
         guard let document = cmark_parser_finish(parser) else { throw IntentError("cannot parse the Markdown") }
         defer { cmark_node_free(document) }
-        return RichText(blocks: try blocks(under: document, depth: 0))
+        return RichText(blocks: RichText.pruned(try blocks(under: document, depth: 0)))
     }
 
     /// One level deeper than `depth`, or an error past `Limits.documentDepth`: quotes, lists and

@@ -59,7 +59,7 @@ final class GrantPrompt: @unchecked Sendable {
         guard let line = Swift.readLine() else { return .no }
         switch line.trimmingCharacters(in: .whitespaces).lowercased() {
         case "y", "yes": return .once
-        case "a", "always" where workflow != nil:
+        case "a" where workflow != nil, "always" where workflow != nil:
             do throws(FileOperationError) {
                 if access.capability == .packages {
                     try store.trust(package: access.target)

@@ -34,7 +34,14 @@ public struct RTFReader {
         var id: Int?
         var level: Int
         var item: RichText.ListItem
+        /// A paragraph without a marker: more of the item before it at `level` (its blocks are in `item`).
+        var isContinuation = false
+        /// How many quotes the paragraph is in.
+        var quoteDepth = 0
     }
+
+    /// The deepest quote read (`\relayquoteN`): deeper is as deep.
+    static let maximumQuoteDepth = 32
 
     private struct Run: Equatable {
         var text: String
@@ -59,6 +66,12 @@ public struct RTFReader {
     private var inTable = false
     private var tableCells: [[RichText.Inline]] = []
     private var tableRows: [[[RichText.Inline]]] = []
+    /// The list (`\lsN`, `\ilvlN`) the current table's cells are in: the table is a block of its item.
+    private var tableList: (id: Int, level: Int)?
+    /// How many quotes the current paragraph is in (`{\*\relayquoteN}`, which Relay's writer writes).
+    private var quoteDepth = 0
+    /// How many quotes the current table is in.
+    private var tableQuoteDepth = 0
     /// The nesting level (`\ilvlN`, 0 to 8) of the current list paragraph.
     private var listLevel = 0
     /// Whether the current paragraph has a bottom border and so, when empty, is a rule.
@@ -76,9 +89,9 @@ public struct RTFReader {
         var reader = RTFReader()
         for token in tokens(bytes) { reader.handle(token) }
         reader.endParagraph(force: false)
-        reader.flushList()
         reader.flushTable()
-        return RichText(blocks: reader.blocks)
+        reader.flushList()
+        return RichText(blocks: joiningQuotes(reader.blocks))
     }
 
     // MARK: - Tokens
@@ -229,7 +242,9 @@ public struct RTFReader {
             listLevel = 0
             hasBottomBorder = false
             inTable = false
+            quoteDepth = 0
         case "ls": listID = parameter
+        case "relayquote": quoteDepth = min(max(parameter ?? 1, 0), Self.maximumQuoteDepth)
         case "ilvl": listLevel = min(max(parameter ?? 0, 0), 8)
         case "brdrb": hasBottomBorder = true
         case "plain": state.bold = false; state.italic = false; state.strike = false; state.monospace = false
@@ -239,6 +254,10 @@ public struct RTFReader {
         case "outlinelevel": if let parameter, parameter < 9 { headingLevel = parameter + 1 }
         case "intbl": inTable = true
         case "cell":
+            if tableRows.isEmpty, tableCells.isEmpty {
+                tableList = listID.map { ($0, listLevel) }
+                tableQuoteDepth = quoteDepth
+            }
             flushPending()
             tableCells.append(runs)
             runs = []
@@ -366,20 +385,24 @@ public struct RTFReader {
             let digits = marker.prefix { $0.isNumber }
             var content = inlines
             var checked: Bool?
-            if case .text(let first)? = content.first, first.hasPrefix("☐ ") || first.hasPrefix("☑ ") {
-                checked = first.hasPrefix("☑")
-                content[0] = .text(String(first.dropFirst(2)))
+            // A task's box: "☑ text", or "☑" alone for a task whose item starts with something else.
+            if case .text(let first)? = content.first, let box = first.first, box == "☐" || box == "☑",
+                first.count == 1 || first.dropFirst().first == " " {
+                checked = box == "☑"
+                let rest = String(first.dropFirst(2))
+                if rest.isEmpty { content.removeFirst() } else { content[0] = .text(rest) }
             }
             if marker.hasSuffix("☐") || marker.hasSuffix("☑") { checked = marker.hasSuffix("☑") }
             let ordered = !digits.isEmpty
-            // A new list at the top level when the kind or the word processor's list changes.
-            if listLevel == 0, let last = listItems.last(where: { $0.level == 0 }), last.ordered != ordered || last.id != listID {
+            // A new list at the top level when the kind, the word processor's list or the quote changes.
+            if listLevel == 0, let last = listItems.last(where: { $0.level == 0 && !$0.isContinuation }),
+                last.ordered != ordered || last.id != listID || last.quoteDepth != quoteDepth {
                 flushList()
             }
             // An empty first paragraph is an item whose first block is something else (or nothing).
             let item = RichText.ListItem(checked: checked, blocks: content.isEmpty ? [] : [.paragraph(content)])
             let start = min(Int(digits.prefix(9)) ?? 1, RichText.largestListStart)
-            listItems.append(ListEntry(ordered: ordered, start: start, id: listID, level: listLevel, item: item))
+            listItems.append(ListEntry(ordered: ordered, start: start, id: listID, level: listLevel, item: item, quoteDepth: quoteDepth))
             return
         }
         let block: RichText.Block?
@@ -397,34 +420,73 @@ public struct RTFReader {
         } else {
             block = .paragraph(inlines)
         }
-        // A paragraph of a list without a marker goes on its item (a second paragraph, a code block).
-        if listID != nil, !listItems.isEmpty {
-            if let block { listItems[listItems.count - 1].item.blocks.append(block) }
+        // A paragraph of a list without a marker goes on the item before it at its level (a second
+        // paragraph, a code block), after what is nested in that item so far.
+        if listID != nil, let last = listItems.last {
+            if let block {
+                listItems.append(ListEntry(
+                    ordered: last.ordered, start: 1, id: listID, level: listLevel, item: RichText.ListItem(blocks: [block]),
+                    isContinuation: true, quoteDepth: quoteDepth))
+            }
             return
         }
         flushList()
-        if let block { blocks.append(block) }
+        if let block { blocks.append(Self.quoted(block, depth: quoteDepth)) }
+    }
+
+    /// `block` in `depth` quotes.
+    private static func quoted(_ block: RichText.Block, depth: Int) -> RichText.Block {
+        depth <= 0 ? block : quoted(.quote([block]), depth: depth - 1)
+    }
+
+    /// `blocks` with each run of adjacent quotes made one, at every depth: the reader quotes each
+    /// paragraph on its own.
+    static func joiningQuotes(_ blocks: [RichText.Block]) -> [RichText.Block] {
+        var result: [RichText.Block] = []
+        for block in blocks {
+            if case .quote(let next) = block, case .quote(let previous)? = result.last {
+                result[result.count - 1] = .quote(previous + next)
+            } else {
+                result.append(block)
+            }
+        }
+        return result.map { block in
+            guard case .quote(let inner) = block else { return block }
+            return .quote(joiningQuotes(inner))
+        }
     }
 
     /// Ends the lists under way: items of a deeper level go in the item before them, as a list.
     private mutating func flushList() {
-        blocks += Self.lists(of: listItems[...], level: 0)
+        blocks += Self.lists(of: listItems[...], level: 0, quoteDepth: 0)
         listItems = []
     }
 
-    private static func lists(of entries: ArraySlice<ListEntry>, level: Int) -> [RichText.Block] {
+    /// The lists of `entries` at `level`, in a place `quoteDepth` quotes deep.
+    private static func lists(of entries: ArraySlice<ListEntry>, level: Int, quoteDepth: Int) -> [RichText.Block] {
         var lists: [RichText.Block] = []
         var first: ListEntry?
         var items: [RichText.ListItem] = []
         var deeper: [ListEntry] = []
+        /// What is in the item before (or, before any, in the place itself), quotes counted from there.
+        func append(_ blocks: [RichText.Block], quoteDepth depth: Int) {
+            if items.isEmpty {
+                lists += blocks.map { quoted($0, depth: depth - quoteDepth) }
+            } else {
+                items[items.count - 1].blocks += blocks.map { quoted($0, depth: depth - (first?.quoteDepth ?? quoteDepth)) }
+            }
+        }
         func endDeeper() {
             guard !deeper.isEmpty else { return }
-            let nested = Self.lists(of: deeper[...], level: level + 1)
+            let nested = Self.lists(of: deeper[...], level: level + 1, quoteDepth: items.isEmpty ? quoteDepth : first?.quoteDepth ?? quoteDepth)
             if items.isEmpty { lists += nested } else { items[items.count - 1].blocks += nested }
             deeper = []
         }
         func endList() {
-            if let first { lists.append(.list(ordered: first.ordered, start: first.start, items: items)) }
+            if let first {
+                let joined = items.map { RichText.ListItem(checked: $0.checked, blocks: joiningQuotes($0.blocks)) }
+                lists.append(quoted(.list(ordered: first.ordered, start: first.start, items: joined), depth: first.quoteDepth - quoteDepth))
+            }
             first = nil
             items = []
         }
@@ -434,7 +496,13 @@ public struct RTFReader {
                 continue
             }
             endDeeper()
-            if let current = first, current.ordered != entry.ordered || current.id != entry.id { endList() }
+            if entry.isContinuation {
+                append(entry.item.blocks, quoteDepth: entry.quoteDepth)
+                continue
+            }
+            if let current = first, current.ordered != entry.ordered || current.id != entry.id || current.quoteDepth != entry.quoteDepth {
+                endList()
+            }
             if first == nil { first = entry }
             items.append(entry.item)
         }
@@ -448,10 +516,20 @@ public struct RTFReader {
             tableRows.append(tableCells)
             tableCells = []
         }
+        defer {
+            tableRows = []
+            tableList = nil
+        }
         guard let header = tableRows.first else { return }
+        let table = RichText.Block.table(RichText.Table(alignments: Array(repeating: .none, count: header.count), rows: tableRows.map { $0.map(Self.merged) }))
+        if let list = tableList, let last = listItems.last {
+            listItems.append(ListEntry(
+                ordered: last.ordered, start: 1, id: list.id, level: list.level, item: RichText.ListItem(blocks: [table]),
+                isContinuation: true, quoteDepth: tableQuoteDepth))
+            return
+        }
         flushList()
-        blocks.append(.table(RichText.Table(alignments: Array(repeating: .none, count: header.count), rows: tableRows.map { $0.map(Self.merged) })))
-        tableRows = []
+        blocks.append(Self.quoted(table, depth: tableQuoteDepth))
     }
 
     /// `inlines` without spaces at the end of the paragraph.

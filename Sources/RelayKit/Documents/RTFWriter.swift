@@ -22,6 +22,15 @@ public enum RTFWriter {
     private struct BlockWriter {
         /// Each list written so far: ordered or not, and its first number.
         var lists: [(ordered: Bool, start: Int)] = []
+        /// How many quotes the block being written is in.
+        var quoteDepth = 0
+
+        /// The start of a paragraph with `properties`. In a quote, it also says how deep, in a
+        /// destination other readers skip (`{\*\relayquoteN}`), so that Relay reads the quote back.
+        func paragraph(_ properties: String) -> String {
+            // `properties` end with a control word, which takes the space callers put after them.
+            quoteDepth == 0 ? "\\pard" + properties : "\\pard{\\*\\relayquote\(quoteDepth)}\\brdrl\\brdrs\\brdrw10\\brsp80" + properties
+        }
 
         /// The list table (a bullet list and a decimal list) and one override per list written.
         func listTables() -> String {
@@ -48,17 +57,20 @@ public enum RTFWriter {
             switch block {
             case .heading(let level, let inlines):
                 let clamped = min(max(level, 1), 6)
-                return "\\pard\\outlinelevel\(clamped - 1)\\sb240\\sa120\(left)\\b\\fs\(headingSizes[clamped] ?? bodySize) "
+                return paragraph("\\outlinelevel\(clamped - 1)\\sb240\\sa120\(left)") + "\\b\\fs\(headingSizes[clamped] ?? bodySize) "
                     + RTFWriter.rtf(for: inlines) + "\\b0\\fs\(bodySize)\\par\n"
             case .paragraph(let inlines):
-                return "\\pard\\sa160\(left) " + RTFWriter.rtf(for: inlines) + "\\par\n"
+                return paragraph("\\sa160\(left)") + " " + RTFWriter.rtf(for: inlines) + "\\par\n"
             case .quote(let blocks):
-                return blocks.map { "{\\i\\cf2 " + rtf(for: $0, indent: indent + 720, list: list) + "}" }.joined()
+                // Grey, indented and with a bar on the left, as browsers show quotes.
+                quoteDepth += 1
+                defer { quoteDepth -= 1 }
+                return blocks.map { "{\\cf2 " + rtf(for: $0, indent: indent + 720, list: list) + "}" }.joined()
             case .code(_, let text):
                 let lines = (text.hasSuffix("\n") ? String(text.dropLast()) : text).components(separatedBy: "\n")
-                return "\\pard\\sa160\(left){\\f1\\fs20 " + lines.map(RTFWriter.escape).joined(separator: "\\line\n") + "}\\par\n"
+                return paragraph("\\sa160\(left)") + "{\\f1\\fs20 " + lines.map(RTFWriter.escape).joined(separator: "\\line\n") + "}\\par\n"
             case .rule:
-                return "\\pard\\brdrb\\brdrs\\brdrw10\\brsp20\(left)\\par\n"
+                return paragraph("\\brdrb\\brdrs\\brdrw10\\brsp20\(left)") + "\\par\n"
             case .list(let ordered, let start, let items):
                 lists.append((ordered, start))
                 let number = lists.count
@@ -67,8 +79,9 @@ public enum RTFWriter {
                 for (index, item) in items.enumerated() {
                     let marker = ordered ? "\(start + index)." : "\\u8226 ?"
                     let box = item.checked.map { $0 ? "\\u9745 ? " : "\\u9744 ? " } ?? ""
+                    let opening = paragraph("\\ls\(number)\\ilvl\(level)\\fi-360\\li\(indent + 720)\\sa60")
                     let markerParagraph = { (inlines: [RichText.Inline]) in
-                        "\\pard\\ls\(number)\\ilvl\(level)\\fi-360\\li\(indent + 720)\\sa60{\\listtext \(marker)\\tab}"
+                        opening + "{\\listtext \(marker)\\tab}"
                             + box + RTFWriter.rtf(for: inlines) + "\\par\n"
                     }
                     // An item that does not start with a paragraph starts with an empty one, which carries its marker.
@@ -88,7 +101,7 @@ public enum RTFWriter {
                 var output = ""
                 for row in table.rows {
                     output += "\\trowd\\trgaph108" + (1...columns).map { "\\cellx\($0 * width)" }.joined() + "\n"
-                    for cell in row { output += "\\pard\\intbl " + RTFWriter.rtf(for: cell) + "\\cell\n" }
+                    for cell in row { output += paragraph("\\intbl\(left)") + " " + RTFWriter.rtf(for: cell) + "\\cell\n" }
                     output += "\\row\n"
                 }
                 return output + "\\pard\n"
@@ -105,11 +118,25 @@ public enum RTFWriter {
             case .strikethrough(let inner): "{\\strike " + rtf(for: inner) + "}"
             case .code(let code): "{\\f1 " + escape(code) + "}"
             case .link(let url, let inner):
-                "{\\field{\\*\\fldinst{HYPERLINK \"\(escape(url))\"}}{\\fldrslt{\\ul\\cf1 " + rtf(for: inner) + "}}}"
+                "{\\field{\\*\\fldinst{HYPERLINK \"\(escape(fieldURL(url)))\"}}{\\fldrslt{\\ul\\cf1 " + rtf(for: inner) + "}}}"
             case .lineBreak: "\\line\n"
             case .softBreak: " "
             }
         }.joined()
+    }
+
+    /// `url` as a field instruction can hold it: control characters and quotes percent-encoded.
+    static func fieldURL(_ url: String) -> String {
+        var output = ""
+        for scalar in url.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F || scalar == "\"" {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                output += (hex.count < 2 ? "%0" : "%") + hex
+            } else {
+                output.unicodeScalars.append(scalar)
+            }
+        }
+        return output
     }
 
     /// Escapes RTF's special characters and writes everything beyond ASCII as `\uN?`.
@@ -122,6 +149,8 @@ public enum RTFWriter {
             case "}": output += "\\}"
             case "\t": output += "\\tab "
             case "\n": output += "\\line\n"
+            // Other control characters (a carriage return) would be skipped by readers as RTF's own line ends.
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F: output += "\\u\(scalar.value)?"
             case _ where scalar.value < 0x80: output.unicodeScalars.append(scalar)
             default:
                 for unit in String(scalar).utf16 { output += "\\u\(Int16(bitPattern: unit))?" }

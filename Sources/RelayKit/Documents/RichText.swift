@@ -31,6 +31,28 @@ public struct RichText: Hashable, Sendable {
     /// they read to it, so that numbering on from it cannot overflow.
     public static let largestListStart = 999_999_999
 
+    /// `blocks` without the blocks that hold nothing to show: a paragraph without text, a code
+    /// block without lines, a quote, list or table with nothing in it. No format could keep
+    /// them, so readers of other formats leave them out (Docs/Language.md, "Empty blocks in rich text").
+    /// Headings and rules stay: an empty heading still shows as a gap, a rule as a line.
+    public static func pruned(_ blocks: [Block]) -> [Block] {
+        blocks.compactMap { block -> Block? in
+            switch block {
+            case .heading, .rule: return block
+            case .paragraph(let inlines): return plainText(of: inlines).isEmpty ? nil : block
+            case .code(_, let text): return text.isEmpty || text == "\n" ? nil : block
+            case .quote(let inner):
+                let kept = pruned(inner)
+                return kept.isEmpty ? nil : .quote(kept)
+            case .list(let ordered, let start, let items):
+                let kept = items.map { ListItem(checked: $0.checked, blocks: pruned($0.blocks)) }
+                return kept.isEmpty ? nil : .list(ordered: ordered, start: start, items: kept)
+            case .table(let table):
+                return table.rows.contains { $0.contains { !plainText(of: $0).isEmpty } } ? block : nil
+            }
+        }
+    }
+
     public struct ListItem: Hashable, Sendable {
         /// For task lists: whether the box is ticked; nil for an ordinary item.
         public var checked: Bool?

@@ -1,34 +1,97 @@
 /// A workflow file's text, kept once, with the path it is shown under.
+///
+/// Lines end where YAML's reader ends them, so that the places libyaml reports are lines here:
+/// at a line feed, a carriage return (alone or before a line feed), NEL, and the line and
+/// paragraph separators (U+2028, U+2029).
 public final class SourceFile: Sendable {
     /// The path as the user wrote it (diagnostics print it this way).
     public let path: String
     /// The whole text.
     public let text: String
-    private let lineStarts: [String.Index]
+    /// Each line's text, without its line break.
+    private let lines: [Range<String.Index>]
+    /// Whether each line is ASCII, so that its scalars are its characters.
+    private let asciiLines: [Bool]
 
     public init(path: String, text: String) {
         self.path = path
         self.text = text
-        var starts = [text.startIndex]
-        var index = text.startIndex
-        while let newline = text[index...].firstIndex(of: "\n") {
-            index = text.index(after: newline)
-            starts.append(index)
+        var lines: [Range<String.Index>] = []
+        var asciiLines: [Bool] = []
+        let scalars = text.unicodeScalars
+        var start = scalars.startIndex
+        var index = start
+        var ascii = true
+        while index < scalars.endIndex {
+            let scalar = scalars[index]
+            var next = scalars.index(after: index)
+            switch scalar {
+            case "\n", "\r", "\u{85}", "\u{2028}", "\u{2029}":
+                if scalar == "\r", next < scalars.endIndex, scalars[next] == "\n" { next = scalars.index(after: next) }
+                lines.append(start..<index)
+                asciiLines.append(ascii)
+                start = next
+                ascii = true
+            default:
+                if !scalar.isASCII { ascii = false }
+            }
+            index = next
         }
-        lineStarts = starts
+        lines.append(start..<scalars.endIndex)
+        asciiLines.append(ascii)
+        self.lines = lines
+        self.asciiLines = asciiLines
     }
 
     /// How many lines the text has (a final line break starts an empty last line).
-    public var lineCount: Int { lineStarts.count }
+    public var lineCount: Int { lines.count }
 
     /// The text of line `number` (1-based), without its line break; empty past the end.
     public func line(_ number: Int) -> Substring {
-        guard number >= 1, number <= lineStarts.count else { return "" }
-        let start = lineStarts[number - 1]
-        let end = number < lineStarts.count ? text.index(before: lineStarts[number]) : text.endIndex
-        var line = text[start..<end]
-        if line.hasSuffix("\r") { line = line.dropLast() }
-        return line
+        guard number >= 1, number <= lines.count else { return "" }
+        return text[lines[number - 1]]
+    }
+
+    /// The column (1-based, in characters) of the place `scalars` Unicode scalars into line
+    /// `number` — libyaml counts columns in scalars; a place past the line's end is just past it.
+    /// `cursor`, when it is on the same line and not past the place, saves counting from the
+    /// line's start again (places come in order, and a line can be long).
+    public func column(line number: Int, scalars: Int, cursor: inout ColumnCursor) -> Int {
+        guard number >= 1, number <= lines.count, scalars > 0 else { return 1 }
+        let range = lines[number - 1]
+        if asciiLines[number - 1] {
+            return min(scalars, text.utf8.distance(from: range.lowerBound, to: range.upperBound)) + 1
+        }
+        if cursor.line != number || cursor.scalars > scalars {
+            cursor = ColumnCursor(line: number, scalars: 0, index: range.lowerBound, characters: 0)
+        }
+        let view = text.unicodeScalars
+        var index = cursor.index
+        var remaining = scalars - cursor.scalars
+        while remaining > 0, index < range.upperBound {
+            index = view.index(after: index)
+            remaining -= 1
+        }
+        let characters = cursor.characters + text[cursor.index..<index].count
+        cursor = ColumnCursor(line: number, scalars: scalars - remaining, index: index, characters: characters)
+        return characters + 1
+    }
+
+    /// Where counting columns last stopped (see `column(line:scalars:cursor:)`).
+    public struct ColumnCursor {
+        var line = 0
+        var scalars = 0
+        var index: String.Index
+        var characters = 0
+
+        public init() { index = "".startIndex }
+
+        init(line: Int, scalars: Int, index: String.Index, characters: Int) {
+            self.line = line
+            self.scalars = scalars
+            self.index = index
+            self.characters = characters
+        }
     }
 }
 

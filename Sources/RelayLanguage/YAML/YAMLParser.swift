@@ -22,6 +22,8 @@ public enum YAMLParser {
 /// Turns libyaml's event stream into nodes.
 private struct TreeBuilder {
     let file: SourceFile
+    /// Where the last column was counted (places come in order; see `SourceFile.column`).
+    private let columns = ColumnCounting()
     private var anchors: [String: YAMLNode] = [:]
     private var nodeCount = 0
 
@@ -155,13 +157,13 @@ private struct TreeBuilder {
             message += " (\(context) at line \(parser.context_mark.line + 1), column \(parser.context_mark.column + 1))"
         }
         var notes: [String] = []
-        let problemLine = file.line(Int(parser.problem_mark.line) + 1)
-        let column = Int(parser.problem_mark.column)
-        let problemCharacter = column < problemLine.count ? problemLine[problemLine.index(problemLine.startIndex, offsetBy: column)] : nil
-        if problem.contains("tab") || problemCharacter == "\t" {
+        let problemLine = Int(clamping: parser.problem_mark.line) + 1
+        // libyaml counts columns in Unicode scalars.
+        let problemScalar = file.line(problemLine).unicodeScalars.dropFirst(Int(clamping: parser.problem_mark.column)).first
+        if problem.contains("tab") || problemScalar == "\t" {
             notes.append("help: indent with spaces; YAML does not allow tabs for indentation")
         } else if problem.contains("mapping values are not allowed") {
-            let previous = file.line(Int(parser.problem_mark.line)).trimmingCharacters(in: .whitespaces)
+            let previous = file.line(problemLine - 1).trimmingCharacters(in: .whitespaces)
             if previous.hasPrefix("- "), !previous.contains(":"), !previous.dropFirst(2).contains(" ") {
                 let name = previous.dropFirst(2)
                 notes.append("help: to give '\(name)' modifiers or parameters, end it with a colon: '- \(name):'")
@@ -171,7 +173,7 @@ private struct TreeBuilder {
         }
         // Where the problem shows only at the end of the file, the construct left open (a quote,
         // a bracket) is the better place to point.
-        let atEnd = file.line(Int(parser.problem_mark.line) + 1).allSatisfy(\.isWhitespace)
+        let atEnd = file.line(problemLine).allSatisfy(\.isWhitespace)
         let mark = (problem.contains("end of stream") || atEnd) && parser.context != nil ? parser.context_mark : parser.problem_mark
         return Diagnostic.error(message, at: range(mark, mark), notes: notes)
     }
@@ -187,7 +189,7 @@ private struct TreeBuilder {
         guard line <= file.lineCount else {
             return SourcePosition(line: file.lineCount, column: file.line(file.lineCount).count + 1)
         }
-        return SourcePosition(line: line, column: Int(clamping: mark.column) + 1)
+        return SourcePosition(line: line, column: file.column(line: line, scalars: Int(clamping: mark.column), cursor: &columns.cursor))
     }
 
     private func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
@@ -203,4 +205,8 @@ private struct TreeBuilder {
         default: .plain
         }
     }
+}
+
+private final class ColumnCounting {
+    var cursor = SourceFile.ColumnCursor()
 }
