@@ -83,6 +83,7 @@ struct YAMLTests {
         ("a: b: c\n", 1, "mapping values are not allowed"),
         ("steps: [a, b\n", 1, "flow sequence"),
         ("a: *missing\n", 1, "alias"),
+        ("steps:\n  - text: \"a\u{1B}[2J\"\n", 2, "control characters are not allowed (found U+001B)"),
     ])
     func malformed(text: String, line: Int, fragment: String) {
         do {

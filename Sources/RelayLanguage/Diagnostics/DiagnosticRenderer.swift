@@ -15,21 +15,22 @@ public struct DiagnosticRenderer: Sendable {
     public func render(_ diagnostic: Diagnostic) -> String {
         var output = ""
         if let range = diagnostic.range {
-            output += "\(range.file.path):\(range.start.line):\(range.start.column): "
+            output += "\(Self.visible(range.file.path)):\(range.start.line):\(range.start.column): "
         }
         output += paint(diagnostic.severity.rawValue + ":", severityColor(diagnostic.severity))
-        output += " " + diagnostic.message + "\n"
+        output += " " + Self.visible(diagnostic.message, keepingLineBreaks: true) + "\n"
         if let range = diagnostic.range {
             output += excerpt(range)
         }
         for note in diagnostic.notes {
-            output += note + "\n"
+            output += Self.visible(note, keepingLineBreaks: true) + "\n"
         }
         return output
     }
 
     private func excerpt(_ range: SourceRange) -> String {
-        let line = range.file.line(range.start.line)
+        // One character for one, so that the caret stays under its column.
+        let line = Self.visible(range.file.line(range.start.line))
         guard !line.isEmpty || range.start.column == 1 else { return "" }
         let number = String(range.start.line)
         let gutterWidth = max(5, number.count + 1)
@@ -52,6 +53,25 @@ public struct DiagnosticRenderer: Sendable {
         let padding = String(shown.prefix(startColumn - 1).map { $0 == "\t" ? "\t" : " " })
         let marker = "^" + String(repeating: "~", count: width - 1)
         return gutter + shown + "\n" + blankGutter.dropLast() + " " + padding + paint(marker, "\u{1B}[1;32m") + "\n"
+    }
+
+    /// `text` with the control characters a terminal would act on (an escape sequence in a
+    /// server's answer, a workflow's line or a file's name) shown as their pictures (␛, ␀) or �.
+    /// Tabs stay, and line breaks where asked.
+    static func visible(_ text: some StringProtocol, keepingLineBreaks: Bool = false) -> String {
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) else { return String(text) }
+        var output = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x09: output.append(scalar)
+            case 0x0A where keepingLineBreaks: output.append(scalar)
+            case 0x00..<0x20: output.append(Unicode.Scalar(0x2400 + scalar.value) ?? "\u{FFFD}")
+            case 0x7F: output.append("\u{2421}")
+            case 0x80..<0xA0: output.append("\u{FFFD}")
+            default: output.append(scalar)
+            }
+        }
+        return String(output)
     }
 
     /// The most characters of a source line shown under a diagnostic.

@@ -77,6 +77,14 @@ public final class SourceFile: Sendable {
         return characters + 1
     }
 
+    /// The place of the character at byte `utf8Offset` of the text (the end, past it).
+    public func position(utf8Offset: Int) -> SourcePosition {
+        let index = text.utf8.index(text.startIndex, offsetBy: min(max(utf8Offset, 0), text.utf8.count))
+        let number = lines.lastIndex { $0.lowerBound <= index } ?? 0
+        let start = lines[number].lowerBound
+        return SourcePosition(line: number + 1, column: text[start..<min(index, lines[number].upperBound)].count + 1)
+    }
+
     /// Where counting columns last stopped (see `column(line:scalars:cursor:)`).
     public struct ColumnCursor {
         var line = 0

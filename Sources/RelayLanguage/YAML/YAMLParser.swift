@@ -153,6 +153,12 @@ private struct TreeBuilder {
     private func parserError(_ parser: yaml_parser_t) -> Diagnostic {
         let problem = parser.problem.map { String(cString: $0) } ?? "malformed YAML"
         var message = "invalid YAML: \(problem)"
+        // The reader's errors (a control character, bytes that are not UTF-8) give a byte offset.
+        if parser.error == YAML_READER_ERROR {
+            if parser.problem_value >= 0 { message += " (found U+\(String(UInt32(clamping: parser.problem_value), radix: 16, uppercase: true).leftPadded4))" }
+            let place = file.position(utf8Offset: Int(clamping: parser.problem_offset))
+            return Diagnostic.error(message, at: SourceRange(file: file, start: place, length: 1))
+        }
         if let context = parser.context.map({ String(cString: $0) }) {
             message += " (\(context) at line \(parser.context_mark.line + 1), column \(parser.context_mark.column + 1))"
         }
@@ -205,6 +211,11 @@ private struct TreeBuilder {
         default: .plain
         }
     }
+}
+
+private extension String {
+    /// At least four digits, as U+ numbers are written.
+    var leftPadded4: String { count >= 4 ? self : String(repeating: "0", count: 4 - count) + self }
 }
 
 private final class ColumnCounting {
