@@ -71,6 +71,9 @@ struct RTFTests {
               >
               > twice
             - > only a quote
+            - > one quote
+
+              > another, right after it
             """)
         let rtf = RTFWriter.rtf(for: document)
         let again = try RTFReader.richText(from: rtf)

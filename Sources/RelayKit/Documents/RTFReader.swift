@@ -36,8 +36,22 @@ public struct RTFReader {
         var item: RichText.ListItem
         /// A paragraph without a marker: more of the item before it at `level` (its blocks are in `item`).
         var isContinuation = false
-        /// How many quotes the paragraph is in.
-        var quoteDepth = 0
+        /// How many quotes the paragraph is in, and the shallowest of them that starts with it.
+        var quote = QuotePlace()
+    }
+
+    /// How many quotes a paragraph is in (`{\*\relayquoteN}`), and from which depth on they are
+    /// new quotes that start with it (`\relayquotestartK`; without it, none: a paragraph goes on
+    /// the quotes before it).
+    private struct QuotePlace: Equatable {
+        var depth = 0
+        var start = Int.max
+    }
+
+    /// A block read, with its place in quotes: `nest` builds the quotes once a container is complete.
+    private struct Piece {
+        var block: RichText.Block
+        var quote: QuotePlace
     }
 
     /// The deepest quote read (`\relayquoteN`): deeper is as deep.
@@ -55,7 +69,7 @@ public struct RTFReader {
     private var fontName = ""
     private var fontIsModern = false
 
-    private var blocks: [RichText.Block] = []
+    private var pieces: [Piece] = []
     private var runs: [RichText.Inline] = []
     private var pendingText = ""
     private var pendingStyle: Run?
@@ -68,10 +82,10 @@ public struct RTFReader {
     private var tableRows: [[[RichText.Inline]]] = []
     /// The list (`\lsN`, `\ilvlN`) the current table's cells are in: the table is a block of its item.
     private var tableList: (id: Int, level: Int)?
-    /// How many quotes the current paragraph is in (`{\*\relayquoteN}`, which Relay's writer writes).
-    private var quoteDepth = 0
-    /// How many quotes the current table is in.
-    private var tableQuoteDepth = 0
+    /// The quotes the current paragraph is in (which Relay's writer writes).
+    private var quote = QuotePlace()
+    /// The quotes the current table is in.
+    private var tableQuote = QuotePlace()
     /// The nesting level (`\ilvlN`, 0 to 8) of the current list paragraph.
     private var listLevel = 0
     /// Whether the current paragraph has a bottom border and so, when empty, is a rule.
@@ -91,7 +105,7 @@ public struct RTFReader {
         reader.endParagraph(force: false)
         reader.flushTable()
         reader.flushList()
-        return RichText(blocks: joiningQuotes(reader.blocks))
+        return RichText(blocks: nest(reader.pieces[...], depth: 0))
     }
 
     // MARK: - Tokens
@@ -242,9 +256,10 @@ public struct RTFReader {
             listLevel = 0
             hasBottomBorder = false
             inTable = false
-            quoteDepth = 0
+            quote = QuotePlace()
         case "ls": listID = parameter
-        case "relayquote": quoteDepth = min(max(parameter ?? 1, 0), Self.maximumQuoteDepth)
+        case "relayquote": quote.depth = min(max(parameter ?? 1, 0), Self.maximumQuoteDepth)
+        case "relayquotestart": quote.start = max(parameter ?? 1, 1)
         case "ilvl": listLevel = min(max(parameter ?? 0, 0), 8)
         case "brdrb": hasBottomBorder = true
         case "plain": state.bold = false; state.italic = false; state.strike = false; state.monospace = false
@@ -256,7 +271,7 @@ public struct RTFReader {
         case "cell":
             if tableRows.isEmpty, tableCells.isEmpty {
                 tableList = listID.map { ($0, listLevel) }
-                tableQuoteDepth = quoteDepth
+                tableQuote = quote
             }
             flushPending()
             tableCells.append(runs)
@@ -396,13 +411,13 @@ public struct RTFReader {
             let ordered = !digits.isEmpty
             // A new list at the top level when the kind, the word processor's list or the quote changes.
             if listLevel == 0, let last = listItems.last(where: { $0.level == 0 && !$0.isContinuation }),
-                last.ordered != ordered || last.id != listID || last.quoteDepth != quoteDepth {
+                last.ordered != ordered || last.id != listID || last.quote.depth != quote.depth || quote.start <= quote.depth {
                 flushList()
             }
             // An empty first paragraph is an item whose first block is something else (or nothing).
             let item = RichText.ListItem(checked: checked, blocks: content.isEmpty ? [] : [.paragraph(content)])
             let start = min(Int(digits.prefix(9)) ?? 1, RichText.largestListStart)
-            listItems.append(ListEntry(ordered: ordered, start: start, id: listID, level: listLevel, item: item, quoteDepth: quoteDepth))
+            listItems.append(ListEntry(ordered: ordered, start: start, id: listID, level: listLevel, item: item, quote: quote))
             return
         }
         let block: RichText.Block?
@@ -426,66 +441,60 @@ public struct RTFReader {
             if let block {
                 listItems.append(ListEntry(
                     ordered: last.ordered, start: 1, id: listID, level: listLevel, item: RichText.ListItem(blocks: [block]),
-                    isContinuation: true, quoteDepth: quoteDepth))
+                    isContinuation: true, quote: quote))
             }
             return
         }
         flushList()
-        if let block { blocks.append(Self.quoted(block, depth: quoteDepth)) }
+        if let block { pieces.append(Piece(block: block, quote: quote)) }
     }
 
-    /// `block` in `depth` quotes.
-    private static func quoted(_ block: RichText.Block, depth: Int) -> RichText.Block {
-        depth <= 0 ? block : quoted(.quote([block]), depth: depth - 1)
-    }
-
-    /// `blocks` with each run of adjacent quotes made one, at every depth: the reader quotes each
-    /// paragraph on its own.
-    static func joiningQuotes(_ blocks: [RichText.Block]) -> [RichText.Block] {
-        var result: [RichText.Block] = []
-        for block in blocks {
-            if case .quote(let next) = block, case .quote(let previous)? = result.last {
-                result[result.count - 1] = .quote(previous + next)
-            } else {
-                result.append(block)
+    /// The blocks of `pieces`, all at least `depth` quotes deep, with their quotes built: a piece
+    /// deeper than `depth` goes in a quote with the pieces after it that are as deep and do not
+    /// start a new quote there.
+    private static func nest(_ pieces: ArraySlice<Piece>, depth: Int) -> [RichText.Block] {
+        var blocks: [RichText.Block] = []
+        var index = pieces.startIndex
+        while index < pieces.endIndex {
+            let piece = pieces[index]
+            guard piece.quote.depth > depth else {
+                blocks.append(piece.block)
+                index += 1
+                continue
             }
+            var end = index + 1
+            while end < pieces.endIndex, pieces[end].quote.depth > depth, pieces[end].quote.start > depth + 1 { end += 1 }
+            blocks.append(.quote(nest(pieces[index..<end], depth: depth + 1)))
+            index = end
         }
-        return result.map { block in
-            guard case .quote(let inner) = block else { return block }
-            return .quote(joiningQuotes(inner))
-        }
+        return blocks
     }
 
     /// Ends the lists under way: items of a deeper level go in the item before them, as a list.
     private mutating func flushList() {
-        blocks += Self.lists(of: listItems[...], level: 0, quoteDepth: 0)
+        pieces += Self.lists(of: listItems[...], level: 0)
         listItems = []
     }
 
-    /// The lists of `entries` at `level`, in a place `quoteDepth` quotes deep.
-    private static func lists(of entries: ArraySlice<ListEntry>, level: Int, quoteDepth: Int) -> [RichText.Block] {
-        var lists: [RichText.Block] = []
+    /// The lists of `entries` at `level` (and what goes before their first item), as pieces.
+    private static func lists(of entries: ArraySlice<ListEntry>, level: Int) -> [Piece] {
+        var lists: [Piece] = []
         var first: ListEntry?
-        var items: [RichText.ListItem] = []
+        var items: [(checked: Bool?, pieces: [Piece])] = []
         var deeper: [ListEntry] = []
-        /// What is in the item before (or, before any, in the place itself), quotes counted from there.
-        func append(_ blocks: [RichText.Block], quoteDepth depth: Int) {
-            if items.isEmpty {
-                lists += blocks.map { quoted($0, depth: depth - quoteDepth) }
-            } else {
-                items[items.count - 1].blocks += blocks.map { quoted($0, depth: depth - (first?.quoteDepth ?? quoteDepth)) }
-            }
+        func append(_ more: [Piece]) {
+            if items.isEmpty { lists += more } else { items[items.count - 1].pieces += more }
         }
         func endDeeper() {
             guard !deeper.isEmpty else { return }
-            let nested = Self.lists(of: deeper[...], level: level + 1, quoteDepth: items.isEmpty ? quoteDepth : first?.quoteDepth ?? quoteDepth)
-            if items.isEmpty { lists += nested } else { items[items.count - 1].blocks += nested }
+            append(Self.lists(of: deeper[...], level: level + 1))
             deeper = []
         }
         func endList() {
             if let first {
-                let joined = items.map { RichText.ListItem(checked: $0.checked, blocks: joiningQuotes($0.blocks)) }
-                lists.append(quoted(.list(ordered: first.ordered, start: first.start, items: joined), depth: first.quoteDepth - quoteDepth))
+                let depth = first.quote.depth
+                let built = items.map { RichText.ListItem(checked: $0.checked, blocks: nest($0.pieces[...], depth: depth)) }
+                lists.append(Piece(block: .list(ordered: first.ordered, start: first.start, items: built), quote: first.quote))
             }
             first = nil
             items = []
@@ -497,14 +506,18 @@ public struct RTFReader {
             }
             endDeeper()
             if entry.isContinuation {
-                append(entry.item.blocks, quoteDepth: entry.quoteDepth)
+                append(entry.item.blocks.map { Piece(block: $0, quote: entry.quote) })
                 continue
             }
-            if let current = first, current.ordered != entry.ordered || current.id != entry.id || current.quoteDepth != entry.quoteDepth {
+            if let current = first,
+                current.ordered != entry.ordered || current.id != entry.id || current.quote.depth != entry.quote.depth
+                    || entry.quote.start <= entry.quote.depth {
                 endList()
             }
             if first == nil { first = entry }
-            items.append(entry.item)
+            // The item's own paragraph is as deep as the list: the quotes it starts are the list's.
+            let own = entry.item.blocks.map { Piece(block: $0, quote: QuotePlace(depth: entry.quote.depth)) }
+            items.append((entry.item.checked, own))
         }
         endDeeper()
         endList()
@@ -525,11 +538,11 @@ public struct RTFReader {
         if let list = tableList, let last = listItems.last {
             listItems.append(ListEntry(
                 ordered: last.ordered, start: 1, id: list.id, level: list.level, item: RichText.ListItem(blocks: [table]),
-                isContinuation: true, quoteDepth: tableQuoteDepth))
+                isContinuation: true, quote: tableQuote))
             return
         }
         flushList()
-        blocks.append(Self.quoted(table, depth: tableQuoteDepth))
+        pieces.append(Piece(block: table, quote: tableQuote))
     }
 
     /// `inlines` without spaces at the end of the paragraph.

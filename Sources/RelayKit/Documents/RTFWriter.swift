@@ -24,12 +24,18 @@ public enum RTFWriter {
         var lists: [(ordered: Bool, start: Int)] = []
         /// How many quotes the block being written is in.
         var quoteDepth = 0
+        /// The shallowest quote that starts with the next paragraph, if one does.
+        var quoteStart: Int?
 
-        /// The start of a paragraph with `properties`. In a quote, it also says how deep, in a
-        /// destination other readers skip (`{\*\relayquoteN}`), so that Relay reads the quote back.
-        func paragraph(_ properties: String) -> String {
+        /// The start of a paragraph with `properties`. In a quote, it also says how deep, and from
+        /// which depth on the quotes start with it, in a destination other readers skip
+        /// (`{\*\relayquoteN\relayquotestartK}`), so that Relay reads the quotes back as they were.
+        mutating func paragraph(_ properties: String) -> String {
             // `properties` end with a control word, which takes the space callers put after them.
-            quoteDepth == 0 ? "\\pard" + properties : "\\pard{\\*\\relayquote\(quoteDepth)}\\brdrl\\brdrs\\brdrw10\\brsp80" + properties
+            guard quoteDepth > 0 else { return "\\pard" + properties }
+            let start = quoteStart.map { "\\relayquotestart\($0)" } ?? ""
+            quoteStart = nil
+            return "\\pard{\\*\\relayquote\(quoteDepth)\(start)}\\brdrl\\brdrs\\brdrw10\\brsp80" + properties
         }
 
         /// The list table (a bullet list and a decimal list) and one override per list written.
@@ -64,7 +70,13 @@ public enum RTFWriter {
             case .quote(let blocks):
                 // Grey, indented and with a bar on the left, as browsers show quotes.
                 quoteDepth += 1
-                defer { quoteDepth -= 1 }
+                let outer = quoteStart
+                quoteStart = outer ?? quoteDepth
+                defer {
+                    quoteDepth -= 1
+                    // A quote with no paragraph starts nothing.
+                    if quoteStart == quoteDepth + 1 { quoteStart = outer }
+                }
                 return blocks.map { "{\\cf2 " + rtf(for: $0, indent: indent + 720, list: list) + "}" }.joined()
             case .code(_, let text):
                 let lines = (text.hasSuffix("\n") ? String(text.dropLast()) : text).components(separatedBy: "\n")
