@@ -69,6 +69,21 @@ struct WebTests {
         #expect(html.textValue.contains("Hi"))
     }
 
+    @Test("a file named by its URL stays in the scratch folder, whatever the URL's last part says")
+    func namedByURL() async throws {
+        let base = await LocalServer.base()
+        for (path, name) in [
+            ("..%2F..%2Fescaped", "_.._escaped.html"), ("%2E%2E", "file.html"), ("a%2Fb%00c", "a_b_c.html"),
+            (String(repeating: "x", count: 300), String(repeating: "x", count: 195) + ".html"),
+        ] {
+            let value = try await fetch("- url: \(base)/named/\(path)\n- get-contents-of-url")
+            guard case .file(let file) = value else { Issue.record("not a file: \(value)"); continue }
+            #expect(file.name == name)
+            let folder = URL(fileURLWithPath: file.path).deletingLastPathComponent().path
+            #expect(folder.contains("/relay-scratch/run-") && !folder.hasSuffix(".."), "\(file.path)")
+        }
+    }
+
     @Test("methods, headers and JSON or form bodies are sent")
     func requests() async throws {
         let base = await LocalServer.base()

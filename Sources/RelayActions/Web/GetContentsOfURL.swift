@@ -98,7 +98,8 @@ enum ResponseValue {
             ?? ContentType(fileExtension: url.pathExtension)
             ?? ContentSniffing.type(fileExtension: "", content: response.body.prefix(ContentSniffing.prefixLength))
         let fileExtension = type.preferredExtension ?? (url.pathExtension.isEmpty ? "data" : url.pathExtension)
-        let last = url.deletingPathExtension().lastPathComponent
+        // The URL's last part, decoded, without its extension; the scratch folder makes it a plain file name.
+        let last = (url.lastPathComponent as NSString).deletingPathExtension
         let base = last.isEmpty || last == "/" ? "download" : last
         let body: Data
         switch response.body {

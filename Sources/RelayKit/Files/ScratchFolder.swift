@@ -14,7 +14,10 @@ public final class ScratchFolder: @unchecked Sendable {
     }
 
     /// A path in the scratch folder for a new file called `name` (made unique with a number).
+    /// The name often comes from elsewhere (a URL's last part, a package's answer), so it is made
+    /// one plain file name first: the file is always in the folder (see `fileName(from:)`).
     public func path(forNewFile name: String) throws(FileOperationError) -> String {
+        let name = Self.fileName(from: name)
         lock.lock()
         defer { lock.unlock() }
         let folder = try existingFolder()
@@ -28,6 +31,22 @@ public final class ScratchFolder: @unchecked Sendable {
             number += 1
         }
         return candidate
+    }
+
+    /// `name` as one file name in a folder: slashes and control characters become `_`, dots
+    /// that start it go (so no `..` and no hidden file; nothing left before the extension is
+    /// `file`), and it is cut to 200 bytes, keeping its extension.
+    static func fileName(from name: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in name.unicodeScalars {
+            scalars.append(scalar == "/" || scalar.value < 0x20 || scalar.value == 0x7F ? "_" : scalar)
+        }
+        let plain = String(scalars) as NSString
+        let fileExtension = plain.pathExtension.utf8.count <= 20 ? plain.pathExtension : ""
+        let suffix = fileExtension.isEmpty ? "" : "." + fileExtension
+        var base = (fileExtension.isEmpty ? String(plain) : plain.deletingPathExtension).drop { $0 == "." }
+        while base.utf8.count > 200 - suffix.utf8.count { base = base.dropLast() }
+        return (base.isEmpty ? "file" : String(base)) + suffix
     }
 
     private func existingFolder() throws(FileOperationError) -> URL {

@@ -87,6 +87,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.answer(200, "text/plain; charset=utf-8", "caf\u00e9\n".encode())
         elif self.path == "/html":
             self.answer(200, "text/html", b"<h1>Hi</h1>")
+        elif self.path.startswith("/named/"):
+            self.answer(200, "text/html", b"<p>named by its URL</p>")
         elif self.path == "/png":
             self.answer(200, "image/png", PNG)
         elif self.path.startswith("/status/"):
