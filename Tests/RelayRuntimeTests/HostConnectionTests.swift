@@ -55,7 +55,9 @@ struct HostConnectionTests {
     @Test("an answer that is valid JSON but no message is refused too")
     func wrongShape() async throws {
         let error = try #require(try await failure(of: "read line\necho '{\"hello\": 1}'\nsleep 5\n"))
-        #expect(error.message.contains("neither an answer nor a callback"), "\(error.message)")
+        #expect(error.message.contains("spoke the protocol wrong: a message must have an 'id', 'callback', 'reply' or 'progress'"), "\(error.message)")
+        let relays = try #require(try await failure(of: "read line\necho '{\"reply\": 1, \"result\": 2}'\nsleep 5\n"))
+        #expect(relays.message.contains("sent a message only Relay sends"), "\(relays.message)")
     }
 
     /// Whether process `pid` still runs (a zombie waiting for its parent does not).
@@ -84,7 +86,7 @@ struct HostConnectionTests {
         let error = try #require(try await failure(of: "read line\necho '{\"id\": 999, \"result\": null}'\nsleep 5\n"))
         #expect(error.message == "the host of package 'Stand-in' answered request 999, which is not waiting")
         let odd = try #require(try await failure(of: "read line\necho '{\"id\": 1e300, \"result\": null}'\nsleep 5\n"))
-        #expect(odd.message.contains("answered request 1e+300, which is not waiting"), "\(odd.message)")
+        #expect(odd.message.contains("spoke the protocol wrong: 'id' must be a whole number in {\"id\": 1e300"), "\(odd.message)")
     }
 
     @Test("a 50 MB answer is read in one pass; past the message limit the connection ends with a clear error")

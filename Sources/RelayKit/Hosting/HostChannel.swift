@@ -9,13 +9,13 @@ final class HostChannel: @unchecked Sendable {
     private let output = FileHandle.standardOutput
 
     /// Writes one message as a line.
-    func send(_ message: Value) {
-        let line = JSONWriter.string(for: message, pretty: false) + "\n"
+    func send(_ message: WireMessage) {
+        let line = message.line
         lock.withLock { output.write(Data(line.utf8)) }
     }
 
     /// Asks Relay something during a request (`confirm`, `choose`, …) and waits for the answer.
-    func call(_ method: String, for request: Int, _ params: Value) async throws -> Value {
+    func call(_ method: String, for request: Int, _ params: ValueDictionary) async throws -> Value {
         try await withCheckedThrowingContinuation { continuation in
             let id = lock.withLock {
                 let id = nextCallback
@@ -23,19 +23,17 @@ final class HostChannel: @unchecked Sendable {
                 waiting[id] = continuation
                 return id
             }
-            send(["callback": .number(Double(id)), "request": .number(Double(request)), "method": .text(method), "params": params])
+            send(.callback(id: id, request: request, method: method, params: params))
         }
     }
 
-    /// Resumes the callback a `reply` message answers.
-    func resolve(_ reply: ValueDictionary) {
-        guard case .number(let number)? = reply["reply"] else { return }
-        let continuation = lock.withLock { Int(exactly: number).flatMap { waiting.removeValue(forKey: $0) } }
-        if case .dictionary(let error)? = reply["error"] {
-            let message = error["message"]?.textValue ?? "the callback failed"
-            continuation?.resume(throwing: error["cancelled"] == .boolean(true) ? RunCancelled(message) : IntentError(message))
-        } else {
-            continuation?.resume(returning: reply["result"] ?? .nothing)
+    /// Resumes the callback a reply answers.
+    func resolve(_ callback: Int, _ outcome: WireOutcome) {
+        let continuation = lock.withLock { waiting.removeValue(forKey: callback) }
+        switch outcome {
+        case .result(let value): continuation?.resume(returning: value)
+        case .failure(let failure):
+            continuation?.resume(throwing: failure.cancelled ? RunCancelled(failure.message) : IntentError(failure.message))
         }
     }
 

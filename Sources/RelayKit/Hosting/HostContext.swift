@@ -22,7 +22,7 @@ struct HostContext: IntentContext {
     }
 
     private func call(_ method: String, _ params: ValueDictionary) async throws -> Value {
-        try await channel.call(method, for: request, .dictionary(params))
+        try await channel.call(method, for: request, params)
     }
 
     private func decode(_ wire: Value) async throws -> Value {
@@ -74,6 +74,6 @@ struct HostContext: IntentContext {
     }
 
     func reportProgress(_ fraction: Double, _ label: String?) async {
-        channel.send(["progress": .number(fraction), "request": .number(Double(request)), "label": label.map { .text($0) } ?? .nothing])
+        channel.send(.progress(request: request, fraction: fraction, label: label))
     }
 }

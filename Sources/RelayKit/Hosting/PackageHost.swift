@@ -27,14 +27,11 @@ public enum PackageHost {
         let channel = server.channel
         let running = RunningRequests()
         await channel.readLines { line in
-            do {
-                guard case .dictionary(let message) = try JSONReader.value(from: line) else {
-                    throw WireError("a message must be a JSON object")
-                }
-                if message["reply"] != nil {
-                    channel.resolve(message)
-                } else {
-                    running.add(Task.immediate { await server.handle(message) })
+            do throws(WireError) {
+                switch try WireMessage(line: line) {
+                case .reply(let callback, let outcome): channel.resolve(callback, outcome)
+                case .request(let id, let method, let params): running.add(Task.immediate { await server.handle(id, method, params) })
+                case .answer, .callback, .progress: throw WireError("only a host sends that message")
                 }
             } catch {
                 FileHandle.standardError.write(Data("relay-host: unreadable message: \(error)\n".utf8))
@@ -76,20 +73,14 @@ final class HostServer: Sendable {
     }
 
     /// Answers one request.
-    func handle(_ message: ValueDictionary) async {
-        guard case .number(let number)? = message["id"], let id = Int(exactly: number) else { return }
-        let params: ValueDictionary = if case .dictionary(let params)? = message["params"] { params } else { [:] }
+    func handle(_ id: Int, _ method: String, _ params: ValueDictionary) async {
         do {
-            let result = try await answer(message["method"]?.textValue ?? "", params, request: id)
-            channel.send(["id": .number(number), "result": result])
+            channel.send(.answer(id: id, .result(try await answer(method, params, request: id))))
         } catch let cancelled as RunCancelled {
-            channel.send(["id": .number(number), "error": ["message": .text(cancelled.reason), "cancelled": true]])
+            channel.send(.answer(id: id, .failure(WireFailure(message: cancelled.reason, cancelled: true))))
         } catch {
-            var details: ValueDictionary = ["message": .text(Self.message(for: error))]
-            if let refusal = Access.refusal(in: error) {
-                details["refused"] = ["capability": .text(refusal.capability.rawValue), "path": .text(refusal.target)]
-            }
-            channel.send(["id": .number(number), "error": .dictionary(details)])
+            let refused = Access.refusal(in: error).map { WireFailure.Refusal(capability: $0.capability.rawValue, path: $0.target) }
+            channel.send(.answer(id: id, .failure(WireFailure(message: Self.message(for: error), refused: refused))))
         }
     }
 

@@ -105,7 +105,7 @@ final class HostConnection: @unchecked Sendable {
                     continuation.resume(throwing: HostError(refused, standardError: standardErrorText))
                     return
                 }
-                send(["id": .number(Double(id)), "method": .text(method), "params": .dictionary(params)])
+                send(.request(id: id, method: method, params: params))
             }
         } onCancel: {
             // The cancelling thread may be a cooperative one: no pause for the host's last words.
@@ -194,69 +194,56 @@ final class HostConnection: @unchecked Sendable {
     }
 
     private func received(_ line: String) {
-        let message: ValueDictionary
+        let message: WireMessage
         do {
-            guard case .dictionary(let object) = try JSONReader.value(from: line) else { throw WireError("not a JSON object") }
-            message = object
+            message = try WireMessage(line: line)
         } catch {
             fail("the host of package '\(packageName)' spoke the protocol wrong: \(error) in \(line.prefix(200))", stop: true)
             return
         }
-        if case .number(let id)? = message["id"] {
-            guard let key = Int(exactly: id), let waiting = lock.withLock({ pending.removeValue(forKey: key) }) else {
-                fail("the host of package '\(packageName)' answered request \(NumberFormatting.text(id)), which is not waiting", stop: true)
+        switch message {
+        case .answer(let id, let outcome):
+            guard let waiting = lock.withLock({ pending.removeValue(forKey: id) }) else {
+                fail("the host of package '\(packageName)' answered request \(id), which is not waiting", stop: true)
                 return
             }
-            if case .dictionary(let error)? = message["error"] {
-                let text = error["message"]?.textValue ?? "the action failed"
-                if error["cancelled"] == .boolean(true) {
-                    waiting.continuation.resume(throwing: RunCancelled(text))
-                } else if let refusal = HostRefusal(text, error["refused"]) {
-                    waiting.continuation.resume(throwing: refusal)
-                } else {
-                    waiting.continuation.resume(throwing: IntentError(text))
-                }
-            } else {
-                waiting.continuation.resume(returning: message["result"] ?? .nothing)
+            switch outcome {
+            case .result(let value): waiting.continuation.resume(returning: value)
+            case .failure(let failure) where failure.cancelled: waiting.continuation.resume(throwing: RunCancelled(failure.message))
+            case .failure(let failure):
+                waiting.continuation.resume(throwing: HostRefusal(failure.message, failure.refused) ?? IntentError(failure.message))
             }
             if lock.withLock({ retiring && pending.isEmpty }) { close() }
-        } else if case .number(let number)? = message["callback"], let callback = Int(exactly: number) {
-            answerCallback(callback, message)
-        } else if case .number(let fraction)? = message["progress"], case .number(let number)? = message["request"],
-            let request = Int(exactly: number)
-        {
+        case .callback(let callback, let request, let method, let params):
+            answerCallback(callback, request: request, method, params)
+        case .progress(let request, let fraction, let label):
             let callbacks = lock.withLock { pending[request]?.callbacks }
-            Task { _ = try? await callbacks?("progress", ["fraction": .number(fraction), "label": message["label"] ?? .nothing]) }
-        } else {
-            fail("the host of package '\(packageName)' sent a message that is neither an answer nor a callback: \(line.prefix(200))", stop: true)
+            Task { _ = try? await callbacks?("progress", ["fraction": .number(fraction), "label": label.map { .text($0) } ?? .nothing]) }
+        case .request, .reply:
+            fail("the host of package '\(packageName)' sent a message only Relay sends: \(line.prefix(200))", stop: true)
         }
     }
 
-    private func answerCallback(_ callback: Int, _ message: ValueDictionary) {
-        guard case .number(let number)? = message["request"], let request = Int(exactly: number),
-            let callbacks = lock.withLock({ pending[request]?.callbacks })
-        else {
-            send(["reply": .number(Double(callback)), "error": ["message": "no request of that number is waiting"]])
+    private func answerCallback(_ callback: Int, request: Int, _ method: String, _ params: ValueDictionary) {
+        guard let callbacks = lock.withLock({ pending[request]?.callbacks }) else {
+            send(.reply(id: callback, .failure(WireFailure(message: "no request of that number is waiting"))))
             return
         }
-        let method = message["method"]?.textValue ?? ""
-        let params: ValueDictionary = if case .dictionary(let params)? = message["params"] { params } else { [:] }
         Task {
             do {
-                let result = try await callbacks(method, params)
-                send(["reply": .number(Double(callback)), "result": result])
+                send(.reply(id: callback, .result(try await callbacks(method, params))))
             } catch let cancelled as RunCancelled {
-                send(["reply": .number(Double(callback)), "error": ["message": .text(cancelled.reason), "cancelled": true]])
+                send(.reply(id: callback, .failure(WireFailure(message: cancelled.reason, cancelled: true))))
             } catch {
-                send(["reply": .number(Double(callback)), "error": ["message": .text(Interpreter.message(for: error))]])
+                send(.reply(id: callback, .failure(WireFailure(message: Interpreter.message(for: error)))))
             }
         }
     }
 
     // MARK: - Writing and failing
 
-    private func send(_ message: Value) {
-        let line = JSONWriter.string(for: message, pretty: false) + "\n"
+    private func send(_ message: WireMessage) {
+        let line = message.line
         lock.withLock {
             guard failure == nil else { return }
             do {
@@ -300,10 +287,11 @@ struct HostRefusal: Error, Sendable, CustomStringConvertible {
     let access: Access
 
     /// The refusal an error from the host reports, if it reports one.
-    init?(_ message: String, _ refused: Value?) {
-        guard case .dictionary(let fields)? = refused, let capability = fields["capability"].flatMap({ Capability(rawValue: $0.textValue) }),
-            [.read, .write].contains(capability), case .text(let path)? = fields["path"], path.hasPrefix("/")
+    init?(_ message: String, _ refused: WireFailure.Refusal?) {
+        guard let refused, let capability = Capability(rawValue: refused.capability), [.read, .write].contains(capability),
+            refused.path.hasPrefix("/")
         else { return nil }
+        let path = refused.path
         self.message = message
         access = Access(capability, ResolvedPath.resolve(path))
     }
