@@ -50,6 +50,17 @@ struct RTFTests {
         #expect(again.plainText == document.plainText)
     }
 
+    @Test("tables one right after another stay apart, in a list item and out of it")
+    func adjacentTables() throws {
+        func table(_ text: String) -> RichText.Block { .table(RichText.Table(alignments: [.none], rows: [[[.text(text)]]])) }
+        let document = RichText(blocks: [
+            .list(ordered: false, start: 1, items: [RichText.ListItem(blocks: [.paragraph([.text("x")]), table("in the item")])]),
+            table("after the list"), table("right after that"),
+        ])
+        let again = try RTFReader.richText(from: RTFWriter.rtf(for: document))
+        #expect(again == document)
+    }
+
     @Test("quotes come back as quotes: nested, holding lists and tables, inside list items")
     func quotes() throws {
         let document = try MarkdownReader.richText(from: """

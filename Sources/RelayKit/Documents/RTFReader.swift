@@ -260,6 +260,7 @@ public struct RTFReader {
         case "ls": listID = parameter
         case "relayquote": quote.depth = min(max(parameter ?? 1, 0), Self.maximumQuoteDepth)
         case "relayquotestart": quote.start = max(parameter ?? 1, 1)
+        case "relaytableend": flushTable()
         case "ilvl": listLevel = min(max(parameter ?? 0, 0), 8)
         case "brdrb": hasBottomBorder = true
         case "plain": state.bold = false; state.italic = false; state.strike = false; state.monospace = false

@@ -116,7 +116,8 @@ public enum RTFWriter {
                     for cell in row { output += paragraph("\\intbl\(left)") + " " + RTFWriter.rtf(for: cell) + "\\cell\n" }
                     output += "\\row\n"
                 }
-                return output + "\\pard\n"
+                // Where the table ends, so that a table right after it is another (other readers skip it).
+                return output + "\\pard{\\*\\relaytableend}\n"
             }
         }
     }
