@@ -31,7 +31,7 @@ struct RTFTests {
         #expect(again.plainText == document.plainText)
     }
 
-    @Test("an item's paragraph after a nested list, a table in an item, a task with no text, a carriage return")
+    @Test("an item's paragraph after a nested list, a table in an item, a task with no text, a box that is text, a carriage return")
     func itemsHoldingMore() throws {
         let document = RichText(blocks: [
             .list(ordered: false, start: 1, items: [
@@ -41,6 +41,7 @@ struct RTFTests {
                     .table(RichText.Table(alignments: [.none, .none], rows: [[[.text("a")], [.text("b")]]])),
                 ]),
                 RichText.ListItem(checked: true, blocks: [.code(language: nil, text: "x\r\ny\n")]),
+                RichText.ListItem(blocks: [.paragraph([.text("☐ a box typed, not a task")])]),
                 RichText.ListItem(blocks: [.paragraph([.text("last")])]),
             ]),
             .paragraph([.text("after")]),

@@ -86,6 +86,9 @@ public struct RTFReader {
     private var quote = QuotePlace()
     /// The quotes the current table is in.
     private var tableQuote = QuotePlace()
+    /// Whether the current paragraph starts with a task's box (`{\*\relaytask}`): text that starts
+    /// with ☐ is text otherwise.
+    private var isTask = false
     /// The nesting level (`\ilvlN`, 0 to 8) of the current list paragraph.
     private var listLevel = 0
     /// Whether the current paragraph has a bottom border and so, when empty, is a rule.
@@ -257,10 +260,12 @@ public struct RTFReader {
             hasBottomBorder = false
             inTable = false
             quote = QuotePlace()
+            isTask = false
         case "ls": listID = parameter
         case "relayquote": quote.depth = min(max(parameter ?? 1, 0), Self.maximumQuoteDepth)
         case "relayquotestart": quote.start = max(parameter ?? 1, 1)
         case "relaytableend": flushTable()
+        case "relaytask": isTask = true
         case "ilvl": listLevel = min(max(parameter ?? 0, 0), 8)
         case "brdrb": hasBottomBorder = true
         case "plain": state.bold = false; state.italic = false; state.strike = false; state.monospace = false
@@ -396,13 +401,14 @@ public struct RTFReader {
         runs = []
         defer {
             listMarker = nil
+            isTask = false
         }
         if let marker = listMarker?.trimmingCharacters(in: .whitespaces) {
             let digits = marker.prefix { $0.isNumber }
             var content = inlines
             var checked: Bool?
             // A task's box: "☑ text", or "☑" alone for a task whose item starts with something else.
-            if case .text(let first)? = content.first, let box = first.first, box == "☐" || box == "☑",
+            if isTask, case .text(let first)? = content.first, let box = first.first, box == "☐" || box == "☑",
                 first.count == 1 || first.dropFirst().first == " " {
                 checked = box == "☑"
                 let rest = String(first.dropFirst(2))

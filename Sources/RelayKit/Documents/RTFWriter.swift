@@ -90,7 +90,8 @@ public enum RTFWriter {
                 var output = ""
                 for (index, item) in items.enumerated() {
                     let marker = ordered ? "\(start + index)." : "\\u8226 ?"
-                    let box = item.checked.map { $0 ? "\\u9745 ? " : "\\u9744 ? " } ?? ""
+                    // A task's box is text other readers show; the destination before it tells Relay it is a box.
+                    let box = item.checked.map { "{\\*\\relaytask}" + ($0 ? "\\u9745 ? " : "\\u9744 ? ") } ?? ""
                     let opening = paragraph("\\ls\(number)\\ilvl\(level)\\fi-360\\li\(indent + 720)\\sa60")
                     let markerParagraph = { (inlines: [RichText.Inline]) in
                         opening + "{\\listtext \(marker)\\tab}"
