@@ -62,6 +62,19 @@ struct RTFTests {
         #expect(again == document)
     }
 
+    @Test("lists nested deeper than RTF's nine levels come back as deep")
+    func deepLists() throws {
+        var block = RichText.Block.list(ordered: true, start: 1, items: [RichText.ListItem(blocks: [.paragraph([.text("deepest")])])])
+        for depth in 0..<12 {
+            block = .list(ordered: depth % 2 == 0, start: 1, items: [
+                RichText.ListItem(blocks: [.paragraph([.text("level \(depth)")]), block]), RichText.ListItem(blocks: []),
+            ])
+        }
+        let document = RichText(blocks: [block, .paragraph([.text("after")])])
+        let again = try RTFReader.richText(from: RTFWriter.rtf(for: document))
+        #expect(again == document)
+    }
+
     @Test("quotes come back as quotes: nested, holding lists and tables, inside list items")
     func quotes() throws {
         let document = try MarkdownReader.richText(from: """

@@ -56,6 +56,8 @@ public struct RTFReader {
 
     /// The deepest quote read (`\relayquoteN`): deeper is as deep.
     static let maximumQuoteDepth = 32
+    /// The deepest list level read (`\relaylevelN`): deeper is as deep.
+    static let maximumListLevel = 64
 
     private struct Run: Equatable {
         var text: String
@@ -91,6 +93,8 @@ public struct RTFReader {
     private var isTask = false
     /// The nesting level (`\ilvlN`, 0 to 8) of the current list paragraph.
     private var listLevel = 0
+    /// The level of a list paragraph nested deeper than RTF counts (`{\*\relaylevelN}`).
+    private var deepListLevel: Int?
     /// Whether the current paragraph has a bottom border and so, when empty, is a rule.
     private var hasBottomBorder = false
     /// The items of the lists under way, each with its level: `flushList` nests them.
@@ -257,6 +261,7 @@ public struct RTFReader {
             headingLevel = nil
             listID = nil
             listLevel = 0
+            deepListLevel = nil
             hasBottomBorder = false
             inTable = false
             quote = QuotePlace()
@@ -266,7 +271,10 @@ public struct RTFReader {
         case "relayquotestart": quote.start = max(parameter ?? 1, 1)
         case "relaytableend": flushTable()
         case "relaytask": isTask = true
-        case "ilvl": listLevel = min(max(parameter ?? 0, 0), 8)
+        case "ilvl": listLevel = deepListLevel ?? min(max(parameter ?? 0, 0), 8)
+        case "relaylevel":
+            deepListLevel = min(max(parameter ?? 0, 0), Self.maximumListLevel)
+            listLevel = deepListLevel ?? 0
         case "brdrb": hasBottomBorder = true
         case "plain": state.bold = false; state.italic = false; state.strike = false; state.monospace = false
         case "b": state.bold = on

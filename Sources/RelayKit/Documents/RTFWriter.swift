@@ -59,7 +59,7 @@ public enum RTFWriter {
         /// `block` as RTF. In a list item (`list`: the list's number and level), every paragraph
         /// carries the list's number, so that a reader keeps it in the item.
         mutating func rtf(for block: RichText.Block, indent: Int, list: (number: Int, level: Int)? = nil) -> String {
-            let left = (indent > 0 ? "\\li\(indent)" : "") + (list.map { "\\ls\($0.number)\\ilvl\($0.level)" } ?? "")
+            let left = (indent > 0 ? "\\li\(indent)" : "") + (list.map { RTFWriter.listLevel($0.level) + "\\ls\($0.number)\\ilvl\(min($0.level, 8))" } ?? "")
             switch block {
             case .heading(let level, let inlines):
                 let clamped = min(max(level, 1), 6)
@@ -86,13 +86,13 @@ public enum RTFWriter {
             case .list(let ordered, let start, let items):
                 lists.append((ordered, start))
                 let number = lists.count
-                let level = min(list.map { $0.level + 1 } ?? 0, 8)
+                let level = list.map { $0.level + 1 } ?? 0
                 var output = ""
                 for (index, item) in items.enumerated() {
                     let marker = ordered ? "\(start + index)." : "\\u8226 ?"
                     // A task's box is text other readers show; the destination before it tells Relay it is a box.
                     let box = item.checked.map { "{\\*\\relaytask}" + ($0 ? "\\u9745 ? " : "\\u9744 ? ") } ?? ""
-                    let opening = paragraph("\\ls\(number)\\ilvl\(level)\\fi-360\\li\(indent + 720)\\sa60")
+                    let opening = paragraph(RTFWriter.listLevel(level) + "\\ls\(number)\\ilvl\(min(level, 8))\\fi-360\\li\(indent + 720)\\sa60")
                     let markerParagraph = { (inlines: [RichText.Inline]) in
                         opening + "{\\listtext \(marker)\\tab}"
                             + box + RTFWriter.rtf(for: inlines) + "\\par\n"
@@ -137,6 +137,12 @@ public enum RTFWriter {
             case .softBreak: " "
             }
         }.joined()
+    }
+
+    /// RTF numbers list levels 0 to 8 (`\ilvlN`); a list nested deeper also says its level in a
+    /// destination other readers skip, so that Relay reads it back as deep as it was.
+    static func listLevel(_ level: Int) -> String {
+        level > 8 ? "{\\*\\relaylevel\(level)}" : ""
     }
 
     /// `url` as a field instruction can hold it: control characters and quotes percent-encoded.
