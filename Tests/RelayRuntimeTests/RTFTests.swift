@@ -56,6 +56,9 @@ struct RTFTests {
         func table(_ text: String) -> RichText.Block { .table(RichText.Table(alignments: [.none], rows: [[[.text(text)]]])) }
         let document = RichText(blocks: [
             .list(ordered: false, start: 1, items: [RichText.ListItem(blocks: [.paragraph([.text("x")]), table("in the item")])]),
+            .list(ordered: false, start: 1, items: [
+                RichText.ListItem(blocks: [.table(RichText.Table(alignments: [], rows: [[], [[.text("its first row is empty")]]]))]),
+            ]),
             table("after the list"), table("right after that"),
         ])
         let again = try RTFReader.richText(from: RTFWriter.rtf(for: document))

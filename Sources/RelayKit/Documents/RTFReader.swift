@@ -283,14 +283,12 @@ public struct RTFReader {
         case "outlinelevel": if let parameter, parameter < 9 { headingLevel = parameter + 1 }
         case "intbl": inTable = true
         case "cell":
-            if tableRows.isEmpty, tableCells.isEmpty {
-                tableList = listID.map { ($0, listLevel) }
-                tableQuote = quote
-            }
+            noteTablePlace()
             flushPending()
             tableCells.append(runs)
             runs = []
         case "row":
+            noteTablePlace()
             tableRows.append(tableCells)
             tableCells = []
         case "line": flushPending(); runs.append(.lineBreak)
@@ -537,6 +535,13 @@ public struct RTFReader {
         endDeeper()
         endList()
         return lists
+    }
+
+    /// Where the table under way is (in a list item, in quotes), as its first cell or row says.
+    private mutating func noteTablePlace() {
+        guard tableRows.isEmpty, tableCells.isEmpty else { return }
+        tableList = listID.map { ($0, listLevel) }
+        tableQuote = quote
     }
 
     private mutating func flushTable() {
