@@ -78,6 +78,19 @@ struct RTFTests {
         #expect(again == document)
     }
 
+    @Test("a list that Swift code starts at Int.max or below zero is numbered within bounds by every writer", arguments: [Int.max, Int.min, -3])
+    func listStartsOutOfBounds(start: Int) throws {
+        let items = [RichText.ListItem(blocks: [.paragraph([.text("one")])]), RichText.ListItem(blocks: [.paragraph([.text("two")])])]
+        let document = RichText(blocks: [.list(ordered: true, start: start, items: items)])
+        let first = RichText.itemNumber(start: start, index: 0)
+        #expect((0...RichText.largestListStart).contains(first))
+        #expect(document.plainText == "\(first). one\n\(first + 1). two")
+        #expect(MarkdownWriter.markdown(for: document).contains("\(first + 1). two"))
+        #expect(HTMLWriter.html(for: document).contains("<ol start=\"\(first)\">"))
+        let again = try RTFReader.richText(from: RTFWriter.rtf(for: document))
+        #expect(again.plainText == document.plainText)
+    }
+
     @Test("quotes come back as quotes: nested, holding lists and tables, inside list items")
     func quotes() throws {
         let document = try MarkdownReader.richText(from: """

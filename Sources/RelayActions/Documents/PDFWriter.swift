@@ -126,7 +126,7 @@ final class PDFWriter {
         case .list(let ordered, let start, let items):
             for (index, item) in items.enumerated() {
                 let box = item.checked.map { $0 ? "☑ " : "☐ " } ?? ""
-                let marker = (ordered ? "\(start + index)." : "•") + " " + box
+                let marker = (ordered ? "\(RichText.itemNumber(start: start, index: index))." : "•") + " " + box
                 for (position, inner) in item.blocks.enumerated() {
                     if position == 0, case .paragraph(let inlines) = inner {
                         place(PangoMarkup.escape(marker) + PangoMarkup.markup(for: inlines), size: 11, indent: indent + 14, hanging: 14)

@@ -18,7 +18,8 @@ public enum HTMLWriter {
             let attribute = language.map { " class=\"language-\(escape($0))\"" } ?? ""
             return "<pre><code\(attribute)>\(escape(text))</code></pre>\n"
         case .rule: return "<hr />\n"
-        case .list(let ordered, let start, let items):
+        case .list(let ordered, let listStart, let items):
+            let start = RichText.itemNumber(start: listStart, index: 0)
             let open = ordered ? (start == 1 ? "<ol>" : "<ol start=\"\(start)\">") : "<ul>"
             let body = items.map { item -> String in
                 let box = item.checked.map { "<input type=\"checkbox\" disabled=\"\"\($0 ? " checked=\"\"" : "") /> " } ?? ""

@@ -21,7 +21,7 @@ public enum MarkdownWriter {
         case .rule: return "---\n"
         case .list(let ordered, let start, let items):
             return items.enumerated().map { index, item -> String in
-                let marker = ordered ? "\(start + index). " : "- "
+                let marker = ordered ? "\(RichText.itemNumber(start: start, index: index)). " : "- "
                 let box = item.checked.map { $0 ? "[x] " : "[ ] " } ?? ""
                 let continuation = String(repeating: " ", count: marker.count)
                 let body = item.blocks.map { markdown(for: $0) }.joined(separator: "\n")

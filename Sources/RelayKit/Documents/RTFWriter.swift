@@ -84,12 +84,12 @@ public enum RTFWriter {
             case .rule:
                 return paragraph("\\brdrb\\brdrs\\brdrw10\\brsp20\(left)") + "\\par\n"
             case .list(let ordered, let start, let items):
-                lists.append((ordered, start))
+                lists.append((ordered, RichText.itemNumber(start: start, index: 0)))
                 let number = lists.count
                 let level = list.map { $0.level + 1 } ?? 0
                 var output = ""
                 for (index, item) in items.enumerated() {
-                    let marker = ordered ? "\(start + index)." : "\\u8226 ?"
+                    let marker = ordered ? "\(RichText.itemNumber(start: start, index: index))." : "\\u8226 ?"
                     // A task's box is text other readers show; the destination before it tells Relay it is a box.
                     let box = item.checked.map { "{\\*\\relaytask}" + ($0 ? "\\u9745 ? " : "\\u9744 ? ") } ?? ""
                     let opening = paragraph(RTFWriter.listLevel(level) + "\\ls\(number)\\ilvl\(min(level, 8))\\fi-360\\li\(indent + 720)\\sa60")

@@ -31,6 +31,13 @@ public struct RichText: Hashable, Sendable {
     /// they read to it, so that numbering on from it cannot overflow.
     public static let largestListStart = 999_999_999
 
+    /// The number shown on item `index` of an ordered list that starts at `start`. Readers bound
+    /// `start`; rich text that Swift code builds may not, so the start is bounded here too, and no
+    /// writer can overflow counting on from it.
+    public static func itemNumber(start: Int, index: Int) -> Int {
+        min(max(start, 0), largestListStart) + index
+    }
+
     /// `blocks` without the blocks that hold nothing to show: a paragraph without text, a code
     /// block without lines, a quote, list or table with nothing in it. No format could keep
     /// them, so readers of other formats leave them out (Docs/Language.md, "Empty blocks in rich text").
@@ -102,7 +109,7 @@ extension RichText {
         case .list(let ordered, let start, let items):
             return items.enumerated().map { index, item in
                 let marker = item.checked.map { $0 ? "[x] " : "[ ] " } ?? ""
-                let bullet = ordered ? "\(start + index). " : "• "
+                let bullet = ordered ? "\(itemNumber(start: start, index: index)). " : "• "
                 return bullet + marker + item.blocks.map(plainText(of:)).joined(separator: "\n")
             }.joined(separator: "\n")
         case .quote(let blocks): return blocks.map(plainText(of:)).joined(separator: "\n\n")
