@@ -89,11 +89,30 @@ struct UndoTests {
     }
 
     /// Writes a recorded run into `folder`'s journal, as a run killed at some point leaves it.
-    private func recordRun(_ name: String, changes: [String], in folder: URL) throws {
+    private func recordRun(_ name: String, changes: [String], lineEnd: String = "\n", in folder: URL) throws {
         let run = folder.appendingPathComponent("home/.local/state/relay/runs/\(name)")
         try FileManager.default.createDirectory(at: run.appendingPathComponent("saved"), withIntermediateDirectories: true)
         try #"{"workflow": "\#(name).yaml"}"#.write(to: run.appendingPathComponent("run.json"), atomically: true, encoding: .utf8)
-        try (changes.joined(separator: "\n") + "\n").write(to: run.appendingPathComponent("changes.jsonl"), atomically: true, encoding: .utf8)
+        try (changes.joined(separator: lineEnd) + lineEnd).write(to: run.appendingPathComponent("changes.jsonl"), atomically: true, encoding: .utf8)
+    }
+
+    @Test("a journal whose lines end in CR LF, or whose last line is cut inside a character, still lists every change")
+    func crlfJournal() async throws {
+        let folder = try sandbox(["x.txt": Data("x".utf8)])
+        let path = { (name: String) in folder.appendingPathComponent(name).path }
+        try recordRun("20000101-000000-000-1-crlf", changes: [
+            #"{"change": "moved", "from": "\#(path("a.txt"))", "to": "\#(path("b.txt"))"}"#,
+            #"{"change": "moved", "from": "\#(path("c.txt"))", "to": "\#(path("d.txt"))"}"#,
+        ], lineEnd: "\r\n", in: folder)
+        let listing = try await relay(["undo", "--list"], in: folder).standardOutput
+        #expect(listing.contains("a.txt → "), "\(listing)")
+        #expect(listing.contains("c.txt → "), "\(listing)")
+        // A last line cut inside a character, as a run killed mid-write leaves it, hides nothing else.
+        let journal = folder.appendingPathComponent("home/.local/state/relay/runs/20000101-000000-000-1-crlf/changes.jsonl")
+        let cut = try Data(contentsOf: journal) + Data(#"{"change": "moved", "from": "\#(path("é"))"#.utf8).dropLast()
+        try cut.write(to: journal)
+        let again = try await relay(["undo", "--list"], in: folder).standardOutput
+        #expect(again.contains("a.txt → ") && again.contains("c.txt → "), "\(again)")
     }
 
     @Test("the SHA-256 of the tests is SHA-256")

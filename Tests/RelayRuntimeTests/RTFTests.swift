@@ -91,6 +91,20 @@ struct RTFTests {
         #expect(again.plainText == document.plainText)
     }
 
+    @Test("a carriage return before a line feed does not hide the line feed: code ending in CR LF, a quote and a list item holding CR LF")
+    func carriageReturnBeforeLineFeed() throws {
+        let code = RichText(blocks: [.code(language: nil, text: "let a = 1\r\n")])
+        #expect(code.plainText == "let a = 1\r")
+        #expect(MarkdownWriter.markdown(for: code) == "```\nlet a = 1\r\n```\n")
+        // A paragraph of code alone reads back from RTF as a code block, with the same text.
+        let inline = RichText(blocks: [.paragraph([.code("x\r")])])
+        #expect(try RTFReader.richText(from: RTFWriter.rtf(for: inline)).plainText == inline.plainText)
+        let quote = RichText(blocks: [.quote([.paragraph([.text("one\r"), .softBreak, .text("two")])])])
+        #expect(MarkdownWriter.markdown(for: quote) == "> one\r\n> two\n")
+        let list = RichText(blocks: [.list(ordered: false, start: 1, items: [RichText.ListItem(blocks: [.paragraph([.text("one\r"), .softBreak, .text("two")])])])])
+        #expect(MarkdownWriter.markdown(for: list) == "- one\r\n  two\n")
+    }
+
     @Test("quotes come back as quotes: nested, holding lists and tables, inside list items")
     func quotes() throws {
         let document = try MarkdownReader.richText(from: """

@@ -111,7 +111,7 @@ final class PDFWriter {
         case .quote(let blocks):
             for inner in blocks { add(inner, indent: indent + 18) }
         case .code(_, let text):
-            let trimmed = text.hasSuffix("\n") ? String(text.dropLast()) : text
+            let trimmed = RichText.withoutFinalLineFeed(text)
             place("<tt>\(PangoMarkup.escape(trimmed))</tt>", size: 9.5, indent: indent + 8, wrap: false)
             y += 7
         case .rule:

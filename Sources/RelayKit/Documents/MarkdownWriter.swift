@@ -14,10 +14,10 @@ public enum MarkdownWriter {
             return indent + markdown(for: inlines).replacingOccurrences(of: "\n", with: "\n" + indent) + "\n"
         case .quote(let blocks):
             let inner = blocks.map { markdown(for: $0) }.joined(separator: "\n")
-            return inner.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { "> " + $0 }.joined(separator: "\n") + "\n"
+            return inner.splitAtLineFeeds().dropLast().map { "> " + $0 }.joined(separator: "\n") + "\n"
         case .code(let language, let text):
             let fence = text.contains("```") ? "~~~" : "```"
-            return "\(fence)\(language ?? "")\n\(text)\(text.hasSuffix("\n") ? "" : "\n")\(fence)\n"
+            return "\(fence)\(language ?? "")\n\(text)\(text.unicodeScalars.last == "\n" ? "" : "\n")\(fence)\n"
         case .rule: return "---\n"
         case .list(let ordered, let start, let items):
             return items.enumerated().map { index, item -> String in
@@ -25,7 +25,7 @@ public enum MarkdownWriter {
                 let box = item.checked.map { $0 ? "[x] " : "[ ] " } ?? ""
                 let continuation = String(repeating: " ", count: marker.count)
                 let body = item.blocks.map { markdown(for: $0) }.joined(separator: "\n")
-                let lines = body.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+                let lines = body.splitAtLineFeeds().dropLast()
                 return lines.enumerated().map { line, text in
                     line == 0 ? marker + box + text : (text.isEmpty ? "" : continuation + text)
                 }.joined(separator: "\n") + "\n"

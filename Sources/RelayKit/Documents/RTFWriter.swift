@@ -79,7 +79,7 @@ public enum RTFWriter {
                 }
                 return blocks.map { "{\\cf2 " + rtf(for: $0, indent: indent + 720, list: list) + "}" }.joined()
             case .code(_, let text):
-                let lines = (text.hasSuffix("\n") ? String(text.dropLast()) : text).components(separatedBy: "\n")
+                let lines = RichText.withoutFinalLineFeed(text).splitAtLineFeeds()
                 return paragraph("\\sa160\(left)") + "{\\f1\\fs20 " + lines.map(RTFWriter.escape).joined(separator: "\\line\n") + "}\\par\n"
             case .rule:
                 return paragraph("\\brdrb\\brdrs\\brdrw10\\brsp20\(left)") + "\\par\n"

@@ -38,6 +38,13 @@ public struct RichText: Hashable, Sendable {
         min(max(start, 0), largestListStart) + index
     }
 
+    /// A code block's `text` without the line feed that ends it, if one does. Counted in Unicode
+    /// scalars: Swift takes CR LF for one character, so `hasSuffix("\n")` misses a line feed
+    /// after a carriage return.
+    public static func withoutFinalLineFeed(_ text: String) -> String {
+        text.unicodeScalars.last == "\n" ? String(text.unicodeScalars.dropLast()) : text
+    }
+
     /// `blocks` without the blocks that hold nothing to show: a paragraph without text, a code
     /// block without lines, a quote, list or table with nothing in it. No format could keep
     /// them, so readers of other formats leave them out (Docs/Language.md, "Empty blocks in rich text").
@@ -113,7 +120,7 @@ extension RichText {
                 return bullet + marker + item.blocks.map(plainText(of:)).joined(separator: "\n")
             }.joined(separator: "\n")
         case .quote(let blocks): return blocks.map(plainText(of:)).joined(separator: "\n\n")
-        case .code(_, let text): return text.hasSuffix("\n") ? String(text.dropLast()) : text
+        case .code(_, let text): return withoutFinalLineFeed(text)
         case .rule: return "———"
         case .table(let table): return table.rows.map { $0.map(plainText(of:)).joined(separator: "\t") }.joined(separator: "\n")
         }

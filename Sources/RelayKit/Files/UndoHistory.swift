@@ -23,21 +23,29 @@ public struct UndoHistory: Sendable {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: runsFolder.path)) ?? []
         return names.sorted(by: >).compactMap { name in
             let folder = runsFolder.appendingPathComponent(name)
-            guard let text = try? String(contentsOf: folder.appendingPathComponent("changes.jsonl"), encoding: .utf8) else {
+            // Read as bytes: a line a killed run cut inside a character must not hide the others.
+            guard let bytes = FileManager.default.contents(atPath: folder.appendingPathComponent("changes.jsonl").path) else {
                 return nil
             }
-            let changes = text.split(separator: "\n").compactMap { line in
-                (try? JSONReader.value(from: String(line))).flatMap(UndoJournal.Change.init)
-            }
+            let changes = Self.changes(in: String(decoding: bytes, as: UTF8.self))
             let info = (try? String(contentsOf: folder.appendingPathComponent("run.json"), encoding: .utf8))
                 .flatMap { try? JSONReader.value(from: $0) }
             let workflow = (try? info?.property("workflow"))??.textValue ?? "?"
             let started = ((try? info?.property("started")) ?? nil).flatMap { try? $0.dateValue() }
             let marker = try? String(contentsOf: folder.appendingPathComponent("undone"), encoding: .utf8)
             let undone = marker != nil || FileManager.default.fileExists(atPath: folder.appendingPathComponent("undone").path)
-            let notReverted = (marker ?? "").split(separator: "\n").filter { $0.hasPrefix("not reverted: ") }
+            let notReverted = (marker ?? "").splitAtLineFeeds().map { $0.trimmingCharacters(in: ["\r"]) }.filter { $0.hasPrefix("not reverted: ") }
                 .map { String($0.dropFirst("not reverted: ".count)) }
             return Run(folder: folder, workflow: workflow, started: started, changes: changes, isUndone: undone, notReverted: notReverted)
+        }
+    }
+
+    /// The changes a journal's `changes.jsonl` records, one JSON object a line. A line that is
+    /// not a change (the half-written last line of a killed run) is left out. A CR left at a
+    /// line's end (a journal saved with CR LF) is JSON whitespace.
+    package static func changes(in text: String) -> [UndoJournal.Change] {
+        text.splitAtLineFeeds(omittingEmpty: true).compactMap { line in
+            (try? JSONReader.value(from: line)).flatMap(UndoJournal.Change.init)
         }
     }
 
