@@ -16,6 +16,8 @@ struct ActionTests {
         ("- text: \"a b  c\"\n- split-text: spaces", #"["a","b","c"]"#),
         ("- text: abc\n- split-text: characters", #"["a","b","c"]"#),
         ("- text: \"x\\ny\\n\"\n- split-text", #"["x","y"]"#),
+        ("- text: \"a\\r\\nb\\rc\\u2028d\\r\\n\"\n- split-text: newline", #"["a","b","c","d"]"#),
+        ("- text: \"a\\r\\n\\r\\nb\"\n- count: lines", "3"),
         ("- text: a--b\n- split-text: \"--\"", #"["a","b"]"#),
         ("- list: [a, b]\n- combine-text", "\"a\\nb\""),
         ("- list: [a, b]\n- combine-text: space", #""a b""#),
