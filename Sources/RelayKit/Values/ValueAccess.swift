@@ -134,12 +134,10 @@ extension Value {
 
 /// Splits text the ways actions and properties need.
 public enum TextSplitting {
-    /// The lines of `text` (a trailing line break does not make an empty last line). A line ends
-    /// where a workflow file's lines do: at LF, CR LF, CR, NEL, U+2028 or U+2029 (Docs/Language.md,
-    /// "Variables and expressions"). Swift takes CR LF for one character, so it is named as one.
+    /// The lines of `text`, ended where a workflow file's lines end (`LineBreak`); a trailing line
+    /// break does not make an empty last line.
     public static func lines(_ text: String) -> [String] {
-        let breaks: Set<Character> = ["\n", "\r\n", "\r", "\u{85}", "\u{2028}", "\u{2029}"]
-        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: breaks.contains).map(String.init)
+        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: LineBreak.ends).map(String.init)
         if lines.last == "" { lines.removeLast() }
         return lines
     }

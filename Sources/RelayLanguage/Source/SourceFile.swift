@@ -1,8 +1,10 @@
+import RelayKit
+
 /// A workflow file's text, kept once, with the path it is shown under.
 ///
 /// Lines end where YAML's reader ends them, so that the places libyaml reports are lines here:
 /// at a line feed, a carriage return (alone or before a line feed), NEL, and the line and
-/// paragraph separators (U+2028, U+2029).
+/// paragraph separators (U+2028, U+2029) — `LineBreak`, which splits a workflow's texts too.
 public final class SourceFile: Sendable {
     /// The path as the user wrote it (diagnostics print it this way).
     public let path: String
@@ -25,15 +27,14 @@ public final class SourceFile: Sendable {
         while index < scalars.endIndex {
             let scalar = scalars[index]
             var next = scalars.index(after: index)
-            switch scalar {
-            case "\n", "\r", "\u{85}", "\u{2028}", "\u{2029}":
+            if LineBreak.scalars.contains(scalar) {
                 if scalar == "\r", next < scalars.endIndex, scalars[next] == "\n" { next = scalars.index(after: next) }
                 lines.append(start..<index)
                 asciiLines.append(ascii)
                 start = next
                 ascii = true
-            default:
-                if !scalar.isASCII { ascii = false }
+            } else if !scalar.isASCII {
+                ascii = false
             }
             index = next
         }
