@@ -320,7 +320,7 @@ public struct HostError: Error, Sendable, CustomStringConvertible {
     /// error: …` line among them) and the line that says how it crashed — not the stack, the
     /// registers and the images of a crash report.
     static func summary(of text: String) -> [String] {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        let lines = TextSplitting.lines(text).filter { !$0.isEmpty }
         guard let report = lines.firstIndex(where: isCrashReportStart) else { return Array(lines.suffix(12)) }
         let own = lines[..<report].suffix(10)
         let how = lines[report...].first { $0.hasPrefix("*** Program crashed") || $0.hasPrefix("💣 Program crashed") }
