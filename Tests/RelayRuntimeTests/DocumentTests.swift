@@ -79,6 +79,9 @@ struct DocumentTests {
         let rich = RichText(plainText: "one\ntwo\n\n\nthree")
         #expect(rich.blocks == [.paragraph([.text("one"), .lineBreak, .text("two")]), .paragraph([.text("three")])])
         #expect(rich.plainText == "one\ntwo\n\nthree")
+        // Line ends from Windows and classic Mac OS, and a line of spaces, break lines and paragraphs the same way.
+        #expect(RichText(plainText: "one\r\ntwo\r\n  \r\nthree\r\n").blocks == rich.blocks)
+        #expect(RichText(plainText: "one\rtwo\r\rthree").blocks == rich.blocks)
         let document = try MarkdownReader.richText(from: "# Hi\n\nA *b* c\n\n- x\n- y\n")
         #expect(document.plainText == "Hi\n\nA b c\n\n• x\n• y")
     }

@@ -8,13 +8,21 @@ public struct RichText: Hashable, Sendable {
 
     public init(blocks: [Block]) { self.blocks = blocks }
 
-    /// Plain text as rich text: one paragraph a run of lines between blank lines.
+    /// Plain text as rich text: one paragraph a run of lines between blank lines (lines end as
+    /// `LineBreak` says; a line of spaces alone is blank).
     public init(plainText: String) {
-        let paragraphs = plainText.replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n\n")
-        blocks = paragraphs.filter { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }.map { paragraph in
-            let lines = paragraph.trimmingCharacters(in: .newlines).components(separatedBy: "\n")
-            return .paragraph(lines.enumerated().flatMap { index, line in index == 0 ? [Inline.text(line)] : [.lineBreak, .text(line)] })
+        var blocks: [Block] = []
+        var lines: [String] = []
+        func endParagraph() {
+            guard !lines.isEmpty else { return }
+            blocks.append(.paragraph(lines.enumerated().flatMap { index, line in index == 0 ? [Inline.text(line)] : [.lineBreak, .text(line)] }))
+            lines = []
         }
+        for line in TextSplitting.lines(plainText) {
+            if line.allSatisfy(\.isWhitespace) { endParagraph() } else { lines.append(line) }
+        }
+        endParagraph()
+        self.blocks = blocks
     }
 
     public indirect enum Block: Hashable, Sendable {
