@@ -11,7 +11,7 @@ public enum OutputFormatter {
         case .list(let items): return items.map { render($0, json: false) }.joined()
         default:
             let text = value.textValue
-            return text.hasSuffix("\n") ? text : text + "\n"
+            return text.endsInLineFeed ? text : text + "\n"
         }
     }
 }

@@ -123,6 +123,7 @@ struct CommandLineTests {
         #expect(try await RelayProcess.running(["run", "w.yaml"], in: workflow("steps:\n  - list: [a, 1, true]\n")).standardOutput == "a\n1\ntrue\n")
         #expect(try await RelayProcess.running(["run", "w.yaml"], in: workflow("steps:\n  - nothing\n")).standardOutput == "")
         #expect(try await RelayProcess.running(["run", "w.yaml"], in: workflow("steps:\n  - text: \"ends\\n\"\n")).standardOutput == "ends\n")
+        #expect(try await RelayProcess.running(["run", "w.yaml"], in: workflow("steps:\n  - text: \"ends\\r\\n\"\n")).standardOutput == "ends\r\n")
         #expect(try await RelayProcess.running(["run", "w.yaml", "--json"], in: workflow("steps:\n  - list: [a]\n")).standardOutput == "[\n  \"a\"\n]\n")
     }
 

@@ -107,7 +107,7 @@ package enum HTMLReader {
                     .split(separator: " ").first { $0.hasPrefix("language-") }.map { String($0.dropFirst(9)) }
                 // Line ends as HTML reads them: CR LF and CR are LF.
                 var text = HTMLReader.content(node).replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
-                if text.unicodeScalars.last != "\n" { text += "\n" }
+                if !text.endsInLineFeed { text += "\n" }
                 result.append(.code(language: language, text: text))
             case "hr":
                 flushLoose()

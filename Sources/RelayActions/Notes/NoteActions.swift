@@ -59,7 +59,7 @@ struct AppendToNote: Intent {
                 throw IntentError("the note '\(note.title)' no longer exists at '\(path)'")
             }
             var text = String(decoding: existing, as: UTF8.self)
-            if !text.isEmpty && !text.hasSuffix("\n") { text += "\n" }
+            if !text.isEmpty && !text.endsInLineFeed { text += "\n" }
             for chunk in chunks where !chunk.isEmpty { text += "\n" + chunk.trimmingCharacters(in: .newlines) + "\n" }
             try await context.fileChanges.write(Data(text.utf8), to: path)
         }

@@ -17,7 +17,7 @@ public enum MarkdownWriter {
             return inner.splitAtLineFeeds().dropLast().map { "> " + $0 }.joined(separator: "\n") + "\n"
         case .code(let language, let text):
             let fence = text.contains("```") ? "~~~" : "```"
-            return "\(fence)\(language ?? "")\n\(text)\(text.unicodeScalars.last == "\n" ? "" : "\n")\(fence)\n"
+            return "\(fence)\(language ?? "")\n\(text)\(text.endsInLineFeed ? "" : "\n")\(fence)\n"
         case .rule: return "---\n"
         case .list(let ordered, let start, let items):
             return items.enumerated().map { index, item -> String in

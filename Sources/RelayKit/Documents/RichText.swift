@@ -50,7 +50,7 @@ public struct RichText: Hashable, Sendable {
     /// scalars: Swift takes CR LF for one character, so `hasSuffix("\n")` misses a line feed
     /// after a carriage return.
     public static func withoutFinalLineFeed(_ text: String) -> String {
-        text.unicodeScalars.last == "\n" ? String(text.unicodeScalars.dropLast()) : text
+        text.endsInLineFeed ? String(text.unicodeScalars.dropLast()) : text
     }
 
     /// `blocks` without the blocks that hold nothing to show: a paragraph without text, a code
