@@ -138,6 +138,17 @@ struct RTFTests {
         #expect(rtf.contains("{\\*\\relayquote2}"))
     }
 
+    @Test("a table whose first row has no cells stays in the quote it is in, after a paragraph that starts a quote")
+    func tableWithEmptyRowInQuote() throws {
+        let table = RichText.Block.table(RichText.Table(alignments: [], rows: [[], [[.text("a")], [.text("b")]]]))
+        let document = RichText(blocks: [
+            .quote([.paragraph([.text("outer")]), .quote([.paragraph([.text("inner")]), table, .paragraph([.text("after")])])]),
+            .quote([table]),
+        ])
+        let rtf = RTFWriter.rtf(for: document)
+        #expect(try RTFReader.richText(from: rtf) == document, "\(rtf)")
+    }
+
     @Test("rich text → RTF → rich text gives the same document")
     func roundTrip() throws {
         let document = try MarkdownReader.richText(from: """

@@ -115,6 +115,9 @@ public enum RTFWriter {
                 for row in table.rows {
                     output += "\\trowd\\trgaph108" + (1...columns).map { "\\cellx\($0 * width)" }.joined() + "\n"
                     for cell in row { output += paragraph("\\intbl\(left)") + " " + RTFWriter.rtf(for: cell) + "\\cell\n" }
+                    // A row without cells still says where it is (in which quotes and list), so that a
+                    // table starting with one is not taken to be where the paragraph before it was.
+                    if row.isEmpty { output += paragraph("\\intbl\(left)") + "\n" }
                     output += "\\row\n"
                 }
                 // Where the table ends, so that a table right after it is another (other readers skip it).
