@@ -74,16 +74,23 @@ struct RelayProcess {
         processEnvironment["NO_COLOR"] = "1"
         processEnvironment.merge(environment) { $1 }
         process.environment = processEnvironment
-        let standardInput = Pipe(), standardOutput = Pipe(), standardError = Pipe()
+        let standardInput = Pipe(), standardOutput = Pipe()
+        // Standard error goes to a file: read from a pipe after standard output, more than a pipe
+        // holds (a long trace) would block the program and the test forever.
+        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("relay-stderr-\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: errorFile.path, contents: nil),
+              let standardError = FileHandle(forWritingAtPath: errorFile.path) else { throw CocoaError(.fileWriteUnknown) }
+        defer { try? FileManager.default.removeItem(at: errorFile) }
         process.standardInput = standardInput
         process.standardOutput = standardOutput
         process.standardError = standardError
         try process.run()
+        try standardError.close()
         standardInput.fileHandleForWriting.write(Data(input.utf8))
         try standardInput.fileHandleForWriting.close()
         let output = standardOutput.fileHandleForReading.readDataToEndOfFile()
-        let error = standardError.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        let error = (try? Data(contentsOf: errorFile)) ?? Data()
         return Result(
             status: process.terminationReason == .exit ? process.terminationStatus : -process.terminationStatus,
             standardOutput: String(decoding: output, as: UTF8.self), standardError: String(decoding: error, as: UTF8.self))

@@ -16,9 +16,19 @@ struct StoppingTests {
     /// ignores SIGTERM too.
     private func slowOpener(in folder: URL, stubborn: Bool = false) throws -> String {
         let script = folder.appendingPathComponent("opener.sh")
-        try "#!/bin/sh\n\(stubborn ? "trap '' TERM INT HUP\n" : "")echo $$ >> \(folder.path)/pids\nsleep 30\n"
+        try "#!/bin/sh\n\(stubborn ? "trap '' TERM INT HUP\n" : "")echo $$ >> \(folder.path)/pids\nsleep 120\n"
             .write(to: script, atomically: true, encoding: .utf8)
         return "/bin/sh \(script.path)"
+    }
+
+    /// Waits until the opener has started (and noted its pid), however slow a loaded machine is:
+    /// a signal sent before then would test something else.
+    private func waitForOpener(in folder: URL) async throws {
+        let started = ContinuousClock.now
+        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("pids").path), ContinuousClock.now - started < .seconds(120) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try #require(FileManager.default.fileExists(atPath: folder.appendingPathComponent("pids").path), "the opener never started")
     }
 
     /// Whether any process noted in `folder/pids` still runs.
@@ -62,7 +72,7 @@ struct StoppingTests {
         return (process, errors)
     }
 
-    @Test("a step's timeout stops an opener that would take 30 s, and the opener with it")
+    @Test("a step's timeout stops an opener that would take two minutes, and the opener with it")
     func openerTimeout() async throws {
         let root = try folder()
         try write("steps:\n  - url: https://example.com\n  - open:\n    timeout: 2\n    on-error: continue\n  - text: after\n", to: root)
@@ -120,10 +130,7 @@ struct StoppingTests {
         try write("steps:\n  - text: one\n  - url: https://example.com\n  - open\n", to: root)
         let (process, errors) = try start(["run", "w.yaml", "--allow-open", "--open-with", try slowOpener(in: root)], in: root)
         // Once the opener has started.
-        let started = ContinuousClock.now
-        while !FileManager.default.fileExists(atPath: root.appendingPathComponent("pids").path), ContinuousClock.now - started < .seconds(20) {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await waitForOpener(in: root)
         kill(process.processIdentifier, signal)
         await RelayProcess.waitForExit(process)
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -140,10 +147,7 @@ struct StoppingTests {
         // A grace period far longer than the test: only the second SIGINT can end the run soon.
         let (process, errors) = try start(
             ["run", "w.yaml", "--allow-open", "--open-with", try slowOpener(in: root, stubborn: true)], in: root, environment: ["RELAY_STOP_GRACE": "30"])
-        let started = ContinuousClock.now
-        while !FileManager.default.fileExists(atPath: root.appendingPathComponent("pids").path), ContinuousClock.now - started < .seconds(20) {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await waitForOpener(in: root)
         kill(process.processIdentifier, SIGINT)
         // Once Relay has taken the first (two signals sent before it reads the first are one).
         let reader = errors.fileHandleForReading
