@@ -34,7 +34,7 @@ public struct UndoHistory: Sendable {
             let started = ((try? info?.property("started")) ?? nil).flatMap { try? $0.dateValue() }
             let marker = try? String(contentsOf: folder.appendingPathComponent("undone"), encoding: .utf8)
             let undone = marker != nil || FileManager.default.fileExists(atPath: folder.appendingPathComponent("undone").path)
-            let notReverted = (marker ?? "").splitAtLineFeeds().map { $0.trimmingCharacters(in: ["\r"]) }.filter { $0.hasPrefix("not reverted: ") }
+            let notReverted = TextSplitting.lines(marker ?? "").filter { $0.hasPrefix("not reverted: ") }
                 .map { String($0.dropFirst("not reverted: ".count)) }
             return Run(folder: folder, workflow: workflow, started: started, changes: changes, isUndone: undone, notReverted: notReverted)
         }
