@@ -36,6 +36,31 @@ struct HTMLReaderTests {
         #expect(try HTMLReader.richText(from: html) == document, "\(html)")
     }
 
+    @Test("quotes and lists nest at most 100 levels deep, as in Markdown: deeper is an error that says so")
+    func deepNesting() throws {
+        for (open, element) in [("<ol><li>x", "list"), ("<blockquote>x", "quote")] {
+            var depth = 0
+            var block = try #require(HTMLReader.richText(from: String(repeating: open, count: Limits.documentDepth)).blocks.first)
+            while true {
+                depth += 1
+                switch block {
+                case .list(_, _, let items): if let inner = items.first?.blocks.last, items.first?.blocks.count == 2 { block = inner; continue }
+                case .quote(let blocks): if let inner = blocks.last, blocks.count == 2 { block = inner; continue }
+                default: Issue.record("a \(element) holds \(block)")
+                }
+                break
+            }
+            #expect(depth == Limits.documentDepth, "\(element)")
+            #expect(throws: (any Error).self) { try HTMLReader.richText(from: String(repeating: open, count: Limits.documentDepth + 1)) }
+            do {
+                _ = try HTMLReader.richText(from: String(repeating: open, count: 10_000))
+                Issue.record("10,000 nested \(element)s were read")
+            } catch {
+                #expect("\(error)".contains("the HTML nests quotes and lists more than 100 levels deep"), "\(error)")
+            }
+        }
+    }
+
     @Test("a block with nothing to show is no block, in HTML and in Markdown, so RTF loses nothing")
     func emptyBlocks() throws {
         let html = try HTMLReader.richText(from: """

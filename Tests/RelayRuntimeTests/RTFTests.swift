@@ -78,6 +78,24 @@ struct RTFTests {
         #expect(again == document)
     }
 
+    @Test("lists and quotes nested as deep as HTML and Markdown may nest them come back from RTF as deep")
+    func deepestListsAndQuotes() throws {
+        var list = RichText.Block.list(ordered: true, start: 1, items: [RichText.ListItem(blocks: [.paragraph([.text("deepest")])])])
+        var quote = RichText.Block.quote([.paragraph([.text("deepest")])])
+        for depth in 1..<Limits.documentDepth {
+            // The nested list is the second block of an item that has one after it, so that a list
+            // read back beside the item, or in the item after it, shows.
+            list = .list(ordered: true, start: 1, items: [
+                RichText.ListItem(blocks: [.paragraph([.text("level \(depth)")]), list]), RichText.ListItem(blocks: [.paragraph([.text("next")])]),
+            ])
+            quote = .quote([.paragraph([.text("level \(depth)")]), quote])
+        }
+        for block in [list, quote] {
+            let document = RichText(blocks: [block, .paragraph([.text("after")])])
+            #expect(try RTFReader.richText(from: RTFWriter.rtf(for: document)) == document)
+        }
+    }
+
     @Test("a list that Swift code starts at Int.max or below zero is numbered within bounds by every writer", arguments: [Int.max, Int.min, -3])
     func listStartsOutOfBounds(start: Int) throws {
         let items = [RichText.ListItem(blocks: [.paragraph([.text("one")])]), RichText.ListItem(blocks: [.paragraph([.text("two")])])]

@@ -18,8 +18,8 @@ package enum HTMLReader {
         guard let document = parsed ?? nil else { throw IntentError("cannot parse the HTML") }
         defer { xml.freeDocument(document) }
         guard let root = xml.rootElement(document) else { return RichText(blocks: []) }
-        var builder = Builder()
-        builder.blocks(in: root)
+        var builder = Builder(depth: 0)
+        try builder.blocks(in: root)
         return RichText(blocks: RichText.pruned(builder.finish()))
     }
 
@@ -51,8 +51,21 @@ package enum HTMLReader {
 
     /// Collects blocks, gathering loose inline content into paragraphs.
     private struct Builder {
+        /// How many quotes and lists the blocks are in.
+        let depth: Int
         private var result: [RichText.Block] = []
         private var loose: [RichText.Inline] = []
+
+        init(depth: Int) { self.depth = depth }
+
+        /// A builder for the blocks of a quote or a list item inside this one's, or an error past
+        /// `Limits.documentDepth`, as for Markdown: whatever reads the rich text walks it nested.
+        func inner() throws -> Builder {
+            guard depth < Limits.documentDepth else {
+                throw IntentError("the HTML nests quotes and lists more than \(Limits.documentDepth) levels deep")
+            }
+            return Builder(depth: depth + 1)
+        }
 
         static let skipped: Set<String> = ["head", "script", "style", "title", "template", "noscript", "svg"]
         static let headings = ["h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6]
@@ -68,11 +81,11 @@ package enum HTMLReader {
             if !inlines.isEmpty { result.append(.paragraph(inlines)) }
         }
 
-        mutating func blocks(in node: UnsafeMutablePointer<xmlNode>) {
-            for child in HTMLReader.children(node) { block(child) }
+        mutating func blocks(in node: UnsafeMutablePointer<xmlNode>) throws {
+            for child in HTMLReader.children(node) { try block(child) }
         }
 
-        private mutating func block(_ node: UnsafeMutablePointer<xmlNode>) {
+        private mutating func block(_ node: UnsafeMutablePointer<xmlNode>) throws {
             guard node.pointee.type == XML_ELEMENT_NODE else {
                 loose += HTMLReader.inlines(node)
                 return
@@ -93,13 +106,13 @@ package enum HTMLReader {
                 flushLoose()
                 // Numbers as CommonMark bounds them (nine digits), so that counting on cannot overflow.
                 let start = min(max(HTMLReader.attribute(node, "start").flatMap(Int.init) ?? 1, 0), RichText.largestListStart)
-                let items = HTMLReader.children(node).filter { HTMLReader.name($0) == "li" }.map(HTMLReader.listItem)
+                let items = try HTMLReader.children(node).filter { HTMLReader.name($0) == "li" }.map { try HTMLReader.listItem($0, in: inner()) }
                 result.append(.list(ordered: tag == "ol", start: start, items: items))
             case "blockquote":
                 flushLoose()
-                var inner = Builder()
-                inner.blocks(in: node)
-                result.append(.quote(inner.finish()))
+                var quote = try inner()
+                try quote.blocks(in: node)
+                result.append(.quote(quote.finish()))
             case "pre":
                 flushLoose()
                 let code = HTMLReader.children(node).first { HTMLReader.name($0) == "code" }
@@ -117,7 +130,7 @@ package enum HTMLReader {
                 result.append(.table(HTMLReader.table(node)))
             case "div", "section", "article", "main", "header", "footer", "nav", "aside", "body", "html", "figure", "form", "center":
                 flushLoose()
-                blocks(in: node)
+                try blocks(in: node)
                 flushLoose()
             default:
                 loose += HTMLReader.inlines(node)
@@ -125,13 +138,13 @@ package enum HTMLReader {
         }
     }
 
-    private static func listItem(_ node: UnsafeMutablePointer<xmlNode>) -> RichText.ListItem {
+    private static func listItem(_ node: UnsafeMutablePointer<xmlNode>, in builder: Builder) throws -> RichText.ListItem {
         var checked: Bool?
         if let box = children(node).first(where: { name($0) == "input" && attribute($0, "type") == "checkbox" }) {
             checked = attribute(box, "checked") != nil
         }
-        var builder = Builder()
-        builder.blocks(in: node)
+        var builder = builder
+        try builder.blocks(in: node)
         return RichText.ListItem(checked: checked, blocks: builder.finish())
     }
 

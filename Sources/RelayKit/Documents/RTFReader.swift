@@ -54,10 +54,10 @@ public struct RTFReader {
         var quote: QuotePlace
     }
 
-    /// The deepest quote read (`\relayquoteN`): deeper is as deep.
-    static let maximumQuoteDepth = 32
-    /// The deepest list level read (`\relaylevelN`): deeper is as deep.
-    static let maximumListLevel = 64
+    /// The deepest quote read (`\relayquoteN`) and the deepest list level (`\relaylevelN`): deeper
+    /// is as deep. As deep as Markdown and HTML may nest, so that what they read comes back from RTF.
+    static let maximumQuoteDepth = Limits.documentDepth
+    static let maximumListLevel = Limits.documentDepth
 
     private struct Run: Equatable {
         var text: String
