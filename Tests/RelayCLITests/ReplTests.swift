@@ -32,6 +32,12 @@ struct ReplTests {
             """)
     }
 
+    @Test("a text of two lines has its type on a line of its own, whether its lines end in LF or CR LF")
+    func multilineText() async throws {
+        let result = try await repl("text: \"one\\ntwo\"\ntext: \"one\\r\\ntwo\"\ntext: \"one\\r\\n\"\n")
+        #expect(result.standardOutput == "one\ntwo\n# a text\none\r\ntwo\n# a text\none   # a text\n", "\(result.standardError)")
+    }
+
     @Test("an error in the middle points into the line typed and does not end the session")
     func errorsGoOn() async throws {
         let result = try await repl("text: hi\nchnage-case: upper\nchange-case: upper\n")
@@ -58,8 +64,15 @@ struct ReplTests {
         #expect(rerun.status == 0, "\(rerun.standardError)")
         #expect(rerun.standardOutput == "C\n")
 
-        let loaded = try await repl(":load \(RelayProcess.root.path)/workflows/chaining.yaml\n:type\n")
-        #expect(loaded.standardOutput == "hello world   # a text\nHELLO WORLD   # a text\nHELLO Relay   # a text\na text\n", "\(loaded.standardOutput)")
+        // The example as it is, and saved with CR LF line ends, as an editor on Windows saves it.
+        let example = try String(contentsOf: RelayProcess.root.appendingPathComponent("workflows/chaining.yaml"), encoding: .utf8)
+        let crlf = folder.appendingPathComponent("crlf.yaml")
+        try Data(example.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { String(String.UnicodeScalarView($0)) }
+            .joined(separator: "\r\n").utf8).write(to: crlf)
+        for path in ["\(RelayProcess.root.path)/workflows/chaining.yaml", crlf.path] {
+            let loaded = try await repl(":load \(path)\n:type\n")
+            #expect(loaded.standardOutput == "hello world   # a text\nHELLO WORLD   # a text\nHELLO Relay   # a text\na text\n", "\(path): \(loaded.standardOutput)")
+        }
     }
 
     @Test(":undo reverts the last step's file changes; :reset forgets; unknown commands are errors")

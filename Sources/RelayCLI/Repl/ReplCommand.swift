@@ -119,8 +119,8 @@ struct Repl {
         let type = "# \(value.type.withArticle)" + (value.asList.count > 1 || value.type == .list ? " of \(value.asList.count)" : "")
         let rendered = OutputFormatter.render(value, json: false)
         if rendered.isEmpty { return type + "\n" }
-        let lines = rendered.split(separator: "\n", omittingEmptySubsequences: false)
-        if lines.count <= 2 { return rendered.dropLast() + "   " + type + "\n" }
+        // One line (ending in LF, CR LF …) takes the type after it; more take it on a line of its own.
+        if TextSplitting.lines(rendered).count <= 1 { return rendered.dropLast() + "   " + type + "\n" }
         return rendered + type + "\n"
     }
 
@@ -226,7 +226,8 @@ enum ReplEntries {
         var current: [String] = []
         var inSteps = false
         var indent = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+        // Lines end where `relay run` ends them (LF, CR LF, CR …): a file saved with CR LF loads too.
+        for line in TextSplitting.lines(text) {
             if !inSteps {
                 if line.hasPrefix("steps:") { inSteps = true }
                 continue
