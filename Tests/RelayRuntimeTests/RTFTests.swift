@@ -51,6 +51,20 @@ struct RTFTests {
         #expect(again.plainText == document.plainText)
     }
 
+    @Test("a task whose text starts with a combining mark keeps its box: the mark joins the space after the box into one character")
+    func taskStartingWithCombiningMark() throws {
+        let document = RichText(blocks: [
+            .list(ordered: false, start: 1, items: [
+                RichText.ListItem(checked: false, blocks: [.paragraph([.text("\u{05C2}shin dot")])]),
+                RichText.ListItem(checked: true, blocks: [.paragraph([.text("\u{0301}acute")])]),
+                RichText.ListItem(blocks: [.paragraph([.text("☐\u{0301} a box with a mark, typed")])]),
+            ]),
+        ])
+        let again = try RTFReader.richText(from: RTFWriter.rtf(for: document))
+        #expect(again == document)
+        #expect(again.plainText == document.plainText)
+    }
+
     @Test("tables one right after another stay apart, in a list item and out of it")
     func adjacentTables() throws {
         func table(_ text: String) -> RichText.Block { .table(RichText.Table(alignments: [.none], rows: [[[.text(text)]]])) }

@@ -414,10 +414,12 @@ public struct RTFReader {
             var content = inlines
             var checked: Bool?
             // A task's box: "☑ text", or "☑" alone for a task whose item starts with something else.
-            if isTask, case .text(let first)? = content.first, let box = first.first, box == "☐" || box == "☑",
-                first.count == 1 || first.dropFirst().first == " " {
+            // Counted in Unicode scalars: text that starts with a combining mark joins the space
+            // before it into one character.
+            if isTask, case .text(let first)? = content.first, let box = first.unicodeScalars.first, box == "☐" || box == "☑",
+                first.unicodeScalars.count == 1 || first.unicodeScalars.dropFirst().first == " " {
                 checked = box == "☑"
-                let rest = String(first.dropFirst(2))
+                let rest = String(String.UnicodeScalarView(first.unicodeScalars.dropFirst(2)))
                 if rest.isEmpty { content.removeFirst() } else { content[0] = .text(rest) }
             }
             if marker.hasSuffix("☐") || marker.hasSuffix("☑") { checked = marker.hasSuffix("☑") }
