@@ -54,10 +54,9 @@ public struct RTFReader {
         var quote: QuotePlace
     }
 
-    /// The deepest quote read (`\relayquoteN`) and the deepest list level (`\relaylevelN`): deeper
-    /// is as deep. As deep as Markdown and HTML may nest, so that what they read comes back from RTF.
-    static let maximumQuoteDepth = Limits.documentDepth
-    static let maximumListLevel = Limits.documentDepth
+    /// The deepest quote (`\relayquoteN`) and list level (`\relaylevelN`) read: deeper is as deep.
+    /// As deep as Markdown and HTML may nest, so that what they read comes back from RTF.
+    static let maximumDepth = Limits.documentDepth
 
     private struct Run: Equatable {
         var text: String
@@ -267,13 +266,13 @@ public struct RTFReader {
             quote = QuotePlace()
             isTask = false
         case "ls": listID = parameter
-        case "relayquote": quote.depth = min(max(parameter ?? 1, 0), Self.maximumQuoteDepth)
+        case "relayquote": quote.depth = min(max(parameter ?? 1, 0), Self.maximumDepth)
         case "relayquotestart": quote.start = max(parameter ?? 1, 1)
         case "relaytableend": flushTable()
         case "relaytask": isTask = true
         case "ilvl": listLevel = deepListLevel ?? min(max(parameter ?? 0, 0), 8)
         case "relaylevel":
-            deepListLevel = min(max(parameter ?? 0, 0), Self.maximumListLevel)
+            deepListLevel = min(max(parameter ?? 0, 0), Self.maximumDepth)
             listLevel = deepListLevel ?? 0
         case "brdrb": hasBottomBorder = true
         case "plain": state.bold = false; state.italic = false; state.strike = false; state.monospace = false
@@ -417,7 +416,7 @@ public struct RTFReader {
             // Counted in Unicode scalars: text that starts with a combining mark joins the space
             // before it into one character.
             if isTask, case .text(let first)? = content.first, let box = first.unicodeScalars.first, box == "☐" || box == "☑",
-                first.unicodeScalars.count == 1 || first.unicodeScalars.dropFirst().first == " " {
+                [nil, " "].contains(first.unicodeScalars.dropFirst().first) {
                 checked = box == "☑"
                 let rest = String(String.UnicodeScalarView(first.unicodeScalars.dropFirst(2)))
                 if rest.isEmpty { content.removeFirst() } else { content[0] = .text(rest) }
