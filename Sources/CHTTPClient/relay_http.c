@@ -199,10 +199,33 @@ int relay_http_request(const relay_http_request_options *options, relay_http_tra
                          .transfer = transfer,
                          .curl = curl};
     int body_fd = options->body_fd;
+    if (options->connect_to == NULL) {
+        response->error = strdup("no checked host to connect to");
+        functions.easy_cleanup(curl);
+        return -1;
+    }
+    // Every connection goes to the host and port the gate checked ("::HOST:PORT" matches any
+    // host and port in the URL), whatever libcurl reads the URL as.
+    char pin[600];
+    if (snprintf(pin, sizeof pin, "::%s", options->connect_to) >= (int)sizeof pin) {
+        response->error = strdup("the host name is too long");
+        functions.easy_cleanup(curl);
+        return -1;
+    }
+    struct curl_slist *pins = functions.slist_append(NULL, pin);
+    if (pins == NULL) {
+        response->error = strdup("out of memory");
+        functions.easy_cleanup(curl);
+        return -1;
+    }
     functions.easy_setopt(curl, CURLOPT_URL, options->url);
+    functions.easy_setopt(curl, CURLOPT_CONNECT_TO, pins);
+    if (functions.easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https") != CURLE_OK) {
+        // libcurl before 7.85 has only the bit mask.
+        functions.easy_setopt(curl, (CURLoption)181 /* CURLOPT_PROTOCOLS */, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+    }
     functions.easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-    functions.easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
-    functions.easy_setopt(curl, CURLOPT_MAXREDIRS, 10L);
+    functions.easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
     functions.easy_setopt(curl, CURLOPT_USERAGENT, "relay");
     functions.easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");
     functions.easy_setopt(curl, CURLOPT_TIMEOUT_MS, (long)(options->timeout_seconds * 1000));
@@ -246,6 +269,9 @@ int relay_http_request(const relay_http_request_options *options, relay_http_tra
         char *type = NULL;
         functions.easy_getinfo(curl, CURLINFO_CONTENT_TYPE, &type);
         if (type != NULL) response->content_type = strdup(type);
+        char *location = NULL;
+        functions.easy_getinfo(curl, CURLINFO_REDIRECT_URL, &location);
+        if (location != NULL && response->status >= 300 && response->status < 400) response->redirect_url = strdup(location);
         response->body = received.data;
         response->body_length = received.length;
         response->body_in_file = received.spilled;
@@ -253,6 +279,7 @@ int relay_http_request(const relay_http_request_options *options, relay_http_tra
     }
     if (list != NULL) functions.slist_free_all(list);
     functions.easy_cleanup(curl);
+    functions.slist_free_all(pins);
     return result;
 }
 
@@ -260,5 +287,6 @@ void relay_http_response_free(relay_http_response *response) {
     free(response->body);
     free(response->content_type);
     free(response->error);
+    free(response->redirect_url);
     memset(response, 0, sizeof *response);
 }

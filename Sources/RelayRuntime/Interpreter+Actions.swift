@@ -112,6 +112,9 @@ extension Interpreter {
             guard capability != .open else { continue }  // asked when the URL is opened
             guard !filesOnly || capability == .read || capability == .write else { continue }
             let type = declared == nil || filesOnly ? ValueType.any : parameter.type
+            if capability == .net, let unnamed = Access.urlsNamingNoHost(in: argument).first {
+                throw RuntimeError(Access.namesNoHost(unnamed), step: step.displayName, at: step.range)
+            }
             for target in Access.targets(of: argument, for: capability, type: type, relativeTo: baseDirectory)
             where asked.insert("\(capability.rawValue) \(target)").inserted {
                 let access =

@@ -119,4 +119,53 @@ struct WebTests {
         #expect(scheme?.message.contains("takes an http or https URL") == true)
     }
 
+    /// The port of the local server, for URLs written another way.
+    private static func port(_ base: String) -> String { String(base.split(separator: ":").last ?? "0") }
+
+    @Test("a URL whose host cannot be named is refused before anything is sent, even with nothing else granted")
+    func urlNamingNoHost() async throws {
+        let base = await LocalServer.base()
+        let port = Self.port(base)
+        for url in ["http:/127.0.0.1:\(port)/echo", "http:127.0.0.1:\(port)/echo", "http:///127.0.0.1:\(port)/echo"] {
+            let error = await failure(
+                "- url: \"\(url)\"\n- get-contents-of-url: { method: POST, body: secret }", granted: [.read: .everywhere])
+            #expect(error?.message == Access.namesNoHost(url), "\(url)")
+        }
+    }
+
+    @Test("every redirect is a new connection through the gate: a hop to a host not granted is refused, and the body is not sent there")
+    func redirectsAskTheGate() async throws {
+        let base = await LocalServer.base()
+        let port = Self.port(base)
+        let elsewhere = "http://localhost:\(port)/echo"
+        for code in [302, 307, 308] {
+            let error = await failure(
+                "- url: \(base)/redirect/\(code)?to=\(elsewhere)\n- get-contents-of-url: { method: POST, body: secret }",
+                granted: [.net: .only(["127.0.0.1"])])
+            #expect(error?.denial?.access == Access(.net, "localhost:\(port)"), Comment(rawValue: String(code)))
+        }
+        // Granted, a 307 repeats the POST with its body, a 302 and a 303 go on as a GET without it,
+        // and credentials do not follow to another host.
+        let both: [Capability: GrantScope] = [.net: .only(["127.0.0.1", "localhost"])]
+        let kept = try await run(
+            "- url: \(base)/redirect/307?to=\(elsewhere)\n- get-contents-of-url: { method: POST, body: secret, headers: { Authorization: Bearer x } }",
+            granted: both)
+        #expect(try kept.property("method") == "POST")
+        #expect(try kept.property("body") == "secret")
+        #expect(try kept.property("host") == .text("localhost:\(port)"))
+        #expect(try kept.property("authorization") == .nothing)
+        for code in [302, 303] {
+            let changed = try await run("- url: \(base)/redirect/\(code)?to=/echo\n- get-contents-of-url: { method: POST, body: secret }", granted: both)
+            #expect(try changed.property("method") == "GET", Comment(rawValue: String(code)))
+            #expect(try changed.property("body") == "", Comment(rawValue: String(code)))
+        }
+        // The same host keeps its credentials.
+        let same = try await run(
+            "- url: \(base)/redirect/302?to=/echo\n- get-contents-of-url: { headers: { Authorization: Bearer x } }", granted: both)
+        #expect(try same.property("authorization") == "Bearer x")
+        let loop = await failure("- url: \(base)/loop\n- get-contents-of-url", granted: both)
+        #expect(loop?.message.contains("more than 10 redirects") == true)
+        let toFile = await failure("- url: \(base)/redirect/302?to=file:///etc/passwd\n- get-contents-of-url", granted: both)
+        #expect(toFile?.message.contains("which is not an http or https URL") == true)
+    }
 }

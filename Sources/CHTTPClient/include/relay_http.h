@@ -17,6 +17,9 @@ typedef struct {
     char *content_type;
     /// Why the exchange failed (no connection, timeout, no space left, no libcurl), or NULL.
     char *error;
+    /// For a redirect (3xx with a Location), the absolute URL it points to, or NULL. Redirects are
+    /// never followed here: the caller asks its gate about every hop.
+    char *redirect_url;
 } relay_http_response;
 
 /// One request.
@@ -38,6 +41,10 @@ typedef struct {
     int spill_fd;
     /// No response may be longer than this.
     unsigned long long size_limit;
+    /// The host and port the connection must go to, as the caller's gate checked them
+    /// (`example.com:443`, `[::1]:8080`): whatever libcurl makes of the URL, it connects there
+    /// and nowhere else. Required.
+    const char *connect_to;
 } relay_http_request_options;
 
 /// What a transfer shares with the threads that watch it: a stop flag and the progress so far.
@@ -51,7 +58,7 @@ void relay_http_transfer_stop(relay_http_transfer *transfer);
 void relay_http_transfer_progress(const relay_http_transfer *transfer, unsigned long long *received,
                                   unsigned long long *expected);
 
-/// Performs one HTTP request with libcurl, which is loaded with dlopen on first use so that runs
+/// Performs one HTTP or HTTPS request (no other protocol, and no redirect followed) with libcurl, which is loaded with dlopen on first use so that runs
 /// which never fetch a URL do not pay for loading it. Blocks until the response has arrived, the
 /// timeout has passed, or the transfer is stopped. Returns 0 when a response arrived (any status),
 /// else -1 with `response->error` set.

@@ -33,7 +33,7 @@ struct GetContentsOfURL: Intent {
         let spill = try scratchPath(".download-\(UUID().uuidString).part", in: context.scratchFolder)
         let transfer = HTTPClient.Transfer()
         let response = try await context.showingProgress({ transfer.display }) {
-            try await HTTPClient.send(request, spillingTo: spill, transfer: transfer)
+            try await HTTPClient.send(request, spillingTo: spill, transfer: transfer) { try await context.authorize($0) }
         }
         guard (200..<300).contains(response.status) else {
             let start = String(decoding: response.body.prefix(300), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)

@@ -35,6 +35,8 @@ enum HTTPClient {
         let status: Int
         let body: Body
         let contentType: String?
+        /// Where a redirect points (an absolute URL), or nil.
+        var redirect: String? = nil
     }
 
     /// A transfer's stop flag and progress, shared with libcurl's thread.
@@ -62,22 +64,77 @@ enum HTTPClient {
         fileprivate var handle: OpaquePointer? { pointer }
     }
 
-    /// Sends the request on a thread of its own (libcurl blocks; `BlockingWork`) and returns the response, whatever
-    /// its status; throws when no response came (no connection, a timeout, no space left). A
-    /// response longer than `Limits.responseInMemory` is written to `spillPath` as it arrives
-    /// (and is then `.file(spillPath)`); nothing is left there otherwise. Cancelling the task (a
-    /// step's `timeout:`, a signal) stops the transfer.
-    static func send(_ request: Request, spillingTo spillPath: String, transfer: Transfer = Transfer()) async throws -> Response {
+    /// Sends the request and follows its redirects (at most `maxRedirects`), asking `authorize` about
+    /// every hop's host before connecting to it: a redirect is a new connection, and goes through
+    /// the gate like the first (Docs/Security.md, "Requests"). Each hop connects only to the host
+    /// and port that were asked about. A 303, and a 301 or 302 of a POST, continue as a GET without
+    /// the body, as browsers do; a 307 or 308 repeats the method and body. Credentials
+    /// (`Authorization`, `Cookie`) do not follow a redirect to another host.
+    ///
+    /// Returns the last response, whatever its status; throws when no response came (no
+    /// connection, a timeout, no space left), for a URL whose host cannot be named, and when the
+    /// gate refuses a hop. A response longer than `Limits.responseInMemory` is written to
+    /// `spillPath` as it arrives (and is then `.file(spillPath)`); nothing is left there otherwise.
+    /// Cancelling the task (a step's `timeout:`, a signal) stops the transfer.
+    static func send(
+        _ request: Request, spillingTo spillPath: String, transfer: Transfer = Transfer(),
+        authorize: @Sendable (Access) async throws -> Void
+    ) async throws -> Response {
+        var current = request
+        var hops = 0
+        while true {
+            let target = try Self.connectionTarget(of: current.url)
+            if let access = Access.net(current.url) { try await authorize(access) }
+            let response = try await sendOnce(current, connectingTo: target, spillingTo: spillPath, transfer: transfer)
+            guard let location = response.redirect, [301, 302, 303, 307, 308].contains(response.status) else { return response }
+            if case .file(let path) = response.body { unlink(path) }
+            hops += 1
+            guard hops <= maxRedirects else {
+                throw IntentError("\(request.method) \(request.url.absoluteString) failed: more than \(maxRedirects) redirects")
+            }
+            guard let next = URL(string: location), let scheme = next.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+                throw IntentError("\(current.method) \(current.url.absoluteString) redirects to '\(location)', which is not an http or https URL")
+            }
+            let keepsMethod = response.status == 307 || response.status == 308
+            let becomesGet = !keepsMethod && (response.status == 303 ? current.method != "HEAD" : current.method == "POST")
+            if becomesGet {
+                current.method = "GET"
+                current.body = nil
+                current.headers.removeAll { $0.lowercased().hasPrefix("content-type:") }
+            }
+            if Access.hostTarget(of: next) != Access.hostTarget(of: current.url) || next.scheme != current.url.scheme {
+                current.headers.removeAll { $0.lowercased().hasPrefix("authorization:") || $0.lowercased().hasPrefix("cookie:") }
+            }
+            current.url = next
+        }
+    }
+
+    /// The most redirects one request follows.
+    static let maxRedirects = 10
+
+    /// `HOST:PORT` of the URL, as the gate names its host, with the scheme's port when it names
+    /// none: where libcurl is made to connect. A URL whose host Relay cannot name
+    /// (`http:/127.0.0.1/`, with one slash) is refused: nothing could be asked about it.
+    static func connectionTarget(of url: URL) throws -> String {
+        guard let host = Access.hostTarget(of: url) else {
+            throw IntentError(Access.namesNoHost(url.absoluteString))
+        }
+        if url.port != nil { return host }
+        return "\(host):\(url.scheme?.lowercased() == "https" ? 443 : 80)"
+    }
+
+    /// One exchange, on a thread of its own (libcurl blocks; `BlockingWork`).
+    private static func sendOnce(_ request: Request, connectingTo target: String, spillingTo spillPath: String, transfer: Transfer) async throws -> Response {
         guard transfer.handle != nil else { throw IntentError("cannot start a transfer: out of memory") }
         let response = try await BlockingWork.run(onCancel: { transfer.stop() }) { _ in
-            try sendBlocking(request, spillingTo: spillPath, transfer: transfer)
+            try sendBlocking(request, connectingTo: target, spillingTo: spillPath, transfer: transfer)
         }
         if Task.isCancelled, case .file(let path) = response.body { unlink(path) }
         try Task.checkCancellation()
         return response
     }
 
-    private static func sendBlocking(_ request: Request, spillingTo spillPath: String, transfer: Transfer) throws -> Response {
+    private static func sendBlocking(_ request: Request, connectingTo target: String, spillingTo spillPath: String, transfer: Transfer) throws -> Response {
         let described = "\(request.method) \(request.url.absoluteString)"
         let spill = open(spillPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard spill >= 0 else {
@@ -107,12 +164,14 @@ enum HTTPClient {
         defer { headerPointers.forEach { free($0) } }
         let status: Int32 = headerPointers.map { UnsafePointer($0) }.withUnsafeBufferPointer { lines in
             request.url.absoluteString.withCString { url in
+              target.withCString { connectTo in
                 request.method.withCString { method in
                     let send = { (bytes: UnsafePointer<CChar>?, count: Int) -> Int32 in
                         var options = relay_http_request_options(
                             url: url, method: method, headers: lines.baseAddress, header_count: lines.count, body: bytes,
                             body_length: count, body_fd: upload, timeout_seconds: request.timeout,
-                            memory_limit: Limits.responseInMemory, spill_fd: spill, size_limit: Limits.responseBytes)
+                            memory_limit: Limits.responseInMemory, spill_fd: spill, size_limit: Limits.responseBytes,
+                            connect_to: connectTo)
                         return relay_http_request(&options, transfer.handle, &response)
                     }
                     guard case .bytes(let body)? = request.body else { return send(nil, uploadLength) }
@@ -120,6 +179,7 @@ enum HTTPClient {
                     guard !body.isEmpty else { return "".withCString { send($0, 0) } }
                     return body.withUnsafeBytes { raw in send(raw.bindMemory(to: CChar.self).baseAddress, raw.count) }
                 }
+              }
             }
         }
         guard status == 0 else {
@@ -133,7 +193,9 @@ enum HTTPClient {
         } else {
             body = .bytes(response.body.map { Data(bytes: $0, count: response.body_length) } ?? Data())
         }
-        return Response(status: response.status, body: body, contentType: response.content_type.map { String(cString: $0) })
+        return Response(
+            status: response.status, body: body, contentType: response.content_type.map { String(cString: $0) },
+            redirect: response.redirect_url.map { String(cString: $0) })
     }
 }
 

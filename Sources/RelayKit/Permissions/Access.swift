@@ -43,6 +43,23 @@ public struct Access: Sendable, Hashable, CustomStringConvertible {
         return url.port.map { "\(host):\($0)" } ?? host
     }
 
+    /// The URLs in `value`, given to a parameter that declares `net`, whose host cannot be named
+    /// (`http:/127.0.0.1/`, with one slash): the gate could ask about nothing, so they are refused
+    /// rather than let through (Docs/Security.md, "Requests").
+    public static func urlsNamingNoHost(in value: Value) -> [String] {
+        switch value {
+        case .list(let items): return items.flatMap(urlsNamingNoHost)
+        case .url(let url): return hostTarget(of: url) == nil ? [url.absoluteString] : []
+        case .text(let text): return URL(string: text.trimmingCharacters(in: .whitespaces)).flatMap(hostTarget) == nil ? [text] : []
+        default: return []
+        }
+    }
+
+    /// Why a URL that names no host is refused, for messages.
+    public static func namesNoHost(_ url: String) -> String {
+        "'\(url)' names no host, so Relay cannot ask whether it may connect to it; write it as scheme://HOST/…"
+    }
+
     /// `example.com` or `example.com:8080` from a host, HOST:PORT or a URL, as `--allow-net` and
     /// `permissions:` take them; nil when it names no host.
     public static func hostEntry(_ entry: String) -> String? {

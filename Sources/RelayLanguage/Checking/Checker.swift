@@ -339,6 +339,9 @@ public struct Checker {
         if let check = parameter.check, let problem = check(literal) {
             report("'\(action.name)' parameter '\(parameter.name)': \(problem)", at: template.range)
         }
+        if parameter.access == .net, let unnamed = Access.urlsNamingNoHost(in: literal).first {
+            report("'\(action.name)' parameter '\(parameter.name)': \(Access.namesNoHost(unnamed))", at: template.range)
+        }
     }
 
     /// `change-case TEXT (input) TO (primary: upper|lower|title)`: a one-line signature for notes.

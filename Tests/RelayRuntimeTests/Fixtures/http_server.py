@@ -1,5 +1,5 @@
 """A local HTTP server for the get-contents-of-url tests. Prints its port, then serves:
-/json, /text, /html, /png (a tiny PNG), /status/CODE, /slow (waits 3 s), and any method on
+/json, /text, /html, /png (a tiny PNG), /status/CODE, /slow (waits 3 s), /redirect/CODE?to=URL, /loop (redirects to itself), and any method on
 /echo (answers JSON with the method, the headers and the body it received). For big bodies:
 /file/PATH streams the file at PATH (with /unannounced/PATH, without a Content-Length), /store/PATH
 writes the request's body to PATH as it arrives, and /forever sends bytes until the client goes.
@@ -11,6 +11,7 @@ import os
 import sys
 import threading
 import time
+import urllib.parse
 
 PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAIAAAADCAIAAAA2iEnWAAAAEklEQVR4nGP8z8DAwMDAxAAFAA0BAQFXJJ5aAAAAAElFTkSuQmCC")
@@ -74,9 +75,22 @@ class Handler(http.server.BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         received = self.rfile.read(length).decode("utf-8") if length else ""
         if self.path == "/echo":
-            echo = {"method": self.command, "body": received,
-                    "content-type": self.headers.get("Content-Type"), "x-token": self.headers.get("X-Token")}
+            echo = {"method": self.command, "body": received, "host": self.headers.get("Host"),
+                    "content-type": self.headers.get("Content-Type"), "x-token": self.headers.get("X-Token"),
+                    "authorization": self.headers.get("Authorization")}
             self.answer(200, "application/json", json.dumps(echo).encode())
+        elif self.path.startswith("/redirect/"):
+            # /redirect/CODE?to=URL answers CODE with Location: URL (percent-decoded).
+            code, _, target = self.path[len("/redirect/"):].partition("?to=")
+            self.send_response(int(code))
+            self.send_header("Location", urllib.parse.unquote(target))
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+        elif self.path == "/loop":
+            self.send_response(302)
+            self.send_header("Location", "/loop")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
         elif self.path == "/json":
             self.answer(200, "application/json; charset=utf-8", b'{"name": "Ridge Loop", "distance": 4.2, "tags": ["easy"]}')
         elif self.path == "/badjson":
