@@ -8,6 +8,10 @@
 #include <string.h>
 #include <sys/resource.h>
 #if defined(__linux__)
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
 #include <sys/prctl.h>
 #endif
 #include <sys/syscall.h>
@@ -59,8 +63,73 @@ static int confine(int ruleset) {
 #endif
 }
 
+#if defined(__linux__)
+#if defined(__x86_64__)
+#define NATIVE_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define NATIVE_ARCH AUDIT_ARCH_AARCH64
+#endif
+#ifndef SYS_io_uring_setup
+#define SYS_io_uring_setup 425
+#endif
+#endif
+
+/// In the child: installs a seccomp filter refusing, with EACCES, the system calls `filters` names
+/// and every call of a foreign architecture's table. Returns 0 or an errno value. Only
+/// async-signal-safe calls: the program is built on the stack.
+static int filter_calls(unsigned filters) {
+#if defined(__linux__) && defined(NATIVE_ARCH)
+    if (filters == 0) return 0;
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return errno;
+    struct sock_filter program[16];
+    unsigned short count = 0;
+    // Another architecture's calls: refused (the jump target is patched below, to `deny`).
+    program[count++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
+    unsigned short jumps[8];
+    unsigned short jump_count = 0;
+    jumps[jump_count++] = count;
+    program[count++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NATIVE_ARCH, 0, 0); // jt: next, jf: deny
+    program[count++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
+#if defined(__x86_64__)
+    // x32's calls are numbered from 0x40000000 in the same architecture.
+    jumps[jump_count++] = count;
+    program[count++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 0); // jt: deny
+#endif
+    if (filters & RELAY_FILTER_SOCKETS) {
+        jumps[jump_count++] = count;
+        program[count++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 0, 0);
+    }
+    if (filters & RELAY_FILTER_IO_URING) {
+        jumps[jump_count++] = count;
+        program[count++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_io_uring_setup, 0, 0);
+    }
+    program[count++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+    unsigned short deny = count;
+    program[count++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EACCES & SECCOMP_RET_DATA));
+    for (unsigned short i = 0; i < jump_count; i++) {
+        unsigned short at = jumps[i];
+        unsigned char offset = (unsigned char)(deny - at - 1);
+        if (i == 0) {
+            program[at].jt = 0;       // the native architecture goes on
+            program[at].jf = offset;  // any other is refused
+        } else {
+            program[at].jt = offset;  // a refused call
+            program[at].jf = 0;
+        }
+    }
+    struct sock_fprog filter = {count, program};
+    if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &filter, 0, 0) != 0) return errno;
+    return 0;
+#elif defined(__linux__)
+    return filters == 0 ? 0 : ENOSYS;
+#else
+    (void)filters;
+    return 0;
+#endif
+}
+
 int relay_spawn(const char *path, char *const argv[], char *const environment[], unsigned long long memory_limit, int niceness,
-                int ruleset, relay_streams streams, relay_child *child) {
+                int ruleset, unsigned filters, relay_streams streams, relay_child *child) {
     int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1}, report[2] = {-1, -1};
     if (stream_pair(streams.input, in, 0) != 0 || stream_pair(streams.output, out, 1) != 0 ||
         stream_pair(streams.errors, err, 1) != 0 || pipe2(report, O_CLOEXEC) != 0) {
@@ -84,6 +153,12 @@ int relay_spawn(const char *path, char *const argv[], char *const environment[],
                 (void)ignored;
                 _exit(127);
             }
+        }
+        int filtered = filter_calls(filters);
+        if (filtered != 0) {
+            ssize_t ignored = write(report[1], &filtered, sizeof filtered);
+            (void)ignored;
+            _exit(127);
         }
         if (memory_limit > 0) {
             struct rlimit limit = {(rlim_t)memory_limit, (rlim_t)memory_limit};

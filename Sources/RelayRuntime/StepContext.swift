@@ -106,6 +106,7 @@ struct StepContext: IntentContext {
                 "'\(shownPath(path))' is not a valid workflow", step: step.displayName, at: step.range,
                 notes: rendered.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty })
         }
+        environment.gate.executes(.workflow(path: resolved, content: Data(workflow.file.text.utf8)))
         let child = Interpreter(workflow: workflow, environment: environment, callStack: interpreter.callStack)
         do {
             return try await child.run(input: input)

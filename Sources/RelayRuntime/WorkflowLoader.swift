@@ -96,6 +96,7 @@ public struct WorkflowLoader: Sendable {
                 throw PackageLoadFailure(
                     diagnostic: .error("the package '\(entry.text)' is not trusted: \(error.trustAdvice)", at: entry.range), denial: error)
             }
+            gate.executes(.package(path: ResolvedPath.resolve(packagePath)))
             do {
                 let package = try await library.package(at: packagePath, progress: progress)
                 try registry.register(hosted: package)

@@ -230,28 +230,80 @@ struct PackageTests {
                     }
                 }
 
+                /// `body` given 127.0.0.1:`port` as a socket address.
+                func withLoopback<T>(_ port: Int, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
+                    var address = sockaddr_in()
+                    address.sin_family = sa_family_t(AF_INET)
+                    address.sin_port = in_port_t(UInt16(clamping: port).bigEndian)
+                    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+                    return withUnsafePointer(to: &address) {
+                        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                    }
+                }
+
                 struct Dial: Intent {
                     static let summary = "Connects to a TCP port of this machine."
                     static let output = ValueType.text
                     @Parameter(primary: true, input: true, summary: "The port.") var port: Int
                     func perform(_ context: any IntentContext) async throws -> IntentResult {
                         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+                        guard socket >= 0 else { throw IntentError("cannot connect: \\(String(cString: strerror(errno)))") }
                         defer { close(socket) }
-                        var address = sockaddr_in()
-                        address.sin_family = sa_family_t(AF_INET)
-                        address.sin_port = in_port_t(UInt16(clamping: port).bigEndian)
-                        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+                        let connected = withLoopback(port) { connect(socket, $0, $1) }
+                        if connected != 0 { throw IntentError("cannot connect: \\(String(cString: strerror(errno)))") }
+                        return .value(.text("connected"))
+                    }
+                }
+
+                struct Datagram: Intent {
+                    static let summary = "Sends a UDP datagram to a port of this machine."
+                    static let output = ValueType.text
+                    @Parameter(primary: true, input: true, summary: "The port.") var port: Int
+                    func perform(_ context: any IntentContext) async throws -> IntentResult {
+                        let socket = Glibc.socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+                        guard socket >= 0 else { throw IntentError("cannot make a socket: \\(String(cString: strerror(errno)))") }
+                        defer { close(socket) }
+                        let sent = withLoopback(port) { sendto(socket, "the key", 7, 0, $0, $1) }
+                        if sent < 0 { throw IntentError("cannot send: \\(String(cString: strerror(errno)))") }
+                        return .value(.text("sent"))
+                    }
+                }
+
+                struct Agent: Intent {
+                    static let summary = "Connects to a pathname UNIX socket."
+                    static let output = ValueType.text
+                    @Parameter(primary: true, input: true, summary: "The socket's path.") var path: String
+                    func perform(_ context: any IntentContext) async throws -> IntentResult {
+                        let socket = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+                        guard socket >= 0 else { throw IntentError("cannot make a socket: \\(String(cString: strerror(errno)))") }
+                        defer { close(socket) }
+                        var address = sockaddr_un()
+                        address.sun_family = sa_family_t(AF_UNIX)
+                        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+                            for (index, byte) in path.utf8.prefix(raw.count - 1).enumerated() { raw[index] = byte }
+                        }
                         let connected = withUnsafePointer(to: &address) {
-                            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
                         }
                         if connected != 0 { throw IntentError("cannot connect: \\(String(cString: strerror(errno)))") }
                         return .value(.text("connected"))
                     }
                 }
 
+                struct Variable: Intent {
+                    static let summary = "The value of a variable of the host's environment."
+                    static let output = ValueType.text
+                    @Parameter(primary: true, input: true, summary: "The name.") var name: String
+                    func perform(_ context: any IntentContext) async throws -> IntentResult {
+                        .value(.text(ProcessInfo.processInfo.environment[name] ?? "(unset)"))
+                    }
+                }
+
                 enum Faulty: IntentPackage {
                     static let name = "faulty"
-                    static let intents: [any Intent.Type] = [Crash.self, Hang.self, Peek.self, Scribble.self, Dial.self]
+                    static let intents: [any Intent.Type] = [
+                        Crash.self, Hang.self, Peek.self, Scribble.self, Dial.self, Datagram.self, Agent.self, Variable.self,
+                    ]
                 }
 
                 await PackageHost.serve(Faulty.self)
@@ -329,6 +381,71 @@ struct PackageTests {
         #expect(offline.status == 1)
         #expect(offline.standardError.contains("cannot connect: Permission denied"), "\(offline.standardError)")
         #expect(try await relay(["run", dial, "--allow-net=127.0.0.1"], package: package).standardOutput == "connected\n")
+    }
+
+    @Test("without a net grant a host makes no socket of any family: no UDP datagram, no UNIX socket outside its grants; it keeps running")
+    func socketsClosed() async throws {
+        let package = try faultyPackage()
+        #if os(Linux)
+            // A UDP listener and a UNIX socket listener of this test's, outside every grant.
+            let udp = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+            defer { close(udp) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            _ = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(udp, $0, length) == 0 ? getsockname(udp, $0, &length) : -1 }
+            }
+            let port = Int(UInt16(bigEndian: address.sin_port))
+            let agentFolder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-agent-\(UUID().uuidString.prefix(8))")
+            try FileManager.default.createDirectory(at: agentFolder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: agentFolder) }
+            let agentPath = agentFolder.appendingPathComponent("agent.sock").path
+            let agent = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(agent) }
+            var unixAddress = sockaddr_un()
+            unixAddress.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &unixAddress.sun_path) { raw in
+                for (index, byte) in agentPath.utf8.prefix(raw.count - 1).enumerated() { raw[index] = byte }
+            }
+            let listening = withUnsafePointer(to: &unixAddress) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(agent, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+            #expect(listening == 0 && listen(agent, 1) == 0)
+
+            let steps = "steps:\n  - faulty.datagram: \(port)\n    on-error: [{ text: udp refused }]\n  - show\n"
+                + "  - faulty.agent: \(agentPath)\n    on-error: [{ text: unix refused }]\n  - show\n  - nothing\n"
+            let sockets = try workflow("sockets.yaml", steps)
+            for arguments in [["run", sockets], ["run", sockets, "--dry-run"]] {
+                let result = try await relay(arguments, package: package)
+                if result.standardError.contains("Landlock") && result.standardError.contains("warning:") {
+                    print("skipped: \(result.standardError)")
+                    return
+                }
+                #expect(result.status == 0, "\(result.standardError)")
+                #expect(result.standardOutput == "udp refused\nunix refused\n", "\(arguments): \(result.standardOutput)")
+            }
+            // With a net grant, UDP goes out (the kernel cannot tell hosts apart for it).
+            let granted = try await relay(["run", sockets, "--allow-net=127.0.0.1"], package: package)
+            #expect(granted.standardOutput.hasPrefix("sent\n"), "\(granted.standardError)")
+            var buffer = [UInt8](repeating: 0, count: 16)
+            #expect(recv(udp, &buffer, buffer.count, Int32(MSG_DONTWAIT)) == 7)
+        #endif
+    }
+
+    @Test("a host gets a small fixed environment: no token, no agent socket, its data folder")
+    func hostEnvironment() async throws {
+        let package = try faultyPackage()
+        let names = ["API_TOKEN", "SSH_AUTH_SOCK", "AWS_SECRET_ACCESS_KEY", "HOME", "RELAY_PACKAGE_DATA"]
+        let steps = names.map { "  - faulty.variable: \($0)\n  - text: \"\($0)=${previous}\"\n  - show\n" }.joined()
+        let result = try await relay(
+            ["run", try workflow("environment.yaml", "steps:\n" + steps + "  - nothing\n")], package: package,
+            environment: ["API_TOKEN": "t0ken", "SSH_AUTH_SOCK": "/tmp/agent", "AWS_SECRET_ACCESS_KEY": "aws"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.prefix(3) == ["API_TOKEN=(unset)", "SSH_AUTH_SOCK=(unset)", "AWS_SECRET_ACCESS_KEY=(unset)"], "\(lines)")
+        #expect(lines.count == 5 && lines[3] != "HOME=(unset)" && lines[4].hasPrefix("RELAY_PACKAGE_DATA=\(data.path)"), "\(lines)")
     }
 
     @Test("a package that does not build is an error with the compiler's message, exit 1")

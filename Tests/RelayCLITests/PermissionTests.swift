@@ -180,4 +180,25 @@ struct PermissionTests {
         #expect(try await relay(["permissions", "w.yaml", "--revoke"]).status == 0)
         #expect(try await relay(["permissions", "w.yaml"]).standardOutput.hasPrefix("nothing was allowed always"))
     }
+
+    @Test("a grant kept always is pinned to the sub-workflows the run executed: a changed helper is asked again, an unchanged one is not")
+    func grantsPinnedToSubWorkflows() async throws {
+        try write("name: Caller\nsteps:\n  - run-workflow: helper.yaml\n", named: "caller.yaml")
+        try write("steps:\n  - read-file: ~/.bashrc\n  - get-text\n", named: "helper.yaml")
+        let environment = "HOME=\(home.path) XDG_STATE_HOME=\(root.appendingPathComponent("state").path) NO_COLOR=1"
+        let command = "cd \(work.path) && env \(environment) \(RelayProcess.executable.path) run caller.yaml; echo exit=$?; sleep 60"
+        let allowing = try TerminalSession(command)
+        try await allowing.waitFor("[a]lways")
+        try await allowing.send("a", "Enter")
+        _ = try await allowing.waitFor("exit=0")
+        #expect(try await relay(["run", "caller.yaml"]).standardOutput == "alias ls='ls -F'\n")
+        // The helper replaced: the grant no longer holds, and without a terminal the run is refused.
+        try write("steps:\n  - read-file: ~/.bashrc\n  - get-text\n  - change-case: upper\n", named: "helper.yaml")
+        let replaced = try await relay(["run", "caller.yaml"])
+        #expect(replaced.status == 4, "\(replaced.standardError)")
+        #expect(replaced.standardOutput == "")
+        // Put back as it was, the grant holds again.
+        try write("steps:\n  - read-file: ~/.bashrc\n  - get-text\n", named: "helper.yaml")
+        #expect(try await relay(["run", "caller.yaml"]).status == 0)
+    }
 }

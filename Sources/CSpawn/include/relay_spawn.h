@@ -22,16 +22,27 @@ typedef struct {
     int errors;
 } relay_streams;
 
+/// System calls a child is refused with EACCES by a seccomp filter installed before it starts
+/// (Linux; ignored elsewhere). System calls of another architecture's table (i386's `int 0x80`,
+/// x32) are refused whenever a filter is installed, so that none of these can be reached that way.
+enum {
+    /// `socket()` of every family: no new socket, so no UDP, no UNIX socket, no raw socket.
+    RELAY_FILTER_SOCKETS = 1 << 0,
+    /// `io_uring_setup()`: io_uring's operations would be a way around the filter.
+    RELAY_FILTER_IO_URING = 1 << 1,
+};
+
 /// Starts `path` with `argv` (NULL-terminated) and `environment` (NULL-terminated; NULL for this
 /// process's), confined by the Landlock ruleset `ruleset` (-1: not confined; see relay_confine.h;
 /// a ruleset that cannot be applied is a failure to start, never an unconfined child), as the leader of
 /// a new session (so that everything it starts can be found and stopped with it), with its
 /// address space limited to `memory_limit` bytes (0: no limit), its scheduling priority lowered
-/// by `niceness` (0: as this process's; see nice(2)), with pipes for its standard
+/// by `niceness` (0: as this process's; see nice(2)), with the system calls `filters` names refused
+/// (0: none; a filter that cannot be installed is a failure to start), with pipes for its standard
 /// streams and no other descriptor of this process open in it. Returns 0, or an errno value
 /// (of the fork, or of the exec in the child).
 int relay_spawn(const char *path, char *const argv[], char *const environment[], unsigned long long memory_limit, int niceness,
-                int ruleset, relay_streams streams, relay_child *child);
+                int ruleset, unsigned filters, relay_streams streams, relay_child *child);
 
 /// The session of process `pid`, or -1.
 pid_t relay_session_of(pid_t pid);

@@ -13,6 +13,12 @@ final class GrantPrompt: @unchecked Sendable {
     private let interactive: Bool
     private let store: GrantStore
     private weak var gate: AccessGate?
+    /// What this run has executed besides the workflow, pinned.
+    private var executed: [GrantStore.Pin] = []
+    /// The pins of the grants remembered for the workflow, while they are in force.
+    private var rememberedPins: [String: String]?
+    /// Whether "always" was answered in this run: what it executes later is pinned too.
+    private var rememberedThisRun = false
 
     private init(workflow: String?, interactive: Bool, store: GrantStore) {
         self.workflow = workflow
@@ -30,8 +36,36 @@ final class GrantPrompt: @unchecked Sendable {
         let prompt = GrantPrompt(workflow: file, interactive: interactive, store: store)
         let gate = AccessGate(granted: granted, asker: { await prompt.ask($0) }, dryRun: dryRun)
         prompt.gate = gate
-        if let file { for access in store.grants(forWorkflow: file) { gate.allow(access) } }
+        if let file {
+            let remembered = store.grants(forWorkflow: file)
+            if !remembered.isEmpty {
+                gate.allowRemembered(remembered)
+                prompt.rememberedPins = store.pins(forWorkflow: file)
+            }
+            gate.observeExecution { [weak prompt] in prompt?.executes($0) }
+        }
         return (gate, prompt)
+    }
+
+    /// Pins what the run executes: when grants remembered for the workflow are in force and it is
+    /// not what they were given for (a sub-workflow that changed or was never run with them), they
+    /// are withdrawn and the run asks again; after an "always", it is added to the pins.
+    private func executes(_ executed: AccessGate.Executed) {
+        guard let workflow, let pin = GrantStore.Pin.of(executed) else { return }
+        let (withdraw, keep): (Bool, Bool) = lock.withLock {
+            self.executed.append(pin)
+            let key = "\(pin.kind) \(pin.path)"
+            let withdraw = rememberedPins.map { $0[key] != pin.hash } ?? false
+            if withdraw { rememberedPins = nil }
+            return (withdraw, rememberedThisRun)
+        }
+        if withdraw, let gate, gate.hasRemembered {
+            gate.withdrawRemembered()
+            StandardStreams.writeError(
+                "note: what was allowed always for \(ResolvedPath.abbreviated(workflow)) no longer applies: "
+                    + "\(ResolvedPath.abbreviated(pin.path)) is not what it was when it was allowed\n")
+        }
+        if keep { try? store.pin(pin, forWorkflow: workflow) }
     }
 
     /// Names the workflow in the prompt by its `name:`, once it is known.
@@ -64,7 +98,8 @@ final class GrantPrompt: @unchecked Sendable {
                 if access.capability == .packages {
                     try store.trust(package: access.target)
                 } else if let workflow {
-                    try store.remember(access, forWorkflow: workflow)
+                    try store.remember(access, forWorkflow: workflow, pins: executed)
+                    rememberedThisRun = true
                 }
             } catch {
                 StandardStreams.writeError("warning: allowed for this run only: \(error)\n")

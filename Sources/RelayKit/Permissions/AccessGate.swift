@@ -78,6 +78,10 @@ public final class AccessGate: @unchecked Sendable {
     private var granted: [Capability: GrantScope]
     private var free: [Capability: [String]] = [:]
     private var answered: [Access: Bool] = [:]
+    /// What was allowed "always" in an earlier run of this workflow: it holds only while the run
+    /// executes what it executed then (`executes`).
+    private var remembered: Set<Access> = []
+    private var executionObserver: (@Sendable (Executed) -> Void)?
     private var lastDenial: AccessDenied?
     private let asker: Asker?
     /// Whether this is a dry run's gate: it lets nothing be changed, sent or opened
@@ -120,9 +124,41 @@ public final class AccessGate: @unchecked Sendable {
         lock.withLock { answered[access] = true }
     }
 
+    /// Allows `accesses`, remembered from an earlier run, until `withdrawRemembered`.
+    public func allowRemembered(_ accesses: [Access]) {
+        lock.withLock { remembered.formUnion(accesses) }
+    }
+
+    /// Stops allowing what was remembered from earlier runs: the run executes something that is
+    /// not what those grants were given for. What was granted otherwise stays.
+    public func withdrawRemembered() {
+        lock.withLock { remembered = [] }
+    }
+
+    /// Whether grants remembered from an earlier run are in force.
+    public var hasRemembered: Bool { lock.withLock { !remembered.isEmpty } }
+
+    /// Code a run executes besides the workflow it was started with: a workflow `run-workflow`
+    /// loads, with the text it runs, or a package the workflow names. Remembered grants are pinned
+    /// to all of it (Docs/Security.md, "How grants are kept").
+    public enum Executed: Sendable {
+        case workflow(path: String, content: Data)
+        case package(path: String)
+    }
+
+    /// Calls `observer` with everything the run executes from now on.
+    public func observeExecution(_ observer: @escaping @Sendable (Executed) -> Void) {
+        lock.withLock { executionObserver = observer }
+    }
+
+    /// Tells the gate that the run is about to execute `executed` (before its first step runs).
+    public func executes(_ executed: Executed) {
+        lock.withLock { executionObserver }?(executed)
+    }
+
     /// What was granted, what is free, and what was allowed at a prompt, at this moment.
     func snapshot() -> (granted: [Capability: GrantScope], free: [Capability: [String]], allowed: [Access]) {
-        lock.withLock { (granted, free, answered.filter(\.value).map(\.key)) }
+        lock.withLock { (granted, free, answered.filter(\.value).map(\.key) + remembered) }
     }
 
     /// Whether `access` is allowed without asking.
@@ -131,7 +167,7 @@ public final class AccessGate: @unchecked Sendable {
     }
 
     private func allowsLocked(_ access: Access) -> Bool {
-        if answered[access] == true { return true }
+        if answered[access] == true || remembered.contains(access) { return true }
         let paths = [.read, .write, .packages].contains(access.capability)
         // Whatever may be written may also be read: an edit reads what it replaces.
         let relevant: [Capability] = access.capability == .read ? [.read, .write] : [access.capability]

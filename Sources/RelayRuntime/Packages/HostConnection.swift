@@ -42,16 +42,19 @@ final class HostConnection: @unchecked Sendable {
     private let messageLimit: Int
 
     /// Starts `executable` with `arguments`, its memory limited to `memoryLimit` bytes, with
-    /// `environment` added to Relay's, confined by the Landlock `ruleset` when one is given.
+    /// `environment` added to Relay's (or only `environment`, for a package's host: `HostSandbox.environment`),
+    /// confined by the Landlock `ruleset` when one is given, with `refusedCalls` refused.
     init(
         executable: URL, arguments: [String] = [], packageName: String, memoryLimit: UInt64? = ChildProcess.configuredMemoryLimit,
-        messageLimit: Int = HostConnection.messageLimit, environment: [String: String] = [:], ruleset: HostSandbox.Ruleset? = nil
+        messageLimit: Int = HostConnection.messageLimit, environment: [String: String] = [:], inheritsEnvironment: Bool = true,
+        ruleset: HostSandbox.Ruleset? = nil, refusedCalls: HostSandbox.RefusedCalls = []
     ) throws {
         self.packageName = packageName
         self.messageLimit = messageLimit
         do throws(ChildProcessError) {
             host = try ChildProcess(
-                executable: executable.path, arguments: arguments, memoryLimit: memoryLimit, environment: environment, ruleset: ruleset)
+                executable: executable.path, arguments: arguments, memoryLimit: memoryLimit, environment: environment,
+                inheritsEnvironment: inheritsEnvironment, ruleset: ruleset, refusedCalls: refusedCalls)
         } catch {
             throw HostError("cannot start the host of package '\(packageName)' (\(executable.path)): \(error.message)")
         }

@@ -55,6 +55,41 @@ enum HostSandbox {
             write: [ResolvedPath.resolve(dataFolder)])
     }
 
+    /// System calls the kernel refuses a host (with EACCES) whatever Landlock allows: a seccomp
+    /// filter installed in the host before it starts, on Linux.
+    struct RefusedCalls: OptionSet, Sendable {
+        let rawValue: UInt32
+        /// Every new socket, of every family: what Landlock cannot tell apart (UDP, pathname
+        /// UNIX sockets such as ssh-agent's or Docker's) is closed with the rest.
+        static let sockets = RefusedCalls(rawValue: UInt32(RELAY_FILTER_SOCKETS))
+        /// io_uring, whose operations would not pass through the filter.
+        static let ioUring = RefusedCalls(rawValue: UInt32(RELAY_FILTER_IO_URING))
+    }
+
+    /// What a host confined to `confinement` is refused besides Landlock's rules: io_uring
+    /// always, and every new socket unless the run has a `net` grant.
+    static func refusedCalls(for confinement: Confinement) -> RefusedCalls {
+        #if os(Linux)
+            return confinement.network ? [.ioUring] : [.sockets, .ioUring]
+        #else
+            return []
+        #endif
+    }
+
+    /// The variables of Relay's environment a host gets: what a program needs to run and to
+    /// read and write text (the search path, the home folder, the language and time zone), and
+    /// the library folders the run was given. Nothing else crosses, so tokens and agent sockets in
+    /// Relay's environment (`*_TOKEN`, `AWS_*`, `SSH_AUTH_SOCK`) stay out of a package's reach.
+    static let passedVariables = ["PATH", "HOME", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "RELAY_PHOTOS", "RELAY_NOTES"]
+
+    /// A host's whole environment: `passedVariables` from Relay's, and where its package keeps its data.
+    static func environment(dataFolder: String, from relay: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {
+        var environment = relay.filter { passedVariables.contains($0.key) }
+        environment["PATH"] = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        environment[PackageDataFolder.environmentKey] = dataFolder
+        return environment
+    }
+
     /// A ruleset allowing what `confinement` says, and reading and writing `/dev/null` and
     /// reading the random devices; nil where the kernel has no Landlock. A path that does not
     /// exist is left out (nothing may be made there).

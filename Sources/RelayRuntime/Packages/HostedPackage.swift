@@ -68,7 +68,8 @@ public final class HostedPackage: @unchecked Sendable {
         let ruleset = try HostSandbox.ruleset(for: own.union(granted))
         do {
             return try HostConnection(
-                executable: executable, packageName: name, environment: [PackageDataFolder.environmentKey: dataFolder], ruleset: ruleset)
+                executable: executable, packageName: name, environment: HostSandbox.environment(dataFolder: dataFolder),
+                inheritsEnvironment: false, ruleset: ruleset, refusedCalls: HostSandbox.refusedCalls(for: own.union(granted)))
         } catch let error as HostError {
             throw error
         } catch {

@@ -16,6 +16,34 @@ public struct GrantStore: Sendable {
         /// The hash of the workflow's content when the grants were given.
         public var content: String
         public var grants: [Grant]
+        /// What the runs that gave the grants executed besides the workflow — the workflows
+        /// `run-workflow` loaded and the packages it names — with their hashes then: the grants
+        /// apply only while each is unchanged.
+        public var pins: [Pin]? = nil
+    }
+
+    /// A sub-workflow or package a workflow's grants are pinned to, with its hash.
+    public struct Pin: Codable, Sendable, Hashable {
+        public var kind: String
+        public var path: String
+        public var hash: String
+
+        /// The pin of `executed` as it is now; nil without a hash function.
+        public static func of(_ executed: AccessGate.Executed) -> Pin? {
+            switch executed {
+            case .workflow(let path, let content): ContentHash.of(content).map { Pin(kind: "workflow", path: path, hash: $0) }
+            case .package(let path): filesHash(ofPackageAt: path).map { Pin(kind: "package", path: path, hash: $0) }
+            }
+        }
+
+        /// Whether the file or package it names is still what it was.
+        var holds: Bool {
+            switch kind {
+            case "workflow": GrantStore.contentHash(ofFile: path) == hash
+            case "package": GrantStore.filesHash(ofPackageAt: path) == hash
+            default: false
+            }
+        }
     }
 
     /// One remembered access.
@@ -38,22 +66,54 @@ public struct GrantStore: Sendable {
         return read(WorkflowGrants.self, at: file(for: resolved, in: "grants")).flatMap { $0.workflow == resolved ? $0 : nil }
     }
 
-    /// The grants that apply to the workflow at `path` as it is now: none once its content changed.
+    /// The grants that apply to the workflow at `path` as it is now: none once its content, or
+    /// that of a sub-workflow or package it is pinned to, changed.
     public func grants(forWorkflow path: String) -> [Access] {
         let resolved = ResolvedPath.resolve(path)
-        guard let entry = entry(forWorkflow: resolved), let content = Self.contentHash(ofFile: resolved), entry.content == content else { return [] }
+        guard let entry = entry(forWorkflow: resolved), let content = Self.contentHash(ofFile: resolved), entry.content == content,
+            (entry.pins ?? []).allSatisfy(\.holds)
+        else { return [] }
         return entry.grants.compactMap(\.access)
     }
 
-    /// Keeps `access` for the workflow at `path` as it is now.
-    public func remember(_ access: Access, forWorkflow path: String) throws(FileOperationError) {
+    /// The pins of the grants kept for the workflow at `path`, by kind and path.
+    public func pins(forWorkflow path: String) -> [String: String] {
+        Dictionary((entry(forWorkflow: path)?.pins ?? []).map { ("\($0.kind) \($0.path)", $0.hash) }, uniquingKeysWith: { $1 })
+    }
+
+    /// Keeps `access` for the workflow at `path` as it is now, pinned also to `pins`: what the run
+    /// has executed besides it.
+    public func remember(_ access: Access, forWorkflow path: String, pins: [Pin] = []) throws(FileOperationError) {
+        try update(forWorkflow: path) { entry in
+            let grant = Grant(capability: access.capability.rawValue, target: access.target)
+            if !entry.grants.contains(grant) { entry.grants.append(grant) }
+            entry.pins = Self.merged(entry.pins ?? [], pins)
+        }
+    }
+
+    /// Pins the grants kept for the workflow at `path` to `pin` too (a sub-workflow or package the
+    /// run executes after a grant was remembered).
+    public func pin(_ pin: Pin, forWorkflow path: String) throws(FileOperationError) {
+        try update(forWorkflow: path) { entry in entry.pins = Self.merged(entry.pins ?? [], [pin]) }
+    }
+
+    private func update(forWorkflow path: String, _ change: (inout WorkflowGrants) -> Void) throws(FileOperationError) {
         let resolved = ResolvedPath.resolve(path)
         let content = try Self.required(Self.contentHash(ofFile: resolved))
         var entry = entry(forWorkflow: resolved) ?? WorkflowGrants(workflow: resolved, content: content, grants: [])
         if entry.content != content { entry = WorkflowGrants(workflow: resolved, content: content, grants: []) }
-        let grant = Grant(capability: access.capability.rawValue, target: access.target)
-        if !entry.grants.contains(grant) { entry.grants.append(grant) }
+        change(&entry)
         try write(entry, to: file(for: resolved, in: "grants"))
+    }
+
+    /// `old` with `new` added, a newer pin of the same file taking the place of an older one.
+    private static func merged(_ old: [Pin], _ new: [Pin]) -> [Pin] {
+        var pins = old
+        for pin in new {
+            pins.removeAll { $0.kind == pin.kind && $0.path == pin.path }
+            pins.append(pin)
+        }
+        return pins.sorted { ($0.kind, $0.path) < ($1.kind, $1.path) }
     }
 
     /// Drops what is kept for the workflow at `path`; whether there was anything.

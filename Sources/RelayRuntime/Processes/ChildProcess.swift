@@ -51,14 +51,16 @@ final class ChildProcess: @unchecked Sendable {
     private static let liveLock = NSLock()
 
     /// Starts `executable` (a path) with `arguments` and this process's environment with
-    /// `environment` added; `niceness` lowers its scheduling priority (nice(2)), for work that
+    /// `environment` added (or only `environment`, when it does not `inheritsEnvironment`);
+    /// `refusedCalls` are refused to it by the kernel; `niceness` lowers its scheduling priority (nice(2)), for work that
     /// must not crowd out the run; `ruleset` confines it (a ruleset the kernel will not apply is
     /// a failure to start, never an unconfined child). A failure to start is an error with the
     /// system's reason.
     init(
         executable: String, arguments: [String], memoryLimit: UInt64? = nil, niceness: Int32 = 0,
         input inputStream: Stream = .pipe, output outputStream: Stream = .pipe, errors errorStream: Stream = .pipe,
-        environment: [String: String] = [:], ruleset: HostSandbox.Ruleset? = nil
+        environment: [String: String] = [:], inheritsEnvironment: Bool = true, ruleset: HostSandbox.Ruleset? = nil,
+        refusedCalls: HostSandbox.RefusedCalls = []
     ) throws(ChildProcessError) {
         let null = open("/dev/null", O_RDWR | O_CLOEXEC)
         defer { if null >= 0 { close(null) } }
@@ -74,16 +76,17 @@ final class ChildProcess: @unchecked Sendable {
         let argv = ([executable] + arguments).map { strdup($0) }
         defer { argv.forEach { free($0) } }
         // The whole environment, made before the fork (the child may not allocate), when it changes.
-        var merged = ProcessInfo.processInfo.environment
+        var merged = inheritsEnvironment ? ProcessInfo.processInfo.environment : [:]
         for (key, value) in environment { merged[key] = value }
-        let environ = environment.isEmpty ? [] : merged.map { strdup("\($0.key)=\($0.value)") }
+        let replaces = !environment.isEmpty || !inheritsEnvironment
+        let environ = replaces ? merged.map { strdup("\($0.key)=\($0.value)") } : []
         defer { environ.forEach { free($0) } }
         let status = (argv + [nil]).withUnsafeBufferPointer { pointers in
             (environ + [nil]).withUnsafeBufferPointer { entries in
                 relay_spawn(
                     executable, UnsafeMutablePointer(mutating: pointers.baseAddress),
-                    environment.isEmpty ? nil : UnsafeMutablePointer(mutating: entries.baseAddress), memoryLimit ?? 0, niceness,
-                    ruleset?.descriptor ?? -1, streams, &child)
+                    replaces ? UnsafeMutablePointer(mutating: entries.baseAddress) : nil, memoryLimit ?? 0, niceness,
+                    ruleset?.descriptor ?? -1, refusedCalls.rawValue, streams, &child)
             }
         }
         guard status == 0 else { throw ChildProcessError("cannot start '\(executable)': \(String(cString: strerror(status)))") }
