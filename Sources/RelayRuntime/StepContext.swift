@@ -65,8 +65,20 @@ struct StepContext: IntentContext {
         try await interpreter.environment.gate.authorize(access)
     }
 
+    /// The paths of the files in `value`, looking into lists.
+    private static func files(in value: Value) -> [String] {
+        switch value {
+        case .file(let file): [file.path]
+        case .list(let items): items.flatMap(files)
+        default: []
+        }
+    }
+
     func convert(_ value: Value, to representation: Representation) async throws -> Value {
         if case .value(let type) = representation, let coerced = try? value.coerced(to: type, relativeTo: baseDirectory) {
+            // A path made a file tells what is there (its size, dates and type): that is reading it.
+            let given = Set(Self.files(in: value))
+            for path in Self.files(in: coerced) where !given.contains(path) { try await authorize(.read(path)) }
             return coerced
         }
         let graph = interpreter.environment.loader.registry.conversions

@@ -201,4 +201,19 @@ struct PermissionTests {
         try write("steps:\n  - read-file: ~/.bashrc\n  - get-text\n", named: "helper.yaml")
         #expect(try await relay(["run", "caller.yaml"]).status == 0)
     }
+
+    @Test("a file's facts are its content too: making a path a file, for its size, dates or type, needs read of it")
+    func fileFactsNeedRead() async throws {
+        for steps in [
+            "  - text: ~/.ssh/id_rsa\n  - convert: file\n  - text: \"${previous.size} ${previous.type}\"\n",
+            "  - text: ~/.ssh/id_rsa\n  - convert: file\n  - get-details: modified\n",
+        ] {
+            try write("steps:\n" + steps)
+            let refused = try await relay(["run", "w.yaml"])
+            #expect(refused.status == 4, "\(refused.standardError)")
+            #expect(refused.standardOutput == "")
+            #expect(refused.standardError.contains("needs to read ~/.ssh/id_rsa"), "\(refused.standardError)")
+            #expect(try await relay(["run", "w.yaml", "--allow-read=~/.ssh"]).status == 0)
+        }
+    }
 }
