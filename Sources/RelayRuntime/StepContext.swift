@@ -50,6 +50,17 @@ struct StepContext: IntentContext {
     }
 
     func open(_ url: URL) async throws {
+        if url.isFileURL {
+            // The opener would read the file, and run a program or a .desktop launcher.
+            let path = ResolvedPath.resolve(url.path)
+            try await authorize(.read(path))
+            var info = stat()
+            if path.lowercased().hasSuffix(".desktop")
+                || (stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && (info.st_mode & 0o111) != 0)
+            {
+                throw IntentError("'\(shownPath(url.path))' is a program or a launcher: open hands files to the opener, never programs")
+            }
+        }
         // A dry run opens nothing, so it needs no grant.
         if interpreter.environment.opener.strategy != .dryRun { try await authorize(Access(.open, url.absoluteString)) }
         try await interpreter.environment.opener.open(url)

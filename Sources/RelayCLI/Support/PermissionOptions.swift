@@ -3,7 +3,7 @@ import Foundation
 import RelayKit
 import RelayRuntime
 
-/// `--allow-read[=PATH,…]`, `--allow-write[=PATH,…]`, `--allow-net[=HOST,…]`, `--allow-open`,
+/// `--allow-read[=PATH,…]`, `--allow-write[=PATH,…]`, `--allow-net[=HOST,…]`, `--allow-open[=SCHEME,…]`,
 /// `--allow-run`, `--allow-packages`, `--allow-all`: what a run may touch beyond what is free
 /// (Docs/Security.md, "Granting on the command line"). Alone, a path or host flag grants everywhere.
 struct PermissionOptions: ParsableArguments {
@@ -13,7 +13,8 @@ struct PermissionOptions: ParsableArguments {
     var write: [String] = []
     @Option(name: .customLong("allow-net"), help: ArgumentHelp("Let the run connect to these hosts, HOST or HOST:PORT (alone: any).", valueName: "host,…"))
     var net: [String] = []
-    @Flag(name: .customLong("allow-open"), help: "Let the run hand URLs to the system opener.") var open = false
+    @Option(name: .customLong("allow-open"), help: ArgumentHelp("Let the run hand URLs of these schemes to the system opener (https,mailto…; alone: any).", valueName: "scheme,…"))
+    var open: [String] = []
     @Flag(name: .customLong("allow-run"), help: "Let the run start processes.") var run = false
     @Flag(name: .customLong("allow-packages"), help: "Let the run build and run the packages its workflow names.") var packages = false
     @Flag(name: .customLong("allow-all"), help: "Let the run touch anything (only for workflows you trust).") var all = false
@@ -23,7 +24,7 @@ struct PermissionOptions: ParsableArguments {
 
     /// The flags that take an optional value: written alone, they are given `everywhere`, so
     /// that the parser, which has no options with optional values, sees `--allow-read=*`.
-    static let optionalValueFlags: Set<String> = ["--allow-read", "--allow-write", "--allow-net"]
+    static let optionalValueFlags: Set<String> = ["--allow-read", "--allow-write", "--allow-net", "--allow-open"]
 
     /// `arguments` with each bare path or host flag given its "everywhere" value.
     static func completing(_ arguments: [String]) -> [String] {
@@ -42,6 +43,9 @@ struct PermissionOptions: ParsableArguments {
         for host in net.flatMap(Self.entries) where host != Self.everywhere && Access.hostEntry(host) == nil {
             throw ValidationError("--allow-net takes host names, HOST:PORT or URLs, not '\(host)'")
         }
+        for scheme in open.flatMap(Self.entries) where scheme != Self.everywhere && Access.scheme(scheme) == nil {
+            throw ValidationError("--allow-open takes URL schemes such as https or mailto, not '\(scheme)'")
+        }
     }
 
     /// What these flags grant.
@@ -58,7 +62,8 @@ struct PermissionOptions: ParsableArguments {
         grant(.read, read) { $0 }
         grant(.write, write) { $0 }
         grant(.net, net, Access.hostEntry)
-        for (capability, on) in [(Capability.open, open), (.run, run), (.packages, packages)] where on || all {
+        grant(.open, open, Access.scheme)
+        for (capability, on) in [(Capability.run, run), (.packages, packages)] where on || all {
             granted[capability] = .everywhere
         }
         if all { for capability in Capability.allCases { granted[capability] = .everywhere } }

@@ -68,6 +68,24 @@ public struct Access: Sendable, Hashable, CustomStringConvertible {
         return host
     }
 
+    /// `https` from `https`, `HTTPS:` or `https://`: a URL scheme, as `--allow-open` and an `open:`
+    /// entry may name one; nil when `entry` is not just a scheme.
+    public static func scheme(_ entry: String) -> String? {
+        var name = Substring(entry.lowercased())
+        if name.hasSuffix("://") { name = name.dropLast(3) } else if name.hasSuffix(":") { name = name.dropLast() }
+        guard let first = name.first, first.isASCII, first.isLetter,
+            name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+        else { return nil }
+        return String(name)
+    }
+
+    /// Whether an `open` grant entry covers the URL `target`: a scheme covers every URL of it,
+    /// anything longer the URLs that begin with it.
+    public static func openEntry(_ entry: String, covers target: String) -> Bool {
+        if let scheme = scheme(entry) { return target.lowercased().hasPrefix(scheme + ":") }
+        return target.hasPrefix(entry)
+    }
+
     /// What is wrong with `entry` as a grant for `capability` (on the command line or in
     /// `permissions:`), or nil when it is fine.
     public static func entryProblem(_ entry: String, for capability: Capability) -> String? {
@@ -75,7 +93,9 @@ public struct Access: Sendable, Hashable, CustomStringConvertible {
         if entry.contains("\u{0}") { return "an entry may not contain a NUL byte" }
         switch capability {
         case .net: return hostEntry(entry) == nil ? "'\(entry)' is not a host name, HOST:PORT or URL" : nil
-        case .open: return URL(string: entry)?.scheme == nil ? "'\(entry)' is not a URL with a scheme, such as https://example.com" : nil
+        case .open:
+            return scheme(entry) == nil && URL(string: entry)?.scheme == nil
+                ? "'\(entry)' is not a URL scheme (https) or a URL with a scheme, such as https://example.com" : nil
         case .read, .write, .packages, .run: return nil
         }
     }
@@ -109,7 +129,8 @@ public struct Access: Sendable, Hashable, CustomStringConvertible {
         switch capability {
         case .read, .write: "--allow-\(capability.rawValue)=\(shownTarget)"
         case .net: "--allow-net=\(target)"
-        case .open, .run, .packages: "--allow-\(capability.rawValue)"
+        case .open: "--allow-open=\(URL(string: target)?.scheme?.lowercased() ?? target)"
+        case .run, .packages: "--allow-\(capability.rawValue)"
         }
     }
 

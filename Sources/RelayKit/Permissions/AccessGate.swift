@@ -178,7 +178,7 @@ public final class AccessGate: @unchecked Sendable {
             case .only(let targets)?:
                 if paths, targets.contains(where: { ResolvedPath.path(access.target, isWithin: $0) }) { return true }
                 if access.capability == .net, targets.contains(where: { Self.host($0, matches: access.target) }) { return true }
-                if access.capability == .open, targets.contains(where: { access.target.hasPrefix($0) }) { return true }
+                if access.capability == .open, targets.contains(where: { Access.openEntry($0, covers: access.target) }) { return true }
                 if access.capability == .run, targets.contains(access.target) { return true }
             case nil: break
             }
