@@ -55,9 +55,58 @@ struct GrantStoreTests {
         try "plugin".write(to: package.appendingPathComponent("Plugin.swift"), atomically: true, encoding: .utf8)
         #expect(!store.trusts(package: package.path))
         try store.trust(package: package.path)
-        try FileManager.default.createSymbolicLink(atPath: package.appendingPathComponent("Sources/Kit/B.swift").path, withDestinationPath: "/etc/hostname")
+        // A link out of the package's folder: neither trusted nor trustable.
+        let outside = package.appendingPathComponent("Sources/Kit/B.swift").path
+        try FileManager.default.createSymbolicLink(atPath: outside, withDestinationPath: "/etc/hostname")
+        #expect(!store.trusts(package: package.path))
+        #expect(throws: FileOperationError.self) { try store.trust(package: package.path) }
+        do {
+            try store.trust(package: package.path)
+        } catch {
+            #expect(error.message.contains("is a symbolic link out of the package's folder"), "\(error.message)")
+        }
+        try FileManager.default.removeItem(atPath: outside)
+        // A link inside it is followed: changing what it points to changes the package.
+        try "let b = 1\n".write(to: package.appendingPathComponent("Shared.swift"), atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: outside, withDestinationPath: "../../Shared.swift")
+        try store.trust(package: package.path)
+        #expect(store.trusts(package: package.path))
+        try "let b = 2\n".write(to: package.appendingPathComponent("Shared.swift"), atomically: true, encoding: .utf8)
+        #expect(!store.trusts(package: package.path))
+        try store.trust(package: package.path)
+        // What a build writes does not count; the configuration SwiftPM reads does.
+        try "{\"pins\": []}".write(to: package.appendingPathComponent("Package.resolved"), atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(at: package.appendingPathComponent(".swiftpm/xcode"), withIntermediateDirectories: true)
+        try "x".write(to: package.appendingPathComponent(".swiftpm/xcode/state"), atomically: true, encoding: .utf8)
+        #expect(store.trusts(package: package.path))
+        try FileManager.default.createDirectory(at: package.appendingPathComponent(".swiftpm/configuration"), withIntermediateDirectories: true)
+        try "{}".write(to: package.appendingPathComponent(".swiftpm/configuration/mirrors.json"), atomically: true, encoding: .utf8)
         #expect(!store.trusts(package: package.path))
         #expect(try store.distrust(package: package.path))
         #expect(!store.trusts(package: package.path))
+    }
+
+    @Test("a package's trust covers the sources of its local path dependencies, not their build output")
+    func pathDependencies() throws {
+        let dependency = root.appendingPathComponent("Dep")
+        try FileManager.default.createDirectory(at: dependency.appendingPathComponent("Sources/Dep"), withIntermediateDirectories: true)
+        try "// dependency\n".write(to: dependency.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        try "let d = 1\n".write(to: dependency.appendingPathComponent("Sources/Dep/D.swift"), atomically: true, encoding: .utf8)
+        let package = root.appendingPathComponent("Kit")
+        try FileManager.default.createDirectory(at: package.appendingPathComponent("Sources/Kit"), withIntermediateDirectories: true)
+        try "let package = Package(dependencies: [.package(name: \"Dep\", path: \"../Dep\")])\n".write(
+            to: package.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        #expect(PackageSources.localDependencies(of: package.path) == [dependency.path])
+        try store.trust(package: package.path)
+        try FileManager.default.createDirectory(at: dependency.appendingPathComponent(".build"), withIntermediateDirectories: true)
+        try "built".write(to: dependency.appendingPathComponent(".build/o"), atomically: true, encoding: .utf8)
+        try "notes".write(to: dependency.appendingPathComponent("README.md"), atomically: true, encoding: .utf8)
+        #expect(store.trusts(package: package.path))
+        try "let d = 2\n".write(to: dependency.appendingPathComponent("Sources/Dep/D.swift"), atomically: true, encoding: .utf8)
+        #expect(!store.trusts(package: package.path))
+        // The build's fingerprint is the same hash: a changed dependency is built again.
+        let before = try PackageBuilder.fingerprint(ofPackageAt: package.path)
+        try "let d = 3\n".write(to: dependency.appendingPathComponent("Sources/Dep/D.swift"), atomically: true, encoding: .utf8)
+        #expect(try PackageBuilder.fingerprint(ofPackageAt: package.path) != before)
     }
 }

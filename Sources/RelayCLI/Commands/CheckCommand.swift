@@ -25,7 +25,7 @@ struct CheckCommand: AsyncParsableCommand {
         var reports: [(file: String, report: PermissionReport)] = []
         for file in files {
             // Only trusted packages are built: nothing is asked, and an untrusted one ends the check with status 4.
-            let (gate, _) = GrantPrompt.gate(for: file, granted: [:], interactive: false)
+            let (gate, _) = GrantPrompt.gate(for: file, granted: [:], interactive: false, advisesFlags: false)
             let loader = try await PackageOptions.loading(packagesOf: file, into: base, gate: gate)
             let (workflow, diagnostics) = loader.load(path: file)
             all += diagnostics

@@ -31,10 +31,11 @@ final class GrantPrompt: @unchecked Sendable {
     /// what was allowed always for this workflow as it is now, trusted packages, and a prompt when
     /// there is a terminal. A dry run's gate lets nothing be changed, sent or opened.
     static func gate(
-        for file: String?, granted: [Capability: GrantScope], interactive: Bool, dryRun: Bool = false, store: GrantStore = GrantStore()
+        for file: String?, granted: [Capability: GrantScope], interactive: Bool, dryRun: Bool = false, advisesFlags: Bool = true,
+        store: GrantStore = GrantStore()
     ) -> (gate: AccessGate, prompt: GrantPrompt) {
         let prompt = GrantPrompt(workflow: file, interactive: interactive, store: store)
-        let gate = AccessGate(granted: granted, asker: { await prompt.ask($0) }, dryRun: dryRun)
+        let gate = AccessGate(granted: granted, asker: { await prompt.ask($0) }, dryRun: dryRun, advisesFlags: advisesFlags)
         prompt.gate = gate
         if let file {
             let remembered = store.grants(forWorkflow: file)

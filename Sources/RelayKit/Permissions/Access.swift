@@ -124,12 +124,12 @@ public struct Access: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The command-line flag that grants this access.
+    /// The command-line flag that grants this access, quoted for a shell.
     public var grantingFlag: String {
         switch capability {
-        case .read, .write: "--allow-\(capability.rawValue)=\(shownTarget)"
-        case .net: "--allow-net=\(target)"
-        case .open: "--allow-open=\(URL(string: target)?.scheme?.lowercased() ?? target)"
+        case .read, .write: ShellQuoting.flag("--allow-\(capability.rawValue)", shownTarget)
+        case .net: ShellQuoting.flag("--allow-net", target)
+        case .open: ShellQuoting.flag("--allow-open", URL(string: target)?.scheme?.lowercased() ?? target)
         case .run, .packages: "--allow-\(capability.rawValue)"
         }
     }

@@ -25,6 +25,8 @@ public struct AccessDenied: Error, Sendable, CustomStringConvertible {
 
     public let access: Access
     public let reason: Reason
+    /// Whether the advice may name `--allow-…` flags: not for a command that takes none (`relay check`).
+    public var advisesFlags = true
 
     public init(access: Access, reason: Reason) {
         self.access = access
@@ -40,7 +42,8 @@ public struct AccessDenied: Error, Sendable, CustomStringConvertible {
     /// For a package: how to trust it.
     public var trustAdvice: String {
         let why = refused ? "it was refused" : "nothing of it is built or run until it is"
-        return "\(why); to trust it, run 'relay package trust \(access.shownTarget)', or run with --allow-packages"
+        let trust = "run 'relay package trust \(ShellQuoting.quoted(access.shownTarget))'"
+        return "\(why); to trust it, \(trust)" + (advisesFlags ? ", or run with --allow-packages" : "")
     }
 
     public var description: String {
@@ -87,11 +90,13 @@ public final class AccessGate: @unchecked Sendable {
     /// Whether this is a dry run's gate: it lets nothing be changed, sent or opened
     /// (Docs/Security.md, "A dry run").
     public let isDryRun: Bool
+    /// Whether the command this gate belongs to takes `--allow-…` flags, which denials then name.
+    public let advisesFlags: Bool
 
     /// A gate that allows what `granted` says, plus what is added as free; it asks `asker`, when
     /// there is one, about the rest (the asker keeps an "always" answer for later runs). A dry
     /// run's gate refuses every change, request, opening and process, without asking.
-    public init(granted: [Capability: GrantScope] = [:], asker: Asker? = nil, dryRun: Bool = false) {
+    public init(granted: [Capability: GrantScope] = [:], asker: Asker? = nil, dryRun: Bool = false, advisesFlags: Bool = true) {
         var resolved: [Capability: GrantScope] = [:]
         for (capability, scope) in granted {
             switch (capability, scope) {
@@ -106,6 +111,7 @@ public final class AccessGate: @unchecked Sendable {
         self.granted = resolved
         self.asker = asker
         isDryRun = dryRun
+        self.advisesFlags = advisesFlags
     }
 
     /// A gate that allows everything: for tools and tests that run no one else's workflow.
@@ -220,7 +226,8 @@ public final class AccessGate: @unchecked Sendable {
     }
 
     private func deny(_ access: Access, reason: AccessDenied.Reason) -> AccessDenied {
-        let denial = AccessDenied(access: access, reason: reason)
+        var denial = AccessDenied(access: access, reason: reason)
+        denial.advisesFlags = advisesFlags
         lock.withLock { lastDenial = denial }
         return denial
     }

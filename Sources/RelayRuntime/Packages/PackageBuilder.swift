@@ -15,7 +15,7 @@ public enum PackageBuilder {
             throw HostError("there is no Swift package at '\(path)': it has no Package.swift")
         }
         let name = (path as NSString).lastPathComponent
-        let hash = fingerprint(ofPackageAt: path)
+        let hash = try fingerprint(ofPackageAt: path)
         let cached = cacheRoot.appendingPathComponent("packages/\(name)-\(hash)/relay-host")
         if FileManager.default.isExecutableFile(atPath: cached.path) { return cached }
 
@@ -53,20 +53,15 @@ public enum PackageBuilder {
         return URL(fileURLWithPath: HomeFolder.path).appendingPathComponent(".cache/relay")
     }
 
-    /// A hash of what the build depends on: the manifest, every file under `Sources/`, and this
+    /// A hash of what the build depends on: what trusting the package hashes (`PackageSources`:
+    /// the same function, so a build never uses sources other than the trusted ones), and this
     /// relay executable (a new relay may bring a new RelayKit).
-    static func fingerprint(ofPackageAt path: String) -> String {
+    static func fingerprint(ofPackageAt path: String) throws(HostError) -> String {
         var hash = StableHash()
-        var files = ["Package.swift"]
-        if let enumerator = FileManager.default.enumerator(atPath: (path as NSString).appendingPathComponent("Sources")) {
-            for case let relative as String in enumerator { files.append("Sources/" + relative) }
-        }
-        for relative in files.sorted() {
-            let full = (path as NSString).appendingPathComponent(relative)
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: full, isDirectory: &isFolder), !isFolder.boolValue else { continue }
-            hash.add(relative.utf8)
-            hash.add(FileManager.default.contents(atPath: full) ?? Data())
+        do throws(PackageSources.Failure) {
+            hash.add(try PackageSources.hash(ofPackageAt: path).utf8)
+        } catch {
+            throw HostError(error.description)
         }
         let relay = Bundle.main.executablePath ?? CommandLine.arguments[0]
         if let attributes = try? FileManager.default.attributesOfItem(atPath: relay) {

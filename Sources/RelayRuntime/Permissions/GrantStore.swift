@@ -135,7 +135,12 @@ public struct GrantStore: Sendable {
     /// Trusts the package at `path` as its files are now.
     public func trust(package path: String) throws(FileOperationError) {
         let resolved = ResolvedPath.resolve(path)
-        let files = try Self.required(Self.filesHash(ofPackageAt: resolved))
+        let files: String
+        do throws(PackageSources.Failure) {
+            files = try PackageSources.hash(ofPackageAt: resolved)
+        } catch {
+            throw FileOperationError(error.description)
+        }
         try write(PackageTrust(package: resolved, files: files), to: file(for: resolved, in: "packages"))
     }
 
@@ -160,35 +165,10 @@ public struct GrantStore: Sendable {
         return hash
     }
 
-    /// The hash of every file of the package at `path` — its manifest, sources, plugins and
-    /// resources, with their relative paths — leaving out only what builds make (`.build`,
-    /// `.swiftpm`) and version control's `.git`. A symbolic link counts as the text it points to.
+    /// The hash of what the build of the package at `path` reads (`PackageSources`); nil when it
+    /// cannot be trusted as it is (a link out of its folder) or there is no hash function.
     static func filesHash(ofPackageAt path: String) -> String? {
-        var hash = ContentHash()
-        var files: [String] = []
-        if let enumerator = FileManager.default.enumerator(atPath: path) {
-            while let relative = enumerator.nextObject() as? String {
-                let top = relative.split(separator: "/").first.map(String.init) ?? relative
-                if [".build", ".swiftpm", ".git"].contains(top) {
-                    enumerator.skipDescendants()
-                    continue
-                }
-                files.append(relative)
-            }
-        }
-        for relative in files.sorted() {
-            let full = (path as NSString).appendingPathComponent(relative)
-            if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: full) {
-                hash.update("link \(relative)\u{0}\(target)\u{0}")
-                continue
-            }
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: full, isDirectory: &isFolder), !isFolder.boolValue else { continue }
-            let data = FileManager.default.contents(atPath: full) ?? Data()
-            hash.update("file \(relative)\u{0}\(data.count)\u{0}")
-            hash.update(data)
-        }
-        return hash.finish()
+        try? PackageSources.hash(ofPackageAt: path)
     }
 
     // MARK: Storage
