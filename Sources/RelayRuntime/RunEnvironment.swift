@@ -129,7 +129,7 @@ public struct RunEnvironment: Sendable {
         maximumDepth: Int = 32, journal: UndoJournal? = nil, scratchFolder: ScratchFolder = ScratchFolder(),
         opener: URLOpener? = nil, gate: AccessGate = AccessGate()
     ) {
-        gate.allowFreely(.write, scratchFolder.root.path)
+        gate.allowFreely(.write, scratchFolder.folder.path)
         self.gate = gate
         self.opener = opener ?? URLOpener(strategy: .dryRun) { [output] in output.trace($0) }
         self.scratchFolder = scratchFolder

@@ -216,4 +216,35 @@ struct PermissionTests {
             #expect(try await relay(["run", "w.yaml", "--allow-read=~/.ssh"]).status == 0)
         }
     }
+
+    @Test("each run has its own scratch folder, mode 0700, free to it alone; kept only when the run printed a path in it")
+    func scratchPerRun() async throws {
+        let temporary = root.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        func run(_ arguments: [String]) async throws -> RelayProcess.Result {
+            try await RelayProcess.running(
+                arguments, in: work,
+                environment: ["HOME": home.path, "XDG_STATE_HOME": root.appendingPathComponent("state").path, "TMPDIR": temporary.path])
+        }
+        try write("steps:\n  - text: my private note\n  - make-pdf\n", named: "private.yaml")
+        let made = try await run(["run", "private.yaml"])
+        #expect(made.status == 0, "\(made.standardError)")
+        let pdf = made.standardOutput.trimmingCharacters(in: .newlines)
+        #expect(FileManager.default.fileExists(atPath: pdf), "\(pdf)")
+        let folder = (pdf as NSString).deletingLastPathComponent
+        let mode = try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? Int
+        #expect(mode == 0o700)
+        // Another run finds it outside its own scratch folder: reading it needs a grant.
+        try write("steps:\n  - read-file: \"\(pdf)\"\n  - get-text\n", named: "snoop.yaml")
+        let snooped = try await run(["run", "snoop.yaml"])
+        #expect(snooped.status == 4, "\(snooped.standardError)")
+        #expect(snooped.standardOutput == "")
+        // A run that prints no path in its folder leaves nothing behind.
+        let scratchRoot = temporary.appendingPathComponent("relay-scratch")
+        let before = try FileManager.default.contentsOfDirectory(atPath: scratchRoot.path).count
+        try write("steps:\n  - text: a note\n  - make-pdf\n  - get-text\n", named: "tidy.yaml")
+        let tidy = try await run(["run", "tidy.yaml"])
+        #expect(tidy.status == 0, "\(tidy.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratchRoot.path).count == before)
+    }
 }

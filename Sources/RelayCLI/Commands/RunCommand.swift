@@ -78,9 +78,12 @@ struct RunCommand: AsyncParsableCommand {
         let history = UndoHistory(root: UndoHistory.defaultRoot)
         let journal = UndoJournal(root: history.root, workflow: URL(fileURLWithPath: file).standardizedFileURL.path)
         defer { if journal.hasChanges { history.prune(keeping: 100) } }
+        let scratch = ScratchMentions(ScratchFolder())
+        defer { scratch.finish() }
         let environment = RunEnvironment(
             interaction: Answers(answers: answers, assumeYes: yes, interactive: interactive),
-            output: TerminalRunOutput(json: json), loader: loader, tracing: trace, journal: journal,
+            output: TerminalRunOutput(json: json, scratch: scratch), loader: loader, tracing: trace, journal: journal,
+            scratchFolder: scratch.folder,
             opener: URLOpener(
                 strategy: URLOpener.strategy(dryRun: dryRun, openWith: openWith, environment: ProcessInfo.processInfo.environment)
             ) { StandardStreams.writeError($0 + "\n") }, gate: gate)
@@ -100,8 +103,9 @@ struct RunCommand: AsyncParsableCommand {
             throw ExitCode(status)
         }
         do {
-            let output = try outcome.get()
-            StandardStreams.writeOutput(OutputFormatter.render(output, json: json))
+            let output = OutputFormatter.render(try outcome.get(), json: json)
+            scratch.note(output)
+            StandardStreams.writeOutput(output)
         } catch let error as RuntimeError {
             RelayCommand.report([error.diagnostic])
             throw (error.denial == nil ? ExitStatus.runtimeError : ExitStatus.permissionDenied).exitCode

@@ -23,9 +23,13 @@ enum StandardStreams {
 /// Prints `show` output and traces for `relay run`.
 struct TerminalRunOutput: RunOutput {
     let json: Bool
+    /// Notes whether what is shown names a file in the run's scratch folder, which must then be kept.
+    var scratch: ScratchMentions? = nil
 
     func show(_ value: Value) {
-        StandardStreams.writeOutput(OutputFormatter.render(value, json: json))
+        let text = OutputFormatter.render(value, json: json)
+        scratch?.note(text)
+        StandardStreams.writeOutput(text)
     }
 
     func trace(_ line: String) {
@@ -51,5 +55,23 @@ enum ProgressBar {
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         let percent = String(Int((fraction * 100).rounded(.down)))
         return erase + "\(step) [\(bar)] \(String(repeating: " ", count: max(0, 3 - percent.count)))\(percent)%" + (label.map { " \($0)" } ?? "")
+    }
+}
+
+/// Whether a run printed a path in its scratch folder: the folder is kept after the run only then.
+final class ScratchMentions: @unchecked Sendable {
+    let folder: ScratchFolder
+    private let lock = NSLock()
+    private var mentioned = false
+
+    init(_ folder: ScratchFolder) { self.folder = folder }
+
+    func note(_ printed: String) {
+        if folder.isMentioned(in: printed) { lock.withLock { mentioned = true } }
+    }
+
+    /// At the end of the run: removes the folder unless something printed names a path in it.
+    func finish() {
+        if !lock.withLock({ mentioned }) { folder.remove() }
     }
 }

@@ -1,16 +1,40 @@
 import Foundation
 
-/// The folder for files a run makes from no input file (a PDF made from text): under the system
-/// temporary folder, made at first use, kept after the run so printed paths stay valid. Scratch
-/// folders older than a day are cleared when a new one is made (Docs/Language.md, "Changing files, and undo").
+/// The folder for files a run makes from no input file (a PDF made from text): one per run, under
+/// the system temporary folder, made at first use with mode 0700 and free to that run only
+/// (Docs/Security.md, "What is free"). Scratch folders older than a day are cleared when a new one
+/// is made (Docs/Language.md, "Changing files, and undo").
 public final class ScratchFolder: @unchecked Sendable {
     /// The folder the run folders are made in.
     public let root: URL
+    /// This run's own folder, inside `root`: it exists once a file was made in it, or `make` was called.
+    public let folder: URL
     private let lock = NSLock()
-    private var folder: URL?
+    private var made = false
 
     public init(root: URL = FileManager.default.temporaryDirectory.appendingPathComponent("relay-scratch")) {
         self.root = root
+        folder = root.appendingPathComponent("run-\(Int(Date().timeIntervalSince1970))-\(getpid())-\(UUID().uuidString.prefix(8))")
+    }
+
+    /// Makes this run's folder if it does not exist yet: a package's host, confined to it, can
+    /// only be given a folder that exists.
+    public func make() throws(FileOperationError) {
+        lock.lock()
+        defer { lock.unlock() }
+        _ = try existingFolder()
+    }
+
+    /// Whether `text` (something the run printed) names a path in this run's folder.
+    public func isMentioned(in text: String) -> Bool {
+        text.contains(folder.path)
+    }
+
+    /// Removes this run's folder and what is in it, when it was made: at the end of a run that
+    /// printed no path in it (Docs/Security.md, "What is free").
+    public func remove() {
+        guard lock.withLock({ made }) else { return }
+        try? FileManager.default.removeItem(at: folder)
     }
 
     /// A path in the scratch folder for a new file called `name` (made unique with a number).
@@ -50,16 +74,17 @@ public final class ScratchFolder: @unchecked Sendable {
     }
 
     private func existingFolder() throws(FileOperationError) -> URL {
-        if let folder { return folder }
+        if made { return folder }
         clearOldFolders()
-        let made = root.appendingPathComponent("run-\(Int(Date().timeIntervalSince1970))-\(getpid())-\(UUID().uuidString.prefix(6))")
         do {
-            try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            // Only this user may list or read it (the root may be shared with other users' runs).
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw FileOperationError("cannot make the scratch folder '\(made.path)': \(error.localizedDescription)")
+            throw FileOperationError("cannot make the scratch folder '\(folder.path)': \(error.localizedDescription)")
         }
-        folder = made
-        return made
+        made = true
+        return folder
     }
 
     private func clearOldFolders() {

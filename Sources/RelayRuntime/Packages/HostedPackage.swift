@@ -174,8 +174,10 @@ public final class HostedPackage: @unchecked Sendable {
         let params: ValueDictionary = [
             "action": .text(action), "arguments": .list(arguments.map { $0.map(WireValue.encode) ?? .nothing }),
             "mode": .text(context.mode.rawValue), "base-directory": .text(context.baseDirectory.path),
-            "scratch": .text(context.scratchFolder.root.path),
+            "scratch": .text(context.scratchFolder.folder.path),
         ]
+        // The host is confined to the run's scratch folder, which the kernel needs to exist.
+        try? context.scratchFolder.make()
         let gate = (context as? GatedContext)?.gate
         let reply: Value
         do {
