@@ -3,18 +3,26 @@ import RelayKit
 import RelayLanguage
 
 /// Carries out the undos that intents registered (`relay undo`): loads the intent's package if it
-/// came from a path, finds the action, and performs it with the recorded arguments, with no one to
-/// ask and nothing recorded.
+/// came from a path — only while its sources are the ones that registered the undo, which the run
+/// that did so built and ran (Docs/Security.md, "Packages") — finds the action, and performs it with
+/// the recorded arguments, with no one to ask and nothing recorded.
 public struct IntentUndoer: Sendable {
     private let registry: ActionRegistry
 
     /// `registry` holds the built-in and linked actions; packages from paths are loaded as needed.
     public init(registry: ActionRegistry) { self.registry = registry }
 
-    public func perform(package: String?, action: String, arguments: ValueDictionary) async throws {
+    public func perform(package: String?, packageHash: String?, action: String, arguments: ValueDictionary) async throws {
         var registry = registry
         var hosted: HostedPackage?
         if let package {
+            // Nothing of a package is built or run unless it is what it was, or trusted as it is now.
+            let now = try? PackageSources.hash(ofPackageAt: package)
+            guard let now, now == packageHash || (packageHash == nil && GrantStore().trusts(package: package)) else {
+                throw IntentError(
+                    "the package '\(ResolvedPath.abbreviated(package))' changed since it registered this undo, so it is not built or run: "
+                        + "undo what '\(action)' did by hand, or put the package back as it was")
+            }
             let loaded = try await PackageLibrary.shared.package(at: package) { _ in }
             try registry.register(hosted: loaded)
             hosted = loaded

@@ -39,7 +39,8 @@ struct StepContext: IntentContext {
         guard let action else { throw IntentError("only an action can register an undo") }
         let fullName = action.name == action.shortName ? name : "\(action.package).\(name)"
         do throws(FileOperationError) {
-            try journal.recordUndo(package: action.source, action: fullName, arguments: arguments)
+            let hash = action.source.flatMap { try? PackageSources.hash(ofPackageAt: $0) }
+            try journal.recordUndo(package: action.source, packageHash: hash, action: fullName, arguments: arguments)
         } catch {
             throw IntentError(error.message)
         }

@@ -301,10 +301,30 @@ struct PackageTests {
                     }
                 }
 
+                struct Remember: Intent {
+                    static let summary = "Registers an undo that leaves a mark in the data folder."
+                    static let output = ValueType.text
+                    func perform(_ context: any IntentContext) async throws -> IntentResult {
+                        try await context.registerUndo(action: "forget", arguments: [:])
+                        return .value(.text("remembered"))
+                    }
+                }
+
+                struct Forget: Intent {
+                    static let summary = "Undoes remember: leaves a mark in the data folder."
+                    static let output = ValueType.text
+                    func perform(_ context: any IntentContext) async throws -> IntentResult {
+                        let folder = ProcessInfo.processInfo.environment["RELAY_PACKAGE_DATA"] ?? "/nonexistent"
+                        try Data("forgotten".utf8).write(to: URL(fileURLWithPath: folder + "/forgotten"))
+                        return .nothing
+                    }
+                }
+
                 enum Faulty: IntentPackage {
                     static let name = "faulty"
                     static let intents: [any Intent.Type] = [
                         Crash.self, Hang.self, Peek.self, Scribble.self, Dial.self, Datagram.self, Agent.self, Variable.self,
+                        Remember.self, Forget.self,
                     ]
                 }
 
@@ -434,6 +454,30 @@ struct PackageTests {
             var buffer = [UInt8](repeating: 0, count: 16)
             #expect(recv(udp, &buffer, buffer.count, Int32(MSG_DONTWAIT)) == 7)
         #endif
+    }
+
+    @Test("relay undo runs a package only as it was when it registered the undo: a changed package is refused, the rest is undone")
+    func undoOfChangedPackage() async throws {
+        let package = try faultyPackage()
+        let mark = data.appendingPathComponent("relay/package-data/\((package as NSString).lastPathComponent)/forgotten")
+        let remember = try workflow("remember.yaml", "steps:\n  - faulty.remember\n")
+        #expect(try await relay(["run", remember], package: package).status == 0)
+        let undone = try await relay(["undo"], package: nil)
+        #expect(undone.status == 0, "\(undone.standardError)")
+        #expect(FileManager.default.fileExists(atPath: mark.path), "\(undone.standardError)")
+        try FileManager.default.removeItem(at: mark)
+
+        // A file change and the package's undo in one run; then the package is edited.
+        let note = folder.appendingPathComponent("note.txt")
+        let both = try workflow("both.yaml", "steps:\n  - text: hello\n  - save-file: { to: \(note.path) }\n  - faulty.remember\n")
+        #expect(try await relay(["run", both, "--allow-write=\(folder.path)"], package: package).status == 0)
+        let source = URL(fileURLWithPath: package).appendingPathComponent("Sources/relay-host/main.swift")
+        try (try String(contentsOf: source, encoding: .utf8) + "\n// edited after the run\n").write(to: source, atomically: true, encoding: .utf8)
+        let refused = try await relay(["undo"], package: nil)
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains("changed since it registered this undo, so it is not built or run"), "\(refused.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: mark.path))
+        #expect(!FileManager.default.fileExists(atPath: note.path), "the file change is undone all the same")
     }
 
     @Test("a host gets a small fixed environment: no token, no agent socket, its data folder")

@@ -50,8 +50,10 @@ public struct UndoHistory: Sendable {
     }
 
     /// Performs an undo an intent registered: its package's path (nil for built-in and linked
-    /// ones), the action's name and its wire-encoded arguments.
-    public typealias IntentUndo = @Sendable (_ package: String?, _ action: String, _ arguments: ValueDictionary) async throws -> Void
+    /// ones) and the hash of its sources then, the action's name and its wire-encoded arguments.
+    public typealias IntentUndo = @Sendable (
+        _ package: String?, _ packageHash: String?, _ action: String, _ arguments: ValueDictionary
+    ) async throws -> Void
 
     /// What undoing one run did, change by change.
     public struct Outcome: Sendable {
@@ -73,7 +75,7 @@ public struct UndoHistory: Sendable {
     /// is skipped; one that cannot be reverted is reported and the others still are; the run is
     /// marked undone either way, so that it never stands in front of older runs. `performing`
     /// carries out the undos intents registered.
-    public func undoLatest(performing: IntentUndo = { _, action, _ in throw FileOperationError("cannot undo '\(action)' here") })
+    public func undoLatest(performing: IntentUndo = { _, _, action, _ in throw FileOperationError("cannot undo '\(action)' here") })
         async -> Outcome?
     {
         guard let run = runs().first(where: { !$0.isUndone && !$0.changes.isEmpty }) else { return nil }
@@ -85,8 +87,8 @@ public struct UndoHistory: Sendable {
                 return outcome
             }
             do {
-                if case .intent(let package, let action, let arguments) = change {
-                    try await performing(package, action, arguments)
+                if case .intent(let package, let packageHash, let action, let arguments) = change {
+                    try await performing(package, packageHash, action, arguments)
                     outcome.reverted += 1
                 } else if let never = try await BlockingWork.run({ stop in try revert(change, in: run.folder, stop: stop) }) {
                     outcome.skipped.append(never)
@@ -153,7 +155,7 @@ extension UndoJournal.Change {
         case .created(let path): "created  \(path)"
         case .moved(let from, let to): "moved    \(from) → \(to)"
         case .deleted(let path, _): "deleted  \(path)"
-        case .intent(_, let action, _): "undone by \(action)"
+        case .intent(_, _, let action, _): "undone by \(action)"
         }
     }
 }

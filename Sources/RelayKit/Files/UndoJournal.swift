@@ -19,7 +19,9 @@ public final class UndoJournal: @unchecked Sendable {
         case deleted(path: String, saved: String)
         /// An intent registered how to undo what it did: perform `action` with `arguments`
         /// (wire-encoded values), from the package at `package` (a path) or a built-in or linked one.
-        case intent(package: String?, action: String, arguments: ValueDictionary)
+        /// `packageHash` is the hash of the package's sources when it registered the undo: `relay
+        /// undo` runs only that code (Docs/Security.md, "Packages").
+        case intent(package: String?, packageHash: String?, action: String, arguments: ValueDictionary)
     }
 
     public let folder: URL
@@ -107,11 +109,12 @@ public final class UndoJournal: @unchecked Sendable {
         writtenFrom[path] = source
     }
 
-    /// Records how to undo an intent's work: `relay undo` performs `action` with `arguments`.
-    public func recordUndo(package: String?, action: String, arguments: ValueDictionary) throws(FileOperationError) {
+    /// Records how to undo an intent's work: `relay undo` performs `action` with `arguments`,
+    /// from the package at `package` while its sources still hash to `packageHash`.
+    public func recordUndo(package: String?, packageHash: String?, action: String, arguments: ValueDictionary) throws(FileOperationError) {
         var encoded = ValueDictionary()
         for (name, value) in arguments { encoded[name] = WireValue.encode(value) }
-        try record(.intent(package: package, action: action, arguments: encoded))
+        try record(.intent(package: package, packageHash: packageHash, action: action, arguments: encoded))
     }
 
     /// Appends `change` to the journal, flushed to disk before returning.
@@ -159,10 +162,10 @@ extension UndoJournal.Change {
         case .created(let path): .dictionary(["change": "created", "path": .text(path)])
         case .moved(let from, let to): .dictionary(["change": "moved", "from": .text(from), "to": .text(to)])
         case .deleted(let path, let saved): .dictionary(["change": "deleted", "path": .text(path), "saved": .text(saved)])
-        case .intent(let package, let action, let arguments):
+        case .intent(let package, let packageHash, let action, let arguments):
             .dictionary([
-                "change": "intent", "package": package.map { .text($0) } ?? .nothing, "action": .text(action),
-                "arguments": .dictionary(arguments),
+                "change": "intent", "package": package.map { .text($0) } ?? .nothing,
+                "package-hash": packageHash.map { .text($0) } ?? .nothing, "action": .text(action), "arguments": .dictionary(arguments),
             ])
         }
     }
@@ -178,7 +181,8 @@ extension UndoJournal.Change {
         case "intent":
             guard case .dictionary(let arguments)? = entry["arguments"] else { return nil }
             let package = entry["package"].flatMap { $0.isNothing ? nil : $0.textValue }
-            self = .intent(package: package, action: text("action"), arguments: arguments)
+            let hash = entry["package-hash"].flatMap { $0.isNothing ? nil : $0.textValue }
+            self = .intent(package: package, packageHash: hash, action: text("action"), arguments: arguments)
         default: return nil
         }
     }
