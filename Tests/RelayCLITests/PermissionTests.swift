@@ -74,14 +74,22 @@ struct PermissionTests {
         #expect(try String(contentsOf: root.appendingPathComponent("victim/data.txt"), encoding: .utf8) == "keep me\n")
         #expect(try String(contentsOf: home.appendingPathComponent(".bashrc"), encoding: .utf8) == "alias ls='ls -F'\n")
 
-        // Each grant lets it go one step further, and the next need is named.
+        // Every need known before the first step is told at once, with one command line, last,
+        // that grants it all; nothing has run.
+        let victim = root.appendingPathComponent("victim").path
         let read = try await relay(["run", "w.yaml", "--allow-read=~/.ssh/id_rsa"])
         #expect(read.status == 4)
-        #expect(read.standardError.contains("needs to connect to 127.0.0.1:"), "\(read.standardError)")
+        #expect(read.standardError.contains("w.yaml:7:5: error: step 'find-files': needs to read \(victim)"), "\(read.standardError)")
+        #expect(read.standardError.contains("w.yaml:10:5: error: step 'save-file': needs to write ~/.bashrc"), "\(read.standardError)")
+        #expect(
+            read.standardError.split(separator: "\n").last
+                == "relay run w.yaml --allow-read=~/.ssh/id_rsa --allow-read=\(victim) --allow-write=~/.bashrc", "\(read.standardError)")
         #expect(!FileManager.default.fileExists(atPath: stolen.path))
-        let sent = try await relay(["run", "w.yaml", "--allow-read=~/.ssh/id_rsa", "--allow-net=127.0.0.1"])
+        // What only the run decides (the previous step's URL) is found when the step comes.
+        let sent = try await relay(["run", "w.yaml", "--allow-read=~/.ssh/id_rsa", "--allow-read=\(victim)", "--allow-write=~/.bashrc"])
         #expect(sent.status == 4)
-        #expect(sent.standardError.contains("needs to read \(root.appendingPathComponent("victim").path)"), "\(sent.standardError)")
+        #expect(sent.standardError.contains("needs to connect to 127.0.0.1:"), "\(sent.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: stolen.path))
         #expect(try String(contentsOf: root.appendingPathComponent("victim/data.txt"), encoding: .utf8) == "keep me\n")
         #expect(try String(contentsOf: home.appendingPathComponent(".bashrc"), encoding: .utf8) == "alias ls='ls -F'\n")
 
@@ -114,7 +122,8 @@ struct PermissionTests {
         let result = try await relay(["run", "w.yaml", "--allow-write=out"])
         #expect(result.status == 4)
         #expect(result.standardError.contains("w.yaml:4:5: error: step 'save-file': needs to write \(root.path)/victim/data.txt"), "\(result.standardError)")
-        #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent("out/deep/a.txt").path))
+        // Known before the first step: nothing ran.
+        #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("out/deep/a.txt").path))
         #expect(try String(contentsOf: root.appendingPathComponent("victim/data.txt"), encoding: .utf8) == "keep me\n")
     }
 
@@ -246,5 +255,98 @@ struct PermissionTests {
         let tidy = try await run(["run", "tidy.yaml"])
         #expect(tidy.status == 0, "\(tidy.standardError)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratchRoot.path).count == before)
+    }
+
+    /// A workflow that backs up the 20 files of ~/Documents/reports into ~/Backups/<today>/,
+    /// declaring exactly that when `declared`.
+    private func backupWorkflow(declared: Bool) throws {
+        let reports = home.appendingPathComponent("Documents/reports")
+        try FileManager.default.createDirectory(at: reports, withIntermediateDirectories: true)
+        for number in 1...20 { try "report \(number)\n".write(to: reports.appendingPathComponent("r\(number).txt"), atomically: true, encoding: .utf8) }
+        let block = declared ? "permissions:\n  read: [~/Documents/reports]\n  write: [~/Backups]\n" : ""
+        try write(
+            "name: Backup reports\n" + block + """
+            steps:
+              - current-date
+              - format-date: "yyyy-MM-dd"
+                as: today
+              - find-files: ~/Documents/reports
+              - for-each:
+                do:
+                  - copy-file:
+                      to: "~/Backups/${today}/"
+              - count: items
+            """, named: "backup.yaml")
+    }
+
+    /// The files backed up today.
+    private func backedUp() -> Int {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-MM-dd"
+        let folder = home.appendingPathComponent("Backups/\(formatter.string(from: Date()))")
+        return (try? FileManager.default.contentsOfDirectory(atPath: folder.path).count) ?? 0
+    }
+
+    @Test("on a terminal, the 20-file backup asks once with its permissions: block, and at most twice without it; all 20 are copied", arguments: [true, false])
+    func backupAsksOnce(declared: Bool) async throws {
+        try backupWorkflow(declared: declared)
+        let environment = "HOME=\(home.path) XDG_STATE_HOME=\(root.appendingPathComponent("state").path) NO_COLOR=1"
+        let command = "cd \(work.path) && env \(environment) \(RelayProcess.executable.path) run backup.yaml; echo exit=$?; sleep 60"
+        let session = try TerminalSession(command)
+        var asked = 0
+        var screen = ""
+        for _ in 0..<3 {
+            screen = try await session.waitFor("[N]o")
+            asked = screen.components(separatedBy: "[N]o").count - 1
+            if screen.contains("exit=") { break }
+            try await session.send("y", "Enter")
+            screen = try await session.screen()
+            for _ in 0..<100 where !screen.contains("exit=") && screen.components(separatedBy: "[N]o").count - 1 == asked {
+                try await Task.sleep(for: .milliseconds(50))
+                screen = try await session.screen()
+            }
+            if screen.contains("exit=") { break }
+        }
+        screen = try await session.waitFor("exit=")
+        asked = screen.components(separatedBy: "[N]o").count - 1
+        #expect(screen.contains("exit=0"), "\(screen)")
+        #expect(declared ? asked == 1 : asked <= 2, "asked \(asked) times:\n\(screen)")
+        #expect(screen.contains("~/Documents/reports") && screen.contains("~/Backups"), "\(screen)")
+        #expect(backedUp() == 20)
+    }
+
+    @Test("without a terminal, one run names every need and one command line, last; following it, the run succeeds, and the line names no date")
+    func backupWithoutTerminal() async throws {
+        try backupWorkflow(declared: false)
+        let denied = try await relay(["run", "backup.yaml"])
+        #expect(denied.status == 4)
+        #expect(denied.standardOutput == "")
+        let line = String(denied.standardError.split(separator: "\n").last ?? "")
+        #expect(line == "relay run backup.yaml --allow-read=~/Documents/reports --allow-write=~/Backups", "\(denied.standardError)")
+        #expect(backedUp() == 0)
+        // The command line, as a shell would split it (none of its words needs quotes here).
+        let words = line.split(separator: " ").dropFirst().map(String.init)
+        let granted = try await relay(words)
+        #expect(granted.status == 0, "\(granted.standardError)")
+        #expect(granted.standardOutput == "20\n")
+        #expect(backedUp() == 20)
+        // --allow-declared grants exactly the block; relay permissions --grant keeps it.
+        try backupWorkflow(declared: true)
+        try FileManager.default.removeItem(at: home.appendingPathComponent("Backups"))
+        let declared = try await relay(["run", "backup.yaml", "--allow-declared"])
+        #expect(declared.status == 0, "\(declared.standardError)")
+        #expect(try await relay(["permissions", "backup.yaml", "--grant"]).status == 0)
+        try FileManager.default.removeItem(at: home.appendingPathComponent("Backups"))
+        let remembered = try await relay(["run", "backup.yaml"])
+        #expect(remembered.status == 0, "\(remembered.standardError)")
+    }
+
+    @Test("a path with a space in the printed command line is quoted for the shell")
+    func quotedCommandLine() async throws {
+        try FileManager.default.createDirectory(at: home.appendingPathComponent("My Files"), withIntermediateDirectories: true)
+        try write("steps:\n  - find-files: \"~/My Files\"\n")
+        let denied = try await relay(["run", "w.yaml"])
+        #expect(denied.status == 4)
+        #expect(denied.standardError.split(separator: "\n").last == "relay run w.yaml --allow-read='~/My Files'", "\(denied.standardError)")
     }
 }

@@ -74,6 +74,16 @@ struct RunCommand: AsyncParsableCommand {
         guard let workflow else { throw ExitStatus.invalid.exitCode }
         gate.allowFreely(runOf: file, inputFiles: [inputFile, input].compactMap { $0 })
         prompt.name(workflow.name)
+        // Everything known before the first step is asked for at once (Docs/Security.md, "Asking once").
+        let report = PermissionReport(workflow, entityTypes: loader.registry.entityTypes, variables: variables)
+        if permissionOptions.declared { for (access, _) in report.declaredAccesses { gate.allow(access) } }
+        if let (denials, commandLine) = await prompt.askBeforeRunning(
+            GrantPrompt.needs(of: report, gate: gate), command: Array(CommandLine.arguments.dropFirst()))
+        {
+            RelayCommand.report(denials)
+            if let commandLine { StandardStreams.writeError(commandLine + "\n") }
+            throw ExitStatus.permissionDenied.exitCode
+        }
         let workflowInput = try readInput()
         let history = UndoHistory(root: UndoHistory.defaultRoot)
         let journal = UndoJournal(root: history.root, workflow: URL(fileURLWithPath: file).standardizedFileURL.path)
@@ -82,7 +92,7 @@ struct RunCommand: AsyncParsableCommand {
         defer { scratch.finish() }
         let environment = RunEnvironment(
             interaction: Answers(answers: answers, assumeYes: yes, interactive: interactive),
-            output: TerminalRunOutput(json: json, scratch: scratch), loader: loader, tracing: trace, journal: journal,
+            output: TerminalRunOutput(json: json, scratch: scratch, terminal: prompt.terminal), loader: loader, tracing: trace, journal: journal,
             scratchFolder: scratch.folder,
             opener: URLOpener(
                 strategy: URLOpener.strategy(dryRun: dryRun, openWith: openWith, environment: ProcessInfo.processInfo.environment)

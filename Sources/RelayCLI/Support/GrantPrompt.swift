@@ -1,5 +1,6 @@
 import Foundation
 import RelayKit
+import RelayLanguage
 import RelayRuntime
 
 /// Asks on the terminal about what a run needs and was not granted — `Allow "Word count" to read
@@ -12,6 +13,8 @@ final class GrantPrompt: @unchecked Sendable {
     private let workflow: String?
     private let interactive: Bool
     private let store: GrantStore
+    /// Whether a question is on the terminal: progress is not drawn over it.
+    let terminal = TerminalState()
     private weak var gate: AccessGate?
     /// What this run has executed besides the workflow, pinned.
     private var executed: [GrantStore.Pin] = []
@@ -89,18 +92,27 @@ final class GrantPrompt: @unchecked Sendable {
     private func askLocked(_ access: Access) -> GrantAnswer {
         // Another step may have been given the same while this one waited.
         if let gate, gate.allows(access) { return .once }
+        return askLocked("Allow \"\(name)\" to \(access.phrase)?", about: [access])
+    }
+
+    /// Puts `question` on the terminal and reads the answer; "always" keeps `accesses`.
+    private func askLocked(_ question: String, about accesses: [Access]) -> GrantAnswer {
         let choices = workflow == nil ? "[y]es for this session / [N]o" : "[y]es once / [a]lways / [N]o"
-        StandardStreams.writeError("Allow \"\(name)\" to \(access.phrase)? \(choices) ")
+        terminal.prompting(true)
+        defer { terminal.prompting(false) }
+        StandardStreams.writeError("\(question) \(choices) ")
         guard let line = Swift.readLine() else { return .no }
         switch line.trimmingCharacters(in: .whitespaces).lowercased() {
         case "y", "yes": return .once
         case "a" where workflow != nil, "always" where workflow != nil:
             do throws(FileOperationError) {
-                if access.capability == .packages {
-                    try store.trust(package: access.target)
-                } else if let workflow {
-                    try store.remember(access, forWorkflow: workflow, pins: executed)
-                    rememberedThisRun = true
+                for access in accesses {
+                    if access.capability == .packages {
+                        try store.trust(package: access.target)
+                    } else if let workflow {
+                        try store.remember(access, forWorkflow: workflow, pins: executed)
+                        rememberedThisRun = true
+                    }
                 }
             } catch {
                 StandardStreams.writeError("warning: allowed for this run only: \(error)\n")
@@ -108,5 +120,86 @@ final class GrantPrompt: @unchecked Sendable {
             return .always
         default: return .no
         }
+    }
+
+    /// One thing the run will need, known before its first step, and where the workflow says so.
+    struct Need {
+        var access: Access
+        /// The step's action, for the error; nil for an entry of `permissions:`.
+        var step: String?
+        var range: SourceRange?
+        /// Why, for the question: `step 3 find-files`, or `permissions:`.
+        var reason: String
+    }
+
+    /// What the run will need that is not allowed yet, known before the first step
+    /// (Docs/Security.md, "Asking once"): what `permissions:` declares, when the workflow has the
+    /// block, else the paths and hosts its steps write (a computed path as its literal folder). In
+    /// a dry run, only reading: nothing is changed, sent or opened.
+    static func needs(of report: PermissionReport, gate: AccessGate) -> [Need] {
+        var candidates: [Need]
+        if !report.declaredAccesses.isEmpty {
+            candidates = report.declaredAccesses.map { Need(access: $0.access, step: nil, range: $0.range, reason: "permissions:") }
+        } else {
+            candidates = report.needs.compactMap { need in
+                guard let target = need.target, need.step > 0 else { return nil }
+                let access: Access =
+                    switch need.capability {
+                    case .read: .read(target)
+                    case .write: .write(target)
+                    case .open: Access(.open, target).place
+                    default: Access(need.capability, target)
+                    }
+                return Need(access: access, step: need.action, range: need.range, reason: "step \(need.step) \(need.action)")
+            }
+        }
+        candidates.removeAll { $0.access.capability == .packages || (gate.isDryRun && $0.access.capability.hasEffects) }
+        var needs: [Need] = []
+        for candidate in candidates where !gate.allows(candidate.access) {
+            // One place covers another (a folder what is in it, writing reading): ask for the wider.
+            if needs.contains(where: { $0.access.covers(candidate.access) }) { continue }
+            needs.removeAll { candidate.access.covers($0.access) }
+            needs.append(candidate)
+        }
+        return needs
+    }
+
+    /// Asks once, before the first step, for everything in `needs`. On a terminal: one question,
+    /// whose yes allows all of it for the run ("always" keeps it). Without one: every need is
+    /// told at once, with the one command line that grants it all, last on standard error; or on
+    /// a no, the refusals. Returns the diagnostics of the denial (exit 4) and, without a terminal,
+    /// the command line to print last; nil to run.
+    func askBeforeRunning(_ needs: [Need], command: [String]) async -> (diagnostics: [Diagnostic], commandLine: String?)? {
+        guard let gate, !needs.isEmpty else { return nil }
+        if interactive {
+            let answer = try? await BlockingWork.run { _ in
+                self.lock.withLock { () -> GrantAnswer in
+                    let accesses = needs.map(\.access)
+                    if needs.count == 1 { return self.askLocked("Allow \"\(self.name)\" to \(accesses[0].phrase)?", about: accesses) }
+                    let width = needs.map { $0.access.capability.rawValue.count }.max() ?? 0
+                    let targetWidth = needs.map { $0.access.shownTarget.count }.max() ?? 0
+                    var question = "\"\(self.name)\" needs, before it starts:\n"
+                    for need in needs {
+                        let verb = need.access.capability.rawValue.padding(toLength: width, withPad: " ", startingAt: 0)
+                        let target = need.access.shownTarget.padding(toLength: targetWidth, withPad: " ", startingAt: 0)
+                        question += "  \(verb)  \(target)  (\(need.reason))\n"
+                    }
+                    return self.askLocked(question + "Allow all of it?", about: accesses)
+                }
+            }
+            if let answer, answer != .no {
+                for need in needs { gate.allow(need.access) }
+                return nil
+            }
+            return (needs.map { Self.denial($0, .refused) }, nil)
+        }
+        let flags = needs.map(\.access.grantingFlag)
+        return (needs.map { Self.denial($0, .notAsked) }, (["relay"] + command.map(ShellQuoting.quoted) + flags).joined(separator: " "))
+    }
+
+    private static func denial(_ need: Need, _ reason: AccessDenied.Reason) -> Diagnostic {
+        var denial = AccessDenied(access: need.access, reason: reason)
+        denial.suggestsPlace = false
+        return RuntimeError(denial, step: need.step, at: need.range).diagnostic
     }
 }

@@ -4,7 +4,7 @@ import RelayKit
 import RelayRuntime
 
 /// `--allow-read[=PATH,…]`, `--allow-write[=PATH,…]`, `--allow-net[=HOST,…]`, `--allow-open[=SCHEME,…]`,
-/// `--allow-run`, `--allow-packages`, `--allow-all`: what a run may touch beyond what is free
+/// `--allow-run`, `--allow-packages`, `--allow-declared`, `--allow-all`: what a run may touch beyond what is free
 /// (Docs/Security.md, "Granting on the command line"). Alone, a path or host flag grants everywhere.
 struct PermissionOptions: ParsableArguments {
     @Option(name: .customLong("allow-read"), help: ArgumentHelp("Let the run read these files and folders (comma-separated; alone: any).", valueName: "path,…"))
@@ -17,6 +17,7 @@ struct PermissionOptions: ParsableArguments {
     var open: [String] = []
     @Flag(name: .customLong("allow-run"), help: "Let the run start processes.") var run = false
     @Flag(name: .customLong("allow-packages"), help: "Let the run build and run the packages its workflow names.") var packages = false
+    @Flag(name: .customLong("allow-declared"), help: "Let the run touch exactly what its workflow's 'permissions:' block declares.") var declared = false
     @Flag(name: .customLong("allow-all"), help: "Let the run touch anything (only for workflows you trust).") var all = false
 
     /// The value a bare `--allow-read` stands for, and `--allow-read=*` too: everywhere.

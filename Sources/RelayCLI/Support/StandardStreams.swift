@@ -25,6 +25,8 @@ struct TerminalRunOutput: RunOutput {
     let json: Bool
     /// Notes whether what is shown names a file in the run's scratch folder, which must then be kept.
     var scratch: ScratchMentions? = nil
+    /// Whether a question is on the terminal.
+    var terminal: TerminalState? = nil
 
     func show(_ value: Value) {
         let text = OutputFormatter.render(value, json: json)
@@ -38,7 +40,8 @@ struct TerminalRunOutput: RunOutput {
 
     /// A bar on standard error, redrawn in place, only on a terminal; cleared when done.
     func progress(_ fraction: Double, label: String?, step: String) {
-        guard isatty(2) == 1 else { return }
+        // A question waits for its answer: a bar drawn over it would hide it.
+        guard isatty(2) == 1, terminal?.isPrompting != true else { return }
         StandardStreams.writeError(ProgressBar.line(fraction, label: label, step: step))
     }
 }
@@ -74,4 +77,14 @@ final class ScratchMentions: @unchecked Sendable {
     func finish() {
         if !lock.withLock({ mentioned }) { folder.remove() }
     }
+}
+
+/// What the terminal is doing: while a question waits for its answer, progress is not drawn.
+final class TerminalState: @unchecked Sendable {
+    private let lock = NSLock()
+    private var asking = false
+
+    var isPrompting: Bool { lock.withLock { asking } }
+
+    func prompting(_ on: Bool) { lock.withLock { asking = on } }
 }

@@ -100,6 +100,36 @@ public struct Access: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether allowing this — a place: a file or folder, a host, a scheme, a command — allows
+    /// `other`: a path within it (writing a place covers reading it), a host it matches, a URL of
+    /// its scheme or beginning with it, the same command.
+    public func covers(_ other: Access) -> Bool {
+        guard capability == other.capability || (capability == .write && other.capability == .read) else { return false }
+        switch capability {
+        case .read, .write, .packages: return ResolvedPath.path(other.target, isWithin: target)
+        case .net: return AccessGate.host(target, matches: other.target)
+        case .open: return Access.openEntry(target, covers: other.target)
+        case .run: return target == other.target
+        }
+    }
+
+    /// What a person is asked about when this is needed and was not known before the run: for a
+    /// file to read or write, the folder it is in (a folder to read, itself); for a URL to open, its
+    /// scheme; anything else as it is.
+    public var place: Access {
+        switch capability {
+        case .read, .write:
+            var info = stat()
+            if capability == .read, stat(target, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { return self }
+            let folder = (target as NSString).deletingLastPathComponent
+            return Access(capability, folder.isEmpty ? "/" : folder)
+        case .open:
+            return URL(string: target)?.scheme.map { Access(.open, $0.lowercased()) } ?? self
+        case .net, .run, .packages:
+            return self
+        }
+    }
+
     /// `read ~/.ssh/id_rsa`, with the home folder shown as `~`.
     public var description: String { "\(capability.rawValue) \(shownTarget)" }
 
@@ -118,7 +148,7 @@ public struct Access: Sendable, Hashable, CustomStringConvertible {
         case .read: "read \(shownTarget)"
         case .write: "write \(shownTarget)"
         case .net: "connect to \(target)"
-        case .open: "open \(target)"
+        case .open: Access.scheme(target) == target ? "open \(target) URLs" : "open \(target)"
         case .run: "start \(target)"
         case .packages: "build and run the package \(shownTarget)"
         }

@@ -27,6 +27,9 @@ public struct AccessDenied: Error, Sendable, CustomStringConvertible {
     public let reason: Reason
     /// Whether the advice may name `--allow-…` flags: not for a command that takes none (`relay check`).
     public var advisesFlags = true
+    /// Whether the flag it suggests grants the need's place (its folder; Docs/Security.md, "Asking
+    /// once") rather than the need itself: for a need found only at run time.
+    public var suggestsPlace = true
 
     public init(access: Access, reason: Reason) {
         self.access = access
@@ -56,7 +59,9 @@ public struct AccessDenied: Error, Sendable, CustomStringConvertible {
         case .dryRun(let granted):
             return "would \(access.phrase)" + (granted ? "" : " (not granted: a real run needs \(access.grantingFlag))")
         }
-        return "needs to \(access.phrase), and \(why); to grant it, run with \(access.grantingFlag)"
+        // Not asked: the flag grants the place, so the next run does not stop at the next file.
+        let flag = reason == .notAsked && suggestsPlace ? access.place.grantingFlag : access.grantingFlag
+        return "needs to \(access.phrase), and \(why); to grant it, run with \(flag)"
     }
 }
 
@@ -80,10 +85,13 @@ public final class AccessGate: @unchecked Sendable {
     private let lock = NSLock()
     private var granted: [Capability: GrantScope]
     private var free: [Capability: [String]] = [:]
-    private var answered: [Access: Bool] = [:]
+    /// The places a person allowed at a prompt, or that were allowed for the run (each covers what
+    /// is inside it: `Access.covers`), and the needs a person refused.
+    private var allowedPlaces: [Access] = []
+    private var refused: Set<Access> = []
     /// What was allowed "always" in an earlier run of this workflow: it holds only while the run
     /// executes what it executed then (`executes`).
-    private var remembered: Set<Access> = []
+    private var remembered: [Access] = []
     private var executionObserver: (@Sendable (Executed) -> Void)?
     private var lastDenial: AccessDenied?
     private let asker: Asker?
@@ -125,14 +133,15 @@ public final class AccessGate: @unchecked Sendable {
         lock.withLock { free[capability, default: []].append(resolved) }
     }
 
-    /// Allows exactly `access` for the rest of the run (a grant remembered from an earlier run).
-    public func allow(_ access: Access) {
-        lock.withLock { answered[access] = true }
+    /// Allows `place` — a file or folder and what is inside it, a host, a scheme — for the rest of
+    /// the run (a yes to the question asked before the first step).
+    public func allow(_ place: Access) {
+        lock.withLock { allowedPlaces.append(place) }
     }
 
     /// Allows `accesses`, remembered from an earlier run, until `withdrawRemembered`.
     public func allowRemembered(_ accesses: [Access]) {
-        lock.withLock { remembered.formUnion(accesses) }
+        lock.withLock { remembered += accesses }
     }
 
     /// Stops allowing what was remembered from earlier runs: the run executes something that is
@@ -164,7 +173,7 @@ public final class AccessGate: @unchecked Sendable {
 
     /// What was granted, what is free, and what was allowed at a prompt, at this moment.
     func snapshot() -> (granted: [Capability: GrantScope], free: [Capability: [String]], allowed: [Access]) {
-        lock.withLock { (granted, free, answered.filter(\.value).map(\.key) + remembered) }
+        lock.withLock { (granted, free, allowedPlaces + remembered) }
     }
 
     /// Whether `access` is allowed without asking.
@@ -173,7 +182,7 @@ public final class AccessGate: @unchecked Sendable {
     }
 
     private func allowsLocked(_ access: Access) -> Bool {
-        if answered[access] == true || remembered.contains(access) { return true }
+        if allowedPlaces.contains(where: { $0.covers(access) }) || remembered.contains(where: { $0.covers(access) }) { return true }
         let paths = [.read, .write, .packages].contains(access.capability)
         // Whatever may be written may also be read: an edit reads what it replaces.
         let relevant: [Capability] = access.capability == .read ? [.read, .write] : [access.capability]
@@ -197,15 +206,16 @@ public final class AccessGate: @unchecked Sendable {
     public func authorize(_ access: Access) async throws(AccessDenied) {
         if isDryRun, access.capability.hasEffects, !isRelaysOwn(access) { throw deny(access, reason: .dryRun(granted: allows(access))) }
         if allows(access) { return }
-        if lock.withLock({ answered[access] == false }) { throw deny(access, reason: .refused) }
-        guard let asker, let answer = await asker(access) else { throw deny(access, reason: .notAsked) }
+        // A need found only now is asked for its place: the folder of a file, so that the files
+        // beside it are not asked about one by one (Docs/Security.md, "At run time").
+        let place = access.place
+        if lock.withLock({ refused.contains(place) }) { throw deny(access, reason: .refused) }
+        guard let asker, let answer = await asker(place) else { throw deny(access, reason: .notAsked) }
         switch answer {
-        case .once:
-            lock.withLock { answered[access] = true }
-        case .always:
-            lock.withLock { answered[access] = true }
+        case .once, .always:
+            lock.withLock { allowedPlaces.append(place) }
         case .no:
-            lock.withLock { answered[access] = false }
+            lock.withLock { _ = refused.insert(place) }
             throw deny(access, reason: .refused)
         }
     }

@@ -74,6 +74,8 @@ extension AccessGate {
             if capability == .read { confinement.read = paths } else { confinement.write = paths }
         }
         confinement.network = granted[.net] != nil || answered.contains { $0.capability == .net }
+        // A place allowed to write may also be read.
+        confinement.read.formUnion(answered.filter { $0.capability == .write }.map(\.target))
         return (isDryRun ? confinement.readOnly : confinement).simplified
     }
 }

@@ -21,6 +21,9 @@ public struct PermissionReport: Sendable {
         public var fromPreviousStep = false
         /// Where the step is.
         public var range: SourceRange
+        /// Whether the run decides the path and `target` is the deepest folder written literally
+        /// before the part it decides (`~/Backups` for `~/Backups/${today}/`): the place to ask for.
+        public var isFolderOfComputedPath = false
     }
 
     public private(set) var needs: [Need] = []
@@ -33,19 +36,23 @@ public struct PermissionReport: Sendable {
     private var declared: [Capability: [String]]?
     /// The needs that `permissions:` does not cover, in the order of the steps.
     public private(set) var beyond: [Need] = []
+    /// What `permissions:` declares, resolved, each with its place in the workflow; empty without the block.
+    public private(set) var declaredAccesses: [(access: Access, range: SourceRange)] = []
 
     /// The entity types loaded, for the folders that `find`, `search` and `create-note` reach.
     private let entityTypes: EntityCatalog
 
-    /// The report for `workflow`; relative paths are taken from the workflow's folder.
-    public init(_ workflow: CheckedWorkflow, entityTypes: EntityCatalog = EntityCatalog()) {
+    /// The report for `workflow`; relative paths are taken from the workflow's folder. `variables`
+    /// are the values the run is given for variables (`--set`), which take the place of their
+    /// literals in `variables:`.
+    public init(_ workflow: CheckedWorkflow, entityTypes: EntityCatalog = EntityCatalog(), variables: [String: Value] = [:]) {
         file = workflow.file.path
         self.entityTypes = entityTypes
         let folder = URL(fileURLWithPath: workflow.file.path).deletingLastPathComponent()
         var assigned: Set<String> = []
         for step in workflow.steps { Self.collectAssigned(step, into: &assigned) }
         for variable in workflow.variables where !assigned.contains(variable.name.text) {
-            if let value = variable.value.literalValue { constants[variable.name.text] = value }
+            if let value = variables[variable.name.text] ?? variable.value.literalValue { constants[variable.name.text] = value }
         }
         for (index, step) in workflow.steps.enumerated() { collect(step, topLevel: index + 1, folder: folder) }
         for package in workflow.packages {
@@ -55,13 +62,18 @@ public struct PermissionReport: Sendable {
         }
         if let permissions = workflow.permissions {
             var resolved: [Capability: [String]] = [:]
-            for (capability, entries) in permissions {
+            for capability in Capability.allCases {
+                guard let entries = permissions[capability] else { continue }
                 resolved[capability] = entries.map { entry in
-                    switch capability {
-                    case .read, .write, .packages: ResolvedPath.resolve(FileReference(path: entry.text, relativeTo: folder).path)
-                    case .net: Access.hostEntry(entry.text) ?? entry.text
-                    case .open, .run: entry.text
-                    }
+                    let target =
+                        switch capability {
+                        case .read, .write, .packages: ResolvedPath.resolve(FileReference(path: entry.text, relativeTo: folder).path)
+                        case .net: Access.hostEntry(entry.text) ?? entry.text
+                        case .open: Access.scheme(entry.text) ?? entry.text
+                        case .run: entry.text
+                        }
+                    declaredAccesses.append((Access(capability, target), entry.range))
+                    return target
                 }
             }
             declared = resolved
@@ -111,10 +123,10 @@ public struct PermissionReport: Sendable {
 
     private mutating func collect(_ action: PlannedAction, of step: PlannedStep, topLevel: Int, folder: URL) {
         let definition = action.definition
-        func need(_ capability: Capability, _ target: String?, _ parameter: String?, fromPreviousStep: Bool = false) {
+        func need(_ capability: Capability, _ target: String?, _ parameter: String?, fromPreviousStep: Bool = false, isFolder: Bool = false) {
             let need = Need(capability: capability, target: target, action: definition.name, step: topLevel,
                             line: step.range.start.line, column: step.range.start.column, parameter: parameter,
-                            fromPreviousStep: fromPreviousStep, range: step.range)
+                            fromPreviousStep: fromPreviousStep, range: step.range, isFolderOfComputedPath: isFolder)
             if !needs.contains(need) { needs.append(need) }
         }
         var named: Set<Capability> = []
@@ -126,6 +138,12 @@ public struct PermissionReport: Sendable {
             guard let template else {
                 // Not given: the previous step's output fills an input; an optional one is unused.
                 if parameter.isInput { need(capability, nil, parameter.name, fromPreviousStep: true) }
+                continue
+            }
+            if literals(template) == nil, capability == .read || capability == .write,
+                let prefix = literalFolder(of: template)
+            {
+                need(capability, ResolvedPath.resolve(FileReference(path: prefix, relativeTo: folder).path), parameter.name, isFolder: true)
                 continue
             }
             for value in literals(template) ?? [nil] {
@@ -182,6 +200,27 @@ public struct PermissionReport: Sendable {
         }
     }
 
+    /// The deepest folder written literally at the start of a path the run decides: `~/Backups`
+    /// for `~/Backups/${today}/`, `out` for `out/${name}.txt`; nil when the path starts with what
+    /// the run decides.
+    private func literalFolder(of template: Template) -> String? {
+        guard case .interpolation(let parts) = template.kind else { return nil }
+        var prefix = ""
+        for part in parts {
+            switch part {
+            case .text(let piece): prefix += piece
+            case .expression(let expression):
+                guard let value = constant(expression) else {
+                    guard let slash = prefix.lastIndex(of: "/") else { return nil }
+                    let folder = String(prefix[..<slash])
+                    return folder.isEmpty ? "/" : folder
+                }
+                prefix += value.textValue
+            }
+        }
+        return nil
+    }
+
     private func constant(_ expression: ValueExpression) -> Value? {
         switch expression.kind {
         case .literal(let value): value
@@ -218,7 +257,7 @@ public struct PermissionReport: Sendable {
             output += "\(capability.rawValue):\n"
             for need in these {
                 let what =
-                    need.target.map(shown)
+                    need.target.map { need.isFolderOfComputedPath ? shown($0) + "/… (the run decides the rest)" : shown($0) }
                     ?? need.parameter.map { need.fromPreviousStep ? "the step's input ('\($0)')" : "a value known at run time ('\($0)')" }
                     ?? "what the action itself declares"
                 let place = need.step > 0 ? "step \(need.step) \(need.action)" : need.action
@@ -246,7 +285,7 @@ public struct PermissionReport: Sendable {
                 .dictionary([
                     "target": need.target.map { .text($0) } ?? .nothing, "action": .text(need.action),
                     "step": .number(Double(need.step)), "line": .number(Double(need.line)), "column": .number(Double(need.column)),
-                    "parameter": need.parameter.map { .text($0) } ?? .nothing, "from-previous-step": .boolean(need.fromPreviousStep),
+                    "parameter": need.parameter.map { .text($0) } ?? .nothing, "from-previous-step": .boolean(need.fromPreviousStep), "folder-of-computed-path": .boolean(need.isFolderOfComputedPath),
                 ])
             })
         }
