@@ -56,18 +56,22 @@ struct AccessGateTests {
         for url in refused { #expect(!gate.allows(try access(url)), "\(url)") }
     }
 
-    @Test("a person is asked once per need: yes once holds for the run, no is remembered; with nobody to ask, denied and kept for the run's end")
+    @Test("a person is asked once per place: the folder of a file; yes once holds for the run and what is in the folder, no is remembered; with nobody to ask, denied and kept for the run's end")
     func asking() async throws {
         let asked = Counter()
-        let gate = AccessGate(asker: { access in
+        let places = Places()
+        let gate = AccessGate(asker: { place in
             asked.add()
-            return access.target.hasSuffix("yes") ? .once : .no
+            places.add(place)
+            return place.target.hasSuffix("yes") ? .once : .no
         })
-        try await gate.authorize(.read("/tmp/yes"))
-        try await gate.authorize(.read("/tmp/yes"))
-        await #expect(throws: AccessDenied.self) { try await gate.authorize(.read("/tmp/no")) }
-        await #expect(throws: AccessDenied.self) { try await gate.authorize(.read("/tmp/no")) }
+        try await gate.authorize(.read("/nonexistent-relay/yes/a.txt"))
+        try await gate.authorize(.read("/nonexistent-relay/yes/b.txt"))
+        try await gate.authorize(.read("/nonexistent-relay/yes/deeper/c.txt"))
+        await #expect(throws: AccessDenied.self) { try await gate.authorize(.read("/nonexistent-relay/no/a.txt")) }
+        await #expect(throws: AccessDenied.self) { try await gate.authorize(.read("/nonexistent-relay/no/b.txt")) }
         #expect(asked.value == 2)
+        #expect(places.all == [.read("/nonexistent-relay/yes"), .read("/nonexistent-relay/no")])
         #expect(gate.takeDenial()?.reason == .refused)
         #expect(gate.takeDenial() == nil)
         let nobody = AccessGate()
@@ -75,7 +79,7 @@ struct AccessGateTests {
             try await nobody.authorize(.read(HomeFolder.path + "/.ssh/id_rsa"))
             Issue.record("expected a denial")
         } catch {
-            #expect(error.description == "needs to read ~/.ssh/id_rsa, and it was not granted and there is no terminal to ask on; to grant it, run with --allow-read=~/.ssh/id_rsa")
+            #expect(error.description == "needs to read ~/.ssh/id_rsa, and it was not granted and there is no terminal to ask on; to grant it, run with --allow-read=~/.ssh")
         }
     }
 
@@ -91,9 +95,10 @@ struct AccessGateTests {
 
         // A prompt's answer widens it; a host started before does not cover the run any more.
         let before = gate.confinement
-        try await gate.authorize(.write("/tmp/answered.txt"))
+        // A file found at run time is asked for its folder, which the host may then change (and read).
+        try await gate.authorize(.write("/nonexistent-relay/answered/a.txt"))
         try await gate.authorize(.net(try #require(URL(string: "https://example.com/x")))!)
-        expected.write.insert(ResolvedPath.resolve("/tmp/answered.txt"))
+        expected.write.insert("/nonexistent-relay/answered")
         expected.network = true
         #expect(gate.confinement == expected)
         #expect(!before.covers(gate.confinement))
@@ -130,7 +135,7 @@ struct AccessGateTests {
         #expect(asked.value == 0)
         try await gate.authorize(.write(root.appendingPathComponent("scratch/run-1/x.pdf").path))
         try await gate.authorize(.read(granted + "/a.txt"))
-        try await gate.authorize(.read("/tmp/asked.txt"))
+        try await gate.authorize(.read("/nonexistent-relay/asked.txt"))
         #expect(asked.value == 1)
         #expect(AccessDenied(access: .write("/tmp/x"), reason: .dryRun(granted: false)).description
             == "would write /tmp/x (not granted: a real run needs --allow-write=/tmp/x)")
@@ -156,4 +161,12 @@ private final class Counter: @unchecked Sendable {
     private var count = 0
     var value: Int { lock.withLock { count } }
     func add() { lock.withLock { count += 1 } }
+}
+
+/// The places an asker was asked about, in order.
+private final class Places: @unchecked Sendable {
+    private let lock = NSLock()
+    private var places: [Access] = []
+    var all: [Access] { lock.withLock { places } }
+    func add(_ place: Access) { lock.withLock { places.append(place) } }
 }
