@@ -75,3 +75,74 @@ void relay_start_writeback(int descriptor, long long offset, long long length) {
     (void)descriptor, (void)offset, (void)length;
 #endif
 }
+
+#if defined(__linux__)
+#include <stdint.h>
+#include <sys/syscall.h>
+#ifndef SYS_openat2
+#define SYS_openat2 437
+#endif
+struct relay_open_how {
+    uint64_t flags;
+    uint64_t mode;
+    uint64_t resolve;
+};
+#define RELAY_RESOLVE_NO_SYMLINKS 0x04
+#endif
+
+int relay_open_no_symlinks(const char *path, int flags, unsigned int mode) {
+    if (path == NULL || path[0] != '/') {
+        errno = EINVAL;
+        return -1;
+    }
+    flags |= O_CLOEXEC;
+#if defined(__linux__)
+    struct relay_open_how how = {(uint64_t)flags, (flags & O_CREAT) ? (uint64_t)mode : 0, RELAY_RESOLVE_NO_SYMLINKS};
+    long opened = syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof how);
+    if (opened >= 0) return (int)opened;
+    if (errno != ENOSYS && errno != EPERM && errno != E2BIG) return -1;
+#endif
+    // Component by component: each folder opened without following a link, the last as asked.
+    int folder = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (folder < 0) return -1;
+    const char *start = path;
+    while (*start == '/') start++;
+    char component[256];
+    for (;;) {
+        const char *end = strchr(start, '/');
+        size_t length = end ? (size_t)(end - start) : strlen(start);
+        if (length >= sizeof component) {
+            close(folder);
+            errno = ENAMETOOLONG;
+            return -1;
+        }
+        memcpy(component, start, length);
+        component[length] = 0;
+        const char *rest = end;
+        while (rest && *rest == '/') rest++;
+        int last = rest == NULL || *rest == 0;
+        if (length == 0) {
+            // The path was "/" itself.
+            int opened = openat(folder, ".", flags, mode);
+            close(folder);
+            return opened;
+        }
+        if (strcmp(component, "..") == 0 || strcmp(component, ".") == 0) {
+            close(folder);
+            errno = EINVAL;
+            return -1;
+        }
+        int next = last ? openat(folder, component, flags | O_NOFOLLOW, mode)
+                        : openat(folder, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        int saved = errno;
+        close(folder);
+        if (next < 0) {
+            // O_NOFOLLOW on a link: ELOOP on Linux, EMLINK on some BSDs; a folder that is a link: ENOTDIR.
+            errno = saved == EMLINK ? ELOOP : saved;
+            return -1;
+        }
+        if (last) return next;
+        folder = next;
+        start = rest;
+    }
+}

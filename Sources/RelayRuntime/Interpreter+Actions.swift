@@ -49,8 +49,10 @@ extension Interpreter {
         // Most steps name nothing, and are not asked about (without even an async call).
         var asked: Set<String> = []
         var effects: [AccessDenied] = []
+        // The resolved path the gate allowed for each path read or written.
+        var approved: [String: String] = [:]
         if Self.mayName(arguments, definition) {
-            try await authorize(arguments, of: definition, step: step, filesOnly: true, asked: &asked, effects: &effects)
+            try await authorize(arguments, of: definition, step: step, filesOnly: true, asked: &asked, effects: &effects, approved: &approved)
         }
         var converted = arguments
         for (index, parameter) in definition.parameters.enumerated() {
@@ -58,8 +60,10 @@ extension Interpreter {
             converted[index] = try await convert(argument, for: parameter, of: definition, step: step)
         }
         if Self.mayName(converted, definition) {
-            try await authorize(converted, of: definition, step: step, asked: &asked, effects: &effects)
+            try await authorize(converted, of: definition, step: step, asked: &asked, effects: &effects, approved: &approved)
         }
+        // Each file is read where the gate allowed it, and nowhere a link leads since.
+        if !approved.isEmpty { converted = converted.map { $0.map { Self.stamped($0, approved) } } }
         if !effects.isEmpty { return skipped(definition, arguments, step: step, effects: effects) }
         let context = StepContext(interpreter: self, step: step, action: definition)
         do {
@@ -105,6 +109,15 @@ extension Interpreter {
         _ arguments: [Value?], of definition: ActionDefinition, step: PlannedStep, filesOnly: Bool = false, asked: inout Set<String>,
         effects: inout [AccessDenied]
     ) async throws(RuntimeError) {
+        var approved: [String: String] = [:]
+        try await authorize(arguments, of: definition, step: step, filesOnly: filesOnly, asked: &asked, effects: &effects, approved: &approved)
+    }
+
+    /// The same, noting in `approved` the resolved path the gate allowed for each path read.
+    private func authorize(
+        _ arguments: [Value?], of definition: ActionDefinition, step: PlannedStep, filesOnly: Bool = false, asked: inout Set<String>,
+        effects: inout [AccessDenied], approved: inout [String: String]
+    ) async throws(RuntimeError) {
         for (index, parameter) in definition.parameters.enumerated() {
             guard let argument = arguments[index] else { continue }
             let declared = definition.access(ofParameterAt: index) { arguments[$0] != nil }
@@ -125,6 +138,7 @@ extension Interpreter {
                     }
                 do throws(AccessDenied) {
                     try await environment.gate.authorize(access)
+                    if capability == .read || capability == .write { approved[target] = access.target }
                 } catch {
                     _ = environment.gate.takeDenial()
                     if error.isDryRun {
@@ -134,6 +148,16 @@ extension Interpreter {
                     throw RuntimeError(error, step: step.displayName, at: step.range)
                 }
             }
+        }
+    }
+
+    /// `value` with each file whose path the gate allowed to be read marked with the resolved path
+    /// it allowed (`FileReference.approved`).
+    private static func stamped(_ value: Value, _ approved: [String: String]) -> Value {
+        switch value {
+        case .file(let file): approved[file.path].map { .file(file.approved(at: $0)) } ?? value
+        case .list(let items): .list(items.map { stamped($0, approved) })
+        default: value
         }
     }
 

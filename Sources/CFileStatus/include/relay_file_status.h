@@ -37,6 +37,13 @@ int relay_file_status_at(int folder, const char *name, int follow, relay_file_st
 /// ENOSYS where the system has no such call.
 ssize_t relay_copy_file_range(int source, int destination, size_t length);
 
+/// Opens the absolute `path` with `flags` (and `mode` when it makes a file) without following a
+/// symbolic link anywhere along it, so that what is opened is the file at the path that was
+/// checked, not one a link put there since: openat2 with RESOLVE_NO_SYMLINKS where the kernel has it
+/// (Linux 5.6 and later), else component by component with O_NOFOLLOW. Returns the descriptor
+/// (close-on-exec), or -1 with errno set (ELOOP when a link is in the way).
+int relay_open_no_symlinks(const char *path, int flags, unsigned int mode);
+
 /// Starts writing `length` bytes of `descriptor` from `offset` to disk without waiting
 /// (`sync_file_range` on Linux; nothing elsewhere), so that the final flush has less left to do.
 void relay_start_writeback(int descriptor, long long offset, long long length);

@@ -64,7 +64,7 @@ private func scratchPath(_ name: String, in scratch: ScratchFolder) throws -> St
 enum RequestBody {
     static func encode(_ value: Value, format: String) throws -> (body: HTTPClient.Body, contentType: String?) {
         // A file is sent as it is read, however big.
-        if case .file(let file) = value { return (.file(path: file.path), file.contentType.mimeType) }
+        if case .file(let file) = value { return (.upload(file), file.contentType.mimeType) }
         let (data, contentType) = try encodeInMemory(value, format: format)
         return (.bytes(data), contentType)
     }
@@ -111,6 +111,8 @@ enum ResponseValue {
                 throw IntentError("cannot keep the response from \(url.absoluteString) as '\(path)': \(reason)")
             }
             return .file(FileReference(path: path))
+        case .upload(let file):
+            return .file(file)  // a request's body: a response is never one
         case .bytes(let data):
             body = data
         }

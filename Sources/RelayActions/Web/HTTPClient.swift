@@ -10,6 +10,8 @@ enum HTTPClient {
     enum Body: Sendable {
         case bytes(Data)
         case file(path: String)
+        /// A file to send, read at the path the gate allowed, with no symbolic link followed.
+        case upload(FileReference)
 
         /// The first `count` bytes (to tell the type of the content, or to quote it in a message).
         func prefix(_ count: Int) -> Data {
@@ -18,6 +20,10 @@ enum HTTPClient {
             case .file(let path):
                 guard let handle = FileHandle(forReadingAtPath: path) else { return Data() }
                 defer { try? handle.close() }
+                return (try? handle.read(upToCount: count)) ?? Data()
+            case .upload(let file):
+                guard let descriptor = try? file.openForReading() else { return Data() }
+                let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
                 return (try? handle.read(upToCount: count)) ?? Data()
             }
         }
@@ -147,12 +153,16 @@ enum HTTPClient {
         }
         var upload: Int32 = -1
         var uploadLength = 0
-        if case .file(let path)? = request.body {
-            upload = open(path, O_RDONLY | O_CLOEXEC)
+        if case .upload(let file)? = request.body {
+            do throws(ValueAccessError) {
+                upload = try file.openForReading()
+            } catch {
+                throw IntentError("\(described) failed: \(error.message)")
+            }
             var info = stat()
-            guard upload >= 0, fstat(upload, &info) == 0 else {
-                if upload >= 0 { close(upload) }
-                throw IntentError("\(described) failed: cannot read '\(path)': \(String(cString: strerror(errno)))")
+            guard fstat(upload, &info) == 0 else {
+                close(upload)
+                throw IntentError("\(described) failed: cannot read '\(file.path)': \(String(cString: strerror(errno)))")
             }
             uploadLength = Int(info.st_size)
         }

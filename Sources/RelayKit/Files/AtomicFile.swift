@@ -35,10 +35,12 @@ public enum AtomicFile {
     /// Copies the file at `source` to `path` the same way, streaming (Docs/Reliability.md, "Big
     /// files"): memory stays small whatever the size, `stop` ends the copy between chunks (leaving
     /// `path` as it was), and `progress` counts the bytes. A new file gets `source`'s permissions.
-    public static func copy(_ source: String, to requestedPath: String, progress: ByteProgress? = nil, stop: StopFlag? = nil)
-        throws(FileOperationError)
-    {
-        let input = open(source, O_RDONLY | O_CLOEXEC)
+    /// `withoutLinks`: `source` is a resolved path, opened with no symbolic link followed along it
+    /// (`FileReference.openWithoutLinks`).
+    public static func copy(
+        _ source: String, to requestedPath: String, withoutLinks: Bool = false, progress: ByteProgress? = nil, stop: StopFlag? = nil
+    ) throws(FileOperationError) {
+        let input = withoutLinks ? try FileReference.openWithoutLinks(source) : open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw failure("cannot read '\(source)'", reading: source) }
         defer { close(input) }
         var info = stat()

@@ -44,13 +44,16 @@ public struct FileChanges: Sendable {
     public func copy(_ source: String, to destination: String, overwrite: Bool = false, progress: ByteProgress? = nil)
         async throws(FileOperationError)
     {
-        try await authorize(.read(source), .write(destination))
+        let reading = Access.read(source)
+        try await authorize(reading, .write(destination))
+        // Under a gate, the source is read where the gate allowed it, with no link followed.
+        let allowed = gate == nil ? nil : reading.target
         try await onOwnThread { stop throws(FileOperationError) in
             guard overwrite || !FileManager.default.fileExists(atPath: destination) else {
                 throw FileOperationError("'\(destination)' already exists; set overwrite: true to replace it")
             }
             try replace(destination, from: source, stop: stop) { path throws(FileOperationError) in
-                try AtomicFile.copy(source, to: path, progress: progress, stop: stop)
+                try AtomicFile.copy(allowed ?? source, to: path, withoutLinks: allowed != nil, progress: progress, stop: stop)
             }
         }
     }

@@ -81,6 +81,58 @@ public struct FileReference: Hashable, Sendable {
     public let identity: FileIdentity?
     /// Whether the path was written with a trailing `/`: it names a folder, existing or to be made.
     public let namesFolder: Bool
+    /// The resolved path the run's gate allowed for this step, when it was asked: the file is then
+    /// read there and only there, with no symbolic link followed, so a link put in its place since
+    /// cannot lead the read elsewhere (Docs/Security.md, "Opening what was checked"). Not part of
+    /// the value's identity.
+    public private(set) var approvedPath: String?
+
+    public static func == (left: FileReference, right: FileReference) -> Bool {
+        left.originalPath == right.originalPath && left.identity == right.identity && left.namesFolder == right.namesFolder
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(originalPath)
+        hasher.combine(identity)
+        hasher.combine(namesFolder)
+    }
+
+    /// Opens `resolvedPath` for reading without following a symbolic link anywhere along it (the
+    /// path the gate allowed: a link there now was put there since).
+    public static func openWithoutLinks(_ resolvedPath: String) throws(FileOperationError) -> Int32 {
+        let descriptor = relay_open_no_symlinks(resolvedPath, O_RDONLY, 0)
+        guard descriptor >= 0 else {
+            if errno == ELOOP || errno == ENOTDIR {
+                throw FileOperationError("'\(resolvedPath)' changed after it was allowed (a symbolic link is in its place now), so it was not read")
+            }
+            throw FileOperationError("cannot read '\(resolvedPath)': \(String(cString: strerror(errno)))")
+        }
+        return descriptor
+    }
+
+    /// This reference, to be read only at `resolvedPath`, which the gate allowed.
+    public func approved(at resolvedPath: String) -> FileReference {
+        var copy = self
+        copy.approvedPath = resolvedPath
+        return copy
+    }
+
+    /// Opens the file for reading: at the allowed path without following a link when the gate was
+    /// asked about it, else at `path`. Returns the descriptor, or the error of the read.
+    public func openForReading() throws(ValueAccessError) -> Int32 {
+        if let approvedPath {
+            do throws(FileOperationError) {
+                return try Self.openWithoutLinks(approvedPath)
+            } catch {
+                throw ValueAccessError(exists || error.message.contains("changed after") ? error.message : "the file '\(path)' no longer exists")
+            }
+        }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw ValueAccessError(exists ? "cannot read '\(path)': \(String(cString: strerror(errno)))" : "the file '\(path)' no longer exists")
+        }
+        return descriptor
+    }
 
     /// A reference to the file at `path`; a relative path resolves against `base` (the workflow's
     /// folder) or the current directory, and `~` expands to the home folder.
@@ -158,10 +210,10 @@ public struct FileReference: Hashable, Sendable {
     /// The content type: from the extension and the first bytes (a lying extension gives way).
     public var contentType: ContentType {
         if isFolder { return .folder }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        guard let descriptor = try? openForReading() else {
             return ContentType(fileExtension: fileExtension) ?? .data
         }
-        defer { try? handle.close() }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         let prefix = (try? handle.read(upToCount: ContentSniffing.prefixLength)) ?? Data()
         return ContentSniffing.type(fileExtension: fileExtension, content: prefix)
     }
@@ -177,9 +229,11 @@ public struct FileReference: Hashable, Sendable {
 
     /// The file's bytes.
     public func contents() throws(ValueAccessError) -> Data {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ValueAccessError(exists ? "cannot read '\(path)'" : "the file '\(path)' no longer exists")
+        let handle = FileHandle(fileDescriptor: try openForReading(), closeOnDealloc: true)
+        do {
+            return try handle.readToEnd() ?? Data()
+        } catch {
+            throw ValueAccessError("cannot read '\(path)': \(error.localizedDescription)")
         }
-        return data
     }
 }
