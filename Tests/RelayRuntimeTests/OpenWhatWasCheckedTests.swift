@@ -22,9 +22,28 @@ struct SwapThenRead: Intent {
     }
 }
 
+/// Swaps the folder of its destination for a link to another folder after the gate allowed the
+/// write, then writes.
+struct SwapThenWrite: Intent {
+    static let name = "swap-then-write"
+    static let summary = "Replaces the folder of 'to' by a link to 'target', then writes 'to'."
+    static let output = ValueType.text
+
+    @Parameter(primary: true, summary: "The file to write.", access: .write) var to: FileReference
+    @Parameter(summary: "Where the link points.") var target: String
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        let folder = (to.originalPath as NSString).deletingLastPathComponent
+        try FileManager.default.moveItem(atPath: folder, toPath: folder + ".moved")
+        try FileManager.default.createSymbolicLink(atPath: folder, withDestinationPath: target)
+        try await context.fileChanges.write(Data("overwritten".utf8), to: to.originalPath)
+        return .value(.text("wrote"))
+    }
+}
+
 enum Racers: IntentPackage {
     static let name = "racers"
-    static let intents: [any Intent.Type] = [SwapThenRead.self]
+    static let intents: [any Intent.Type] = [SwapThenRead.self, SwapThenWrite.self]
 }
 
 @Suite("Opening what the gate checked")
@@ -56,5 +75,41 @@ struct OpenWhatWasCheckedTests {
         let read = try await run(
             steps: "- read-file: \"\(link.path)\"\n- get-text", registry: registry(with: [Racers.self]), granted: [.read: .only([shared.path])])
         #expect(read.textValue == "harmless")
+    }
+
+    @Test("a folder swapped for a link before a write is asked about again; one swapped after the check does not lead the write elsewhere")
+    func folderSwappedForLink() async throws {
+        let out = folder.appendingPathComponent("out")
+        let victim = folder.appendingPathComponent("victim")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: victim, withIntermediateDirectories: true)
+        try "keep me".write(to: victim.appendingPathComponent("data.txt"), atomically: true, encoding: .utf8)
+        do {
+            let value = try await run(
+                steps: "- swap-then-write:\n    to: \"\(out.path)/data.txt\"\n    target: \"\(victim.path)\"",
+                registry: registry(with: [Racers.self]), granted: [.write: .only([out.path])])
+            Issue.record("the write went through: \(value)")
+        } catch let error as RuntimeError {
+            // The change asks the gate again for the file it resolves to now: the victim's, not granted.
+            #expect(error.denial != nil, "\(error.message)")
+        }
+        #expect(try String(contentsOf: victim.appendingPathComponent("data.txt"), encoding: .utf8) == "keep me")
+
+        // Between that check and the write: the write goes into the folder as checked, opened
+        // with no link followed, or nowhere.
+        let checked = folder.appendingPathComponent("checked")
+        try FileManager.default.createDirectory(at: checked, withIntermediateDirectories: true)
+        let allowed = ResolvedPath.resolve(checked.appendingPathComponent("data.txt").path)
+        try FileManager.default.moveItem(at: checked, to: folder.appendingPathComponent("checked.moved"))
+        try FileManager.default.createSymbolicLink(atPath: checked.path, withDestinationPath: victim.path)
+        #expect(throws: FileOperationError.self) { try AtomicFile.write(Data("overwritten".utf8), to: allowed, withoutLinks: true) }
+        #expect(try String(contentsOf: victim.appendingPathComponent("data.txt"), encoding: .utf8) == "keep me")
+        // A link at the name itself is replaced, not followed.
+        try FileManager.default.removeItem(at: checked)
+        try FileManager.default.moveItem(at: folder.appendingPathComponent("checked.moved"), to: checked)
+        try FileManager.default.createSymbolicLink(atPath: allowed, withDestinationPath: victim.appendingPathComponent("data.txt").path)
+        try AtomicFile.write(Data("written".utf8), to: allowed, withoutLinks: true)
+        #expect(try String(contentsOf: victim.appendingPathComponent("data.txt"), encoding: .utf8) == "keep me")
+        #expect(try String(contentsOfFile: allowed, encoding: .utf8) == "written")
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
 
+internal import CFileStatus
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -24,8 +26,8 @@ public struct FileOperationError: Error, Sendable, CustomStringConvertible {
 public enum AtomicFile {
     /// Writes `data` to `path`, keeping an existing file's permissions (new files get 0644). A
     /// symbolic link is written through to its target, and stays a link.
-    public static func write(_ data: Data, to requestedPath: String) throws(FileOperationError) {
-        try replace(requestedPath) { descriptor throws(FileOperationError) in
+    public static func write(_ data: Data, to requestedPath: String, withoutLinks: Bool = false) throws(FileOperationError) {
+        try replace(requestedPath, withoutLinks: withoutLinks) { descriptor throws(FileOperationError) in
             guard data.withUnsafeBytes({ writeAll($0, to: descriptor) }) else {
                 throw FileOperationError(String(cString: strerror(errno)))
             }
@@ -47,7 +49,7 @@ public enum AtomicFile {
         guard fstat(input, &info) == 0 else { throw failure("cannot read '\(source)'", reading: source) }
         guard (info.st_mode & S_IFMT) == S_IFREG else { throw FileOperationError("'\(source)' is not a regular file") }
         progress?.expect(Int64(info.st_size))
-        try replace(requestedPath, newFileMode: info.st_mode & 0o777) { descriptor throws(FileOperationError) in
+        try replace(requestedPath, newFileMode: info.st_mode & 0o777, withoutLinks: withoutLinks) { descriptor throws(FileOperationError) in
             try FileCopy.copy(from: input, to: descriptor, progress: progress, stop: stop)
         }
     }
@@ -55,40 +57,61 @@ public enum AtomicFile {
     /// Replaces `path` by what `fill` writes to a new descriptor: a temporary file beside it,
     /// flushed, then renamed over it. When `fill` fails (no space left, stopped), the temporary
     /// file is removed and `path` is as it was.
+    ///
+    /// `withoutLinks`: `requestedPath` is a resolved path (the one the gate allowed); its folder is
+    /// opened with no symbolic link followed along it, and the file is made and renamed inside that
+    /// open folder, so a folder swapped for a link since cannot lead the write elsewhere; a link
+    /// now at the name itself is replaced, not followed.
     private static func replace(
-        _ requestedPath: String, newFileMode: mode_t = 0o644, filling fill: (Int32) throws(FileOperationError) -> Void
+        _ requestedPath: String, newFileMode: mode_t = 0o644, withoutLinks: Bool = false,
+        filling fill: (Int32) throws(FileOperationError) -> Void
     ) throws(FileOperationError) {
         defer { FileGeneration.advance() }
-        let path = try target(of: requestedPath)
+        let path = withoutLinks ? requestedPath : try target(of: requestedPath)
         let folder = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
-        let temporary = (folder as NSString).appendingPathComponent(".\(name).relay-\(UUID().uuidString).tmp")
+        let temporaryName = ".\(name).relay-\(UUID().uuidString).tmp"
+        // Every name below is inside `folderDescriptor`: the folder as opened now, or as checked.
+        let folderDescriptor = withoutLinks ? relay_open_no_symlinks(folder.isEmpty ? "/" : folder, O_RDONLY | O_DIRECTORY, 0) : AT_FDCWD
+        if withoutLinks && folderDescriptor < 0 {
+            if errno == ELOOP || errno == ENOTDIR {
+                throw FileOperationError("'\(folder)' changed after it was allowed (a symbolic link is in its place now), so nothing was written")
+            }
+            throw failure("cannot write in '\(folder)'", writing: path)
+        }
+        defer { if withoutLinks { close(folderDescriptor) } }
+        let temporary = withoutLinks ? temporaryName : (folder as NSString).appendingPathComponent(temporaryName)
+        let target = withoutLinks ? name : path
         var mode = newFileMode
         var existing = stat()
-        if stat(path, &existing) == 0 { mode = existing.st_mode & 0o7777 }
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        if fstatat(folderDescriptor, target, &existing, withoutLinks ? AT_SYMLINK_NOFOLLOW : 0) == 0,
+            (existing.st_mode & S_IFMT) == S_IFREG
+        {
+            mode = existing.st_mode & 0o7777
+        }
+        let descriptor = openat(folderDescriptor, temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
         guard descriptor >= 0 else { throw failure("cannot write in '\(folder)'", writing: path) }
         do {
             try fill(descriptor)
         } catch {
             close(descriptor)
-            unlink(temporary)
+            unlinkat(folderDescriptor, temporary, 0)
             throw FileOperationError("cannot write '\(path)': \(error.message)")
         }
         guard fsync(descriptor) == 0 else {
             let failed = failure("cannot write '\(path)'")
             close(descriptor)
-            unlink(temporary)
+            unlinkat(folderDescriptor, temporary, 0)
             throw failed
         }
+        _ = fchmod(descriptor, mode)
         close(descriptor)
-        _ = chmod(temporary, mode)
-        guard rename(temporary, path) == 0 else {
+        guard renameat(folderDescriptor, temporary, folderDescriptor, target) == 0 else {
             let failed = failure("cannot replace '\(path)'", writing: path)
-            unlink(temporary)
+            unlinkat(folderDescriptor, temporary, 0)
             throw failed
         }
-        syncFolder(folder)
+        if withoutLinks { _ = fsync(folderDescriptor) } else { syncFolder(folder) }
     }
 
     /// The file that writing to `path` changes: `path` itself, or the file a symbolic link at

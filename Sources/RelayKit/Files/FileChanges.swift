@@ -30,10 +30,13 @@ public struct FileChanges: Sendable {
     /// `source` names the file the data was made from (an image edited to `to:`, a copy): a run
     /// refuses to replace what it wrote from one file with what it made from another.
     public func write(_ data: Data, to requestedPath: String, from source: String? = nil) async throws(FileOperationError) {
-        try await authorize(.write(requestedPath))
+        let writing = Access.write(requestedPath)
+        try await authorize(writing)
+        // Under a gate, the file written is the one it allowed, in a folder opened with no link followed.
+        let allowed = gate == nil ? nil : writing.target
         try await onOwnThread { stop throws(FileOperationError) in
-            try replace(requestedPath, from: source, stop: stop) { path throws(FileOperationError) in
-                try AtomicFile.write(data, to: path)
+            try replace(allowed ?? requestedPath, from: source, withoutLinks: allowed != nil, stop: stop) { path throws(FileOperationError) in
+                try AtomicFile.write(data, to: path, withoutLinks: allowed != nil)
             }
         }
     }
@@ -45,15 +48,18 @@ public struct FileChanges: Sendable {
         async throws(FileOperationError)
     {
         let reading = Access.read(source)
-        try await authorize(reading, .write(destination))
-        // Under a gate, the source is read where the gate allowed it, with no link followed.
-        let allowed = gate == nil ? nil : reading.target
+        let writing = Access.write(destination)
+        try await authorize(reading, writing)
+        // Under a gate, the source is read and the copy written where the gate allowed, with no link followed.
+        let allowed = gate == nil ? nil : (source: reading.target, destination: writing.target)
         try await onOwnThread { stop throws(FileOperationError) in
             guard overwrite || !FileManager.default.fileExists(atPath: destination) else {
                 throw FileOperationError("'\(destination)' already exists; set overwrite: true to replace it")
             }
-            try replace(destination, from: source, stop: stop) { path throws(FileOperationError) in
-                try AtomicFile.copy(allowed ?? source, to: path, withoutLinks: allowed != nil, progress: progress, stop: stop)
+            let target = allowed?.destination ?? destination
+            try replace(target, from: source, withoutLinks: allowed != nil, stop: stop) { path throws(FileOperationError) in
+                try AtomicFile.copy(
+                    allowed?.source ?? source, to: path, withoutLinks: allowed != nil, progress: progress, stop: stop)
             }
         }
     }
@@ -102,11 +108,12 @@ public struct FileChanges: Sendable {
 
     /// Replaces the file at `requestedPath` (through a symbolic link) with `change`, recording
     /// first what undo needs: the old bytes of a file that existed, or that the file is new.
+    /// `withoutLinks`: `requestedPath` is the resolved path the gate allowed, written as it is.
     private func replace(
-        _ requestedPath: String, from source: String?, stop: StopFlag,
+        _ requestedPath: String, from source: String?, withoutLinks: Bool = false, stop: StopFlag,
         with change: (String) throws(FileOperationError) -> Void
     ) throws(FileOperationError) {
-        let path = try AtomicFile.target(of: requestedPath)
+        let path = withoutLinks ? requestedPath : try AtomicFile.target(of: requestedPath)
         if let source, let journal { try journal.claim(path, from: source) }
         let before = FileIdentity(path: path)
         let existed = before != nil || FileManager.default.fileExists(atPath: path)
