@@ -104,8 +104,8 @@ struct ImageTests {
     func dimensions() throws {
         let folder = try folder(with: try quadrants(as: .jpeg), named: "q.jpg")
         try quadrants().write(to: folder.appendingPathComponent("q.png"))
-        #expect(ImageDimensions.read(path: folder.appendingPathComponent("q.jpg").path)! == (6, 4))
-        #expect(ImageDimensions.read(path: folder.appendingPathComponent("q.png").path)! == (6, 4))
+        #expect(ImageDimensions.read(FileReference(path: folder.appendingPathComponent("q.jpg").path))! == (6, 4))
+        #expect(ImageDimensions.read(FileReference(path: folder.appendingPathComponent("q.png").path))! == (6, 4))
     }
 
     @Test("bad inputs are clear errors", arguments: [

@@ -96,7 +96,7 @@ struct LibraryTests {
             - get-details: width
             """)
         #expect(rotated == 9)
-        #expect(ImageDimensions.read(path: photos.appendingPathComponent("tall.jpg").path)?.width == 9)
+        #expect(ImageDimensions.read(FileReference(path: photos.appendingPathComponent("tall.jpg").path))?.width == 9)
     }
 
     @Test("search finds notes by title and body, kept in step as notes change")

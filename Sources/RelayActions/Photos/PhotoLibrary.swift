@@ -56,7 +56,7 @@ struct Photo: Entity {
 
     /// Pixel width and height, read from the image's header.
     func dimensions() throws -> (width: Int, height: Int) {
-        guard let size = ImageDimensions.read(path: file.path) else {
+        guard let size = ImageDimensions.read(file.reference) else {
             throw IntentError("cannot read the size of the photo '\(file.relativePath)'")
         }
         return size

@@ -18,7 +18,7 @@ extension FileReference {
             return (try attributes()[.modificationDate] as? Date).map { .date($0) } ?? .nothing
         case "width", "height":
             guard contentType.conforms(to: .image) else { return nil }
-            guard let size = ImageDimensions.read(path: path) else {
+            guard let size = ImageDimensions.read(self) else {
                 throw ValueAccessError("cannot read the size of the image '\(self.name)'")
             }
             return .number(Double(name == "width" ? size.width : size.height))

@@ -3,10 +3,15 @@ import Foundation
 /// Reads an image's pixel size from its header, without decoding it: PNG's IHDR chunk, JPEG's
 /// start-of-frame segment, GIF's logical screen. Fast enough to list and filter thousands of photos.
 public enum ImageDimensions {
-    /// The width and height of the image at `path`, or nil if it is not a readable PNG, JPEG or GIF.
-    public static func read(path: String) -> (width: Int, height: Int)? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
+    /// The width and height of the image `file`, or nil if it is not a readable PNG, JPEG or GIF.
+    /// It is opened as its reads are: at the path the gate allowed, with no link followed
+    /// (`FileReference.openForReading`).
+    public static func read(_ file: FileReference) -> (width: Int, height: Int)? {
+        guard let descriptor = try? file.openForReading() else { return nil }
+        return read(FileHandle(fileDescriptor: descriptor, closeOnDealloc: true))
+    }
+
+    private static func read(_ handle: FileHandle) -> (width: Int, height: Int)? {
         guard let prefix = try? handle.read(upToCount: 32) else { return nil }
         let bytes = [UInt8](prefix)
         if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]), bytes.count >= 24 {
