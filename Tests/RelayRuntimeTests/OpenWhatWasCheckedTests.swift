@@ -112,4 +112,26 @@ struct OpenWhatWasCheckedTests {
         #expect(try String(contentsOf: victim.appendingPathComponent("data.txt"), encoding: .utf8) == "keep me")
         #expect(try String(contentsOfFile: allowed, encoding: .utf8) == "written")
     }
+
+    @Test("a move or a delete after the check goes through the folders as checked: a folder swapped for a link is an error, nothing moved or removed")
+    func movesAndDeletes() throws {
+        let checked = folder.appendingPathComponent("checked")
+        let victim = folder.appendingPathComponent("victim")
+        try FileManager.default.createDirectory(at: checked, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: victim, withIntermediateDirectories: true)
+        try "keep me".write(to: victim.appendingPathComponent("data.txt"), atomically: true, encoding: .utf8)
+        try "mine".write(to: checked.appendingPathComponent("data.txt"), atomically: true, encoding: .utf8)
+        let allowed = ResolvedPath.resolve(checked.appendingPathComponent("data.txt").path)
+        let elsewhere = ResolvedPath.resolve(folder.path) + "/moved.txt"
+        // As checked, both work.
+        #expect(try AtomicFile.renameWithoutLinks(allowed, to: elsewhere))
+        #expect(try AtomicFile.renameWithoutLinks(elsewhere, to: allowed))
+        // The checked folder swapped for a link to the victim's.
+        try FileManager.default.moveItem(at: checked, to: folder.appendingPathComponent("checked.moved"))
+        try FileManager.default.createSymbolicLink(atPath: checked.path, withDestinationPath: victim.path)
+        #expect(throws: FileOperationError.self) { try AtomicFile.renameWithoutLinks(allowed, to: elsewhere) }
+        #expect(throws: FileOperationError.self) { try AtomicFile.removeWithoutLinks(allowed) }
+        #expect(try String(contentsOf: victim.appendingPathComponent("data.txt"), encoding: .utf8) == "keep me")
+        #expect(!FileManager.default.fileExists(atPath: elsewhere))
+    }
 }

@@ -133,6 +133,66 @@ public enum AtomicFile {
         return lstat(path, &info) == 0
     }
 
+    /// The folder of the resolved `path`, opened with no symbolic link followed along it, and the
+    /// name inside it; a link in the way is an error saying the path changed since it was allowed.
+    private static func openFolderWithoutLinks(of path: String) throws(FileOperationError) -> (descriptor: Int32, name: String) {
+        let folder = (path as NSString).deletingLastPathComponent
+        let descriptor = relay_open_no_symlinks(folder.isEmpty ? "/" : folder, O_RDONLY | O_DIRECTORY, 0)
+        guard descriptor >= 0 else {
+            if errno == ELOOP || errno == ENOTDIR {
+                throw FileOperationError("'\(folder)' changed after it was allowed (a symbolic link is in its place now), so nothing was changed")
+            }
+            throw failure("cannot open the folder '\(folder)'", writing: path)
+        }
+        return (descriptor, (path as NSString).lastPathComponent)
+    }
+
+    /// Renames the entry at the resolved path `source` to `destination`, which must not exist, inside
+    /// their folders opened with no symbolic link followed (only `source`'s when
+    /// `destinationFollowsLinks`, for Relay's own folders), so that a folder swapped for a link
+    /// since the gate's check cannot lead the move elsewhere. Returns false, changing nothing, when
+    /// the two are on different file systems (the caller copies instead).
+    public static func renameWithoutLinks(_ source: String, to destination: String, destinationFollowsLinks: Bool = false)
+        throws(FileOperationError) -> Bool
+    {
+        let from = try openFolderWithoutLinks(of: source)
+        defer { close(from.descriptor) }
+        var to: (descriptor: Int32, name: String)
+        if destinationFollowsLinks {
+            let folder = (destination as NSString).deletingLastPathComponent
+            let descriptor = open(folder.isEmpty ? "/" : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw failure("cannot open the folder '\(folder)'", writing: destination) }
+            to = (descriptor, (destination as NSString).lastPathComponent)
+        } else {
+            to = try openFolderWithoutLinks(of: destination)
+        }
+        defer { close(to.descriptor) }
+        var info = stat()
+        guard fstatat(to.descriptor, to.name, &info, AT_SYMLINK_NOFOLLOW) != 0 else {
+            throw FileOperationError("'\(destination)' already exists")
+        }
+        guard renameat(from.descriptor, from.name, to.descriptor, to.name) == 0 else {
+            if errno == EXDEV { return false }
+            throw failure("cannot move '\(source)' to '\(destination)'", writing: destination)
+        }
+        _ = fsync(from.descriptor)
+        _ = fsync(to.descriptor)
+        return true
+    }
+
+    /// Removes the file or link at the resolved path `path`, inside its folder opened with no
+    /// symbolic link followed.
+    public static func removeWithoutLinks(_ path: String) throws(FileOperationError) {
+        let folder = try openFolderWithoutLinks(of: path)
+        defer { close(folder.descriptor) }
+        var info = stat()
+        if fstatat(folder.descriptor, folder.name, &info, AT_SYMLINK_NOFOLLOW) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            throw FileOperationError("'\(path)' is a folder")
+        }
+        guard unlinkat(folder.descriptor, folder.name, 0) == 0 else { throw failure("cannot delete '\(path)'", writing: path) }
+        _ = fsync(folder.descriptor)
+    }
+
     /// Renames `source` to `destination` atomically (same file system), refusing to replace an
     /// existing file, and flushes both folders.
     public static func move(_ source: String, to destination: String) throws(FileOperationError) {

@@ -66,8 +66,14 @@ public struct FileChanges: Sendable {
 
     /// Renames or moves `source` to `destination`, which must not exist. Across file systems the
     /// bytes are copied (streaming, counted in `progress`), then the source removed.
-    public func move(_ source: String, to destination: String, progress: ByteProgress? = nil) async throws(FileOperationError) {
-        try await authorize(.writeEntry(source), .write(destination))
+    public func move(_ requestedSource: String, to requestedDestination: String, progress: ByteProgress? = nil) async throws(FileOperationError) {
+        let moving = Access.writeEntry(requestedSource)
+        let writing = Access.write(requestedDestination)
+        try await authorize(moving, writing)
+        // Under a gate, the entries moved are the ones it allowed, in folders opened with no link followed.
+        let withoutLinks = gate != nil
+        let source = withoutLinks ? moving.target : requestedSource
+        let destination = withoutLinks ? writing.target : requestedDestination
         try await onOwnThread { stop throws(FileOperationError) in
             guard AtomicFile.entryExists(source) else { throw FileOperationError("no such file: '\(source)'") }
             guard !AtomicFile.entryExists(destination) else {
@@ -75,7 +81,19 @@ public struct FileChanges: Sendable {
             }
             let identity = FileIdentity(path: source)
             try journal?.record(.moved(from: source, to: destination))
-            try AtomicFile.moveAcrossFileSystems(source, to: destination, progress: progress, stop: stop)
+            if !withoutLinks {
+                try AtomicFile.moveAcrossFileSystems(source, to: destination, progress: progress, stop: stop)
+            } else if try !AtomicFile.renameWithoutLinks(source, to: destination) {
+                // Across file systems: the bytes copied (read and written with no link followed),
+                // then the source removed; a symbolic link itself is copied as a link.
+                var info = stat()
+                if lstat(source, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
+                    try AtomicFile.copy(source, to: destination, withoutLinks: true, progress: progress, stop: stop)
+                    try AtomicFile.removeWithoutLinks(source)
+                } else {
+                    try AtomicFile.moveAcrossFileSystems(source, to: destination, progress: progress, stop: stop)
+                }
+            }
             // Values made before the move find the file at its new path.
             if let identity, let after = FileIdentity(path: destination) {
                 FileSuccessors.record(identity, now: destination, as: after)
@@ -85,12 +103,21 @@ public struct FileChanges: Sendable {
 
     /// Deletes `path` into the run's journal, from where `relay undo` puts it back. Without a
     /// journal, the file is removed.
-    public func delete(_ path: String) async throws(FileOperationError) {
-        try await authorize(.writeEntry(path))
+    public func delete(_ requestedPath: String) async throws(FileOperationError) {
+        let deleting = Access.writeEntry(requestedPath)
+        try await authorize(deleting)
+        // Under a gate, the entry removed is the one it allowed, in its folder opened with no link followed.
+        let withoutLinks = gate != nil
+        let path = withoutLinks ? deleting.target : requestedPath
         try await onOwnThread { stop throws(FileOperationError) in
             defer { FileGeneration.advance() }
             guard AtomicFile.entryExists(path) else { throw FileOperationError("no such file: '\(path)'") }
             guard let journal else {
+                var info = stat()
+                if withoutLinks, lstat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR {
+                    try AtomicFile.removeWithoutLinks(path)
+                    return
+                }
                 do {
                     try FileManager.default.removeItem(atPath: path)
                     return
@@ -102,7 +129,7 @@ public struct FileChanges: Sendable {
             // sees never happened (the file is still there, nothing is saved).
             let saved = try journal.reserveSavedName()
             try journal.record(.deleted(path: path, saved: saved))
-            try journal.moveIn(path, as: saved, stop: stop)
+            try journal.moveIn(path, as: saved, withoutLinks: withoutLinks, stop: stop)
         }
     }
 

@@ -89,9 +89,14 @@ public final class UndoJournal: @unchecked Sendable {
 
     /// Moves `path` into the journal as `name` (a rename; across file systems a copy, then the
     /// original removed). A symbolic link is kept as a link.
-    func moveIn(_ path: String, as name: String, stop: StopFlag? = nil) throws(FileOperationError) {
+    func moveIn(_ path: String, as name: String, withoutLinks: Bool = false, stop: StopFlag? = nil) throws(FileOperationError) {
         let target = folder.appendingPathComponent(name).path
-        if rename(path, target) == 0 { return }
+        if withoutLinks {
+            // From the folder the gate allowed, opened with no link followed, into the journal's own.
+            if try AtomicFile.renameWithoutLinks(path, to: target, destinationFollowsLinks: true) { return }
+        } else if rename(path, target) == 0 {
+            return
+        }
         try AtomicFile.moveAcrossFileSystems(path, to: target, stop: stop)
     }
 
