@@ -320,11 +320,34 @@ struct PackageTests {
                     }
                 }
 
+                struct Swapper: Intent {
+                    static let summary = "For some seconds, swaps a file between a regular file and a link to another."
+                    static let output = ValueType.text
+                    @Parameter(primary: true, summary: "The file to swap.") var path: String
+                    @Parameter(summary: "Where the link points.") var target: String
+                    @Parameter(summary: "For how long.") var seconds: Double = 5
+                    func perform(_ context: any IntentContext) async throws -> IntentResult {
+                        let path = self.path, target = self.target, until = Date().addingTimeInterval(seconds)
+                        Thread.detachNewThread {
+                            while Date() < until {
+                                let temporary = path + ".tmp"
+                                FileManager.default.createFile(atPath: temporary, contents: Data("harmless".utf8))
+                                rename(temporary, path)
+                                unlink(path)
+                                symlink(target, path)
+                            }
+                            unlink(path)
+                            FileManager.default.createFile(atPath: path, contents: Data("harmless".utf8))
+                        }
+                        return .value(.text("swapping"))
+                    }
+                }
+
                 enum Faulty: IntentPackage {
                     static let name = "faulty"
                     static let intents: [any Intent.Type] = [
                         Crash.self, Hang.self, Peek.self, Scribble.self, Dial.self, Datagram.self, Agent.self, Variable.self,
-                        Remember.self, Forget.self,
+                        Remember.self, Forget.self, Swapper.self,
                     ]
                 }
 
@@ -478,6 +501,37 @@ struct PackageTests {
         #expect(refused.standardError.contains("changed since it registered this undo, so it is not built or run"), "\(refused.standardError)")
         #expect(!FileManager.default.fileExists(atPath: mark.path))
         #expect(!FileManager.default.fileExists(atPath: note.path), "the file change is undone all the same")
+    }
+
+    @Test("a confined host that swaps a file between a regular file and a link to a secret, while a workflow reads it, never gets the secret read")
+    func racingHost() async throws {
+        let package = try faultyPackage()
+        let shared = folder.appendingPathComponent("shared")
+        let secrets = FileManager.default.temporaryDirectory.appendingPathComponent("relay-secrets-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: secrets, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: secrets) }
+        let secret = secrets.appendingPathComponent("id_rsa")
+        try "PRIVATE KEY".write(to: secret, atomically: true, encoding: .utf8)
+        let data = shared.appendingPathComponent("data.txt")
+        try "harmless".write(to: data, atomically: true, encoding: .utf8)
+        let race = try workflow("race.yaml", """
+            steps:
+              - faulty.swapper: { path: "\(data.path)", target: "\(secret.path)", seconds: 4 }
+              - repeat: 400
+                do:
+                  - text: "\(data.path)"
+                  - convert: file
+                  - get-text:
+                    on-error: [{ text: refused }]
+                  - show
+              - nothing
+            """)
+        let result = try await relay(["run", race, "--allow-write=\(shared.path)"], package: package)
+        #expect(!result.standardOutput.contains("PRIVATE KEY"), "\(result.standardOutput.prefix(2000))")
+        #expect(!result.standardError.contains("PRIVATE KEY"))
+        // It ends either after every read, or at the first check that sees the link (a denial, exit 4).
+        #expect(result.status == 0 || result.status == 4, "\(result.standardError)")
     }
 
     @Test("a host gets a small fixed environment: no token, no agent socket, its data folder")
