@@ -37,12 +37,14 @@ public enum AtomicFile {
     /// Copies the file at `source` to `path` the same way, streaming (Docs/Reliability.md, "Big
     /// files"): memory stays small whatever the size, `stop` ends the copy between chunks (leaving
     /// `path` as it was), and `progress` counts the bytes. A new file gets `source`'s permissions.
-    /// `withoutLinks`: `source` is a resolved path, opened with no symbolic link followed along it
-    /// (`FileReference.openWithoutLinks`).
+    /// `withoutLinks`: `source` and `requestedPath` are resolved paths, opened with no symbolic link
+    /// followed along them (`FileReference.openWithoutLinks`); `readingWithoutLinks` says so of the
+    /// source alone (a copy into Relay's own folders).
     public static func copy(
-        _ source: String, to requestedPath: String, withoutLinks: Bool = false, progress: ByteProgress? = nil, stop: StopFlag? = nil
+        _ source: String, to requestedPath: String, withoutLinks: Bool = false, readingWithoutLinks: Bool = false,
+        progress: ByteProgress? = nil, stop: StopFlag? = nil
     ) throws(FileOperationError) {
-        let input = withoutLinks ? try FileReference.openWithoutLinks(source) : open(source, O_RDONLY | O_CLOEXEC)
+        let input = withoutLinks || readingWithoutLinks ? try FileReference.openWithoutLinks(source) : open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw failure("cannot read '\(source)'", reading: source) }
         defer { close(input) }
         var info = stat()

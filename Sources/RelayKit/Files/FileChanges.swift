@@ -146,7 +146,7 @@ public struct FileChanges: Sendable {
         let existed = before != nil || FileManager.default.fileExists(atPath: path)
         if let journal {
             if existed {
-                let saved = try journal.save(path, stop: stop)
+                let saved = try journal.save(path, withoutLinks: withoutLinks, stop: stop)
                 try journal.record(.modified(path: path, saved: saved))
             } else {
                 try journal.record(.created(path: path))

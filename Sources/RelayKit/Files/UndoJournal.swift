@@ -66,12 +66,22 @@ public final class UndoJournal: @unchecked Sendable {
     /// makes replaces a file by renaming a new one over it, so the old file's bytes never change:
     /// a hard link keeps them at no cost. Where a link cannot be made (another file system), the
     /// bytes are copied, streaming; `stop` ends that copy.
-    func save(_ path: String, stop: StopFlag? = nil) throws(FileOperationError) -> String {
+    /// `withoutLinks`: `path` is the resolved path the gate allowed, and a symbolic link there now
+    /// (put in its place since) is refused rather than followed.
+    func save(_ path: String, withoutLinks: Bool = false, stop: StopFlag? = nil) throws(FileOperationError) -> String {
         let name = try reserveSavedName()
         let target = folder.appendingPathComponent(name).path
-        if link(path, target) == 0 { return name }
+        // A hard link does not follow a symbolic link at `path`: it links the link itself.
+        if link(path, target) == 0 {
+            var info = stat()
+            if withoutLinks, lstat(target, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
+                unlink(target)
+                throw FileOperationError("'\(path)' changed after it was allowed (a symbolic link is in its place now), so nothing was changed")
+            }
+            return name
+        }
         do {
-            try AtomicFile.copy(path, to: target, stop: stop)
+            try AtomicFile.copy(path, to: target, readingWithoutLinks: withoutLinks, stop: stop)
         } catch {
             throw FileOperationError("cannot keep a copy of '\(path)' for undo: \(error.message)")
         }
