@@ -182,19 +182,15 @@ public final class AccessGate: @unchecked Sendable {
     }
 
     private func allowsLocked(_ access: Access) -> Bool {
+        // One rule for what a place covers (`Access.covers`), whether it was granted on the command
+        // line, is free, was answered at a prompt or was remembered; writing a place covers reading it.
         if allowedPlaces.contains(where: { $0.covers(access) }) || remembered.contains(where: { $0.covers(access) }) { return true }
-        let paths = [.read, .write, .packages].contains(access.capability)
-        // Whatever may be written may also be read: an edit reads what it replaces.
         let relevant: [Capability] = access.capability == .read ? [.read, .write] : [access.capability]
         for capability in relevant {
-            if paths, free[capability, default: []].contains(where: { ResolvedPath.path(access.target, isWithin: $0) }) { return true }
+            if free[capability, default: []].contains(where: { Access(capability, $0).covers(access) }) { return true }
             switch granted[capability] {
             case .everywhere?: return true
-            case .only(let targets)?:
-                if paths, targets.contains(where: { ResolvedPath.path(access.target, isWithin: $0) }) { return true }
-                if access.capability == .net, targets.contains(where: { Self.host($0, matches: access.target) }) { return true }
-                if access.capability == .open, targets.contains(where: { Access.openEntry($0, covers: access.target) }) { return true }
-                if access.capability == .run, targets.contains(access.target) { return true }
+            case .only(let targets)?: if targets.contains(where: { Access(capability, $0).covers(access) }) { return true }
             case nil: break
             }
         }
