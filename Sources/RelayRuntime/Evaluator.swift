@@ -50,9 +50,9 @@ package enum Evaluator {
             return value
         case .property(let base, let name):
             let value = try await evaluate(base, variables)
-            if case .entity(let entity) = value {
+            if value.mayHoldEntities {
                 do {
-                    return try await entity.property(name)
+                    return try await value.resolvedProperty(name)
                 } catch {
                     throw RuntimeError(Interpreter.message(for: error), at: expression.range)
                 }

@@ -18,7 +18,8 @@ extension Interpreter {
         guard let inputIndex = definition.inputIndex, arguments[inputIndex] == nil else {
             return try await invoke(definition, arguments, step: step)
         }
-        if definition.mapsOverListInput, case .list(let items) = input {
+        // A list of one is its item (Docs/Language.md, "Lists where one value is wanted").
+        if definition.mapsOverListInput, case .list(let items) = input, items.count != 1 {
             // Every item's files are asked for first, so that a denial leaves none of them done.
             var asked: Set<String> = []
             var effects: [AccessDenied] = []  // a dry run's: told item by item below
@@ -161,56 +162,21 @@ extension Interpreter {
         }
     }
 
-    /// A file for a parameter that accepts some content types: the file itself if its type conforms
-    /// to one, else the file the cheapest converter chain makes from it (Docs/Language.md, "Conversions between formats").
-    private func accepted(_ file: FileReference, for parameter: ParameterDefinition, step: PlannedStep) async throws -> Value {
-        let type = file.contentType
-        if parameter.accepts.contains(where: { type.conforms(to: $0) }) { return .file(file) }
-        let graph = environment.loader.registry.conversions
-        let chains = parameter.accepts.compactMap { graph.chain(from: [.file(type)], to: .file($0)) }
-        guard let chain = chains.min(by: { cost($0) < cost($1) }) else {
-            throw RuntimeError(
-                "'\(file.name)' is \(type.identifier); '\(parameter.name)' accepts \(parameter.accepts.map(\.identifier).joined(separator: ", "))",
-                step: step.displayName, at: step.range)
-        }
-        let context = StepContext(interpreter: self, step: step)
-        var current = Value.file(file)
-        for converter in chain {
-            current = try await withStepErrors(step) { try await converter.convert(current, context) }
-        }
-        return current
-    }
-
-    private func cost(_ chain: [Converter]) -> Int { chain.reduce(0) { $0 + ($1.isLossy ? 100 : 1) } }
-
-    /// Converts an argument to its parameter's type: by the rules of Docs/Language.md, "Types and conversion", else through the
-    /// converter graph (a PDF file where text is wanted, a Markdown file where rich text is).
+    /// Converts an argument to what its parameter asks for, through the run's conversions
+    /// (Docs/Language.md, "Types and conversion"), and checks a choice.
     private func convert(
         _ argument: Value, for parameter: ParameterDefinition, of action: ActionDefinition, step: PlannedStep
     ) async throws -> Value {
-        var argument = argument
-        if let converted = try await convertEntity(argument, for: parameter, step: step) {
-            if parameter.type.isEntity || converted.type == parameter.type || parameter.type == .any { return converted }
-            argument = converted
-        }
         let value: Value
-        do throws(CoercionError) {
-            value = try argument.coerced(to: parameter.type, relativeTo: baseDirectory)
-        } catch {
-            let graph = environment.loader.registry.conversions
-            guard let chain = graph.chain(from: Representation.offered(by: argument), to: .value(parameter.type)), !chain.isEmpty else {
-                let role = parameter.isInput ? "input '\(parameter.name)'" : "parameter '\(parameter.name)'"
-                throw RuntimeError("\(role) wants \(parameter.type.withArticle): \(error)", step: step.displayName, at: step.range)
+        do {
+            value = try await withStepErrors(step) {
+                do {
+                    return try await conversions.convert(argument, to: ConversionTarget(parameter: parameter), in: StepContext(interpreter: self, step: step))
+                } catch let error as ConversionError {
+                    let role = parameter.isInput ? "input '\(parameter.name)'" : "parameter '\(parameter.name)'"
+                    throw RuntimeError("\(role) wants \(ConversionTarget(parameter: parameter)): \(error.message)", step: step.displayName, at: step.range)
+                }
             }
-            let context = StepContext(interpreter: self, step: step)
-            var current = argument
-            for converter in chain {
-                current = try await withStepErrors(step) { try await converter.convert(current, context) }
-            }
-            return current
-        }
-        if case .file(let file) = value, !parameter.accepts.isEmpty {
-            return try await accepted(file, for: parameter, step: step)
         }
         if !parameter.choices.isEmpty, !parameter.choices.contains(value.textValue.lowercased()) {
             throw RuntimeError(

@@ -37,12 +37,7 @@ public final class Interpreter: Sendable {
             inputBase = baseDirectory
         }
         if let declared = workflow.input?.type, declared.type != .any, !input.isNothing {
-            do {
-                input = declared.type.isEntity
-                    ? try await resolveEntity(input, as: declared.type) : try input.coerced(to: declared.type, relativeTo: inputBase)
-            } catch {
-                throw RuntimeError("the workflow's input: \(Self.message(for: error))", at: declared.range)
-            }
+            input = try await converted(input, to: declared.type, declaredAt: declared.range, as: "input", relativeTo: inputBase)
         }
         var state: Variables = variables
         state["input"] = input
@@ -54,11 +49,7 @@ public final class Interpreter: Sendable {
         case .normal(let value), .stopped(let value): output = value
         }
         if let declared = workflow.output {
-            do {
-                return try output.coerced(to: declared.type)
-            } catch {
-                throw RuntimeError("the workflow's output: \(error)", at: declared.range)
-            }
+            return try await converted(output, to: declared.type, declaredAt: declared.range, as: "output", relativeTo: baseDirectory)
         }
         return output
     }

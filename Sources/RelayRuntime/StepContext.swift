@@ -8,9 +8,11 @@ struct StepContext: IntentContext {
     let step: PlannedStep
     /// The action being performed, when the context is an action's.
     var action: ActionDefinition?
+    /// The folder relative paths resolve against, when not the workflow's (a given input's: the working folder).
+    var base: URL?
 
     var mode: RunMode { interpreter.environment.interaction.mode }
-    var baseDirectory: URL { interpreter.baseDirectory }
+    var baseDirectory: URL { base ?? interpreter.baseDirectory }
     var fileChanges: FileChanges { FileChanges(journal: interpreter.environment.journal, gate: interpreter.environment.gate) }
     var scratchFolder: ScratchFolder { interpreter.environment.scratchFolder }
     var entityTypes: EntityCatalog { interpreter.environment.loader.registry.entityTypes }
@@ -86,23 +88,15 @@ struct StepContext: IntentContext {
         }
     }
 
+    /// Asked for by name, as `convert` and `get-text` do: through the run's conversions. A path
+    /// made a file tells what is there (its size, dates and type): that is reading it.
     func convert(_ value: Value, to representation: Representation) async throws -> Value {
-        if case .value(let type) = representation, let coerced = try? value.coerced(to: type, relativeTo: baseDirectory) {
-            // A path made a file tells what is there (its size, dates and type): that is reading it.
-            let given = Set(Self.files(in: value))
-            for path in Self.files(in: coerced) where !given.contains(path) { try await authorize(.read(path)) }
-            return coerced
+        let converted = try await interpreter.conversions.convert(value, to: ConversionTarget(representation), in: self)
+        let given = Set(Self.files(in: value))
+        for path in Self.files(in: converted) where !given.contains(path) && !path.hasPrefix(scratchFolder.folder.path + "/") {
+            try await authorize(.read(path))
         }
-        let graph = interpreter.environment.loader.registry.conversions
-        let offered = Representation.offered(by: value)
-        guard let chain = graph.chain(from: offered, to: representation) else {
-            throw IntentError(
-                "no conversion from \(offered.map(\.description).joined(separator: " or ")) to \(representation)")
-        }
-        var current = value
-        for converter in chain { current = try await converter.convert(current, self) }
-        if case .value(let type) = representation { return try current.coerced(to: type, relativeTo: baseDirectory) }
-        return current
+        return converted
     }
 
     func runWorkflow(at path: String, input: Value) async throws -> Value {

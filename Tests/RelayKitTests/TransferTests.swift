@@ -23,51 +23,37 @@ struct TransferTests {
         Converter(from: from, to: to, lossy: lossy) { value, _ in value }
     }
 
+    /// The representation `cheapest` starts from, and its chain's length.
+    private func selected(_ representations: [TransferRepresentation], _ wanted: [ContentType], _ graph: ConversionGraph) -> (index: Int, steps: Int)? {
+        graph.cheapest(from: representations.map(\.offers), to: wanted.map(Representation.file)).map { ($0.index, $0.chain.count) }
+    }
+
     @Test("the first representation, in fidelity order, that the parameter accepts")
     func firstAccepted() throws {
         ContentType.declare([ContentTypeDeclaration("com.example.trailkit.trail", conformsTo: [.data])])
-        let trail = Trail(name: "Ridge Loop")
+        let representations = Trail(name: "Ridge Loop").transferRepresentations
         let graph = ConversionGraph()
-        guard case .representation(let pdf) = try TransferSelection.select(from: trail.transferRepresentations, accepting: [.pdf, .png], graph: graph) else {
-            Issue.record("not a direct representation")
-            return
-        }
-        #expect(pdf == 1)
-        guard case .representation(let image) = try TransferSelection.select(from: trail.transferRepresentations, accepting: [.image], graph: graph) else {
-            Issue.record("not a direct representation")
-            return
-        }
-        #expect(image == 3)
-        guard case .representation(let text) = try TransferSelection.select(from: trail.transferRepresentations, accepting: [.text], graph: graph) else {
-            Issue.record("not a direct representation")
-            return
-        }
-        #expect(text == 2, "RTF conforms to public.text and comes before plain text")
-        guard case .representation(let own) = try TransferSelection.select(from: trail.transferRepresentations, accepting: [.data], graph: graph) else {
-            Issue.record("not a direct representation")
-            return
-        }
-        #expect(own == 0, "the private codable form conforms only to itself, so it is chosen only when data is accepted")
+        #expect(selected(representations, [.pdf, .png], graph)! == (1, 0))
+        #expect(selected(representations, [.image], graph)! == (3, 0))
+        #expect(selected(representations, [.text], graph)! == (2, 0), "RTF conforms to public.text and comes before plain text")
+        #expect(
+            selected(representations, [.data], graph)! == (0, 0),
+            "the private codable form conforms only to itself, so it is chosen only when data is accepted")
+        #expect(
+            graph.cheapest(from: representations.map(\.offers), to: [.value(.text)])! .index == 4,
+            "a plain-text proxy is text itself")
     }
 
-    @Test("when none is accepted, the cheapest conversion; when none leads there, an error naming both sides")
+    @Test("when none is accepted, the cheapest conversion; when none leads there, nothing")
     func conversion() throws {
-        let rtfOnly = [TransferRepresentation.data(.rtf) { Data() }, .proxy(.plainText) { .text("x") }]
+        let rtfOnly = [TransferRepresentation.data(.rtf) { Data() }, .data(.plainText) { Data("x".utf8) }]
         var graph = ConversionGraph()
         graph.add([
             converter(.file(.plainText), .file(.html), lossy: true),
             converter(.file(.rtf), .value(.richText)), converter(.value(.richText), .file(.html)),
         ])
-        guard case .converted(let index, let chain) = try TransferSelection.select(from: rtfOnly, accepting: [.html], graph: graph) else {
-            Issue.record("not converted")
-            return
-        }
-        #expect(index == 0 && chain.count == 2, "the lossless RTF chain beats the lossy plain-text one")
-        do {
-            _ = try TransferSelection.select(from: rtfOnly, accepting: [.jpeg], graph: graph)
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.description == "offered public.rtf, public.plain-text; accepted public.jpeg, and no conversion leads from one to the other")
-        }
+        #expect(selected(rtfOnly, [.html], graph)! == (0, 2), "the lossless RTF chain beats the lossy plain-text one")
+        #expect(selected(rtfOnly, [.jpeg], graph) == nil)
+        #expect(Conversions.cost(of: graph.converters) == 102)
     }
 }

@@ -134,7 +134,7 @@ struct ConversionTests {
             _ = try await run("- read-file: doc.md\n- convert: png", in: root)
             Issue.record("expected an error")
         } catch let error as RuntimeError {
-            #expect(error.message.contains("no conversion from a net.daringfireball.markdown file to a public.png file"))
+            #expect(error.message.contains("is net.daringfireball.markdown, and no conversion leads from it to public.png"))
         }
         do {
             _ = try await run("- text: x\n- convert: nonsense", in: root)

@@ -109,7 +109,7 @@ struct ImageTests {
     }
 
     @Test("bad inputs are clear errors", arguments: [
-        ("- read-file: notes.txt\n- rotate-image: 90", "'notes.txt' is public.plain-text; 'image' accepts public.image"),
+        ("- read-file: notes.txt\n- rotate-image: 90", "'notes.txt' is public.plain-text, and no conversion leads from it to public.image"),
         ("- read-file: broken.png\n- rotate-image: 90", "'broken.png' is a damaged PNG image (its header is missing or cut short)"),
         ("- read-file: broken.jpg\n- rotate-image: 90", "'broken.jpg' is a damaged JPEG image: its header gives a size of 0×0"),
         ("- read-file: q.png\n- rotate-image: 45", "'degrees' is 90, 180, 270 or -90"),

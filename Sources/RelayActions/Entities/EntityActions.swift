@@ -42,15 +42,17 @@ struct GetURL: Intent {
     static let summary = "Outputs the URL of the input entity, made from its type's URL template."
     static let output = ValueType.url
 
-    @Parameter(input: true, summary: "The entity (a URL passes through).") var entity: Value
+    @Parameter(input: true, summary: "The entity, or a list of them (a URL passes through).") var entity: Value
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
-        switch entity {
-        case .entity(let entity): return .value(.url(try await entity.url()))
-        case .url: return .value(entity)
-        default:
-            throw IntentError("get-url takes an entity whose type has a URL template, not \(entity.briefDescription)")
-        }
+        .value(try await entity.eachItem { item in
+            switch item {
+            case .entity(let entity): return .url(try await entity.url())
+            case .url: return item
+            default:
+                throw IntentError("get-url takes an entity whose type has a URL template, not \(item.briefDescription)")
+            }
+        })
     }
 }
 

@@ -59,7 +59,7 @@ struct SaveFile: Intent {
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         let path: String
-        if case .file(let file) = value {
+        if case .file(let file) = value.oneValue {
             path = try FileDestination.path(for: to, named: file.name)
             let source = try existingFile(file)
             try await copying(in: context) { progress throws(FileOperationError) in

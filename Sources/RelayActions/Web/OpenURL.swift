@@ -10,13 +10,16 @@ struct OpenURL: Intent {
     @Parameter(input: true, summary: "The URL, or an entity whose type has a URL template.", access: .open) var target: Value
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
-        let url: URL
-        if case .entity(let entity) = target {
-            url = try await entity.url()
-        } else {
-            url = try target.urlValue()
+        _ = try await target.eachItem { item in
+            let url: URL
+            if case .entity(let entity) = item {
+                url = try await entity.url()
+            } else {
+                url = try item.urlValue()
+            }
+            try await context.open(url)
+            return item
         }
-        try await context.open(url)
         return .value(target)
     }
 }

@@ -1,6 +1,5 @@
 /// The converters of every registered package, searched for the cheapest chain from what a value
-/// offers to what is asked for: each lossless step costs 1, each lossy step 100, so a chain with
-/// fewer lossy steps always wins, then the shorter one.
+/// offers to what is asked for, at the cost `Conversions.cost(of:)` gives.
 public struct ConversionGraph: Sendable {
     public private(set) var converters: [Converter] = []
 
@@ -24,7 +23,7 @@ public struct ConversionGraph: Sendable {
             for node in frontier {
                 guard let here = best[node] else { continue }
                 for converter in converters where node.satisfies(converter.from) {
-                    let cost = here.cost + (converter.isLossy ? 100 : 1)
+                    let cost = here.cost + Conversions.cost(of: converter)
                     let chain = here.chain + [converter]
                     if converter.to.satisfies(target), cost < (result?.cost ?? .max) { result = (cost, chain) }
                     if cost < (best[converter.to]?.cost ?? .max) {
@@ -37,6 +36,22 @@ public struct ConversionGraph: Sendable {
             frontier = next
         }
         return result?.chain
+    }
+
+    /// The cheapest way from one of `offered` to one of `wanted`: the index of the offered
+    /// representation it starts from, and its chain (empty when that one already is what is
+    /// wanted). Of equal costs the earlier offered wins, so an order by fidelity is kept.
+    public func cheapest(from offered: [Representation], to wanted: [Representation]) -> (index: Int, chain: [Converter])? {
+        var best: (index: Int, chain: [Converter], cost: Int)?
+        for (index, representation) in offered.enumerated() {
+            for target in wanted {
+                guard let chain = chain(from: [representation], to: target) else { continue }
+                let cost = Conversions.cost(of: chain)
+                if cost < (best?.cost ?? .max) { best = (index, chain, cost) }
+                if cost == 0 { return (index, chain) }
+            }
+        }
+        return best.map { ($0.index, $0.chain) }
     }
 
     /// What every converter can make, for error messages.

@@ -23,6 +23,29 @@ public struct CoercionError: Error, Sendable, CustomStringConvertible {
 }
 
 extension Value {
+    /// Docs/Language.md, "Lists where one value is wanted": a list of exactly one item is that item
+    /// wherever one value is wanted; any other value is itself.
+    @inlinable
+    public var oneValue: Value { onlyItem ?? self }
+
+    /// `transform` of the value, or of each item of a list (Docs/Language.md, "Lists where one
+    /// value is wanted"): a list of one gives its item's result, a longer list the list of results.
+    public func eachItem(_ transform: (Value) async throws -> Value) async rethrows -> Value {
+        guard case .list(let items) = self else { return try await transform(self) }
+        if items.count == 1 { return try await transform(items[0]) }
+        var results: [Value] = []
+        results.reserveCapacity(items.count)
+        for item in items { results.append(try await transform(item)) }
+        return .list(results)
+    }
+
+    /// The item of a list of exactly one, else nil.
+    @inlinable
+    public var onlyItem: Value? {
+        if case .list(let items) = self, items.count == 1 { return items[0] }
+        return nil
+    }
+
     /// The value as text (Docs/Language.md, "Types and conversion"): numbers without `.0`, dates as ISO 8601, lists one item a line,
     /// dictionaries as JSON, nothing as empty text.
     public var textValue: String {
@@ -79,7 +102,7 @@ extension Value {
         case .any: return self
         case .nothing: return .nothing
         case .text:
-            if case .file(let file) = self { return .text(try file.text(for: self)) }
+            if case .file(let file) = oneValue { return .text(try file.text(for: oneValue)) }
             return .text(textValue)
         case .file: return .file(try fileValue(relativeTo: baseDirectory))
         case .richText: return .richText(try richTextValue(relativeTo: baseDirectory))
@@ -90,14 +113,14 @@ extension Value {
         case .list: return .list(asList)
         case .dictionary: return .dictionary(try dictionaryValue())
         case .entity, .union:
-            if case .entity(let entity) = self, target.entityTypeNames.contains(entity.typeName) { return self }
-            if case .list(let items) = self, items.count == 1 { return try items[0].coerced(to: target, relativeTo: baseDirectory) }
+            if case .entity(let entity) = oneValue, target.entityTypeNames.contains(entity.typeName) { return oneValue }
             throw CoercionError(value: self, target: target)
         }
     }
 
     /// The value as a number: numbers, texts that read as numbers, booleans (1/0), a list of one number.
     public func numberValue() throws(CoercionError) -> Double {
+        if let item = onlyItem { return try item.numberValue() }
         switch self {
         case .number(let number): return number
         case .boolean(let flag): return flag ? 1 : 0
@@ -106,7 +129,6 @@ extension Value {
                 throw CoercionError(value: self, target: .number, reason: "'\(text)' is not a number")
             }
             return number
-        case .list(let items) where items.count == 1: return try items[0].numberValue()
         default: throw CoercionError(value: self, target: .number)
         }
     }
@@ -114,6 +136,7 @@ extension Value {
     /// The value as a boolean parameter: booleans, numbers (0 is false), and the texts
     /// `true/false/yes/no/1/0` in any case.
     public func booleanValue() throws(CoercionError) -> Bool {
+        if let item = onlyItem { return try item.booleanValue() }
         switch self {
         case .boolean(let flag): return flag
         case .number(let number): return number != 0
@@ -124,13 +147,13 @@ extension Value {
             default:
                 throw CoercionError(value: self, target: .boolean, reason: "use true/false, yes/no or 1/0")
             }
-        case .list(let items) where items.count == 1: return try items[0].booleanValue()
         default: throw CoercionError(value: self, target: .boolean)
         }
     }
 
     /// The value as a date: dates, and texts in the forms of `DateFormatting.parse`.
     public func dateValue() throws(CoercionError) -> Date {
+        if let item = onlyItem { return try item.dateValue() }
         switch self {
         case .date(let date): return date
         case .text(let text):
@@ -140,13 +163,13 @@ extension Value {
                     reason: "use YYYY-MM-DD, an ISO 8601 date-time, 'YYYY-MM-DD HH:MM', today, yesterday, tomorrow or now")
             }
             return date
-        case .list(let items) where items.count == 1: return try items[0].dateValue()
         default: throw CoercionError(value: self, target: .date)
         }
     }
 
     /// The value as a URL: URLs, and texts that are absolute URLs with a scheme.
     public func urlValue() throws(CoercionError) -> URL {
+        if let item = onlyItem { return try item.urlValue() }
         switch self {
         case .url(let url): return url
         case .text(let text):
@@ -157,7 +180,6 @@ extension Value {
                 throw CoercionError(value: self, target: .url, reason: "a URL needs a scheme, like https://")
             }
             return url
-        case .list(let items) where items.count == 1: return try items[0].urlValue()
         case .entity(let entity):
             do {
                 guard let template = entity.descriptor.urlTemplate else { throw CoercionError(value: self, target: .url, reason: "its type has no URL template") }
@@ -173,16 +195,17 @@ extension Value {
 
     /// The value as a file: files, and texts holding a path.
     public func fileValue(relativeTo baseDirectory: URL? = nil) throws(CoercionError) -> FileReference {
+        if let item = onlyItem { return try item.fileValue(relativeTo: baseDirectory) }
         switch self {
         case .file(let file): return file
         case .text(let path) where !path.isEmpty: return FileReference(path: path, relativeTo: baseDirectory)
-        case .list(let items) where items.count == 1: return try items[0].fileValue(relativeTo: baseDirectory)
         default: throw CoercionError(value: self, target: .file)
         }
     }
 
     /// The value as rich text: rich text itself, text as plain paragraphs, and plain-text files.
     public func richTextValue(relativeTo baseDirectory: URL? = nil) throws(CoercionError) -> RichText {
+        if let item = onlyItem { return try item.richTextValue(relativeTo: baseDirectory) }
         switch self {
         case .richText(let richText): return richText
         case .text(let text): return RichText(plainText: text)
@@ -192,7 +215,6 @@ extension Value {
                 throw CoercionError(value: self, target: .richText, reason: "'\(file.name)' is \(type.identifier), not plain text")
             }
             return RichText(plainText: try file.text(for: self))
-        case .list(let items) where items.count == 1: return try items[0].richTextValue(relativeTo: baseDirectory)
         case .nothing: return RichText(blocks: [])
         default: return RichText(plainText: textValue)
         }
@@ -200,6 +222,7 @@ extension Value {
 
     /// The value as a dictionary: dictionaries, and texts holding a JSON object.
     public func dictionaryValue() throws(CoercionError) -> ValueDictionary {
+        if let item = onlyItem { return try item.dictionaryValue() }
         switch self {
         case .dictionary(let entries): return entries
         case .text(let text):
@@ -213,7 +236,6 @@ extension Value {
                 throw CoercionError(value: self, target: .dictionary, reason: "the JSON is not an object")
             }
             return entries
-        case .list(let items) where items.count == 1: return try items[0].dictionaryValue()
         case .entity(let entity): return entity.dictionaryNow
         default: throw CoercionError(value: self, target: .dictionary)
         }

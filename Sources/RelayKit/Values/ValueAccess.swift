@@ -43,7 +43,7 @@ extension Value {
             case "count": return .number(Double(items.count))
             case "first": return items.first ?? .nothing
             case "last": return items.last ?? .nothing
-            default: break
+            default: return try Self.eachItem(of: items) { item throws(ValueAccessError) in try item.property(name) }
             }
         case .text(let text):
             switch name {
@@ -96,10 +96,54 @@ extension Value {
         throw ValueAccessError("\(type.withArticle) has no property '\(name)'; \(list)")
     }
 
+    /// Whether the value is an entity or a list holding one: reading its properties may fetch.
+    public var mayHoldEntities: Bool {
+        switch self {
+        case .entity: true
+        case .list(let items): items.contains { if case .entity = $0 { true } else { false } }
+        default: false
+        }
+    }
+
     /// Reads a property as `property(_:)` does, fetching an entity's deferred property.
     public func resolvedProperty(_ name: String) async throws -> Value {
-        if case .entity(let entity) = self { return try await entity.property(name) }
-        return try property(name)
+        switch self {
+        case .entity(let entity): return try await entity.property(name)
+        case .list(let items) where !["count", "first", "last"].contains(name) && mayHoldEntities:
+            if let item = onlyItem { return try await item.resolvedProperty(name) }
+            var values: [Value] = []
+            values.reserveCapacity(items.count)
+            for (index, item) in items.enumerated() {
+                do {
+                    values.append(try await item.resolvedProperty(name))
+                } catch let error as ValueAccessError {
+                    throw Self.itemLacks(name, index: index, of: items, error)
+                }
+            }
+            return .list(values)
+        default: return try property(name)
+        }
+    }
+
+    /// Docs/Language.md, "Lists where one value is wanted": a property of a list of one is its
+    /// item's; of a longer list, the list of its items' (`${photos.width}` is every width).
+    private static func eachItem(of items: [Value], _ read: (Value) throws(ValueAccessError) -> Value) throws(ValueAccessError) -> Value {
+        if items.count == 1 { return try read(items[0]) }
+        var values: [Value] = []
+        values.reserveCapacity(items.count)
+        for (index, item) in items.enumerated() {
+            do throws(ValueAccessError) {
+                values.append(try read(item))
+            } catch {
+                throw itemLacks(nil, index: index, of: items, error)
+            }
+        }
+        return .list(values)
+    }
+
+    /// Item `index` of `items` has no such property: says which item, and what it is.
+    private static func itemLacks(_ name: String?, index: Int, of items: [Value], _ error: ValueAccessError) -> ValueAccessError {
+        ValueAccessError("item \(index + 1) of \(Value.list(items).briefDescription) (\(items[index].briefDescription)): \(error.message)")
     }
 
     /// Reads `value[index]`: lists and texts by 1-based position (negative counts from the end),

@@ -10,7 +10,7 @@ public struct ActionRegistry: Sendable {
     private var indexByName: [String: Int] = [:]
     private var indicesByShortName: [String: [Int]] = [:]
     /// The converters of every registered package.
-    public private(set) var conversions = ConversionGraph()
+    public private(set) var converters = ConversionGraph()
     /// The entity types of every registered package.
     public private(set) var entityTypes = EntityCatalog()
 
@@ -26,6 +26,9 @@ public struct ActionRegistry: Sendable {
 
     public init() {}
 
+    /// The conversions between every registered package's types and formats.
+    public var conversions: Conversions { Conversions(graph: converters, entityTypes: entityTypes) }
+
     /// Registers every intent of `package` and its included packages. Built-in packages
     /// (`prefixed: false`) name actions `action`; others `PACKAGE.action`.
     public mutating func register(_ package: any IntentPackage.Type, prefixed: Bool) throws(IntentDeclarationError) {
@@ -34,7 +37,7 @@ public struct ActionRegistry: Sendable {
         }
         for descriptor in package.allEntities() { try entityTypes.add(descriptor) }
         ContentType.declare(package.allContentTypes())
-        conversions.add(package.allConverters())
+        converters.add(package.allConverters())
         FilePropertyReaders.add(package.allFileProperties())
     }
 

@@ -1,0 +1,238 @@
+import Foundation
+
+/// The one place values change form (Docs/Architecture.md, "Conversions"): the rules of
+/// Docs/Language.md, "Types and conversion", an entity's representations by fidelity, text that
+/// becomes an entity through its type's query, and the converter graph of every registered package.
+///
+/// It answers two questions, by the same rules: "can a value of this type become that, and how?"
+/// (`route(from:to:)`, for the checker, `describe` and completion), and "convert this value"
+/// (`convert(_:to:in:)`, for parameters, `convert`, `get-text`, `make-pdf`, `save-file`, undo and a
+/// package host's convert call).
+public struct Conversions: Sendable {
+    public let graph: ConversionGraph
+    public let entityTypes: EntityCatalog
+
+    public init(graph: ConversionGraph, entityTypes: EntityCatalog) {
+        self.graph = graph
+        self.entityTypes = entityTypes
+    }
+
+    /// The cost of a chain: 1 for each lossless step, 100 for each lossy one, so that fewer lossy
+    /// steps always win, then fewer steps (Docs/Language.md, "Conversions between formats").
+    public static func cost(of chain: [Converter]) -> Int {
+        chain.reduce(0) { $0 + cost(of: $1) }
+    }
+
+    public static func cost(of converter: Converter) -> Int { converter.isLossy ? 100 : 1 }
+
+    // MARK: - Converting a value
+
+    /// `value` as `target` wants it. Throws `ConversionError` when it cannot be; errors a converter
+    /// or a package throws pass through.
+    public func convert(_ value: Value, to target: ConversionTarget, in context: any IntentContext) async throws -> Value {
+        if target.wantsOneValue, case .list(let items) = value, items.count == 1 {
+            return try await convert(items[0], to: target, in: context)
+        }
+        if case .list(let items) = value, !target.contentTypes.isEmpty, target.type == .any || target.type == .list {
+            var converted: [Value] = []
+            converted.reserveCapacity(items.count)
+            for item in items { converted.append(try await convert(item, to: ConversionTarget(.any, accepting: target.contentTypes), in: context)) }
+            return .list(converted)
+        }
+        if case .entity(let entity) = value {
+            return try await convert(entity, to: target, in: context)
+        }
+        if target.type.isEntity {
+            return try await entity(from: value, as: target.type, in: context)
+        }
+        return try await convertPlain(value, to: target, in: context)
+    }
+
+    /// A value that is not an entity: the rules of "Types and conversion" first, then the graph.
+    private func convertPlain(_ value: Value, to target: ConversionTarget, in context: any IntentContext) async throws -> Value {
+        if target.type == .any || target.type == .list {
+            guard !target.contentTypes.isEmpty, case .file(let file) = value else {
+                return target.type == .list ? .list(value.asList) : value
+            }
+            return try await accepted(file, as: target, in: context)
+        }
+        // A format asked for by name is made of the value's content: text there is not a path.
+        if target.isExplicit, target.type == .file, !value.mayHoldFiles {
+            guard let (_, chain) = graph.cheapest(from: Representation.offered(by: value), to: target.wanted) else {
+                throw ConversionError("no conversion leads from \(value.type.withArticle) to \(target)")
+            }
+            return try await run(chain, on: value, in: context)
+        }
+        let coerced: Value
+        do throws(CoercionError) {
+            coerced = try value.coerced(to: target.type, relativeTo: context.baseDirectory)
+        } catch {
+            let offered = Representation.offered(by: value)
+            guard let (_, chain) = graph.cheapest(from: offered, to: target.wanted), !chain.isEmpty else {
+                throw ConversionError(error.description)
+            }
+            return try await finish(try await run(chain, on: value, in: context), as: target, in: context)
+        }
+        if case .file(let file) = coerced, !target.contentTypes.isEmpty {
+            return try await accepted(file, as: target, in: context)
+        }
+        return coerced
+    }
+
+    /// A file where some content types are wanted: itself if it is one, else what the cheapest
+    /// chain makes of it.
+    private func accepted(_ file: FileReference, as target: ConversionTarget, in context: any IntentContext) async throws -> Value {
+        let type = file.contentType
+        if target.contentTypes.contains(where: { type.conforms(to: $0) }) { return .file(file) }
+        guard let (_, chain) = graph.cheapest(from: [.file(type)], to: target.wanted) else {
+            throw ConversionError(
+                "'\(file.name)' is \(type.identifier), and no conversion leads from it to \(ContentType.names(target.contentTypes))")
+        }
+        return try await run(chain, on: .file(file), in: context)
+    }
+
+    /// The end of a chain in the target's type (a chain to a value type may end in a subtype's form).
+    private func finish(_ value: Value, as target: ConversionTarget, in context: any IntentContext) async throws -> Value {
+        switch target.type {
+        case .any, .list, .file: return value
+        default:
+            do throws(CoercionError) {
+                return try value.coerced(to: target.type, relativeTo: context.baseDirectory)
+            } catch {
+                throw ConversionError(error.description)
+            }
+        }
+    }
+
+    private func run(_ chain: [Converter], on value: Value, in context: any IntentContext) async throws -> Value {
+        var current = value
+        for converter in chain { current = try await converter.convert(current, context) }
+        return current
+    }
+
+    // MARK: - Entities
+
+    /// An entity as `target` wants it (Docs/Language.md, "Conversions between formats"): itself
+    /// for its own type; its URL and its dictionary (deferred properties fetched); its title as
+    /// implicit text; for anything else, its representations by fidelity.
+    private func convert(_ entity: EntityValue, to target: ConversionTarget, in context: any IntentContext) async throws -> Value {
+        switch target.type {
+        case .entity, .union:
+            guard target.type.entityTypeNames.contains(entity.typeName) else {
+                throw ConversionError("wants \(target.type.withArticle), found \(entity.typeName) '\(entity.title)'")
+            }
+            return .entity(entity)
+        case .any where target.contentTypes.isEmpty, .nothing: return target.type == .nothing ? .nothing : .entity(entity)
+        case .list where target.contentTypes.isEmpty: return .list([.entity(entity)])
+        case .url: return .url(try await entity.url())
+        case .dictionary: return .dictionary(try await entity.dictionary(includingDeferred: true))
+        case .text where !target.isExplicit: return .text(entity.title)
+        default:
+            let handed = try await handOver(entity, as: target, in: context)
+            return target.type == .list ? .list([handed]) : handed
+        }
+    }
+
+    /// The first of the entity's representations, in its own order, that is what `target` wants;
+    /// else the one with the cheapest chain to it; else an error naming both sides.
+    private func handOver(_ entity: EntityValue, as target: ConversionTarget, in context: any IntentContext) async throws -> Value {
+        let representations = entity.descriptor.transferRepresentations(of: entity)
+        let wanted = target.wanted
+        let offered = representations.map(\.offers)
+        guard let (index, _) = graph.cheapest(from: offered, to: wanted) else {
+            let names = representations.map(\.contentType.identifier)
+            throw ConversionError(
+                "cannot hand over \(entity.typeName) '\(entity.title)' as \(target): it offers "
+                    + (names.isEmpty ? "no representation" : names.joined(separator: ", "))
+                    + ", and no conversion leads from one of them to \(wanted.map(\.description).joined(separator: " or "))")
+        }
+        let materialized = try await materialize(representations[index], of: entity, as: target, in: context)
+        let rest = target.type == .any || target.type == .list ? ConversionTarget(.any, accepting: target.contentTypes) : target
+        return try await convertPlain(materialized, to: rest, in: context)
+    }
+
+    /// A representation as a value: a proxy's value, or the bytes written to a scratch file named
+    /// after the entity, with the content type's extension. A proxy's text where a file is wanted
+    /// is written to a file too, never read as a path.
+    private func materialize(
+        _ representation: TransferRepresentation, of entity: EntityValue, as target: ConversionTarget, in context: any IntentContext
+    ) async throws -> Value {
+        let data: Data
+        switch representation.export {
+        case .proxy(let export):
+            let value = try await export()
+            guard target.type == .file, case .text(let text) = value else { return value }
+            data = Data(text.utf8)
+        case .data(let export):
+            data = try await export()
+        }
+        let safeTitle = entity.title.map { "/\\:\0".contains($0) ? "-" : $0 }
+        let base = safeTitle.isEmpty ? entity.typeName : String(safeTitle.prefix(80))
+        let name = representation.contentType.preferredExtension.map { "\(base).\($0)" } ?? base
+        let path = try context.scratchFolder.path(forNewFile: name)
+        do {
+            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw ConversionError("cannot write '\(path)': \(error.localizedDescription)")
+        }
+        return .file(FileReference(path: path))
+    }
+
+    /// Docs/Language.md, "Types and conversion", text → entity: the type's query finds it by title,
+    /// an exact title first, then a single partial match; none or several is an error listing the
+    /// candidates. For a union the member types are asked in order: the first with one exact title
+    /// wins, else the first with a single partial match.
+    public func entity(from value: Value, as type: ValueType, in context: any IntentContext) async throws -> Value {
+        switch value {
+        case .entity(let entity) where type.entityTypeNames.contains(entity.typeName): return value
+        case .list(let items) where items.count == 1: return try await self.entity(from: items[0], as: type, in: context)
+        case .entity, .list, .nothing, .dictionary:
+            throw ConversionError("wants \(type.withArticle), found \(value.briefDescription)")
+        default: break
+        }
+        let title = value.textValue
+        var candidatesByType: [(descriptor: EntityDescriptor, candidates: [EntityValue])] = []
+        for typeName in type.entityTypeNames {
+            guard let descriptor = entityTypes.descriptor(named: typeName) else {
+                throw ConversionError("the entity type '\(typeName)' is not loaded")
+            }
+            try await context.authorizeFinding(descriptor)
+            let candidates = try await descriptor.entities(matchingTitle: title)
+            let exact = candidates.filter { $0.title.caseInsensitiveCompare(title) == .orderedSame }
+            if exact.count == 1 { return .entity(exact[0]) }
+            candidatesByType.append((descriptor, exact.isEmpty ? candidates : exact))
+        }
+        if let single = candidatesByType.first(where: { $0.candidates.count == 1 }) {
+            return .entity(single.candidates[0])
+        }
+        throw ConversionError(Self.unresolvedTitleMessage(title, candidatesByType))
+    }
+
+    private static func unresolvedTitleMessage(_ title: String, _ candidatesByType: [(descriptor: EntityDescriptor, candidates: [EntityValue])]) -> String {
+        let found = candidatesByType.flatMap(\.candidates)
+        guard !found.isEmpty else {
+            let types = candidatesByType.map(\.descriptor.name.singular).joined(separator: " or ")
+            return "no \(types) is titled '\(title)' or has it in its title"
+        }
+        let isUnion = candidatesByType.count > 1
+        let listed = found.prefix(10).map { isUnion ? "\($0.typeName) '\($0.title)'" : "'\($0.title)'" }.joined(separator: ", ")
+        let what = isUnion ? "entities" : candidatesByType[0].descriptor.name.plural
+        return "\(found.count) \(what) match '\(title)': \(listed)\(found.count > 10 ? ", …" : ""); give a title that names one"
+    }
+}
+
+/// A value that cannot become what was asked for.
+public struct ConversionError: Error, Sendable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+extension TransferRepresentation {
+    /// What the representation offers the converter graph: a file of its content type; a proxy of
+    /// plain text offers text itself.
+    var offers: Representation {
+        if case .proxy = export, contentType == .plainText { return .value(.text) }
+        return .file(contentType)
+    }
+}
