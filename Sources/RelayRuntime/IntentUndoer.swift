@@ -42,7 +42,11 @@ public struct IntentUndoer: Sendable {
                 values.append(try await decode(wired, with: registry.entityTypes))
             }
         }
-        let context = UndoContext(entityTypes: registry.entityTypes)
+        let context = UndoContext(conversions: registry.conversions)
+        for (index, parameter) in definition.parameters.enumerated() {
+            guard let value = values[index] else { continue }
+            values[index] = try await registry.conversions.convert(value, to: ConversionTarget(parameter: parameter), in: context)
+        }
         _ = try await definition.perform(arguments: values, context: context)
     }
 
@@ -59,7 +63,8 @@ public struct IntentUndoer: Sendable {
 
 /// What an intent performed by `relay undo` sees: no one to ask, nothing shown or recorded.
 struct UndoContext: IntentContext {
-    let entityTypes: EntityCatalog
+    let conversions: Conversions
+    var entityTypes: EntityCatalog { conversions.entityTypes }
     var mode: RunMode { .background }
     var baseDirectory: URL { URL(fileURLWithPath: FileManager.default.currentDirectoryPath) }
     var fileChanges: FileChanges { FileChanges(journal: nil) }
@@ -75,8 +80,7 @@ struct UndoContext: IntentContext {
     func requestConfirmation(_ prompt: String) async throws {}
     func open(_ url: URL) async throws {}
     func convert(_ value: Value, to representation: Representation) async throws -> Value {
-        guard case .value(let type) = representation else { throw IntentError("an undo cannot convert files") }
-        return try value.coerced(to: type)
+        try await conversions.convert(value, to: ConversionTarget(representation), in: self)
     }
     func runWorkflow(at path: String, input: Value) async throws -> Value { throw IntentError("an undo cannot run workflows") }
     func reportProgress(_ fraction: Double, _ label: String?) async {}

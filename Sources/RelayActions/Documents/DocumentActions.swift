@@ -56,15 +56,9 @@ struct GetText: Intent {
 
     @Parameter(input: true, summary: "A file, rich text, or any value.", access: .read) var value: Value
 
+    /// Asked for by name: an entity's plain-text representation, a markup file's text without
+    /// its markup (Docs/Language.md, "Conversions between formats").
     func perform(_ context: any IntentContext) async throws -> IntentResult {
-        switch value {
-        case .richText(let richText): return .value(.text(richText.plainText))
-        case .file(let file) where [.markdown, .rtf, .html].contains(where: { file.contentType.conforms(to: $0) }):
-            // The text without markup, not the source: through rich text.
-            let richText = try await context.convert(value, to: .value(.richText))
-            return .value(.text(try richText.richTextValue().plainText))
-        default:
-            return .value(try await context.convert(value, to: .value(.text)))
-        }
+        .value(try await value.eachItem { item in try await context.convert(item, to: .value(.text)) })
     }
 }

@@ -19,7 +19,8 @@ struct MakePDF: Intent {
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         guard !items.isEmpty else { throw IntentError("there is nothing to put in the PDF: the input is empty") }
-        let data = try singlePDF() ?? render()
+        let data: Data
+        if let single = try singlePDF() { data = single } else { data = try await render(context) }
         let path = try destination(context)
         do throws(FileOperationError) {
             if to == nil, !items.contains(where: { if case .file = $0 { true } else { false } }) {
@@ -41,39 +42,33 @@ struct MakePDF: Intent {
         do throws(ValueAccessError) { return try file.contents() } catch { throw IntentError(error.message) }
     }
 
-    private func render() throws -> Data {
+    private func render(_ context: any IntentContext) async throws -> Data {
         let writer = try PDFWriter(title: title)
-        for item in items { try add(item, to: writer) }
+        for item in items { try await add(item, to: writer, context) }
         return try writer.finish()
     }
 
-    private func add(_ item: Value, to writer: PDFWriter) throws {
+    /// PDFs' pages are copied and images placed on pages of their own; anything else is laid out
+    /// as the rich text the run's conversions make of it.
+    private func add(_ item: Value, to writer: PDFWriter, _ context: any IntentContext) async throws {
         switch item {
-        case .richText(let richText): writer.add(richText)
+        case .nothing: return
         case .file(let file):
             guard file.exists, !file.isFolder else { throw IntentError("no such file: '\(file.path)'") }
             let type = file.contentType
-            let contents = { () throws -> Data in
-                do throws(ValueAccessError) { return try file.contents() } catch { throw IntentError(error.message) }
+            if type.conforms(to: .pdf) || type.conforms(to: .image) {
+                let data: Data
+                do throws(ValueAccessError) { data = try file.contents() } catch { throw IntentError(error.message) }
+                if type.conforms(to: .pdf) {
+                    writer.add(try PDFReader(data, name: file.name))
+                } else {
+                    writer.add(try RasterImage.decode(data, type: type, name: file.name))
+                }
+                return
             }
-            if type.conforms(to: .pdf) {
-                writer.add(try PDFReader(try contents(), name: file.name))
-            } else if type.conforms(to: .image) {
-                writer.add(try RasterImage.decode(try contents(), type: type, name: file.name))
-            } else if type.conforms(to: .html) {
-                writer.add(try HTMLReader.richText(from: String(decoding: try contents(), as: UTF8.self)))
-            } else if type.conforms(to: .rtf) {
-                writer.add(try DocumentConverters.rtfFile(item))
-            } else if type.conforms(to: .markdown) {
-                writer.add(try MarkdownReader.richText(from: String(decoding: try contents(), as: UTF8.self)))
-            } else if type.conforms(to: .text), !type.conforms(to: .rtf) {
-                writer.add(RichText(plainText: String(decoding: try contents(), as: UTF8.self)))
-            } else {
-                throw IntentError("make-pdf cannot add '\(file.name)' (\(type.identifier)) yet")
-            }
-        case .nothing: break
-        default: writer.add(RichText(plainText: item.textValue))
+        default: break
         }
+        writer.add(try await context.convert(item, to: .value(.richText)).richTextValue())
     }
 
     private func destination(_ context: any IntentContext) throws -> String {

@@ -100,10 +100,9 @@ enum NoteText {
             let link = "attachments/" + (name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? name)
             return "![\((name as NSString).deletingPathExtension)](\(link))"
         }
-        if type.conforms(to: .rtf) {
-            let data = try file.contents()
-            return MarkdownWriter.markdown(for: try RTFReader.richText(from: String(decoding: data, as: UTF8.self)))
-        }
-        return try await context.convert(item, to: .value(.text)).textValue
+        // Plain text and Markdown are added as they are written; other documents as the Markdown
+        // of the rich text they hold.
+        if type.conforms(to: .plainText) { return try item.coerced(to: .text).textValue }
+        return MarkdownWriter.markdown(for: try await context.convert(item, to: .value(.richText)).richTextValue())
     }
 }

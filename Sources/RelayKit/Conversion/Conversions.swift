@@ -25,6 +25,42 @@ public struct Conversions: Sendable {
 
     public static func cost(of converter: Converter) -> Int { converter.isLossy ? 100 : 1 }
 
+    // MARK: - What can become what
+
+    /// Whether a value of type `from` can become what `target` wants, known before any value is at
+    /// hand: always, for some values, or never (with what was tried).
+    public enum Route: Sendable {
+        case always
+        case sometimes
+        case never(String)
+    }
+
+    /// The route from `from` to `target` by the same rules `convert(_:to:in:)` follows.
+    public func route(from: ValueType, to target: ConversionTarget) -> Route {
+        if from == .any || from == .nothing && target.type == .nothing { return .always }
+        if target.type == .any || target.type == .list { return .always }
+        if from.isEntity {
+            // What an entity offers is known only from the entity; its own type it always is.
+            if target.type.isEntity { return Coercibility.of(from, to: target.type) == .never ? never(from, target) : .sometimes }
+            if target.type == .text || target.type == .dictionary { return .always }
+            return .sometimes
+        }
+        let coercible = Coercibility.of(from, to: target.type)
+        if coercible == .always, target.type != .file || target.contentTypes.isEmpty { return .always }
+        if coercible != .never || target.type.isEntity && from == .text { return .sometimes }
+        // A file's content type is known only from the file: any converter from a file may apply.
+        let offered: [Representation] =
+            from == .file
+            ? graph.converters.compactMap { if case .file = $0.from { $0.from } else { nil } } : [.value(from)]
+        if graph.cheapest(from: offered, to: target.wanted) != nil { return .sometimes }
+        return never(from, target)
+    }
+
+    private func never(_ from: ValueType, _ target: ConversionTarget) -> Route {
+        if from.isEntity || target.type.isEntity { return .never("\(from.withArticle) is never \(target)") }
+        return .never("no rule of conversion turns \(from.withArticle) into \(target), and no chain of converters leads there")
+    }
+
     // MARK: - Converting a value
 
     /// `value` as `target` wants it. Throws `ConversionError` when it cannot be; errors a converter
@@ -56,8 +92,12 @@ public struct Conversions: Sendable {
             }
             return try await accepted(file, as: target, in: context)
         }
+        // The text of a markup file asked for by name is the text it shows, not its source.
+        if target.isExplicit, target.type == .text, case .file(let file) = value, let chain = markupReading(file.contentType) {
+            return .text(try await run(chain, on: value, in: context).richTextValue().plainText)
+        }
         // A format asked for by name is made of the value's content: text there is not a path.
-        if target.isExplicit, target.type == .file, !value.mayHoldFiles {
+        if target.isExplicit, target.type == .file, !target.contentTypes.isEmpty, !value.mayHoldFiles {
             guard let (_, chain) = graph.cheapest(from: Representation.offered(by: value), to: target.wanted) else {
                 throw ConversionError("no conversion leads from \(value.type.withArticle) to \(target)")
             }
@@ -77,6 +117,16 @@ public struct Conversions: Sendable {
             return try await accepted(file, as: target, in: context)
         }
         return coerced
+    }
+
+    /// The converter that reads files of `type` as rich text, when `type` is a markup format
+    /// (Markdown, RTF, HTML: a type of its own with a reader, not plain text).
+    private func markupReading(_ type: ContentType) -> [Converter]? {
+        for converter in graph.converters where converter.to == .value(.richText) {
+            guard case .file(let from) = converter.from, from != .plainText, from != .text, type.conforms(to: from) else { continue }
+            return [converter]
+        }
+        return nil
     }
 
     /// A file where some content types are wanted: itself if it is one, else what the cheapest

@@ -270,3 +270,39 @@ public enum NumberParsing {
         return groups.dropFirst().allSatisfy { $0.count == 3 && $0.allSatisfy(\.isNumber) }
     }
 }
+
+/// Whether values of one type convert to another by the rules of `Value.coerced(to:)`, known
+/// before any value is at hand: for the checker, through `Conversions.route(from:to:)`.
+public enum Coercibility: Sendable {
+    /// Every value of the type converts.
+    case always
+    /// Some do: a text that reads as a number, a list of one.
+    case sometimes
+    case never
+
+    /// The rules of `Value.coerced(to:)`, by type. Keep the two together.
+    public static func of(_ from: ValueType, to target: ValueType) -> Coercibility {
+        if from == target { return .always }
+        switch target {
+        case .any, .nothing, .list: return .always
+        case .text: return from == .file ? .sometimes : .always
+        default: break
+        }
+        switch from {
+        case .any, .text, .list: return .sometimes
+        default: break
+        }
+        switch target {
+        case .richText: return from == .file ? .sometimes : .always
+        case .number: return from == .boolean ? .always : .never
+        case .boolean: return from == .number ? .always : .never
+        case .url: return from.isEntity ? .sometimes : .never
+        case .dictionary: return from.isEntity ? .always : .never
+        case .entity, .union:
+            let shared = Set(from.entityTypeNames).intersection(target.entityTypeNames)
+            if shared.isEmpty { return .never }
+            return shared.count == from.entityTypeNames.count ? .always : .sometimes
+        default: return .never
+        }
+    }
+}

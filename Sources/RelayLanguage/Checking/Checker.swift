@@ -22,10 +22,10 @@ public struct Checker {
         var previous: ValueType? = workflow.input.map(\.type.type)
         if previous == .any { previous = nil }
         let steps = checker.checkSteps(workflow.steps, previous: &previous)
-        if let declared = workflow.output, let produced = previous, Self.cannotConvert(produced, to: declared.type) {
+        if let declared = workflow.output, let produced = previous, let why = checker.neverConverts(produced, to: ConversionTarget(declared.type)) {
             checker.diagnostics.append(
                 .error("the workflow declares output \(declared.type.name), but its last step outputs \(produced.withArticle)",
-                    at: declared.range))
+                    at: declared.range, notes: ["note: \(why)"]))
         }
         var errors = checker.diagnostics.contains { $0.severity == .error }
         let checked = CheckedWorkflow(
@@ -219,10 +219,10 @@ public struct Checker {
         if let inputIndex = action.inputIndex, arguments[inputIndex] == nil, let input {
             let parameter = action.parameters[inputIndex]
             let mapsOverList = input == .list && action.mapsOverListInput
-            if !mapsOverList, Self.cannotConvert(input, to: parameter.type) {
+            if !mapsOverList, let why = neverConverts(input, to: ConversionTarget(parameter: parameter)) {
                 report(
-                    "'\(action.name)' takes \(parameter.type.withArticle) as input, but \(hasInputModifier ? "'input:' gives" : "the previous step outputs") \(input.withArticle)",
-                    at: call.name.range)
+                    "'\(action.name)' takes \(ConversionTarget(parameter: parameter)) as input, but \(hasInputModifier ? "'input:' gives" : "the previous step outputs") \(input.withArticle)",
+                    at: call.name.range, notes: ["note: \(why)"])
             }
         }
         if action.output == .any {
@@ -392,20 +392,10 @@ public struct Checker {
 
     // MARK: - Types
 
-    /// Whether no value of type `from` can ever be converted to `to` (Docs/Language.md, "Types and conversion").
-    static func cannotConvert(_ from: ValueType, to: ValueType) -> Bool {
-        if from == to || to == .any || to == .text || to == .list || to == .nothing || from == .any || from == .text || from == .list {
-            return false
-        }
-        if from == .nothing { return true }
-        if from.isEntity && to.isEntity {
-            return Set(from.entityTypeNames).isDisjoint(with: to.entityTypeNames)
-        }
-        if from.isEntity || to.isEntity { return false }
-        if from == .file && to == .richText { return false }
-        switch (from, to) {
-        case (.number, .boolean), (.boolean, .number): return false
-        default: return true
-        }
+    /// Why no value of type `from` can ever become what `target` wants, or nil when some can
+    /// (the run's conversions decide: Docs/Language.md, "Types and conversion").
+    func neverConverts(_ from: ValueType, to target: ConversionTarget) -> String? {
+        if case .never(let why) = registry.conversions.route(from: from, to: target) { return why }
+        return nil
     }
 }
