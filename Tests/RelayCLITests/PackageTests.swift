@@ -112,6 +112,40 @@ struct PackageTests {
         #expect(text.standardOutput == "RIDGE LOOP\n")
     }
 
+    @Test("one conversion rule across the host: convert and get-text use the trail's sheet and card; a list of one is its item; properties of a list map")
+    func conversionsAcrossTheHost() async throws {
+        let ridge = "  - find: trails\n    where: {name: {is: Ridge Loop}}\n"
+        let pdf = try await relay(["run", try workflow("convert-pdf.yaml", "steps:\n\(ridge)  - convert: pdf\n  - get-text\n")])
+        #expect(pdf.status == 0, "\(pdf.standardError)")
+        #expect(pdf.standardOutput.contains("Distance: 4.2 km"), "\(pdf.standardOutput)")
+        let png = try await relay(["run", try workflow("convert-png.yaml", "steps:\n\(ridge)  - convert: png\n  - text: \"${previous.type} ${previous.width}x${previous.height}\"\n")])
+        #expect(png.standardOutput == "public.png 600x400\n", "\(png.standardError)")
+        let url = try await relay(["run", try workflow("url.yaml", "steps:\n\(ridge)  - get-url\n")])
+        #expect(url.standardOutput == "https://trails.example.com/trail/1\n", "\(url.standardError)")
+        let rotated = try await relay(["run", try workflow("rotate.yaml", "steps:\n\(ridge)  - rotate-image: 90\n  - text: \"${previous.width}x${previous.height}\"\n")])
+        #expect(rotated.standardOutput == "400x600\n", "\(rotated.standardError)")
+        let three = try await relay([
+            "run", try workflow("three.yaml", "steps:\n  - find: trails\n    limit: 3\n  - convert: png\n  - text: \"${previous.width}\"\n"),
+        ])
+        #expect(three.standardOutput == "600\n600\n600\n", "\(three.standardError)")
+        // Explicit text is the first text representation (the RTF sheet); implicit text the name.
+        let text = try await relay(["run", try workflow("get-text.yaml", "steps:\n\(ridge)  - get-text:\n    as: sheet\n  - text: \"${sheet}|\"\n")])
+        #expect(text.standardOutput.hasPrefix("Ridge Loop\n\nDistance: 4.2 km"), "\(text.standardOutput)\(text.standardError)")
+        // Every content type: the first form that is one, else the cheapest chain, else an error naming both sides.
+        let kinds = ["com.example.trailkit.trail", "pdf", "rtf", "png", "jpeg", "html", "plain-text", "public.data"]
+        var steps = "steps:\n\(ridge)  - get-item: 1\n    as: trail\n"
+        for (index, kind) in kinds.enumerated() { steps += "  - convert: \"\(kind)\"\n    input: \"${trail}\"\n    as: c\(index)\n" }
+        steps += "  - text: \"" + kinds.indices.map { "${c\($0).type}" }.joined(separator: " ") + "\"\n"
+        let matrix = try await relay(["run", try workflow("matrix.yaml", steps)])
+        #expect(
+            matrix.standardOutput
+                == "com.example.trailkit.trail com.adobe.pdf public.rtf public.png public.jpeg public.html public.plain-text com.example.trailkit.trail\n",
+            "\(matrix.standardError)")
+        let none = try await relay(["run", try workflow("none.yaml", "steps:\n\(ridge)  - convert: gif\n")])
+        #expect(none.status == 1)
+        #expect(none.standardError.contains("it offers com.example.trailkit.trail, com.adobe.pdf, public.rtf, public.png, public.plain-text"), "\(none.standardError)")
+    }
+
     @Test("confirmations and choices cross the host: --yes, --answer, a no or Cancel ends the run with exit 3")
     func questions() async throws {
         let pass = try workflow("pass.yaml", "steps:\n  - buy-day-pass: Cascade Park\n")

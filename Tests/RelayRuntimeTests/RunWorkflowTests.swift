@@ -65,7 +65,8 @@ struct RunWorkflowTests {
 
     @Test("a missing or invalid workflow is an error of the calling step")
     func invalid() async throws {
-        let main = try writeWorkflow("steps:\n  - run-workflow: missing.yaml\n  - run-workflow: bad.yaml\n")
+        // Written literally, a missing file is a check error (the malformed corpus); computed, a run-time one.
+        let main = try writeWorkflow("steps:\n  - text: missing.yaml\n  - run-workflow: \"${previous}\"\n  - run-workflow: bad.yaml\n")
         _ = try writeWorkflow("steps:\n  - nope\n", named: "bad.yaml", in: main.deletingLastPathComponent())
         do {
             _ = try await runFile(main)

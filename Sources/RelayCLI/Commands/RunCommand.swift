@@ -72,6 +72,11 @@ struct RunCommand: AsyncParsableCommand {
         let (workflow, diagnostics) = loader.load(path: file, predefined: Set(variables.keys))
         RelayCommand.report(diagnostics)
         guard let workflow else { throw ExitStatus.invalid.exitCode }
+        let unknownVariables = workflow.unknownVariables(variables.keys)
+        if !unknownVariables.isEmpty {
+            StandardStreams.writeError(unknownVariables.map { "error: \($0)\n" }.joined())
+            throw ExitStatus.invalid.exitCode
+        }
         gate.allowFreely(runOf: file, inputFiles: [inputFile, input].compactMap { $0 })
         prompt.name(workflow.name)
         // Everything known before the first step is asked for at once (Docs/Security.md, "Asking once").

@@ -177,6 +177,13 @@ public struct Conversions: Sendable {
         case .url: return .url(try await entity.url())
         case .dictionary: return .dictionary(try await entity.dictionary(includingDeferred: true))
         case .text where !target.isExplicit: return .text(entity.title)
+        case .text:
+            // Its first representation that is text (plain, Markdown, RTF, HTML), as the text it
+            // shows; with none, its title.
+            let representations = entity.descriptor.transferRepresentations(of: entity)
+            guard let first = representations.first(where: { $0.contentType.conforms(to: .text) }) else { return .text(entity.title) }
+            let materialized = try await materialize(first, of: entity, as: ConversionTarget(.any), in: context)
+            return try await convertPlain(materialized, to: target, in: context)
         default:
             let handed = try await handOver(entity, as: target, in: context)
             return target.type == .list ? .list([handed]) : handed
@@ -188,15 +195,15 @@ public struct Conversions: Sendable {
     private func handOver(_ entity: EntityValue, as target: ConversionTarget, in context: any IntentContext) async throws -> Value {
         let representations = entity.descriptor.transferRepresentations(of: entity)
         let wanted = target.wanted
-        let offered = representations.map(\.offers)
-        guard let (index, _) = graph.cheapest(from: offered, to: wanted) else {
+        let offered = representations.enumerated().flatMap { index, representation in representation.offers.map { (index, $0) } }
+        guard let (found, _) = graph.cheapest(from: offered.map(\.1), to: wanted) else {
             let names = representations.map(\.contentType.identifier)
             throw ConversionError(
                 "cannot hand over \(entity.typeName) '\(entity.title)' as \(target): it offers "
                     + (names.isEmpty ? "no representation" : names.joined(separator: ", "))
                     + ", and no conversion leads from one of them to \(wanted.map(\.description).joined(separator: " or "))")
         }
-        let materialized = try await materialize(representations[index], of: entity, as: target, in: context)
+        let materialized = try await materialize(representations[offered[found].0], of: entity, as: target, in: context)
         let rest = target.type == .any || target.type == .list ? ConversionTarget(.any, accepting: target.contentTypes) : target
         return try await convertPlain(materialized, to: rest, in: context)
     }
@@ -280,9 +287,9 @@ public struct ConversionError: Error, Sendable, CustomStringConvertible {
 
 extension TransferRepresentation {
     /// What the representation offers the converter graph: a file of its content type; a proxy of
-    /// plain text offers text itself.
-    var offers: Representation {
-        if case .proxy = export, contentType == .plainText { return .value(.text) }
-        return .file(contentType)
+    /// plain text is text itself too.
+    var offers: [Representation] {
+        if case .proxy = export, contentType == .plainText { return [.file(contentType), .value(.text)] }
+        return [.file(contentType)]
     }
 }

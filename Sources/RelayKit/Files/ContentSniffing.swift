@@ -24,6 +24,9 @@ public enum ContentSniffing {
         return nil
     }
 
+    /// The types whose files start with a signature `type(ofContent:)` knows.
+    private static let signed: [ContentType] = [.png, .jpeg, .gif, .pdf, .zip]
+
     /// The type of a file: its extension's type, unless the content announces a type the extension
     /// does not fit (a PNG named `.jpg`); the content's type when the extension is missing or unknown;
     /// plain text for valid UTF-8 with no other sign; data otherwise.
@@ -32,8 +35,12 @@ public enum ContentSniffing {
         let byContent = type(ofContent: content)
         switch (byExtension, byContent) {
         case (let declared?, let sniffed?):
-            // Text formats are weak signals: a `.md` file that starts with `{` is still Markdown.
-            if declared.conforms(to: .text) && sniffed.conforms(to: .text) { return declared }
+            // Text formats are weak signals: a `.md` file that starts with `{` is still Markdown,
+            // and a package's own format (its codable form, often JSON) is what its extension says.
+            // Only a type with a signature of its own (a PNG) is belied by text.
+            if sniffed.conforms(to: .text) && (declared.conforms(to: .text) || !signed.contains(where: { declared.conforms(to: $0) })) {
+                return declared
+            }
             return declared.conforms(to: sniffed) ? declared : sniffed
         case (let declared?, nil): return declared
         case (nil, let sniffed?): return sniffed

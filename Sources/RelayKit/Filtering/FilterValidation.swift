@@ -1,3 +1,5 @@
+import Foundation
+
 /// Checks a `where` and `sort` against the properties of what is filtered, so that a property that
 /// does not exist, or a comparator that does not fit a property's type, is found before running
 /// (Docs/Language.md, "Entities"). The checker runs it on literal clauses; `find` runs it again on computed ones.
@@ -49,11 +51,15 @@ public struct FilterValidation: Sendable {
                 continue
             }
             let allowed = Comparator.allowed(for: type)
-            for condition in conditions where !allowed.contains(condition.comparator) {
-                problems.append(
-                    FilterError(
-                        "'\(condition.comparator.name)' does not apply to '\(property)', \(type.withArticle); use \(allowed.map(\.name).joined(separator: ", "))",
-                        property: property))
+            for condition in conditions {
+                guard allowed.contains(condition.comparator) else {
+                    problems.append(
+                        FilterError(
+                            "'\(condition.comparator.name)' does not apply to '\(property)', \(type.withArticle); use \(allowed.map(\.name).joined(separator: ", "))",
+                            property: property))
+                    continue
+                }
+                if let problem = Self.operandProblem(condition, type: type) { problems.append(problem) }
             }
         }
         if let sort {
@@ -66,6 +72,67 @@ public struct FilterValidation: Sendable {
             }
         }
         return problems
+    }
+
+    /// What is wrong with a condition's operand for a property of `type`: one that can never be of
+    /// the property's type matches nothing, so it is an error that lists the forms that fit.
+    static func operandProblem(_ condition: FilterCondition, type: ValueType) -> FilterError? {
+        let operands: [Value]
+        let wanted = type
+        switch condition.comparator {
+        case .is, .isNot, .greaterThan, .atLeast, .lessThan, .atMost, .isBefore, .isAfter: operands = [condition.operand]
+        case .between, .isAnyOf: operands = condition.operand.asList
+        // Their operands are checked when the condition is read.
+        case .contains, .doesNotContain, .beginsWith, .endsWith, .matches, .inLast, .inNext, .hasAnyValue, .isToday: return nil
+        }
+        guard [.number, .date, .boolean].contains(wanted) else { return nil }
+        for operand in operands where !Self.fits(operand, wanted) {
+            let property = condition.property
+            var message = "'\(property)' is \(type.withArticle), and \(operand.briefDescription) is not \(wanted.withArticle)"
+            if condition.comparator != .is { message = "'\(condition.comparator.name)' of '\(property)' wants \(wanted.withArticle), not \(operand.briefDescription)" }
+            let named = Comparator(rawValue: operand.textValue.lowercased())
+            if let named, Comparator.allowed(for: type).contains(named) {
+                message += "; did you mean '\(property): { \(named.name): \(Self.example(for: named, type: type)) }'?"
+            }
+            return FilterError(message, property: property, note: "\(type.withArticle) is compared with " + forms(for: type, property: property))
+        }
+        return nil
+    }
+
+    /// Whether a property of `type` can ever equal or be ordered against `operand`, as
+    /// `ValueComparison` compares them (a size such as `2 MB` is a number of bytes).
+    private static func fits(_ operand: Value, _ type: ValueType) -> Bool {
+        switch type {
+        case .number: ValueComparison.numbers(.number(0), operand) != nil
+        case .date: ValueComparison.dates(.date(Date(timeIntervalSince1970: 0)), operand) != nil
+        case .boolean:
+            if case .boolean = operand { true } else { ["true", "false"].contains(operand.textValue.lowercased()) }
+        default: true
+        }
+    }
+
+    /// An operand that fits `comparator` on a property of `type`, for examples in messages.
+    private static func example(for comparator: Comparator, type: ValueType) -> String {
+        switch comparator {
+        case .isToday, .hasAnyValue: "true"
+        case .inLast, .inNext: "7 days"
+        case .between: type == .date ? "[2026-01-01, 2026-06-30]" : "[1, 10]"
+        case .isAnyOf: type == .date ? "[2026-01-01, 2026-01-02]" : "[1, 2]"
+        default: type == .date ? "2026-01-01" : type == .boolean ? "true" : "5"
+        }
+    }
+
+    /// The ways to compare a property of `type`: `PROPERTY: VALUE` and each comparator with an example.
+    private static func forms(for type: ValueType, property: String) -> String {
+        let plain =
+            switch type {
+            case .date: "a date (YYYY-MM-DD, an ISO 8601 date-time, today, yesterday, tomorrow, now)"
+            case .number: "a number"
+            case .boolean: "true or false"
+            default: "a value"
+            }
+        let comparators = Comparator.allowed(for: type).filter { $0 != .is }.map { "{ \($0.name): \(example(for: $0, type: type)) }" }
+        return "\(plain), as in '\(property): \(example(for: .is, type: type))', or " + comparators.joined(separator: ", ")
     }
 
     private func unknown(_ property: String, names: [String]) -> FilterError {

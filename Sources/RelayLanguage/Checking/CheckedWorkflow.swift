@@ -14,6 +14,18 @@ public struct CheckedWorkflow: Sendable {
     public var timeout: Double? = nil
     /// What the workflow expects to touch (`permissions:`), by capability; nil without the block.
     public var permissions: [Capability: [Name]]? = nil
+    /// Every variable the workflow reads somewhere: what `--set` may give.
+    public var variablesRead: Set<String> = []
+
+    /// The names of `given` (`--set`) that the workflow neither reads nor declares, each with a
+    /// did-you-mean, in order.
+    public func unknownVariables(_ given: some Sequence<String>) -> [String] {
+        let known = variablesRead.union(variables.map(\.name.text)).subtracting(["input", "previous", "item", "index", "error"])
+        return given.filter { !known.contains($0) }.sorted().map { name in
+            "--set \(name): \(self.name) has no variable '\(name)'\(Suggestions.didYouMean(name, in: known.sorted()))"
+                + (known.isEmpty ? "; it reads none" : " (it reads \(known.sorted().joined(separator: ", ")))")
+        }
+    }
 }
 
 /// A step ready to run. A class: steps are shared, never changed, and copied on every run of a loop.

@@ -1,3 +1,4 @@
+import Foundation
 import RelayKit
 
 /// The static pass (DESIGN-NOTES: the resolver): resolves action names, binds arguments to
@@ -5,6 +6,10 @@ import RelayKit
 /// parameters, missing parameters, undefined variables and the type mismatches it can know.
 public struct Checker {
     let registry: ActionRegistry
+    /// Every variable a template of the workflow reads.
+    private var variablesRead: Set<String> = []
+    /// The folder of the workflow file: relative paths written in it resolve against it.
+    var folder: String = "."
     private var diagnostics: [Diagnostic] = []
     private var scope: VariableScope
 
@@ -14,6 +19,7 @@ public struct Checker {
         _ workflow: Workflow, registry: ActionRegistry, predefined: Set<String> = []
     ) -> (workflow: CheckedWorkflow?, diagnostics: [Diagnostic]) {
         var checker = Checker(registry: registry, scope: VariableScope(runVariables: predefined))
+        checker.folder = URL(fileURLWithPath: workflow.file.path).deletingLastPathComponent().path
         for assignment in workflow.variables {
             checker.checkReferences(assignment.value)
             checker.scope.runVariables.insert(assignment.name.text)
@@ -31,7 +37,7 @@ public struct Checker {
         let checked = CheckedWorkflow(
             file: workflow.file, name: workflow.name ?? Self.defaultName(workflow.file.path), input: workflow.input,
             output: workflow.output, packages: workflow.packages, variables: workflow.variables, steps: steps, timeout: workflow.timeout,
-            permissions: workflow.permissions)
+            permissions: workflow.permissions, variablesRead: checker.variablesRead)
         // Needs beyond what `permissions:` declares are warnings (the run asks for them).
         if !errors, workflow.permissions != nil { checker.diagnostics += PermissionReport(checked, entityTypes: checker.registry.entityTypes).warnings }
         errors = checker.diagnostics.contains { $0.severity == .error }
@@ -216,6 +222,7 @@ public struct Checker {
             checkLiteral(template, for: parameter, of: action)
         }
         checkFilterClauses(action, arguments)
+        checkWorkflowPath(action, arguments)
         if let inputIndex = action.inputIndex, arguments[inputIndex] == nil, let input {
             let parameter = action.parameters[inputIndex]
             let mapsOverList = input == .list && action.mapsOverListInput
@@ -360,6 +367,7 @@ public struct Checker {
     // MARK: - Variables
 
     private mutating func checkReferences(_ template: Template) {
+        for reference in template.variableReferences { variablesRead.insert(reference.name) }
         for reference in template.variableReferences where !scope.isDefined(reference.name) {
             var notes: [String] = []
             if let block = VariableScope.blockNames[reference.name] {
