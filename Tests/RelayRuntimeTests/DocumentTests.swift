@@ -39,10 +39,10 @@ struct DocumentTests {
         let document = try MarkdownReader.richText(from: Self.sample)
         guard case .heading(1, let title) = document.blocks[0] else { Issue.record("no heading"); return }
         #expect(title == [.text("Trails & "), .italic([.text("Paths")])])
-        guard case .list(true, 1, let ordered) = document.blocks[2] else { Issue.record("no ordered list"); return }
-        guard case .list(false, _, let nested)? = ordered[1].blocks.last else { Issue.record("no nested list"); return }
+        guard case .list(true, 1, let ordered, _) = document.blocks[2] else { Issue.record("no ordered list"); return }
+        guard case .list(false, _, let nested, _)? = ordered[1].blocks.last else { Issue.record("no nested list"); return }
         #expect(nested.count == 1)
-        guard case .list(false, _, let tasks) = document.blocks[3] else { Issue.record("no task list"); return }
+        guard case .list(false, _, let tasks, _) = document.blocks[3] else { Issue.record("no task list"); return }
         #expect(tasks.map(\.checked) == [true, false])
         guard case .table(let table) = document.blocks[4] else { Issue.record("no table"); return }
         #expect(table.alignments == [.left, .right])
@@ -56,7 +56,7 @@ struct DocumentTests {
         let html = HTMLWriter.html(for: try MarkdownReader.richText(from: Self.sample))
         for fragment in [
             "<h1>Trails &amp; <em>Paths</em></h1>", "<strong>bold</strong>", "<del>gone</del>", "<code>code</code>",
-            "&lt;angle&gt;", "<a href=\"https://x.org/?a=1&amp;b=2\">a link</a>", "<br />", "<ol>\n<li>first</li>",
+            "<angle>", "<a href=\"https://x.org/?a=1&amp;b=2\">a link</a>", "<br />", "<ol>\n<li>first</li>",
             "<input type=\"checkbox\" disabled=\"\" checked=\"\" /> done", "<th align=\"left\">Trail</th>",
             "<td align=\"right\">4.2</td>", "<blockquote>\n<p>quoted</p>\n</blockquote>",
             "<pre><code class=\"language-swift\">let x = 1 &lt; 2\n</code></pre>", "<hr />",
@@ -71,7 +71,69 @@ struct DocumentTests {
     func roundTrip() throws {
         let document = try MarkdownReader.richText(from: Self.sample)
         let written = MarkdownWriter.markdown(for: document)
-        #expect(try MarkdownReader.richText(from: written) == document, "\(written)")
+        let again = try MarkdownReader.richText(from: written)
+        for (index, block) in document.blocks.enumerated() where index >= again.blocks.count || again.blocks[index] != block {
+            Issue.record("block \(index): \(block) became \(index < again.blocks.count ? "\(again.blocks[index])" : "nothing")")
+        }
+        #expect(again == document, "\(written)")
+    }
+
+    static let fidelity = """
+        See ![a *trail* map](maps/ridge%20loop.png "The ridge") and [the page](<https://x.org/a b> "Ridge Loop").
+
+        <div class="note">
+        raw <b>HTML</b>
+        </div>
+
+        Some <span>inline</span> HTML.
+
+        - tight
+        - list
+
+        1. loose
+
+        2. list
+
+        ```ruby startline=3
+        puts 1
+        ```
+        """
+
+    @Test("Markdown keeps images, titles, raw HTML, tight and loose lists and the fence's language, in HTML and Markdown out")
+    func fidelity() throws {
+        let document = try MarkdownReader.richText(from: Self.fidelity)
+        guard case .paragraph(let first) = document.blocks[0] else { Issue.record("no paragraph"); return }
+        #expect(first.contains(.image(source: "maps/ridge%20loop.png", title: "The ridge", alt: [.text("a "), .italic([.text("trail")]), .text(" map")])))
+        #expect(document.blocks[1] == .html("<div class=\"note\">\nraw <b>HTML</b>\n</div>\n"))
+        guard case .paragraph(let inline) = document.blocks[2] else { Issue.record("no paragraph"); return }
+        #expect(inline == [.text("Some "), .html("<span>"), .text("inline"), .html("</span>"), .text(" HTML.")])
+        guard case .list(false, _, _, true) = document.blocks[3], case .list(true, _, _, false) = document.blocks[4] else {
+            Issue.record("tight and loose: \(document.blocks[3]), \(document.blocks[4])")
+            return
+        }
+        #expect(document.blocks[5] == .code(language: "ruby", text: "puts 1\n"))
+        let html = HTMLWriter.html(for: document)
+        for fragment in [
+            #"<img src="maps/ridge%20loop.png" alt="a trail map" title="The ridge" />"#,
+            "<div class=\"note\">\nraw <b>HTML</b>\n</div>", "Some <span>inline</span> HTML.", "<li>tight</li>",
+            "<li>\n<p>loose</p>\n</li>", #"<code class="language-ruby">"#,
+        ] {
+            #expect(html.contains(fragment), "\(fragment) in \(html)")
+        }
+        // A destination with a space is percent-encoded in HTML, and written in <…> in Markdown.
+        let linked = try MarkdownReader.richText(from: "[x](<https://x.org/a b> \"T\")")
+        #expect(HTMLWriter.html(for: linked) == "<p><a href=\"https://x.org/a%20b\" title=\"T\">x</a></p>\n")
+        #expect(try MarkdownReader.richText(from: MarkdownWriter.markdown(for: linked)) == linked)
+        #expect(try MarkdownReader.richText(from: MarkdownWriter.markdown(for: document)) == document)
+        // RTF keeps links' titles and lists' looseness, shows an image as a link to it, and leaves raw HTML out.
+        let rtf = RTFWriter.rtf(for: document)
+        let back = try RTFReader.richText(from: rtf)
+        #expect(!rtf.contains("<div"))
+        #expect(back.plainText.contains("See a trail map and the page."), "\(back.plainText)")
+        guard case .paragraph(let links) = back.blocks[0] else { Issue.record("no paragraph from RTF"); return }
+        #expect(links.contains { if case .link("https://x.org/a b", "Ridge Loop", _) = $0 { true } else { false } }, "\(links)")
+        #expect(back.blocks.contains { if case .list(true, _, _, false) = $0 { true } else { false } })
+        #expect(document.plainText.contains("See a trail map and the page.") && !document.plainText.contains("<div"))
     }
 
     @Test("plain text: paragraphs from blank lines; rich text's plain text drops styles")

@@ -229,7 +229,7 @@ struct RTFTests {
         #expect(intro.contains(.strikethrough([.text("closed")])))
         #expect(RichText.plainText(of: intro).contains("Café au lait — naïve “quotes” and Ελληνικά."))
         #expect(document.blocks[2] == .heading(level: 2, [.text("Packing list")]))
-        guard case .list(false, _, let bullets) = document.blocks[3], case .list(true, 1, let steps) = document.blocks[4] else {
+        guard case .list(false, _, let bullets, _) = document.blocks[3], case .list(true, 1, let steps, _) = document.blocks[4] else {
             Issue.record("lists missing: \(document.blocks)")
             return
         }

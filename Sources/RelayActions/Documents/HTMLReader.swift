@@ -106,8 +106,11 @@ package enum HTMLReader {
                 flushLoose()
                 // Numbers as CommonMark bounds them (nine digits), so that counting on cannot overflow.
                 let start = min(max(HTMLReader.attribute(node, "start").flatMap(Int.init) ?? 1, 0), RichText.largestListStart)
-                let items = try HTMLReader.children(node).filter { HTMLReader.name($0) == "li" }.map { try HTMLReader.listItem($0, in: inner()) }
-                result.append(.list(ordered: tag == "ol", start: start, items: items))
+                let itemNodes = HTMLReader.children(node).filter { HTMLReader.name($0) == "li" }
+                let items = try itemNodes.map { try HTMLReader.listItem($0, in: inner()) }
+                // Items that hold paragraphs (`<li><p>`) make a loose list, as Markdown writes one.
+                let loose = itemNodes.contains { HTMLReader.children($0).contains { HTMLReader.name($0) == "p" } }
+                result.append(.list(ordered: tag == "ol", start: start, items: items, tight: !loose))
             case "blockquote":
                 flushLoose()
                 var quote = try inner()
@@ -227,7 +230,7 @@ package enum HTMLReader {
             case .bold(let inner): append(.bold(collapse(inner)))
             case .italic(let inner): append(.italic(collapse(inner)))
             case .strikethrough(let inner): append(.strikethrough(collapse(inner)))
-            case .link(let url, let inner): append(.link(url: url, collapse(inner)))
+            case .link(let url, let title, let inner): append(.link(url: url, title: title, collapse(inner)))
             default: append(inline)
             }
         }
@@ -256,7 +259,7 @@ package enum HTMLReader {
             case .bold(let inner): .bold(collapse(inner))
             case .italic(let inner): .italic(collapse(inner))
             case .strikethrough(let inner): .strikethrough(collapse(inner))
-            case .link(let url, let inner): .link(url: url, collapse(inner))
+            case .link(let url, let title, let inner): .link(url: url, title: title, collapse(inner))
             default: inline
             }
             return RichText.plainText(of: [collapsed]).isEmpty ? nil : collapsed

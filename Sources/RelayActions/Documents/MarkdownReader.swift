@@ -51,6 +51,16 @@ package enum MarkdownReader {
         cmark_node_get_type_string(node).map { String(cString: $0) } ?? ""
     }
 
+    private static func url(_ node: OpaquePointer) -> String {
+        cmark_node_get_url(node).map { String(cString: $0) } ?? ""
+    }
+
+    /// A link's or image's title; nil when it has none.
+    private static func title(_ node: OpaquePointer) -> String? {
+        guard let title = cmark_node_get_title(node).map({ String(cString: $0) }), !title.isEmpty else { return nil }
+        return title
+    }
+
     private static func literal(_ node: OpaquePointer) -> String {
         cmark_node_get_literal(node).map { String(cString: $0) } ?? ""
     }
@@ -66,10 +76,12 @@ package enum MarkdownReader {
         case "paragraph": return .paragraph(try inlines(under: node, depth: depth))
         case "block_quote": return .quote(try blocks(under: node, depth: depth))
         case "code_block":
+            // The language is the first word of the info string (``` ruby startline=3).
             let info = cmark_node_get_fence_info(node).map { String(cString: $0) } ?? ""
-            return .code(language: info.isEmpty ? nil : info, text: literal(node))
+            let language = info.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init)
+            return .code(language: language, text: literal(node))
         case "thematic_break": return .rule
-        case "html_block": return .code(language: "html", text: literal(node))
+        case "html_block": return .html(literal(node))
         case "list":
             let items = try children(of: node).map { item in
                 let checked: Bool? = typeName(item) == "tasklist" ? cmark_gfm_extensions_get_tasklist_item_checked(item) : nil
@@ -77,7 +89,9 @@ package enum MarkdownReader {
             }
             let ordered = cmark_node_get_list_type(node) == CMARK_ORDERED_LIST
             // cmark reports 0 as the start of a bullet list; a start means nothing there.
-            return .list(ordered: ordered, start: ordered ? Int(cmark_node_get_list_start(node)) : 1, items: items)
+            return .list(
+                ordered: ordered, start: ordered ? Int(cmark_node_get_list_start(node)) : 1, items: items,
+                tight: cmark_node_get_list_tight(node) != 0)
         case "table":
             let columns = Int(cmark_gfm_extensions_get_table_columns(node))
             let alignmentCodes = cmark_gfm_extensions_get_table_alignments(node)
@@ -118,11 +132,9 @@ package enum MarkdownReader {
         case "emph": return .italic(try inlines(under: node, depth: depth))
         case "strong": return .bold(try inlines(under: node, depth: depth))
         case "strikethrough": return .strikethrough(try inlines(under: node, depth: depth))
-        case "link": return .link(url: cmark_node_get_url(node).map { String(cString: $0) } ?? "", try inlines(under: node, depth: depth))
-        case "image":
-            let alt = RichText.plainText(of: try inlines(under: node, depth: depth))
-            return .link(url: cmark_node_get_url(node).map { String(cString: $0) } ?? "", [.text(alt.isEmpty ? "image" : alt)])
-        case "html_inline": return .text(literal(node))
+        case "link": return .link(url: url(node), title: title(node), try inlines(under: node, depth: depth))
+        case "image": return .image(source: url(node), title: title(node), alt: try inlines(under: node, depth: depth))
+        case "html_inline": return .html(literal(node))
         default: return nil
         }
     }

@@ -123,7 +123,10 @@ final class PDFWriter {
             cairo_stroke(context)
             cairo_set_source_rgb(context, 0, 0, 0)
             y += 14
-        case .list(let ordered, let start, let items):
+        case .html:
+            // A PDF cannot hold raw HTML: it is left out.
+            break
+        case .list(let ordered, let start, let items, _):
             for (index, item) in items.enumerated() {
                 let box = item.checked.map { $0 ? "☑ " : "☐ " } ?? ""
                 let marker = (ordered ? "\(RichText.itemNumber(start: start, index: index))." : "•") + " " + box
@@ -235,9 +238,13 @@ enum PangoMarkup {
             case .bold(let inner): "<b>\(markup(for: inner))</b>"
             case .strikethrough(let inner): "<s>\(markup(for: inner))</s>"
             case .code(let code): "<tt>\(escape(code))</tt>"
-            case .link(_, let inner): "<span foreground=\"#1a4fb3\" underline=\"single\">\(markup(for: inner))</span>"
+            case .link(_, _, let inner): "<span foreground=\"#1a4fb3\" underline=\"single\">\(markup(for: inner))</span>"
+            // An image is shown as its description, as a link to it is.
+            case .image(_, _, let alt):
+                "<span foreground=\"#1a4fb3\" underline=\"single\">\(RichText.hasContent(alt) ? markup(for: alt) : "image")</span>"
             case .lineBreak: "\n"
             case .softBreak: " "
+            case .html: ""
             }
         }.joined()
     }

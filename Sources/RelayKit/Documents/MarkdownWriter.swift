@@ -19,17 +19,28 @@ public enum MarkdownWriter {
             let fence = text.contains("```") ? "~~~" : "```"
             return "\(fence)\(language ?? "")\n\(text)\(text.endsInLineFeed ? "" : "\n")\(fence)\n"
         case .rule: return "---\n"
-        case .list(let ordered, let start, let items):
+        case .html(let text): return text.hasSuffix("\n") ? text : text + "\n"
+        case .list(let ordered, let start, let items, let tight):
+            // A loose list's items are apart, by a blank line.
             return items.enumerated().map { index, item -> String in
                 let marker = ordered ? "\(RichText.itemNumber(start: start, index: index)). " : "- "
                 let box = item.checked.map { $0 ? "[x] " : "[ ] " } ?? ""
                 let continuation = String(repeating: " ", count: marker.count)
-                let body = item.blocks.map { markdown(for: $0) }.joined(separator: "\n")
+                // A tight item's blocks follow each other without a blank line, which would make
+                // the list loose; two paragraphs need one, or they would be one.
+                var body = ""
+                for (position, block) in item.blocks.enumerated() {
+                    if position > 0 {
+                        let paragraphs = { if case .paragraph = block, case .paragraph = item.blocks[position - 1] { true } else { false } }()
+                        if !tight || paragraphs { body += "\n" }
+                    }
+                    body += markdown(for: block)
+                }
                 let lines = body.splitAtLineFeeds().dropLast()
                 return lines.enumerated().map { line, text in
                     line == 0 ? marker + box + text : (text.isEmpty ? "" : continuation + text)
                 }.joined(separator: "\n") + "\n"
-            }.joined()
+            }.joined(separator: tight ? "" : "\n")
         case .table(let table):
             guard let header = table.rows.first else { return "" }
             let cells = { (row: [[RichText.Inline]]) in
@@ -55,11 +66,22 @@ public enum MarkdownWriter {
             case .bold(let inner): "**\(markdown(for: inner))**"
             case .strikethrough(let inner): "~~\(markdown(for: inner))~~"
             case .code(let code): code.contains("`") ? "`` \(code) ``" : "`\(code)`"
-            case .link(let url, let inner): "[\(markdown(for: inner))](\(url))"
+            case .link(let url, let title, let inner): "[\(markdown(for: inner))](\(destination(url, title)))"
+            case .image(let source, let title, let alt): "![\(markdown(for: alt))](\(destination(source, title)))"
             case .lineBreak: "\\\n"
             case .softBreak: "\n"
+            case .html(let text): text
             }
         }.joined()
+    }
+
+    /// A destination and its title as Markdown writes them: in `<…>` when it has spaces or
+    /// parentheses, the title in quotes with its quotes escaped.
+    static func destination(_ url: String, _ title: String?) -> String {
+        let written = url.contains(where: { " ()<>".contains($0) }) || url.isEmpty
+            ? "<" + url.replacingOccurrences(of: "<", with: "\\<").replacingOccurrences(of: ">", with: "\\>") + ">" : url
+        guard let title else { return written }
+        return written + " \"" + title.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 
     /// Backslash-escapes the characters that would otherwise start Markdown syntax.

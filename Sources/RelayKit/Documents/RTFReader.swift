@@ -36,6 +36,8 @@ public struct RTFReader {
         var item: RichText.ListItem
         /// A paragraph without a marker: more of the item before it at `level` (its blocks are in `item`).
         var isContinuation = false
+        /// Whether the item's list is loose (`{\*\relayloose}`): its items apart, as paragraphs.
+        var isLoose = false
         /// How many quotes the paragraph is in, and the shallowest of them that starts with it.
         var quote = QuotePlace()
     }
@@ -90,6 +92,8 @@ public struct RTFReader {
     /// Whether the current paragraph starts with a task's box (`{\*\relaytask}`): text that starts
     /// with ☐ is text otherwise.
     private var isTask = false
+    /// Whether the current list paragraph is an item of a loose list (`{\*\relayloose}`).
+    private var isLoose = false
     /// The nesting level (`\ilvlN`, 0 to 8) of the current list paragraph.
     private var listLevel = 0
     /// The level of a list paragraph nested deeper than RTF counts (`{\*\relaylevelN}`).
@@ -265,11 +269,13 @@ public struct RTFReader {
             inTable = false
             quote = QuotePlace()
             isTask = false
+            isLoose = false
         case "ls": listID = parameter
         case "relayquote": quote.depth = min(max(parameter ?? 1, 0), Self.maximumDepth)
         case "relayquotestart": quote.start = max(parameter ?? 1, 1)
         case "relaytableend": flushTable()
         case "relaytask": isTask = true
+        case "relayloose": isLoose = true
         case "ilvl": listLevel = deepListLevel ?? min(max(parameter ?? 0, 0), 8)
         case "relaylevel":
             deepListLevel = min(max(parameter ?? 0, 0), Self.maximumDepth)
@@ -377,10 +383,18 @@ public struct RTFReader {
         let linkRuns = runs
         runs = field.runs
         if let url = Self.hyperlinkTarget(field.instruction) {
-            runs.append(.link(url: url, linkRuns))
+            runs.append(.link(url: url, title: Self.hyperlinkTip(field.instruction), linkRuns))
         } else {
             runs += linkRuns
         }
+    }
+
+    /// The tip of a `HYPERLINK "url" \o "tip"` field instruction (a link's title), if it has one.
+    private static func hyperlinkTip(_ instruction: String) -> String? {
+        guard let switchRange = instruction.range(of: "\\o \""), let end = instruction[switchRange.upperBound...].firstIndex(of: "\"") else {
+            return nil
+        }
+        return String(instruction[switchRange.upperBound..<end])
     }
 
     /// The URL of a `HYPERLINK "url"` field instruction.
@@ -431,7 +445,7 @@ public struct RTFReader {
             // An empty first paragraph is an item whose first block is something else (or nothing).
             let item = RichText.ListItem(checked: checked, blocks: content.isEmpty ? [] : [.paragraph(content)])
             let start = min(Int(digits.prefix(9)) ?? 1, RichText.largestListStart)
-            listItems.append(ListEntry(ordered: ordered, start: start, id: listID, level: listLevel, item: item, quote: quote))
+            listItems.append(ListEntry(ordered: ordered, start: start, id: listID, level: listLevel, item: item, isLoose: isLoose, quote: quote))
             return
         }
         let block: RichText.Block?
@@ -508,7 +522,7 @@ public struct RTFReader {
             if let first {
                 let depth = first.quote.depth
                 let built = items.map { RichText.ListItem(checked: $0.checked, blocks: nest($0.pieces[...], depth: depth)) }
-                lists.append(Piece(block: .list(ordered: first.ordered, start: first.start, items: built), quote: first.quote))
+                lists.append(Piece(block: .list(ordered: first.ordered, start: first.start, items: built, tight: !first.isLoose), quote: first.quote))
             }
             first = nil
             items = []

@@ -83,7 +83,10 @@ public enum RTFWriter {
                 return paragraph("\\sa160\(left)") + "{\\f1\\fs20 " + lines.map(RTFWriter.escape).joined(separator: "\\line\n") + "}\\par\n"
             case .rule:
                 return paragraph("\\brdrb\\brdrs\\brdrw10\\brsp20\(left)") + "\\par\n"
-            case .list(let ordered, let start, let items):
+            case .html:
+                // RTF cannot hold raw HTML: it is left out.
+                return ""
+            case .list(let ordered, let start, let items, let tight):
                 lists.append((ordered, RichText.itemNumber(start: start, index: 0)))
                 let number = lists.count
                 let level = list.map { $0.level + 1 } ?? 0
@@ -92,7 +95,9 @@ public enum RTFWriter {
                     let marker = ordered ? "\(RichText.itemNumber(start: start, index: index))." : "\\u8226 ?"
                     // A task's box is text other readers show; the destination before it tells Relay it is a box.
                     let box = item.checked.map { "{\\*\\relaytask}" + ($0 ? "\\u9745 ? " : "\\u9744 ? ") } ?? ""
-                    let opening = paragraph(RTFWriter.listLevel(level) + "\\ls\(number)\\ilvl\(min(level, 8))\\fi-360\\li\(indent + 720)\\sa60")
+                    // A loose list's items are apart, as paragraphs are, and say so for Relay's reader.
+                    let spacing = tight ? "\\sa60" : "\\sa160{\\*\\relayloose}"
+                    let opening = paragraph(RTFWriter.listLevel(level) + "\\ls\(number)\\ilvl\(min(level, 8))\\fi-360\\li\(indent + 720)" + spacing)
                     let markerParagraph = { (inlines: [RichText.Inline]) in
                         opening + "{\\listtext \(marker)\\tab}"
                             + box + RTFWriter.rtf(for: inlines) + "\\par\n"
@@ -134,12 +139,21 @@ public enum RTFWriter {
             case .bold(let inner): "{\\b " + rtf(for: inner) + "}"
             case .strikethrough(let inner): "{\\strike " + rtf(for: inner) + "}"
             case .code(let code): "{\\f1 " + escape(code) + "}"
-            case .link(let url, let inner):
-                "{\\field{\\*\\fldinst{HYPERLINK \"\(escape(fieldURL(url)))\"}}{\\fldrslt{\\ul\\cf1 " + rtf(for: inner) + "}}}"
+            case .link(let url, let title, let inner): hyperlink(url, title, rtf(for: inner))
+            // An image is a link to it, shown as its description.
+            case .image(let source, let title, let alt):
+                hyperlink(source, title, rtf(for: RichText.hasContent(alt) ? alt : [.text("image")]))
             case .lineBreak: "\\line\n"
             case .softBreak: " "
+            case .html: ""
             }
         }.joined()
+    }
+
+    /// A HYPERLINK field to `url`, with `title` as its tip (`\\o`), showing `shown`.
+    static func hyperlink(_ url: String, _ title: String?, _ shown: String) -> String {
+        let tip = title.map { " \\\\o \"\(escape(fieldURL($0)))\"" } ?? ""
+        return "{\\field{\\*\\fldinst{HYPERLINK \"\(escape(fieldURL(url)))\"\(tip)}}{\\fldrslt{\\ul\\cf1 " + shown + "}}}"
     }
 
     /// RTF numbers list levels 0 to 8 (`\ilvlN`); a list nested deeper also says its level in a

@@ -28,11 +28,17 @@ public struct RichText: Hashable, Sendable {
     public indirect enum Block: Hashable, Sendable {
         case heading(level: Int, [Inline])
         case paragraph([Inline])
-        case list(ordered: Bool, start: Int, items: [ListItem])
+        /// A tight list's items are written without paragraph spacing (no blank lines between
+        /// them in Markdown, no `<p>` in HTML); a loose list's with it.
+        case list(ordered: Bool, start: Int, items: [ListItem], tight: Bool = true)
         case quote([Block])
+        /// `language`: the first word of a fence's info string.
         case code(language: String?, text: String)
         case rule
         case table(Table)
+        /// Raw HTML, kept as written: passed through to HTML and Markdown, left out of formats
+        /// that cannot hold it (RTF, PDF, plain text).
+        case html(String)
     }
 
     /// The largest first number a list may have (CommonMark's nine digits): readers bound what
@@ -61,16 +67,29 @@ public struct RichText: Hashable, Sendable {
         blocks.compactMap { block -> Block? in
             switch block {
             case .heading, .rule: return block
-            case .paragraph(let inlines): return plainText(of: inlines).isEmpty ? nil : block
+            case .paragraph(let inlines): return hasContent(inlines) ? block : nil
+            case .html(let text): return text.isEmpty ? nil : block
             case .code(_, let text): return text.isEmpty || text == "\n" ? nil : block
             case .quote(let inner):
                 let kept = pruned(inner)
                 return kept.isEmpty ? nil : .quote(kept)
-            case .list(let ordered, let start, let items):
+            case .list(let ordered, let start, let items, let tight):
                 let kept = items.map { ListItem(checked: $0.checked, blocks: pruned($0.blocks)) }
-                return kept.isEmpty ? nil : .list(ordered: ordered, start: start, items: kept)
+                return kept.isEmpty ? nil : .list(ordered: ordered, start: start, items: kept, tight: tight)
             case .table(let table):
-                return table.rows.contains { $0.contains { !plainText(of: $0).isEmpty } } ? block : nil
+                return table.rows.contains { $0.contains(where: hasContent) } ? block : nil
+            }
+        }
+    }
+
+    /// Whether inline runs show something: text, an image, raw HTML.
+    public static func hasContent(_ inlines: [Inline]) -> Bool {
+        inlines.contains { inline in
+            switch inline {
+            case .text(let text), .code(let text), .html(let text): !text.isEmpty
+            case .italic(let inner), .bold(let inner), .strikethrough(let inner), .link(_, _, let inner): hasContent(inner)
+            case .image: true
+            case .lineBreak, .softBreak: false
             }
         }
     }
@@ -104,11 +123,17 @@ public struct RichText: Hashable, Sendable {
         case bold([Inline])
         case strikethrough([Inline])
         case code(String)
-        case link(url: String, [Inline])
+        /// `url` as written in the source (percent-encoding is the writers' concern); `title` as in
+        /// `[text](url "title")`.
+        case link(url: String, title: String? = nil, [Inline])
+        /// An image: where it is, its title, and its description (alt text).
+        case image(source: String, title: String? = nil, alt: [Inline])
+        /// Raw inline HTML (`<span>`, `<!-- … -->`), kept as written, as `html` blocks are.
         /// A line break within a paragraph.
         case lineBreak
         /// A break the writer may render as a space (a newline in Markdown source).
         case softBreak
+        case html(String)
     }
 }
 
@@ -121,7 +146,7 @@ extension RichText {
     static func plainText(of block: Block) -> String {
         switch block {
         case .heading(_, let inlines), .paragraph(let inlines): return plainText(of: inlines)
-        case .list(let ordered, let start, let items):
+        case .list(let ordered, let start, let items, _):
             return items.enumerated().map { index, item in
                 let marker = item.checked.map { $0 ? "[x] " : "[ ] " } ?? ""
                 let bullet = ordered ? "\(itemNumber(start: start, index: index)). " : "• "
@@ -131,6 +156,7 @@ extension RichText {
         case .code(_, let text): return withoutFinalLineFeed(text)
         case .rule: return "———"
         case .table(let table): return table.rows.map { $0.map(plainText(of:)).joined(separator: "\t") }.joined(separator: "\n")
+        case .html: return ""
         }
     }
 
@@ -139,9 +165,11 @@ extension RichText {
         inlines.map { inline -> String in
             switch inline {
             case .text(let text), .code(let text): text
-            case .italic(let inner), .bold(let inner), .strikethrough(let inner), .link(_, let inner): plainText(of: inner)
+            case .italic(let inner), .bold(let inner), .strikethrough(let inner), .link(_, _, let inner): plainText(of: inner)
+            case .image(_, _, let alt): plainText(of: alt)
             case .lineBreak: "\n"
             case .softBreak: " "
+            case .html: ""
             }
         }.joined()
     }
