@@ -28,6 +28,11 @@ public final class Interpreter: Sendable {
     /// Runs the workflow with `input` and `variables` (from `--set`) and returns its output.
     /// Throws `RuntimeError`, or `RunCancelled` when a person declined.
     public func run(input: Value, variables: [String: Value] = [:]) async throws -> Value {
+        // Deferred properties are fetched once per entity in the run, sub-workflows included.
+        try await FetchedProperties.run { try await runHeaderAndSteps(input: input, variables: variables) }
+    }
+
+    private func runHeaderAndSteps(input: Value, variables: [String: Value]) async throws -> Value {
         var input = input
         // A given input's paths are relative to the working folder; the default's, like every
         // path the workflow writes, to the workflow's folder.

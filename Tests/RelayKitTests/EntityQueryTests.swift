@@ -141,13 +141,17 @@ struct EntityQueryTests {
     }
 
     @Test("entity → text is its title, → dictionary its id, title and properties; a stored read needs no fetch")
-    func coercions() throws {
-        let chore = Value.entity(EntityValue(Chore.samples[1]))
+    func coercions() async throws {
+        let entity = EntityValue(Chore.samples[1])
+        let chore = Value.entity(entity)
         #expect(chore.textValue == "Wash the car")
         #expect(chore.type == .entity("chore"))
         #expect(chore.type.withArticle == "a chore")
-        let dictionary = try chore.dictionaryValue()
+        // The conversions' entity → dictionary, without the deferred properties (here: none fetched).
+        let dictionary = try await entity.dictionary(includingDeferred: false)
         #expect(Array(dictionary.keys) == ["id", "title", "name", "minutes", "due", "done", "hours"])
+        #expect(Array(entity.dictionaryNow.keys) == Array(dictionary.keys))
+        #expect(throws: CoercionError.self) { try chore.dictionaryValue() }
         #expect(try chore.property("minutes") == 45)
         #expect(throws: ValueAccessError.self) { try chore.property("detail") }
         #expect(throws: ValueAccessError.self) { try chore.property("colour") }

@@ -22,6 +22,16 @@ struct Hike: Entity {
     let distance: Double
     var displayRepresentation: DisplayRepresentation { DisplayRepresentation(title: name) }
 
+    /// Its own codable form, as a file, is that hike again.
+    static var valueQueries: [EntityValueQuery<Hike>] {
+        [
+            .file(codableType) { file in
+                let id = String(decoding: try file.contents(), as: UTF8.self).split(separator: "\"").dropLast().last.map(String.init)
+                return samples.first { $0.id == id }
+            }
+        ]
+    }
+
     var sheet: RichText {
         RichText(blocks: [.heading(level: 1, [.text(name)]), .paragraph([.text("Distance: \(distance) km")])])
     }
@@ -162,6 +172,24 @@ struct ConversionMatrixTests {
                 #expect(try await run("- get-text", entity).textValue == wanted, "\(entity.typeName)")
                 #expect(try await run("- convert: text", entity).textValue == wanted, "\(entity.typeName)")
                 #expect(try await run("- change-case: upper", entity).textValue == entity.title.uppercased(), "\(entity.typeName)")
+            }
+        }
+    }
+
+    @Test("values become entities through their type's value queries: a hike's own file, a photo's or note's file or path")
+    func valuesBecomeEntities() async throws {
+        try await withLibraries {
+            let hike = try #require(try await samples().first { $0.typeName == "hike" })
+            #expect(try await run("- convert: com.example.hikes.hike\n- convert: hike\n- get-details: name", hike) == "Ridge Loop")
+            let photos = root.appendingPathComponent("Pictures").path
+            let steps = "- text: \(photos)/beach.png\n- convert: photo\n- text: \"${previous.title} ${previous.width}\""
+            #expect(try await RelayRuntimeTests.run(steps: steps, registry: registry, granted: [.read: .only([root.path])]) == "beach.png 8")
+            let note = "- text: \(root.path)/Notes/Trip.md\n- convert: file\n- convert: note\n- get-details: title"
+            #expect(try await RelayRuntimeTests.run(steps: note, registry: registry, granted: [.read: .only([root.path])]) == "Trip")
+            // A file that is not in the library is no photo: the error says what was wanted and found.
+            let outside = "- text: \(root.path)/elsewhere.png\n- convert: file\n- convert: photo"
+            await #expect(throws: RuntimeError.self) {
+                try await RelayRuntimeTests.run(steps: outside, registry: registry, granted: [.read: .only([root.path])])
             }
         }
     }

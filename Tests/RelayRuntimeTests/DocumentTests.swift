@@ -202,7 +202,7 @@ struct ConversionTests {
             _ = try await run("- text: x\n- convert: nonsense", in: root)
             Issue.record("expected an error")
         } catch let error as RuntimeError {
-            #expect(error.message.contains("neither a type nor a content type"))
+            #expect(error.message.contains("neither a type, an entity type nor a content type"))
         }
     }
 }

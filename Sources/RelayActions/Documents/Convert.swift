@@ -6,16 +6,19 @@ struct Convert: Intent {
     static let output = ValueType.any
 
     @Parameter(input: true, summary: "What to convert.", access: .read) var value: Value
-    @Parameter(primary: true, summary: "A type name or a content type (short name, extension, MIME type or identifier).") var to: String
+    @Parameter(primary: true, summary: "A type name, an entity type (photo, note, a package's), or a content type (short name, extension, MIME type or identifier).") var to: String
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         let target: Representation
         if let type = ValueType(name: to), type != .any {
             target = .value(type)
+        } else if let entityType = context.entityTypes.descriptor(named: to) {
+            // A value the type's value queries take, or a title.
+            target = .value(.entity(entityType.name.singular))
         } else if let type = ContentType(name: to) {
             target = .file(type)
         } else {
-            throw IntentError("'\(to)' is neither a type nor a content type (try text, rich-text, pdf, html, png, jpeg)")
+            throw IntentError("'\(to)' is neither a type, an entity type nor a content type (try text, rich-text, pdf, html, png, jpeg, photo)")
         }
         // A format is made of each item; a type of the whole (a list's text is its lines).
         guard case .file = target else { return .value(try await context.convert(value, to: target)) }

@@ -27,6 +27,8 @@ struct Note: Entity {
         .deferred("body") { try $0.body() },
     ]
     static var defaultQuery: any EntityQuery<Note> { NoteQuery() }
+    /// A Markdown file in the notes folder, or its path, is that note.
+    static var valueQueries: [EntityValueQuery<Note>] { LibraryFolder.valueQueries(in: { NoteLibrary.folder }, type: .markdown, Note.init) }
     static var indexing: EntityIndexing<Note>? {
         EntityIndexing(
             priority: 0.6, keywords: { $0.folder.split(separator: "/").map(String.init) }, modified: { $0.file.modified },

@@ -29,6 +29,8 @@ struct Photo: Entity {
         .computed("path") { $0.file.path },
     ]
     static var defaultQuery: any EntityQuery<Photo> { PhotoQuery() }
+    /// An image file in the library, or its path, is that photo.
+    static var valueQueries: [EntityValueQuery<Photo>] { LibraryFolder.valueQueries(in: { PhotoLibrary.folder }, type: .image, Photo.init) }
 
     let file: ScannedFile
 

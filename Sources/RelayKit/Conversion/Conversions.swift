@@ -47,13 +47,26 @@ public struct Conversions: Sendable {
         }
         let coercible = Coercibility.of(from, to: target.type)
         if coercible == .always, target.type != .file || target.contentTypes.isEmpty { return .always }
-        if coercible != .never || target.type.isEntity && from == .text { return .sometimes }
+        if coercible != .never || target.type.isEntity && (from == .text || valueQueriesTake(from, into: target.type)) { return .sometimes }
         // A file's content type is known only from the file: any converter from a file may apply.
         let offered: [Representation] =
             from == .file
             ? graph.converters.compactMap { if case .file = $0.from { $0.from } else { nil } } : [.value(from)]
         if graph.cheapest(from: offered, to: target.wanted) != nil { return .sometimes }
         return never(from, target)
+    }
+
+    /// Whether a value query of one of the entity types takes values of type `from` (for a file,
+    /// of any content type: which it is, the file will tell).
+    private func valueQueriesTake(_ from: ValueType, into type: ValueType) -> Bool {
+        type.entityTypeNames.contains { name in
+            entityTypes.descriptor(named: name)?.valueQueries.queries.contains { query in
+                switch query.from {
+                case .file: from == .file
+                case .value(let taken): taken == from || taken == .any
+                }
+            } ?? false
+        }
     }
 
     private func never(_ from: ValueType, _ target: ConversionTarget) -> Route {
@@ -243,7 +256,18 @@ public struct Conversions: Sendable {
         switch value {
         case .entity(let entity) where type.entityTypeNames.contains(entity.typeName): return value
         case .list(let items) where items.count == 1: return try await self.entity(from: items[0], as: type, in: context)
-        case .entity, .list, .nothing, .dictionary:
+        default: break
+        }
+        // A value the type's value queries take (a file of its format, a path) is that entity.
+        let offered = Representation.offered(by: value)
+        for typeName in type.entityTypeNames {
+            guard let descriptor = entityTypes.descriptor(named: typeName) else { continue }
+            for query in descriptor.valueQueries.queries where offered.contains(where: { $0.satisfies(query.from) }) {
+                if let made = try await query.entity(value, descriptor) { return .entity(made) }
+            }
+        }
+        switch value {
+        case .entity, .list, .nothing, .dictionary, .file:
             throw ConversionError("wants \(type.withArticle), found \(value.briefDescription)")
         default: break
         }

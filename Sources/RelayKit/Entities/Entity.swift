@@ -56,6 +56,9 @@ public protocol Entity: ParameterValue {
     static var urlTemplate: URLTemplate? { get }
     /// How entities of this type go into the full-text index for `search`, if they do.
     static var indexing: EntityIndexing<Self>? { get }
+    /// How values of other kinds become entities of this type (a file of its format, a
+    /// dictionary, a URL), tried before a text is looked up by title. None by default.
+    static var valueQueries: [EntityValueQuery<Self>] { get }
     /// The folder whose files the type's query reads (a library such as `~/Pictures`), if any:
     /// finding entities of the type asks the run's gate to read it (Docs/Security.md).
     static var folder: String? { get }
@@ -72,6 +75,7 @@ extension Entity {
     public static var urlTemplate: URLTemplate? { nil }
     public static var indexing: EntityIndexing<Self>? { nil }
     public static var folder: String? { nil }
+    public static var valueQueries: [EntityValueQuery<Self>] { [] }
     public var transferRepresentations: [TransferRepresentation] {
         [.proxy(.plainText) { .text(displayRepresentation.title) }]
     }

@@ -40,6 +40,8 @@ public final class EntityDescriptor: Sendable {
     public let folder: @Sendable () -> String?
     /// The ranking priority when indexed, nil when not indexed.
     public let indexPriority: Double?
+    /// How values of other kinds become entities of the type.
+    public let valueQueries: EntityValueQueries
 
     private let readers: [String: PropertyReader]
     private let query: QueryFunctions
@@ -64,9 +66,10 @@ public final class EntityDescriptor: Sendable {
         urlTemplate = E.urlTemplate
         folder = { E.folder }
         indexPriority = E.indexing?.priority
+        valueQueries = EntityValueQueries(E.valueQueries)
         var readers = Self.builtInReaders
         for property in declared where readers[property.name] == nil {
-            readers[property.name] = PropertyReader(property.readNow, fetch: property.fetch)
+            readers[property.name] = PropertyReader(name: property.name, property.readNow, fetch: property.fetch)
         }
         self.readers = readers
         let query = E.defaultQuery
@@ -109,11 +112,13 @@ public final class EntityDescriptor: Sendable {
         properties = type.properties
         urlTemplate = type.urlTemplate
         indexPriority = type.indexPriority
+        valueQueries = type.valueQueries
         var readers = Self.builtInReaders
         let fetch = type.fetch
         for property in type.properties where readers[property.name] == nil {
             let name = property.name
             readers[name] = PropertyReader(
+                name: name,
                 { $0.entity(as: HostedEntity.self)?.values[name] },
                 fetch: { entity in
                     guard let hosted = entity.entity(as: HostedEntity.self) else { return .nothing }
@@ -200,15 +205,20 @@ public struct PropertyReader: Sendable {
     /// The value without fetching; nil for a deferred property.
     public let now: @Sendable (EntityValue) -> Value?
     private let fetch: (@Sendable (EntityValue) async throws -> Value)?
+    /// The property's name, which keys what a run has fetched.
+    private let name: String
 
-    init(_ now: @escaping @Sendable (EntityValue) -> Value?, fetch: (@Sendable (EntityValue) async throws -> Value)? = nil) {
+    init(name: String = "", _ now: @escaping @Sendable (EntityValue) -> Value?, fetch: (@Sendable (EntityValue) async throws -> Value)? = nil) {
+        self.name = name
         self.now = now
         self.fetch = fetch
     }
 
-    /// The value, fetching a deferred property.
+    /// The value, fetching a deferred property — once per entity in a run (`FetchedProperties`).
     public func value(of entity: EntityValue) async throws -> Value {
         if let value = now(entity) { return value }
-        return try await fetch?(entity) ?? .nothing
+        guard let fetch else { return .nothing }
+        guard let fetched = FetchedProperties.current else { return try await fetch(entity) }
+        return try await fetched.value(for: .init(type: entity.typeName, id: entity.id, property: name)) { try await fetch(entity) }
     }
 }

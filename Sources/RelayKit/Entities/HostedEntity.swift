@@ -71,6 +71,8 @@ public struct HostedEntityType: Sendable {
     public var transfer: @Sendable (HostedEntity) -> [TransferRepresentation]
     /// The texts to index, for an indexed type.
     public var indexRecord: (@Sendable (HostedEntity) async throws -> EntityDescriptor.IndexRecord)?
+    /// How values of other kinds become entities of the type.
+    public var valueQueries = EntityValueQueries([])
 
     public init(
         name: EntityTypeName, properties: [EntityDescriptor.PropertyInfo], urlTemplate: URLTemplate?, indexPriority: Double?,

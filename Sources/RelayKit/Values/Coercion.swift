@@ -180,15 +180,6 @@ extension Value {
                 throw CoercionError(value: self, target: .url, reason: "a URL needs a scheme, like https://")
             }
             return url
-        case .entity(let entity):
-            do {
-                guard let template = entity.descriptor.urlTemplate else { throw CoercionError(value: self, target: .url, reason: "its type has no URL template") }
-                return try template.url { name in try entity.propertyNow(name) }
-            } catch let error as CoercionError {
-                throw error
-            } catch {
-                throw CoercionError(value: self, target: .url, reason: "\(error)")
-            }
         default: throw CoercionError(value: self, target: .url)
         }
     }
@@ -236,7 +227,6 @@ extension Value {
                 throw CoercionError(value: self, target: .dictionary, reason: "the JSON is not an object")
             }
             return entries
-        case .entity(let entity): return entity.dictionaryNow
         default: throw CoercionError(value: self, target: .dictionary)
         }
     }
@@ -296,8 +286,8 @@ public enum Coercibility: Sendable {
         case .richText: return from == .file ? .sometimes : .always
         case .number: return from == .boolean ? .always : .never
         case .boolean: return from == .number ? .always : .never
-        case .url: return from.isEntity ? .sometimes : .never
-        case .dictionary: return from.isEntity ? .always : .never
+        // An entity's URL and dictionary are the conversions' (they may fetch), not coercion's.
+        case .url, .dictionary: return .never
         case .entity, .union:
             let shared = Set(from.entityTypeNames).intersection(target.entityTypeNames)
             if shared.isEmpty { return .never }
