@@ -194,6 +194,21 @@ struct ConversionMatrixTests {
         }
     }
 
+    @Test("save-file of an entity: the form its extension names, else its first data form")
+    func saveEntity() async throws {
+        try await withLibraries {
+            let hike = try #require(try await samples().first { $0.typeName == "hike" })
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            let saved = try await RelayRuntimeTests.run(
+                steps: "- save-file: \(root.path)/ridge.rtf", registry: registry, input: .entity(hike), granted: [.write: .only([root.path])])
+            #expect(try saved.fileValue().contentType == .rtf)
+            #expect(try String(contentsOfFile: root.appendingPathComponent("ridge.rtf").path, encoding: .utf8).contains("Distance: 4.2 km"))
+            let own = try await RelayRuntimeTests.run(
+                steps: "- save-file: \(root.path)", registry: registry, input: .entity(hike), granted: [.write: .only([root.path])])
+            #expect(try own.fileValue().name == "Ridge Loop.hike")
+        }
+    }
+
     @Test("rich text, a URL and a dictionary: the RTF sheet, the URL template, the properties")
     func values() async throws {
         try await withLibraries {

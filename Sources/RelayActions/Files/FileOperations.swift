@@ -50,7 +50,7 @@ private func existingFile(_ file: FileReference) throws -> String {
 
 /// `save-file`: writes the input to a file.
 struct SaveFile: Intent {
-    static let summary = "Saves the input (a file's bytes, or any value as text) to a path; refuses to replace a file unless 'overwrite'."
+    static let summary = "Saves the input (a file's bytes, an entity in the format the path's extension names, or any value as text) to a path; refuses to replace a file unless 'overwrite'."
     static let output = ValueType.file
 
     @Parameter(input: true, summary: "What to save.", access: .read) var value: Value
@@ -59,7 +59,14 @@ struct SaveFile: Intent {
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         let path: String
-        if case .file(let file) = value.oneValue {
+        var value = value.oneValue
+        if case .entity = value {
+            // An entity is saved in the form the destination's extension names (`ridge.pdf`: its
+            // PDF), else in its first form that is data (Docs/Language.md, "Conversions between formats").
+            let named = to.isFolder ? nil : ContentType(fileExtension: to.fileExtension)
+            value = try await context.convert(value, to: named.map(Representation.file) ?? .value(.file))
+        }
+        if case .file(let file) = value {
             path = try FileDestination.path(for: to, named: file.name)
             let source = try existingFile(file)
             try await copying(in: context) { progress throws(FileOperationError) in
