@@ -140,9 +140,10 @@ public enum RTFWriter {
             case .strikethrough(let inner): "{\\strike " + rtf(for: inner) + "}"
             case .code(let code): "{\\f1 " + escape(code) + "}"
             case .link(let url, let title, let inner): hyperlink(url, title, rtf(for: inner))
-            // An image is a link to it, shown as its description.
-            case .image(let source, let title, let alt):
-                hyperlink(source, title, rtf(for: RichText.hasContent(alt) ? alt : [.text("image")]))
+            // An image is a link to it, shown as its description; one with none shows nothing, as
+            // in plain text.
+            case .image(let source, let title, let alt): RichText.hasContent(alt) ? hyperlink(source, title, rtf(for: alt)) : ""
+
             case .lineBreak: "\\line\n"
             case .softBreak: " "
             case .html: ""
