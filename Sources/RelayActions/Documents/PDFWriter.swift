@@ -239,9 +239,9 @@ enum PangoMarkup {
             case .strikethrough(let inner): "<s>\(markup(for: inner))</s>"
             case .code(let code): "<tt>\(escape(code))</tt>"
             case .link(_, _, let inner): "<span foreground=\"#1a4fb3\" underline=\"single\">\(markup(for: inner))</span>"
-            // An image is shown as its description, as a link to it is.
+            // An image is shown as its description, as a link to it is; one with none as nothing.
             case .image(_, _, let alt):
-                "<span foreground=\"#1a4fb3\" underline=\"single\">\(RichText.hasContent(alt) ? markup(for: alt) : "image")</span>"
+                RichText.hasContent(alt) ? "<span foreground=\"#1a4fb3\" underline=\"single\">\(markup(for: alt))</span>" : ""
             case .lineBreak: "\n"
             case .softBreak: " "
             case .html: ""

@@ -166,7 +166,8 @@ extension RichText {
             switch inline {
             case .text(let text), .code(let text): text
             case .italic(let inner), .bold(let inner), .strikethrough(let inner), .link(_, _, let inner): plainText(of: inner)
-            case .image(_, _, let alt): plainText(of: alt)
+            // An image without a description shows no text (RTF and PDF show it as nothing, too).
+            case .image(_, _, let alt): hasContent(alt) ? plainText(of: alt) : ""
             case .lineBreak: "\n"
             case .softBreak: " "
             case .html: ""
