@@ -69,7 +69,7 @@ public final class EntityDescriptor: Sendable {
         valueQueries = EntityValueQueries(E.valueQueries)
         var readers = Self.builtInReaders
         for property in declared where readers[property.name] == nil {
-            readers[property.name] = PropertyReader(name: property.name, property.readNow, fetch: property.fetch)
+            readers[property.name] = PropertyReader(name: property.name, property.readNow, fetch: property.fetch, fetchMany: property.fetchMany)
         }
         self.readers = readers
         let query = E.defaultQuery
@@ -205,13 +205,31 @@ public struct PropertyReader: Sendable {
     /// The value without fetching; nil for a deferred property.
     public let now: @Sendable (EntityValue) -> Value?
     private let fetch: (@Sendable (EntityValue) async throws -> Value)?
+    private let fetchMany: (@Sendable ([EntityValue]) async throws -> [Value])?
     /// The property's name, which keys what a run has fetched.
     private let name: String
 
-    init(name: String = "", _ now: @escaping @Sendable (EntityValue) -> Value?, fetch: (@Sendable (EntityValue) async throws -> Value)? = nil) {
+    init(
+        name: String = "", _ now: @escaping @Sendable (EntityValue) -> Value?, fetch: (@Sendable (EntityValue) async throws -> Value)? = nil,
+        fetchMany: (@Sendable ([EntityValue]) async throws -> [Value])? = nil
+    ) {
         self.name = name
         self.now = now
         self.fetch = fetch
+        self.fetchMany = fetchMany
+    }
+
+    /// Fetches the property of `entities` in one call, when the type can and a run keeps what it
+    /// fetched: the reads that follow find it fetched. Entities fetched already are not asked again.
+    public func prefetch(_ entities: [EntityValue]) async throws {
+        guard let fetchMany, let fetched = FetchedProperties.current, entities.count > 1 else { return }
+        let wanted = fetched.missing(entities.map { FetchedProperties.Key(type: $0.typeName, id: $0.id, property: name) })
+        guard wanted.count > 1 else { return }
+        let chosen = entities.filter { wanted.contains(FetchedProperties.Key(type: $0.typeName, id: $0.id, property: name)) }
+        var seen = Set<FetchedProperties.Key>()
+        let unique = chosen.filter { seen.insert(FetchedProperties.Key(type: $0.typeName, id: $0.id, property: name)).inserted }
+        let values = try await fetchMany(unique)
+        fetched.store(zip(unique, values).map { (FetchedProperties.Key(type: $0.typeName, id: $0.id, property: name), $1) })
     }
 
     /// The value, fetching a deferred property — once per entity in a run (`FetchedProperties`).

@@ -12,15 +12,18 @@ public struct EntityProperty<E: Entity>: Sendable {
     let readNow: @Sendable (EntityValue) -> Value?
     /// Fetches a deferred property's value.
     let fetch: (@Sendable (EntityValue) async throws -> Value)?
+    /// Fetches a deferred property of many entities in one call, when the type can.
+    let fetchMany: (@Sendable ([EntityValue]) async throws -> [Value])?
 
     @usableFromInline
     init(name: String, type: ValueType, kind: PropertyKind, readNow: @escaping @Sendable (EntityValue) -> Value?,
-        fetch: (@Sendable (EntityValue) async throws -> Value)?) {
+        fetch: (@Sendable (EntityValue) async throws -> Value)?, fetchMany: (@Sendable ([EntityValue]) async throws -> [Value])? = nil) {
         self.name = name
         self.type = type
         self.kind = kind
         self.readNow = readNow
         self.fetch = fetch
+        self.fetchMany = fetchMany
     }
 
     /// A property the entity holds, read through a key path.
@@ -44,6 +47,27 @@ public struct EntityProperty<E: Entity>: Sendable {
                 guard let entity = base.entity(as: E.self) else { return .nothing }
                 return try await fetch(entity).parameterValue
             })
+    }
+}
+
+extension EntityProperty {
+    /// A property fetched only when read or filtered on, for many entities in one call when
+    /// `find`, `filter` or `sort` needs it of many (one request to a service, not one per entity).
+    /// `fetch` answers one value per entity, in order.
+    @inlinable
+    public static func deferred<T: ParameterValue>(_ name: String, many fetch: @escaping @Sendable ([E]) async throws -> [T]) -> Self {
+        let fetchMany: @Sendable ([EntityValue]) async throws -> [Value] = { bases in
+            let entities = bases.compactMap { $0.entity(as: E.self) }
+            guard entities.count == bases.count else { return bases.map { _ in .nothing } }
+            let values = try await fetch(entities)
+            guard values.count == entities.count else {
+                throw IntentError("'\(name)' of \(entities.count) \(E.typeName.plural) gave \(values.count) values")
+            }
+            return values.map(\.parameterValue)
+        }
+        return Self(
+            name: name, type: T.valueType, kind: .deferred, readNow: { _ in nil },
+            fetch: { base in try await fetchMany([base]).first ?? .nothing }, fetchMany: fetchMany)
     }
 }
 

@@ -26,6 +26,18 @@ public final class FetchedProperties: @unchecked Sendable {
         return try await $current.withValue(FetchedProperties()) { try await body() }
     }
 
+    /// Of `keys`, those not fetched or being fetched.
+    func missing(_ keys: [Key]) -> Set<Key> {
+        lock.withLock { Set(keys.filter { fetches[$0] == nil }) }
+    }
+
+    /// Values fetched together (`PropertyReader.prefetch`), kept as if each had been fetched alone.
+    func store(_ values: [(Key, Value)]) {
+        lock.withLock {
+            for (key, value) in values where fetches[key] == nil { fetches[key] = Task { value } }
+        }
+    }
+
     /// The value of `key`: fetched by `fetch` the first time, the same value every time after.
     func value(for key: Key, fetch: @escaping @Sendable () async throws -> Value) async throws -> Value {
         let task = lock.withLock {

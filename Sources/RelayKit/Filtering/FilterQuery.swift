@@ -29,6 +29,7 @@ public struct FilterQuery: Sendable {
     /// The items that satisfy the conditions, sorted, at most `limit` of them. With a sort and
     /// a limit, one pass keeps the best `limit` of the items that pass, without sorting them all.
     public func apply(to items: [Value]) async throws -> [Value] {
+        try await Self.prefetch(conditions.map(\.property) + sort.map(\.property), of: items)
         var readers = PropertyReaders(conditions.map(\.property))
         if let limit, !sort.isEmpty, limit < items.count {
             var ranking = TopRanking(sort: sort, limit: limit)
@@ -41,6 +42,19 @@ public struct FilterQuery: Sendable {
         var kept: [Value] = []
         for item in items where try await passes(item, readers: &readers) { kept.append(item) }
         return try await sortAndLimit(kept)
+    }
+
+    /// The deferred properties the query reads, fetched for all the entities among `items` in
+    /// one call where their type can (`EntityProperty.deferred(_:many:)`), within a run.
+    private static func prefetch(_ properties: [String], of items: [Value]) async throws {
+        guard FetchedProperties.current != nil, !properties.isEmpty else { return }
+        var byType: [ObjectIdentifier: (descriptor: EntityDescriptor, entities: [EntityValue])] = [:]
+        for case .entity(let entity) in items {
+            byType[ObjectIdentifier(entity.descriptor), default: (entity.descriptor, [])].entities.append(entity)
+        }
+        for (descriptor, entities) in byType.values {
+            for property in Set(properties) { try await descriptor.reader(for: property)?.prefetch(entities) }
+        }
     }
 
     /// Whether `item` satisfies the conditions: synchronously when no deferred property is read,
