@@ -10,7 +10,7 @@ public enum ImageActions: IntentPackage {
 }
 
 /// Reads an input image file, or explains why it is not one.
-private func load(_ file: FileReference) throws -> (RasterImage, ContentType) {
+func loadImage(_ file: FileReference) throws -> (RasterImage, ContentType) {
     guard file.exists, !file.isFolder else { throw IntentError("no such image file: '\(file.path)'") }
     let type = file.contentType
     guard type.conforms(to: .image) else { throw IntentError("'\(file.name)' is \(type.identifier), not an image") }
@@ -64,7 +64,7 @@ struct RotateImage: Intent {
         try await FileLock.exclusive(image.path) {
             let turns = ((degrees % 360) + 360) % 360
             guard turns % 90 == 0 else { throw IntentError("'degrees' is 90, 180, 270 or -90, not \(degrees)") }
-            let (source, type) = try load(image)
+            let (source, type) = try loadImage(image)
             let (width, height) = (Double(source.width), Double(source.height))
             let rotated = try source.drawn(width: turns % 180 == 0 ? source.width : source.height, height: turns % 180 == 0 ? source.height : source.width) {
                 context in
@@ -93,7 +93,7 @@ struct FlipImage: Intent {
     /// The image is locked from reading to writing, so runs at the same time take turns.
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         try await FileLock.exclusive(image.path) {
-            let (source, type) = try load(image)
+            let (source, type) = try loadImage(image)
             let horizontal = direction.lowercased() == "horizontal"
             let flipped = try source.drawn(width: source.width, height: source.height) { context in
                 if horizontal {
@@ -123,7 +123,7 @@ struct ResizeImage: Intent {
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         try await FileLock.exclusive(image.path) {
             guard width != nil || height != nil else { throw IntentError("give 'width', 'height' or both") }
-            let (source, type) = try load(image)
+            let (source, type) = try loadImage(image)
             let aspect = Double(source.width) / Double(source.height)
             let newWidth = width ?? max(1, Int((Double(height ?? 1) * aspect).rounded()))
             let newHeight = height ?? max(1, Int((Double(newWidth) / aspect).rounded()))
@@ -149,7 +149,7 @@ struct ConvertImage: Intent {
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         try await FileLock.exclusive(image.path) {
             guard (1...100).contains(quality) else { throw IntentError("'quality' is from 1 to 100, not \(quality)") }
-            let (source, _) = try load(image)
+            let (source, _) = try loadImage(image)
             let type: ContentType = to.lowercased() == "png" ? .png : .jpeg
             let newName = ((image.name as NSString).deletingPathExtension as NSString).appendingPathExtension(type.preferredExtension ?? "img")
                 ?? image.name

@@ -11,9 +11,10 @@ enum ImageConverters {
         },
     ]
 
+    /// The image read as every image action reads it (`load`), written as `type` to the scratch folder.
     private static func convert(_ value: Value, to type: ContentType, _ context: any IntentContext) throws -> Value {
         let file = try value.fileValue()
-        let image = try RasterImage.decode(try file.contents(), type: file.contentType, name: file.name)
+        let (image, _) = try loadImage(file)
         let name = DocumentConverters.baseName(file) + "." + (type.preferredExtension ?? "img")
         return try DocumentConverters.scratchFile(try image.encoded(as: type), named: name, context)
     }
