@@ -140,7 +140,7 @@ public struct RichText: Hashable, Sendable {
 extension RichText {
     /// The text without styles: blocks separated by blank lines, list items one a line.
     public var plainText: String {
-        Self.showingText(blocks).map(Self.plainText(of:)).joined(separator: "\n\n")
+        Self.shownTexts(blocks).joined(separator: "\n\n")
     }
 
     static func plainText(of block: Block) -> String {
@@ -150,9 +150,9 @@ extension RichText {
             return items.enumerated().map { index, item in
                 let marker = item.checked.map { $0 ? "[x] " : "[ ] " } ?? ""
                 let bullet = ordered ? "\(itemNumber(start: start, index: index)). " : "• "
-                return bullet + marker + showingText(item.blocks).map(plainText(of:)).joined(separator: "\n")
+                return bullet + marker + shownTexts(item.blocks).joined(separator: "\n")
             }.joined(separator: "\n")
-        case .quote(let blocks): return showingText(blocks).map(plainText(of:)).joined(separator: "\n\n")
+        case .quote(let blocks): return shownTexts(blocks).joined(separator: "\n\n")
         case .code(_, let text): return withoutFinalLineFeed(text)
         case .rule: return "———"
         case .table(let table): return table.rows.map { $0.map(plainText(of:)).joined(separator: "\t") }.joined(separator: "\n")
@@ -160,18 +160,12 @@ extension RichText {
         }
     }
 
-    /// `blocks` without raw HTML, or quotes of nothing else, which have no text to show (and no
-    /// place between the others): RTF and PDF leave them out.
-    static func showingText(_ blocks: [Block]) -> [Block] {
-        blocks.filter { !isRawHTML($0) }
-    }
-
-    private static func isRawHTML(_ block: Block) -> Bool {
-        switch block {
-        case .html: true
-        case .quote(let inner): inner.allSatisfy(isRawHTML)
-        default: false
-        }
+    /// The texts of the `blocks` that show some: raw HTML, a paragraph of images without
+    /// descriptions, an empty heading have none, and take no place between the others in plain
+    /// text (RTF and PDF leave some of them out, and plain text must read the same from every
+    /// format). Each block's text is worked out once, so deep nesting costs no more than shallow.
+    static func shownTexts(_ blocks: [Block]) -> [String] {
+        blocks.map(plainText(of:)).filter { !$0.isEmpty }
     }
 
     /// The text of inline runs, without styles.
