@@ -145,7 +145,7 @@ extension RichText {
 
     static func plainText(of block: Block) -> String {
         switch block {
-        case .heading(_, let inlines), .paragraph(let inlines): return plainText(of: inlines)
+        case .heading(_, let inlines), .paragraph(let inlines): return lineText(inlines)
         case .list(let ordered, let start, let items, _):
             return items.enumerated().map { index, item in
                 let marker = item.checked.map { $0 ? "[x] " : "[ ] " } ?? ""
@@ -155,7 +155,7 @@ extension RichText {
         case .quote(let blocks): return shownTexts(blocks).joined(separator: "\n\n")
         case .code(_, let text): return withoutFinalLineFeed(text)
         case .rule: return "———"
-        case .table(let table): return table.rows.map { $0.map(plainText(of:)).joined(separator: "\t") }.joined(separator: "\n")
+        case .table(let table): return table.rows.map { $0.map(lineText).joined(separator: "\t") }.joined(separator: "\n")
         case .html: return ""
         }
     }
@@ -166,6 +166,15 @@ extension RichText {
     /// format). Each block's text is worked out once, so deep nesting costs no more than shallow.
     static func shownTexts(_ blocks: [Block]) -> [String] {
         blocks.map(plainText(of:)).filter { !$0.isEmpty }
+    }
+
+    /// The text of a paragraph, heading or cell: its runs' text without the spaces and tabs it
+    /// ends in — a break before an image without a description, say — which no format keeps at
+    /// the end of a paragraph (Markdown and RTF readers drop them).
+    static func lineText(_ inlines: [Inline]) -> String {
+        let text = plainText(of: inlines)
+        guard let last = text.last, last == " " || last == "\t" else { return text }
+        return String(text.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 
     /// The text of inline runs, without styles.
