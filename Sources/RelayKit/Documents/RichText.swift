@@ -168,13 +168,28 @@ extension RichText {
         blocks.map(plainText(of:)).filter { !$0.isEmpty }
     }
 
-    /// The text of a paragraph, heading or cell: its runs' text without the spaces and tabs it
-    /// ends in — a break before an image without a description, say — which no format keeps at
-    /// the end of a paragraph (Markdown and RTF readers drop them).
+    /// The text of a paragraph, heading or cell. What shows nothing at its end (raw HTML, an
+    /// image without a description) is left out, and so are the spaces before it — a line break
+    /// before such an image, say — as the RTF reader leaves out the spaces a paragraph's text
+    /// ends in: plain text must read the same from every format.
     static func lineText(_ inlines: [Inline]) -> String {
-        let text = plainText(of: inlines)
-        guard let last = text.last, last == " " || last == "\t" else { return text }
-        return String(text.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+        var kept = inlines
+        trimming: while let last = kept.last {
+            switch last {
+            case .html, .softBreak: kept.removeLast()
+            case .image(_, _, let alt) where !hasContent(alt): kept.removeLast()
+            case .text(let text):
+                let trimmed = String(text.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+                if trimmed.isEmpty {
+                    kept.removeLast()
+                } else {
+                    kept[kept.count - 1] = .text(trimmed)
+                    break trimming
+                }
+            default: break trimming
+            }
+        }
+        return plainText(of: kept)
     }
 
     /// The text of inline runs, without styles.
