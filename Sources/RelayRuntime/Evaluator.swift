@@ -50,7 +50,7 @@ package enum Evaluator {
             return value
         case .property(let base, let name):
             let value = try await evaluate(base, variables)
-            if value.mayHoldEntities {
+            if value.mayFetch(name) {
                 do {
                     return try await value.resolvedProperty(name)
                 } catch {

@@ -167,15 +167,13 @@ extension Interpreter {
     private func convert(
         _ argument: Value, for parameter: ParameterDefinition, of action: ActionDefinition, step: PlannedStep
     ) async throws -> Value {
-        let value: Value
-        do {
-            value = try await withStepErrors(step) {
-                do {
-                    return try await conversions.convert(argument, to: ConversionTarget(parameter: parameter), in: StepContext(interpreter: self, step: step))
-                } catch let error as ConversionError {
-                    let role = parameter.isInput ? "input '\(parameter.name)'" : "parameter '\(parameter.name)'"
-                    throw RuntimeError("\(role) wants \(ConversionTarget(parameter: parameter)): \(error.message)", step: step.displayName, at: step.range)
-                }
+        let target = ConversionTarget(parameter: parameter)
+        let value = try await withStepErrors(step) {
+            do {
+                return try await conversions.convert(argument, to: target, in: StepContext(interpreter: self, step: step))
+            } catch let error as ConversionError {
+                let role = parameter.isInput ? "input '\(parameter.name)'" : "parameter '\(parameter.name)'"
+                throw RuntimeError("\(role) wants \(target): \(error.message)", step: step.displayName, at: step.range)
             }
         }
         if !parameter.choices.isEmpty, !parameter.choices.contains(value.textValue.lowercased()) {

@@ -185,7 +185,8 @@ public struct Conversions: Sendable {
                 throw ConversionError("wants \(target.type.withArticle), found \(entity.typeName) '\(entity.title)'")
             }
             return .entity(entity)
-        case .any where target.contentTypes.isEmpty, .nothing: return target.type == .nothing ? .nothing : .entity(entity)
+        case .nothing: return .nothing
+        case .any where target.contentTypes.isEmpty: return .entity(entity)
         case .list where target.contentTypes.isEmpty: return .list([.entity(entity)])
         case .url: return .url(try await entity.url())
         case .dictionary: return .dictionary(try await entity.dictionary(includingDeferred: true))

@@ -31,7 +31,7 @@ public enum HTMLWriter {
                 for (index, block) in item.blocks.enumerated() {
                     let written = html(for: block, tight: isTight)
                     // A block starts on a line of its own, except a tight item's first paragraph.
-                    if !(index == 0 && isTight && { if case .paragraph = block { true } else { false } }()), !content.hasSuffix("\n") {
+                    if !(index == 0 && isTight && block.isParagraph), !content.hasSuffix("\n") {
                         content += "\n"
                     }
                     content += written

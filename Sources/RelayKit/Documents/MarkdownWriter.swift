@@ -31,8 +31,7 @@ public enum MarkdownWriter {
                 var body = ""
                 for (position, block) in item.blocks.enumerated() {
                     if position > 0 {
-                        let paragraphs = { if case .paragraph = block, case .paragraph = item.blocks[position - 1] { true } else { false } }()
-                        if !tight || paragraphs { body += "\n" }
+                        if !tight || block.isParagraph && item.blocks[position - 1].isParagraph { body += "\n" }
                     }
                     body += markdown(for: block)
                 }

@@ -137,6 +137,14 @@ public struct RichText: Hashable, Sendable {
     }
 }
 
+extension RichText.Block {
+    /// Whether the block is a paragraph (writers lay a list item's first paragraph out apart).
+    var isParagraph: Bool {
+        if case .paragraph = self { return true }
+        return false
+    }
+}
+
 extension RichText {
     /// The text without styles: blocks separated by blank lines, list items one a line.
     public var plainText: String {

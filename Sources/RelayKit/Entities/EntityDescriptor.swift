@@ -219,17 +219,20 @@ public struct PropertyReader: Sendable {
         self.fetchMany = fetchMany
     }
 
+    /// Whether the property is fetched for many entities in one call.
+    public var fetchesMany: Bool { fetchMany != nil }
+
     /// Fetches the property of `entities` in one call, when the type can and a run keeps what it
     /// fetched: the reads that follow find it fetched. Entities fetched already are not asked again.
     public func prefetch(_ entities: [EntityValue]) async throws {
         guard let fetchMany, let fetched = FetchedProperties.current, entities.count > 1 else { return }
-        let wanted = fetched.missing(entities.map { FetchedProperties.Key(type: $0.typeName, id: $0.id, property: name) })
+        let keyed = entities.map { (key: FetchedProperties.Key(type: $0.typeName, id: $0.id, property: name), entity: $0) }
+        var wanted = fetched.missing(keyed.map(\.key))
         guard wanted.count > 1 else { return }
-        let chosen = entities.filter { wanted.contains(FetchedProperties.Key(type: $0.typeName, id: $0.id, property: name)) }
-        var seen = Set<FetchedProperties.Key>()
-        let unique = chosen.filter { seen.insert(FetchedProperties.Key(type: $0.typeName, id: $0.id, property: name)).inserted }
-        let values = try await fetchMany(unique)
-        fetched.store(zip(unique, values).map { (FetchedProperties.Key(type: $0.typeName, id: $0.id, property: name), $1) })
+        // Each entity once, in order: `remove` is true only the first time a key is met.
+        let chosen = keyed.filter { wanted.remove($0.key) != nil }
+        let values = try await fetchMany(chosen.map(\.entity))
+        fetched.store(zip(chosen, values).map { ($0.key, $1) })
     }
 
     /// The value, fetching a deferred property — once per entity in a run (`FetchedProperties`).

@@ -48,12 +48,18 @@ public struct FilterQuery: Sendable {
     /// one call where their type can (`EntityProperty.deferred(_:many:)`), within a run.
     private static func prefetch(_ properties: [String], of items: [Value]) async throws {
         guard FetchedProperties.current != nil, !properties.isEmpty else { return }
-        var byType: [ObjectIdentifier: (descriptor: EntityDescriptor, entities: [EntityValue])] = [:]
+        // Which readers of each type fetch many at once, decided once a type; most fetch none.
+        let names = Set(properties)
+        var batched: [ObjectIdentifier: [PropertyReader]] = [:]
+        var entitiesByType: [ObjectIdentifier: [EntityValue]] = [:]
         for case .entity(let entity) in items {
-            byType[ObjectIdentifier(entity.descriptor), default: (entity.descriptor, [])].entities.append(entity)
+            let type = ObjectIdentifier(entity.descriptor)
+            let readers = batched[type] ?? names.compactMap { entity.descriptor.reader(for: $0) }.filter(\.fetchesMany)
+            batched[type] = readers
+            if !readers.isEmpty { entitiesByType[type, default: []].append(entity) }
         }
-        for (descriptor, entities) in byType.values {
-            for property in Set(properties) { try await descriptor.reader(for: property)?.prefetch(entities) }
+        for (type, entities) in entitiesByType {
+            for reader in batched[type] ?? [] { try await reader.prefetch(entities) }
         }
     }
 

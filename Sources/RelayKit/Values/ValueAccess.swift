@@ -96,20 +96,24 @@ extension Value {
         throw ValueAccessError("\(type.withArticle) has no property '\(name)'; \(list)")
     }
 
-    /// Whether the value is an entity or a list holding one: reading its properties may fetch.
-    public var mayHoldEntities: Bool {
+    /// Whether reading the property `name` may fetch: of an entity, or of the items of a list
+    /// holding one (a list's own `count`, `first` and `last` never fetch, nor scan its items).
+    public func mayFetch(_ name: String) -> Bool {
         switch self {
         case .entity: true
-        case .list(let items): items.contains { if case .entity = $0 { true } else { false } }
+        case .list(let items) where !Self.listProperties.contains(name): items.contains { if case .entity = $0 { true } else { false } }
         default: false
         }
     }
+
+    /// The properties of a list itself, not of its items.
+    private static let listProperties: Set<String> = ["count", "first", "last"]
 
     /// Reads a property as `property(_:)` does, fetching an entity's deferred property.
     public func resolvedProperty(_ name: String) async throws -> Value {
         switch self {
         case .entity(let entity): return try await entity.property(name)
-        case .list(let items) where !["count", "first", "last"].contains(name) && mayHoldEntities:
+        case .list(let items) where mayFetch(name):
             if let item = onlyItem { return try await item.resolvedProperty(name) }
             var values: [Value] = []
             values.reserveCapacity(items.count)

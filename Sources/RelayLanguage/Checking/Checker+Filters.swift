@@ -1,4 +1,3 @@
-import Foundation
 import RelayKit
 
 extension Checker {
@@ -36,27 +35,5 @@ extension Checker {
                 report(problem.message, at: sortTemplate.range, notes: problem.note.map { ["note: \($0)"] } ?? [])
             }
         }
-    }
-}
-
-extension Checker {
-    /// A `run-workflow` path written literally names a file that is there now: a misspelt one is
-    /// found before anything runs, with the workflow files beside it to choose from.
-    mutating func checkWorkflowPath(_ action: ActionDefinition, _ arguments: [Template?]) {
-        guard action.name == "run-workflow", let index = action.parameterIndex(named: "path"), let template = arguments[index],
-            case .text(let written)? = template.literalValue, !written.isEmpty
-        else { return }
-        let expanded = HomeFolder.expandingTilde(in: written)
-        let path = expanded.hasPrefix("/") ? expanded : (folder as NSString).appendingPathComponent(expanded)
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue { return }
-        let parent = (path as NSString).deletingLastPathComponent
-        let siblings = ((try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? [])
-            .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted()
-        let name = (written as NSString).lastPathComponent
-        let what = isFolder.boolValue ? "'\(written)' is a folder, not a workflow file" : "there is no workflow file '\(written)'"
-        var notes: [String] = []
-        if !siblings.isEmpty { notes.append("note: beside it: \(siblings.prefix(10).joined(separator: ", "))\(siblings.count > 10 ? ", …" : "")") }
-        report("\(what)\(Suggestions.didYouMean(name, in: siblings))", at: template.range, notes: notes)
     }
 }
