@@ -3,7 +3,8 @@ import PackageDescription
 
 /// Where Debian (x86_64 and arm64) and Homebrew put the headers of glib, pango, cairo, poppler,
 /// libxml2 and their companions. Given as flags, not through pkg-config, whose `-pthread` SwiftPM
-/// warns about.
+/// warns about; to every target that imports RelayActions, too, since the compiler may build the
+/// C modules for whichever of them comes first.
 let systemHeaderFolders = [
     "/usr/include/libxml2", "/opt/homebrew/opt/libxml2/include/libxml2",
     "/usr/include/cairo", "/usr/include/pango-1.0", "/usr/include/glib-2.0", "/usr/include/harfbuzz",
@@ -37,7 +38,7 @@ let package = Package(
             name: "CCMarkGFM", providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"]), .brew(["cmark-gfm"])]),
         .systemLibrary(name: "CLibXML2", providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
         .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
-        .target(name: "CHTTPClient", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        .target(name: "CHTTPClient", dependencies: ["CFileStatus"], linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .target(name: "CFileStatus"),
         .target(name: "CSpawn"),
         .target(
@@ -56,24 +57,28 @@ let package = Package(
             dependencies: [
                 "RelayKit", "RelayLanguage", "RelayRuntime", "RelayActions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            swiftSettings: systemHeaderFlags
         ),
-        .executableTarget(name: "relay", dependencies: ["RelayCLI"]),
+        .executableTarget(name: "relay", dependencies: ["RelayCLI"], swiftSettings: systemHeaderFlags),
         // What each fuzz target checks (Docs/Reliability.md, "Fuzzing"), and the fuzzer Scripts/fuzz builds.
-        .target(name: "RelayFuzzing", dependencies: ["RelayKit", "RelayLanguage", "RelayRuntime", "RelayActions"]),
-        .executableTarget(name: "relay-fuzz", dependencies: ["RelayFuzzing"]),
+        .target(
+            name: "RelayFuzzing", dependencies: ["RelayKit", "RelayLanguage", "RelayRuntime", "RelayActions"],
+            swiftSettings: systemHeaderFlags),
+        .executableTarget(name: "relay-fuzz", dependencies: ["RelayFuzzing"], swiftSettings: systemHeaderFlags),
         // Benchmarks/entities runs it (release build); not a product.
         .executableTarget(
             name: "relay-benchmarks", dependencies: ["RelayKit", "RelayLanguage", "RelayRuntime", "RelayActions"],
-            path: "Benchmarks/Sources/relay-benchmarks"),
+            path: "Benchmarks/Sources/relay-benchmarks", swiftSettings: systemHeaderFlags),
         .testTarget(name: "RelayKitTests", dependencies: ["RelayKit"]),
         .testTarget(
-            name: "RelayLanguageTests", dependencies: ["RelayLanguage", "RelayActions"], exclude: ["Malformed"]),
+            name: "RelayLanguageTests", dependencies: ["RelayLanguage", "RelayActions"], exclude: ["Malformed"],
+            swiftSettings: systemHeaderFlags),
         .testTarget(
             name: "RelayRuntimeTests", dependencies: ["RelayRuntime", "RelayLanguage", "RelayActions", "CGraphics"],
             exclude: ["Fixtures"], swiftSettings: systemHeaderFlags),
-        .testTarget(name: "RelayCLITests", dependencies: ["RelayCLI", "RelayKit"]),
-        .testTarget(name: "RelayFuzzingTests", dependencies: ["RelayFuzzing"]),
+        .testTarget(name: "RelayCLITests", dependencies: ["RelayCLI", "RelayKit"], swiftSettings: systemHeaderFlags),
+        .testTarget(name: "RelayFuzzingTests", dependencies: ["RelayFuzzing"], swiftSettings: systemHeaderFlags),
     ],
     swiftLanguageModes: [.v6]
 )

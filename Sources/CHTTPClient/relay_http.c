@@ -1,5 +1,6 @@
 // libcurl, loaded on first use. curl.h gives the types and option numbers; nothing links libcurl.
 #include "relay_http.h"
+#include "relay_pipe_signal.h"
 
 #include <curl/curl.h>
 #include <dlfcn.h>
@@ -250,6 +251,11 @@ int relay_http_request(const relay_http_request_options *options, relay_http_tra
     } else if (strcmp(options->method, "POST") != 0) {
         functions.easy_setopt(curl, CURLOPT_CUSTOMREQUEST, options->method);
     }
+    // With CURLOPT_NOSIGNAL, libcurl leaves SIGPIPE alone, and OpenSSL may write to a socket the
+    // server has closed, here or when the connection is closed: the guard keeps that from ending
+    // Relay, until the handle is cleaned up.
+    relay_pipe_signal_guard guard;
+    relay_pipe_signal_hold(&guard);
     CURLcode code = functions.easy_perform(curl);
     int result = 0;
     if (code != CURLE_OK) {
@@ -279,6 +285,7 @@ int relay_http_request(const relay_http_request_options *options, relay_http_tra
     }
     if (list != NULL) functions.slist_free_all(list);
     functions.easy_cleanup(curl);
+    relay_pipe_signal_release(&guard);
     functions.slist_free_all(pins);
     return result;
 }

@@ -377,12 +377,52 @@ struct PackageTests {
                     }
                 }
 
+                struct Quit: Intent {
+                    static let summary = "Answers, then its host exits a moment later."
+                    static let output = ValueType.text
+                    func perform(_ context: any IntentContext) async throws -> IntentResult {
+                        DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { exit(0) }
+                        return .value(.text("leaving"))
+                    }
+                }
+
+                /// An entity whose representations lie: a "PDF" of text, an RTF of random bytes, a
+                /// PNG that brings its host down.
+                struct Shard: Entity {
+                    static let typeName = EntityTypeName("shard")
+                    static let properties: [EntityProperty<Shard>] = []
+                    static var defaultQuery: any EntityQuery<Shard> { ShardQuery() }
+                    let id: String
+                    var displayRepresentation: DisplayRepresentation { DisplayRepresentation(title: "Shard \\(id)") }
+                    var transferRepresentations: [TransferRepresentation] {
+                        [
+                            .data(.pdf) { Data("this is not a PDF at all".utf8) },
+                            .data(.rtf) { Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) }) },
+                            .data(.png) { exit(9) },
+                        ]
+                    }
+                }
+
+                struct ShardQuery: EntityQuery {
+                    func entities(for ids: [String]) async throws -> [Shard] { ids.map { Shard(id: $0) } }
+                    func allEntities() async throws -> [Shard] { [Shard(id: "one")] }
+                }
+
+                struct MakeShard: Intent {
+                    static let summary = "Outputs a shard."
+                    static let output = ValueType.entity("shard")
+                    func perform(_ context: any IntentContext) async throws -> IntentResult {
+                        .value(Shard(id: "one").parameterValue)
+                    }
+                }
+
                 enum Faulty: IntentPackage {
                     static let name = "faulty"
                     static let intents: [any Intent.Type] = [
                         Crash.self, Hang.self, Peek.self, Scribble.self, Dial.self, Datagram.self, Agent.self, Variable.self,
-                        Remember.self, Forget.self, Swapper.self,
+                        Remember.self, Forget.self, Swapper.self, Quit.self, MakeShard.self,
                     ]
+                    static let entities: [any Entity.Type] = [Shard.self]
                 }
 
                 await PackageHost.serve(Faulty.self)
@@ -410,6 +450,28 @@ struct PackageTests {
 
         try await Task.sleep(for: .milliseconds(500))
         #expect(try hostsRunning(from: Self.cache.path) == 0, "a package host outlived its relay")
+    }
+
+    @Test("a host that exits between calls is replaced; representations that are not what they say or bring the host down are located errors")
+    func hostGoneAndLyingRepresentations() async throws {
+        let package = try faultyPackage()
+        let quit = try await relay(["run", try workflow("quit.yaml", "steps:\n  - faulty.quit\n  - wait: 1\n  - faulty.quit\n")], package: package)
+        // The next call starts a new host (Docs/Packages.md, "Two ways to use a package").
+        #expect(quit.status == 0, "\(quit.status) \(quit.standardError)")
+        #expect(quit.standardOutput == "leaving\n")
+
+        let fakePDF = try await relay(["run", try workflow("pdf.yaml", "steps:\n  - faulty.make-shard\n  - convert: pdf\n  - get-text\n")], package: package)
+        #expect(fakePDF.status == 1, "\(fakePDF.status) \(fakePDF.standardError)")
+        #expect(fakePDF.standardError.contains("pdf.yaml:4:5: error: step 'get-text': cannot read 'Shard one.pdf' as a PDF"), "\(fakePDF.standardError)")
+
+        let noise = try await relay(["run", try workflow("rtf.yaml", "steps:\n  - faulty.make-shard\n  - convert: rich-text\n  - get-text\n")], package: package)
+        #expect(noise.status == 1, "\(noise.status) \(noise.standardError)")
+        #expect(noise.standardError.contains("rtf.yaml:3:5: error: step 'convert': cannot read 'Shard one.rtf' as RTF"), "\(noise.standardError)")
+
+        let fall = try await relay(["run", try workflow("png.yaml", "steps:\n  - faulty.make-shard\n  - convert: png\n")], package: package)
+        #expect(fall.status == 1, "\(fall.status) \(fall.standardError)")
+        #expect(fall.standardError.contains("png.yaml:3:5: error: step 'convert'"), "\(fall.standardError)")
+        #expect(fall.standardError.contains("exited with status 9"), "\(fall.standardError)")
     }
 
     @Test("a package's host is confined by the kernel: a file or port it was not handed is refused, exit 4 naming the flag; a grant starts a wider host")

@@ -74,20 +74,25 @@ struct RelayProcess {
         processEnvironment["NO_COLOR"] = "1"
         processEnvironment.merge(environment) { $1 }
         process.environment = processEnvironment
-        let standardInput = Pipe(), standardOutput = Pipe()
+        let standardOutput = Pipe()
         // Standard error goes to a file: read from a pipe after standard output, more than a pipe
         // holds (a long trace) would block the program and the test forever.
         let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("relay-stderr-\(UUID().uuidString)")
         guard FileManager.default.createFile(atPath: errorFile.path, contents: nil),
               let standardError = FileHandle(forWritingAtPath: errorFile.path) else { throw CocoaError(.fileWriteUnknown) }
         defer { try? FileManager.default.removeItem(at: errorFile) }
+        // Standard input comes from a file too: written to a pipe, it would raise SIGPIPE in this
+        // process (which ends it, every test with it) whenever relay ended before reading it all.
+        let inputFile = FileManager.default.temporaryDirectory.appendingPathComponent("relay-stdin-\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: inputFile.path, contents: Data(input.utf8)),
+              let standardInput = FileHandle(forReadingAtPath: inputFile.path) else { throw CocoaError(.fileWriteUnknown) }
+        defer { try? FileManager.default.removeItem(at: inputFile) }
         process.standardInput = standardInput
         process.standardOutput = standardOutput
         process.standardError = standardError
         try process.run()
         try standardError.close()
-        standardInput.fileHandleForWriting.write(Data(input.utf8))
-        try standardInput.fileHandleForWriting.close()
+        try standardInput.close()
         let output = standardOutput.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let error = (try? Data(contentsOf: errorFile)) ?? Data()

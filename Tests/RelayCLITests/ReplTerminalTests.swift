@@ -17,7 +17,7 @@ final class TerminalSession: @unchecked Sendable {
     /// Types `keys` (tmux key names such as `Tab`, `Enter`, `Up`, or literal text).
     func send(_ keys: String...) async throws {
         let arguments = ["send-keys", "-t", name] + keys
-        try await BlockingWork.run { _ in try self.tmux(arguments, readOutput: false) }
+        _ = try await BlockingWork.run { _ in try self.tmux(arguments, readOutput: false) }
     }
 
     /// The screen's text (tmux drops the spaces at the ends of lines).

@@ -81,6 +81,26 @@ struct HostConnectionTests {
         #expect(!stopped.contains(where: running), "still running: \(stopped.filter(running))")
     }
 
+    @Test("a host that closes its input while it runs: the request fails with a clear error; no SIGPIPE ends this process")
+    func closedInput() async throws {
+        let marker = FileManager.default.temporaryDirectory.appendingPathComponent("relay-closed-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: marker) }
+        let connection = try HostConnection(
+            executable: URL(fileURLWithPath: "/bin/sh"), arguments: [try host("exec 0<&-\ntouch \(marker.path)\nsleep 30\n").path],
+            packageName: "Stand-in", memoryLimit: nil)
+        defer { connection.terminate() }
+        let started = ContinuousClock.now
+        while !FileManager.default.fileExists(atPath: marker.path), ContinuousClock.now - started < .seconds(30) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        await #expect(throws: HostError.self) { try await connection.request("manifest", timeout: .seconds(30)) }
+        do {
+            _ = try await connection.request("manifest", timeout: .seconds(30))
+        } catch let error as HostError {
+            #expect(error.message.contains("it has closed its input"), "\(error.message)")
+        }
+    }
+
     @Test("an answer to a request nobody sent fails the call")
     func unknownReply() async throws {
         let error = try #require(try await failure(of: "read line\necho '{\"id\": 999, \"result\": null}'\nsleep 5\n"))

@@ -1,5 +1,6 @@
 import Foundation
 import RelayKit
+internal import CFileStatus
 
 /// A running package host (`relay-host` of a package) and the protocol over its pipes
 /// (Docs/PackageProtocol.md): requests out as JSON lines on its standard input, answers and
@@ -245,16 +246,17 @@ final class HostConnection: @unchecked Sendable {
 
     // MARK: - Writing and failing
 
+    /// Writes `message` to the host. A host that cannot be written to fails every waiting
+    /// request at once and is stopped; it is not waited for until a timeout.
     private func send(_ message: WireMessage) {
-        let line = message.line
-        lock.withLock {
-            guard failure == nil else { return }
-            do {
-                try toHost.write(contentsOf: Data(line.utf8))
-            } catch {
-                failure = "cannot write to the host of package '\(packageName)': it has closed its input"
-            }
+        let bytes = Array(message.line.utf8)
+        let status: Int32 = lock.withLock {
+            guard failure == nil else { return 0 }
+            return bytes.withUnsafeBytes { relay_write_all(toHost.fileDescriptor, $0.baseAddress, $0.count) }
         }
+        guard status != 0 else { return }
+        let reason = status == EPIPE ? "it has closed its input" : String(cString: strerror(status))
+        fail("cannot write to the host of package '\(packageName)': \(reason)", stop: true, pause: false)
     }
 
     /// Fails every waiting request with `reason` (the first reason sticks), stopping the host if asked.

@@ -122,25 +122,45 @@ final class ChildProcess: @unchecked Sendable {
 
     /// Waits for the host to end and reaps it; blocks, so only a thread of its own calls it.
     /// Returns whether a signal ended it, and the signal or the exit status.
+    ///
+    /// A pid is signalled only while it is surely this child's: the child is waited for without
+    /// being reaped (`WNOWAIT`), so that as a zombie it keeps its pid while what it started is
+    /// killed, and it is reaped under `lock`, which every signal to it holds too. A pid signalled
+    /// after reaping could already belong to another process, or to a thread of this one.
     func waitForExit() -> (signalled: Bool, status: Int32) {
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        var info = siginfo_t()
+        var waited: Int32
+        repeat { waited = waitid(P_PID, id_t(bitPattern: pid), &info, WEXITED | WNOWAIT) } while waited < 0 && errno == EINTR
         // The host is gone; what it started goes with it.
-        Self.signalSession(of: pid, SIGKILL)
-        let result = (status & 0x7F) != 0 ? (true, status & 0x7F) : (false, (status >> 8) & 0xFF)
-        lock.withLock { ended = result }
+        if waited == 0 { Self.signalSession(of: pid, SIGKILL) }
+        var status: Int32 = 0
+        let result: (signalled: Bool, status: Int32) = lock.withLock {
+            if let ended { return ended }
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            let result = (status & 0x7F) != 0 ? (true, status & 0x7F) : (false, (status >> 8) & 0xFF)
+            ended = result
+            return result
+        }
         Self.liveLock.withLock { _ = Self.live.removeValue(forKey: pid) }
         return result
+    }
+
+    /// Sends `signal` to the child and its session, unless it has been reaped (its pid may be
+    /// another's by now); the lock keeps it from being reaped meanwhile.
+    private func signal(_ signal: Int32) {
+        lock.withLock {
+            guard ended == nil else { return }
+            Self.signalSession(of: pid, signal)
+        }
     }
 
     /// Stops the child and everything it started: SIGTERM to the whole session, then SIGKILL to
     /// whatever is left after `grace` seconds.
     func stop(grace: TimeInterval = ChildProcess.grace) {
         guard isRunning else { return }
-        Self.signalSession(of: pid, SIGTERM)
-        let pid = pid
+        signal(SIGTERM)
         DispatchQueue.global().asyncAfter(deadline: .now() + grace) { [weak self] in
-            if self?.isRunning ?? false { Self.signalSession(of: pid, SIGKILL) }
+            self?.signal(SIGKILL)
         }
     }
 
@@ -152,8 +172,8 @@ final class ChildProcess: @unchecked Sendable {
 
     /// Kills every child still running and what it started, at once (Relay is ending).
     static func stopAll() {
-        let hosts = liveLock.withLock { Array(live.keys) }
-        for pid in hosts { signalSession(of: pid, SIGKILL) }
+        let children = liveLock.withLock { Array(live.values) }
+        for child in children { child.signal(SIGKILL) }
     }
 
     /// Notes how much address space the host uses now (from /proc), keeping the largest seen.
