@@ -32,6 +32,56 @@ struct Calculator {
     /// What is wrong with `text` as a formula, or nil: the checker's view of a literal formula.
     @Sendable static func problem(_ text: String) -> String? { IntentError.problem { _ = try evaluate(text) } }
 
+    /// The functions a formula may call, and the names that are numbers.
+    static let unaryFunctions: [String: @Sendable (Double) -> Double] = [
+        "sqrt": { $0.squareRoot() }, "abs": { Swift.abs($0) }, "round": { $0.rounded(.toNearestOrAwayFromZero) },
+        "floor": { $0.rounded(.down) }, "ceil": { $0.rounded(.up) },
+    ]
+    static let functionNames = Array(unaryFunctions.keys).sorted() + ["min", "max"]
+    static let constantNames = ["pi", "e"]
+
+    /// What is surely wrong with a formula written with `${…}` inside, whatever the values: a name
+    /// that is neither a function nor a constant, written whole between the values. A name
+    /// touching a value (`${f}(2)`, `sq${x}`) may be completed by it and is left alone.
+    @Sendable static func patternProblem(_ pattern: TextPattern) -> String? {
+        for (index, piece) in pattern.pieces.enumerated() {
+            guard case .text(let text) = piece else { continue }
+            let bytes = Array(text.utf8)
+            let valueBefore = index > 0, valueAfter = index < pattern.pieces.count - 1
+            var position = 0
+            while position < bytes.count {
+                let byte = bytes[position]
+                if isDigit(byte) || byte == UInt8(ascii: ".") {
+                    // A number, with its exponent: `2e3` names nothing.
+                    while position < bytes.count, isDigit(bytes[position]) || bytes[position] == UInt8(ascii: ".") { position += 1 }
+                    if position < bytes.count, bytes[position] | 0x20 == UInt8(ascii: "e") {
+                        position += 1
+                        if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") { position += 1 }
+                    }
+                    continue
+                }
+                guard isNameByte(byte) else {
+                    position += 1
+                    continue
+                }
+                let start = position
+                while position < bytes.count, isNameByte(bytes[position]) || isDigit(bytes[position]) { position += 1 }
+                if (start == 0 && valueBefore) || (position == bytes.count && valueAfter) { continue }
+                let name = String(decoding: bytes[start..<position], as: UTF8.self)
+                var next = position
+                while next < bytes.count, bytes[next] == 32 || bytes[next] == 9 { next += 1 }
+                let calls = next < bytes.count && bytes[next] == UInt8(ascii: "(")
+                if calls, !functionNames.contains(name.lowercased()) {
+                    return "unknown function '\(name)'\(Suggestions.didYouMean(name, in: functionNames))"
+                }
+                if !calls, !constantNames.contains(name.lowercased()) {
+                    return "cannot read '\(name)' as a number\(Suggestions.didYouMean(name, in: constantNames + functionNames))"
+                }
+            }
+        }
+        return nil
+    }
+
     private init(text: String) {
         self.text = text
         self.bytes = Array(text.utf8)
@@ -155,12 +205,8 @@ struct Calculator {
     }
 
     private func apply(_ name: String, _ arguments: [Double]) throws -> Double {
-        let unary: [String: (Double) -> Double] = [
-            "sqrt": { $0.squareRoot() }, "abs": { Swift.abs($0) }, "round": { $0.rounded(.toNearestOrAwayFromZero) },
-            "floor": { $0.rounded(.down) }, "ceil": { $0.rounded(.up) },
-        ]
         let lowered = name.lowercased()
-        if let function = unary[lowered] {
+        if let function = Self.unaryFunctions[lowered] {
             guard arguments.count == 1 else { throw IntentError("\(lowered) takes one number, not \(arguments.count)") }
             if lowered == "sqrt", arguments[0] < 0 { throw IntentError("sqrt of a negative number") }
             return function(arguments[0])
@@ -168,9 +214,7 @@ struct Calculator {
         switch lowered {
         case "min": return arguments.min() ?? 0
         case "max": return arguments.max() ?? 0
-        default:
-            let names = Array(unary.keys) + ["min", "max"]
-            throw IntentError("unknown function '\(name)'\(Suggestions.didYouMean(name, in: names))")
+        default: throw IntentError("unknown function '\(name)'\(Suggestions.didYouMean(name, in: Self.functionNames))")
         }
     }
 }

@@ -27,7 +27,9 @@ struct Calculate: Intent {
     static let summary = "Evaluates arithmetic: + - * / % ^, parentheses, sqrt abs round floor ceil min max."
     static let output = ValueType.number
 
-    @Parameter(primary: true, summary: "The expression, e.g. \"${previous} * 2 + 1\".", check: Calculator.problem)
+    @Parameter(
+        primary: true, summary: "The expression, e.g. \"${previous} * 2 + 1\".", check: Calculator.problem,
+        checkPattern: Calculator.patternProblem)
     var expression: String
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {

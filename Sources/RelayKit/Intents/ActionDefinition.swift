@@ -13,6 +13,8 @@ public struct ParameterDefinition: Sendable {
     public let isInput: Bool
     /// What is wrong with a value written literally in a workflow, or nil (see `ParameterOptions`).
     public let check: ParameterCheck?
+    /// What is wrong with text written with `${…}` inside, or nil (see `ParameterOptions`).
+    public let checkPattern: TextPatternCheck?
     /// What the action does with what the value names (see `ParameterOptions.access`).
     public let access: Capability?
     /// The destination whose presence makes a `.write` parameter only read (see `ParameterOptions.readOnlyWhenGiven`).
@@ -21,9 +23,11 @@ public struct ParameterDefinition: Sendable {
     public init(
         name: String, title: String, summary: String, type: ValueType, isRequired: Bool, defaultValue: Value?,
         choices: [String] = [], accepts: [ContentType] = [], isPrimary: Bool = false, isInput: Bool = false,
-        check: ParameterCheck? = nil, access: Capability? = nil, readOnlyWhenGiven: String? = nil
+        check: ParameterCheck? = nil, checkPattern: TextPatternCheck? = nil, access: Capability? = nil,
+        readOnlyWhenGiven: String? = nil
     ) {
         self.check = check
+        self.checkPattern = checkPattern
         self.access = access
         self.readOnlyWhenGiven = readOnlyWhenGiven
         self.name = name
@@ -142,8 +146,8 @@ public final class ActionDefinition: Sendable {
                     name: name, title: options.title ?? Naming.title(fromName: name), summary: options.summary,
                     type: storage.valueType, isRequired: storage.isRequired && !options.isInput,
                     defaultValue: storage.defaultParameterValue, choices: options.choices, accepts: options.accepts,
-                    isPrimary: options.isPrimary, isInput: options.isInput, check: options.check, access: options.access,
-                    readOnlyWhenGiven: options.readOnlyWhenGiven))
+                    isPrimary: options.isPrimary, isInput: options.isInput, check: options.check,
+                    checkPattern: options.checkPattern, access: options.access, readOnlyWhenGiven: options.readOnlyWhenGiven))
         }
         let parameterNames = parameters.map(\.name)
         let collectsInOrder = storages.collectsInOrder

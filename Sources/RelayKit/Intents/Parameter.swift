@@ -17,6 +17,9 @@ public struct ParameterOptions: Sendable {
     /// What is wrong with a value, or nil when it is fine. The checker asks it about values
     /// written literally in a workflow, so that a bad one is found before anything runs.
     public var check: ParameterCheck?
+    /// What is wrong with text written with `${…}` inside, whatever the values turn out to be, or
+    /// nil (see `TextPattern`): `calculate`'s unknown function names, found before anything runs.
+    public var checkPattern: TextPatternCheck?
     /// What the action does with what the value names: `.read` or `.write` a path (a file value,
     /// or a path as text), `.net` a URL's host, `.open` a URL; nil for a value used as it is.
     public var access: Capability?
@@ -27,8 +30,9 @@ public struct ParameterOptions: Sendable {
     public init(
         name: String? = nil, title: String? = nil, summary: String = "", primary: Bool = false,
         input: Bool = false, choices: [String] = [], accepts: [ContentType] = [], check: ParameterCheck? = nil,
-        access: Capability? = nil, readOnlyWhenGiven: String? = nil
+        checkPattern: TextPatternCheck? = nil, access: Capability? = nil, readOnlyWhenGiven: String? = nil
     ) {
+        self.checkPattern = checkPattern
         self.access = access
         self.readOnlyWhenGiven = readOnlyWhenGiven
         self.accepts = accepts
@@ -45,6 +49,22 @@ public struct ParameterOptions: Sendable {
 /// Tells what is wrong with a parameter's value, or nil when nothing is.
 public typealias ParameterCheck = @Sendable (Value) -> String?
 
+/// Text written with `${…}` inside, as the checker sees it: the pieces written, and where values
+/// will go.
+public struct TextPattern: Sendable, Equatable {
+    public enum Piece: Sendable, Equatable {
+        case text(String)
+        case value
+    }
+
+    public var pieces: [Piece]
+
+    public init(_ pieces: [Piece]) { self.pieces = pieces }
+}
+
+/// Tells what is wrong with a text pattern whatever its values, or nil when nothing surely is.
+public typealias TextPatternCheck = @Sendable (TextPattern) -> String?
+
 /// A typed parameter of an intent, in the manner of App Intents' `@Parameter`:
 ///
 /// ```swift
@@ -60,17 +80,18 @@ public struct Parameter<T: ParameterValue>: Sendable {
     @usableFromInline let storage: ParameterStorage<T>
 
     /// A parameter with a default value. `check` tells what is wrong with a value (nil: nothing);
-    /// the checker applies it to values written literally in a workflow.
+    /// the checker applies it to values written literally in a workflow, and `checkPattern` to
+    /// text written with `${…}` inside.
     @inlinable
     public init(
         wrappedValue: T, name: String? = nil, title: String? = nil, primary: Bool = false, input: Bool = false,
         summary: String = "", choices: [String] = [], accepts: [ContentType] = [], access: Capability? = nil,
-        readOnlyWhenGiven: String? = nil, check: (@Sendable (T) -> String?)? = nil
+        readOnlyWhenGiven: String? = nil, check: (@Sendable (T) -> String?)? = nil, checkPattern: TextPatternCheck? = nil
     ) {
         self.init(defaultValue: wrappedValue) {
             ParameterOptions(
                 name: name, title: title, summary: summary, primary: primary, input: input, choices: choices, accepts: accepts,
-                check: Self.erased(check), access: access, readOnlyWhenGiven: readOnlyWhenGiven)
+                check: Self.erased(check), checkPattern: checkPattern, access: access, readOnlyWhenGiven: readOnlyWhenGiven)
         }
     }
 
@@ -79,12 +100,12 @@ public struct Parameter<T: ParameterValue>: Sendable {
     public init(
         name: String? = nil, title: String? = nil, primary: Bool = false, input: Bool = false, summary: String = "",
         choices: [String] = [], accepts: [ContentType] = [], access: Capability? = nil, readOnlyWhenGiven: String? = nil,
-        check: (@Sendable (T) -> String?)? = nil
+        check: (@Sendable (T) -> String?)? = nil, checkPattern: TextPatternCheck? = nil
     ) {
         self.init(defaultValue: nil) {
             ParameterOptions(
                 name: name, title: title, summary: summary, primary: primary, input: input, choices: choices, accepts: accepts,
-                check: Self.erased(check), access: access, readOnlyWhenGiven: readOnlyWhenGiven)
+                check: Self.erased(check), checkPattern: checkPattern, access: access, readOnlyWhenGiven: readOnlyWhenGiven)
         }
     }
 

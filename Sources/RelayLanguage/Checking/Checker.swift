@@ -323,6 +323,14 @@ public struct Checker {
     }
 
     private mutating func checkLiteral(_ template: Template, for parameter: ParameterDefinition, of action: ActionDefinition) {
+        if case .interpolation(let parts) = template.kind, let check = parameter.checkPattern {
+            let pattern = TextPattern(parts.map { part in
+                if case .text(let text) = part { return .text(text) }
+                return .value
+            })
+            if let problem = check(pattern) { report("'\(action.name)' parameter '\(parameter.name)': \(problem)", at: template.range) }
+            return
+        }
         guard let literal = template.literalValue else { return }
         if !parameter.choices.isEmpty, case .text(let text) = literal {
             if !parameter.choices.contains(text.lowercased()) {
