@@ -29,7 +29,9 @@ public final class Interpreter: Sendable {
     /// Throws `RuntimeError`, or `RunCancelled` when a person declined.
     public func run(input: Value, variables: [String: Value] = [:]) async throws -> Value {
         // Deferred properties are fetched once per entity in the run, sub-workflows included.
-        try await FetchedProperties.run { try await runHeaderAndSteps(input: input, variables: variables) }
+        try await AccessGate.$running.withValue(environment.gate) {
+            try await FetchedProperties.run { try await runHeaderAndSteps(input: input, variables: variables) }
+        }
     }
 
     private func runHeaderAndSteps(input: Value, variables: [String: Value]) async throws -> Value {

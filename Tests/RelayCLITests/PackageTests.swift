@@ -146,6 +146,50 @@ struct PackageTests {
         #expect(none.standardError.contains("it offers com.example.trailkit.trail, com.adobe.pdf, public.rtf, public.png, public.plain-text"), "\(none.standardError)")
     }
 
+    @Test("a package's converters, file properties and value queries cross the host: a saved .trail file has a distance, becomes its PDF sheet and its trail again")
+    func packageConversionsAcrossTheHost() async throws {
+        let save = """
+            steps:
+              - find: trails
+                where: {name: {is-any-of: [Ridge Loop, Lakeshore Path]}}
+              - for-each:
+                do:
+                  - save-file: { to: "${item.name}.trail" }
+              - get-item: 1
+                as: saved
+              - text: "${saved.distance} ${saved.difficulty}"
+                as: facts
+              - convert: pdf
+                input: "${saved}"
+              - get-text:
+                as: sheet
+              - convert: trail
+                input: "${saved}"
+              - get-url:
+                as: url
+              - text: "${facts}|${url}|${sheet}"
+
+            """
+        let saved = try await relay(["run", try workflow("save.yaml", save), "--allow-write=\(folder.path)"])
+        #expect(saved.status == 0, "\(saved.standardError)")
+        #expect(saved.standardOutput.hasPrefix("4.2 moderate|https://trails.example.com/trail/1|Ridge Loop"), "\(saved.standardOutput)")
+        #expect(saved.standardOutput.contains("Distance: 4.2 km"), "\(saved.standardOutput)")
+
+        // A filter and a sort wait for the host's reading of each file.
+        let long = "steps:\n  - find-files: .\n    where: {extension: trail, distance: {greater-than: 3}}\n  - text: \"${previous.name}\"\n"
+        let found = try await relay(["run", try workflow("long.yaml", long)])
+        #expect(found.standardOutput == "Ridge Loop.trail\n", "\(found.standardOutput)\(found.standardError)")
+        let sorted = "steps:\n  - find-files: .\n    where: {extension: trail}\n    sort: {by: distance}\n  - text: \"${previous.difficulty}\"\n"
+        let ordered = try await relay(["run", try workflow("sorted.yaml", sorted)])
+        #expect(ordered.standardOutput == "easy\nmoderate\n", "\(ordered.standardOutput)\(ordered.standardError)")
+
+        // A file that is no trail: the host's reader fails, and the step says which file.
+        try Data("not json".utf8).write(to: folder.appendingPathComponent("broken.trail"))
+        let broken = try await relay(["run", try workflow("broken.yaml", "steps:\n  - find-files: .\n    where: {name: broken.trail}\n  - text: \"${previous.distance}\"\n")])
+        #expect(broken.status == 1)
+        #expect(broken.standardError.contains("broken.yaml:4:14: error: step 'text': cannot read 'distance' of 'broken.trail'"), "\(broken.standardError)")
+    }
+
     @Test("confirmations and choices cross the host: --yes, --answer, a no or Cancel ends the run with exit 3")
     func questions() async throws {
         let pass = try workflow("pass.yaml", "steps:\n  - buy-day-pass: Cascade Park\n")
@@ -180,6 +224,15 @@ struct PackageTests {
         #expect(try await relay(["undo", "--list"], package: nil).standardOutput.contains("undone by trails.set-favorite"))
         let conditions = try await relay(["run", try workflow("cond.yaml", "steps:\n  - find: trails\n    where: {name: {is: Summit Scramble}}\n  - get-item: 1\n  - get-details: conditions\n")])
         #expect(conditions.standardOutput == "Clear, 4 °C; snow above 2,500 m\n")
+
+        // A filter and a sort on the deferred conditions of all five trails: one request to the
+        // host, and one to the weather service, for all of them; the steps after ask no more.
+        let counter = data.appendingPathComponent("relay/package-data/TrailKit/conditions-requests")
+        try? FileManager.default.removeItem(at: counter)
+        let all = "steps:\n  - find: trails\n    where: {conditions: {contains: \"°C\"}}\n    sort: {by: conditions}\n  - for-each:\n    do:\n      - text: \"${item.conditions}\"\n  - count\n"
+        let counted = try await relay(["run", try workflow("all.yaml", all)])
+        #expect(counted.standardOutput == "5\n", "\(counted.standardError)")
+        #expect(try String(contentsOf: counter, encoding: .utf8) == "1")
     }
 
     @Test("relay package init makes a package that relay run --package uses at once, and refuses a bad name or an existing folder")

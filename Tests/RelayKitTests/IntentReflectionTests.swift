@@ -142,3 +142,55 @@ final class ProgressLog: @unchecked Sendable {
     func note(_ fraction: Double, _ label: String?) { lock.withLock { entries.append((fraction, label)) } }
     var reported: [(fraction: Double, label: String?)] { lock.withLock { entries } }
 }
+
+/// A package whose conversions must cross the package wire: a converter, file properties, a value
+/// query and a deferred property fetched for many at once.
+private struct Crate: Entity {
+    static let typeName = EntityTypeName("crate")
+    static let properties: [EntityProperty<Crate>] = [.deferred("weight", many: { crates in crates.map { _ in 1.0 } })]
+    static var defaultQuery: any EntityQuery<Crate> { CrateQuery() }
+    static var valueQueries: [EntityValueQuery<Crate>] {
+        [.file(ContentType("com.example.crate")) { _ in Crate(id: "1") }, .value(.text) { _ in nil }]
+    }
+    let id: String
+    var displayRepresentation: DisplayRepresentation { DisplayRepresentation(title: "Crate \(id)") }
+}
+
+private struct CrateQuery: EntityQuery {
+    func entities(for ids: [String]) async throws -> [Crate] { ids.map(Crate.init) }
+    func allEntities() async throws -> [Crate] { [Crate(id: "1")] }
+}
+
+private enum Crates: IntentPackage {
+    static let name = "crates"
+    static let intents: [any Intent.Type] = []
+    static let entities: [any Entity.Type] = [Crate.self]
+    static var converters: [Converter] {
+        [Converter(from: .file(ContentType("com.example.crate")), to: .value(.text), lossy: true) { value, _ in value }]
+    }
+    static var fileProperties: [FilePropertyReader] {
+        [FilePropertyReader(contentType: ContentType("com.example.crate"), name: "slots") { _ in 4 }]
+    }
+}
+
+@Suite("A package's conversions cross the package wire")
+struct ManifestConversionTests {
+    @Test("converters, file properties, value queries and properties fetched for many are in the manifest, and read back")
+    func roundTrip() async throws {
+        let read = try await PackageManifest(json: try PackageManifest(of: Crates.self).json)
+        #expect(read.converters == [.init(from: .file(ContentType("com.example.crate")), to: .value(.text), isLossy: true)])
+        #expect(read.fileProperties == [.init(contentType: ContentType("com.example.crate"), name: "slots")])
+        #expect(read.entities.first?.valueQueries == [.file(ContentType("com.example.crate")), .value(.text)])
+        #expect(read.entities.first?.properties.first?.fetchesMany == true)
+    }
+
+    @Test("a converter without a form it takes or makes is refused")
+    func malformed() async throws {
+        guard case .dictionary(var root) = try PackageManifest(of: Crates.self).json else {
+            Issue.record("the manifest is not an object")
+            return
+        }
+        root["converters"] = .list([["from": ["content-type": "com.example.crate"], "to": ["kind": "text"]]])
+        await #expect(throws: WireError.self) { try await PackageManifest(json: .dictionary(root)) }
+    }
+}

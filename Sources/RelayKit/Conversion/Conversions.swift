@@ -264,7 +264,7 @@ public struct Conversions: Sendable {
         for typeName in type.entityTypeNames {
             guard let descriptor = entityTypes.descriptor(named: typeName) else { continue }
             for query in descriptor.valueQueries.queries where offered.contains(where: { $0.satisfies(query.from) }) {
-                if let made = try await query.entity(value, descriptor) { return .entity(made) }
+                if let made = try await query.entity(value, descriptor, context) { return .entity(made) }
             }
         }
         switch value {

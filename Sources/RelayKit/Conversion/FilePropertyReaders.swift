@@ -1,16 +1,41 @@
 import Foundation
 
 /// A property some files have beyond Docs/Language.md, "Changing files, and undo"'s common ones, such as a PDF's `pages`, read by a
-/// package that knows the format.
+/// package that knows the format: at once, or by waiting (a package's host reads it).
 public struct FilePropertyReader: Sendable {
+    public enum Read: Sendable {
+        case now(@Sendable (FileReference) throws -> Value)
+        case later(@Sendable (FileReference) async throws -> Value)
+    }
+
     public let contentType: ContentType
     public let name: String
-    public let read: @Sendable (FileReference) throws -> Value
+    public let read: Read
 
     public init(contentType: ContentType, name: String, read: @escaping @Sendable (FileReference) throws -> Value) {
         self.contentType = contentType
         self.name = name
-        self.read = read
+        self.read = .now(read)
+    }
+
+    /// A property read by waiting: a step, a filter or a sort waits for it.
+    public init(contentType: ContentType, name: String, fetch: @escaping @Sendable (FileReference) async throws -> Value) {
+        self.contentType = contentType
+        self.name = name
+        self.read = .later(fetch)
+    }
+
+    /// Whether reading the property means waiting.
+    public var waits: Bool {
+        if case .later = read { true } else { false }
+    }
+
+    /// The property of `file`, however it is read.
+    public func value(of file: FileReference) async throws -> Value {
+        switch read {
+        case .now(let read): try read(file)
+        case .later(let fetch): try await fetch(file)
+        }
     }
 }
 
@@ -30,7 +55,7 @@ public enum FilePropertyReaders {
     }
 
     /// The reader of property `name` for files of `type`, if a package registered one.
-    static func reader(for type: ContentType, named name: String) -> FilePropertyReader? {
+    public static func reader(for type: ContentType, named name: String) -> FilePropertyReader? {
         lock.lock()
         defer { lock.unlock() }
         return readers.first { $0.name == name && type.conforms(to: $0.contentType) }

@@ -8,11 +8,14 @@ public final class EntityDescriptor: Sendable {
         public let name: String
         public let type: ValueType
         public let kind: PropertyKind
+        /// For a deferred property: whether it is fetched for many entities in one call.
+        public let fetchesMany: Bool
 
-        public init(name: String, type: ValueType, kind: PropertyKind) {
+        public init(name: String, type: ValueType, kind: PropertyKind, fetchesMany: Bool = false) {
             self.name = name
             self.type = type
             self.kind = kind
+            self.fetchesMany = fetchesMany
         }
     }
 
@@ -62,7 +65,7 @@ public final class EntityDescriptor: Sendable {
     private init<E: Entity>(_ type: E.Type) {
         let declared = E.properties
         name = E.typeName
-        properties = declared.map { PropertyInfo(name: $0.name, type: $0.type, kind: $0.kind) }
+        properties = declared.map { PropertyInfo(name: $0.name, type: $0.type, kind: $0.kind, fetchesMany: $0.fetchMany != nil) }
         urlTemplate = E.urlTemplate
         folder = { E.folder }
         indexPriority = E.indexing?.priority
@@ -114,16 +117,20 @@ public final class EntityDescriptor: Sendable {
         indexPriority = type.indexPriority
         valueQueries = type.valueQueries
         var readers = Self.builtInReaders
-        let fetch = type.fetch
+        let fetch = type.fetch, fetchMany = type.fetchMany
         for property in type.properties where readers[property.name] == nil {
             let name = property.name
+            var many: (@Sendable ([EntityValue]) async throws -> [Value])?
+            if property.fetchesMany {
+                many = { entities in try await fetchMany(entities.compactMap { $0.entity(as: HostedEntity.self) }, name) }
+            }
             readers[name] = PropertyReader(
                 name: name,
                 { $0.entity(as: HostedEntity.self)?.values[name] },
                 fetch: { entity in
                     guard let hosted = entity.entity(as: HostedEntity.self) else { return .nothing }
                     return try await fetch(hosted, name)
-                })
+                }, fetchMany: many)
         }
         self.readers = readers
         let query = type.query
@@ -233,6 +240,15 @@ public struct PropertyReader: Sendable {
         let chosen = keyed.filter { wanted.remove($0.key) != nil }
         let values = try await fetchMany(chosen.map(\.entity))
         fetched.store(zip(chosen, values).map { ($0.key, $1) })
+    }
+
+    /// The values for `entities`, in their order: fetched in one call when the type can (a
+    /// package's host answering for many entities at once).
+    public func values(of entities: [EntityValue]) async throws -> [Value] {
+        if let fetchMany, entities.contains(where: { now($0) == nil }) { return try await fetchMany(entities) }
+        var values: [Value] = []
+        for entity in entities { values.append(try await value(of: entity)) }
+        return values
     }
 
     /// The value, fetching a deferred property — once per entity in a run (`FetchedProperties`).

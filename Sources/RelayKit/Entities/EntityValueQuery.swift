@@ -32,17 +32,19 @@ public struct EntityValueQuery<E: Entity>: Sendable {
     }
 }
 
-/// An entity type's value queries without its Swift type.
+/// An entity type's value queries without its Swift type. Each is asked with the step's context,
+/// which a package's host needs to be let at the value.
 public struct EntityValueQueries: Sendable {
-    public let queries: [(from: Representation, entity: @Sendable (Value, EntityDescriptor) async throws -> EntityValue?)]
+    public typealias Query = @Sendable (Value, EntityDescriptor, any IntentContext) async throws -> EntityValue?
+    public let queries: [(from: Representation, entity: Query)]
 
-    public init(_ queries: [(from: Representation, entity: @Sendable (Value, EntityDescriptor) async throws -> EntityValue?)]) {
+    public init(_ queries: [(from: Representation, entity: Query)]) {
         self.queries = queries
     }
 
     init<E: Entity>(_ typed: [EntityValueQuery<E>]) {
         queries = typed.map { query in
-            (query.from, { value, descriptor in try await query.entity(value).map { EntityValue($0, descriptor: descriptor) } })
+            (query.from, { value, descriptor, _ in try await query.entity(value).map { EntityValue($0, descriptor: descriptor) } })
         }
     }
 }

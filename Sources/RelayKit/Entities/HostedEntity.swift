@@ -67,6 +67,10 @@ public struct HostedEntityType: Sendable {
     public var query: @Sendable (HostedQuery) async throws -> [HostedEntity]
     /// Fetches a deferred property.
     public var fetch: @Sendable (HostedEntity, String) async throws -> Value
+    /// Fetches a deferred property of many entities in one call, in their order.
+    public var fetchMany: @Sendable ([HostedEntity], String) async throws -> [Value] = { entities, _ in
+        throw IntentError("fetching for \(entities.count) entities at once is not offered")
+    }
     /// The entity's transfer representations, each fetching its content from the host.
     public var transfer: @Sendable (HostedEntity) -> [TransferRepresentation]
     /// The texts to index, for an indexed type.

@@ -25,12 +25,31 @@ extension FileReference {
         default:
             let type = contentType
             guard let reader = FilePropertyReaders.reader(for: type, named: name) else { return nil }
+            guard case .now(let read) = reader.read else {
+                throw ValueAccessError("'\(name)' of '\(self.name)' is read by its package's host, which only a step, a filter or a sort waits for")
+            }
             do {
-                return try reader.read(self)
+                return try read(self)
             } catch {
                 throw ValueAccessError("cannot read '\(name)' of '\(self.name)': \(error)")
             }
         }
+    }
+
+    /// A property its package reads by waiting (`FilePropertyReader.waits`), or nil for any other.
+    func fetchedProperty(_ name: String) async throws -> Value? {
+        guard let reader = FilePropertyReaders.reader(for: contentType, named: name), reader.waits else { return nil }
+        do {
+            return try await reader.value(of: self)
+        } catch let error as RunCancelled {
+            throw error
+        } catch {
+            throw ValueAccessError("cannot read '\(name)' of '\(self.name)': \(Self.reason(error))")
+        }
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        (error as? CustomStringConvertible)?.description ?? error.localizedDescription
     }
 
     /// The file's text (Docs/Language.md, "Types and conversion" file → text): the contents of a text file as UTF-8.

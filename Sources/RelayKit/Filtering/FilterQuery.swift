@@ -141,15 +141,22 @@ struct PropertyReaders {
     /// The value of the `index`th property for `item`, fetching a deferred one.
     mutating func read(_ index: Int, of item: Value) async throws -> Value {
         if let value = try readNow(index, of: item) { return value }
-        guard case .entity(let entity) = item else { return .nothing }
+        guard case .entity(let entity) = item else {
+            do {
+                return try await item.resolvedProperty(names[index])
+            } catch let error as ValueAccessError {
+                throw FilterError(error.message, property: names[index])
+            }
+        }
         return try await reader(index, for: entity).value(of: entity)
     }
 
-    /// The value of the `index`th property for `item` if it needs no fetching; nil for a deferred one.
+    /// The value of the `index`th property for `item` if it needs no fetching; nil for a deferred
+    /// one, or a file's property its package's host reads.
     mutating func readNow(_ index: Int, of item: Value) throws(FilterError) -> Value? {
         if isItem[index] { return item }
         do throws(ValueAccessError) {
-            guard case .entity(let entity) = item else { return try item.property(names[index]) }
+            guard case .entity(let entity) = item else { return item.mayFetch(names[index]) ? nil : try item.property(names[index]) }
             return try reader(index, for: entity).now(entity)
         } catch {
             throw FilterError(error.message, property: names[index])

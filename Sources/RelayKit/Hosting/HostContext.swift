@@ -55,12 +55,7 @@ struct HostContext: IntentContext {
     }
 
     func convert(_ value: Value, to representation: Representation) async throws -> Value {
-        let target: Value =
-            switch representation {
-            case .value(let type): ["type": .text(type.name)]
-            case .file(let type): ["content-type": .text(type.identifier)]
-            }
-        return try await decode(try await call("convert", ["value": WireValue.encode(value), "to": target]))
+        try await decode(try await call("convert", ["value": WireValue.encode(value), "to": representation.wire]))
     }
 
     func runWorkflow(at path: String, input: Value) async throws -> Value {

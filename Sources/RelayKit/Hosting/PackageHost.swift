@@ -61,6 +61,8 @@ final class HostServer: Sendable {
     private let manifest: PackageManifest
     private let actions: [String: ActionDefinition]
     private let entityTypes: EntityCatalog
+    private let converters: [Converter]
+    private let fileProperties: [FilePropertyReader]
 
     init(_ package: any IntentPackage.Type) throws {
         let definitions = try PackageManifest.definitions(of: package)
@@ -69,6 +71,8 @@ final class HostServer: Sendable {
         var catalog = EntityCatalog()
         for descriptor in package.allEntities() { try catalog.add(descriptor) }
         entityTypes = catalog
+        converters = package.allConverters()
+        fileProperties = package.allFileProperties()
         ContentType.declare(package.allContentTypes())
     }
 
@@ -100,6 +104,18 @@ final class HostServer: Sendable {
         case "property":
             let entity = try await lookUp(params)
             return WireValue.encode(try await entity.property(params["name"]?.textValue ?? ""))
+        case "properties":
+            // A deferred property of many entities in one call, in the order of `ids`.
+            let descriptor = try descriptor(params)
+            let ids = (params["ids"]?.asList ?? []).map(\.textValue)
+            let found = Dictionary(try await descriptor.entities(for: ids).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            let entities = try ids.map { id in
+                guard let entity = found[id] else { throw IntentError("there is no \(descriptor.name.singular) with id '\(id)' any more") }
+                return entity
+            }
+            let name = params["name"]?.textValue ?? ""
+            guard let reader = descriptor.reader(for: name) else { throw WireError("a \(descriptor.name.singular) has no property '\(name)'") }
+            return .list(try await reader.values(of: entities).map(WireValue.encode))
         case "representations":
             let entity = try await lookUp(params)
             return .list(entity.descriptor.transferRepresentations(of: entity).map { .text($0.contentType.identifier) })
@@ -111,8 +127,30 @@ final class HostServer: Sendable {
                 "title": .text(record.title), "keywords": .list(record.keywords.map { .text($0) }), "content": .text(record.content),
                 "modified": record.modified.map { .number($0.timeIntervalSince1970) } ?? .nothing,
             ]
+        case "run-converter":
+            let converter = try Self.item(of: converters, params, "converter")
+            let context = HostContext(channel: channel, request: request, params: params, entityTypes: entityTypes)
+            return WireValue.encode(try await converter.convert(try await decode(params["value"] ?? .nothing), context))
+        case "value-query":
+            let descriptor = try descriptor(params)
+            let query = try Self.item(of: descriptor.valueQueries.queries, params, "value query of \(descriptor.name.singular)")
+            let context = HostContext(channel: channel, request: request, params: params, entityTypes: entityTypes)
+            guard let entity = try await query.entity(try await decode(params["value"] ?? .nothing), descriptor, context) else { return .nothing }
+            return WireValue.encode(.entity(entity))
+        case "file-property":
+            let reader = try Self.item(of: fileProperties, params, "file property")
+            guard case .file(let file) = try await decode(params["file"] ?? .nothing) else { throw WireError("'file-property' needs a file") }
+            return WireValue.encode(try await reader.value(of: file))
         default: throw WireError("unknown method '\(method)'")
         }
+    }
+
+    /// The item of `items` that `params["index"]` names.
+    private static func item<T>(of items: [T], _ params: ValueDictionary, _ what: String) throws -> T {
+        guard case .number(let number)? = params["index"], let index = Int(exactly: number), items.indices.contains(index) else {
+            throw WireError("no such \(what)")
+        }
+        return items[index]
     }
 
     private func perform(_ params: ValueDictionary, request: Int) async throws -> Value {
@@ -168,11 +206,8 @@ final class HostServer: Sendable {
 
     private func represent(_ params: ValueDictionary) async throws -> Value {
         let entity = try await lookUp(params)
-        let representations = entity.descriptor.transferRepresentations(of: entity)
-        guard case .number(let number)? = params["index"], let index = Int(exactly: number), representations.indices.contains(index) else {
-            throw WireError("no such representation")
-        }
-        switch representations[index].export {
+        let representation = try Self.item(of: entity.descriptor.transferRepresentations(of: entity), params, "representation")
+        switch representation.export {
         case .data(let export): return ["data": .text(try await export().base64EncodedString())]
         case .proxy(let export): return ["value": WireValue.encode(try await export())]
         }

@@ -23,6 +23,21 @@ public struct PackageManifest: Sendable {
         public var urlTemplate: URLTemplate?
         public var indexPriority: Double?
         public var capabilities: QueryCapabilities
+        /// What the type's value queries take, in order (`EntityValueQuery.from`).
+        public var valueQueries: [Representation] = []
+    }
+
+    /// A converter of the package: what it takes and makes; the host runs it.
+    public struct ConverterInfo: Sendable, Equatable {
+        public var from: Representation
+        public var to: Representation
+        public var isLossy: Bool
+    }
+
+    /// A file property the package reads, for files of a content type; the host reads it.
+    public struct FilePropertyInfo: Sendable, Equatable {
+        public var contentType: ContentType
+        public var name: String
     }
 
     public var protocolVersion: Int
@@ -30,6 +45,8 @@ public struct PackageManifest: Sendable {
     public var actions: [Action]
     public var entities: [EntityType]
     public var contentTypes: [ContentTypeDeclaration]
+    public var converters: [ConverterInfo]
+    public var fileProperties: [FilePropertyInfo]
 
     /// The manifest of `package` and its included packages.
     public init(of package: any IntentPackage.Type) throws(IntentDeclarationError) {
@@ -48,9 +65,12 @@ public struct PackageManifest: Sendable {
         entities = package.allEntities().map { descriptor in
             EntityType(
                 name: descriptor.name, properties: descriptor.properties, urlTemplate: descriptor.urlTemplate,
-                indexPriority: descriptor.indexPriority, capabilities: descriptor.capabilities)
+                indexPriority: descriptor.indexPriority, capabilities: descriptor.capabilities,
+                valueQueries: descriptor.valueQueries.queries.map(\.from))
         }
         contentTypes = package.allContentTypes()
+        converters = package.allConverters().map { ConverterInfo(from: $0.from, to: $0.to, isLossy: $0.isLossy) }
+        fileProperties = package.allFileProperties().map { FilePropertyInfo(contentType: $0.contentType, name: $0.name) }
     }
 
     /// The intents of `package` and its included packages, reflected.
@@ -80,7 +100,11 @@ public struct PackageManifest: Sendable {
         root["entities"] = .list(entities.map { type in
             var entry: ValueDictionary = [
                 "singular": .text(type.name.singular), "plural": .text(type.name.plural),
-                "properties": .list(type.properties.map { ["name": .text($0.name), "type": .text($0.type.name), "kind": .text($0.kind.rawValue)] }),
+                "properties": .list(type.properties.map { property in
+                    var fields: ValueDictionary = ["name": .text(property.name), "type": .text(property.type.name), "kind": .text(property.kind.rawValue)]
+                    if property.fetchesMany { fields["many"] = .boolean(true) }
+                    return .dictionary(fields)
+                }),
                 "sortable": .list(type.capabilities.sortable.sorted().map { .text($0) }),
                 "limits": .boolean(type.capabilities.limits),
             ]
@@ -91,6 +115,7 @@ public struct PackageManifest: Sendable {
             entry["comparators"] = .dictionary(comparators)
             if let template = type.urlTemplate { entry["url-template"] = .text(template.template) }
             if let priority = type.indexPriority { entry["index-priority"] = .number(priority) }
+            if !type.valueQueries.isEmpty { entry["value-queries"] = .list(type.valueQueries.map(\.wire)) }
             return .dictionary(entry)
         })
         root["content-types"] = .list(contentTypes.map { declaration in
@@ -100,6 +125,8 @@ public struct PackageManifest: Sendable {
                 "extensions": .list(declaration.extensions.map { .text($0) }),
             ]
         })
+        root["converters"] = .list(converters.map { ["from": $0.from.wire, "to": $0.to.wire, "lossy": .boolean($0.isLossy)] })
+        root["file-properties"] = .list(fileProperties.map { ["content-type": .text($0.contentType.identifier), "name": .text($0.name)] })
         return .dictionary(root)
     }
 
@@ -167,7 +194,9 @@ public struct PackageManifest: Sendable {
                 guard case .dictionary(let fields) = property, let kind = PropertyKind(rawValue: fields["kind"]?.textValue ?? "") else {
                     throw WireError("an entity property needs a name, a type and a kind (stored, computed or deferred)")
                 }
-                return EntityDescriptor.PropertyInfo(name: try Self.text(fields, "name"), type: ValueType(described: try Self.text(fields, "type")), kind: kind)
+                return EntityDescriptor.PropertyInfo(
+                    name: try Self.text(fields, "name"), type: ValueType(described: try Self.text(fields, "type")), kind: kind,
+                    fetchesMany: kind == .deferred && fields["many"] == .boolean(true))
             }
             var comparators: [String: Set<Comparator>] = [:]
             if case .dictionary(let supported)? = entry["comparators"] {
@@ -183,7 +212,8 @@ public struct PackageManifest: Sendable {
                     name: EntityTypeName(try Self.text(entry, "singular"), plural: try Self.text(entry, "plural")), properties: properties,
                     urlTemplate: template, indexPriority: priority,
                     capabilities: QueryCapabilities(
-                        comparators: comparators, sortable: Set(Self.list(entry, "sortable").map(\.textValue)), limits: entry["limits"] == .boolean(true))))
+                        comparators: comparators, sortable: Set(Self.list(entry, "sortable").map(\.textValue)), limits: entry["limits"] == .boolean(true)),
+                    valueQueries: try Self.list(entry, "value-queries").map(Representation.init(wire:))))
         }
         self.entities = entities
         contentTypes = Self.list(root, "content-types").compactMap { item in
@@ -191,6 +221,16 @@ public struct PackageManifest: Sendable {
             return ContentTypeDeclaration(
                 identifier, conformsTo: Self.list(entry, "conforms-to").map { ContentType($0.textValue) },
                 extensions: Self.list(entry, "extensions").map(\.textValue))
+        }
+        converters = try Self.list(root, "converters").map { item in
+            guard case .dictionary(let entry) = item, let from = entry["from"], let to = entry["to"] else {
+                throw WireError("a converter needs 'from' and 'to'")
+            }
+            return ConverterInfo(from: try Representation(wire: from), to: try Representation(wire: to), isLossy: entry["lossy"] == .boolean(true))
+        }
+        fileProperties = try Self.list(root, "file-properties").map { item in
+            guard case .dictionary(let entry) = item else { throw WireError("a file property is not an object") }
+            return FilePropertyInfo(contentType: ContentType(try Self.text(entry, "content-type")), name: try Self.text(entry, "name"))
         }
     }
 
@@ -209,6 +249,28 @@ extension Optional {
     fileprivate func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
         guard let self else { return nil }
         return try await transform(self)
+    }
+}
+
+extension Representation {
+    /// The form on the wire: `{"content-type": ID}` for a file, `{"type": NAME}` for a value (the
+    /// form of the host's `convert` callback's target too).
+    public var wire: Value {
+        switch self {
+        case .file(let type): ["content-type": .text(type.identifier)]
+        case .value(let type): ["type": .text(type.name)]
+        }
+    }
+
+    public init(wire: Value) throws {
+        guard case .dictionary(let fields) = wire else { throw WireError("a form must be an object with 'content-type' or 'type'") }
+        if case .text(let identifier)? = fields["content-type"] {
+            self = .file(ContentType(identifier))
+        } else if case .text(let name)? = fields["type"] {
+            self = .value(ValueType(described: name))
+        } else {
+            throw WireError("a form must be an object with 'content-type' or 'type'")
+        }
     }
 }
 

@@ -79,6 +79,10 @@ public enum GrantAnswer: Sendable {
 /// (the workflow's folder to read, the scratch folder, files named on the command line), what a
 /// person answered at a prompt, and the last denial, which ends the run with exit status 4.
 public final class AccessGate: @unchecked Sendable {
+    /// The gate of the run under way, bound for its tasks: what a package's host may be let at
+    /// when it is asked for something outside any step's context (a file property a filter reads).
+    @TaskLocal public static var running: AccessGate?
+
     /// Asks a person whether to allow `access`; nil when nobody can be asked.
     public typealias Asker = @Sendable (_ access: Access) async -> GrantAnswer?
 

@@ -101,7 +101,15 @@ extension Value {
     public func mayFetch(_ name: String) -> Bool {
         switch self {
         case .entity: true
-        case .list(let items) where !Self.listProperties.contains(name): items.contains { if case .entity = $0 { true } else { false } }
+        case .file(let file): FilePropertyReaders.reader(for: file.contentType, named: name)?.waits ?? false
+        case .list(let items) where !Self.listProperties.contains(name):
+            items.contains { item in
+                switch item {
+                case .entity: true
+                case .file: item.mayFetch(name)
+                default: false
+                }
+            }
         default: false
         }
     }
@@ -113,6 +121,7 @@ extension Value {
     public func resolvedProperty(_ name: String) async throws -> Value {
         switch self {
         case .entity(let entity): return try await entity.property(name)
+        case .file(let file): if let fetched = try await file.fetchedProperty(name) { return fetched } else { return try property(name) }
         case .list(let items) where mayFetch(name):
             if let item = onlyItem { return try await item.resolvedProperty(name) }
             var values: [Value] = []

@@ -44,7 +44,8 @@ public struct ActionRegistry: Sendable {
     /// Registers actions and entity types that are not Swift types here (a package served by a
     /// host process): their definitions are made already. Actions are named as their definitions say.
     public mutating func register(
-        actions: [ActionDefinition], entities: [EntityDescriptor], contentTypes: [ContentTypeDeclaration]
+        actions: [ActionDefinition], entities: [EntityDescriptor], contentTypes: [ContentTypeDeclaration],
+        converters: [Converter] = [], fileProperties: [FilePropertyReader] = []
     ) throws(IntentDeclarationError) {
         for action in actions {
             guard indexByName[action.name] == nil else {
@@ -56,6 +57,8 @@ public struct ActionRegistry: Sendable {
         }
         for descriptor in entities { try entityTypes.add(descriptor) }
         ContentType.declare(contentTypes)
+        self.converters.add(converters)
+        FilePropertyReaders.add(fileProperties)
     }
 
     private mutating func register(_ intent: any Intent.Type, package: String, prefixed: Bool) throws(IntentDeclarationError) {

@@ -148,9 +148,20 @@ public final class HostedPackage: @unchecked Sendable {
         if type.indexPriority != nil {
             indexRecord = { @Sendable [self] entity in try await self.indexRecord(of: entity, type: typeName) }
         }
-        let hosted = HostedEntityType(
+        var hosted = HostedEntityType(
             name: type.name, properties: type.properties, urlTemplate: type.urlTemplate, indexPriority: type.indexPriority,
             capabilities: type.capabilities, query: query, fetch: fetch, transfer: transfer, indexRecord: indexRecord)
+        hosted.valueQueries = valueQueries(of: type)
+        hosted.fetchMany = { [self] entities, property in
+            let reply = try await request(
+                "properties", ["type": .text(typeName), "ids": .list(entities.map { .text($0.id) }), "name": .text(property)])
+            guard case .list(let items) = reply, items.count == entities.count else {
+                throw HostError("the host answered '\(property)' of \(entities.count) \(type.name.plural) with \(reply.briefDescription)")
+            }
+            var values: [Value] = []
+            for item in items { values.append(try await decode(item)) }
+            return values
+        }
         let made = EntityDescriptor(hosted: hosted)
         return lock.withLock {
             if let raced = descriptors[typeName] { return raced }
@@ -171,17 +182,30 @@ public final class HostedPackage: @unchecked Sendable {
     }
 
     private func perform(_ action: String, _ arguments: [Value?], context: any IntentContext) async throws -> IntentResult {
-        let params: ValueDictionary = [
-            "action": .text(action), "arguments": .list(arguments.map { $0.map(WireValue.encode) ?? .nothing }),
-            "mode": .text(context.mode.rawValue), "base-directory": .text(context.baseDirectory.path),
-            "scratch": .text(context.scratchFolder.folder.path),
-        ]
+        let params: ValueDictionary = ["action": .text(action), "arguments": .list(arguments.map { $0.map(WireValue.encode) ?? .nothing })]
+        let reply = try await call("perform", params, for: context)
+        guard case .dictionary(let fields) = reply else { throw HostError("the host answered 'perform' with \(reply.briefDescription)") }
+        let value = try await decode(fields["value"] ?? .nothing)
+        if case .text(let text)? = fields["open"] {
+            guard let url = URL(string: text) else { throw HostError("the host asked to open '\(text)', which is not a URL") }
+            return IntentResult(value: value, urlToOpen: url)
+        }
+        return .value(value)
+    }
+
+    /// A request made for a step (`perform`, a converter, a value query): the host is confined
+    /// to what the run grants, answers its callbacks through the step's context, and a refusal of
+    /// the kernel is the step's denial.
+    private func call(_ method: String, _ params: ValueDictionary, for context: any IntentContext) async throws -> Value {
+        var params = params
+        params["mode"] = .text(context.mode.rawValue)
+        params["base-directory"] = .text(context.baseDirectory.path)
+        params["scratch"] = .text(context.scratchFolder.folder.path)
         // The host is confined to the run's scratch folder, which the kernel needs to exist.
         try? context.scratchFolder.make()
         let gate = (context as? GatedContext)?.gate
-        let reply: Value
         do {
-            reply = try await request("perform", params, needing: gate?.confinement) { [self] method, params in
+            return try await request(method, params, needing: gate?.confinement) { [self] method, params in
                 try await answer(method, params, context: context)
             }
         } catch let refusal as HostRefusal {
@@ -196,13 +220,48 @@ public final class HostedPackage: @unchecked Sendable {
             }
             throw IntentError(refusal.message)
         }
-        guard case .dictionary(let fields) = reply else { throw HostError("the host answered 'perform' with \(reply.briefDescription)") }
-        let value = try await decode(fields["value"] ?? .nothing)
-        if case .text(let text)? = fields["open"] {
-            guard let url = URL(string: text) else { throw HostError("the host asked to open '\(text)', which is not a URL") }
-            return IntentResult(value: value, urlToOpen: url)
+    }
+
+    // MARK: - Conversions the host makes
+
+    /// The package's converters, each run by the host.
+    public func converters() -> [Converter] {
+        manifest.converters.enumerated().map { index, info in
+            Converter(from: info.from, to: info.to, lossy: info.isLossy) { [self] value, context in
+                try await decode(try await call("run-converter", ["index": .number(Double(index)), "value": WireValue.encode(value)], for: context))
+            }
         }
-        return .value(value)
+    }
+
+    /// The package's file properties, each read by the host: a step, a filter or a sort waits.
+    /// The host may be let at what the run may touch now, as for a step.
+    public func fileProperties() -> [FilePropertyReader] {
+        manifest.fileProperties.enumerated().map { index, info in
+            FilePropertyReader(contentType: info.contentType, name: info.name) { [self] file in
+                let params: ValueDictionary = ["index": .number(Double(index)), "file": WireValue.encode(.file(file))]
+                do {
+                    return try await decode(try await request("file-property", params, needing: AccessGate.running?.confinement))
+                } catch let refusal as HostRefusal {
+                    throw IntentError(refusal.message)
+                }
+            }
+        }
+    }
+
+    /// How values become entities of `type`, each asked of the host.
+    private func valueQueries(of type: PackageManifest.EntityType) -> EntityValueQueries {
+        let typeName = type.name.singular
+        return EntityValueQueries(type.valueQueries.enumerated().map { index, from in
+            (from, { [self] value, _, context in
+                let params: ValueDictionary = ["type": .text(typeName), "index": .number(Double(index)), "value": WireValue.encode(value)]
+                let reply = try await decode(try await call("value-query", params, for: context))
+                switch reply {
+                case .nothing: return nil
+                case .entity(let entity) where entity.typeName == typeName: return entity
+                default: throw HostError("the host answered a value query of \(typeName) with \(reply.briefDescription)")
+                }
+            })
+        })
     }
 
     /// Answers a callback of a `perform` through the step's context.
@@ -230,11 +289,8 @@ public final class HostedPackage: @unchecked Sendable {
             return .nothing
         case "convert":
             let value = try await decode(params["value"] ?? .nothing)
-            guard case .dictionary(let target)? = params["to"] else { throw IntentError("'convert' needs a target") }
-            let representation: Representation =
-                if case .text(let identifier)? = target["content-type"] { .file(ContentType(identifier)) }
-                else { .value(ValueType(described: target["type"]?.textValue ?? "any")) }
-            return WireValue.encode(try await context.convert(value, to: representation))
+            guard let target = params["to"] else { throw IntentError("'convert' needs a target") }
+            return WireValue.encode(try await context.convert(value, to: try Representation(wire: target)))
         case "run-workflow":
             let input = try await decode(params["input"] ?? .nothing)
             return WireValue.encode(try await context.runWorkflow(at: params["path"]?.textValue ?? "", input: input))

@@ -10,7 +10,7 @@ public struct Trail: Entity, Codable {
         .stored("distance", \.distance),
         .stored("difficulty", \.difficulty),
         .computed("isFavorite") { Favorites.contains($0.id) },
-        .deferred("conditions") { try await TrailConditions.current(on: $0) },
+        .deferred("conditions", many: { try await TrailConditions.current(on: $0) }),
     ]
     public static var defaultQuery: any EntityQuery<Trail> { TrailQuery() }
     public static let urlTemplate: URLTemplate? = try? URLTemplate("https://trails.example.com/trail/{id}")
@@ -44,6 +44,17 @@ public struct Trail: Entity, Codable {
             .data(.png) { TrailCard.png(for: self) },
             .proxy(.plainText) { .text(name) },
         ]
+    }
+
+    /// A saved trail (its codable form, a `.trail` file) is that trail again: `convert: trail`, or a
+    /// `trail` parameter given the file or its path.
+    public static var valueQueries: [EntityValueQuery<Trail>] {
+        [.file(codableType) { file in try Trail.read(from: file) }]
+    }
+
+    /// The trail in a `.trail` file.
+    static func read(from file: FileReference) throws -> Trail {
+        try JSONDecoder().decode(Trail.self, from: Data(contentsOf: URL(fileURLWithPath: file.path)))
     }
 
     /// The sheet's content: the name as a heading, then the distance, the region and the difficulty.
@@ -115,13 +126,19 @@ extension Trail {
 }
 
 /// Trail conditions, as a weather service would report them (made up from the trail, so that
-/// they are the same on every run).
+/// they are the same on every run). One request asks for many trails; each request is counted in
+/// `conditions-requests` in the package's data folder, as a service's bill would count it.
 enum TrailConditions {
-    static func current(on trail: Trail) async throws -> String {
-        switch trail.region {
-        case "Cascades": "Light rain, 9 °C; muddy in places"
-        case "Rockies": "Clear, 4 °C; snow above 2,500 m"
-        default: "Overcast, 12 °C; dry"
+    static func current(on trails: [Trail]) async throws -> [String] {
+        let counter = PackageDataFolder.current.appendingPathComponent("conditions-requests").path
+        let count = (FileManager.default.contents(atPath: counter).flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? 0) + 1
+        try? Data("\(count)".utf8).write(to: URL(fileURLWithPath: counter))
+        return trails.map { trail in
+            switch trail.region {
+            case "Cascades": "Light rain, 9 °C; muddy in places"
+            case "Rockies": "Clear, 4 °C; snow above 2,500 m"
+            default: "Overcast, 12 °C; dry"
+            }
         }
     }
 }

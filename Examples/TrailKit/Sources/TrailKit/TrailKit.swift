@@ -10,4 +10,25 @@ public enum TrailKit: IntentPackage {
     public static let contentTypes: [ContentTypeDeclaration] = [
         ContentTypeDeclaration(Trail.codableType.identifier, conformsTo: [.data], extensions: ["trail"])
     ]
+
+    /// A `.trail` file becomes its PDF trail sheet, wherever a PDF is wanted.
+    public static var converters: [Converter] {
+        [
+            Converter(from: .file(Trail.codableType), to: .file(.pdf), lossy: true) { value, context in
+                guard case .file(let file) = value else { throw IntentError("a trail file is needed, not \(value.briefDescription)") }
+                let trail = try Trail.read(from: file)
+                let path = try context.scratchFolder.path(forNewFile: "\(trail.name).pdf")
+                try await context.fileChanges.write(TrailSheet.pdf(for: trail), to: path)
+                return .file(FileReference(path: path))
+            }
+        ]
+    }
+
+    /// A `.trail` file's `distance` (in kilometres) and `difficulty`, without opening it as a trail.
+    public static var fileProperties: [FilePropertyReader] {
+        [
+            FilePropertyReader(contentType: Trail.codableType, name: "distance") { .number(try Trail.read(from: $0).distance) },
+            FilePropertyReader(contentType: Trail.codableType, name: "difficulty") { .text(try Trail.read(from: $0).difficulty) },
+        ]
+    }
 }
