@@ -37,4 +37,13 @@ struct ConversionGraphTests {
         #expect(try #require(graph.chain(from: [.value(.number)], to: .file(.pdf))).count == 2)
         #expect(graph.chain(from: [.file(.png)], to: .file(.pdf)) == nil)
     }
+
+    @Test("converters that lead round in a loop end the search: the way out is found, a format nothing leads to is none")
+    func loops() throws {
+        var graph = ConversionGraph()
+        let png = Representation.file(.png), jpeg = Representation.file(.jpeg), html = Representation.file(.html)
+        graph.add([converter(png, jpeg), converter(jpeg, png), converter(jpeg, .value(.text), lossy: true), converter(.value(.text), jpeg)])
+        #expect(graph.chain(from: [png], to: html) == nil)
+        #expect(try #require(graph.chain(from: [png], to: .value(.text))).map(\.to) == [jpeg, .value(.text)])
+    }
 }

@@ -69,6 +69,16 @@ struct FileTests {
         #expect(try await runIn(root, "- read-file: a.txt\n- text: \"${previous.name}\"") == "a.txt")
     }
 
+    @Test("save-file of nothing or of an empty list is an error, and leaves the file that is there as it was")
+    func saveNothing() async throws {
+        let root = try folder(["kept.txt": "keep me"])
+        for steps in ["- list: []\n- save-file: { to: kept.txt, overwrite: true }", "- find-files: .\n  where: {name: none.txt}\n- save-file: { to: kept.txt, overwrite: true }"] {
+            let error = await #expect(throws: RuntimeError.self) { try await runIn(root, steps, granted: [.write: .only([root.path])]) }
+            #expect(error?.message.contains("there is nothing to save: the input is a list of 0 items") == true, "\(String(describing: error))")
+        }
+        #expect(try String(contentsOf: root.appendingPathComponent("kept.txt"), encoding: .utf8) == "keep me")
+    }
+
     @Test("read-file needs an existing file, not a folder")
     func readFileErrors() async throws {
         let root = try folder(["sub/x.txt": "x"])

@@ -60,6 +60,11 @@ struct SaveFile: Intent {
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         let path: String
         var value = value.oneValue
+        // An empty list or nothing (a `find` that found nothing) saves nothing, rather than an
+        // empty file in place of one that had something in it.
+        if value.isNothing || value == .list([]) {
+            throw IntentError("there is nothing to save: the input is \(value.briefDescription)")
+        }
         if case .entity = value {
             // An entity is saved in the form the destination's extension names (`ridge.pdf`: its
             // PDF), else in its first form that is data (Docs/Language.md, "Conversions between formats").
