@@ -56,12 +56,13 @@ public struct WorkflowLoader: Sendable {
         return (failed ? nil : checked, diagnostics)
     }
 
-    /// The absolute path of a `packages:` entry of the workflow at `workflowPath`.
+    /// The absolute path of a `packages:` entry of the workflow at `workflowPath`: a relative one
+    /// is relative to the workflow's folder, whatever the current folder (Docs/Packages.md).
     static func packagePath(_ entry: String, in workflowPath: String) -> String {
-        let expanded = FileReference(path: entry).originalPath
+        let expanded = HomeFolder.expandingTilde(in: entry)
         if expanded.hasPrefix("/") { return URL(fileURLWithPath: expanded).standardizedFileURL.path }
-        let folder = URL(fileURLWithPath: workflowPath).deletingLastPathComponent()
-        return folder.appendingPathComponent(expanded).standardizedFileURL.path
+        let workflow = URL(fileURLWithPath: workflowPath, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
+        return workflow.deletingLastPathComponent().appendingPathComponent(expanded).standardizedFileURL.path
     }
 
     /// This loader with the packages that the workflow at `path` names in `packages:` loaded

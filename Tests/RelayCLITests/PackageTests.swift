@@ -26,13 +26,15 @@ struct PackageTests {
 
     /// Runs relay with TrailKit loaded, in this test's folders. Awaited, not blocking: a package
     /// build takes most of a minute, and a blocked thread would stall the tests of other suites.
-    private func relay(_ arguments: [String], package: String? = PackageTests.trailKit, environment: [String: String] = [:]) async throws -> RelayProcess.Result {
+    private func relay(
+        _ arguments: [String], package: String? = PackageTests.trailKit, environment: [String: String] = [:], in current: URL? = nil
+    ) async throws -> RelayProcess.Result {
         var environment = environment
         environment["XDG_CACHE_HOME"] = environment["XDG_CACHE_HOME"] ?? Self.cache.path
         environment["XDG_DATA_HOME"] = data.path
         environment["XDG_STATE_HOME"] = folder.appendingPathComponent("state").path
         environment["RELAY_NOTES"] = folder.appendingPathComponent("Notes").path
-        return try await RelayProcess.running(arguments + (package.map { ["--package", $0] } ?? []), in: folder, environment: environment)
+        return try await RelayProcess.running(arguments + (package.map { ["--package", $0] } ?? []), in: current ?? folder, environment: environment)
     }
 
     @Test("TrailKit through --package: its query, its URL-representable intent, its names with and without the prefix")
@@ -82,6 +84,19 @@ struct PackageTests {
         #expect(try await relay(["package", "trust", Self.trailKit], package: nil).status == 0)
         #expect(try await relay(["check", path], package: nil).status == 0)
         #expect(try await relay(["run", path, "--yes"], package: nil).status == 0)
+
+        // A relative entry is relative to the workflow's folder, whatever the current folder.
+        let kits = folder.appendingPathComponent("kits"), flows = folder.appendingPathComponent("flows")
+        try FileManager.default.createDirectory(at: kits, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: flows, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: kits.appendingPathComponent("TrailKit").path, withDestinationPath: Self.trailKit)
+        let relative = flows.appendingPathComponent("relative.yaml")
+        try "packages: [../kits/TrailKit]\nsteps:\n  - buy-day-pass: summit\n".write(to: relative, atomically: true, encoding: .utf8)
+        for current in ["/", flows.path, kits.path] {
+            #expect(try await relay(["check", relative.path], package: nil, in: URL(fileURLWithPath: current)).status == 0, "from \(current)")
+            let elsewhere = try await relay(["run", relative.path, "--yes"], package: nil, in: URL(fileURLWithPath: current))
+            #expect(elsewhere.status == 0, "from \(current): \(elsewhere.standardError)")
+        }
 
         let missing = try workflow("missing.yaml", "packages: [./NoSuchKit]\nsteps:\n  - comment: x\n")
         let failed = try await relay(["run", missing], package: nil)
