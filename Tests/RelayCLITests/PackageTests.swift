@@ -220,6 +220,15 @@ struct PackageTests {
         let question = "Archive or delete the log of Summit Scramble?"
         #expect(try await relay(["run", tidy, "--answer", "\(question)=Delete"]).standardOutput == "Deleted the log of Summit Scramble\n")
         #expect(try await relay(["run", tidy, "--answer", "\(question)=Cancel"]).status == 3)
+        // Without a terminal, --yes takes the default option; without it the error names the
+        // options and --yes, not a step default the workflow cannot give.
+        #expect(try await relay(["run", tidy, "--yes"]).standardOutput == "Archived the log of Summit Scramble\n")
+        let unchosen = try await relay(["run", tidy])
+        #expect(unchosen.status == 1)
+        #expect(
+            unchosen.standardError.contains(
+                "no answer for '\(question)': standard input is not a terminal; pass --answer '\(question)=Archive' (options: 'Archive', 'Delete', 'Cancel'), or --yes to take the default 'Archive'"),
+            "\(unchosen.standardError)")
     }
 
     @Test("favourites persist in the package's data folder; the deferred conditions are fetched from the host")

@@ -194,3 +194,48 @@ struct ManifestConversionTests {
         await #expect(throws: WireError.self) { try await PackageManifest(json: .dictionary(root)) }
     }
 }
+
+/// Keeps the choice it was asked, and picks `pick`.
+private final class ChoosingContext: IntentContext, @unchecked Sendable {
+    var asked: ChoiceRequest?
+    let pick: Int
+    init(pick: Int) { self.pick = pick }
+    var mode: RunMode { .background }
+    var baseDirectory: URL { URL(fileURLWithPath: "/") }
+    var scratchFolder: ScratchFolder { ScratchFolder() }
+    var fileChanges: FileChanges { FileChanges(journal: nil) }
+    var entityTypes: EntityCatalog { EntityCatalog() }
+    func show(_ value: Value) async {}
+    func ask(_ question: Question) async throws -> Value { .nothing }
+    func choose(_ request: ChoiceRequest) async throws -> [Int] {
+        asked = request
+        return [pick]
+    }
+    func requestConfirmation(_ prompt: String) async throws {}
+    func open(_ url: URL) async throws {}
+    func convert(_ value: Value, to representation: Representation) async throws -> Value { value }
+    func runWorkflow(at path: String, input: Value) async throws -> Value { .nothing }
+    func registerUndo(action: String, arguments: ValueDictionary) async throws {}
+    func reportProgress(_ fraction: Double, _ label: String?) async {}
+}
+
+@Suite("requestChoice's roles (App Intents' IntentChoiceOption)")
+struct ChoiceRoleTests {
+    @Test("cancel options come last, the default and destructive ones are marked, and the request crosses the wire whole")
+    func roles() async throws {
+        let context = ChoosingContext(pick: 1)
+        let options = [ChoiceOption.cancel(), ChoiceOption("Archive", role: .default), ChoiceOption("Delete", role: .destructive)]
+        let chosen = try await context.requestChoice("Tidy?", between: options)
+        #expect(chosen.title == "Delete")
+        let asked = try #require(context.asked)
+        #expect(asked.options == ["Archive", "Delete", "Cancel"])
+        #expect(asked.defaultIndex == 0)
+        #expect(asked.destructive == [1])
+        #expect(ChoiceRequest(wire: asked.wire) == asked)
+        // The cancel option, last now, ends the run.
+        await #expect(throws: RunCancelled.self) { try await ChoosingContext(pick: 2).requestChoice("Tidy?", between: options) }
+        // Indices a host gets wrong are dropped, not trusted.
+        #expect(ChoiceRequest(wire: ["prompt": "P", "options": ["a"], "default": 7, "destructive": [3, 0]]).defaultIndex == nil)
+        #expect(ChoiceRequest(wire: ["prompt": "P", "options": ["a"], "default": 7, "destructive": [3, 0]]).destructive == [0])
+    }
+}

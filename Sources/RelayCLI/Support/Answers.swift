@@ -56,6 +56,7 @@ struct Answers: Interaction {
         if mode == .interactive {
             while true {
                 let line = try terminal.readChoice(request)
+                if line.isEmpty, let index = request.defaultIndex { return [index] }
                 do {
                     return try Self.choices(line, in: request)
                 } catch {
@@ -63,7 +64,14 @@ struct Answers: Interaction {
                 }
             }
         }
-        throw unanswered(request.prompt, example: request.options.first ?? "OPTION")
+        if assumeYes, let index = request.defaultIndex { return [index] }
+        let options = " (options: \(request.options.map { "'\($0)'" }.joined(separator: ", ")))"
+        if let index = request.defaultIndex {
+            throw IntentError(
+                "no answer for '\(request.prompt)': standard input is not a terminal; pass --answer '\(request.prompt)=\(request.options[index])'\(options), or --yes to take the default '\(request.options[index])'")
+        }
+        throw IntentError(
+            "no answer for '\(request.prompt)': standard input is not a terminal; pass --answer '\(request.prompt)=\(request.options.first ?? "OPTION")'\(options)")
     }
 
     func confirm(_ prompt: String, key: String?) async throws -> Bool {
@@ -121,10 +129,16 @@ struct TerminalPrompter: Sendable {
         return line.trimmingCharacters(in: .whitespaces)
     }
 
+    /// Shows the numbered options — a destructive one marked, the default one named in the
+    /// prompt (Enter takes it) — and reads the answer.
     func readChoice(_ request: ChoiceRequest) throws -> String {
         say(request.prompt)
-        for (index, option) in request.options.enumerated() { say("  \(index + 1). \(option)") }
+        for (index, option) in request.options.enumerated() {
+            let destructive = request.destructive.contains(index)
+            let mark = destructive ? (StandardStreams.errorUsesColor ? " \u{1B}[31m(destroys)\u{1B}[0m" : " (destroys)") : ""
+            say("  \(index + 1). \(option)\(mark)")
+        }
         let hint = request.allowsMultiple ? "Numbers or names, separated by commas:" : "Number or name:"
-        return try readLine(prompt: hint, defaultValue: nil)
+        return try readLine(prompt: hint, defaultValue: request.defaultIndex.map { request.options[$0] })
     }
 }

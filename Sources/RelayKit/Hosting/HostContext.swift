@@ -40,9 +40,7 @@ struct HostContext: IntentContext {
     }
 
     func choose(_ request: ChoiceRequest) async throws -> [Int] {
-        let answer = try await call(
-            "choose",
-            ["prompt": .text(request.prompt), "options": .list(request.options.map { .text($0) }), "multiple": .boolean(request.allowsMultiple)])
+        let answer = try await call("choose", request.wire)
         return answer.asList.compactMap { if case .number(let index) = $0 { Int(exactly: index) } else { nil } }
     }
 

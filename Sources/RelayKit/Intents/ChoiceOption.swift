@@ -24,16 +24,22 @@ public struct ChoiceOption: Sendable, Hashable {
 }
 
 extension IntentContext {
-    /// Asks a person to pick one of `options` (App Intents' `requestChoice`) and returns it. A
-    /// cancel option ends the run with exit status 3. In a background run the answer comes from
-    /// `--answer PROMPT=TITLE`; without one the step fails, saying so.
+    /// Asks a person to pick one of `options` (App Intents' `requestChoice`) and returns it.
+    /// Cancel options are offered last; a destructive one is marked; the `default` one is taken by
+    /// Enter on a terminal and by `--yes` without one. A cancel option ends the run with exit
+    /// status 3. In a background run the answer comes from `--answer PROMPT=TITLE`, else `--yes`
+    /// and the default; without either the step fails, saying so.
     public func requestChoice(_ prompt: String, between options: [ChoiceOption]) async throws -> ChoiceOption {
         guard !options.isEmpty else { throw IntentError("'\(prompt)' offers no options") }
-        let picked = try await choose(ChoiceRequest(prompt: prompt, options: options.map(\.title)))
-        guard let index = picked.first, options.indices.contains(index) else {
+        let shown = options.filter { $0.role != .cancel } + options.filter { $0.role == .cancel }
+        let request = ChoiceRequest(
+            prompt: prompt, options: shown.map(\.title), defaultIndex: shown.firstIndex { $0.role == .default },
+            destructive: Set(shown.indices.filter { shown[$0].role == .destructive }))
+        let picked = try await choose(request)
+        guard let index = picked.first, shown.indices.contains(index) else {
             throw IntentError("no option of '\(prompt)' was chosen")
         }
-        let option = options[index]
+        let option = shown[index]
         if option.role == .cancel { throw RunCancelled("'\(prompt)': \(option.title) was chosen") }
         return option
     }

@@ -21,16 +21,41 @@ public struct Question: Sendable {
     }
 }
 
-/// A choice among labelled options, for `choose-from-list` and `menu`.
-public struct ChoiceRequest: Sendable {
+/// A choice among labelled options, for `choose-from-list`, `menu` and a package's
+/// `requestChoice`: which option Enter (or `--yes`) takes, and which destroy something.
+public struct ChoiceRequest: Sendable, Equatable {
     public var prompt: String
     public var options: [String]
     public var allowsMultiple: Bool
+    /// The option taken by an empty answer on a terminal, and by `--yes` without one.
+    public var defaultIndex: Int?
+    /// The options that destroy something, marked as such on a terminal.
+    public var destructive: Set<Int>
 
-    public init(prompt: String, options: [String], allowsMultiple: Bool = false) {
+    public init(prompt: String, options: [String], allowsMultiple: Bool = false, defaultIndex: Int? = nil, destructive: Set<Int> = []) {
         self.prompt = prompt
         self.options = options
         self.allowsMultiple = allowsMultiple
+        self.defaultIndex = defaultIndex.flatMap { options.indices.contains($0) ? $0 : nil }
+        self.destructive = destructive.filter { options.indices.contains($0) }
+    }
+
+    /// The request as a package's host sends it (Docs/PackageProtocol.md, "Callbacks").
+    public var wire: ValueDictionary {
+        var params: ValueDictionary = [
+            "prompt": .text(prompt), "options": .list(options.map { .text($0) }), "multiple": .boolean(allowsMultiple),
+        ]
+        if let defaultIndex { params["default"] = .number(Double(defaultIndex)) }
+        if !destructive.isEmpty { params["destructive"] = .list(destructive.sorted().map { .number(Double($0)) }) }
+        return params
+    }
+
+    public init(wire params: ValueDictionary) {
+        func index(_ value: Value) -> Int? { if case .number(let number) = value { Int(exactly: number) } else { nil } }
+        self.init(
+            prompt: params["prompt"]?.textValue ?? "", options: (params["options"]?.asList ?? []).map(\.textValue),
+            allowsMultiple: params["multiple"] == .boolean(true), defaultIndex: params["default"].flatMap(index),
+            destructive: Set((params["destructive"]?.asList ?? []).compactMap(index)))
     }
 }
 

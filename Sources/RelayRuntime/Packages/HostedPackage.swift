@@ -276,10 +276,7 @@ public final class HostedPackage: @unchecked Sendable {
             if let wired = params["default"] { defaultValue = try await decode(wired) }
             return WireValue.encode(try await context.ask(Question(prompt: params["prompt"]?.textValue ?? "", type: type, defaultValue: defaultValue)))
         case "choose":
-            let request = ChoiceRequest(
-                prompt: params["prompt"]?.textValue ?? "", options: (params["options"]?.asList ?? []).map(\.textValue),
-                allowsMultiple: params["multiple"] == .boolean(true))
-            return .list(try await context.choose(request).map { .number(Double($0)) })
+            return .list(try await context.choose(ChoiceRequest(wire: params)).map { .number(Double($0)) })
         case "confirm":
             try await context.requestConfirmation(params["prompt"]?.textValue ?? "")
             return .boolean(true)
