@@ -229,6 +229,14 @@ struct PackageTests {
             unchosen.standardError.contains(
                 "no answer for '\(question)': standard input is not a terminal; pass --answer '\(question)=Archive' (options: 'Archive', 'Delete', 'Cancel'), or --yes to take the default 'Archive'"),
             "\(unchosen.standardError)")
+
+        // On a terminal: the destructive option marked, Cancel last, Enter takes the default.
+        let environment = "env NO_COLOR=1 XDG_CACHE_HOME=\(Self.cache.path) XDG_DATA_HOME=\(data.path) XDG_STATE_HOME=\(folder.path)/state"
+        let terminal = try TerminalSession(
+            "\(environment) \(RelayProcess.executable.path) run \(tidy) --package \(Self.trailKit); echo \"[exit $?]\"; sleep 30")
+        try await terminal.waitFor("  2. Delete (destroys)\n  3. Cancel\nNumber or name: [Archive]", seconds: 60)
+        try await terminal.send("Enter")
+        try await terminal.waitFor("Archived the log of Summit Scramble\n[exit 0]")
     }
 
     @Test("favourites persist in the package's data folder; the deferred conditions are fetched from the host")
