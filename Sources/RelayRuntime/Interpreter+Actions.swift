@@ -40,11 +40,6 @@ extension Interpreter {
     }
 
     private func invoke(_ definition: ActionDefinition, _ arguments: [Value?], step: PlannedStep) async throws -> Value {
-        if !definition.supportedModes.contains(.background), environment.interaction.mode == .background {
-            throw RuntimeError(
-                "'\(definition.name)' needs a person to answer it, and this run has no terminal; run it in a terminal",
-                step: step.displayName, at: step.range)
-        }
         // What the arguments name is asked for before anything reads or changes it: files given as
         // they are (a conversion may read them), then what the converted values name.
         // Most steps name nothing, and are not asked about (without even an async call).

@@ -28,10 +28,23 @@ public final class Interpreter: Sendable {
     /// Runs the workflow with `input` and `variables` (from `--set`) and returns its output.
     /// Throws `RuntimeError`, or `RunCancelled` when a person declined.
     public func run(input: Value, variables: [String: Value] = [:]) async throws -> Value {
+        try refuseUnanswerable()
         // Deferred properties are fetched once per entity in the run, sub-workflows included.
-        try await AccessGate.$running.withValue(environment.gate) {
+        return try await AccessGate.$running.withValue(environment.gate) {
             try await FetchedProperties.run { try await runHeaderAndSteps(input: input, variables: variables) }
         }
+    }
+
+    /// An action that may need a person, in a run with no terminal and no answers given, is an
+    /// error before the first step runs, not after earlier steps have changed things.
+    private func refuseUnanswerable() throws {
+        let interaction = environment.interaction
+        guard interaction.mode == .background, !interaction.suppliesAnswers,
+            let (step, action) = workflow.actionSteps.first(where: { $0.action.definition.isForegroundOnly })
+        else { return }
+        throw RuntimeError(
+            "'\(action.definition.name)' may need a person to answer it, and this run has no terminal; give its answers with --answer 'PROMPT=ANSWER' or --yes, or run it in a terminal",
+            step: step.displayName, at: step.range)
     }
 
     private func runHeaderAndSteps(input: Value, variables: [String: Value]) async throws -> Value {

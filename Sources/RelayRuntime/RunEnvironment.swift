@@ -15,6 +15,13 @@ public protocol Interaction: Sendable {
     func choose(_ request: ChoiceRequest, key: String?) async throws -> [Int]
     /// Answers yes or no.
     func confirm(_ prompt: String, key: String?) async throws -> Bool
+    /// Whether the run was given answers (`--answer`, `--yes`): an action that may need a person
+    /// runs without a terminal only then.
+    var suppliesAnswers: Bool { get }
+}
+
+extension Interaction {
+    public var suppliesAnswers: Bool { false }
 }
 
 /// Where `show` and traces go.

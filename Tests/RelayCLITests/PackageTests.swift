@@ -471,6 +471,15 @@ struct PackageTests {
                     }
                 }
 
+                struct Interview: Intent {
+                    static let summary = "Asks a name, and greets it."
+                    static let output = ValueType.text
+                    static let supportedModes: IntentModes = [.foreground]
+                    func perform(_ context: any IntentContext) async throws -> IntentResult {
+                        .value(.text("Hello, \\(try await context.ask(Question(prompt: "Name?")).textValue)"))
+                    }
+                }
+
                 /// An entity whose representations lie: a "PDF" of text, an RTF of random bytes, a
                 /// PNG that brings its host down.
                 struct Shard: Entity {
@@ -505,7 +514,7 @@ struct PackageTests {
                     static let name = "faulty"
                     static let intents: [any Intent.Type] = [
                         Crash.self, Hang.self, Peek.self, Scribble.self, Dial.self, Datagram.self, Agent.self, Variable.self,
-                        Remember.self, Forget.self, Swapper.self, Quit.self, MakeShard.self,
+                        Remember.self, Forget.self, Swapper.self, Quit.self, MakeShard.self, Interview.self,
                     ]
                     static let entities: [any Entity.Type] = [Shard.self]
                 }
@@ -557,6 +566,30 @@ struct PackageTests {
         #expect(fall.status == 1, "\(fall.status) \(fall.standardError)")
         #expect(fall.standardError.contains("png.yaml:3:5: error: step 'convert'"), "\(fall.standardError)")
         #expect(fall.standardError.contains("exited with status 9"), "\(fall.standardError)")
+    }
+
+    @Test("a foreground intent runs without a terminal when the run was given answers; without any, the run stops before its first step")
+    func foreground() async throws {
+        let package = try faultyPackage()
+        let path = try workflow("meet.yaml", "steps:\n  - text: before\n  - save-file: { to: before.txt }\n  - faulty.interview\n")
+        let refused = try await relay(["run", path, "--allow-write=\(folder.path)"], package: package)
+        #expect(refused.status == 1)
+        #expect(
+            refused.standardError.contains("meet.yaml:4:5: error: step 'faulty.interview': 'faulty.interview' may need a person to answer it, and this run has no terminal"),
+            "\(refused.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("before.txt").path), "a step ran before the refusal")
+
+        let answered = try await relay(["run", path, "--answer", "Name?=Ada", "--allow-write=\(folder.path)"], package: package)
+        #expect(answered.status == 0, "\(answered.standardError)")
+        #expect(answered.standardOutput == "Hello, Ada\n")
+
+        let described = try await relay(["describe", "faulty.interview"], package: package)
+        #expect(described.standardOutput.contains("Runs:    with a person to answer it"), "\(described.standardOutput)")
+        let listed = try await relay(["actions", "--json"], package: package)
+        #expect(listed.standardOutput.contains("\"foreground-only\": true"), "\(listed.standardOutput.prefix(400))")
+        let checked = try await relay(["check", path], package: package)
+        #expect(checked.status == 0)
+        #expect(checked.standardError.contains("meet.yaml:4:5: note: 'faulty.interview' may need a person to answer it"), "\(checked.standardError)")
     }
 
     @Test("a package's host is confined by the kernel: a file or port it was not handed is refused, exit 4 naming the flag; a grant starts a wider host")

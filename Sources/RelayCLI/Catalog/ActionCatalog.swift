@@ -15,6 +15,7 @@ public enum ActionCatalog {
         entry["input"] = action.inputParameter.map { .text($0.name) } ?? .nothing
         entry["output"] = .text(action.output.name)
         entry["capabilities"] = .list(action.capabilities.map { .text($0.rawValue) })
+        entry["foreground-only"] = .boolean(action.isForegroundOnly)
         entry["parameters"] = .list(action.parameters.map { parameter in
             var item = ValueDictionary()
             item["name"] = .text(parameter.name)
@@ -77,6 +78,9 @@ public enum ActionCatalog {
         }
         lines.append("Output:  \(action.output.name)")
         lines.append("Needs:   \(needs(action) ?? "nothing beyond its values")")
+        if action.isForegroundOnly {
+            lines.append("Runs:    with a person to answer it: on a terminal, or given its answers (--answer, --yes)")
+        }
         let parameters = action.parameters.filter { !$0.isInput }
         if !parameters.isEmpty {
             lines.append("")

@@ -29,6 +29,13 @@ struct CheckCommand: AsyncParsableCommand {
             let loader = try await PackageOptions.loading(packagesOf: file, into: base, gate: gate)
             let (workflow, diagnostics) = loader.load(path: file)
             all += diagnostics
+            // What the run would refuse without a terminal, said where it is written.
+            for (step, action) in workflow?.actionSteps ?? [] where action.definition.isForegroundOnly {
+                all.append(
+                    Diagnostic(
+                        .note, "'\(action.definition.name)' may need a person to answer it: without a terminal, run with --answer 'PROMPT=ANSWER' or --yes",
+                        at: step.range))
+            }
             if permissions, let workflow { reports.append((file, PermissionReport(workflow, entityTypes: loader.registry.entityTypes))) }
         }
         if permissions, !all.contains(where: { $0.severity == .error }) {

@@ -11,6 +11,8 @@ struct Answers: Interaction {
     let mode: RunMode
     private let terminal = TerminalPrompter()
 
+    var suppliesAnswers: Bool { assumeYes || !answers.isEmpty }
+
     init(answers: [String], assumeYes: Bool, interactive: Bool) {
         self.answers = answers
         self.assumeYes = assumeYes

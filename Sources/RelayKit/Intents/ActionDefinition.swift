@@ -76,6 +76,9 @@ public final class ActionDefinition: Sendable {
 
     /// Where the action can run (App Intents' `IntentModes`).
     public let supportedModes: IntentModes
+    /// Whether the action may need a person (App Intents' foreground): without a terminal it runs
+    /// only when the run was given answers (`--answer`, `--yes`).
+    public var isForegroundOnly: Bool { !supportedModes.contains(.background) }
     /// Everything the action may touch: what its parameters name and what it declares besides
     /// (Docs/Security.md), in `Capability` order.
     public let capabilities: [Capability]

@@ -67,6 +67,37 @@ public final class PlannedStep: Sendable {
     }
 }
 
+extension PlannedStep {
+    /// The blocks of steps inside this one, in order: branches, a loop's body, a menu's options,
+    /// then its `on-error` steps.
+    public var blocks: [[PlannedStep]] {
+        var blocks: [[PlannedStep]]
+        switch kind {
+        case .conditional(_, let then, let otherwise): blocks = [then, otherwise]
+        case .repeatCount(_, let body), .forEach(_, _, _, let body): blocks = [body]
+        case .menu(_, let options): blocks = options.map(\.body)
+        case .action, .set, .append, .stop: blocks = []
+        }
+        if case .steps(let handler)? = onError { blocks.append(handler) }
+        return blocks
+    }
+}
+
+extension CheckedWorkflow {
+    /// Every action step, those inside blocks too, in the order they are written.
+    public var actionSteps: [(step: PlannedStep, action: PlannedAction)] {
+        var found: [(step: PlannedStep, action: PlannedAction)] = []
+        func visit(_ steps: [PlannedStep]) {
+            for step in steps {
+                if case .action(let action) = step.kind { found.append((step, action)) }
+                for block in step.blocks { visit(block) }
+            }
+        }
+        visit(steps)
+        return found
+    }
+}
+
 /// An action step: the action, and one template per parameter (nil where the workflow gave none).
 public struct PlannedAction: Sendable {
     public var definition: ActionDefinition

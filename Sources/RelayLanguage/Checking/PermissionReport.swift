@@ -93,32 +93,17 @@ public struct PermissionReport: Sendable {
     /// The names `step` and the steps inside it assign: `as:`, `set`, `append`, `for-each`'s item.
     private static func collectAssigned(_ step: PlannedStep, into names: inout Set<String>) {
         if let name = step.outputVariable { names.insert(name) }
-        var blocks: [[PlannedStep]] = []
         switch step.kind {
         case .set(let assignments), .append(let assignments): names.formUnion(assignments.map(\.name.text))
-        case .forEach(_, let variable, _, let body):
-            if let variable { names.insert(variable) }
-            blocks = [body]
-        case .conditional(_, let then, let otherwise): blocks = [then, otherwise]
-        case .repeatCount(_, let body): blocks = [body]
-        case .menu(_, let options): blocks = options.map(\.body)
-        case .action, .stop: break
+        case .forEach(_, let variable?, _, _): names.insert(variable)
+        default: break
         }
-        if case .steps(let handler)? = step.onError { blocks.append(handler) }
-        for block in blocks { for inner in block { collectAssigned(inner, into: &names) } }
+        for block in step.blocks { for inner in block { collectAssigned(inner, into: &names) } }
     }
 
     private mutating func collect(_ step: PlannedStep, topLevel: Int, folder: URL) {
-        var blocks: [[PlannedStep]] = []
-        switch step.kind {
-        case .action(let action): collect(action, of: step, topLevel: topLevel, folder: folder)
-        case .conditional(_, let then, let otherwise): blocks = [then, otherwise]
-        case .repeatCount(_, let body), .forEach(_, _, _, let body): blocks = [body]
-        case .menu(_, let options): blocks = options.map(\.body)
-        case .set, .append, .stop: break
-        }
-        if case .steps(let handler)? = step.onError { blocks.append(handler) }
-        for block in blocks { for inner in block { collect(inner, topLevel: topLevel, folder: folder) } }
+        if case .action(let action) = step.kind { collect(action, of: step, topLevel: topLevel, folder: folder) }
+        for block in step.blocks { for inner in block { collect(inner, topLevel: topLevel, folder: folder) } }
     }
 
     private mutating func collect(_ action: PlannedAction, of step: PlannedStep, topLevel: Int, folder: URL) {
