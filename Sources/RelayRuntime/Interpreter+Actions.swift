@@ -171,10 +171,8 @@ extension Interpreter {
                 throw RuntimeError("\(role) wants \(target): \(error.message)", step: step.displayName, at: step.range)
             }
         }
-        if !parameter.choices.isEmpty, !parameter.choices.contains(value.textValue.lowercased()) {
-            throw RuntimeError(
-                "parameter '\(parameter.name)' takes \(parameter.choices.map { "'\($0)'" }.joined(separator: ", ")), not '\(value.textValue)'",
-                step: step.displayName, at: step.range)
+        if let problem = parameter.choiceProblem(value.textValue) {
+            throw RuntimeError("parameter '\(parameter.name)' \(problem)", step: step.displayName, at: step.range)
         }
         return value
     }

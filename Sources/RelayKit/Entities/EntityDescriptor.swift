@@ -10,12 +10,15 @@ public final class EntityDescriptor: Sendable {
         public let kind: PropertyKind
         /// For a deferred property: whether it is fetched for many entities in one call.
         public let fetchesMany: Bool
+        /// The only texts the value may be (an `AppEnum`'s cases), else nil.
+        public let cases: [String]?
 
-        public init(name: String, type: ValueType, kind: PropertyKind, fetchesMany: Bool = false) {
+        public init(name: String, type: ValueType, kind: PropertyKind, fetchesMany: Bool = false, cases: [String]? = nil) {
             self.name = name
             self.type = type
             self.kind = kind
             self.fetchesMany = fetchesMany
+            self.cases = cases
         }
     }
 
@@ -65,7 +68,7 @@ public final class EntityDescriptor: Sendable {
     private init<E: Entity>(_ type: E.Type) {
         let declared = E.properties
         name = E.typeName
-        properties = declared.map { PropertyInfo(name: $0.name, type: $0.type, kind: $0.kind, fetchesMany: $0.fetchMany != nil) }
+        properties = declared.map { PropertyInfo(name: $0.name, type: $0.type, kind: $0.kind, fetchesMany: $0.fetchMany != nil, cases: $0.cases) }
         urlTemplate = E.urlTemplate
         folder = { E.folder }
         indexPriority = E.indexing?.priority

@@ -44,12 +44,8 @@ extension FileReference {
         } catch let error as RunCancelled {
             throw error
         } catch {
-            throw ValueAccessError("cannot read '\(name)' of '\(self.name)': \(Self.reason(error))")
+            throw ValueAccessError("cannot read '\(name)' of '\(self.name)': \(error)")
         }
-    }
-
-    private static func reason(_ error: any Error) -> String {
-        (error as? CustomStringConvertible)?.description ?? error.localizedDescription
     }
 
     /// The file's text (Docs/Language.md, "Types and conversion" file → text): the contents of a text file as UTF-8.

@@ -8,10 +8,13 @@ public struct FilterValidation: Sendable {
     public let subject: String
     /// The properties that may be named, with their types.
     public let properties: [(name: String, type: ValueType)]
+    /// The only texts some properties may be (an `AppEnum`'s cases), by property.
+    public let cases: [String: [String]]
 
-    public init(subject: String, properties: [(name: String, type: ValueType)]) {
+    public init(subject: String, properties: [(name: String, type: ValueType)], cases: [String: [String]] = [:]) {
         self.subject = subject
         self.properties = properties
+        self.cases = cases
     }
 
     /// The validation for an entity type's `id`, `title`, `subtitle` and declared properties.
@@ -21,7 +24,8 @@ public struct FilterValidation: Sendable {
             subject: "\(Naming.indefiniteArticle(for: name)) \(name)",
             properties: descriptor.filterablePropertyNames.compactMap { property in
                 descriptor.propertyType(property).map { (property, $0) }
-            })
+            },
+            cases: Dictionary(descriptor.properties.compactMap { info in info.cases.map { (info.name, $0) } }, uniquingKeysWith: { first, _ in first }))
     }
 
     /// The validation for files (Docs/Language.md, "Changing files, and undo"): the common properties, image sizes, and the extra
@@ -60,6 +64,7 @@ public struct FilterValidation: Sendable {
                     continue
                 }
                 if let problem = Self.operandProblem(condition, type: type) { problems.append(problem) }
+                if let cases = cases[property], let problem = Self.caseProblem(condition, cases: cases) { problems.append(problem) }
             }
         }
         if let sort {
@@ -95,6 +100,24 @@ public struct FilterValidation: Sendable {
                 message += "; did you mean '\(property): { \(named.name): \(Self.example(for: named, type: type)) }'?"
             }
             return FilterError(message, property: property, note: "\(type.withArticle) is compared with " + forms(for: type, property: property))
+        }
+        return nil
+    }
+
+    /// What is wrong with comparing a property that is one of `cases` with a text that is none
+    /// of them: it would match nothing (or, with `is-not`, everything).
+    static func caseProblem(_ condition: FilterCondition, cases: [String]) -> FilterError? {
+        let operands: [Value]
+        switch condition.comparator {
+        case .is, .isNot: operands = [condition.operand]
+        case .isAnyOf: operands = condition.operand.asList
+        default: return nil
+        }
+        for operand in operands where !cases.contains(operand.textValue) {
+            let text = operand.textValue
+            return FilterError(
+                "'\(condition.property)' is one of \(cases.map { "'\($0)'" }.joined(separator: ", ")); '\(text)' is none of them\(Suggestions.didYouMean(text, in: cases))",
+                property: condition.property)
         }
         return nil
     }

@@ -103,6 +103,7 @@ public struct PackageManifest: Sendable {
                 "properties": .list(type.properties.map { property in
                     var fields: ValueDictionary = ["name": .text(property.name), "type": .text(property.type.name), "kind": .text(property.kind.rawValue)]
                     if property.fetchesMany { fields["many"] = .boolean(true) }
+                    if let cases = property.cases { fields["cases"] = .list(cases.map { .text($0) }) }
                     return .dictionary(fields)
                 }),
                 "sortable": .list(type.capabilities.sortable.sorted().map { .text($0) }),
@@ -138,6 +139,7 @@ public struct PackageManifest: Sendable {
         ]
         if let defaultValue = parameter.defaultValue { entry["default"] = WireValue.encode(defaultValue) }
         if !parameter.choices.isEmpty { entry["choices"] = .list(parameter.choices.map { .text($0) }) }
+        if parameter.choicesAreExact { entry["choices-exact"] = .boolean(true) }
         if !parameter.accepts.isEmpty { entry["accepts"] = .list(parameter.accepts.map { .text($0.identifier) }) }
         if let access = parameter.access { entry["access"] = .text(access.rawValue) }
         if let destination = parameter.readOnlyWhenGiven { entry["read-only-when-given"] = .text(destination) }
@@ -174,6 +176,7 @@ public struct PackageManifest: Sendable {
                         name: try Self.text(fields, "name"), title: try Self.text(fields, "title"), summary: fields["summary"]?.textValue ?? "",
                         type: ValueType(described: try Self.text(fields, "type")), isRequired: fields["required"] == .boolean(true),
                         defaultValue: defaultValue, choices: Self.list(fields, "choices").map(\.textValue),
+                        choicesAreExact: fields["choices-exact"] == .boolean(true),
                         accepts: Self.list(fields, "accepts").map { ContentType($0.textValue) },
                         isPrimary: fields["primary"] == .boolean(true), isInput: fields["input"] == .boolean(true),
                         access: try fields["access"].map { try Self.capability($0) },
@@ -196,7 +199,8 @@ public struct PackageManifest: Sendable {
                 }
                 return EntityDescriptor.PropertyInfo(
                     name: try Self.text(fields, "name"), type: ValueType(described: try Self.text(fields, "type")), kind: kind,
-                    fetchesMany: kind == .deferred && fields["many"] == .boolean(true))
+                    fetchesMany: kind == .deferred && fields["many"] == .boolean(true),
+                    cases: fields["cases"].map { $0.asList.map(\.textValue) })
             }
             var comparators: [String: Set<Comparator>] = [:]
             if case .dictionary(let supported)? = entry["comparators"] {

@@ -1,3 +1,15 @@
+extension ParameterDefinition {
+    /// What is wrong with `text` as this parameter's choice, or nil when it is one (or the
+    /// parameter takes any text): the checker's and the run's one rule. An `AppEnum`'s cases are
+    /// matched exactly, other choices in any case of letters.
+    public func choiceProblem(_ text: String) -> String? {
+        guard !choices.isEmpty else { return nil }
+        let matches = choicesAreExact ? choices.contains(text) : choices.contains { $0.caseInsensitiveCompare(text) == .orderedSame }
+        if matches { return nil }
+        return "takes \(choices.map { "'\($0)'" }.joined(separator: ", ")); found '\(text)'\(Suggestions.didYouMean(text, in: choices))"
+    }
+}
+
 /// One parameter of an action, as the checker, `relay describe` and the JSON Schema see it.
 public struct ParameterDefinition: Sendable {
     public let name: String
@@ -7,6 +19,8 @@ public struct ParameterDefinition: Sendable {
     public let isRequired: Bool
     public let defaultValue: Value?
     public let choices: [String]
+    /// Whether a text must be one of `choices` exactly (an `AppEnum`), not in any case.
+    public let choicesAreExact: Bool
     /// For file parameters: the content types accepted; empty accepts any file.
     public let accepts: [ContentType]
     public let isPrimary: Bool
@@ -22,10 +36,11 @@ public struct ParameterDefinition: Sendable {
 
     public init(
         name: String, title: String, summary: String, type: ValueType, isRequired: Bool, defaultValue: Value?,
-        choices: [String] = [], accepts: [ContentType] = [], isPrimary: Bool = false, isInput: Bool = false,
-        check: ParameterCheck? = nil, checkPattern: TextPatternCheck? = nil, access: Capability? = nil,
+        choices: [String] = [], choicesAreExact: Bool = false, accepts: [ContentType] = [], isPrimary: Bool = false,
+        isInput: Bool = false, check: ParameterCheck? = nil, checkPattern: TextPatternCheck? = nil, access: Capability? = nil,
         readOnlyWhenGiven: String? = nil
     ) {
+        self.choicesAreExact = choicesAreExact
         self.check = check
         self.checkPattern = checkPattern
         self.access = access
@@ -148,7 +163,8 @@ public final class ActionDefinition: Sendable {
                 ParameterDefinition(
                     name: name, title: options.title ?? Naming.title(fromName: name), summary: options.summary,
                     type: storage.valueType, isRequired: storage.isRequired && !options.isInput,
-                    defaultValue: storage.defaultParameterValue, choices: options.choices, accepts: options.accepts,
+                    defaultValue: storage.defaultParameterValue, choices: options.choices, choicesAreExact: options.choicesAreExact,
+                    accepts: options.accepts,
                     isPrimary: options.isPrimary, isInput: options.isInput, check: options.check,
                     checkPattern: options.checkPattern, access: options.access, readOnlyWhenGiven: options.readOnlyWhenGiven))
         }

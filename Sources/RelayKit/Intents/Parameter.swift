@@ -12,6 +12,8 @@ public struct ParameterOptions: Sendable {
     public var isInput: Bool
     /// The only texts the parameter accepts, if it is a choice.
     public var choices: [String]
+    /// Whether a text must be one of `choices` exactly (an `AppEnum`'s cases), not in any case.
+    public var choicesAreExact: Bool = false
     /// For file parameters: the content types accepted (e.g. `[.image]`); empty accepts any file.
     public var accepts: [ContentType]
     /// What is wrong with a value, or nil when it is fine. The checker asks it about values
@@ -89,9 +91,9 @@ public struct Parameter<T: ParameterValue>: Sendable {
         readOnlyWhenGiven: String? = nil, check: (@Sendable (T) -> String?)? = nil, checkPattern: TextPatternCheck? = nil
     ) {
         self.init(defaultValue: wrappedValue) {
-            ParameterOptions(
+            Self.withCases(ParameterOptions(
                 name: name, title: title, summary: summary, primary: primary, input: input, choices: choices, accepts: accepts,
-                check: Self.erased(check), checkPattern: checkPattern, access: access, readOnlyWhenGiven: readOnlyWhenGiven)
+                check: Self.erased(check), checkPattern: checkPattern, access: access, readOnlyWhenGiven: readOnlyWhenGiven))
         }
     }
 
@@ -103,9 +105,9 @@ public struct Parameter<T: ParameterValue>: Sendable {
         check: (@Sendable (T) -> String?)? = nil, checkPattern: TextPatternCheck? = nil
     ) {
         self.init(defaultValue: nil) {
-            ParameterOptions(
+            Self.withCases(ParameterOptions(
                 name: name, title: title, summary: summary, primary: primary, input: input, choices: choices, accepts: accepts,
-                check: Self.erased(check), checkPattern: checkPattern, access: access, readOnlyWhenGiven: readOnlyWhenGiven)
+                check: Self.erased(check), checkPattern: checkPattern, access: access, readOnlyWhenGiven: readOnlyWhenGiven))
         }
     }
 
@@ -116,6 +118,16 @@ public struct Parameter<T: ParameterValue>: Sendable {
         let collector = ParameterCollector.current
         storage = ParameterStorage(options: collector?.isPerforming == true ? nil : options(), defaultValue: defaultValue)
         collector?.storages.append(storage)
+    }
+
+    /// `options`, with the cases of an `AppEnum` type as its exact choices.
+    @usableFromInline
+    static func withCases(_ options: ParameterOptions) -> ParameterOptions {
+        guard let cases = T.cases else { return options }
+        var options = options
+        if options.choices.isEmpty { options.choices = cases }
+        options.choicesAreExact = true
+        return options
     }
 
     /// `check` on values of any type: a value that does not convert is the checker's other concern.

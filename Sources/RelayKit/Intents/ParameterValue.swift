@@ -15,10 +15,40 @@ public protocol ParameterValue: Sendable {
     init(parameterValue: Value) throws(CoercionError)
     /// The value as a workflow value, for defaults shown by `relay describe`.
     var parameterValue: Value { get }
+    /// The only texts a value may be (an `AppEnum`'s cases), matched exactly; nil for any.
+    static var cases: [String]? { get }
 }
 
 extension ParameterValue {
     public static var isOptional: Bool { false }
+    public static var cases: [String]? { nil }
+}
+
+/// A fixed set of named values, in the manner of App Intents' `AppEnum`: a `String` enum that
+/// is `CaseIterable` is a parameter or property type whose cases the checker, `describe`,
+/// completion and filters know, matched exactly (case counts), with a did-you-mean.
+///
+/// ```swift
+/// enum Genre: String, AppEnum { case fantasy, scienceFiction = "science fiction", mystery }
+/// ```
+public protocol AppEnum: ParameterValue, RawRepresentable<String>, CaseIterable {}
+
+extension AppEnum {
+    public static var valueType: ValueType { .text }
+    public static var emptyValue: Self? { nil }
+    public static var cases: [String]? { allCases.map(\.rawValue) }
+    public var parameterValue: Value { .text(rawValue) }
+
+    public init(parameterValue: Value) throws(CoercionError) {
+        let text = parameterValue.textValue
+        guard let found = Self(rawValue: text) else {
+            let names = Self.allCases.map(\.rawValue)
+            throw CoercionError(
+                value: parameterValue, target: .text,
+                reason: "it is none of \(names.map { "'\($0)'" }.joined(separator: ", "))\(Suggestions.didYouMean(text, in: names))")
+        }
+        self = found
+    }
 }
 
 extension String: ParameterValue {
@@ -92,6 +122,7 @@ extension ValueDictionary: ParameterValue {
 
 extension Optional: ParameterValue where Wrapped: ParameterValue {
     public static var valueType: ValueType { Wrapped.valueType }
+    public static var cases: [String]? { Wrapped.cases }
     public static var isOptional: Bool { true }
     public static var emptyValue: Wrapped?? { .some(nil) }
     public init(parameterValue: Value) throws(CoercionError) {

@@ -333,11 +333,7 @@ public struct Checker {
         }
         guard let literal = template.literalValue else { return }
         if !parameter.choices.isEmpty, case .text(let text) = literal {
-            if !parameter.choices.contains(text.lowercased()) {
-                report(
-                    "'\(action.name)' parameter '\(parameter.name)' takes \(parameter.choices.map { "'\($0)'" }.joined(separator: ", ")); found '\(text)'\(Suggestions.didYouMean(text, in: parameter.choices))",
-                    at: template.range)
-            }
+            if let problem = parameter.choiceProblem(text) { report("'\(action.name)' parameter '\(parameter.name)' \(problem)", at: template.range) }
             return
         }
         if parameter.isInput, case .list = literal, action.mapsOverListInput { return }
