@@ -12,7 +12,7 @@ private enum Genre: String, AppEnum {
 
 private struct Book: Entity {
     static let typeName = EntityTypeName("book")
-    static let properties: [EntityProperty<Book>] = [.stored("name", \.name), .stored("genre", \.genre)]
+    static let properties: [EntityProperty<Book>] = [.stored("name", \.name), .stored("genre", \.genre), .stored("title", \.name)]
     static var defaultQuery: any EntityQuery<Book> { BookQuery() }
     let id: String
     let name: String
@@ -72,6 +72,9 @@ struct AppEnumTests {
         #expect(found == "Dune")
         let none = check("- find: books\n  where: { genre: { is-any-of: [Fantasy, scifi] } }")
         #expect(none.first?.message.contains("'genre' is one of 'Fantasy', 'Science Fiction', 'Mystery'; 'scifi' is none of them") == true, "\(none)")
-        #expect(try await PackageManifest(json: try PackageManifest(of: Shelves.self).json).entities.first?.properties.last?.cases == ["Fantasy", "Science Fiction", "Mystery"])
+        #expect(try await PackageManifest(json: try PackageManifest(of: Shelves.self).json).entities.first?.properties[1].cases == ["Fantasy", "Science Fiction", "Mystery"])
+        // A type's own `title` is listed once among what may be named.
+        let unknown = check("- find: books\n  where: { nme: Dune }")
+        #expect(unknown.first?.notes == ["note: a book has id, title, subtitle, name, genre"], "\(unknown)")
     }
 }

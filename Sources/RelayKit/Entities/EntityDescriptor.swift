@@ -185,7 +185,12 @@ public final class EntityDescriptor: Sendable {
     }
 
     /// Every name a `where` or `sort` may use.
-    public var filterablePropertyNames: [String] { ["id", "title", "subtitle"] + properties.map(\.name) }
+    /// Each once: a type may declare a `title` of its own.
+    public var filterablePropertyNames: [String] {
+        var names = ["id", "title", "subtitle"]
+        for property in properties where !names.contains(property.name) { names.append(property.name) }
+        return names
+    }
 
     /// The reader of `id`, `title`, `subtitle` or a declared property; nil for other names.
     public func reader(for name: String) -> PropertyReader? { readers[name] }
