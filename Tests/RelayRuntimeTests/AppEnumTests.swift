@@ -18,7 +18,10 @@ private struct Book: Entity {
     let name: String
     let genre: Genre
     var displayRepresentation: DisplayRepresentation { DisplayRepresentation(title: name) }
-    static let all = [Book(id: "1", name: "Dune", genre: .scienceFiction), Book(id: "2", name: "The Hobbit", genre: .fantasy)]
+    static let all = [
+        Book(id: "1", name: "Dune", genre: .scienceFiction), Book(id: "2", name: "The Hobbit", genre: .fantasy),
+        Book(id: "3", name: "Dune Messiah", genre: .scienceFiction),
+    ]
 }
 
 private struct BookQuery: EntityQuery {
@@ -69,12 +72,21 @@ struct AppEnumTests {
     @Test("a property of an enum type: where: compares with its cases, and a text that is none of them is a check error")
     func properties() async throws {
         let found = try await run(steps: "- find: books\n  where: { genre: Science Fiction }\n- text: \"${previous.name}\"", registry: registry(with: [Shelves.self]))
-        #expect(found == "Dune")
+        #expect(found == "Dune\nDune Messiah")
         let none = check("- find: books\n  where: { genre: { is-any-of: [Fantasy, scifi] } }")
         #expect(none.first?.message.contains("'genre' is one of 'Fantasy', 'Science Fiction', 'Mystery'; 'scifi' is none of them") == true, "\(none)")
         #expect(try await PackageManifest(json: try PackageManifest(of: Shelves.self).json).entities.first?.properties[1].cases == ["Fantasy", "Science Fiction", "Mystery"])
         // A type's own `title` is listed once among what may be named.
         let unknown = check("- find: books\n  where: { nme: Dune }")
         #expect(unknown.first?.notes == ["note: a book has id, title, subtitle, name, genre"], "\(unknown)")
+    }
+
+    @Test("a title several entities match: a person on a terminal is asked which; without one it is an error listing them")
+    func disambiguation() async throws {
+        let steps = "- text: Dun\n- convert: book\n- text: \"${previous.name}\""
+        let asked = ScriptedInteraction(answers: ["Which is 'Dun'?": "Dune Messiah"], mode: .interactive)
+        #expect(try await run(steps: steps, registry: registry(with: [Shelves.self]), interaction: asked) == "Dune Messiah")
+        let error = await #expect(throws: RuntimeError.self) { try await run(steps: steps, registry: registry(with: [Shelves.self])) }
+        #expect(error?.message.contains("2 books match 'Dun': 'Dune', 'Dune Messiah'") == true, "\(String(describing: error))")
     }
 }

@@ -287,6 +287,13 @@ public struct Conversions: Sendable {
         if let single = candidatesByType.first(where: { $0.candidates.count == 1 }) {
             return .entity(single.candidates[0])
         }
+        // Several match: a person on a terminal is asked which (App Intents' requestDisambiguation).
+        let found = candidatesByType.flatMap(\.candidates)
+        if context.mode == .interactive, (2...50).contains(found.count) {
+            let labels = found.map { entity in [entity.title, entity.display.subtitle].compactMap { $0 }.joined(separator: " — ") }
+            let picked = try await context.choose(ChoiceRequest(prompt: "Which is '\(title)'?", options: labels))
+            if let index = picked.first, found.indices.contains(index) { return .entity(found[index]) }
+        }
         throw ConversionError(Self.unresolvedTitleMessage(title, candidatesByType))
     }
 
