@@ -480,6 +480,15 @@ struct PackageTests {
                     }
                 }
 
+                struct Cover: Intent {
+                    static let summary = "Hands over a file of the package's own."
+                    static let output = ValueType.file
+                    func perform(_ context: any IntentContext) async throws -> IntentResult {
+                        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                        return .value(.file(FileReference(path: root.appendingPathComponent("cover.txt").path)))
+                    }
+                }
+
                 /// An entity whose representations lie: a "PDF" of text, an RTF of random bytes, a
                 /// PNG that brings its host down.
                 struct Shard: Entity {
@@ -514,7 +523,7 @@ struct PackageTests {
                     static let name = "faulty"
                     static let intents: [any Intent.Type] = [
                         Crash.self, Hang.self, Peek.self, Scribble.self, Dial.self, Datagram.self, Agent.self, Variable.self,
-                        Remember.self, Forget.self, Swapper.self, Quit.self, MakeShard.self, Interview.self,
+                        Remember.self, Forget.self, Swapper.self, Quit.self, MakeShard.self, Interview.self, Cover.self,
                     ]
                     static let entities: [any Entity.Type] = [Shard.self]
                 }
@@ -590,6 +599,15 @@ struct PackageTests {
         let checked = try await relay(["check", path], package: package)
         #expect(checked.status == 0)
         #expect(checked.standardError.contains("meet.yaml:4:5: note: 'faulty.interview' may need a person to answer it"), "\(checked.standardError)")
+    }
+
+    @Test("a trusted package's own files are read without a grant")
+    func ownFiles() async throws {
+        let package = try faultyPackage()
+        try "the cover".write(toFile: package + "/cover.txt", atomically: true, encoding: .utf8)
+        let read = try await relay(["run", try workflow("cover.yaml", "steps:\n  - faulty.cover\n  - get-text\n")], package: package)
+        #expect(read.status == 0, "\(read.standardError)")
+        #expect(read.standardOutput == "the cover\n")
     }
 
     @Test("a package's host is confined by the kernel: a file or port it was not handed is refused, exit 4 naming the flag; a grant starts a wider host")

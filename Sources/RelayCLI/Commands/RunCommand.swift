@@ -78,6 +78,8 @@ struct RunCommand: AsyncParsableCommand {
             throw ExitStatus.invalid.exitCode
         }
         gate.allowFreely(runOf: file, inputFiles: [inputFile, input].compactMap { $0 })
+        // A trusted package's own files (a cover it hands over) are read without asking.
+        for package in loader.loadedPackages { gate.allowFreely(.read, package) }
         prompt.name(workflow.name)
         // Everything known before the first step is asked for at once (Docs/Security.md, "Asking once").
         let report = PermissionReport(workflow, entityTypes: loader.registry.entityTypes, variables: variables)
