@@ -787,6 +787,9 @@ struct PackageTests {
         #expect(result.status == 1)
         #expect(result.standardError.contains("failed to build"), "\(result.standardError)")
         #expect(result.standardError.contains("cannot convert value of type 'String'"), "\(result.standardError)")
+        #expect(result.standardError.contains("the build's output:"), "\(result.standardError)")
+        // Progress is shown though standard error is no terminal: that it builds, then its steps.
+        #expect(result.standardError.hasPrefix("Building package 'Broken' (the first time takes a minute or two)…\nBuilding package 'Broken': ["), "\(result.standardError)")
     }
 
     /// How many processes run an executable from under `folder`.

@@ -43,9 +43,9 @@ struct PackageOptions: ParsableArguments {
     private static let warnedLock = NSLock()
     nonisolated(unsafe) private static var warned = false
 
-    /// Shows a build's progress line on a terminal; says nothing otherwise.
+    /// Shows a build's progress line on standard error, terminal or log alike.
     @Sendable static func showProgress(_ line: String) {
-        if isatty(2) == 1 { StandardStreams.writeError(line + "\n") }
+        StandardStreams.writeError(line + "\n")
     }
 
     /// `loader` with the packages of the workflow at `path` loaded, each once `gate` trusts it;

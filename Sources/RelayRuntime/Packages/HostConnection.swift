@@ -307,18 +307,26 @@ struct HostRefusal: Error, Sendable, CustomStringConvertible {
 /// A package host that failed: it could not start, exited, hung or spoke the protocol wrong.
 public struct HostError: Error, Sendable, CustomStringConvertible {
     public let message: String
-    /// The end of the host's standard error (or build log), if there is any.
+    /// The end of the host's standard error, or of the build's output, if there is any.
     public let standardError: String
+    /// What `standardError` is, for the heading it is shown under.
+    let source: String
 
     init(_ message: String, standardError: String = "") {
+        self.init(message, output: standardError, of: "the host's standard error")
+    }
+
+    /// An error with the end of `output`, shown under `source` (`the build's output`).
+    init(_ message: String, output: String, of source: String) {
         self.message = message
-        self.standardError = standardError
+        self.standardError = output
+        self.source = source
     }
 
     public var description: String {
         let lines = Self.summary(of: standardError)
         guard !lines.isEmpty else { return message }
-        return message + "\nthe host's standard error:\n" + lines.map { "  " + $0 }.joined(separator: "\n")
+        return message + "\n\(source):\n" + lines.map { "  " + $0 }.joined(separator: "\n")
     }
 
     /// What helps of a host's standard error: the package's own last messages (the `Fatal

@@ -28,7 +28,7 @@ public final class HostedPackage: @unchecked Sendable {
     /// Builds (if needed) the package at `path` and reads its manifest: kept beside the built
     /// host once a host has sent it, so that loading a package runs none of its code after the
     /// first time. The host starts at the first call, confined to what the run may touch then.
-    public static func load(path: String, progress: (String) -> Void = { _ in }) async throws(HostError) -> HostedPackage {
+    public static func load(path: String, progress: @escaping @Sendable (String) -> Void = { _ in }) async throws(HostError) -> HostedPackage {
         let executable = try await PackageBuilder.hostExecutable(forPackageAt: path, progress: progress)
         let name = (path as NSString).lastPathComponent
         let dataFolder = PackageDataFolder.path(forPackageNamed: name)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import RelayKit
 
 /// Builds a package's `relay-host` executable with `swift build -c release`, once per version of its sources:
@@ -8,8 +9,11 @@ import RelayKit
 /// package).
 public enum PackageBuilder {
     /// The host executable of the package at `path` (absolute), building it when needed.
-    /// `progress` receives a line to show while a build runs.
-    public static func hostExecutable(forPackageAt path: String, progress: (String) -> Void = { _ in }) async throws(HostError) -> URL {
+    /// `progress` receives lines to show while a build runs: that it started, then where it is
+    /// (`[120/310] Compiling …`) every few seconds.
+    public static func hostExecutable(
+        forPackageAt path: String, progress: @escaping @Sendable (String) -> Void = { _ in }
+    ) async throws(HostError) -> URL {
         let manifest = (path as NSString).appendingPathComponent("Package.swift")
         guard FileManager.default.fileExists(atPath: manifest) else {
             throw HostError("there is no Swift package at '\(path)': it has no Package.swift")
@@ -20,12 +24,13 @@ public enum PackageBuilder {
         if FileManager.default.isExecutableFile(atPath: cached.path) { return cached }
 
         let buildFolder = cacheRoot.appendingPathComponent("builds/\(name)-\(String(StableHash.of(path), radix: 16))")
-        progress("Building package '\(name)'…")
-        let (status, log) = await runSwiftBuild(packagePath: path, buildFolder: buildFolder.path)
+        progress("Building package '\(name)' (the first time takes a minute or two)…")
+        let steps = BuildSteps(package: name, show: progress)
+        let (status, log) = await runSwiftBuild(packagePath: path, buildFolder: buildFolder.path, step: steps.note)
         if Task.isCancelled { throw HostError("the build of the package at '\(path)' was stopped") }
         guard status == 0 else {
             let tail = log.split(separator: "\n").suffix(30).joined(separator: "\n")
-            throw HostError("the package at '\(path)' failed to build (swift build exited with status \(status))", standardError: tail)
+            throw HostError("the package at '\(path)' failed to build (swift build exited with status \(status))", output: tail, of: "the build's output")
         }
         let built = buildFolder.appendingPathComponent("release/relay-host")
         guard FileManager.default.isExecutableFile(atPath: built.path) else {
@@ -73,7 +78,9 @@ public enum PackageBuilder {
 
     /// Runs `swift build` for the `relay-host` product, returning its status and its output. The
     /// build runs as a `ChildProcess`: waiting holds no thread, and a cancelled run stops it.
-    private static func runSwiftBuild(packagePath: String, buildFolder: String) async -> (Int32, String) {
+    private static func runSwiftBuild(
+        packagePath: String, buildFolder: String, step: @escaping @Sendable (String) -> Void
+    ) async -> (Int32, String) {
         guard let swift = ChildProcess.find("swift") else { return (127, "cannot find swift on PATH") }
         // Release: a package's actions may do real work (images, documents), and the build is once per version.
         let arguments = ["build", "-c", "release", "--package-path", packagePath, "--scratch-path", buildFolder, "--product", "relay-host"]
@@ -85,7 +92,7 @@ public enum PackageBuilder {
         } catch {
             return (127, "cannot run swift: \(error.message)")
         }
-        async let output = readAll(child.output)
+        async let output = readAll(child.output, eachLine: step)
         async let errors = readAll(child.errors)
         let (signalled, status) = await child.termination()
         // The compiler's diagnostics are on standard output: last, so the tail shown keeps them.
@@ -95,8 +102,47 @@ public enum PackageBuilder {
 
     /// Everything `handle` gives until its end, read on a thread of its own (`BlockingWork`):
     /// the blocking read holds no cooperative thread, and ends when the build's pipe closes.
-    private static func readAll(_ handle: FileHandle?) async -> Data {
+    /// Each whole line goes to `eachLine` as it comes.
+    private static func readAll(_ handle: FileHandle?, eachLine: (@Sendable (String) -> Void)? = nil) async -> Data {
         guard let handle else { return Data() }
-        return (try? await BlockingWork.run { _ in handle.readDataToEndOfFile() }) ?? Data()
+        return (try? await BlockingWork.run { _ in
+            guard let eachLine else { return handle.readDataToEndOfFile() }
+            var all = Data(), start = 0
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                all.append(chunk)
+                while let newline = all[start...].firstIndex(of: 10) {
+                    eachLine(String(decoding: all[start..<newline], as: UTF8.self))
+                    start = newline + 1
+                }
+            }
+            return all
+        }) ?? Data()
+    }
+}
+
+/// The steps of a package's build, shown every few seconds (`[120/310] Compiling TrailKit …`),
+/// whether or not standard error is a terminal, so that a long first build says where it is.
+private final class BuildSteps: Sendable {
+    private let package: String
+    private let show: @Sendable (String) -> Void
+    private let lastShown = Mutex<ContinuousClock.Instant?>(nil)
+
+    init(package: String, show: @escaping @Sendable (String) -> Void) {
+        self.package = package
+        self.show = show
+    }
+
+    /// A line of `swift build`'s output: a step (`[n/m] …`) is shown if none was in the last few seconds.
+    @Sendable func note(_ line: String) {
+        guard line.hasPrefix("["), let close = line.firstIndex(of: "]"), line[..<close].contains("/") else { return }
+        let now = ContinuousClock.now
+        let due = lastShown.withLock { last in
+            guard last.map({ now - $0 >= .seconds(5) }) ?? true else { return false }
+            last = now
+            return true
+        }
+        if due { show("Building package '\(package)': \(line.prefix(120))") }
     }
 }
