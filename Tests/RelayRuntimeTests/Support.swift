@@ -39,6 +39,7 @@ struct ScriptedInteraction: Interaction {
     var answers: [String: String] = [:]
     var assumeYes = false
     var mode: RunMode = .background
+    var suppliesAnswers: Bool { assumeYes || !answers.isEmpty }
 
     func ask(_ question: Question, key: String?) async throws -> Value {
         if let answer = answers[question.prompt] ?? key.flatMap({ answers[$0] }) { return .text(answer) }
