@@ -155,3 +155,22 @@ struct HostConnectionTests {
         #expect(HostError.summary(of: "one\ntwo\n") == ["one", "two"])
     }
 }
+
+@Suite("The cache of built package hosts")
+struct HostCacheTests {
+    @Test("the newest few versions of a package are kept, and the one just built; other packages' are left alone")
+    func pruning() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-hosts-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let names = ["TrailKit-a1", "TrailKit-b2", "TrailKit-c3", "TrailKit-d4", "TrailKit-e5", "Trail-Kit-f6", "TrailKitPro-07"]
+        for (age, name) in names.enumerated() {
+            let version = folder.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
+            // Older the further down the list.
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: Double(-age * 100))], ofItemAtPath: version.path)
+        }
+        PackageBuilder.pruneHosts(of: "TrailKit", keeping: folder.appendingPathComponent("TrailKit-e5"), in: folder)
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(left == ["Trail-Kit-f6", "TrailKit-a1", "TrailKit-b2", "TrailKit-c3", "TrailKit-e5", "TrailKitPro-07"])
+    }
+}

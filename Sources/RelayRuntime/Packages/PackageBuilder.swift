@@ -46,7 +46,33 @@ public enum PackageBuilder {
         } catch {
             throw HostError("cannot keep the built host in '\(cached.path)': \(error.localizedDescription)")
         }
+        pruneHosts(of: name, keeping: cached.deletingLastPathComponent())
         return cached
+    }
+
+    /// How many built versions of a package the cache keeps (the newest, by when they were built).
+    static let keptVersions = 3
+
+    /// Removes the built hosts of package `name` but the newest few and `kept`: every edit of a
+    /// package builds a new host, and none would be removed otherwise. A host running meanwhile
+    /// keeps running (its file is only unlinked); a run that needs a removed one builds it again.
+    static func pruneHosts(of name: String, keeping kept: URL, in folder: URL = cacheRoot.appendingPathComponent("packages")) {
+        let fileManager = FileManager.default
+        guard let entries = try? fileManager.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.contentModificationDateKey]) else { return }
+        let versions = entries.filter { entry in
+            let entryName = entry.lastPathComponent
+            // `NAME-HASH`, where the hash is hexadecimal: `Trail-1f` is not a version of `Trail-Kit`.
+            guard entryName.hasPrefix(name + "-") else { return false }
+            return entryName.dropFirst(name.count + 1).allSatisfy(\.isHexDigit)
+        }
+        let newestFirst = versions.sorted { first, second in
+            let one = (try? first.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate) ?? .distantPast
+            let two = (try? second.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate) ?? .distantPast
+            return one > two
+        }
+        for old in newestFirst.dropFirst(keptVersions) where old.standardizedFileURL != kept.standardizedFileURL {
+            try? fileManager.removeItem(at: old)
+        }
     }
 
     /// Where built hosts and build folders are kept.
