@@ -42,7 +42,7 @@ struct StepContext: IntentContext {
         let fullName = action.name == action.shortName ? name : "\(action.package).\(name)"
         do throws(FileOperationError) {
             let hash = action.source.flatMap { try? PackageSources.hash(ofPackageAt: $0) }
-            try journal.recordUndo(package: action.source, packageHash: hash, action: fullName, arguments: arguments)
+            try journal.recordUndo(package: action.source, packageHash: hash, action: fullName, arguments: arguments, title: "Undo \(action.title)")
         } catch {
             throw IntentError(error.message)
         }

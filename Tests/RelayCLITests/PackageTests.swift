@@ -253,7 +253,7 @@ struct PackageTests {
         #expect(undone.status == 0, "\(undone.standardError)")
         #expect(undone.standardError == "undid 2 changes of \(set)\n")
         #expect(try await relay(["run", set.replacingOccurrences(of: "fav.yaml", with: "sum.yaml")]).standardOutput == "0\n")
-        #expect(try await relay(["undo", "--list"], package: nil).standardOutput.contains("undone by trails.set-favorite"))
+        #expect(try await relay(["undo", "--list"], package: nil).standardOutput.contains("Undo Set Favorite (trails.set-favorite)"))
         let conditions = try await relay(["run", try workflow("cond.yaml", "steps:\n  - find: trails\n    where: {name: {is: Summit Scramble}}\n  - get-item: 1\n  - get-details: conditions\n")])
         #expect(conditions.standardOutput == "Clear, 4 °C; snow above 2,500 m\n")
 

@@ -87,7 +87,7 @@ public struct UndoHistory: Sendable {
                 return outcome
             }
             do {
-                if case .intent(let package, let packageHash, let action, let arguments) = change {
+                if case .intent(let package, let packageHash, let action, let arguments, _) = change {
                     try await performing(package, packageHash, action, arguments)
                     outcome.reverted += 1
                 } else if let never = try await BlockingWork.run({ stop in try revert(change, in: run.folder, stop: stop) }) {
@@ -155,7 +155,8 @@ extension UndoJournal.Change {
         case .created(let path): "created  \(path)"
         case .moved(let from, let to): "moved    \(from) → \(to)"
         case .deleted(let path, _): "deleted  \(path)"
-        case .intent(_, _, let action, _): "undone by \(action)"
+        case .intent(_, _, let action, _, let title?): "\(title) (\(action))"
+        case .intent(_, _, let action, _, nil): "undone by \(action)"
         }
     }
 }

@@ -21,7 +21,8 @@ public final class UndoJournal: @unchecked Sendable {
         /// (wire-encoded values), from the package at `package` (a path) or a built-in or linked one.
         /// `packageHash` is the hash of the package's sources when it registered the undo: `relay
         /// undo` runs only that code (Docs/Security.md, "Packages").
-        case intent(package: String?, packageHash: String?, action: String, arguments: ValueDictionary)
+        /// `title` names the change for people: "Undo Set Favorite", after the action that made it.
+        case intent(package: String?, packageHash: String?, action: String, arguments: ValueDictionary, title: String? = nil)
     }
 
     public let folder: URL
@@ -126,10 +127,12 @@ public final class UndoJournal: @unchecked Sendable {
 
     /// Records how to undo an intent's work: `relay undo` performs `action` with `arguments`,
     /// from the package at `package` while its sources still hash to `packageHash`.
-    public func recordUndo(package: String?, packageHash: String?, action: String, arguments: ValueDictionary) throws(FileOperationError) {
+    public func recordUndo(
+        package: String?, packageHash: String?, action: String, arguments: ValueDictionary, title: String? = nil
+    ) throws(FileOperationError) {
         var encoded = ValueDictionary()
         for (name, value) in arguments { encoded[name] = WireValue.encode(value) }
-        try record(.intent(package: package, packageHash: packageHash, action: action, arguments: encoded))
+        try record(.intent(package: package, packageHash: packageHash, action: action, arguments: encoded, title: title))
     }
 
     /// Appends `change` to the journal, flushed to disk before returning.
@@ -177,10 +180,11 @@ extension UndoJournal.Change {
         case .created(let path): .dictionary(["change": "created", "path": .text(path)])
         case .moved(let from, let to): .dictionary(["change": "moved", "from": .text(from), "to": .text(to)])
         case .deleted(let path, let saved): .dictionary(["change": "deleted", "path": .text(path), "saved": .text(saved)])
-        case .intent(let package, let packageHash, let action, let arguments):
+        case .intent(let package, let packageHash, let action, let arguments, let title):
             .dictionary([
                 "change": "intent", "package": package.map { .text($0) } ?? .nothing,
                 "package-hash": packageHash.map { .text($0) } ?? .nothing, "action": .text(action), "arguments": .dictionary(arguments),
+                "title": title.map { .text($0) } ?? .nothing,
             ])
         }
     }
@@ -197,7 +201,8 @@ extension UndoJournal.Change {
             guard case .dictionary(let arguments)? = entry["arguments"] else { return nil }
             let package = entry["package"].flatMap { $0.isNothing ? nil : $0.textValue }
             let hash = entry["package-hash"].flatMap { $0.isNothing ? nil : $0.textValue }
-            self = .intent(package: package, packageHash: hash, action: text("action"), arguments: arguments)
+            let title = entry["title"].flatMap { $0.isNothing ? nil : $0.textValue }
+            self = .intent(package: package, packageHash: hash, action: text("action"), arguments: arguments, title: title)
         default: return nil
         }
     }
