@@ -13,6 +13,9 @@ public enum DateActions: IntentPackage {
 struct MakeDate: Intent {
     static let name = "date"
     static let summary = "Outputs a date: YYYY-MM-DD, an ISO 8601 date-time, 'YYYY-MM-DD HH:MM', today, yesterday, tomorrow or now."
+    static let examples = [
+        IntentExample("- date: 2026-11-24\n- format-date: EEEE", output: "Tuesday"),
+    ]
     static let output = ValueType.date
 
     @Parameter(primary: true, summary: "The date as text.") var date: Date
@@ -25,6 +28,9 @@ struct MakeDate: Intent {
 /// `current-date`: now.
 struct CurrentDate: Intent {
     static let summary = "Outputs the current date and time."
+    static let examples = [
+        IntentExample("- current-date\n- format-date: yyyy"),
+    ]
     static let output = ValueType.date
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
@@ -35,6 +41,9 @@ struct CurrentDate: Intent {
 /// `adjust-date`: adds or subtracts a duration.
 struct AdjustDate: Intent {
     static let summary = "Adds or subtracts a duration such as \"3 days\" or \"1 week 2 hours\" to the input date."
+    static let examples = [
+        IntentExample("- date: 2026-01-31\n- adjust-date: { add: 1 month }\n- format-date: yyyy-MM-dd", output: "2026-02-28"),
+    ]
     static let output = ValueType.date
 
     @Parameter(input: true, summary: "The date.") var date: Date
@@ -56,6 +65,9 @@ struct AdjustDate: Intent {
 /// `format-date`: a date as text.
 struct FormatDate: Intent {
     static let summary = "Formats the input date with a Unicode pattern (yyyy-MM-dd) or a style (iso, short, medium, long)."
+    static let examples = [
+        IntentExample("- date: 2026-11-24T09:30:00Z\n- format-date: \"d MMM yyyy\"", output: "24 Nov 2026"),
+    ]
     static let output = ValueType.text
 
     @Parameter(input: true, summary: "The date.") var date: Date
@@ -82,6 +94,9 @@ struct FormatDate: Intent {
 /// `time-between`: whole units between two dates.
 struct TimeBetween: Intent {
     static let summary = "Counts the whole units (days by default) from the start date to the end date."
+    static let examples = [
+        IntentExample("- date: 2026-01-01\n- time-between: { end: 2026-03-01, unit: days }", output: "59"),
+    ]
     static let output = ValueType.number
 
     @Parameter(input: true, summary: "The start date.") var start: Date

@@ -12,6 +12,9 @@ public enum DictionaryActions: IntentPackage {
 struct MakeDictionary: Intent {
     static let name = "dictionary"
     static let summary = "Outputs a dictionary of the given keys and values (or of a JSON object text)."
+    static let examples = [
+        IntentExample("- dictionary: { name: Relay, version: 1 }\n- get-value: name", output: "Relay"),
+    ]
     static let output = ValueType.dictionary
 
     @Parameter(primary: true, summary: "The keys and values, e.g. { name: Relay, version: 1 }.") var entries: ValueDictionary
@@ -24,6 +27,9 @@ struct MakeDictionary: Intent {
 /// `get-keys`: the keys of a dictionary.
 struct GetKeys: Intent {
     static let summary = "Outputs the list of the input dictionary's keys, in order."
+    static let examples = [
+        IntentExample("- dictionary: { a: 1, b: 2 }\n- get-keys", output: "a\nb"),
+    ]
     static let output = ValueType.list
 
     @Parameter(input: true, summary: "The dictionary.") var dictionary: ValueDictionary
@@ -36,6 +42,9 @@ struct GetKeys: Intent {
 /// `get-values`: the values of a dictionary.
 struct GetValues: Intent {
     static let summary = "Outputs the list of the input dictionary's values, in order."
+    static let examples = [
+        IntentExample("- dictionary: { a: 1, b: 2 }\n- get-values", output: "1\n2"),
+    ]
     static let output = ValueType.list
 
     @Parameter(input: true, summary: "The dictionary.") var dictionary: ValueDictionary

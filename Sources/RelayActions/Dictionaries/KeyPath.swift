@@ -53,6 +53,9 @@ struct KeyPath {
 /// `get-value`: the value for a key.
 struct GetValue: Intent {
     static let summary = "Gets the value for a key of the input dictionary; a dotted path reads nested values."
+    static let examples = [
+        IntentExample("- dictionary: { user: { name: Ada, langs: [en, fr] } }\n- get-value: user.langs.2", output: "fr"),
+    ]
     static let output = ValueType.any
 
     @Parameter(input: true, summary: "The dictionary.") var dictionary: ValueDictionary
@@ -67,6 +70,9 @@ struct GetValue: Intent {
 /// `set-value`: the dictionary with a key set.
 struct SetValue: Intent {
     static let summary = "Outputs the input dictionary with a key set to a value; a dotted path sets nested values."
+    static let examples = [
+        IntentExample("- dictionary: { name: Relay }\n- set-value: { key: version, value: 2 }\n- get-keys", output: "name\nversion"),
+    ]
     static let output = ValueType.dictionary
 
     @Parameter(input: true, summary: "The dictionary.") var dictionary: ValueDictionary

@@ -3,6 +3,10 @@ import RelayKit
 /// `convert`: the input as another type or file format, through the converter graph.
 struct Convert: Intent {
     static let summary = "Converts the input to a type (text, rich-text, number …) or a file format (pdf, html, png, jpeg …), chaining converters with the fewest lossy steps; made files go to the run's scratch folder."
+    static let examples = [
+        IntentExample("- text: \"42\"\n- convert: number\n- calculate: \"${previous} / 2\"", output: "21"),
+        IntentExample("- text: \"# Notes\"\n- convert: html"),
+    ]
     static let output = ValueType.any
 
     @Parameter(input: true, summary: "What to convert.", access: .read) var value: Value

@@ -13,6 +13,9 @@ public enum DocumentActions: IntentPackage {
 /// `rich-text-from-markdown`: parses Markdown.
 struct RichTextFromMarkdown: Intent {
     static let summary = "Parses Markdown (with tables, strikethrough and task lists) into rich text."
+    static let examples = [
+        IntentExample("- text: \"# Title\\n\\nSome *emphasis*.\"\n- rich-text-from-markdown\n- html-from-rich-text", output: "<h1>Title</h1>\n<p>Some <em>emphasis</em>.</p>"),
+    ]
     static let output = ValueType.richText
 
     @Parameter(input: true, summary: "The Markdown text, or a Markdown file.", access: .read) var markdown: String
@@ -25,6 +28,9 @@ struct RichTextFromMarkdown: Intent {
 /// `markdown-from-rich-text`: writes Markdown.
 struct MarkdownFromRichText: Intent {
     static let summary = "Writes rich text as Markdown."
+    static let examples = [
+        IntentExample("- text: \"Some *emphasis* and **strength**.\"\n- rich-text-from-markdown\n- markdown-from-rich-text", output: "Some *emphasis* and **strength**."),
+    ]
     static let output = ValueType.text
 
     @Parameter(input: true, summary: "The rich text.") var richText: RichText
@@ -38,6 +44,9 @@ struct MarkdownFromRichText: Intent {
 struct HTMLFromRichText: Intent {
     static let name = "html-from-rich-text"
     static let summary = "Writes rich text as HTML: a fragment, or a whole page with 'document'."
+    static let examples = [
+        IntentExample("- text: \"A [link](https://example.com \\\"Example\\\").\"\n- rich-text-from-markdown\n- html-from-rich-text", output: "<p>A <a href=\"https://example.com\" title=\"Example\">link</a>.</p>"),
+    ]
     static let output = ValueType.text
 
     @Parameter(input: true, summary: "The rich text.") var richText: RichText
@@ -52,6 +61,9 @@ struct HTMLFromRichText: Intent {
 /// `get-text`: the plain text of anything.
 struct GetText: Intent {
     static let summary = "Outputs the plain text of the input: of a text, Markdown, RTF or PDF file, of rich text without styles, of any value."
+    static let examples = [
+        IntentExample("- text: \"# Title\\n\\nSome *emphasis*.\"\n- rich-text-from-markdown\n- get-text", output: "Title\n\nSome emphasis."),
+    ]
     static let output = ValueType.text
 
     @Parameter(input: true, summary: "A file, rich text, or any value.", access: .read) var value: Value

@@ -5,6 +5,9 @@ import RelayKit
 struct MakePDF: Intent {
     static let name = "make-pdf"
     static let summary = "Makes one PDF of the inputs in order: text and rich text laid out on A4 pages, images on pages of their own, PDFs' pages copied."
+    static let examples = [
+        IntentExample("- text: \"# Trip\\n\\nDay one: the ridge.\"\n- rich-text-from-markdown\n- make-pdf: { title: Trip }\n- get-text", output: "Trip\nDay one: the ridge."),
+    ]
     static let output = ValueType.file
 
     /// Entities are handed over as the first of these they offer (a trail as its PDF sheet, a photo as its image).

@@ -10,6 +10,9 @@ public enum EntityActions: IntentPackage {
 /// `find`: the entities of a type that match conditions, through the type's query (Docs/Language.md, "Entities").
 struct Find: Intent {
     static let summary = "Finds entities of a type (singular or plural name, e.g. 'photos') that match 'where', sorted and limited; what the type's query can do itself is handed to it."
+    static let examples = [
+        IntentExample("- find: photos\n  where: { width: { greater-than: 3000 } }\n  sort: { by: dateAdded, order: descending }\n  limit: 10"),
+    ]
     /// Reads the folder of the library it finds in (photos: `~/Pictures`, notes: `~/Notes`).
     static let capabilities: [Capability] = [.read]
     static let output = ValueType.list
@@ -40,6 +43,9 @@ struct Find: Intent {
 struct GetURL: Intent {
     static let name = "get-url"
     static let summary = "Outputs the URL of the input entity, made from its type's URL template."
+    static let examples = [
+        IntentExample("- find: notes\n  limit: 1\n- get-url"),
+    ]
     static let output = ValueType.url
 
     @Parameter(input: true, summary: "The entity, or a list of them (a URL passes through).") var entity: Value

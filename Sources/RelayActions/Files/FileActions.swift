@@ -12,6 +12,9 @@ public enum FileActions: IntentPackage {
 /// `read-file`: a file from a path.
 struct ReadFile: Intent {
     static let summary = "Outputs the file at a path (relative to the workflow's folder); it must exist."
+    static let examples = [
+        IntentExample("- read-file: ~/notes/todo.txt\n- get-text"),
+    ]
     static let output = ValueType.file
 
     @Parameter(primary: true, summary: "The file's path; ~ is the home folder.", access: .read) var path: FileReference
@@ -26,6 +29,9 @@ struct ReadFile: Intent {
 /// `find-files`: the files of a folder that match conditions.
 struct FindFiles: Intent {
     static let summary = "Lists the files in a folder (and its subfolders with 'recursive') that match 'where', sorted and limited."
+    static let examples = [
+        IntentExample("- find-files: ~/Downloads\n  where: { extension: pdf, size: { greater-than: 1 MB } }\n  sort: { by: size, order: descending }\n  limit: 5"),
+    ]
     static let output = ValueType.list
 
     @Parameter(name: "in", primary: true, summary: "The folder to look in.", access: .read) var folder: FileReference

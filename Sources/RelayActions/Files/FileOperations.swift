@@ -51,6 +51,9 @@ private func existingFile(_ file: FileReference) throws -> String {
 /// `save-file`: writes the input to a file.
 struct SaveFile: Intent {
     static let summary = "Saves the input (a file's bytes, an entity in the format the path's extension names, or any value as text) to a path; refuses to replace a file unless 'overwrite'."
+    static let examples = [
+        IntentExample("- text: \"a line\"\n- save-file: out/notes.txt"),
+    ]
     static let output = ValueType.file
 
     @Parameter(input: true, summary: "What to save.", access: .read) var value: Value
@@ -96,6 +99,9 @@ struct SaveFile: Intent {
 /// `rename-file`: a new name in the same folder.
 struct RenameFile: Intent {
     static let summary = "Renames the input file within its folder."
+    static let examples = [
+        IntentExample("- read-file: report.txt\n- rename-file: report-final.txt"),
+    ]
     static let output = ValueType.file
 
     @Parameter(input: true, summary: "The file.", access: .write) var file: FileReference
@@ -113,6 +119,9 @@ struct RenameFile: Intent {
 /// `move-file`: into a folder, or to a new path.
 struct MoveFile: Intent {
     static let summary = "Moves the input file into a folder, or to a new path."
+    static let examples = [
+        IntentExample("- read-file: report.txt\n- move-file: archive/"),
+    ]
     static let output = ValueType.file
 
     @Parameter(input: true, summary: "The file.", access: .write) var file: FileReference
@@ -131,6 +140,9 @@ struct MoveFile: Intent {
 /// `copy-file`: a copy in a folder, or at a path.
 struct CopyFile: Intent {
     static let summary = "Copies the input file into a folder, or to a path; refuses to replace a file unless 'overwrite'."
+    static let examples = [
+        IntentExample("- read-file: report.txt\n- copy-file: backup/"),
+    ]
     static let output = ValueType.file
 
     @Parameter(input: true, summary: "The file.", access: .read) var file: FileReference
@@ -150,6 +162,9 @@ struct CopyFile: Intent {
 /// `delete-file`: into Relay's trash.
 struct DeleteFile: Intent {
     static let summary = "Deletes the input file into Relay's trash; 'relay undo' puts it back."
+    static let examples = [
+        IntentExample("- read-file: old.log\n- delete-file"),
+    ]
     static let output = ValueType.nothing
 
     @Parameter(input: true, summary: "The file.", access: .write) var file: FileReference

@@ -53,6 +53,9 @@ private func save(
 /// `rotate-image`: turns images by a right angle.
 struct RotateImage: Intent {
     static let summary = "Rotates image files clockwise by 90, 180 or 270 degrees (-90 is counter-clockwise), in place or to 'to'."
+    static let examples = [
+        IntentExample("- read-file: photo.jpg\n- rotate-image: { degrees: 90, to: rotated/ }"),
+    ]
     static let output = ValueType.file
 
     @Parameter(input: true, summary: "The image file (PNG or JPEG).", accepts: [.image], access: .write, readOnlyWhenGiven: "to") var image: FileReference
@@ -84,6 +87,9 @@ struct RotateImage: Intent {
 /// `flip-image`: mirrors images.
 struct FlipImage: Intent {
     static let summary = "Mirrors image files horizontally (left–right) or vertically (top–bottom), in place or to 'to'."
+    static let examples = [
+        IntentExample("- read-file: photo.jpg\n- flip-image: { direction: horizontal, to: flipped/ }"),
+    ]
     static let output = ValueType.file
 
     @Parameter(input: true, summary: "The image file (PNG or JPEG).", accepts: [.image], access: .write, readOnlyWhenGiven: "to") var image: FileReference
@@ -112,6 +118,9 @@ struct FlipImage: Intent {
 /// `resize-image`: scales images.
 struct ResizeImage: Intent {
     static let summary = "Scales image files to a width and/or height in pixels (keeping the aspect ratio if one is missing)."
+    static let examples = [
+        IntentExample("- read-file: photo.jpg\n- resize-image: { width: 800, to: small/ }"),
+    ]
     static let output = ValueType.file
 
     @Parameter(input: true, summary: "The image file (PNG or JPEG).", accepts: [.image], access: .write, readOnlyWhenGiven: "to") var image: FileReference
@@ -138,6 +147,9 @@ struct ResizeImage: Intent {
 /// `convert-image`: PNG ⇄ JPEG.
 struct ConvertImage: Intent {
     static let summary = "Converts image files to PNG or JPEG, written next to the input with the new extension (or to 'to')."
+    static let examples = [
+        IntentExample("- read-file: photo.png\n- convert-image: { to: jpeg, quality: 80 }"),
+    ]
     static let output = ValueType.file
 
     @Parameter(input: true, summary: "The image file (PNG or JPEG).", accepts: [.image], access: .read) var image: FileReference

@@ -9,6 +9,9 @@ public enum InteractionActions: IntentPackage {
 /// `ask`: asks for a value.
 struct Ask: Intent {
     static let summary = "Asks for a value (on the terminal, or from --answer PROMPT=VALUE) and outputs it."
+    static let examples = [
+        IntentExample("- ask: How many copies?\n  type: number\n  default: 2\n- calculate: \"${previous} * 10\"", output: "20"),
+    ]
     static let output = ValueType.any
 
     @Parameter(primary: true, summary: "The question.") var prompt: String
@@ -24,6 +27,9 @@ struct Ask: Intent {
 /// `choose-from-list`: picks items.
 struct ChooseFromList: Intent {
     static let summary = "Asks to pick one item (or several, with 'multiple') of the input list."
+    static let examples = [
+        IntentExample("- list: [small, medium, large]\n- choose-from-list: Which size?"),
+    ]
     static let output = ValueType.any
 
     @Parameter(input: true, summary: "The items to choose from.") var items: [Value]
@@ -42,6 +48,9 @@ struct ChooseFromList: Intent {
 /// `confirm`: asks for a yes.
 struct Confirm: Intent {
     static let summary = "Asks for a yes; on a no the run is cancelled (exit status 3). Passes its input through."
+    static let examples = [
+        IntentExample("- confirm: Delete the old backups?\n- text: confirmed"),
+    ]
     static let output = ValueType.any
 
     @Parameter(input: true, summary: "Passed through.") var value: Value

@@ -4,6 +4,9 @@ import RelayKit
 struct FilterList: Intent {
     static let name = "filter"
     static let summary = "Keeps the items of the input list that match 'where', then sorts and limits them."
+    static let examples = [
+        IntentExample("- list: [3, 14, 1, 9]\n- filter:\n    where: { item: { greater-than: 2 } }\n    sort: item\n    limit: 2", output: "3\n9"),
+    ]
     static let output = ValueType.list
 
     @Parameter(input: true, summary: "The list to filter.") var items: [Value]

@@ -3,6 +3,10 @@ import RelayKit
 /// `get-item`: one item, or a range of items, of a list.
 struct GetItem: Intent {
     static let summary = "Gets the first, last or Nth item of the input list (1-based; negative counts from the end), or a range."
+    static let examples = [
+        IntentExample("- list: [red, green, blue]\n- get-item: last", output: "blue"),
+        IntentExample("- list: [a, b, c, d]\n- get-item: { from: 2, to: 3 }", output: "b\nc"),
+    ]
     static let output = ValueType.any
 
     @Parameter(input: true, summary: "The list.") var items: [Value]

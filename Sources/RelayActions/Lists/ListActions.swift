@@ -10,6 +10,9 @@ public enum ListActions: IntentPackage {
 struct MakeList: Intent {
     static let name = "list"
     static let summary = "Outputs a list of the given items."
+    static let examples = [
+        IntentExample("- list: [red, green, blue]\n- count", output: "3"),
+    ]
     static let output = ValueType.list
 
     @Parameter(primary: true, summary: "The items, e.g. [red, green, blue].") var items: [Value]

@@ -13,6 +13,9 @@ public enum MathActions: IntentPackage {
 struct MakeNumber: Intent {
     static let name = "number"
     static let summary = "Outputs the given number (text that reads as a number is converted)."
+    static let examples = [
+        IntentExample("- number: 41\n- calculate: \"${previous} + 1\"", output: "42"),
+    ]
     static let output = ValueType.number
 
     @Parameter(primary: true, summary: "The number.") var value: Double
@@ -25,6 +28,9 @@ struct MakeNumber: Intent {
 /// `calculate`: evaluates arithmetic.
 struct Calculate: Intent {
     static let summary = "Evaluates arithmetic: + - * / % ^, parentheses, sqrt abs round floor ceil min max."
+    static let examples = [
+        IntentExample("- calculate: \"(2 + 3) * 4 ^ 2 / sqrt(16)\"", output: "20"),
+    ]
     static let output = ValueType.number
 
     @Parameter(
@@ -40,6 +46,9 @@ struct Calculate: Intent {
 /// `round-number`: rounds to decimal places.
 struct RoundNumber: Intent {
     static let summary = "Rounds the input to a number of decimal places: normally, always up, or always down."
+    static let examples = [
+        IntentExample("- number: 2.345\n- round-number: { places: 1, mode: up }", output: "2.4"),
+    ]
     static let output = ValueType.number
 
     @Parameter(input: true, summary: "The number.") var number: Double
@@ -62,6 +71,9 @@ struct RoundNumber: Intent {
 /// `format-number`: a number as text with fixed decimal places.
 struct FormatNumber: Intent {
     static let summary = "Formats the input number as text with a fixed number of decimal places."
+    static let examples = [
+        IntentExample("- number: 3.14159\n- format-number: 2", output: "3.14"),
+    ]
     static let output = ValueType.text
 
     @Parameter(input: true, summary: "The number.") var number: Double
@@ -77,6 +89,9 @@ struct FormatNumber: Intent {
 /// `statistics`: sum, average, min, max, median or count of a list of numbers.
 struct Statistics: Intent {
     static let summary = "Computes the sum, average, minimum, maximum, median or count of the input list of numbers."
+    static let examples = [
+        IntentExample("- list: [2, 4, 9]\n- statistics: average", output: "5"),
+    ]
     static let output = ValueType.number
 
     @Parameter(input: true, summary: "The numbers.") var items: [Value]

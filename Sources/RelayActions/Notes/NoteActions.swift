@@ -4,6 +4,9 @@ import RelayKit
 /// `create-note`: a new Markdown note in the notes folder.
 struct CreateNote: Intent {
     static let summary = "Makes a note (a Markdown file in the notes folder) with a title and a body; outputs the note."
+    static let examples = [
+        IntentExample("- create-note: Groceries\n  body: \"- bread\\n- milk\""),
+    ]
     static let output = ValueType.entity("note")
     /// The notes folder, which no parameter names.
     static let capabilities: [Capability] = [.write]
@@ -39,6 +42,9 @@ struct CreateNote: Intent {
 /// `append-to-note`: adds content to the end of a note.
 struct AppendToNote: Intent {
     static let summary = "Adds the input to the end of a note: text, rich text (as Markdown), or images (copied beside the note and linked); entities are handed over as one of those."
+    static let examples = [
+        IntentExample("- text: \"- eggs\"\n- append-to-note: Groceries"),
+    ]
     static let output = ValueType.entity("note")
     /// The note's file, in the notes folder.
     static let capabilities: [Capability] = [.write]

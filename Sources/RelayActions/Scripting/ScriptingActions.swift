@@ -11,6 +11,9 @@ public enum ScriptingActions: IntentPackage {
 /// `get-details`: a property of the input.
 struct GetDetails: Intent {
     static let summary = "Gets a property of the input, as ${value.property} does (e.g. count, first, year, a key)."
+    static let examples = [
+        IntentExample("- date: 2026-11-24\n- get-details: month", output: "11"),
+    ]
     static let output = ValueType.any
 
     @Parameter(input: true, summary: "The value.") var value: Value
@@ -28,6 +31,9 @@ struct GetDetails: Intent {
 /// `get-type`: the name of the input's type.
 struct GetType: Intent {
     static let summary = "Outputs the name of the input's type: text, number, boolean, date, url, list, dictionary or nothing."
+    static let examples = [
+        IntentExample("- number: 3\n- get-type", output: "number"),
+    ]
     static let output = ValueType.text
 
     @Parameter(input: true, summary: "The value.") var value: Value
@@ -40,6 +46,9 @@ struct GetType: Intent {
 /// `show`: prints a value during the run.
 struct Show: Intent {
     static let summary = "Prints the input to standard output, formatted like a workflow's output; outputs nothing."
+    static let examples = [
+        IntentExample("- text: working…\n- show\n- text: done", output: "working…\ndone"),
+    ]
     static let output = ValueType.nothing
 
     @Parameter(input: true, summary: "What to print.") var value: Value
@@ -53,6 +62,9 @@ struct Show: Intent {
 /// `wait`: pauses.
 struct Wait: Intent {
     static let summary = "Waits a number of seconds, then passes its input through."
+    static let examples = [
+        IntentExample("- wait: 0.1\n- text: later", output: "later"),
+    ]
     static let output = ValueType.any
 
     @Parameter(input: true, summary: "Passed through.") var value: Value
@@ -70,6 +82,9 @@ struct Wait: Intent {
 struct MakeNothing: Intent {
     static let name = "nothing"
     static let summary = "Outputs nothing, so the next step starts from an empty input."
+    static let examples = [
+        IntentExample("- text: ignored\n- nothing", output: ""),
+    ]
     static let output = ValueType.nothing
 
     func perform(_ context: any IntentContext) async throws -> IntentResult { .nothing }
@@ -78,6 +93,9 @@ struct MakeNothing: Intent {
 /// `comment`: a note in the workflow.
 struct Comment: Intent {
     static let summary = "Does nothing but hold a note; passes its input through."
+    static let examples = [
+        IntentExample("- comment: Nothing runs here; the previous output passes through.\n- text: hi", output: "hi"),
+    ]
     static let output = ValueType.any
 
     @Parameter(input: true, summary: "Passed through.") var value: Value
@@ -89,6 +107,9 @@ struct Comment: Intent {
 /// `fail`: stops with an error.
 struct Fail: Intent {
     static let summary = "Stops the run with an error with this message (an on-error modifier can catch it)."
+    static let examples = [
+        IntentExample("- fail: \"the backup folder is missing\"\n  on-error: continue\n- text: went on", output: "went on"),
+    ]
     static let output = ValueType.nothing
 
     @Parameter(primary: true, summary: "The error message.") var message: String
@@ -101,6 +122,9 @@ struct Fail: Intent {
 /// `run-workflow`: runs another workflow file.
 struct RunWorkflow: Intent {
     static let summary = "Runs another workflow file (relative to this one) with an input, and outputs its output."
+    static let examples = [
+        IntentExample("- run-workflow: helpers/resize.yaml"),
+    ]
     static let output = ValueType.any
 
     @Parameter(input: true, summary: "The other workflow's input.") var input: Value

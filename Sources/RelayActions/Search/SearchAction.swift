@@ -4,6 +4,9 @@ import RelayKit
 /// `search`: the indexed entities that best match some text (Docs/Language.md, "Entities").
 struct Search: Intent {
     static let summary = "Finds the indexed entities (notes, and packages' indexed types) that best match the text, best first; 'type' keeps one type."
+    static let examples = [
+        IntentExample("- search: ridge walk\n  type: note"),
+    ]
     /// Reads the folder of the library it finds in (photos: `~/Pictures`, notes: `~/Notes`).
     static let capabilities: [Capability] = [.read]
     static let output = ValueType.list

@@ -4,6 +4,9 @@ import RelayKit
 /// `change-case`: upper, lower or title case.
 struct ChangeCase: Intent {
     static let summary = "Changes the input to upper case, lower case or title case."
+    static let examples = [
+        IntentExample("- text: the quick brown fox\n- change-case: title", output: "The Quick Brown Fox"),
+    ]
     static let output = ValueType.text
 
     @Parameter(input: true, summary: "The text to change.") var text: String

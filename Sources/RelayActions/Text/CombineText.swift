@@ -3,6 +3,9 @@ import RelayKit
 /// `combine-text`: joins a list into one text.
 struct CombineText: Intent {
     static let summary = "Joins the items of the input list into one text."
+    static let examples = [
+        IntentExample("- list: [red, green, blue]\n- combine-text: \" + \"", output: "red + green + blue"),
+    ]
     static let output = ValueType.text
 
     @Parameter(input: true, summary: "The items to join.") var items: [Value]

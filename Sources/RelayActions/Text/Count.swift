@@ -3,6 +3,9 @@ import RelayKit
 /// `count`: how many items, characters, words or lines.
 struct Count: Intent {
     static let summary = "Counts the items of the input, or the characters, words or lines of its text."
+    static let examples = [
+        IntentExample("- text: one two three\n- count: words", output: "3"),
+    ]
     static let output = ValueType.number
 
     @Parameter(input: true, summary: "What to count.") var value: Value

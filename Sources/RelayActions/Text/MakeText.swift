@@ -4,6 +4,9 @@ import RelayKit
 struct MakeText: Intent {
     static let name = "text"
     static let summary = "Outputs the given text, with ${…} replaced by variables' values."
+    static let examples = [
+        IntentExample("- text: Ada\n  as: name\n- text: \"Hello, ${name}\"", output: "Hello, Ada"),
+    ]
     static let output = ValueType.text
 
     @Parameter(primary: true, summary: "The text; ${name} inserts a variable.") var text: String

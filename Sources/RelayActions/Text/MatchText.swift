@@ -4,6 +4,9 @@ import RelayKit
 /// `match-text`: the matches of a regular expression.
 struct MatchText: Intent {
     static let summary = "Outputs the list of every match of a regular expression in the input."
+    static let examples = [
+        IntentExample("- text: \"Invoice 2026-041 and 2026-042\"\n- match-text: \"\\\\d{4}-\\\\d{3}\"", output: "2026-041\n2026-042"),
+    ]
     static let output = ValueType.list
 
     @Parameter(input: true, summary: "The text to search.") var text: String

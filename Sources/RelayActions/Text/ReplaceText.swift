@@ -4,6 +4,10 @@ import RelayKit
 /// `replace-text`: replaces occurrences of text, or of a regular expression, in its input.
 struct ReplaceText: Intent {
     static let summary = "Replaces every occurrence of 'find' in the input with 'with'."
+    static let examples = [
+        IntentExample("- text: 2026-11-24\n- replace-text: { find: \"-\", with: / }", output: "2026/11/24"),
+        IntentExample("- text: \"call 555-0100 or 555-0199\"\n- replace-text: { find: \"(\\\\d{3})-(\\\\d{4})\", with: \"$2-$1\", regex: true }", output: "call 0100-555 or 0199-555"),
+    ]
     static let output = ValueType.text
 
     @Parameter(input: true, summary: "The text to change.") var text: String

@@ -3,6 +3,9 @@ import RelayKit
 /// `split-text`: splits text into a list.
 struct SplitText: Intent {
     static let summary = "Splits the input into a list: by lines, spaces, characters, or a separator."
+    static let examples = [
+        IntentExample("- text: \"red, green, blue\"\n- split-text: \", \"", output: "red\ngreen\nblue"),
+    ]
     static let output = ValueType.list
 
     @Parameter(input: true, summary: "The text to split.") var text: String

@@ -4,6 +4,9 @@ import RelayKit
 /// `trim-text`: removes surrounding white space.
 struct TrimText: Intent {
     static let summary = "Removes spaces, tabs and line breaks from both ends of the input."
+    static let examples = [
+        IntentExample("- text: \"  padded  \"\n- trim-text\n- text: \"[${previous}]\"", output: "[padded]"),
+    ]
     static let output = ValueType.text
 
     @Parameter(input: true, summary: "The text to trim.") var text: String

@@ -6,6 +6,9 @@ import RelayKit
 struct GetContentsOfURL: Intent {
     static let name = "get-contents-of-url"
     static let summary = "Sends an HTTP request to the input URL. A JSON response becomes a dictionary (or list), text becomes text, anything else a file in the scratch folder; a status that is not 2xx is an error."
+    static let examples = [
+        IntentExample("- url: https://api.example.com/items\n- get-contents-of-url:\n    method: post\n    body: { name: Relay }"),
+    ]
     static let output = ValueType.any
 
     @Parameter(input: true, summary: "The URL.", access: .net) var url: URL

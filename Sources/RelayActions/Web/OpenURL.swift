@@ -5,6 +5,9 @@ import RelayKit
 struct OpenURL: Intent {
     static let name = "open"
     static let summary = "Opens the input URL (or a URL-representable entity's URL) with --open-with, $RELAY_OPEN or the system's opener (with --dry-run, prints 'open URL'); passes its input through."
+    static let examples = [
+        IntentExample("- url: https://example.com\n- open"),
+    ]
     static let output = ValueType.any
 
     @Parameter(input: true, summary: "The URL, or an entity whose type has a URL template.", access: .open) var target: Value

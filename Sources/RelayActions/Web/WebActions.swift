@@ -14,6 +14,9 @@ public enum WebActions: IntentPackage {
 struct MakeURL: Intent {
     static let name = "url"
     static let summary = "Outputs a URL; the text must be an absolute URL with a scheme, like https://example.com."
+    static let examples = [
+        IntentExample("- url: https://example.com/search?q=relay\n- get-details: host", output: "example.com"),
+    ]
     static let output = ValueType.url
 
     @Parameter(primary: true, summary: "The URL.") var url: URL
@@ -25,6 +28,9 @@ struct MakeURL: Intent {
 struct URLEncode: Intent {
     static let name = "url-encode"
     static let summary = "Percent-encodes the input for use in a URL (everything but letters, digits and -._~)."
+    static let examples = [
+        IntentExample("- text: \"a b&c\"\n- url-encode", output: "a%20b%26c"),
+    ]
     static let output = ValueType.text
 
     @Parameter(input: true, summary: "The text.") var text: String
@@ -39,6 +45,9 @@ struct URLEncode: Intent {
 struct URLDecode: Intent {
     static let name = "url-decode"
     static let summary = "Decodes percent-encoded text (and + as a space)."
+    static let examples = [
+        IntentExample("- text: a%20b%26c\n- url-decode", output: "a b&c"),
+    ]
     static let output = ValueType.text
 
     @Parameter(input: true, summary: "The text.") var text: String
@@ -55,6 +64,9 @@ struct URLDecode: Intent {
 struct Base64Encode: Intent {
     static let name = "base64-encode"
     static let summary = "Encodes the input's UTF-8 bytes as Base64."
+    static let examples = [
+        IntentExample("- text: Relay\n- base64-encode", output: "UmVsYXk="),
+    ]
     static let output = ValueType.text
 
     @Parameter(input: true, summary: "The text.") var text: String
@@ -68,6 +80,9 @@ struct Base64Encode: Intent {
 struct Base64Decode: Intent {
     static let name = "base64-decode"
     static let summary = "Decodes Base64 into UTF-8 text."
+    static let examples = [
+        IntentExample("- text: UmVsYXk=\n- base64-decode", output: "Relay"),
+    ]
     static let output = ValueType.text
 
     @Parameter(input: true, summary: "The Base64 text.") var text: String

@@ -16,6 +16,9 @@ public enum ActionCatalog {
         entry["output"] = .text(action.output.name)
         entry["capabilities"] = .list(action.capabilities.map { .text($0.rawValue) })
         entry["foreground-only"] = .boolean(action.isForegroundOnly)
+        entry["examples"] = .list(action.examples.map { example in
+            ["steps": .text(example.steps), "output": example.output.map { .text($0) } ?? .nothing]
+        })
         entry["parameters"] = .list(action.parameters.map { parameter in
             var item = ValueDictionary()
             item["name"] = .text(parameter.name)
@@ -99,13 +102,25 @@ public enum ActionCatalog {
             }
         }
         lines.append("")
-        lines.append("Example:")
-        lines.append(contentsOf: example(for: action).map { "  " + $0 })
+        lines.append(action.examples.count > 1 ? "Examples:" : "Example:")
+        lines.append(contentsOf: example(for: action).map { $0.isEmpty ? "" : "  " + $0 })
         return lines.joined(separator: "\n") + "\n"
     }
 
     /// A YAML step that uses the action.
     static func example(for action: ActionDefinition) -> [String] {
+        // The declared examples, each with what it prints; a placeholder only for an action without any.
+        if !action.examples.isEmpty {
+            var lines: [String] = []
+            for (index, example) in action.examples.enumerated() {
+                if index > 0 { lines.append("") }
+                lines += example.steps.split(separator: "\n").map(String.init)
+                guard let output = example.output else { continue }
+                lines.append("# prints:")
+                lines += output.split(separator: "\n", omittingEmptySubsequences: false).map { "#   " + $0 }
+            }
+            return lines
+        }
         let required = action.parameters.filter { $0.isRequired && !$0.isInput }
         if let primary = action.primaryIndex.map({ action.parameters[$0] }),
             required.allSatisfy({ $0.isPrimary })

@@ -15,6 +15,7 @@ public struct PackageManifest: Sendable {
         /// What the action may touch (with what its parameters name).
         public var capabilities: [Capability] = []
         public var parameters: [ParameterDefinition]
+        public var examples: [IntentExample] = []
     }
 
     public struct EntityType: Sendable {
@@ -60,7 +61,8 @@ public struct PackageManifest: Sendable {
         actions = definitions.map { definition in
             Action(
                 name: definition.shortName, title: definition.title, summary: definition.summary, output: definition.output,
-                supportedModes: definition.supportedModes, capabilities: definition.capabilities, parameters: definition.parameters)
+                supportedModes: definition.supportedModes, capabilities: definition.capabilities, parameters: definition.parameters,
+                examples: definition.examples)
         }
         entities = package.allEntities().map { descriptor in
             EntityType(
@@ -95,6 +97,7 @@ public struct PackageManifest: Sendable {
                 "output": .text(action.output.name), "foreground-only": .boolean(!action.supportedModes.contains(.background)),
                 "capabilities": .list(action.capabilities.map { .text($0.rawValue) }),
                 "parameters": .list(action.parameters.map(Self.json)),
+                "examples": .list(action.examples.map { ["steps": .text($0.steps), "output": $0.output.map { .text($0) } ?? .nothing] }),
             ]
         })
         root["entities"] = .list(entities.map { type in
@@ -187,7 +190,11 @@ public struct PackageManifest: Sendable {
                     name: try Self.text(entry, "name"), title: try Self.text(entry, "title"), summary: entry["summary"]?.textValue ?? "",
                     output: ValueType(described: try Self.text(entry, "output")),
                     supportedModes: entry["foreground-only"] == .boolean(true) ? .foreground : .all,
-                    capabilities: try Self.list(entry, "capabilities").map(Self.capability), parameters: parameters))
+                    capabilities: try Self.list(entry, "capabilities").map(Self.capability), parameters: parameters,
+                    examples: Self.list(entry, "examples").compactMap { example in
+                        guard case .dictionary(let fields) = example, case .text(let steps)? = fields["steps"] else { return nil }
+                        return IntentExample(steps, output: fields["output"].flatMap { $0.isNothing ? nil : $0.textValue })
+                    }))
         }
         self.actions = actions
         var entities: [EntityType] = []

@@ -113,6 +113,8 @@ public final class ActionDefinition: Sendable {
     }
     /// The path of the package a hosted action comes from; nil for built-in and linked actions.
     public let source: String?
+    /// Worked examples (`Intent.examples`).
+    public let examples: [IntentExample]
     private let performer: @Sendable ([Value?], any IntentContext) async throws -> IntentResult
 
     /// An action from its parts: for actions that are not Swift types in this process (a package
@@ -120,7 +122,7 @@ public final class ActionDefinition: Sendable {
     public init(
         name: String, shortName: String, package: String, title: String, summary: String, parameters: [ParameterDefinition],
         output: ValueType, supportedModes: IntentModes = .all, capabilities: [Capability] = [], source: String? = nil,
-        performer: @escaping @Sendable ([Value?], any IntentContext) async throws -> IntentResult
+        examples: [IntentExample] = [], performer: @escaping @Sendable ([Value?], any IntentContext) async throws -> IntentResult
     ) throws(IntentDeclarationError) {
         let inputs = parameters.indices.filter { parameters[$0].isInput }
         let primaries = parameters.indices.filter { parameters[$0].isPrimary }
@@ -147,6 +149,7 @@ public final class ActionDefinition: Sendable {
         self.capabilities = Set(capabilities + parameters.compactMap(\.access)).sorted()
         parametersDeclareAccess = parameters.contains { $0.access != nil }
         self.source = source
+        self.examples = examples
         self.inputIndex = inputs.first
         self.primaryIndex = primaries.first
         self.performer = performer
@@ -173,7 +176,7 @@ public final class ActionDefinition: Sendable {
         try self.init(
             name: prefixed ? "\(package).\(I.name)" : I.name, shortName: I.name, package: package, title: I.title,
             summary: I.summary, parameters: parameters, output: I.output, supportedModes: I.supportedModes,
-            capabilities: I.capabilities
+            capabilities: I.capabilities, examples: I.examples
         ) { arguments, context in
             let instance: I
             let storages: [any AnyParameterStorage]

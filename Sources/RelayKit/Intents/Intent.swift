@@ -21,6 +21,9 @@ public protocol Intent: SendableMetatype {
     /// library folder it keeps); what parameters name is declared with them (`@Parameter(access:)`).
     /// None by default.
     static var capabilities: [Capability] { get }
+    /// Worked examples: steps that use the action, and what such a run prints. `relay describe`
+    /// and Docs/Actions.md show them, and a test runs each one (Docs/Packages.md, "Examples").
+    static var examples: [IntentExample] { get }
 
     /// Makes an intent with every parameter unset; Relay sets them before calling `perform`.
     init()
@@ -35,6 +38,20 @@ extension Intent {
     public static var title: String { Naming.title(fromName: name) }
     public static var supportedModes: IntentModes { .all }
     public static var capabilities: [Capability] { [] }
+    public static var examples: [IntentExample] { [] }
+}
+
+/// A worked example of an action: the steps of a workflow that uses it (YAML, as written under
+/// `steps:`), and what running them prints, when that is the same on every machine.
+public struct IntentExample: Sendable, Equatable {
+    public var steps: String
+    /// Standard output of the run; nil when it depends on the machine (files, dates, network).
+    public var output: String?
+
+    public init(_ steps: String, output: String? = nil) {
+        self.steps = steps
+        self.output = output
+    }
 }
 
 /// What an intent returns: a value, a URL to open, or nothing (Docs/Packages.md).

@@ -122,7 +122,7 @@ public final class HostedPackage: @unchecked Sendable {
             return try ActionDefinition(
                 name: "\(manifest.name).\(name)", shortName: name, package: manifest.name, title: action.title, summary: action.summary,
                 parameters: action.parameters, output: action.output, supportedModes: action.supportedModes,
-                capabilities: action.capabilities, source: path
+                capabilities: action.capabilities, source: path, examples: action.examples
             ) { [self] arguments, context in
                 try await perform(name, arguments, context: context)
             }
