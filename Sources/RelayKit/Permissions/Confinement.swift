@@ -35,6 +35,14 @@ public struct Confinement: Sendable, Equatable {
         return changesNothing || other.changesNothing ? both.readOnly : both
     }
 
+    /// The same, without the paths that do not exist (yet): the kernel confines by what it can
+    /// open, so a host started with a path that did not exist has no rule for it; comparing
+    /// what exists tells when a host must be started again for a path that does now.
+    public var existing: Confinement {
+        let exists = { (path: String) in path == "/" || FileManager.default.fileExists(atPath: path) }
+        return Confinement(read: read.filter(exists), write: write.filter(exists), network: network, changesNothing: changesNothing)
+    }
+
     /// The same places to read, and nothing to change or connect to.
     public var readOnly: Confinement {
         Confinement(read: read.union(write), changesNothing: true)

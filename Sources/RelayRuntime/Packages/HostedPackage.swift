@@ -95,16 +95,19 @@ public final class HostedPackage: @unchecked Sendable {
     /// Ends the host.
     public func close() { lock.withLock { connection }?.close() }
 
-    /// Sends a request to the host, starting a new host first if the last one died, or if the
-    /// run may now touch what the running host may not (`needing`, from the run's gate): the old
-    /// host finishes what it is doing, and the new one is confined to what the run grants now.
+    /// Sends a request to the host, starting a new host first if the last one died, or if what
+    /// the run may touch now (`needing`, from the run's gate; else the gate of the run under way)
+    /// is not exactly what the running host may: the old host finishes what it is doing, and the
+    /// new one is confined to what the run grants now — wider for a run granted more, narrower for
+    /// a later run granted less, which never reuses a wider host.
     func request(
         _ method: String, _ params: ValueDictionary, needing: Confinement? = nil, callbacks: HostConnection.Callbacks? = nil
     ) async throws -> Value {
+        let needing = (needing ?? AccessGate.running?.confinement)?.existing
         let current: HostConnection = try lock.withLock {
-            let widen = needing.map { !granted.covers($0) } ?? false
-            if let connection, connection.isUsable, !widen { return connection }
-            if widen { connection?.retire() } else { connection?.terminate() }
+            let changes = needing.map { $0 != granted } ?? false
+            if let connection, connection.isUsable, !changes { return connection }
+            if changes { connection?.retire() } else { connection?.terminate() }
             if let needing { granted = needing }
             let started = try Self.start(executable, name: manifest.name, packagePath: path, dataFolder: dataFolder, granted: granted)
             connection = started
@@ -240,7 +243,7 @@ public final class HostedPackage: @unchecked Sendable {
             FilePropertyReader(contentType: info.contentType, name: info.name) { [self] file in
                 let params: ValueDictionary = ["index": .number(Double(index)), "file": WireValue.encode(.file(file))]
                 do {
-                    return try await decode(try await request("file-property", params, needing: AccessGate.running?.confinement))
+                    return try await decode(try await request("file-property", params))
                 } catch let refusal as HostRefusal {
                     throw IntentError(refusal.message)
                 }
