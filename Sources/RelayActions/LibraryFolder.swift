@@ -1,8 +1,8 @@
 import Foundation
 import RelayKit
 
-/// Where a built-in library keeps its files: an environment variable (which a command-line flag
-/// such as `--photos DIR` sets), else a folder in the home folder.
+/// Where a built-in library keeps its files: a folder given for the run (`--photos DIR`, bound by
+/// `LibraryFolders.using`), else an environment variable, else a folder in the home folder.
 enum LibraryFolder {
     /// Values that stand in for environment variables within a task (so that tests running side
     /// by side can each have their own folders).
@@ -38,5 +38,18 @@ enum LibraryFolder {
                 return entity(FileReference(path: text))
             },
         ]
+    }
+}
+
+/// The folders of the built-in libraries for a run: `--photos` and `--notes`, else the
+/// environment (`RELAY_PHOTOS`, `RELAY_NOTES`), else `~/Pictures` and `~/Notes`.
+public enum LibraryFolders {
+    /// Runs `body` with the photo library in `photos` and the notes in `notes` (nil: as the
+    /// environment says), for this task and every task it starts; other runs in the process keep theirs.
+    public static func using<T>(photos: String?, notes: String?, _ body: () async throws -> T) async rethrows -> T {
+        var overrides = LibraryFolder.overrides
+        if let photos { overrides["RELAY_PHOTOS"] = FileReference(path: photos).originalPath }
+        if let notes { overrides["RELAY_NOTES"] = FileReference(path: notes).originalPath }
+        return try await LibraryFolder.$overrides.withValue(overrides) { try await body() }
     }
 }

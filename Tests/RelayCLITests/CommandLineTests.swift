@@ -86,6 +86,24 @@ struct CommandLineTests {
         #expect(invalid.status == 2 && invalid.standardOutput.isEmpty)
     }
 
+    @Test("--notes and --photos name the libraries' folders for the run, over the environment")
+    func libraryFolders() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-libraries-flag-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in ["one", "two"] {
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent("notes"), withIntermediateDirectories: true)
+            try "# \(name)\n".write(to: folder.appendingPathComponent("notes/\(name).md"), atomically: true, encoding: .utf8)
+        }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("elsewhere"), withIntermediateDirectories: true)
+        let workflow = folder.appendingPathComponent("w.yaml")
+        try "steps:\n  - find: notes\n  - count\n".write(to: workflow, atomically: true, encoding: .utf8)
+        let notes = folder.appendingPathComponent("notes").path
+        let counted = try await RelayProcess.running(
+            ["run", workflow.path, "--notes", notes, "--allow-read=\(notes)"], in: folder,
+            environment: ["RELAY_NOTES": folder.appendingPathComponent("elsewhere").path])
+        #expect(counted.standardOutput == "2\n", "\(counted.standardError)")
+    }
+
     @Test("exit status 0, 1, 2 and 3, with nothing but the output on standard output")
     func exitStatuses() async throws {
         let ok = try await RelayProcess.running(["run", "w.yaml"], in: workflow("steps:\n  - text: fine\n"))

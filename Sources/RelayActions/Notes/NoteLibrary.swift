@@ -10,7 +10,7 @@ public enum NoteLibrary: IntentPackage {
 
     static let extensions: Set<String> = ["md", "markdown"]
 
-    /// The notes folder: `--notes DIR` (which sets `RELAY_NOTES`), else `$RELAY_NOTES`, else `~/Notes`.
+    /// The notes folder: `--notes DIR`, else `$RELAY_NOTES`, else `~/Notes` (`LibraryFolders`).
     static var folder: String { LibraryFolder.path(variable: "RELAY_NOTES", fallback: "~/Notes") }
 }
 

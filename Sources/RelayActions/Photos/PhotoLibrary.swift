@@ -10,7 +10,7 @@ public enum PhotoLibrary: IntentPackage {
     /// The image extensions the library lists.
     static let extensions: Set<String> = ["png", "jpg", "jpeg", "gif", "heic", "heif", "webp", "tif", "tiff", "bmp"]
 
-    /// The library folder: `--photos DIR` (which sets `RELAY_PHOTOS`), else `$RELAY_PHOTOS`, else `~/Pictures`.
+    /// The library folder: `--photos DIR`, else `$RELAY_PHOTOS`, else `~/Pictures` (`LibraryFolders`).
     static var folder: String { LibraryFolder.path(variable: "RELAY_PHOTOS", fallback: "~/Pictures") }
 }
 

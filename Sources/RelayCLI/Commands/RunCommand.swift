@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RelayKit
 import RelayLanguage
+import RelayActions
 import RelayRuntime
 
 /// `relay run FILE`: runs a workflow and prints its output.
@@ -60,9 +61,12 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        // The libraries read their folders from these variables, which the flags override.
-        if let photos { setenv("RELAY_PHOTOS", FileReference(path: photos).originalPath, 1) }
-        if let notes { setenv("RELAY_NOTES", FileReference(path: notes).originalPath, 1) }
+        // The flags' library folders travel with the run's tasks, not in the process's environment.
+        try await LibraryFolders.using(photos: photos, notes: notes) { try await runWorkflow() }
+    }
+
+    /// Read → load packages → check → ask once → run → report.
+    private func runWorkflow() async throws {
         let (registry, loaded) = try await packageOptions.registry()
         let variables = Self.variables(from: assignments)
         let interactive = isatty(0) == 1 && standardInputMarker == nil
