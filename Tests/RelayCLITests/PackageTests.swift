@@ -539,6 +539,9 @@ struct PackageTests {
         #expect(crash.status == 1, "\(crash.standardError)")
         #expect(crash.standardError.contains("crash.yaml:3:5: error: step 'faulty.crash': the host of package 'faulty' exited with status 7"), "\(crash.standardError)")
         #expect(crash.standardError.contains("about to fall over"))
+        // RELAY_LOG=packages shows a host's standard error as it comes, marked with the package.
+        let logged = try await relay(["run", try workflow("crash.yaml", "steps:\n  - text: before\n  - faulty.crash\n")], package: package, environment: ["RELAY_LOG": "packages"])
+        #expect(logged.standardError.contains("[faulty] about to fall over\n"), "\(logged.standardError)")
 
         let started = Date()
         let hang = try await relay(["run", try workflow("hang.yaml", "steps:\n  - faulty.hang\n")], package: package, environment: ["RELAY_PACKAGE_TIMEOUT": "2"])

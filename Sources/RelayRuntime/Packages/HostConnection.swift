@@ -39,6 +39,11 @@ final class HostConnection: @unchecked Sendable {
         ProcessInfo.processInfo.environment["RELAY_PACKAGE_MESSAGE_LIMIT"].flatMap(Int.init).map { max($0, 1024) } ?? 512_000_000
     }()
 
+    /// Whether hosts' standard error is shown as it comes (`RELAY_LOG=packages`), for debugging a
+    /// package; otherwise it is kept, and its end shown when a call fails.
+    static let showsStandardError = (ProcessInfo.processInfo.environment["RELAY_LOG"] ?? "")
+        .split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == "packages" }
+
     /// The longest message this host may send.
     private let messageLimit: Int
 
@@ -185,7 +190,9 @@ final class HostConnection: @unchecked Sendable {
                 self.fail("the host of package '\(self.packageName)' \(how)", stop: false)
             }
         }.start()
+        let shown = Self.showsStandardError ? "[\(packageName)] " : nil
         Thread {
+            var partial = Data()
             while true {
                 let chunk = errors.availableData
                 if chunk.isEmpty { break }
@@ -193,6 +200,14 @@ final class HostConnection: @unchecked Sendable {
                     self.standardError.append(chunk)
                     if self.standardError.count > 65_536 { self.standardError = Data(self.standardError.suffix(32_768)) }
                 }
+                // With RELAY_LOG=packages, each whole line as it comes, marked with the package.
+                guard let shown else { continue }
+                partial.append(chunk)
+                while let newline = partial.firstIndex(of: 10) {
+                    FileHandle.standardError.write(Data(shown.utf8) + partial[partial.startIndex...newline])
+                    partial.removeSubrange(partial.startIndex...newline)
+                }
+                if partial.count > 4096 { partial.removeAll() }
             }
         }.start()
     }
