@@ -216,7 +216,7 @@ struct CommandLineTests {
         let result = try await RelayProcess.running(["describe", "change-case"])
         #expect(result.standardOutput.contains("change-case — Change Case"))
         #expect(result.standardOutput.contains("upper | lower | title, primary, required"))
-        #expect(result.standardOutput.contains("- change-case: upper"))
+        #expect(result.standardOutput.contains("  - change-case: title\n  # prints:\n  #   The Quick Brown Fox"), "\(result.standardOutput)")
         let unknown = try await RelayProcess.running(["describe", "chnage-case"])
         #expect(unknown.status == 2 && unknown.standardError.contains("did you mean 'change-case'?"))
     }
