@@ -499,7 +499,7 @@ struct PackageTests {
                     var displayRepresentation: DisplayRepresentation { DisplayRepresentation(title: "Shard \\(id)") }
                     var transferRepresentations: [TransferRepresentation] {
                         [
-                            .data(.pdf) { Data("this is not a PDF at all".utf8) },
+                            .data(.pdf) { Data("this is not a PDF at all".utf8) }.suggestedFileName("Shard sheet"),
                             .data(.rtf) { Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) }) },
                             .data(.png) { exit(9) },
                         ]
@@ -568,7 +568,7 @@ struct PackageTests {
 
         let fakePDF = try await relay(["run", try workflow("pdf.yaml", "steps:\n  - faulty.make-shard\n  - convert: pdf\n  - get-text\n")], package: package)
         #expect(fakePDF.status == 1, "\(fakePDF.status) \(fakePDF.standardError)")
-        #expect(fakePDF.standardError.contains("pdf.yaml:4:5: error: step 'get-text': cannot read 'Shard one.pdf' as a PDF"), "\(fakePDF.standardError)")
+        #expect(fakePDF.standardError.contains("pdf.yaml:4:5: error: step 'get-text': cannot read 'Shard sheet.pdf' as a PDF"), "\(fakePDF.standardError)")
 
         let noise = try await relay(["run", try workflow("rtf.yaml", "steps:\n  - faulty.make-shard\n  - convert: rich-text\n  - get-text\n")], package: package)
         #expect(noise.status == 1, "\(noise.status) \(noise.standardError)")

@@ -237,7 +237,8 @@ public struct Conversions: Sendable {
         case .data(let export):
             data = try await export()
         }
-        let safeTitle = entity.title.map { "/\\:\0".contains($0) ? "-" : $0 }
+        let title = representation.suggestedFileName ?? entity.title
+        let safeTitle = title.map { "/\\:\0".contains($0) ? "-" : $0 }
         let base = safeTitle.isEmpty ? entity.typeName : String(safeTitle.prefix(80))
         let name = representation.contentType.preferredExtension.map { "\(base).\($0)" } ?? base
         let path = try context.scratchFolder.path(forNewFile: name)

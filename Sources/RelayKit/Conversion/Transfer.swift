@@ -12,6 +12,22 @@ public struct TransferRepresentation: Sendable {
     /// The content type the representation produces.
     public let contentType: ContentType
     public let export: Export
+    /// The name a file made of it gets (without extension; the content type's is added), in the
+    /// manner of App Intents' `suggestedFileName`; else the entity's title.
+    public var suggestedFileName: String?
+
+    public init(contentType: ContentType, export: Export, suggestedFileName: String? = nil) {
+        self.contentType = contentType
+        self.export = export
+        self.suggestedFileName = suggestedFileName
+    }
+
+    /// The same representation, whose file is named `name` (`.suggestedFileName("Ridge Loop sheet")`).
+    public func suggestedFileName(_ name: String) -> TransferRepresentation {
+        var named = self
+        named.suggestedFileName = name
+        return named
+    }
 
     /// Bytes of `contentType`.
     public static func data(_ contentType: ContentType, _ export: @escaping @Sendable () async throws -> Data) -> TransferRepresentation {

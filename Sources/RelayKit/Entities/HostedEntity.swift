@@ -39,10 +39,12 @@ public struct HostedEntity: Entity {
 public struct HostedRepresentation: Sendable, Hashable {
     public var contentType: ContentType
     public var isData: Bool
+    public var suggestedFileName: String?
 
-    public init(contentType: ContentType, isData: Bool) {
+    public init(contentType: ContentType, isData: Bool, suggestedFileName: String? = nil) {
         self.contentType = contentType
         self.isData = isData
+        self.suggestedFileName = suggestedFileName
     }
 }
 

@@ -65,7 +65,9 @@ public enum WireValue {
             if let modified = entity.descriptor.indexModified(of: entity) { wire["modified"] = .number(modified.timeIntervalSince1970) }
             wire["transfer"] = .list(entity.descriptor.transferRepresentations(of: entity).map { representation in
                 let kind: String = if case .data = representation.export { "data" } else { "value" }
-                return ["type": .text(representation.contentType.identifier), "kind": .text(kind)]
+                var entry: ValueDictionary = ["type": .text(representation.contentType.identifier), "kind": .text(kind)]
+                if let name = representation.suggestedFileName { entry["file-name"] = .text(name) }
+                return .dictionary(entry)
             })
             return ["entity": .dictionary(wire)]
         }
@@ -139,7 +141,9 @@ public enum WireValue {
         let modified: Date? = if case .number(let seconds)? = fields["modified"] { Date(timeIntervalSince1970: seconds) } else { nil }
         let representations = (fields["transfer"]?.asList ?? []).compactMap { item -> HostedRepresentation? in
             guard case .dictionary(let entry) = item, case .text(let identifier)? = entry["type"] else { return nil }
-            return HostedRepresentation(contentType: ContentType(identifier), isData: entry["kind"] == .text("data"))
+            return HostedRepresentation(
+                contentType: ContentType(identifier), isData: entry["kind"] == .text("data"),
+                suggestedFileName: entry["file-name"].flatMap { $0.isNothing ? nil : $0.textValue })
         }
         return Entity(
             type: type, id: id, title: title, subtitle: subtitle, properties: properties, modified: modified, representations: representations)

@@ -348,20 +348,23 @@ public final class HostedPackage: @unchecked Sendable {
     private func transferRepresentations(of entity: HostedEntity, type: String) -> [TransferRepresentation] {
         entity.representations.enumerated().map { index, representation in
             let params: ValueDictionary = ["type": .text(type), "id": .text(entity.id), "index": .number(Double(index))]
+            let form: TransferRepresentation
             if representation.isData {
-                return .data(representation.contentType) { [self] in
+                form = .data(representation.contentType) { [self] in
                     let reply = try await request("represent", params)
                     guard case .dictionary(let fields) = reply, case .text(let base64)? = fields["data"], let data = Data(base64Encoded: base64) else {
                         throw HostError("the host sent no \(representation.contentType.identifier) data for \(type) '\(entity.id)'")
                     }
                     return data
                 }
+            } else {
+                form = .proxy(representation.contentType) { [self] in
+                    let reply = try await request("represent", params)
+                    guard case .dictionary(let fields) = reply else { throw HostError("the host sent no value for \(type) '\(entity.id)'") }
+                    return try await decode(fields["value"] ?? .nothing)
+                }
             }
-            return .proxy(representation.contentType) { [self] in
-                let reply = try await request("represent", params)
-                guard case .dictionary(let fields) = reply else { throw HostError("the host sent no value for \(type) '\(entity.id)'") }
-                return try await decode(fields["value"] ?? .nothing)
-            }
+            return representation.suggestedFileName.map(form.suggestedFileName) ?? form
         }
     }
 
