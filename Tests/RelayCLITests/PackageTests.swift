@@ -502,6 +502,10 @@ struct PackageTests {
                             .data(.pdf) { Data("this is not a PDF at all".utf8) }.suggestedFileName("Shard sheet"),
                             .data(.rtf) { Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) }) },
                             .data(.png) { exit(9) },
+                            .file(.html) {
+                                let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                                return FileReference(path: root.appendingPathComponent("cover.html").path)
+                            },
                         ]
                     }
                 }
@@ -611,6 +615,18 @@ struct PackageTests {
         let read = try await relay(["run", try workflow("cover.yaml", "steps:\n  - faulty.cover\n  - get-text\n")], package: package)
         #expect(read.status == 0, "\(read.standardError)")
         #expect(read.standardOutput == "the cover\n")
+
+        // A representation that is a file of the package's own is handed over as it is, not copied.
+        try "<p>the shard's page</p>".write(toFile: package + "/cover.html", atomically: true, encoding: .utf8)
+        let page = try await relay(
+            ["run", try workflow("page.yaml", "steps:\n  - faulty.make-shard\n  - convert: html\n  - get-text\n")], package: package)
+        #expect(page.status == 0, "\(page.standardError)")
+        #expect(page.standardOutput == "the shard's page\n", "\(page.standardOutput)")
+        let located = try await relay(
+            ["run", try workflow("where.yaml", "steps:\n  - faulty.make-shard\n  - convert: html\n  - text: \"${previous.path}\"\n")], package: package)
+        #expect(
+            located.standardOutput == URL(fileURLWithPath: package + "/cover.html").resolvingSymlinksInPath().path + "\n",
+            "\(located.standardOutput)\(located.standardError)")
     }
 
     @Test("a package's host is confined by the kernel: a file or port it was not handed is refused, exit 4 naming the flag; a grant starts a wider host")

@@ -236,6 +236,8 @@ public struct Conversions: Sendable {
             data = Data(text.utf8)
         case .data(let export):
             data = try await export()
+        case .file(let export):
+            return .file(try await export())
         }
         let title = representation.suggestedFileName ?? entity.title
         let safeTitle = title.map { "/\\:\0".contains($0) ? "-" : $0 }

@@ -7,6 +7,9 @@ public struct TransferRepresentation: Sendable {
         case data(@Sendable () async throws -> Data)
         /// Another value standing in for the thing, such as its name as text.
         case proxy(@Sendable () async throws -> Value)
+        /// A file that already is the thing in the content type (App Intents' `FileRepresentation`):
+        /// handed over as it is, not copied.
+        case file(@Sendable () async throws -> FileReference)
     }
 
     /// The content type the representation produces.
@@ -32,6 +35,11 @@ public struct TransferRepresentation: Sendable {
     /// Bytes of `contentType`.
     public static func data(_ contentType: ContentType, _ export: @escaping @Sendable () async throws -> Data) -> TransferRepresentation {
         TransferRepresentation(contentType: contentType, export: .data(export))
+    }
+
+    /// A file of `contentType` that already exists (a cover image the package keeps).
+    public static func file(_ contentType: ContentType, _ export: @escaping @Sendable () async throws -> FileReference) -> TransferRepresentation {
+        TransferRepresentation(contentType: contentType, export: .file(export))
     }
 
     /// A stand-in value; `contentType` says what it is (`public.plain-text` for text).

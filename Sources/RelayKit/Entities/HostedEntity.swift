@@ -37,13 +37,18 @@ public struct HostedEntity: Entity {
 
 /// One form a hosted entity can be handed over in: bytes of a content type, or a stand-in value.
 public struct HostedRepresentation: Sendable, Hashable {
+    /// How the host hands it over (`TransferRepresentation.Export`).
+    public enum Kind: String, Sendable, Hashable {
+        case data, value, file
+    }
+
     public var contentType: ContentType
-    public var isData: Bool
+    public var kind: Kind
     public var suggestedFileName: String?
 
-    public init(contentType: ContentType, isData: Bool, suggestedFileName: String? = nil) {
+    public init(contentType: ContentType, kind: Kind, suggestedFileName: String? = nil) {
         self.contentType = contentType
-        self.isData = isData
+        self.kind = kind
         self.suggestedFileName = suggestedFileName
     }
 }

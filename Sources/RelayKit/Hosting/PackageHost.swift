@@ -210,6 +210,7 @@ final class HostServer: Sendable {
         switch representation.export {
         case .data(let export): return ["data": .text(try await export().base64EncodedString())]
         case .proxy(let export): return ["value": WireValue.encode(try await export())]
+        case .file(let export): return ["file": WireValue.encode(.file(try await export()))]
         }
     }
 

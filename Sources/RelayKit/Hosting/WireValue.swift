@@ -64,7 +64,12 @@ public enum WireValue {
             wire["properties"] = .dictionary(properties)
             if let modified = entity.descriptor.indexModified(of: entity) { wire["modified"] = .number(modified.timeIntervalSince1970) }
             wire["transfer"] = .list(entity.descriptor.transferRepresentations(of: entity).map { representation in
-                let kind: String = if case .data = representation.export { "data" } else { "value" }
+                let kind: String =
+                    switch representation.export {
+                    case .data: "data"
+                    case .proxy: "value"
+                    case .file: "file"
+                    }
                 var entry: ValueDictionary = ["type": .text(representation.contentType.identifier), "kind": .text(kind)]
                 if let name = representation.suggestedFileName { entry["file-name"] = .text(name) }
                 return .dictionary(entry)
@@ -142,7 +147,7 @@ public enum WireValue {
         let representations = (fields["transfer"]?.asList ?? []).compactMap { item -> HostedRepresentation? in
             guard case .dictionary(let entry) = item, case .text(let identifier)? = entry["type"] else { return nil }
             return HostedRepresentation(
-                contentType: ContentType(identifier), isData: entry["kind"] == .text("data"),
+                contentType: ContentType(identifier), kind: HostedRepresentation.Kind(rawValue: entry["kind"]?.textValue ?? "") ?? .value,
                 suggestedFileName: entry["file-name"].flatMap { $0.isNothing ? nil : $0.textValue })
         }
         return Entity(

@@ -349,7 +349,8 @@ public final class HostedPackage: @unchecked Sendable {
         entity.representations.enumerated().map { index, representation in
             let params: ValueDictionary = ["type": .text(type), "id": .text(entity.id), "index": .number(Double(index))]
             let form: TransferRepresentation
-            if representation.isData {
+            switch representation.kind {
+            case .data:
                 form = .data(representation.contentType) { [self] in
                     let reply = try await request("represent", params)
                     guard case .dictionary(let fields) = reply, case .text(let base64)? = fields["data"], let data = Data(base64Encoded: base64) else {
@@ -357,11 +358,19 @@ public final class HostedPackage: @unchecked Sendable {
                     }
                     return data
                 }
-            } else {
+            case .value:
                 form = .proxy(representation.contentType) { [self] in
                     let reply = try await request("represent", params)
                     guard case .dictionary(let fields) = reply else { throw HostError("the host sent no value for \(type) '\(entity.id)'") }
                     return try await decode(fields["value"] ?? .nothing)
+                }
+            case .file:
+                form = .file(representation.contentType) { [self] in
+                    let reply = try await request("represent", params)
+                    guard case .dictionary(let fields) = reply, case .file(let file) = try await decode(fields["file"] ?? .nothing) else {
+                        throw HostError("the host sent no \(representation.contentType.identifier) file for \(type) '\(entity.id)'")
+                    }
+                    return file
                 }
             }
             return representation.suggestedFileName.map(form.suggestedFileName) ?? form
