@@ -158,7 +158,7 @@ struct PackageTests {
             "\(matrix.standardError)")
         let none = try await relay(["run", try workflow("none.yaml", "steps:\n\(ridge)  - convert: gif\n")])
         #expect(none.status == 1)
-        #expect(none.standardError.contains("it offers com.example.trailkit.trail, com.adobe.pdf, public.rtf, public.png, public.plain-text"), "\(none.standardError)")
+        #expect(none.standardError.contains("it offers com.example.trailkit.trail, relay.rich-text, public.png, public.plain-text"), "\(none.standardError)")
     }
 
     @Test("a package's converters, file properties and value queries cross the host: a saved .trail file has a distance, becomes its PDF sheet and its trail again")

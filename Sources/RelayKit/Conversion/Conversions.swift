@@ -325,6 +325,7 @@ extension TransferRepresentation {
     /// plain text is text itself too.
     var offers: [Representation] {
         if case .proxy = export, contentType == .plainText { return [.file(contentType), .value(.text)] }
+        if case .proxy = export, contentType == .richText { return [.value(.richText)] }
         return [.file(contentType)]
     }
 }

@@ -42,6 +42,13 @@ public struct TransferRepresentation: Sendable {
         TransferRepresentation(contentType: contentType, export: .file(export))
     }
 
+    /// Rich text the thing is (a sheet, a summary): Relay renders it with its own libraries —
+    /// pango and cairo for PDF, its RTF and HTML writers — whichever of those is wanted, so a
+    /// package writes no bytes of a format by hand.
+    public static func richText(_ export: @escaping @Sendable () async throws -> RichText) -> TransferRepresentation {
+        TransferRepresentation(contentType: .richText, export: .proxy { .richText(try await export()) })
+    }
+
     /// A stand-in value; `contentType` says what it is (`public.plain-text` for text).
     public static func proxy(_ contentType: ContentType, _ export: @escaping @Sendable () async throws -> Value) -> TransferRepresentation {
         TransferRepresentation(contentType: contentType, export: .proxy(export))

@@ -181,6 +181,12 @@ extension RichText {
     /// before such an image, say — as the RTF reader leaves out the spaces a paragraph's text
     /// ends in: plain text must read the same from every format.
     static func lineText(_ inlines: [Inline]) -> String {
+        plainText(of: withoutShownNothingAtEnd(inlines))
+    }
+
+    /// `inlines` without what shows nothing at their end, inside styles and links too (a bold
+    /// run that ends in a space): RTF leaves those spaces out wherever they are.
+    private static func withoutShownNothingAtEnd(_ inlines: [Inline]) -> [Inline] {
         var kept = inlines
         trimming: while let last = kept.last {
             switch last {
@@ -194,10 +200,25 @@ extension RichText {
                     kept[kept.count - 1] = .text(trimmed)
                     break trimming
                 }
+            case .italic(let inner), .bold(let inner), .strikethrough(let inner), .link(_, _, let inner):
+                let trimmed = withoutShownNothingAtEnd(inner)
+                if plainText(of: trimmed).isEmpty {
+                    kept.removeLast()
+                    continue trimming
+                }
+                kept[kept.count - 1] =
+                    switch last {
+                    case .italic: .italic(trimmed)
+                    case .bold: .bold(trimmed)
+                    case .strikethrough: .strikethrough(trimmed)
+                    case .link(let url, let title, _): .link(url: url, title: title, trimmed)
+                    default: last
+                    }
+                break trimming
             default: break trimming
             }
         }
-        return plainText(of: kept)
+        return kept
     }
 
     /// The text of inline runs, without styles.

@@ -1,8 +1,8 @@
 import Foundation
 import RelayKit
 
-/// A summary of the favourite trails: how many, how far in all. Handed over as RTF, then a PNG,
-/// then plain text.
+/// A summary of the favourite trails: how many, how far in all. Handed over as rich text (which
+/// Relay renders as RTF, PDF or HTML), then a PNG, then plain text.
 public struct ActivitySummary: Entity {
     public static let typeName = EntityTypeName("activity-summary", plural: "activity-summaries")
     public static let properties: [EntityProperty<ActivitySummary>] = [
@@ -29,7 +29,7 @@ public struct ActivitySummary: Entity {
 
     public var transferRepresentations: [TransferRepresentation] {
         [
-            .data(.rtf) { Data(RTFWriter.rtf(for: richText).utf8) },
+            .richText { richText },
             .data(.png) { TrailCard.png(title: "ACTIVITY", lines: ["\(trailCount) TRAILS", String(format: "%.1f KM", totalDistance)], shade: 0) },
             .proxy(.plainText) { .text(displayRepresentation.title) },
         ]

@@ -35,12 +35,12 @@ public struct Trail: Entity, Codable {
     /// `4.2 km`.
     var distanceText: String { String(format: "%.1f km", distance) }
 
-    /// Highest fidelity first: its codable form, a PDF trail sheet, RTF, a PNG card, its name.
+    /// Highest fidelity first: its codable form, its trail sheet (rich text, which Relay renders as
+    /// a PDF, RTF or HTML, whichever is wanted), a PNG card, its name.
     public var transferRepresentations: [TransferRepresentation] {
         [
             .data(Self.codableType) { try JSONEncoder().encode(self) },
-            .data(.pdf) { TrailSheet.pdf(for: self) },
-            .data(.rtf) { Data(RTFWriter.rtf(for: sheet).utf8) },
+            .richText { sheet }.suggestedFileName("\(name) trail sheet"),
             .data(.png) { TrailCard.png(for: self) },
             .proxy(.plainText) { .text(name) },
         ]

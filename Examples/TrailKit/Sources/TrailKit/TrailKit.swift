@@ -17,9 +17,8 @@ public enum TrailKit: IntentPackage {
             Converter(from: .file(Trail.codableType), to: .file(.pdf), lossy: true) { value, context in
                 guard case .file(let file) = value else { throw IntentError("a trail file is needed, not \(value.briefDescription)") }
                 let trail = try Trail.read(from: file)
-                let path = try context.scratchFolder.path(forNewFile: "\(trail.name).pdf")
-                try await context.fileChanges.write(TrailSheet.pdf(for: trail), to: path)
-                return .file(FileReference(path: path))
+                // Its sheet, rendered by Relay: the host asks for the PDF as a conversion.
+                return try await context.convert(.richText(trail.sheet), to: .file(.pdf))
             }
         ]
     }
