@@ -195,7 +195,9 @@ public struct Conversions: Sendable {
             // Its first representation that is text (plain, Markdown, RTF, HTML), as the text it
             // shows; with none, its title.
             let representations = entity.descriptor.transferRepresentations(of: entity)
-            guard let first = representations.first(where: { $0.contentType.conforms(to: .text) }) else { return .text(entity.title) }
+            guard let first = representations.first(where: { $0.contentType.conforms(to: .text) || $0.contentType == .richText }) else {
+                return .text(entity.title)
+            }
             let materialized = try await materialize(first, of: entity, as: ConversionTarget(.any), in: context)
             return try await convertPlain(materialized, to: target, in: context)
         default:
@@ -209,15 +211,21 @@ public struct Conversions: Sendable {
     private func handOver(_ entity: EntityValue, as target: ConversionTarget, in context: any IntentContext) async throws -> Value {
         let representations = entity.descriptor.transferRepresentations(of: entity)
         let wanted = target.wanted
+        // In the entity's order of fidelity, the first form that becomes what is wanted without
+        // loss: one of the type, or rich text that Relay renders into it; else the cheapest chain
+        // from any of them.
+        let lossless = representations.firstIndex { representation in
+            graph.cheapest(from: representation.offers, to: wanted).map { !$0.chain.contains(where: \.isLossy) } ?? false
+        }
         let offered = representations.enumerated().flatMap { index, representation in representation.offers.map { (index, $0) } }
-        guard let (found, _) = graph.cheapest(from: offered.map(\.1), to: wanted) else {
+        guard let chosen = lossless ?? graph.cheapest(from: offered.map(\.1), to: wanted).map({ offered[$0.index].0 }) else {
             let names = representations.map(\.contentType.identifier)
             throw ConversionError(
                 "cannot hand over \(entity.typeName) '\(entity.title)' as \(target): it offers "
                     + (names.isEmpty ? "no representation" : names.joined(separator: ", "))
                     + ", and no conversion leads from one of them to \(wanted.map(\.description).joined(separator: " or "))")
         }
-        let materialized = try await materialize(representations[offered[found].0], of: entity, as: target, in: context)
+        let materialized = try await materialize(representations[chosen], of: entity, as: target, in: context)
         let rest = target.type == .any || target.type == .list ? ConversionTarget(.any, accepting: target.contentTypes) : target
         return try await convertPlain(materialized, to: rest, in: context)
     }

@@ -71,7 +71,7 @@ public struct ContentType: Hashable, Sendable, CustomStringConvertible {
     public static let csv = ContentType("public.comma-separated-values-text")
     public static let rtf = ContentType("public.rtf")
     /// Rich text as a value (`TransferRepresentation.richText`), which Relay renders into PDF, RTF
-    /// or HTML when one of those is wanted; no file has it.
+    /// or HTML when one of those is wanted. No file has it, so it is not among the known types.
     public static let richText = ContentType("relay.rich-text")
     public static let pdf = ContentType("com.adobe.pdf")
     public static let image = ContentType("public.image")
@@ -152,7 +152,6 @@ enum ContentTypeRegistry {
         Entry(type: .json, parents: [.text], extensions: ["json"], mimeTypes: ["application/json"], shortNames: ["json"]),
         Entry(type: .csv, parents: [.text], extensions: ["csv"], mimeTypes: ["text/csv"], shortNames: ["csv"]),
         Entry(type: .rtf, parents: [.text], extensions: ["rtf"], mimeTypes: ["application/rtf", "text/rtf"], shortNames: ["rtf"]),
-        Entry(type: .richText, parents: [.text], extensions: [], mimeTypes: [], shortNames: []),
         Entry(type: .pdf, parents: [.data], extensions: ["pdf"], mimeTypes: ["application/pdf"], shortNames: ["pdf"]),
         Entry(type: .image, parents: [.data], extensions: [], mimeTypes: [], shortNames: ["image"]),
         Entry(type: .png, parents: [.image], extensions: ["png"], mimeTypes: ["image/png"], shortNames: ["png"]),
