@@ -211,11 +211,12 @@ public struct Conversions: Sendable {
     private func handOver(_ entity: EntityValue, as target: ConversionTarget, in context: any IntentContext) async throws -> Value {
         let representations = entity.descriptor.transferRepresentations(of: entity)
         let wanted = target.wanted
-        // In the entity's order of fidelity, the first form that becomes what is wanted without
-        // loss: one of the type, or rich text that Relay renders into it; else the cheapest chain
-        // from any of them.
+        // In the entity's order of fidelity, the first form that is what is wanted: one of the
+        // type, or rich text, which Relay renders into PDF, RTF or HTML without loss; else the
+        // cheapest chain from any of them.
         let lossless = representations.firstIndex { representation in
-            graph.cheapest(from: representation.offers, to: wanted).map { !$0.chain.contains(where: \.isLossy) } ?? false
+            guard let found = graph.cheapest(from: representation.offers, to: wanted) else { return false }
+            return found.chain.isEmpty || representation.contentType == .richText && !found.chain.contains(where: \.isLossy)
         }
         let offered = representations.enumerated().flatMap { index, representation in representation.offers.map { (index, $0) } }
         guard let chosen = lossless ?? graph.cheapest(from: offered.map(\.1), to: wanted).map({ offered[$0.index].0 }) else {
