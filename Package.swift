@@ -19,12 +19,12 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "relay", targets: ["relay"]),
-        .library(name: "RelayKit", targets: ["RelayKit"]),
         .library(name: "RelayCLI", targets: ["RelayCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        // RelayKit is a package of its own, which package authors depend on alone (Docs/Packages.md).
+        .package(path: "RelayKit"),
     ],
     targets: [
         .systemLibrary(
@@ -38,24 +38,20 @@ let package = Package(
             name: "CCMarkGFM", providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"]), .brew(["cmark-gfm"])]),
         .systemLibrary(name: "CLibXML2", providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
         .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
-        .target(name: "CHTTPClient", dependencies: ["CFileStatus"], linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
-        .target(name: "CFileStatus"),
+        .target(name: "CHTTPClient", dependencies: ["CPipeSignal"], linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        .target(name: "CPipeSignal"),
         .target(name: "CSpawn"),
-        .target(
-            name: "RelayKit",
-            dependencies: ["CFileStatus", .product(name: "OrderedCollections", package: "swift-collections")]
-        ),
-        .target(name: "RelayLanguage", dependencies: ["RelayKit", "CLibYAML"]),
+        .target(name: "RelayLanguage", dependencies: [.product(name: "RelayKit", package: "RelayKit"), "CLibYAML"]),
         .target(
             name: "RelayRuntime",
-            dependencies: ["RelayKit", "RelayLanguage", "CSpawn"]),
+            dependencies: [.product(name: "RelayKit", package: "RelayKit"), "RelayLanguage", "CSpawn", "CPipeSignal"]),
         .target(
-            name: "RelayActions", dependencies: ["RelayKit", "CGraphics", "CTurboJPEG", "CCMarkGFM", "CLibXML2", "CHTTPClient"],
+            name: "RelayActions", dependencies: [.product(name: "RelayKit", package: "RelayKit"), "CGraphics", "CTurboJPEG", "CCMarkGFM", "CLibXML2", "CHTTPClient"],
             swiftSettings: systemHeaderFlags),
         .target(
             name: "RelayCLI",
             dependencies: [
-                "RelayKit", "RelayLanguage", "RelayRuntime", "RelayActions",
+                .product(name: "RelayKit", package: "RelayKit"), "RelayLanguage", "RelayRuntime", "RelayActions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: systemHeaderFlags
@@ -63,21 +59,21 @@ let package = Package(
         .executableTarget(name: "relay", dependencies: ["RelayCLI"], swiftSettings: systemHeaderFlags),
         // What each fuzz target checks (Docs/Reliability.md, "Fuzzing"), and the fuzzer Scripts/fuzz builds.
         .target(
-            name: "RelayFuzzing", dependencies: ["RelayKit", "RelayLanguage", "RelayRuntime", "RelayActions"],
+            name: "RelayFuzzing", dependencies: [.product(name: "RelayKit", package: "RelayKit"), "RelayLanguage", "RelayRuntime", "RelayActions"],
             swiftSettings: systemHeaderFlags),
         .executableTarget(name: "relay-fuzz", dependencies: ["RelayFuzzing"], swiftSettings: systemHeaderFlags),
         // Benchmarks/entities runs it (release build); not a product.
         .executableTarget(
-            name: "relay-benchmarks", dependencies: ["RelayKit", "RelayLanguage", "RelayRuntime", "RelayActions"],
+            name: "relay-benchmarks", dependencies: [.product(name: "RelayKit", package: "RelayKit"), "RelayLanguage", "RelayRuntime", "RelayActions"],
             path: "Benchmarks/Sources/relay-benchmarks", swiftSettings: systemHeaderFlags),
-        .testTarget(name: "RelayKitTests", dependencies: ["RelayKit"]),
+        .testTarget(name: "RelayKitTests", dependencies: [.product(name: "RelayKit", package: "RelayKit")]),
         .testTarget(
             name: "RelayLanguageTests", dependencies: ["RelayLanguage", "RelayActions"], exclude: ["Malformed"],
             swiftSettings: systemHeaderFlags),
         .testTarget(
             name: "RelayRuntimeTests", dependencies: ["RelayRuntime", "RelayLanguage", "RelayActions", "CGraphics"],
             exclude: ["Fixtures"], swiftSettings: systemHeaderFlags),
-        .testTarget(name: "RelayCLITests", dependencies: ["RelayCLI", "RelayKit"], swiftSettings: systemHeaderFlags),
+        .testTarget(name: "RelayCLITests", dependencies: ["RelayCLI", .product(name: "RelayKit", package: "RelayKit")], swiftSettings: systemHeaderFlags),
         .testTarget(name: "RelayFuzzingTests", dependencies: ["RelayFuzzing"], swiftSettings: systemHeaderFlags),
     ],
     swiftLanguageModes: [.v6]

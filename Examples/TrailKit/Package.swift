@@ -12,12 +12,16 @@ let package = Package(
         .executable(name: "relay-host", targets: ["relay-host"]),
         .executable(name: "trail-relay", targets: ["trail-relay"]),
     ],
-    dependencies: [.package(name: "Relay", path: "../..")],
+    dependencies: [
+        // RelayKit alone for the library and its host; all of Relay only for trail-relay.
+        .package(path: "../../RelayKit"),
+        .package(name: "Relay", path: "../.."),
+    ],
     targets: [
-        .target(name: "TrailKit", dependencies: [.product(name: "RelayKit", package: "Relay")]),
-        .executableTarget(name: "relay-host", dependencies: ["TrailKit", .product(name: "RelayKit", package: "Relay")]),
+        .target(name: "TrailKit", dependencies: [.product(name: "RelayKit", package: "RelayKit")]),
+        .executableTarget(name: "relay-host", dependencies: ["TrailKit", .product(name: "RelayKit", package: "RelayKit")]),
         // `relay` with TrailKit linked in: its actions run in process (Docs/Packages.md).
         .executableTarget(name: "trail-relay", dependencies: ["TrailKit", .product(name: "RelayCLI", package: "Relay")]),
-        .testTarget(name: "TrailKitTests", dependencies: ["TrailKit", .product(name: "RelayKit", package: "Relay")]),
+        .testTarget(name: "TrailKitTests", dependencies: ["TrailKit", .product(name: "RelayKit", package: "RelayKit")]),
     ]
 )

@@ -6,7 +6,33 @@ import RelayRuntime
 /// `relay package …`: working with packages of actions.
 struct PackageCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "package", abstract: "Work with Swift packages of actions.", subcommands: [PackageInitCommand.self, PackageTrustCommand.self])
+        commandName: "package", abstract: "Work with Swift packages of actions.", subcommands: [PackageInitCommand.self, PackageBuildCommand.self, PackageTrustCommand.self])
+}
+
+/// `relay package build PATH`: builds a package's host now, optimized by default, so that later
+/// runs start it at once and each call costs less (Docs/Packages.md, "Building").
+struct PackageBuildCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "build",
+        abstract: "Build a package's host now: optimized, which every later run uses until the sources change.",
+        discussion: """
+            A run builds the debug host by itself, which is quick to build and to rebuild after an edit. \
+            Build the optimized one before a package runs unattended or in loops of many calls.
+            """)
+
+    @Argument(help: "The package's folder.") var path: String
+    @Flag(help: "Build the debug host instead, as a run would.") var debug = false
+
+    func run() async throws {
+        let folder = ResolvedPath.resolve(FileReference(path: path).originalPath)
+        do throws(HostError) {
+            let host = try await PackageBuilder.build(packageAt: folder, as: debug ? .debug : .release, progress: PackageOptions.showProgress)
+            StandardStreams.writeOutput("built: \(host.path)\n")
+        } catch {
+            StandardStreams.writeError("error: \(error)\n")
+            throw ExitStatus.runtimeError.exitCode
+        }
+    }
 }
 
 /// `relay package trust PATH`: lets the workflows that name the package in `packages:` build and
@@ -67,11 +93,12 @@ struct PackageInitCommand: AsyncParsableCommand {
             throw ExitStatus.runtimeError.exitCode
         }
         let source = relaySource.map { URL(fileURLWithPath: FileReference(path: $0).originalPath).standardizedFileURL } ?? Self.builtFrom
-        guard FileManager.default.fileExists(atPath: source.appendingPathComponent("Sources/RelayKit").path) else {
-            StandardStreams.writeError("error: no Relay checkout at '\(source.path)' (it has no Sources/RelayKit); pass --relay-source PATH\n")
+        let relayKit = source.appendingPathComponent("RelayKit")
+        guard FileManager.default.fileExists(atPath: relayKit.appendingPathComponent("Package.swift").path) else {
+            StandardStreams.writeError("error: no Relay checkout at '\(source.path)' (it has no RelayKit/Package.swift); pass --relay-source PATH\n")
             throw ExitStatus.runtimeError.exitCode
         }
-        let files = PackageTemplate(name: name, relaySource: source.path).files
+        let files = PackageTemplate(name: name, relayKitPath: Self.relativePath(of: relayKit.path, from: folder.path)).files
         do {
             for (path, text) in files {
                 let file = folder.appendingPathComponent(path)
@@ -84,6 +111,15 @@ struct PackageInitCommand: AsyncParsableCommand {
         }
         StandardStreams.writeOutput(
             "Made \(name)/ (\(files.count) files). Try it:\n  relay describe \(PackageTemplate.kebab(name)).greet --package \(name)\n")
+    }
+
+    /// `target` written relative to the folder `base` (both absolute): `../../src/relay/RelayKit`.
+    static func relativePath(of target: String, from base: String) -> String {
+        let to = URL(fileURLWithPath: target).standardizedFileURL.pathComponents
+        let from = URL(fileURLWithPath: base).standardizedFileURL.pathComponents
+        let shared = zip(to, from).prefix { $0 == $1 }.count
+        let path = Array(repeating: "..", count: from.count - shared) + to[shared...]
+        return path.isEmpty ? "." : path.joined(separator: "/")
     }
 
     /// The checkout this relay was built from.

@@ -3,7 +3,9 @@ import RelayKit
 /// The files of a new package of actions (`relay package init`).
 struct PackageTemplate {
     let name: String
-    let relaySource: String
+    /// Where the RelayKit package is, relative to the new package's folder: no absolute path, so
+    /// that the manifest means the same on any machine with the same layout, and builds offline.
+    let relayKitPath: String
 
     /// `BirdKit` → `bird-kit`: the package's action prefix.
     static func kebab(_ name: String) -> String { Naming.kebabCase(name) }
@@ -33,11 +35,12 @@ struct PackageTemplate {
                 // What `relay run --package` builds and runs.
                 .executable(name: "relay-host", targets: ["relay-host"]),
             ],
-            dependencies: [.package(name: "Relay", path: "\(relaySource)")],
+            // RelayKit alone: the build resolves and compiles nothing else of Relay.
+            dependencies: [.package(path: "\(relayKitPath)")],
             targets: [
-                .target(name: "\(name)", dependencies: [.product(name: "RelayKit", package: "Relay")]),
-                .executableTarget(name: "relay-host", dependencies: ["\(name)", .product(name: "RelayKit", package: "Relay")]),
-                .testTarget(name: "\(name)Tests", dependencies: ["\(name)", .product(name: "RelayKit", package: "Relay")]),
+                .target(name: "\(name)", dependencies: [.product(name: "RelayKit", package: "RelayKit")]),
+                .executableTarget(name: "relay-host", dependencies: ["\(name)", .product(name: "RelayKit", package: "RelayKit")]),
+                .testTarget(name: "\(name)Tests", dependencies: ["\(name)", .product(name: "RelayKit", package: "RelayKit")]),
             ]
         )
 
@@ -58,6 +61,8 @@ struct PackageTemplate {
         /// An example action: replace it with your own.
         struct Greet: Intent {
             static let summary = "Greets someone by name."
+            // Shown by `relay describe` and run by Relay's checks of examples: steps, and what they print.
+            static let examples = [IntentExample("- \(prefix).greet: Ada", output: "Hello, Ada!")]
             static let output = ValueType.text
             @Parameter(primary: true, input: true, summary: "Who to greet.") var name: String = "world"
 

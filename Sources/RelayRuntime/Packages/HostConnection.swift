@@ -1,6 +1,6 @@
 import Foundation
 import RelayKit
-internal import CFileStatus
+internal import CPipeSignal
 
 /// A running package host (`relay-host` of a package) and the protocol over its pipes
 /// (Docs/PackageProtocol.md): requests out as JSON lines on its standard input, answers and

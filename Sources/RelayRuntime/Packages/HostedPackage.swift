@@ -31,7 +31,12 @@ public final class HostedPackage: @unchecked Sendable {
     public static func load(path: String, progress: @escaping @Sendable (String) -> Void = { _ in }) async throws(HostError) -> HostedPackage {
         let executable = try await PackageBuilder.hostExecutable(forPackageAt: path, progress: progress)
         let name = (path as NSString).lastPathComponent
-        let dataFolder = PackageDataFolder.path(forPackageNamed: name)
+        let dataFolder = PackageDataFolder.path(forPackageAt: path)
+        let keptByName = PackageDataFolder.pathKeptByName(forPackageAt: path)
+        if !FileManager.default.fileExists(atPath: dataFolder), FileManager.default.fileExists(atPath: keptByName) {
+            // Data kept by an earlier relay under the folder's name alone; a failed move leaves it there.
+            _ = rename(keptByName, dataFolder)
+        }
         do {
             try FileManager.default.createDirectory(atPath: dataFolder, withIntermediateDirectories: true)
         } catch {

@@ -2,51 +2,115 @@ import Foundation
 import Synchronization
 import RelayKit
 
-/// Builds a package's `relay-host` executable with `swift build -c release`, once per version of its sources:
+/// Builds a package's `relay-host` executable with `swift build`, once per version of its sources:
 /// the built host is kept under `$XDG_CACHE_HOME/relay/packages` (else `~/.cache/relay/packages`)
 /// by a hash of the package's manifest and sources (and of this relay), so a later run starts it
 /// at once and a change to the sources builds it again (incrementally, in a build folder kept per
 /// package).
+///
+/// A run builds the debug host, which is quick to build and to rebuild after an edit; `relay
+/// package build` makes the optimized one, which every run then prefers until the sources change
+/// (Docs/Packages.md, "Building").
 public enum PackageBuilder {
-    /// The host executable of the package at `path` (absolute), building it when needed.
+    /// How a host is compiled.
+    public enum Configuration: String, Sendable, CaseIterable {
+        /// Unoptimized: the first build of a new package takes seconds, not a minute.
+        case debug
+        /// Optimized: each call costs less; the build takes several times as long.
+        case release
+
+        /// The file name of a host built so, in its version's cache folder.
+        var hostName: String { self == .debug ? "relay-host" : "relay-host-release" }
+    }
+
+    /// The host executable of the package at `path` (absolute): the optimized one when `relay
+    /// package build` made it for these sources, else the debug one, building that when needed.
     /// `progress` receives lines to show while a build runs: that it started, then where it is
     /// (`[120/310] Compiling …`) every few seconds.
     public static func hostExecutable(
         forPackageAt path: String, progress: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws(HostError) -> URL {
+        let version = try versionFolder(ofPackageAt: path)
+        for configuration in [Configuration.release, .debug] {
+            let cached = version.appendingPathComponent(configuration.hostName)
+            if FileManager.default.isExecutableFile(atPath: cached.path) { return cached }
+        }
+        return try await build(packageAt: path, as: .debug, into: version, progress: progress)
+    }
+
+    /// Builds the host of the package at `path` (absolute) as `configuration`, unless it is built
+    /// already for these sources; the host.
+    public static func build(
+        packageAt path: String, as configuration: Configuration, progress: @escaping @Sendable (String) -> Void = { _ in }
+    ) async throws(HostError) -> URL {
+        let version = try versionFolder(ofPackageAt: path)
+        let cached = version.appendingPathComponent(configuration.hostName)
+        if FileManager.default.isExecutableFile(atPath: cached.path) { return cached }
+        return try await build(packageAt: path, as: configuration, into: version, progress: progress)
+    }
+
+    /// The cache folder of the package at `path` as its sources are now: `packages/NAME-HASH`.
+    private static func versionFolder(ofPackageAt path: String) throws(HostError) -> URL {
         let manifest = (path as NSString).appendingPathComponent("Package.swift")
         guard FileManager.default.fileExists(atPath: manifest) else {
             throw HostError("there is no Swift package at '\(path)': it has no Package.swift")
         }
         let name = (path as NSString).lastPathComponent
         let hash = try fingerprint(ofPackageAt: path)
-        let cached = cacheRoot.appendingPathComponent("packages/\(name)-\(hash)/relay-host")
-        if FileManager.default.isExecutableFile(atPath: cached.path) { return cached }
+        return cacheRoot.appendingPathComponent("packages/\(name)-\(hash)")
+    }
 
+    /// The build log without its `[n/m] step` lines, each compiler message once: swift build reports
+    /// an error both while emitting the module and while compiling the file. A message is its
+    /// `file:line:column: error:` line with the source excerpt under it.
+    static func compilerMessages(in log: String) -> [String] {
+        var messages: [[Substring]] = []
+        var inMessage = false
+        for line in log.split(separator: "\n") where !line.allSatisfy(\.isWhitespace) {
+            if line.hasPrefix("["), line.contains("/"), line.contains("] ") { inMessage = false; continue }
+            let excerpt = line.drop(while: { $0 == " " || $0.isNumber }).hasPrefix("|")
+            if inMessage, excerpt {
+                messages[messages.count - 1].append(line)
+            } else {
+                messages.append([line])
+                inMessage = line.contains(": error: ") || line.contains(": warning: ") || line.contains(": note: ")
+            }
+        }
+        var seen = Set<[Substring]>()
+        return messages.filter { seen.insert($0).inserted }.flatMap { $0.map(String.init) }
+    }
+
+    private static func build(
+        packageAt path: String, as configuration: Configuration, into version: URL, progress: @escaping @Sendable (String) -> Void
+    ) async throws(HostError) -> URL {
+        let name = (path as NSString).lastPathComponent
+        let cached = version.appendingPathComponent(configuration.hostName)
         let buildFolder = cacheRoot.appendingPathComponent("builds/\(name)-\(String(StableHash.of(path), radix: 16))")
-        progress("Building package '\(name)' (the first time takes a minute or two)…")
+        let duration = configuration == .debug ? "the first time takes about half a minute" : "optimized; this takes a minute or two"
+        progress("Building package '\(name)' (\(duration))…")
         let steps = BuildSteps(package: name, show: progress)
-        let (status, log) = await runSwiftBuild(packagePath: path, buildFolder: buildFolder.path, step: steps.note)
+        let (status, log) = await runSwiftBuild(
+            packagePath: path, buildFolder: buildFolder.path, configuration: configuration, step: steps.note)
         if Task.isCancelled { throw HostError("the build of the package at '\(path)' was stopped") }
         guard status == 0 else {
-            let tail = log.split(separator: "\n").suffix(30).joined(separator: "\n")
+            let tail = compilerMessages(in: log).suffix(40).joined(separator: "\n")
             throw HostError("the package at '\(path)' failed to build (swift build exited with status \(status))", output: tail, of: "the build's output")
         }
-        let built = buildFolder.appendingPathComponent("release/relay-host")
+        let built = buildFolder.appendingPathComponent("\(configuration.rawValue)/relay-host")
         guard FileManager.default.isExecutableFile(atPath: built.path) else {
             throw HostError(
                 "the package at '\(path)' built, but has no 'relay-host' executable product; add one whose main.swift calls PackageHost.serve (Docs/Packages.md)")
         }
         do {
-            try FileManager.default.createDirectory(at: cached.deletingLastPathComponent(), withIntermediateDirectories: true)
-            let staging = cached.deletingLastPathComponent().appendingPathComponent(".relay-host-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
+            let staging = version.appendingPathComponent(".relay-host-\(UUID().uuidString)")
             try FileManager.default.copyItem(at: built, to: staging)
             // A rename, so that a relay running beside this one never starts a half-copied host.
             if rename(staging.path, cached.path) != 0 { try? FileManager.default.removeItem(at: staging) }
         } catch {
             throw HostError("cannot keep the built host in '\(cached.path)': \(error.localizedDescription)")
         }
-        pruneHosts(of: name, keeping: cached.deletingLastPathComponent())
+        pruneHosts(of: name, keeping: version)
         return cached
     }
 
@@ -105,11 +169,10 @@ public enum PackageBuilder {
     /// Runs `swift build` for the `relay-host` product, returning its status and its output. The
     /// build runs as a `ChildProcess`: waiting holds no thread, and a cancelled run stops it.
     private static func runSwiftBuild(
-        packagePath: String, buildFolder: String, step: @escaping @Sendable (String) -> Void
+        packagePath: String, buildFolder: String, configuration: Configuration, step: @escaping @Sendable (String) -> Void
     ) async -> (Int32, String) {
         guard let swift = ChildProcess.find("swift") else { return (127, "cannot find swift on PATH") }
-        // Release: a package's actions may do real work (images, documents), and the build is once per version.
-        let arguments = ["build", "-c", "release", "--package-path", packagePath, "--scratch-path", buildFolder, "--product", "relay-host"]
+        let arguments = ["build", "-c", configuration.rawValue, "--package-path", packagePath, "--scratch-path", buildFolder, "--product", "relay-host"]
         let child: ChildProcess
         do throws(ChildProcessError) {
             // At a lower priority: a build takes every core it can for minutes, and whatever else

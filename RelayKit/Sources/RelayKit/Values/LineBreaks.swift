@@ -14,13 +14,13 @@ public enum LineBreak {
 extension StringProtocol {
     /// Whether the text's last Unicode scalar is a line feed. Swift takes CR LF for one character,
     /// so `hasSuffix("\n")` is false for a text that ends in CR LF.
-    package var endsInLineFeed: Bool { unicodeScalars.last == "\n" }
+    public var endsInLineFeed: Bool { unicodeScalars.last == "\n" }
 
     /// The text between line feeds, found among Unicode scalars. Swift takes CR LF for one
     /// character, so splitting characters at "\n" — and, on Linux, Foundation's
     /// `components(separatedBy: "\n")` — leaves text with CR LF line ends in one piece. A CR before
     /// a line feed stays at the end of its line.
-    package func splitAtLineFeeds(omittingEmpty: Bool = false) -> [String] {
+    public func splitAtLineFeeds(omittingEmpty: Bool = false) -> [String] {
         unicodeScalars.split(separator: "\n", omittingEmptySubsequences: omittingEmpty).map { String(String.UnicodeScalarView($0)) }
     }
 }

@@ -174,7 +174,7 @@ public final class UndoJournal: @unchecked Sendable {
 }
 
 extension UndoJournal.Change {
-    package var value: Value {
+    public var value: Value {
         switch self {
         case .modified(let path, let saved): .dictionary(["change": "modified", "path": .text(path), "saved": .text(saved)])
         case .created(let path): .dictionary(["change": "created", "path": .text(path)])
@@ -189,7 +189,7 @@ extension UndoJournal.Change {
         }
     }
 
-    package init?(_ value: Value) {
+    public init?(_ value: Value) {
         guard case .dictionary(let entry) = value, let kind = entry["change"]?.textValue else { return nil }
         let text = { (key: String) in entry[key]?.textValue ?? "" }
         switch kind {

@@ -43,7 +43,7 @@ public struct UndoHistory: Sendable {
     /// The changes a journal's `changes.jsonl` records, one JSON object a line. A line that is
     /// not a change (the half-written last line of a killed run) is left out. A CR left at a
     /// line's end (a journal saved with CR LF) is JSON whitespace.
-    package static func changes(in text: String) -> [UndoJournal.Change] {
+    public static func changes(in text: String) -> [UndoJournal.Change] {
         text.splitAtLineFeeds(omittingEmpty: true).compactMap { line in
             (try? JSONReader.value(from: line)).flatMap(UndoJournal.Change.init)
         }

@@ -1,0 +1,25 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// RelayKit: what a package of Relay actions imports (Docs/Packages.md). A package of its own, so
+// that a package author's build resolves and compiles RelayKit alone — swift-collections and one
+// small C target, nothing of Relay's command line, YAML or graphics.
+let package = Package(
+    name: "RelayKit",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "RelayKit", targets: ["RelayKit"])
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0")
+    ],
+    targets: [
+        // A file's status with its birth time (statx), and copies inside the kernel.
+        .target(name: "CFileStatus"),
+        .target(
+            name: "RelayKit",
+            dependencies: ["CFileStatus", .product(name: "OrderedCollections", package: "swift-collections")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
