@@ -14,6 +14,7 @@ enum WireHarness {
         } catch {
             return "\(line.dropLast()), as written, does not read back: \(error)"
         }
+        if let problem = typed(message) { return problem }
         for wire in carried(by: message) {
             guard let value = try? await WireValue.decode(wire, entity: { $0.dictionary }) else { continue }
             _ = value.textValue
@@ -26,6 +27,31 @@ enum WireHarness {
             }
         }
         return nil
+    }
+
+    /// A request's or callback's `params`, read as its method's type (`HostProtocol`) if it has
+    /// one: refused with a reason, or read, written and read again to the same.
+    private static func typed(_ message: WireMessage) -> String? {
+        switch message {
+        case .request(_, let method, let params):
+            guard let type = HostProtocol.requests.first(where: { $0.method == method }) else { return nil }
+            return roundTrip(type, params)
+        case .callback(_, _, let method, let params):
+            guard let type = HostProtocol.callbacks.first(where: { $0.method == method }) else { return nil }
+            return roundTrip(type, params)
+        case .answer, .reply, .progress: return nil
+        }
+    }
+
+    private static func roundTrip<Message: HostMessage>(_ type: Message.Type, _ params: ValueDictionary) -> String? {
+        guard let message = try? ValueCoding.decode(Message.self, from: .dictionary(params)) else { return nil }
+        do {
+            let written = try message.params
+            let again = try ValueCoding.decode(Message.self, from: .dictionary(written)).params
+            return again == written ? nil : "'\(Message.method)' params are written as \(written), then as \(again)"
+        } catch {
+            return "'\(Message.method)' params, read and written, do not read back: \(error)"
+        }
     }
 
     /// The values a message carries: a result, and the parameters (and an action's arguments).

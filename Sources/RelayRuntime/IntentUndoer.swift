@@ -8,9 +8,14 @@ import RelayLanguage
 /// the recorded arguments, with no one to ask and nothing recorded.
 public struct IntentUndoer: Sendable {
     private let registry: ActionRegistry
+    private let packages: LoadedPackages
 
-    /// `registry` holds the built-in and linked actions; packages from paths are loaded as needed.
-    public init(registry: ActionRegistry) { self.registry = registry }
+    /// `registry` holds the built-in and linked actions; packages from paths are loaded into
+    /// `packages` as needed.
+    public init(registry: ActionRegistry, packages: LoadedPackages = LoadedPackages()) {
+        self.registry = registry
+        self.packages = packages
+    }
 
     public func perform(package: String?, packageHash: String?, action: String, arguments: ValueDictionary) async throws {
         var registry = registry
@@ -23,13 +28,17 @@ public struct IntentUndoer: Sendable {
                     "the package '\(ResolvedPath.abbreviated(package))' changed since it registered this undo, so it is not built or run: "
                         + "undo what '\(action)' did by hand, or put the package back as it was")
             }
-            let loaded = try await PackageLibrary.shared.package(at: package) { _ in }
+            let loaded = try await packages.package(at: package) { _ in }
             try registry.register(hosted: loaded)
             hosted = loaded
         }
         guard let definition = registry.action(named: action) else {
             throw IntentError("the action '\(action)' that would undo this is not available")
         }
+        try await registry.declarations.using { try await perform(definition, arguments: arguments, hosted: hosted, registry: registry) }
+    }
+
+    private func perform(_ definition: ActionDefinition, arguments: ValueDictionary, hosted: HostedPackage?, registry: ActionRegistry) async throws {
         var values: [Value?] = []
         for parameter in definition.parameters {
             guard let wired = arguments[parameter.name] else {

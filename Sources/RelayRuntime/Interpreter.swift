@@ -29,9 +29,12 @@ public final class Interpreter: Sendable {
     /// Throws `RuntimeError`, or `RunCancelled` when a person declined.
     public func run(input: Value, variables: [String: Value] = [:]) async throws -> Value {
         try refuseUnanswerable()
-        // Deferred properties are fetched once per entity in the run, sub-workflows included.
+        // Deferred properties are fetched once per entity in the run, sub-workflows included; the
+        // registry's content types and file properties are the run's.
         return try await AccessGate.$running.withValue(environment.gate) {
-            try await FetchedProperties.run { try await runHeaderAndSteps(input: input, variables: variables) }
+            try await environment.loader.registry.declarations.using {
+                try await FetchedProperties.run { try await runHeaderAndSteps(input: input, variables: variables) }
+            }
         }
     }
 

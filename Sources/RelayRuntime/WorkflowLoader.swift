@@ -12,12 +12,15 @@ public struct WorkflowLoader: Sendable {
     public let registry: ActionRegistry
     /// The absolute paths of the packages whose actions the registry holds.
     public let loadedPackages: Set<String>
+    /// The packages loaded from paths for this command: each built and started once.
+    public let packages: LoadedPackages
     /// Workflows already checked, by path: `run-workflow` in a loop loads the same file again and again.
     private let checked = CheckedFiles()
 
-    public init(registry: ActionRegistry, loadedPackages: Set<String> = []) {
+    public init(registry: ActionRegistry, loadedPackages: Set<String> = [], packages: LoadedPackages = LoadedPackages()) {
         self.registry = registry
         self.loadedPackages = loadedPackages
+        self.packages = packages
     }
 
     /// Loads the file at `path` (shown in diagnostics as `path`). `predefined` names variables
@@ -69,7 +72,7 @@ public struct WorkflowLoader: Sendable {
     /// (built if needed) and registered. Nothing happens for a workflow without packages, or one
     /// that does not parse (loading it reports why).
     public func loadingPackages(
-        of path: String, from library: PackageLibrary, gate: AccessGate, progress: @escaping @Sendable (String) -> Void
+        of path: String, gate: AccessGate, progress: @escaping @Sendable (String) -> Void
     ) async throws(PackageLoadFailure) -> WorkflowLoader
     {
         guard let text = try? Self.readText(path, limit: Limits.workflowBytes), let parsed = WorkflowParser.parse(SourceFile(path: path, text: text)).workflow else {
@@ -99,7 +102,7 @@ public struct WorkflowLoader: Sendable {
             }
             gate.executes(.package(path: ResolvedPath.resolve(packagePath)))
             do {
-                let package = try await library.package(at: packagePath, progress: progress)
+                let package = try await packages.package(at: packagePath, progress: progress)
                 try registry.register(hosted: package)
             } catch let error as HostError {
                 throw PackageLoadFailure(diagnostic: .error("cannot load the package '\(entry.text)': \(error)", at: entry.range))
@@ -108,7 +111,7 @@ public struct WorkflowLoader: Sendable {
             }
             loaded.insert(packagePath)
         }
-        return WorkflowLoader(registry: registry, loadedPackages: loaded)
+        return WorkflowLoader(registry: registry, loadedPackages: loaded, packages: packages)
     }
 
     /// Reads a UTF-8 text file, with a message fit for users on failure: a folder, a FIFO, a

@@ -10,8 +10,8 @@ struct PackageTests {
     static let cache = FileManager.default.temporaryDirectory.appendingPathComponent("relay-package-tests-\(getpid())")
     static let trailKit = RelayProcess.root.appendingPathComponent("Examples/TrailKit").path
 
-    private let folder: URL
-    private let data: URL
+    let folder: URL
+    let data: URL
 
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-packages-\(UUID().uuidString)")
@@ -19,7 +19,7 @@ struct PackageTests {
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
     }
 
-    private func workflow(_ name: String, _ text: String) throws -> String {
+    func workflow(_ name: String, _ text: String) throws -> String {
         let file = folder.appendingPathComponent(name)
         try text.write(to: file, atomically: true, encoding: .utf8)
         return file.path
@@ -27,7 +27,7 @@ struct PackageTests {
 
     /// Runs relay with TrailKit loaded, in this test's folders. Awaited, not blocking: a package
     /// build takes most of a minute, and a blocked thread would stall the tests of other suites.
-    private func relay(
+    func relay(
         _ arguments: [String], package: String? = PackageTests.trailKit, environment: [String: String] = [:], in current: URL? = nil
     ) async throws -> RelayProcess.Result {
         var environment = environment
@@ -39,7 +39,7 @@ struct PackageTests {
     }
 
     /// The data folder of the package at `path` in this test's data folder.
-    private func dataFolder(of path: String) -> String {
+    func dataFolder(of path: String) -> String {
         PackageDataFolder.path(forPackageAt: ResolvedPath.resolve(path), environment: ["XDG_DATA_HOME": data.path])
     }
 

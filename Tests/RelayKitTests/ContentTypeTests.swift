@@ -31,16 +31,36 @@ struct ContentTypeTests {
         #expect(ContentType(name: name)?.identifier == identifier)
     }
 
-    @Test("packages declare their own types into the tree; built-in types cannot be redeclared")
-    func declared() {
-        ContentType.declare([
+    @Test("packages declare their own types into the tree; built-in types cannot be redeclared; only where the declarations are current")
+    func declared() async {
+        var declarations = Declarations()
+        declarations.declare([
             ContentTypeDeclaration("com.example.gpx", conformsTo: [.text], extensions: ["gpx"], mimeTypes: ["application/gpx+xml"]),
             ContentTypeDeclaration("public.png", conformsTo: [.text]),
         ])
-        #expect(ContentType(fileExtension: "GPX")?.identifier == "com.example.gpx")
-        #expect(ContentType(mimeType: "application/gpx+xml")?.identifier == "com.example.gpx")
-        #expect(ContentType("com.example.gpx").conforms(to: .data))
-        #expect(!ContentType.png.conforms(to: .text))
+        declarations.using {
+            #expect(ContentType(fileExtension: "GPX")?.identifier == "com.example.gpx")
+            #expect(ContentType(mimeType: "application/gpx+xml")?.identifier == "com.example.gpx")
+            #expect(ContentType("com.example.gpx").conforms(to: .data))
+            #expect(!ContentType.png.conforms(to: .text))
+        }
+        // Outside them, and in another set of declarations side by side, the type is unknown.
+        #expect(ContentType(fileExtension: "gpx") == nil)
+        var other = Declarations()
+        other.declare([ContentTypeDeclaration("org.example.gpx", conformsTo: [.data], extensions: ["gpx"])])
+        async let first = declarations.using { () async -> String? in
+            await Task.yield()
+            return ContentType(fileExtension: "gpx")?.identifier
+        }
+        async let second = other.using { () async -> String? in
+            await Task.yield()
+            return ContentType(fileExtension: "gpx")?.identifier
+        }
+        #expect(await first == "com.example.gpx")
+        #expect(await second == "org.example.gpx")
+        // Work on a thread of its own sees the declarations of the task that started it.
+        let onThread = try? await declarations.using { try await BlockingWork.run { _ in ContentType("com.example.gpx").conforms(to: .text) } }
+        #expect(onThread == true)
     }
 
     @Test("extensions and MIME types both ways")

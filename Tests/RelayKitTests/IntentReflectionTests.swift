@@ -231,11 +231,14 @@ struct ChoiceRoleTests {
         #expect(asked.options == ["Archive", "Delete", "Cancel"])
         #expect(asked.defaultIndex == 0)
         #expect(asked.destructive == [1])
-        #expect(ChoiceRequest(wire: asked.wire) == asked)
+        let crossed = try ValueCoding.decode(HostProtocol.Choose.self, from: try ValueCoding.encode(HostProtocol.Choose(asked)))
+        #expect(crossed.request == asked)
         // The cancel option, last now, ends the run.
         await #expect(throws: RunCancelled.self) { try await ChoosingContext(pick: 2).requestChoice("Tidy?", between: options) }
         // Indices a host gets wrong are dropped, not trusted.
-        #expect(ChoiceRequest(wire: ["prompt": "P", "options": ["a"], "default": 7, "destructive": [3, 0]]).defaultIndex == nil)
-        #expect(ChoiceRequest(wire: ["prompt": "P", "options": ["a"], "default": 7, "destructive": [3, 0]]).destructive == [0])
+        let wrong = try ValueCoding.decode(
+            HostProtocol.Choose.self, from: ["prompt": "P", "options": ["a"], "multiple": false, "default": 7, "destructive": [3, 0]])
+        #expect(wrong.request.defaultIndex == nil)
+        #expect(wrong.request.destructive == [0])
     }
 }

@@ -30,7 +30,12 @@ struct TransferTests {
 
     @Test("the first representation, in fidelity order, that the parameter accepts")
     func firstAccepted() throws {
-        ContentType.declare([ContentTypeDeclaration("com.example.trailkit.trail", conformsTo: [.data])])
+        var declarations = Declarations()
+        declarations.declare([ContentTypeDeclaration("com.example.trailkit.trail", conformsTo: [.data])])
+        try declarations.using { try firstAcceptedChecks() }
+    }
+
+    private func firstAcceptedChecks() throws {
         let representations = Trail(name: "Ridge Loop").transferRepresentations
         let graph = ConversionGraph()
         #expect(selected(representations, [.pdf, .png], graph)! == (1, 0))

@@ -81,14 +81,17 @@ struct ConversionMatrixTests {
     private static let contentTypes: [ContentType] =
         ContentTypeRegistry.entries.map(\.type).filter { $0 != .folder && $0 != .item } + [Hike.codableType]
 
-    /// A photo and a note in this test's libraries.
+    /// Runs `body` with a photo and a note in libraries of its own, and the registry's declarations.
     private func withLibraries<T>(_ body: () async throws -> T) async throws -> T {
         let photos = root.appendingPathComponent("Pictures"), notes = root.appendingPathComponent("Notes")
         try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: notes, withIntermediateDirectories: true)
         try RasterImage.blank(width: 8, height: 5).encoded(as: .png).write(to: photos.appendingPathComponent("beach.png"))
         try "# Trip\n\nGo *now*.\n".write(to: notes.appendingPathComponent("Trip.md"), atomically: true, encoding: .utf8)
-        return try await LibraryFolder.$overrides.withValue(["RELAY_PHOTOS": photos.path, "RELAY_NOTES": notes.path]) { try await body() }
+        // The registry's content types are current for what the test itself looks at, as in a run.
+        return try await LibraryFolder.$overrides.withValue(["RELAY_PHOTOS": photos.path, "RELAY_NOTES": notes.path]) {
+            try await registry.declarations.using { try await body() }
+        }
     }
 
     /// One entity of each type: the built-in photo and note, the hike and the tally.

@@ -23,11 +23,31 @@ struct HostConnectionTests {
             memoryLimit: memoryLimit, messageLimit: messageLimit)
         defer { connection.terminate() }
         do {
-            _ = try await connection.request("manifest", timeout: timeout)
+            _ = try await connection.request(HostProtocol.Manifest(), timeout: timeout)
             return nil
         } catch let error as HostError {
             return error
         }
+    }
+
+    /// A stand-in's answer to the handshake: this version, answering `manifest`.
+    private static let hello =
+        "read line\necho '{\"id\": 1, \"result\": {\"protocol\": \(HostProtocol.version), \"capabilities\": [\"manifest\"]}}'\n"
+
+    @Test("a host of another protocol version, or from before the handshake, is refused with a message naming both versions")
+    func otherVersion() async throws {
+        let newer = try #require(try await failure(of: "read line\necho '{\"id\": 1, \"result\": {\"protocol\": 9, \"capabilities\": []}}'\nsleep 5\n"))
+        #expect(newer.message.contains("speaks package protocol 9"), "\(newer.message)")
+        #expect(newer.message.contains("this relay speaks protocol \(HostProtocol.version)"), "\(newer.message)")
+        let older = try #require(
+            try await failure(of: "read line\necho '{\"id\": 1, \"error\": {\"message\": \"unknown method '\\''hello'\\''\"}}'\nsleep 5\n"))
+        #expect(older.message.contains("speaks package protocol 1"), "\(older.message)")
+        let wrong = try #require(try await failure(of: "read line\necho '{\"id\": 1, \"result\": {\"protocol\": \"two\"}}'\nsleep 5\n"))
+        #expect(wrong.message.contains("answered 'hello' wrongly: 'protocol' must be a whole number"), "\(wrong.message)")
+        // A host that does not say it answers a request is not sent it.
+        let partial = try #require(
+            try await failure(of: "read line\necho '{\"id\": 1, \"result\": {\"protocol\": \(HostProtocol.version), \"capabilities\": []}}'\nsleep 5\n"))
+        #expect(partial.message.contains("does not answer 'manifest'"), "\(partial.message)")
     }
 
     @Test("a host that answers with something that is not JSON spoke the protocol wrong; its standard error comes along")
@@ -47,7 +67,7 @@ struct HostConnectionTests {
     func hangs() async throws {
         let started = ContinuousClock.now
         let error = try #require(try await failure(of: "sleep 120\n", timeout: .milliseconds(300)))
-        #expect(error.message.contains("did not answer 'manifest' within 0.3 s"), "\(error.message)")
+        #expect(error.message.contains("did not answer 'hello' within 0.3 s"), "\(error.message)")
         // Well before the host would end by itself, even on a loaded machine.
         #expect(ContinuousClock.now - started < .seconds(60))
     }
@@ -93,9 +113,9 @@ struct HostConnectionTests {
         while !FileManager.default.fileExists(atPath: marker.path), ContinuousClock.now - started < .seconds(30) {
             try await Task.sleep(for: .milliseconds(20))
         }
-        await #expect(throws: HostError.self) { try await connection.request("manifest", timeout: .seconds(30)) }
+        await #expect(throws: HostError.self) { try await connection.request(HostProtocol.Manifest(), timeout: .seconds(30)) }
         do {
-            _ = try await connection.request("manifest", timeout: .seconds(30))
+            _ = try await connection.request(HostProtocol.Manifest(), timeout: .seconds(30))
         } catch let error as HostError {
             #expect(error.message.contains("it has closed its input"), "\(error.message)")
         }
@@ -111,7 +131,7 @@ struct HostConnectionTests {
 
     @Test("a 50 MB answer is read in one pass; past the message limit the connection ends with a clear error")
     func bigMessages() async throws {
-        let answer = "read line\nprintf '{\"id\": 1, \"result\": {\"text\": \"'\nhead -c 50000000 /dev/zero | tr '\\0' a\nprintf '\"}}\\n'\nsleep 5\n"
+        let answer = Self.hello + "read line\nprintf '{\"id\": 2, \"result\": {\"text\": \"'\nhead -c 50000000 /dev/zero | tr '\\0' a\nprintf '\"}}\\n'\nsleep 5\n"
         let connection = try HostConnection(
             executable: URL(fileURLWithPath: "/bin/sh"), arguments: [try host(answer).path], packageName: "Stand-in", memoryLimit: nil)
         defer { connection.terminate() }
@@ -119,7 +139,7 @@ struct HostConnectionTests {
         // its own (a wall clock read by this task would count time spent waiting for a thread).
         // Alone this takes about 3 s (Docs/Reliability.md); the bound leaves room for the rest of
         // the suite, which at its start keeps both cores busy with other processes.
-        let result = try await connection.request("manifest", timeout: .seconds(60))
+        let result = try await connection.request(HostProtocol.Manifest(), timeout: .seconds(60))
         #expect(try result.property("text").textValue.count == 50_000_000)
 
         let error = try #require(try await failure(of: answer, messageLimit: 1_000_000))

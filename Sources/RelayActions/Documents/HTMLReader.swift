@@ -4,7 +4,7 @@ import RelayKit
 
 /// Reads HTML into rich text with libxml2's HTML parser, which repairs real-world markup
 /// (unclosed `<p>` and `<li>`, stray tags) the way browsers do. libxml2 is opened on first use
-/// (`LazyLibrary`), not linked: it brings the system's ICU, which every run would otherwise load.
+/// (`SharedObject`), not linked: it brings the system's ICU, which every run would otherwise load.
 package enum HTMLReader {
     package static func richText(from html: String) throws -> RichText {
         let xml = try LibXML2.shared()
@@ -284,7 +284,7 @@ private struct LibXML2: @unchecked Sendable {
     let content: Content
     let free: Free
 
-    private static let library = LazyLibrary(
+    private static let library = SharedObject(
         names: ["libxml2.so.2", "libxml2.so", "libxml2.2.dylib", "/opt/homebrew/opt/libxml2/lib/libxml2.dylib"],
         purpose: "reading HTML")
     private static let lock = NSLock()

@@ -3,7 +3,7 @@ import Foundation
 import RelayKit
 
 /// A PDF opened with poppler: its pages, their text, and drawing them into another PDF.
-/// poppler is opened on first use (`LazyLibrary`), not linked.
+/// poppler is opened on first use (`SharedObject`), not linked.
 final class PDFReader {
     private let functions: PopplerFunctions
     private let document: OpaquePointer
@@ -75,7 +75,7 @@ private struct PopplerFunctions: @unchecked Sendable {
     let pageSize: PageSize
     let render: Render
 
-    private static let library = LazyLibrary(
+    private static let library = SharedObject(
         names: ["libpoppler-glib.so.8", "libpoppler-glib.so", "libpoppler-glib.dylib", "/opt/homebrew/lib/libpoppler-glib.dylib"],
         purpose: "reading PDFs")
     private static let lock = NSLock()

@@ -1,7 +1,7 @@
 import Foundation
 import RelayKit
 
-/// A SQLite database through the C API, with the library opened on first use (`LazyLibrary`), so
+/// A SQLite database through the C API, with the library opened on first use (`SharedObject`), so
 /// runs that never search pay nothing for it at start.
 final class SQLiteDatabase {
     /// A value to bind to a statement's `?`.
@@ -114,7 +114,7 @@ private struct SQLiteFunctions: @unchecked Sendable {
     let columnInt64: @convention(c) (OpaquePointer, Int32) -> Int64
     let columnType: @convention(c) (OpaquePointer, Int32) -> Int32
 
-    private static let library = LazyLibrary(
+    private static let library = SharedObject(
         names: ["libsqlite3.so.0", "libsqlite3.so", "libsqlite3.dylib", "/usr/lib/libsqlite3.dylib"], purpose: "search")
     nonisolated(unsafe) private static var cached: SQLiteFunctions?
     private static let lock = NSLock()

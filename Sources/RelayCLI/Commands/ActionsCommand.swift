@@ -15,7 +15,7 @@ struct ActionsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let actions = ActionCatalog.matching(filter, in: try await packageOptions.registry().registry)
+        let actions = ActionCatalog.matching(filter, in: try await packageOptions.loader().registry)
         if json {
             StandardStreams.writeOutput(JSONWriter.string(for: .list(actions.map(ActionCatalog.json)), pretty: true) + "\n")
         } else if markdown {

@@ -19,8 +19,7 @@ struct CheckCommand: AsyncParsableCommand {
     @OptionGroup var packageOptions: PackageOptions
 
     func run() async throws {
-        let (registry, loaded) = try await packageOptions.registry()
-        let base = WorkflowLoader(registry: registry, loadedPackages: loaded)
+        let base = try await packageOptions.loader()
         var all: [Diagnostic] = []
         var reports: [(file: String, report: PermissionReport)] = []
         for file in files {

@@ -10,7 +10,7 @@ struct DescribeCommand: AsyncParsableCommand {
     @OptionGroup var packageOptions: PackageOptions
 
     func run() async throws {
-        let registry = try await packageOptions.registry().registry
+        let registry = try await packageOptions.loader().registry
         switch registry.lookup(action) {
         case .found(let definition):
             StandardStreams.writeOutput(ActionCatalog.describe(definition))

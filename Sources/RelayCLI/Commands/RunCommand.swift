@@ -67,12 +67,12 @@ struct RunCommand: AsyncParsableCommand {
 
     /// Read → load packages → check → ask once → run → report.
     private func runWorkflow() async throws {
-        let (registry, loaded) = try await packageOptions.registry()
+        let base = try await packageOptions.loader()
         let variables = Self.variables(from: assignments)
         let interactive = isatty(0) == 1 && standardInputMarker == nil
         let (gate, prompt) = GrantPrompt.gate(for: file, granted: permissionOptions.granted, interactive: interactive, dryRun: dryRun)
         let loader = try await PackageOptions.loading(
-            packagesOf: file, into: WorkflowLoader(registry: registry, loadedPackages: loaded), gate: gate)
+            packagesOf: file, into: base, gate: gate)
         let (workflow, diagnostics) = loader.load(path: file, predefined: Set(variables.keys))
         RelayCommand.report(diagnostics)
         guard let workflow else { throw ExitStatus.invalid.exitCode }

@@ -13,7 +13,7 @@ final class LineEditor {
     private typealias TakesText = @convention(c) (UnsafePointer<CChar>?) -> Int32
     private typealias Attempted = @convention(c) (UnsafePointer<CChar>?, Int32, Int32) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 
-    private let library = LazyLibrary(names: ["libedit.so.2", "libedit.so", "libedit.3.dylib", "libedit.dylib"], purpose: "line editing")
+    private let library = SharedObject(names: ["libedit.so.2", "libedit.so", "libedit.3.dylib", "libedit.dylib"], purpose: "line editing")
     private let readLineFunction: ReadLine
     private let addHistoryFunction: TakesText
     private let writeHistoryFunction: TakesText
@@ -55,7 +55,7 @@ final class LineEditor {
         _ = writeHistoryFunction(historyFile)
     }
 
-    private static func installCompletion(_ library: LazyLibrary, _ completer: @escaping Completer) throws {
+    private static func installCompletion(_ library: SharedObject, _ completer: @escaping Completer) throws {
         Self.completer = completer
         lineBuffer = try library.address(of: "rl_line_buffer").assumingMemoryBound(to: UnsafeMutablePointer<CChar>?.self)
         // Completion appends nothing itself (the candidates carry their own ': ' or '}'), and never

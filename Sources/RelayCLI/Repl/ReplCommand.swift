@@ -22,7 +22,8 @@ struct ReplCommand: AsyncParsableCommand {
     @OptionGroup var permissionOptions: PermissionOptions
 
     func run() async throws {
-        let (registry, loaded) = try await packageOptions.registry()
+        let loader = try await packageOptions.loader()
+        let registry = loader.registry
         let interactive = isatty(0) == 1
         // One gate for the session: what is allowed at a prompt stays allowed until it ends.
         let (gate, _) = GrantPrompt.gate(for: nil, granted: permissionOptions.granted, interactive: interactive, dryRun: dryRun)
@@ -30,7 +31,6 @@ struct ReplCommand: AsyncParsableCommand {
         let opener = URLOpener(
             strategy: URLOpener.strategy(dryRun: dryRun, openWith: nil, environment: ProcessInfo.processInfo.environment)
         ) { StandardStreams.writeError($0 + "\n") }
-        let loader = WorkflowLoader(registry: registry, loadedPackages: loaded)
         let session = ReplSession(loader: loader, journalRoot: UndoHistory.defaultRoot) { journal in
             RunEnvironment(interaction: answers, output: TerminalRunOutput(json: false), loader: loader, journal: journal, opener: opener, gate: gate)
         }
@@ -191,7 +191,7 @@ struct Repl {
 
     private func undo() async {
         let history = UndoHistory(root: UndoHistory.defaultRoot)
-        let undoer = IntentUndoer(registry: registry)
+        let undoer = IntentUndoer(registry: registry, packages: session.loader.packages)
         guard let outcome = await history.undoLatest(performing: undoer.perform) else {
             StandardStreams.writeOutput("nothing to undo\n")
             return

@@ -10,15 +10,17 @@ struct PackageOptions: ParsableArguments {
     @Option(name: .customLong("package"), help: ArgumentHelp("Load the Swift package of actions at this path (repeatable).", valueName: "path"))
     var paths: [String] = []
 
-    /// The registry of built-in and linked actions plus these packages'; exits with status 1
-    /// after reporting a package that cannot be loaded.
-    func registry() async throws -> (registry: ActionRegistry, loaded: Set<String>) {
+    /// A loader whose registry holds the built-in and linked actions plus these packages', loaded
+    /// into a library of this command's own; exits with status 1 after reporting a package that
+    /// cannot be loaded.
+    func loader() async throws -> WorkflowLoader {
         var registry = try RelayCommand.registry()
         var loaded: Set<String> = []
+        let packages = LoadedPackages()
         for path in paths {
             let absolute = URL(fileURLWithPath: FileReference(path: path).originalPath).standardizedFileURL.path
             do {
-                let package = try await PackageLibrary.shared.package(at: absolute, progress: Self.showProgress)
+                let package = try await packages.package(at: absolute, progress: Self.showProgress)
                 try registry.register(hosted: package)
                 loaded.insert(absolute)
                 Self.warnIfUnconfined()
@@ -27,7 +29,7 @@ struct PackageOptions: ParsableArguments {
                 throw ExitStatus.runtimeError.exitCode
             }
         }
-        return (registry, loaded)
+        return WorkflowLoader(registry: registry, loadedPackages: loaded, packages: packages)
     }
 
     /// Says once, when a package is loaded, that the kernel cannot confine its host here.
@@ -53,7 +55,7 @@ struct PackageOptions: ParsableArguments {
     /// there, 4 when it is not trusted, else 1.
     static func loading(packagesOf path: String, into loader: WorkflowLoader, gate: AccessGate) async throws -> WorkflowLoader {
         do {
-            let loading = try await loader.loadingPackages(of: path, from: PackageLibrary.shared, gate: gate, progress: showProgress)
+            let loading = try await loader.loadingPackages(of: path, gate: gate, progress: showProgress)
             if loading.loadedPackages.count > loader.loadedPackages.count { warnIfUnconfined() }
             return loading
         } catch {

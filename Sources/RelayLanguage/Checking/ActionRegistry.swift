@@ -27,7 +27,11 @@ public struct ActionRegistry: Sendable {
     public init() {}
 
     /// The conversions between every registered package's types and formats.
-    public var conversions: Conversions { Conversions(graph: converters, entityTypes: entityTypes) }
+    /// The content types and file properties the registered packages declare; a check or a run
+    /// with this registry makes them current (`Declarations.using`).
+    public private(set) var declarations = Declarations()
+
+    public var conversions: Conversions { Conversions(graph: converters, entityTypes: entityTypes, declarations: declarations) }
 
     /// Registers every intent of `package` and its included packages. Built-in packages
     /// (`prefixed: false`) name actions `action`; others `PACKAGE.action`.
@@ -36,9 +40,9 @@ public struct ActionRegistry: Sendable {
             try register(intent, package: packageName, prefixed: prefixed)
         }
         for descriptor in package.allEntities() { try entityTypes.add(descriptor) }
-        ContentType.declare(package.allContentTypes())
+        declarations.declare(package.allContentTypes())
         converters.add(package.allConverters())
-        FilePropertyReaders.add(package.allFileProperties())
+        declarations.add(package.allFileProperties())
     }
 
     /// Registers actions and entity types that are not Swift types here (a package served by a
@@ -56,9 +60,9 @@ public struct ActionRegistry: Sendable {
             entries.append(Entry(action))
         }
         for descriptor in entities { try entityTypes.add(descriptor) }
-        ContentType.declare(contentTypes)
+        declarations.declare(contentTypes)
         self.converters.add(converters)
-        FilePropertyReaders.add(fileProperties)
+        declarations.add(fileProperties)
     }
 
     private mutating func register(_ intent: any Intent.Type, package: String, prefixed: Bool) throws(IntentDeclarationError) {

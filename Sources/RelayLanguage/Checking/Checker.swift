@@ -18,6 +18,13 @@ public struct Checker {
     public static func check(
         _ workflow: Workflow, registry: ActionRegistry, predefined: Set<String> = []
     ) -> (workflow: CheckedWorkflow?, diagnostics: [Diagnostic]) {
+        // The registry's content types and file properties are the ones the workflow may name.
+        registry.declarations.using { checked(workflow, registry: registry, predefined: predefined) }
+    }
+
+    private static func checked(
+        _ workflow: Workflow, registry: ActionRegistry, predefined: Set<String>
+    ) -> (workflow: CheckedWorkflow?, diagnostics: [Diagnostic]) {
         var checker = Checker(registry: registry, scope: VariableScope(runVariables: predefined))
         checker.folder = URL(fileURLWithPath: workflow.file.path).deletingLastPathComponent().path
         for assignment in workflow.variables {

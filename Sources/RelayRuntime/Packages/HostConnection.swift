@@ -10,8 +10,14 @@ internal import CPipeSignal
 /// it with a `HostError` carrying the end of its standard error; it is then stopped, and the next
 /// request starts a new one (`HostedPackage`).
 final class HostConnection: @unchecked Sendable {
-    /// Handles a callback of a request (`confirm`, `choose`, `progress` …) and returns its answer.
-    typealias Callbacks = @Sendable (_ method: String, _ params: ValueDictionary) async throws -> Value
+    /// What answers the callbacks of a request (`confirm`, `choose` …) and takes its progress.
+    struct Callbacks: Sendable {
+        var handlers: HostHandlers<Void>
+        var progress: @Sendable (_ fraction: Double, _ label: String?) async -> Void
+        /// The declarations of the run the request was made for: callbacks are answered on
+        /// tasks the connection starts, which do not inherit them.
+        var declarations = Declarations.current
+    }
 
     private struct Pending {
         let continuation: CheckedContinuation<Value, any Error>
@@ -33,6 +39,8 @@ final class HostConnection: @unchecked Sendable {
     private var failure: String?
     /// Whether the host is to be closed once no request is waiting (`retire`).
     private var retiring = false
+    /// The handshake, once begun: every request waits for it.
+    private var greeting: Task<HostProtocol.Hello, any Error>?
 
     /// The longest message a host may send, in bytes: `$RELAY_PACKAGE_MESSAGE_LIMIT`, else 512 MB.
     static let messageLimit: Int = {
@@ -96,7 +104,58 @@ final class HostConnection: @unchecked Sendable {
 
     /// Sends a request and waits for its answer, handing its callbacks to `callbacks`. Fails after
     /// `timeout`, or when the calling task is cancelled (a step's `timeout:`), stopping the host.
-    func request(_ method: String, _ params: ValueDictionary = [:], timeout: Duration, callbacks: Callbacks? = nil) async throws -> Value {
+    /// The first request of a host waits for the handshake, in which the host says its version.
+    func request<Request: HostRequest>(_ request: Request, timeout: Duration, callbacks: Callbacks? = nil) async throws -> Request.Reply {
+        let hello = try await handshake(timeout: timeout)
+        guard hello.capabilities.contains(Request.method) else {
+            throw HostError("the host of package '\(packageName)' does not answer '\(Request.method)' (it speaks package protocol \(hello.protocolVersion))")
+        }
+        let reply = try await send(Request.method, try request.params, timeout: timeout, callbacks: callbacks)
+        do {
+            return try ValueCoding.decode(Request.Reply.self, from: reply)
+        } catch {
+            throw HostError("the host of package '\(packageName)' answered '\(Request.method)' wrongly: \(error)")
+        }
+    }
+
+    /// Says hello, once: Relay's version and the callbacks it answers; the host's answer has its
+    /// version, which must be Relay's, and the requests it answers.
+    private func handshake(timeout: Duration) async throws -> HostProtocol.Hello {
+        let greeting = lock.withLock { () -> Task<HostProtocol.Hello, any Error> in
+            if let greeting = self.greeting { return greeting }
+            let hello = HostProtocol.Hello(capabilities: HostedPackage.callbackMethods)
+            let started = Task { [self] in
+                let reply: Value
+                do {
+                    reply = try await send(HostProtocol.Hello.method, try hello.params, timeout: timeout, callbacks: nil)
+                } catch let error as IntentError where error.message.hasPrefix("unknown method") {
+                    // A host from before the handshake: it answered an error.
+                    throw HostError(Self.versionMismatch(package: packageName, host: "1"))
+                }
+                let answer: HostProtocol.Hello
+                do {
+                    answer = try ValueCoding.decode(HostProtocol.Hello.self, from: reply)
+                } catch {
+                    throw HostError("the host of package '\(packageName)' answered 'hello' wrongly: \(error)")
+                }
+                guard answer.protocolVersion == HostProtocol.version else {
+                    throw HostError(Self.versionMismatch(package: packageName, host: "\(answer.protocolVersion)"))
+                }
+                return answer
+            }
+            self.greeting = started
+            return started
+        }
+        return try await greeting.value
+    }
+
+    static func versionMismatch(package: String, host: String) -> String {
+        "the package '\(package)' speaks package protocol \(host) (that of the RelayKit it was built with), and this relay speaks "
+            + "protocol \(HostProtocol.version): make its Package.swift depend on this relay's RelayKit (Docs/Packages.md, \"Starting one\")"
+    }
+
+    /// Sends one request line and waits for its answer.
+    private func send(_ method: String, _ params: ValueDictionary, timeout: Duration, callbacks: Callbacks?) async throws -> Value {
         let id = lock.withLock {
             let id = nextID
             nextID += 1
@@ -237,7 +296,7 @@ final class HostConnection: @unchecked Sendable {
             answerCallback(callback, request: request, method, params)
         case .progress(let request, let fraction, let label):
             let callbacks = lock.withLock { pending[request]?.callbacks }
-            Task { _ = try? await callbacks?("progress", ["fraction": .number(fraction), "label": label.map { .text($0) } ?? .nothing]) }
+            Task { await callbacks?.progress(fraction, label) }
         case .request, .reply:
             fail("the host of package '\(packageName)' sent a message only Relay sends: \(line.prefix(200))", stop: true)
         }
@@ -250,7 +309,8 @@ final class HostConnection: @unchecked Sendable {
         }
         Task {
             do {
-                send(.reply(id: callback, .result(try await callbacks(method, params))))
+                let result = try await callbacks.declarations.using { try await callbacks.handlers.handle(method, params, in: ()) }
+                send(.reply(id: callback, .result(result)))
             } catch let cancelled as RunCancelled {
                 send(.reply(id: callback, .failure(WireFailure(message: cancelled.reason, cancelled: true))))
             } catch {

@@ -51,7 +51,7 @@ public final class HostedPackage: @unchecked Sendable {
         // The first host may touch only its own places.
         let connection = try Self.start(executable, name: name, packagePath: path, dataFolder: dataFolder, granted: Confinement())
         do {
-            let json = try await connection.request("manifest", timeout: callTimeout)
+            let json = try await connection.request(HostProtocol.Manifest(), timeout: callTimeout)
             let manifest = try await PackageManifest(json: json)
             // Kept for the next load; a failure to keep it only costs a host start then.
             try? AtomicFile.write(Data(JSONWriter.string(for: json, pretty: false).utf8), to: kept.path)
@@ -82,7 +82,7 @@ public final class HostedPackage: @unchecked Sendable {
         }
     }
 
-    private init(path: String, manifest: PackageManifest, executable: URL, dataFolder: String, connection: HostConnection?) {
+    init(path: String, manifest: PackageManifest, executable: URL, dataFolder: String, connection: HostConnection?) {
         self.path = path
         self.manifest = manifest
         self.executable = executable
@@ -105,9 +105,9 @@ public final class HostedPackage: @unchecked Sendable {
     /// is not exactly what the running host may: the old host finishes what it is doing, and the
     /// new one is confined to what the run grants now — wider for a run granted more, narrower for
     /// a later run granted less, which never reuses a wider host.
-    func request(
-        _ method: String, _ params: ValueDictionary, needing: Confinement? = nil, callbacks: HostConnection.Callbacks? = nil
-    ) async throws -> Value {
+    func request<Request: HostRequest>(
+        _ request: Request, needing: Confinement? = nil, callbacks: HostConnection.Callbacks? = nil
+    ) async throws -> Request.Reply {
         let needing = (needing ?? AccessGate.running?.confinement)?.existing
         let current: HostConnection = try lock.withLock {
             let changes = needing.map { $0 != granted } ?? false
@@ -118,7 +118,7 @@ public final class HostedPackage: @unchecked Sendable {
             connection = started
             return started
         }
-        return try await current.request(method, params, timeout: Self.callTimeout, callbacks: callbacks)
+        return try await current.request(request, timeout: Self.callTimeout, callbacks: callbacks)
     }
 
     // MARK: - What the registry sees
@@ -147,7 +147,7 @@ public final class HostedPackage: @unchecked Sendable {
         let typeName = type.name.singular
         let query: @Sendable (HostedQuery) async throws -> [HostedEntity] = { [self] query in try await self.query(typeName, query) }
         let fetch: @Sendable (HostedEntity, String) async throws -> Value = { [self] entity, property in
-            try await decode(try await request("property", ["type": .text(typeName), "id": .text(entity.id), "name": .text(property)]))
+            try await decode(try await request(HostProtocol.Property(type: typeName, id: entity.id, name: property)))
         }
         let transfer: @Sendable (HostedEntity) -> [TransferRepresentation] = { [self] entity in
             transferRepresentations(of: entity, type: typeName)
@@ -161,10 +161,9 @@ public final class HostedPackage: @unchecked Sendable {
             capabilities: type.capabilities, query: query, fetch: fetch, transfer: transfer, indexRecord: indexRecord)
         hosted.valueQueries = valueQueries(of: type)
         hosted.fetchMany = { [self] entities, property in
-            let reply = try await request(
-                "properties", ["type": .text(typeName), "ids": .list(entities.map { .text($0.id) }), "name": .text(property)])
-            guard case .list(let items) = reply, items.count == entities.count else {
-                throw HostError("the host answered '\(property)' of \(entities.count) \(type.name.plural) with \(reply.briefDescription)")
+            let items = try await request(HostProtocol.Properties(type: typeName, ids: entities.map(\.id), name: property))
+            guard items.count == entities.count else {
+                throw HostError("the host answered '\(property)' of \(entities.count) \(type.name.plural) with \(items.count) values")
             }
             var values: [Value] = []
             for item in items { values.append(try await decode(item)) }
@@ -181,20 +180,19 @@ public final class HostedPackage: @unchecked Sendable {
     // MARK: - Calls
 
     private func indexRecord(of entity: HostedEntity, type: String) async throws -> EntityDescriptor.IndexRecord {
-        let record = try await request("index-record", ["type": .text(type), "id": .text(entity.id)])
-        guard case .dictionary(let fields) = record else { throw HostError("the host gave no index record for \(type) '\(entity.id)'") }
-        let modified: Date? = if case .number(let seconds)? = fields["modified"] { Date(timeIntervalSince1970: seconds) } else { nil }
+        guard let record = try await request(HostProtocol.IndexRecord(type: type, id: entity.id)) else {
+            throw HostError("the host gave no index record for \(type) '\(entity.id)'")
+        }
         return EntityDescriptor.IndexRecord(
-            id: entity.id, title: fields["title"]?.textValue ?? entity.displayRepresentation.title,
-            keywords: (fields["keywords"]?.asList ?? []).map(\.textValue), content: fields["content"]?.textValue ?? "", modified: modified)
+            id: entity.id, title: record.title, keywords: record.keywords, content: record.content,
+            modified: record.modified.map(Date.init(timeIntervalSince1970:)))
     }
 
     private func perform(_ action: String, _ arguments: [Value?], context: any IntentContext) async throws -> IntentResult {
-        let params: ValueDictionary = ["action": .text(action), "arguments": .list(arguments.map { $0.map(WireValue.encode) ?? .nothing })]
-        let reply = try await call("perform", params, for: context)
-        guard case .dictionary(let fields) = reply else { throw HostError("the host answered 'perform' with \(reply.briefDescription)") }
-        let value = try await decode(fields["value"] ?? .nothing)
-        if case .text(let text)? = fields["open"] {
+        let arguments = arguments.map { $0.map(WireValue.encode) ?? .nothing }
+        let reply = try await call(for: context) { HostProtocol.Perform(action: action, arguments: arguments, run: $0) }
+        let value = try await decode(reply.value)
+        if let text = reply.open {
             guard let url = URL(string: text) else { throw HostError("the host asked to open '\(text)', which is not a URL") }
             return IntentResult(value: value, urlToOpen: url)
         }
@@ -204,18 +202,18 @@ public final class HostedPackage: @unchecked Sendable {
     /// A request made for a step (`perform`, a converter, a value query): the host is confined
     /// to what the run grants, answers its callbacks through the step's context, and a refusal of
     /// the kernel is the step's denial.
-    private func call(_ method: String, _ params: ValueDictionary, for context: any IntentContext) async throws -> Value {
-        var params = params
-        params["mode"] = .text(context.mode.rawValue)
-        params["base-directory"] = .text(context.baseDirectory.path)
-        params["scratch"] = .text(context.scratchFolder.folder.path)
+    private func call<Request: HostRequest>(
+        for context: any IntentContext, _ make: (HostProtocol.Run) -> Request
+    ) async throws -> Request.Reply {
+        let run = HostProtocol.Run(mode: context.mode, baseDirectory: context.baseDirectory.path, scratch: context.scratchFolder.folder.path)
         // The host is confined to the run's scratch folder, which the kernel needs to exist.
         try? context.scratchFolder.make()
         let gate = (context as? GatedContext)?.gate
+        let callbacks = HostConnection.Callbacks(handlers: callbackHandlers(for: context)) { fraction, label in
+            await context.reportProgress(fraction, label)
+        }
         do {
-            return try await request(method, params, needing: gate?.confinement) { [self] method, params in
-                try await answer(method, params, context: context)
-            }
+            return try await request(make(run), needing: gate?.confinement, callbacks: callbacks)
         } catch let refusal as HostRefusal {
             // The kernel stopped a confined host from touching what the run was not granted.
             if isConfined, let gate, gate.isDryRun, refusal.access.capability == .write {
@@ -236,7 +234,7 @@ public final class HostedPackage: @unchecked Sendable {
     public func converters() -> [Converter] {
         manifest.converters.enumerated().map { index, info in
             Converter(from: info.from, to: info.to, lossy: info.isLossy) { [self] value, context in
-                try await decode(try await call("run-converter", ["index": .number(Double(index)), "value": WireValue.encode(value)], for: context))
+                try await decode(try await call(for: context) { HostProtocol.RunConverter(index: index, value: WireValue.encode(value), run: $0) })
             }
         }
     }
@@ -246,9 +244,8 @@ public final class HostedPackage: @unchecked Sendable {
     public func fileProperties() -> [FilePropertyReader] {
         manifest.fileProperties.enumerated().map { index, info in
             FilePropertyReader(contentType: info.contentType, name: info.name) { [self] file in
-                let params: ValueDictionary = ["index": .number(Double(index)), "file": WireValue.encode(.file(file))]
                 do {
-                    return try await decode(try await request("file-property", params))
+                    return try await decode(try await request(HostProtocol.FileProperty(index: index, file: WireValue.encode(.file(file)))))
                 } catch let refusal as HostRefusal {
                     throw IntentError(refusal.message)
                 }
@@ -261,8 +258,8 @@ public final class HostedPackage: @unchecked Sendable {
         let typeName = type.name.singular
         return EntityValueQueries(type.valueQueries.enumerated().map { index, from in
             (from, { [self] value, _, context in
-                let params: ValueDictionary = ["type": .text(typeName), "index": .number(Double(index)), "value": WireValue.encode(value)]
-                let reply = try await decode(try await call("value-query", params, for: context))
+                let reply = try await decode(
+                    try await call(for: context) { HostProtocol.ValueQuery(type: typeName, index: index, value: WireValue.encode(value), run: $0) })
                 switch reply {
                 case .nothing: return nil
                 case .entity(let entity) where entity.typeName == typeName: return entity
@@ -272,61 +269,60 @@ public final class HostedPackage: @unchecked Sendable {
         })
     }
 
-    /// Answers a callback of a `perform` through the step's context.
-    private func answer(_ method: String, _ params: ValueDictionary, context: any IntentContext) async throws -> Value {
-        switch method {
-        case "show":
-            await context.show(try await decode(params["value"] ?? .nothing))
-            return .nothing
-        case "ask":
-            let type = ValueType(described: params["type"]?.textValue ?? "text")
+    /// The callbacks Relay answers, as `hello` tells a host.
+    static let callbackMethods = HostProtocol.callbacks.map { $0.method }
+
+    /// Answers the callbacks of a request made for a step through the step's context.
+    private func callbackHandlers(for context: any IntentContext) -> HostHandlers<Void> {
+        var handlers = HostHandlers<Void>()
+        handlers.on(HostProtocol.Show.self) { [self] show, _ in
+            await context.show(try await decode(show.value))
+            return HostProtocol.Empty()
+        }
+        handlers.on(HostProtocol.Ask.self) { [self] ask, _ in
             var defaultValue: Value?
-            if let wired = params["default"] { defaultValue = try await decode(wired) }
-            return WireValue.encode(try await context.ask(Question(prompt: params["prompt"]?.textValue ?? "", type: type, defaultValue: defaultValue)))
-        case "choose":
-            return .list(try await context.choose(ChoiceRequest(wire: params)).map { .number(Double($0)) })
-        case "confirm":
-            try await context.requestConfirmation(params["prompt"]?.textValue ?? "")
-            return .boolean(true)
-        case "open":
-            guard let url = URL(string: params["url"]?.textValue ?? "") else { throw IntentError("'\(params["url"]?.textValue ?? "")' is not a URL") }
+            if let wired = ask.defaultValue { defaultValue = try await decode(wired) }
+            let question = Question(prompt: ask.prompt, type: ValueType(described: ask.type), defaultValue: defaultValue)
+            return WireValue.encode(try await context.ask(question))
+        }
+        handlers.on(HostProtocol.Choose.self) { choose, _ in try await context.choose(choose.request) }
+        handlers.on(HostProtocol.Confirm.self) { confirm, _ in
+            try await context.requestConfirmation(confirm.prompt)
+            return HostProtocol.Empty()
+        }
+        handlers.on(HostProtocol.Open.self) { open, _ in
+            guard let url = URL(string: open.url) else { throw IntentError("'\(open.url)' is not a URL") }
             try await context.open(url)
-            return .nothing
-        case "convert":
-            let value = try await decode(params["value"] ?? .nothing)
-            guard let target = params["to"] else { throw IntentError("'convert' needs a target") }
-            return WireValue.encode(try await context.convert(value, to: try Representation(wire: target)))
-        case "run-workflow":
-            let input = try await decode(params["input"] ?? .nothing)
-            return WireValue.encode(try await context.runWorkflow(at: params["path"]?.textValue ?? "", input: input))
-        case "register-undo":
+            return HostProtocol.Empty()
+        }
+        handlers.on(HostProtocol.Convert.self) { [self] convert, _ in
+            let value = try await decode(convert.value)
+            return WireValue.encode(try await context.convert(value, to: try Representation(wire: convert.to)))
+        }
+        handlers.on(HostProtocol.RunWorkflow.self) { [self] run, _ in
+            WireValue.encode(try await context.runWorkflow(at: run.path, input: try await decode(run.input)))
+        }
+        handlers.on(HostProtocol.RegisterUndo.self) { [self] undo, _ in
             var arguments = ValueDictionary()
-            if case .dictionary(let wired)? = params["arguments"] {
+            if case .dictionary(let wired) = undo.arguments {
                 for (name, value) in wired { arguments[name] = try await decode(value) }
             }
-            try await context.registerUndo(action: params["action"]?.textValue ?? "", arguments: arguments)
-            return .nothing
-        case "progress":
-            let fraction: Double = if case .number(let number)? = params["fraction"] { number } else { 0 }
-            await context.reportProgress(fraction, params["label"].flatMap { $0.isNothing ? nil : $0.textValue })
-            return .nothing
-        default:
-            throw IntentError("unknown callback '\(method)'")
+            try await context.registerUndo(action: undo.action, arguments: arguments)
+            return HostProtocol.Empty()
         }
+        return handlers
     }
 
     private func query(_ type: String, _ query: HostedQuery) async throws -> [HostedEntity] {
-        var params: ValueDictionary = ["type": .text(type)]
-        switch query {
-        case .ids(let ids): params["kind"] = "ids"; params["ids"] = .list(ids.map { .text($0) })
-        case .all: params["kind"] = "all"
-        case .suggested: params["kind"] = "suggested"
-        case .title(let title): params["kind"] = "title"; params["title"] = .text(title)
-        case .request(let request): params["kind"] = "request"; params["request"] = Self.wire(request)
+        let asked = switch query {
+        case .ids(let ids): HostProtocol.Query(type: type, kind: .ids, ids: ids)
+        case .all: HostProtocol.Query(type: type, kind: .all)
+        case .suggested: HostProtocol.Query(type: type, kind: .suggested)
+        case .title(let title): HostProtocol.Query(type: type, kind: .title, title: title)
+        case .request(let request): HostProtocol.Query(type: type, kind: .request, request: HostProtocol.Query.Request(request))
         }
-        let found = try await self.request("query", params)
         var entities: [HostedEntity] = []
-        for item in found.asList {
+        for item in try await self.request(asked) {
             guard case .entity(let entity) = try await decode(item), let hosted = entity.entity(as: HostedEntity.self) else {
                 throw HostError("the host answered a query for \(type) with something that is not one")
             }
@@ -335,44 +331,26 @@ public final class HostedPackage: @unchecked Sendable {
         return entities
     }
 
-    private static func wire(_ request: QueryRequest) -> Value {
-        [
-            "conditions": .list(request.conditions.map { condition in
-                [
-                    "property": .text(condition.property), "comparator": .text(condition.comparator.name),
-                    "operand": WireValue.encode(condition.operand), "case-sensitive": .boolean(condition.caseSensitive),
-                ]
-            }),
-            "match-all": .boolean(request.matchAll),
-            "sort": .list(request.sort.map { ["property": .text($0.property), "ascending": .boolean($0.ascending)] }),
-            "limit": request.limit.map { .number(Double($0)) } ?? .nothing,
-        ]
-    }
-
     /// The entity's forms, as the host listed them, each fetching its content from the host when chosen.
     private func transferRepresentations(of entity: HostedEntity, type: String) -> [TransferRepresentation] {
         entity.representations.enumerated().map { index, representation in
-            let params: ValueDictionary = ["type": .text(type), "id": .text(entity.id), "index": .number(Double(index))]
+            let asked = HostProtocol.Represent(type: type, id: entity.id, index: index)
             let form: TransferRepresentation
             switch representation.kind {
             case .data:
                 form = .data(representation.contentType) { [self] in
-                    let reply = try await request("represent", params)
-                    guard case .dictionary(let fields) = reply, case .text(let base64)? = fields["data"], let data = Data(base64Encoded: base64) else {
+                    guard let base64 = try await request(asked).data, let data = Data(base64Encoded: base64) else {
                         throw HostError("the host sent no \(representation.contentType.identifier) data for \(type) '\(entity.id)'")
                     }
                     return data
                 }
             case .value:
                 form = .proxy(representation.contentType) { [self] in
-                    let reply = try await request("represent", params)
-                    guard case .dictionary(let fields) = reply else { throw HostError("the host sent no value for \(type) '\(entity.id)'") }
-                    return try await decode(fields["value"] ?? .nothing)
+                    try await decode(try await request(asked).value ?? .nothing)
                 }
             case .file:
                 form = .file(representation.contentType) { [self] in
-                    let reply = try await request("represent", params)
-                    guard case .dictionary(let fields) = reply, case .file(let file) = try await decode(fields["file"] ?? .nothing) else {
+                    guard case .file(let file) = try await decode(try await request(asked).file ?? .nothing) else {
                         throw HostError("the host sent no \(representation.contentType.identifier) file for \(type) '\(entity.id)'")
                     }
                     return file

@@ -39,41 +39,23 @@ public struct FilePropertyReader: Sendable {
     }
 }
 
-/// The file property readers of the registered packages. Process-wide, because property reads
-/// happen deep inside value code (`${file.pages}`, `filter`, `sort`) that has no run at hand;
-/// packages add to it when registered, and nothing is ever removed.
+/// The file property readers of the registered packages (`Declarations.current`): property reads
+/// happen deep inside value code (`${file.pages}`, `filter`, `sort`), under the run's declarations.
 public enum FilePropertyReaders {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var readers: [FilePropertyReader] = []
-
-    public static func add(_ newReaders: [FilePropertyReader]) {
-        lock.lock()
-        defer { lock.unlock() }
-        for reader in newReaders where !readers.contains(where: { $0.contentType == reader.contentType && $0.name == reader.name }) {
-            readers.append(reader)
-        }
-    }
-
     /// The reader of property `name` for files of `type`, if a package registered one.
     public static func reader(for type: ContentType, named name: String) -> FilePropertyReader? {
-        lock.lock()
-        defer { lock.unlock() }
-        return readers.first { $0.name == name && type.conforms(to: $0.contentType) }
+        Declarations.current.fileProperties.first { $0.name == name && type.conforms(to: $0.contentType) }
     }
 
     /// The extra property names files of `type` have.
     static func names(for type: ContentType) -> [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return readers.filter { type.conforms(to: $0.contentType) }.map(\.name)
+        Declarations.current.fileProperties.filter { type.conforms(to: $0.contentType) }.map(\.name)
     }
 
     /// Every extra property name any registered reader offers.
     public static var allNames: [String] {
-        lock.lock()
-        defer { lock.unlock() }
         var names: [String] = []
-        for reader in readers where !names.contains(reader.name) { names.append(reader.name) }
+        for reader in Declarations.current.fileProperties where !names.contains(reader.name) { names.append(reader.name) }
         return names
     }
 }

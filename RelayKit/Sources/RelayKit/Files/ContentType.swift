@@ -6,11 +6,6 @@ public struct ContentType: Hashable, Sendable, CustomStringConvertible {
     /// The identifier, e.g. `public.png`.
     public let identifier: String
 
-    /// Declares content types for the whole process (packages do this when they are registered).
-    public static func declare(_ declarations: [ContentTypeDeclaration]) {
-        ContentTypeRegistry.declare(declarations)
-    }
-
     /// The type for `identifier`, known to the registry or not (an unknown type conforms only to itself).
     public init(_ identifier: String) { self.identifier = identifier }
 
@@ -96,34 +91,14 @@ public struct ContentTypeDeclaration: Sendable {
     }
 }
 
-/// The known content types: the built-in tree (dictionaries built once) and the types packages
-/// declare (process-wide: conformance is asked everywhere; declarations are only ever added).
+/// The known content types: the built-in tree (dictionaries built once) and the types the
+/// registered packages declare (`Declarations.current`).
 enum ContentTypeRegistry {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var declared: [String: Entry] = [:]
-
-    /// Adds package-declared types; a built-in identifier cannot be redeclared.
-    static func declare(_ declarations: [ContentTypeDeclaration]) {
-        lock.lock()
-        defer { lock.unlock() }
-        for declaration in declarations where byIdentifier[declaration.type.identifier] == nil {
-            declared[declaration.type.identifier] = Entry(
-                type: declaration.type, parents: declaration.conformsTo, extensions: declaration.extensions.map { $0.lowercased() },
-                mimeTypes: declaration.mimeTypes, shortNames: [])
-        }
-    }
-
-    private static func declaredEntry(_ identifier: String) -> Entry? {
-        lock.lock()
-        defer { lock.unlock() }
-        return declared[identifier]
-    }
-
     private static func declaredType(where matches: (Entry) -> Bool) -> ContentType? {
-        lock.lock()
-        defer { lock.unlock() }
-        return declared.values.first(where: matches)?.type
+        Declarations.current.contentTypes.values.first(where: matches)?.type
     }
+
+    static func isBuiltIn(_ type: ContentType) -> Bool { byIdentifier[type.identifier] != nil }
 
     static func type(forExtension fileExtension: String) -> ContentType? {
         byExtension[fileExtension] ?? declaredType { $0.extensions.contains(fileExtension) }
@@ -165,7 +140,7 @@ enum ContentTypeRegistry {
     static let byMIMEType: [String: ContentType] = index { $0.mimeTypes }
     static let byShortName: [String: ContentType] = index { $0.shortNames }
 
-    static func entry(for type: ContentType) -> Entry? { byIdentifier[type.identifier] ?? declaredEntry(type.identifier) }
+    static func entry(for type: ContentType) -> Entry? { byIdentifier[type.identifier] ?? Declarations.current.contentTypes[type.identifier] }
 
     private static func index(_ keys: (Entry) -> [String]) -> [String: ContentType] {
         var result: [String: ContentType] = [:]

@@ -3,7 +3,7 @@ import Foundation
 /// What an intent performed in a package host can ask of the run: every question, opening and
 /// conversion goes back to Relay as a callback of the request being served.
 struct HostContext: IntentContext {
-    let channel: HostChannel
+    let relay: RelayConnection
     let request: Int
     let mode: RunMode
     let baseDirectory: URL
@@ -12,17 +12,17 @@ struct HostContext: IntentContext {
     /// Files a hosted intent changes are written atomically; Relay's undo journal does not see them (yet).
     var fileChanges: FileChanges { FileChanges(journal: nil) }
 
-    init(channel: HostChannel, request: Int, params: ValueDictionary, entityTypes: EntityCatalog) {
-        self.channel = channel
+    init(relay: RelayConnection, request: Int, run: HostProtocol.Run, entityTypes: EntityCatalog) {
+        self.relay = relay
         self.request = request
         self.entityTypes = entityTypes
-        mode = params["mode"]?.textValue == RunMode.interactive.rawValue ? .interactive : .background
-        baseDirectory = URL(fileURLWithPath: params["base-directory"]?.textValue ?? FileManager.default.currentDirectoryPath)
-        scratchFolder = params["scratch"].map { ScratchFolder(root: URL(fileURLWithPath: $0.textValue)) } ?? ScratchFolder()
+        mode = run.mode
+        baseDirectory = URL(fileURLWithPath: run.baseDirectory)
+        scratchFolder = ScratchFolder(root: URL(fileURLWithPath: run.scratch))
     }
 
-    private func call(_ method: String, _ params: ValueDictionary) async throws -> Value {
-        try await channel.call(method, for: request, params)
+    private func call<Callback: HostCallback>(_ callback: Callback) async throws -> Callback.Reply {
+        try await relay.call(callback, for: request)
     }
 
     private func decode(_ wire: Value) async throws -> Value {
@@ -30,43 +30,40 @@ struct HostContext: IntentContext {
     }
 
     func show(_ value: Value) async {
-        _ = try? await call("show", ["value": WireValue.encode(value)])
+        _ = try? await call(HostProtocol.Show(value: WireValue.encode(value)))
     }
 
     func ask(_ question: Question) async throws -> Value {
-        var params: ValueDictionary = ["prompt": .text(question.prompt), "type": .text(question.type.name)]
-        if let defaultValue = question.defaultValue { params["default"] = WireValue.encode(defaultValue) }
-        return try await decode(try await call("ask", params))
+        try await decode(try await call(HostProtocol.Ask(question)))
     }
 
     func choose(_ request: ChoiceRequest) async throws -> [Int] {
-        let answer = try await call("choose", request.wire)
-        return answer.asList.compactMap { if case .number(let index) = $0 { Int(exactly: index) } else { nil } }
+        try await call(HostProtocol.Choose(request))
     }
 
     func requestConfirmation(_ prompt: String) async throws {
-        _ = try await call("confirm", ["prompt": .text(prompt)])
+        _ = try await call(HostProtocol.Confirm(prompt: prompt))
     }
 
     func open(_ url: URL) async throws {
-        _ = try await call("open", ["url": .text(url.absoluteString)])
+        _ = try await call(HostProtocol.Open(url: url.absoluteString))
     }
 
     func convert(_ value: Value, to representation: Representation) async throws -> Value {
-        try await decode(try await call("convert", ["value": WireValue.encode(value), "to": representation.wire]))
+        try await decode(try await call(HostProtocol.Convert(value: WireValue.encode(value), to: representation)))
     }
 
     func runWorkflow(at path: String, input: Value) async throws -> Value {
-        try await decode(try await call("run-workflow", ["path": .text(path), "input": WireValue.encode(input)]))
+        try await decode(try await call(HostProtocol.RunWorkflow(path: path, input: WireValue.encode(input))))
     }
 
     func registerUndo(action: String, arguments: ValueDictionary) async throws {
         var encoded = ValueDictionary()
         for (name, value) in arguments { encoded[name] = WireValue.encode(value) }
-        _ = try await call("register-undo", ["action": .text(action), "arguments": .dictionary(encoded)])
+        _ = try await call(HostProtocol.RegisterUndo(action: action, arguments: .dictionary(encoded)))
     }
 
     func reportProgress(_ fraction: Double, _ label: String?) async {
-        channel.send(.progress(request: request, fraction: fraction, label: label))
+        relay.send(.progress(request: request, fraction: fraction, label: label))
     }
 }

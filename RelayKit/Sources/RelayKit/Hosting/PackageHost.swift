@@ -24,12 +24,12 @@ public enum PackageHost {
             FileHandle.standardError.write(Data("relay-host: \(error)\n".utf8))
             exit(1)
         }
-        let channel = server.channel
+        let relay = server.relay
         let running = RunningRequests()
-        await channel.readLines { line in
+        await relay.readLines { line in
             do throws(WireError) {
                 switch try WireMessage(line: line) {
-                case .reply(let callback, let outcome): channel.resolve(callback, outcome)
+                case .reply(let callback, let outcome): relay.resolve(callback, outcome)
                 case .request(let id, let method, let params): running.add(Task.immediate { await server.handle(id, method, params) })
                 case .answer, .callback, .progress: throw WireError("only a host sends that message")
                 }
@@ -38,7 +38,7 @@ public enum PackageHost {
             }
         }
         // Input has ended: callbacks can no longer be answered, but requests under way may finish.
-        channel.closeAll()
+        relay.closeAll()
         await running.waitForAll()
     }
 }
@@ -57,12 +57,16 @@ private final class RunningRequests: @unchecked Sendable {
 
 /// Answers Relay's requests for one package.
 final class HostServer: Sendable {
-    let channel = HostChannel()
+    let relay = RelayConnection()
     private let manifest: PackageManifest
     private let actions: [String: ActionDefinition]
     private let entityTypes: EntityCatalog
     private let converters: [Converter]
     private let fileProperties: [FilePropertyReader]
+    /// The package's content types and file properties, current while a request is served.
+    private let declarations: Declarations
+    /// Set once in `init`, never changed.
+    nonisolated(unsafe) private var handlers = HostHandlers<Int>()
 
     init(_ package: any IntentPackage.Type) throws {
         let definitions = try PackageManifest.definitions(of: package)
@@ -73,18 +77,23 @@ final class HostServer: Sendable {
         entityTypes = catalog
         converters = package.allConverters()
         fileProperties = package.allFileProperties()
-        ContentType.declare(package.allContentTypes())
+        var declarations = Declarations()
+        declarations.declare(package.allContentTypes())
+        declarations.add(fileProperties)
+        self.declarations = declarations
+        handlers = Self.handlers(for: self)
     }
 
     /// Answers one request.
     func handle(_ id: Int, _ method: String, _ params: ValueDictionary) async {
         do {
-            channel.send(.answer(id: id, .result(try await answer(method, params, request: id))))
+            let result = try await declarations.using { try await handlers.handle(method, params, in: id) }
+            relay.send(.answer(id: id, .result(result)))
         } catch let cancelled as RunCancelled {
-            channel.send(.answer(id: id, .failure(WireFailure(message: cancelled.reason, cancelled: true))))
+            relay.send(.answer(id: id, .failure(WireFailure(message: cancelled.reason, cancelled: true))))
         } catch {
             let refused = Access.refusal(in: error).map { WireFailure.Refusal(capability: $0.capability.rawValue, path: $0.target) }
-            channel.send(.answer(id: id, .failure(WireFailure(message: Self.message(for: error), refused: refused))))
+            relay.send(.answer(id: id, .failure(WireFailure(message: Self.message(for: error), refused: refused))))
         }
     }
 
@@ -96,133 +105,112 @@ final class HostServer: Sendable {
         }
     }
 
-    private func answer(_ method: String, _ params: ValueDictionary, request: Int) async throws -> Value {
-        switch method {
-        case "manifest": return manifest.json
-        case "perform": return try await perform(params, request: request)
-        case "query": return try await query(params)
-        case "property":
-            let entity = try await lookUp(params)
-            return WireValue.encode(try await entity.property(params["name"]?.textValue ?? ""))
-        case "properties":
-            // A deferred property of many entities in one call, in the order of `ids`.
-            let descriptor = try descriptor(params)
-            let ids = (params["ids"]?.asList ?? []).map(\.textValue)
-            let found = Dictionary(try await descriptor.entities(for: ids).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            let entities = try ids.map { id in
-                guard let entity = found[id] else { throw IntentError("there is no \(descriptor.name.singular) with id '\(id)' any more") }
-                return entity
-            }
-            let name = params["name"]?.textValue ?? ""
-            guard let reader = descriptor.reader(for: name) else { throw WireError("a \(descriptor.name.singular) has no property '\(name)'") }
-            return .list(try await reader.values(of: entities).map(WireValue.encode))
-        case "representations":
-            let entity = try await lookUp(params)
-            return .list(entity.descriptor.transferRepresentations(of: entity).map { .text($0.contentType.identifier) })
-        case "represent": return try await represent(params)
-        case "index-record":
-            let entity = try await lookUp(params)
-            guard let record = try await entity.descriptor.indexRecord(of: entity) else { return .nothing }
-            return [
-                "title": .text(record.title), "keywords": .list(record.keywords.map { .text($0) }), "content": .text(record.content),
-                "modified": record.modified.map { .number($0.timeIntervalSince1970) } ?? .nothing,
-            ]
-        case "run-converter":
-            let converter = try Self.item(of: converters, params, "converter")
-            let context = HostContext(channel: channel, request: request, params: params, entityTypes: entityTypes)
-            return WireValue.encode(try await converter.convert(try await decode(params["value"] ?? .nothing), context))
-        case "value-query":
-            let descriptor = try descriptor(params)
-            let query = try Self.item(of: descriptor.valueQueries.queries, params, "value query of \(descriptor.name.singular)")
-            let context = HostContext(channel: channel, request: request, params: params, entityTypes: entityTypes)
-            guard let entity = try await query.entity(try await decode(params["value"] ?? .nothing), descriptor, context) else { return .nothing }
-            return WireValue.encode(.entity(entity))
-        case "file-property":
-            let reader = try Self.item(of: fileProperties, params, "file property")
-            guard case .file(let file) = try await decode(params["file"] ?? .nothing) else { throw WireError("'file-property' needs a file") }
-            return WireValue.encode(try await reader.value(of: file))
-        default: throw WireError("unknown method '\(method)'")
+    /// This host's answer to each request (`HostProtocol`); a handler gets the request's number,
+    /// for the callbacks of the intent it performs.
+    private static func handlers(for server: HostServer) -> HostHandlers<Int> {
+        var handlers = HostHandlers<Int>()
+        handlers.on(HostProtocol.Hello.self) { [unowned server] _, _ in
+            HostProtocol.Hello(capabilities: server.handlers.methods)
         }
+        handlers.on(HostProtocol.Manifest.self) { [unowned server] _, _ in server.manifest.json }
+        handlers.on(HostProtocol.Perform.self) { [unowned server] perform, request in try await server.perform(perform, request: request) }
+        handlers.on(HostProtocol.Query.self) { [unowned server] query, _ in try await server.query(query) }
+        handlers.on(HostProtocol.Property.self) { [unowned server] asked, _ in
+            let entity = try await server.lookUp(asked.type, asked.id)
+            return WireValue.encode(try await entity.property(asked.name))
+        }
+        handlers.on(HostProtocol.Properties.self) { [unowned server] asked, _ in try await server.properties(asked) }
+        handlers.on(HostProtocol.Represent.self) { [unowned server] asked, _ in try await server.represent(asked) }
+        handlers.on(HostProtocol.IndexRecord.self) { [unowned server] asked, _ in
+            let entity = try await server.lookUp(asked.type, asked.id)
+            guard let record = try await entity.descriptor.indexRecord(of: entity) else { return nil }
+            return HostProtocol.IndexRecord.Record(
+                title: record.title, keywords: record.keywords, content: record.content, modified: record.modified?.timeIntervalSince1970)
+        }
+        handlers.on(HostProtocol.RunConverter.self) { [unowned server] asked, request in
+            let converter = try Self.item(asked.index, of: server.converters, "converter")
+            let context = server.context(for: request, asked.run)
+            return WireValue.encode(try await converter.convert(try await server.decode(asked.value), context))
+        }
+        handlers.on(HostProtocol.ValueQuery.self) { [unowned server] asked, request in
+            let descriptor = try server.descriptor(asked.type)
+            let query = try Self.item(asked.index, of: descriptor.valueQueries.queries, "value query of \(descriptor.name.singular)")
+            let context = server.context(for: request, asked.run)
+            guard let entity = try await query.entity(try await server.decode(asked.value), descriptor, context) else { return .nothing }
+            return WireValue.encode(.entity(entity))
+        }
+        handlers.on(HostProtocol.FileProperty.self) { [unowned server] asked, _ in
+            let reader = try Self.item(asked.index, of: server.fileProperties, "file property")
+            guard case .file(let file) = try await server.decode(asked.file) else { throw WireError("'file-property' needs a file") }
+            return WireValue.encode(try await reader.value(of: file))
+        }
+        return handlers
     }
 
-    /// The item of `items` that `params["index"]` names.
-    private static func item<T>(of items: [T], _ params: ValueDictionary, _ what: String) throws -> T {
-        guard case .number(let number)? = params["index"], let index = Int(exactly: number), items.indices.contains(index) else {
-            throw WireError("no such \(what)")
-        }
+    /// The item of `items` at `index`.
+    private static func item<T>(_ index: Int, of items: [T], _ what: String) throws -> T {
+        guard items.indices.contains(index) else { throw WireError("no such \(what)") }
         return items[index]
     }
 
-    private func perform(_ params: ValueDictionary, request: Int) async throws -> Value {
-        let name = params["action"]?.textValue ?? ""
-        guard let action = actions[name] else { throw WireError("this package has no action '\(name)'") }
+    private func context(for request: Int, _ run: HostProtocol.Run) -> HostContext {
+        HostContext(relay: relay, request: request, run: run, entityTypes: entityTypes)
+    }
+
+    private func perform(_ perform: HostProtocol.Perform, request: Int) async throws -> HostProtocol.Perform.Reply {
+        guard let action = actions[perform.action] else { throw WireError("this package has no action '\(perform.action)'") }
         var arguments: [Value?] = []
-        for argument in params["arguments"]?.asList ?? [] {
+        for argument in perform.arguments {
             arguments.append(argument.isNothing ? nil : try await decode(argument))
         }
-        let context = HostContext(channel: channel, request: request, params: params, entityTypes: entityTypes)
-        let result = try await action.perform(arguments: arguments, context: context)
-        var reply: ValueDictionary = ["value": WireValue.encode(result.value)]
-        if let url = result.urlToOpen { reply["open"] = .text(url.absoluteString) }
-        return .dictionary(reply)
+        let result = try await action.perform(arguments: arguments, context: context(for: request, perform.run))
+        return HostProtocol.Perform.Reply(value: WireValue.encode(result.value), open: result.urlToOpen?.absoluteString)
     }
 
-    private func query(_ params: ValueDictionary) async throws -> Value {
-        let descriptor = try descriptor(params)
+    private func query(_ query: HostProtocol.Query) async throws -> [Value] {
+        let descriptor = try descriptor(query.type)
         let found: [EntityValue]
-        switch params["kind"]?.textValue {
-        case "ids": found = try await descriptor.entities(for: (params["ids"]?.asList ?? []).map(\.textValue))
-        case "all": found = try await descriptor.allEntities()
-        case "suggested": found = try await descriptor.suggestedEntities()
-        case "title": found = try await descriptor.entities(matchingTitle: params["title"]?.textValue ?? "")
-        case "request":
-            found = try await descriptor.values(matching: try await request(params["request"])).compactMap {
-                if case .entity(let entity) = $0 { entity } else { nil }
-            }
-        default: throw WireError("unknown query kind '\(params["kind"]?.textValue ?? "")'")
+        switch query.kind {
+        case .ids: found = try await descriptor.entities(for: query.ids ?? [])
+        case .all: found = try await descriptor.allEntities()
+        case .suggested: found = try await descriptor.suggestedEntities()
+        case .title: found = try await descriptor.entities(matchingTitle: query.title ?? "")
+        case .request:
+            let request = try await query.request?.queryRequest(decode: decode) ?? QueryRequest()
+            found = try await descriptor.values(matching: request).compactMap { if case .entity(let entity) = $0 { entity } else { nil } }
         }
-        return .list(found.map { WireValue.encode(.entity($0)) })
+        return found.map { WireValue.encode(.entity($0)) }
     }
 
-    private func request(_ wire: Value?) async throws -> QueryRequest {
-        guard case .dictionary(let fields)? = wire else { return QueryRequest() }
-        var conditions: [FilterCondition] = []
-        for item in fields["conditions"]?.asList ?? [] {
-            guard case .dictionary(let condition) = item, let comparator = Comparator(rawValue: condition["comparator"]?.textValue ?? "") else {
-                throw WireError("a condition needs a property, a comparator and an operand")
-            }
-            conditions.append(
-                try FilterCondition(
-                    property: condition["property"]?.textValue ?? "", comparator: comparator,
-                    operand: try await decode(condition["operand"] ?? .nothing), caseSensitive: condition["case-sensitive"] == .boolean(true)))
+    /// A deferred property of many entities in one call, in the order of their ids.
+    private func properties(_ asked: HostProtocol.Properties) async throws -> [Value] {
+        let descriptor = try descriptor(asked.type)
+        let found = Dictionary(try await descriptor.entities(for: asked.ids).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let entities = try asked.ids.map { id in
+            guard let entity = found[id] else { throw IntentError("there is no \(descriptor.name.singular) with id '\(id)' any more") }
+            return entity
         }
-        let sort = (fields["sort"]?.asList ?? []).compactMap { item -> SortKey? in
-            guard case .dictionary(let key) = item else { return nil }
-            return SortKey(property: key["property"]?.textValue ?? "", ascending: key["ascending"] != .boolean(false))
-        }
-        let limit: Int? = if case .number(let number)? = fields["limit"] { Int(exactly: number) } else { nil }
-        return QueryRequest(conditions: conditions, matchAll: fields["match-all"] != .boolean(false), sort: sort, limit: limit)
+        guard let reader = descriptor.reader(for: asked.name) else { throw WireError("a \(descriptor.name.singular) has no property '\(asked.name)'") }
+        return try await reader.values(of: entities).map(WireValue.encode)
     }
 
-    private func represent(_ params: ValueDictionary) async throws -> Value {
-        let entity = try await lookUp(params)
-        let representation = try Self.item(of: entity.descriptor.transferRepresentations(of: entity), params, "representation")
+    private func represent(_ asked: HostProtocol.Represent) async throws -> HostProtocol.Represent.Reply {
+        let entity = try await lookUp(asked.type, asked.id)
+        let representation = try Self.item(asked.index, of: entity.descriptor.transferRepresentations(of: entity), "representation")
         switch representation.export {
-        case .data(let export): return ["data": .text(try await export().base64EncodedString())]
-        case .proxy(let export): return ["value": WireValue.encode(try await export())]
-        case .file(let export): return ["file": WireValue.encode(.file(try await export()))]
+        case .data(let export): return HostProtocol.Represent.Reply(data: try await export().base64EncodedString())
+        case .proxy(let export): return HostProtocol.Represent.Reply(value: WireValue.encode(try await export()))
+        case .file(let export): return HostProtocol.Represent.Reply(file: WireValue.encode(.file(try await export())))
         }
     }
 
-    private func descriptor(_ params: ValueDictionary) throws -> EntityDescriptor {
-        let type = params["type"]?.textValue ?? ""
+    private func descriptor(_ type: String) throws -> EntityDescriptor {
         guard let descriptor = entityTypes.descriptor(named: type) else { throw WireError("this package has no entity type '\(type)'") }
         return descriptor
     }
 
-    private func lookUp(_ params: ValueDictionary) async throws -> EntityValue {
-        let descriptor = try descriptor(params)
-        let id = params["id"]?.textValue ?? ""
+    private func lookUp(_ type: String, _ id: String) async throws -> EntityValue {
+        let descriptor = try descriptor(type)
         guard let entity = try await descriptor.entities(for: [id]).first else {
             throw IntentError("there is no \(descriptor.name.singular) with id '\(id)' any more")
         }

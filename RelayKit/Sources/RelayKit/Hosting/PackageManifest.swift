@@ -3,8 +3,6 @@ import Foundation
 /// What a package host tells Relay about its package when asked for its `manifest`: its actions
 /// with their parameters, its entity types and its content types (Docs/PackageProtocol.md).
 public struct PackageManifest: Sendable {
-    /// The protocol version this side speaks.
-    public static let protocolVersion = 1
 
     public struct Action: Sendable {
         public var name: String
@@ -56,7 +54,7 @@ public struct PackageManifest: Sendable {
 
     /// The manifest of `package` whose intents are already reflected into `definitions`.
     init(name: String, definitions: [ActionDefinition], package: any IntentPackage.Type) {
-        protocolVersion = Self.protocolVersion
+        protocolVersion = HostProtocol.version
         self.name = name
         actions = definitions.map { definition in
             Action(
@@ -162,10 +160,10 @@ public struct PackageManifest: Sendable {
     public init(json: Value) async throws {
         guard case .dictionary(let root) = json else { throw WireError("the manifest is not an object") }
         guard case .number(let version)? = root["protocol"] else { throw WireError("the manifest has no 'protocol' version") }
-        guard Int(exactly: version) == Self.protocolVersion else {
-            throw WireError("the package speaks protocol \(NumberFormatting.text(version)); this relay speaks \(Self.protocolVersion): rebuild it against this relay's RelayKit")
+        guard Int(exactly: version) == HostProtocol.version else {
+            throw WireError("the package speaks protocol \(NumberFormatting.text(version)); this relay speaks \(HostProtocol.version): rebuild it against this relay's RelayKit")
         }
-        protocolVersion = Self.protocolVersion
+        protocolVersion = HostProtocol.version
         name = try Self.text(root, "name")
         var actions: [Action] = []
         for item in Self.list(root, "actions") {

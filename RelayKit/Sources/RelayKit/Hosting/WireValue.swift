@@ -156,7 +156,7 @@ public enum WireValue {
 }
 
 /// A message of the package-host protocol that does not have the shape it must.
-public struct WireError: Error, Sendable, CustomStringConvertible {
+public struct WireError: Error, Sendable, Equatable, CustomStringConvertible {
     public let message: String
     public init(_ message: String) { self.message = message }
     public var description: String { message }

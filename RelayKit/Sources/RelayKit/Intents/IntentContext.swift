@@ -39,24 +39,6 @@ public struct ChoiceRequest: Sendable, Equatable {
         self.defaultIndex = defaultIndex.flatMap { options.indices.contains($0) ? $0 : nil }
         self.destructive = destructive.filter { options.indices.contains($0) }
     }
-
-    /// The request as a package's host sends it (Docs/PackageProtocol.md, "Callbacks").
-    public var wire: ValueDictionary {
-        var params: ValueDictionary = [
-            "prompt": .text(prompt), "options": .list(options.map { .text($0) }), "multiple": .boolean(allowsMultiple),
-        ]
-        if let defaultIndex { params["default"] = .number(Double(defaultIndex)) }
-        if !destructive.isEmpty { params["destructive"] = .list(destructive.sorted().map { .number(Double($0)) }) }
-        return params
-    }
-
-    public init(wire params: ValueDictionary) {
-        func index(_ value: Value) -> Int? { if case .number(let number) = value { Int(exactly: number) } else { nil } }
-        self.init(
-            prompt: params["prompt"]?.textValue ?? "", options: (params["options"]?.asList ?? []).map(\.textValue),
-            allowsMultiple: params["multiple"] == .boolean(true), defaultIndex: params["default"].flatMap(index),
-            destructive: Set((params["destructive"]?.asList ?? []).compactMap(index)))
-    }
 }
 
 /// What an intent can ask of the run that performs it.

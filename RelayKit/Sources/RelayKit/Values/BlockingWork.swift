@@ -31,11 +31,13 @@ public enum BlockingWork {
         onCancel: @escaping @Sendable () -> Void = {}, _ work: @escaping @Sendable (StopFlag) throws -> T
     ) async throws -> T {
         let flag = StopFlag()
+        // A thread has no task: the run's declarations go along by hand.
+        let declarations = Declarations.current
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
                 let thread = Thread {
                     do {
-                        continuation.resume(returning: try work(flag))
+                        continuation.resume(returning: try declarations.using { try work(flag) })
                     } catch {
                         continuation.resume(throwing: error)
                     }

@@ -1,11 +1,9 @@
 import Foundation
 import RelayKit
 
-/// The packages this process has loaded from paths, each loaded (built and started) once.
-public actor PackageLibrary {
-    /// The process's library.
-    public static let shared = PackageLibrary()
-
+/// The packages a command has loaded from paths, each loaded (built and started) once. Each
+/// command makes its own and hands it on in its `WorkflowLoader`; nothing is shared process-wide.
+public actor LoadedPackages {
     private var loading: [String: Task<HostedPackage, any Error>] = [:]
 
     public init() {}

@@ -1,10 +1,10 @@
 import Foundation
 import RelayKit
 
-/// A C library opened with `dlopen` the first time an action needs it, rather than linked: poppler
+/// A shared object: a C library opened with `dlopen` the first time an action needs it, rather than linked: poppler
 /// and libxml2 bring some twenty libraries (NSS, TIFF, ICU …) whose loading would otherwise slow
 /// every run's start, though few runs read PDFs or HTML.
-public final class LazyLibrary: @unchecked Sendable {
+public final class SharedObject: @unchecked Sendable {
     private let names: [String]
     private let purpose: String
     private let lock = NSLock()

@@ -1,8 +1,9 @@
 import Foundation
 
-/// The host's side of the protocol's pipe: JSON lines in on standard input, out on standard
-/// output. Replies to the host's own callbacks are matched to the callbacks waiting for them.
-final class HostChannel: @unchecked Sendable {
+/// A package host's connection to Relay (Relay's to a host is `HostConnection`): JSON lines in on
+/// standard input, out on standard output. Replies to the host's own callbacks are matched to
+/// the callbacks waiting for them.
+final class RelayConnection: @unchecked Sendable {
     private let lock = NSLock()
     private var nextCallback = 1
     private var waiting: [Int: CheckedContinuation<Value, any Error>] = [:]
@@ -15,7 +16,13 @@ final class HostChannel: @unchecked Sendable {
     }
 
     /// Asks Relay something during a request (`confirm`, `choose`, …) and waits for the answer.
-    func call(_ method: String, for request: Int, _ params: ValueDictionary) async throws -> Value {
+    func call<Callback: HostCallback>(_ callback: Callback, for request: Int) async throws -> Callback.Reply {
+        let params = try callback.params
+        let reply = try await call(Callback.method, for: request, params)
+        return try ValueCoding.decode(Callback.Reply.self, from: reply)
+    }
+
+    private func call(_ method: String, for request: Int, _ params: ValueDictionary) async throws -> Value {
         try await withCheckedThrowingContinuation { continuation in
             let id = lock.withLock {
                 let id = nextCallback

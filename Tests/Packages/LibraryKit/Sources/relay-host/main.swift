@@ -1,0 +1,4 @@
+import LibraryKit
+import RelayKit
+
+await PackageHost.serve(LibraryKit.self)

@@ -1,0 +1,56 @@
+import Foundation
+import RelayKit
+import Testing
+
+@testable import RelayRuntime
+
+/// Which host a call goes to (Docs/Security.md, "What the kernel confines"): one confined to
+/// exactly what the run grants, never one started for a run that was granted more.
+@Suite("Package hosts and the grants of runs")
+struct HostReuseTests {
+    /// A stand-in host: says hello, then answers every request with its process id.
+    private static let script = """
+        #!/bin/sh
+        while read -r line; do
+          id=$(printf '%s' "$line" | sed -n 's/^{"id":\\([0-9]*\\).*/\\1/p')
+          case "$line" in
+            *'"method":"hello"'*) printf '{"id":%s,"result":{"protocol":\(HostProtocol.version),"capabilities":["manifest"]}}\\n' "$id" ;;
+            *) printf '{"id":%s,"result":%s}\\n' "$id" "$$" ;;
+          esac
+        done
+        """
+
+    @Test("a run granted less than the host's run starts a host of its own; the same grants reuse it")
+    func narrowerRunNewHost() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-reuse-\(UUID().uuidString)")
+        let wide = folder.appendingPathComponent("wide")
+        let narrow = folder.appendingPathComponent("wide/narrow")
+        let data = folder.appendingPathComponent("data")
+        for made in [narrow, data] { try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true) }
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let executable = folder.appendingPathComponent("relay-host")
+        try Data(Self.script.utf8).write(to: executable)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: executable.path)
+        let manifest = try await PackageManifest(json: ["protocol": .number(Double(HostProtocol.version)), "name": "Stand-in"])
+        let package = HostedPackage(path: folder.path, manifest: manifest, executable: executable, dataFolder: data.path, connection: nil)
+        defer { package.close() }
+
+        func host(_ granted: Confinement) async throws -> Value {
+            // A script just written may be open for writing in a child another test is forking.
+            for _ in 0..<20 {
+                do {
+                    return try await package.request(HostProtocol.Manifest(), needing: granted)
+                } catch let error as HostError where error.description.contains("busy") {
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+            }
+            return try await package.request(HostProtocol.Manifest(), needing: granted)
+        }
+        let wider = try await host(Confinement(read: [wide.path]))
+        #expect(try await host(Confinement(read: [wide.path])) == wider, "the same grants reuse the host")
+        let narrower = try await host(Confinement(read: [narrow.path]))
+        #expect(narrower != wider, "a run granted less never reuses the wider host")
+        #expect(try await host(Confinement(read: [narrow.path])) == narrower)
+        #expect(try await host(Confinement(read: [wide.path], network: true)) != narrower)
+    }
+}
