@@ -74,12 +74,12 @@ struct PackageTemplate {
         /// An example entity: replace it with your own.
         public struct Item: Entity {
             public static let typeName = EntityTypeName("\(prefix)-item")
-            public static let properties: [EntityProperty<Item>] = [.stored("name", \\.name), .stored("size", \\.size)]
             public static var defaultQuery: any EntityQuery<Item> { ItemQuery() }
 
             public let id: String
-            public let name: String
-            public let size: Double
+            /// Its properties in workflows (`name`, `size`), declared once (App Intents' `@Property`).
+            @Property public var name: String
+            @Property public var size: Double
             public var displayRepresentation: DisplayRepresentation { DisplayRepresentation(title: name) }
 
             static let all = [Item(id: "1", name: "Small one", size: 1), Item(id: "2", name: "Big one", size: 10)]

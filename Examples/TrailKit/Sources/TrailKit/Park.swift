@@ -3,13 +3,13 @@ import RelayKit
 /// A park, where a day pass is bought.
 public struct Park: Entity {
     public static let typeName = EntityTypeName("park")
-    public static let properties: [EntityProperty<Park>] = [.stored("name", \.name), .stored("region", \.region)]
     public static var defaultQuery: any EntityQuery<Park> { ParkQuery() }
     public static let urlTemplate: URLTemplate? = try? URLTemplate("https://trails.example.com/park/{id}")
 
     public let id: String
-    public let name: String
-    public let region: String
+    /// Its properties in workflows, declared once.
+    @Property public var name: String
+    @Property public var region: String
     public var displayRepresentation: DisplayRepresentation { DisplayRepresentation(title: name, subtitle: region) }
 
     public static let all = [

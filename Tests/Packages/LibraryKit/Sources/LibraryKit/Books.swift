@@ -9,25 +9,25 @@ public enum Genre: String, AppEnum {
 /// A book on a shelf.
 public struct Book: Entity {
     public static let typeName = EntityTypeName("book")
-    public static let properties: [EntityProperty<Book>] = [
-        .stored("author", \.author),
-        .stored("genre", \.genre),
-        .stored("shelf", \.shelf),
+    /// Its `@Property` fields, then what is worked out or fetched.
+    public static var properties: [EntityProperty<Book>] {
+        propertyFields + [
         .computed("isRead") { ReadingLog.isRead($0.id) },
         // Asked of a slow catalogue only when a workflow reads or filters on it.
         .deferred("rating") { book in
             FileHandle.standardError.write(Data("LibraryKit: fetching the rating of \(book.title)\n".utf8))
             return Double(book.stars)
         },
-    ]
+        ]
+    }
     public static var defaultQuery: any EntityQuery<Book> { BookQuery() }
     public static let urlTemplate: URLTemplate? = try? URLTemplate("https://library.example/book/{id}")
 
     public let id: String
     public let title: String
-    public let author: String
-    public let genre: Genre
-    public let shelf: String
+    @Property public var author: String
+    @Property public var genre: Genre
+    @Property public var shelf: String
     let stars: Int
 
     public var displayRepresentation: DisplayRepresentation { DisplayRepresentation(title: title, subtitle: author) }
@@ -58,12 +58,11 @@ struct BookQuery: EntityQuery {
 /// A shelf of books.
 public struct Shelf: Entity {
     public static let typeName = EntityTypeName("shelf", plural: "shelves")
-    public static let properties: [EntityProperty<Shelf>] = [.stored("room", \.room)]
     public static var defaultQuery: any EntityQuery<Shelf> { ShelfQuery() }
 
     public let id: String
     public let title: String
-    public let room: String
+    @Property public var room: String
     public var displayRepresentation: DisplayRepresentation { DisplayRepresentation(title: title, subtitle: room) }
 
     public static let all = [Shelf(id: "s1", title: "Space", room: "Study"), Shelf(id: "s2", title: "Stories", room: "Hall")]
