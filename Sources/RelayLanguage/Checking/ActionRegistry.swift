@@ -31,7 +31,7 @@ public struct ActionRegistry: Sendable {
     /// with this registry makes them current (`Declarations.using`).
     public private(set) var declarations = Declarations()
 
-    public var conversions: Conversions { Conversions(graph: converters, entityTypes: entityTypes, declarations: declarations) }
+    public var conversions: Conversions { Conversions(graph: converters, entityTypes: entityTypes) }
 
     /// Registers every intent of `package` and its included packages. Built-in packages
     /// (`prefixed: false`) name actions `action`; others `PACKAGE.action`.

@@ -12,7 +12,9 @@ internal import CPipeSignal
 final class HostConnection: @unchecked Sendable {
     /// What answers the callbacks of a request (`confirm`, `choose` …) and takes its progress.
     struct Callbacks: Sendable {
-        var handlers: HostHandlers<Void>
+        var handlers: HostHandlers<HostedPackage.CallbackContext>
+        /// The package and the step's context, which answer them.
+        var context: HostedPackage.CallbackContext
         var progress: @Sendable (_ fraction: Double, _ label: String?) async -> Void
         /// The declarations of the run the request was made for: callbacks are answered on
         /// tasks the connection starts, which do not inherit them.
@@ -41,6 +43,8 @@ final class HostConnection: @unchecked Sendable {
     private var retiring = false
     /// The handshake, once begun: every request waits for it.
     private var greeting: Task<HostProtocol.Hello, any Error>?
+    /// The host's hello, once it has come.
+    private var greeted: HostProtocol.Hello?
 
     /// The longest message a host may send, in bytes: `$RELAY_PACKAGE_MESSAGE_LIMIT`, else 512 MB.
     static let messageLimit: Int = {
@@ -121,6 +125,7 @@ final class HostConnection: @unchecked Sendable {
     /// Says hello, once: Relay's version and the callbacks it answers; the host's answer has its
     /// version, which must be Relay's, and the requests it answers.
     private func handshake(timeout: Duration) async throws -> HostProtocol.Hello {
+        if let greeted = lock.withLock({ greeted }) { return greeted }
         let greeting = lock.withLock { () -> Task<HostProtocol.Hello, any Error> in
             if let greeting = self.greeting { return greeting }
             let hello = HostProtocol.Hello(capabilities: HostedPackage.callbackMethods)
@@ -146,7 +151,9 @@ final class HostConnection: @unchecked Sendable {
             self.greeting = started
             return started
         }
-        return try await greeting.value
+        let hello = try await greeting.value
+        lock.withLock { greeted = hello }
+        return hello
     }
 
     static func versionMismatch(package: String, host: String) -> String {
@@ -309,7 +316,7 @@ final class HostConnection: @unchecked Sendable {
         }
         Task {
             do {
-                let result = try await callbacks.declarations.using { try await callbacks.handlers.handle(method, params, in: ()) }
+                let result = try await callbacks.declarations.using { try await callbacks.handlers.handle(method, params, in: callbacks.context) }
                 send(.reply(id: callback, .result(result)))
             } catch let cancelled as RunCancelled {
                 send(.reply(id: callback, .failure(WireFailure(message: cancelled.reason, cancelled: true))))

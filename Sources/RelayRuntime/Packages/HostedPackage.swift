@@ -209,7 +209,7 @@ public final class HostedPackage: @unchecked Sendable {
         // The host is confined to the run's scratch folder, which the kernel needs to exist.
         try? context.scratchFolder.make()
         let gate = (context as? GatedContext)?.gate
-        let callbacks = HostConnection.Callbacks(handlers: callbackHandlers(for: context)) { fraction, label in
+        let callbacks = HostConnection.Callbacks(handlers: Self.callbackHandlers, context: CallbackContext(package: self, step: context)) { fraction, label in
             await context.reportProgress(fraction, label)
         }
         do {
@@ -272,46 +272,53 @@ public final class HostedPackage: @unchecked Sendable {
     /// The callbacks Relay answers, as `hello` tells a host.
     static let callbackMethods = HostProtocol.callbacks.map { $0.method }
 
-    /// Answers the callbacks of a request made for a step through the step's context.
-    private func callbackHandlers(for context: any IntentContext) -> HostHandlers<Void> {
-        var handlers = HostHandlers<Void>()
-        handlers.on(HostProtocol.Show.self) { [self] show, _ in
-            await context.show(try await decode(show.value))
+    /// What answers a callback: the package (to decode the host's values) and the step's context.
+    struct CallbackContext: Sendable {
+        let package: HostedPackage
+        let step: any IntentContext
+    }
+
+    /// Answers the callbacks of a request made for a step through the step's context: made once,
+    /// not for every call.
+    static let callbackHandlers: HostHandlers<CallbackContext> = {
+        var handlers = HostHandlers<CallbackContext>()
+        handlers.on(HostProtocol.Show.self) { show, on in
+            await on.step.show(try await on.package.decode(show.value))
             return HostProtocol.Empty()
         }
-        handlers.on(HostProtocol.Ask.self) { [self] ask, _ in
+        handlers.on(HostProtocol.Ask.self) { ask, on in
             var defaultValue: Value?
-            if let wired = ask.defaultValue { defaultValue = try await decode(wired) }
+            if let wired = ask.defaultValue { defaultValue = try await on.package.decode(wired) }
             let question = Question(prompt: ask.prompt, type: ValueType(described: ask.type), defaultValue: defaultValue)
-            return WireValue.encode(try await context.ask(question))
+            return WireValue.encode(try await on.step.ask(question))
         }
-        handlers.on(HostProtocol.Choose.self) { choose, _ in try await context.choose(choose.request) }
-        handlers.on(HostProtocol.Confirm.self) { confirm, _ in
-            try await context.requestConfirmation(confirm.prompt)
+        handlers.on(HostProtocol.Choose.self) { choose, on in try await on.step.choose(choose.request) }
+        handlers.on(HostProtocol.Confirm.self) { confirm, on in
+            try await on.step.requestConfirmation(confirm.prompt)
             return HostProtocol.Empty()
         }
-        handlers.on(HostProtocol.Open.self) { open, _ in
+        handlers.on(HostProtocol.Open.self) { open, on in
             guard let url = URL(string: open.url) else { throw IntentError("'\(open.url)' is not a URL") }
-            try await context.open(url)
+            try await on.step.open(url)
             return HostProtocol.Empty()
         }
-        handlers.on(HostProtocol.Convert.self) { [self] convert, _ in
-            let value = try await decode(convert.value)
-            return WireValue.encode(try await context.convert(value, to: try Representation(wire: convert.to)))
+        handlers.on(HostProtocol.Convert.self) { convert, on in
+            let value = try await on.package.decode(convert.value)
+            return WireValue.encode(try await on.step.convert(value, to: try Representation(wire: convert.to)))
         }
-        handlers.on(HostProtocol.RunWorkflow.self) { [self] run, _ in
-            WireValue.encode(try await context.runWorkflow(at: run.path, input: try await decode(run.input)))
+        handlers.on(HostProtocol.RunWorkflow.self) { run, on in
+            WireValue.encode(try await on.step.runWorkflow(at: run.path, input: try await on.package.decode(run.input)))
         }
-        handlers.on(HostProtocol.RegisterUndo.self) { [self] undo, _ in
+        handlers.on(HostProtocol.RegisterUndo.self) { undo, on in
             var arguments = ValueDictionary()
             if case .dictionary(let wired) = undo.arguments {
-                for (name, value) in wired { arguments[name] = try await decode(value) }
+                for (name, value) in wired { arguments[name] = try await on.package.decode(value) }
             }
-            try await context.registerUndo(action: undo.action, arguments: arguments)
+            try await on.step.registerUndo(action: undo.action, arguments: arguments)
             return HostProtocol.Empty()
         }
         return handlers
-    }
+    }()
 
     private func query(_ type: String, _ query: HostedQuery) async throws -> [HostedEntity] {
         let asked = switch query {

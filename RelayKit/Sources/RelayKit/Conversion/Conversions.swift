@@ -11,14 +11,12 @@ import Foundation
 public struct Conversions: Sendable {
     public let graph: ConversionGraph
     public let entityTypes: EntityCatalog
-    /// The content types and file properties of the registry's packages, current while this
-    /// service works, wherever it is called from.
-    public let declarations: Declarations
 
-    public init(graph: ConversionGraph, entityTypes: EntityCatalog, declarations: Declarations = Declarations()) {
+    /// The service of a registry's converters and entity types. The registry's content types and
+    /// file properties are the current `Declarations`: a check, a run and `relay undo` make them so.
+    public init(graph: ConversionGraph, entityTypes: EntityCatalog) {
         self.graph = graph
         self.entityTypes = entityTypes
-        self.declarations = declarations
     }
 
     /// The cost of a chain: 1 for each lossless step, 100 for each lossy one, so that fewer lossy
@@ -41,10 +39,6 @@ public struct Conversions: Sendable {
 
     /// The route from `from` to `target` by the same rules `convert(_:to:in:)` follows.
     public func route(from: ValueType, to target: ConversionTarget) -> Route {
-        declarations.using { routing(from: from, to: target) }
-    }
-
-    private func routing(from: ValueType, to target: ConversionTarget) -> Route {
         if from == .any || from == .nothing && target.type == .nothing { return .always }
         if target.type == .any || target.type == .list { return .always }
         if from.isEntity {
@@ -87,10 +81,6 @@ public struct Conversions: Sendable {
     /// `value` as `target` wants it. Throws `ConversionError` when it cannot be; errors a converter
     /// or a package throws pass through.
     public func convert(_ value: Value, to target: ConversionTarget, in context: any IntentContext) async throws -> Value {
-        try await declarations.using { try await converting(value, to: target, in: context) }
-    }
-
-    private func converting(_ value: Value, to target: ConversionTarget, in context: any IntentContext) async throws -> Value {
         if target.wantsOneValue, case .list(let items) = value, items.count == 1 {
             return try await convert(items[0], to: target, in: context)
         }
@@ -278,10 +268,6 @@ public struct Conversions: Sendable {
     /// candidates. For a union the member types are asked in order: the first with one exact title
     /// wins, else the first with a single partial match.
     public func entity(from value: Value, as type: ValueType, in context: any IntentContext) async throws -> Value {
-        try await declarations.using { try await finding(from: value, as: type, in: context) }
-    }
-
-    private func finding(from value: Value, as type: ValueType, in context: any IntentContext) async throws -> Value {
         switch value {
         case .entity(let entity) where type.entityTypeNames.contains(entity.typeName): return value
         case .list(let items) where items.count == 1: return try await self.entity(from: items[0], as: type, in: context)

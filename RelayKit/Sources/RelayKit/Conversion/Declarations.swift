@@ -10,35 +10,57 @@ public struct Declarations: Sendable {
     /// The declarations of the run or check under way; none outside one.
     @TaskLocal public static var current = Declarations()
 
-    private(set) var contentTypes: OrderedDictionary<String, ContentTypeRegistry.Entry> = [:]
-    private(set) var fileProperties: [FilePropertyReader] = []
+    /// What is declared, shared by every copy until one declares more.
+    private final class Storage: Sendable {
+        let contentTypes: OrderedDictionary<String, ContentTypeRegistry.Entry>
+        let fileProperties: [FilePropertyReader]
+
+        init(contentTypes: OrderedDictionary<String, ContentTypeRegistry.Entry> = [:], fileProperties: [FilePropertyReader] = []) {
+            self.contentTypes = contentTypes
+            self.fileProperties = fileProperties
+        }
+    }
+
+    private var storage = Storage()
+
+    var contentTypes: OrderedDictionary<String, ContentTypeRegistry.Entry> { storage.contentTypes }
+    var fileProperties: [FilePropertyReader] { storage.fileProperties }
 
     public init() {}
 
     /// Adds content types; a built-in identifier, or one declared already, is not redeclared.
     public mutating func declare(_ declarations: [ContentTypeDeclaration]) {
-        for declaration in declarations
-        where !ContentTypeRegistry.isBuiltIn(declaration.type) && contentTypes[declaration.type.identifier] == nil {
-            contentTypes[declaration.type.identifier] = ContentTypeRegistry.Entry(
+        var types = storage.contentTypes
+        for declaration in declarations where !ContentTypeRegistry.isBuiltIn(declaration.type) && types[declaration.type.identifier] == nil {
+            types[declaration.type.identifier] = ContentTypeRegistry.Entry(
                 type: declaration.type, parents: declaration.conformsTo, extensions: declaration.extensions.map { $0.lowercased() },
                 mimeTypes: declaration.mimeTypes, shortNames: [])
         }
+        storage = Storage(contentTypes: types, fileProperties: storage.fileProperties)
     }
 
     /// Adds file property readers; the first for a content type and name is kept.
     public mutating func add(_ readers: [FilePropertyReader]) {
-        for reader in readers where !fileProperties.contains(where: { $0.contentType == reader.contentType && $0.name == reader.name }) {
-            fileProperties.append(reader)
+        var kept = storage.fileProperties
+        for reader in readers where !kept.contains(where: { $0.contentType == reader.contentType && $0.name == reader.name }) {
+            kept.append(reader)
         }
+        storage = Storage(contentTypes: storage.contentTypes, fileProperties: kept)
     }
+
+    /// Whether these are the current declarations already: then nothing needs binding (a
+    /// conversion inside a run, every step).
+    private var isCurrent: Bool { Self.current.storage === storage }
 
     /// Runs `body` with these declarations current.
     public func using<T>(_ body: () throws -> T) rethrows -> T {
-        try Self.$current.withValue(self, operation: body)
+        if isCurrent { return try body() }
+        return try Self.$current.withValue(self, operation: body)
     }
 
     /// Runs `body`, and every task it starts, with these declarations current.
     public func using<T>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T) async rethrows -> T {
-        try await Self.$current.withValue(self, operation: body)
+        if isCurrent { return try await body() }
+        return try await Self.$current.withValue(self, operation: body)
     }
 }

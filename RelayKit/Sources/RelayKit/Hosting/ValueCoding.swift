@@ -7,7 +7,9 @@ import Foundation
 public enum ValueCoding {
     /// `value` as a JSON-shaped value.
     public static func encode<T: Encodable>(_ value: T) throws(WireError) -> Value {
-        if let value = value as? Value { return value }
+        // The common replies, without building a tree: a value, or a list of values.
+        if T.self == Value.self, let value = value as? Value { return value }
+        if T.self == [Value].self, let values = value as? [Value] { return .list(values) }
         let node = EncodingNode()
         do {
             try node.write(value, at: [])
@@ -125,7 +127,14 @@ final class EncodingNode {
     /// library's containers hand them to the generic `encode`, which would otherwise ask them to
     /// encode themselves again, without end.
     func write<T: Encodable>(_ value: T, at codingPath: [any CodingKey]) throws {
-        if let integer = value as? any BinaryInteger {
+        // Comparing types is cheap; asking whether a type conforms to a protocol is not.
+        if T.self == Value.self, let value = value as? Value {
+            set(value)
+        } else if T.self == String.self, let text = value as? String {
+            set(.text(text))
+        } else if T.self == Bool.self || T.self == Double.self || !(T.self is any BinaryInteger.Type || T.self == Float.self) {
+            try value.encode(to: NodeEncoder(node: self, codingPath: codingPath))
+        } else if let integer = value as? any BinaryInteger {
             set(try Self.number(integer, at: codingPath))
         } else if let float = value as? Float {
             set(.number(Double(float)))
@@ -256,6 +265,8 @@ struct ValueDecoder: Decoder {
     /// them to decode themselves again, without end.
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         if T.self == Value.self, let value = value as? T { return value }
+        if T.self == [Value].self, case .list(let items) = value, let items = items as? T { return items }
+        if T.self == String.self { return try scalar(T.self, value, codingPath) }
         if let integer = T.self as? any FixedWidthInteger.Type {
             guard case .number(let number) = value, let made = Self.integer(integer, number) as? T else {
                 throw mismatch("a whole number from \(integer.min) to \(integer.max)", codingPath)
