@@ -184,8 +184,9 @@ extension RichText {
         plainText(of: withoutShownNothingAtEnd(inlines))
     }
 
-    /// `inlines` without what shows nothing at their end, inside styles and links too (a bold
-    /// run that ends in a space): RTF leaves those spaces out wherever they are.
+    /// `inlines` without what shows nothing at their end, inside styles, links and image
+    /// descriptions too (a bold run or a description that ends in a space): RTF leaves those
+    /// spaces out wherever they are.
     private static func withoutShownNothingAtEnd(_ inlines: [Inline]) -> [Inline] {
         var kept = inlines
         trimming: while let last = kept.last {
@@ -200,7 +201,8 @@ extension RichText {
                     kept[kept.count - 1] = .text(trimmed)
                     break trimming
                 }
-            case .italic(let inner), .bold(let inner), .strikethrough(let inner), .link(_, _, let inner):
+            case .italic(let inner), .bold(let inner), .strikethrough(let inner), .link(_, _, let inner),
+                .image(_, _, let inner):
                 let trimmed = withoutShownNothingAtEnd(inner)
                 if plainText(of: trimmed).isEmpty {
                     kept.removeLast()
@@ -212,6 +214,7 @@ extension RichText {
                     case .bold: .bold(trimmed)
                     case .strikethrough: .strikethrough(trimmed)
                     case .link(let url, let title, _): .link(url: url, title: title, trimmed)
+                    case .image(let source, let title, _): .image(source: source, title: title, alt: trimmed)
                     default: last
                     }
                 break trimming
