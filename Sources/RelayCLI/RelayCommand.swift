@@ -9,12 +9,17 @@ public struct RelayCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "relay",
         abstract: "Runs Shortcuts-style workflows written in YAML.",
+        version: RelayCommand.version,
         subcommands: [RunCommand.self, CheckCommand.self, ActionsCommand.self, DescribeCommand.self, SchemaCommand.self,
             UndoCommand.self, PackageCommand.self, ReplCommand.self, PermissionsCommand.self,
         ]
     )
 
     public init() {}
+
+    /// What `relay --version` prints: Relay's version and the package protocol it speaks
+    /// (Docs/PackageProtocol.md).
+    public static let version = "relay 0.9.0 (package protocol \(HostProtocol.version))"
 
     /// Packages linked into this executable by a custom runner.
     @TaskLocal static var linkedPackages: [any IntentPackage.Type] = []

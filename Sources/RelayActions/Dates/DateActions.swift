@@ -5,7 +5,7 @@ import RelayKit
 public enum DateActions: IntentPackage {
     public static let name = "dates"
     public static let intents: [any Intent.Type] = [
-        MakeDate.self, CurrentDate.self, AdjustDate.self, FormatDate.self, TimeBetween.self,
+        MakeDate.self, CurrentDate.self, AdjustDate.self, FormatDate.self, TimeBetween.self, StartOf.self, EndOf.self,
     ]
 }
 
@@ -123,5 +123,59 @@ struct TimeBetween: Intent {
             }
         let difference = calendar.dateComponents([component], from: start, to: end)
         return .value(.number(Double(difference.value(for: component) ?? 0)))
+    }
+}
+
+/// The periods `start-of` and `end-of` know, and the calendar's unit for each.
+enum DatePeriod {
+    static let names = ["day", "week", "month", "year"]
+
+    /// The period of `unit` holding `date`, in the current calendar and time zone (a week starts
+    /// on the locale's first day of the week).
+    static func interval(_ unit: String, holding date: Date) throws -> DateInterval {
+        let component: Calendar.Component =
+            switch unit.lowercased() {
+            case "day": .day
+            case "week": .weekOfYear
+            case "month": .month
+            case "year": .year
+            default: throw IntentError("'\(unit)' is not a period; use \(names.joined(separator: ", "))")
+            }
+        guard let interval = Calendar.current.dateInterval(of: component, for: date) else {
+            throw IntentError("the calendar has no \(unit) holding \(DateFormatting.iso8601(date))")
+        }
+        return interval
+    }
+}
+
+/// `start-of`: the first moment of the day, week, month or year.
+struct StartOf: Intent {
+    static let summary = "Outputs the first moment of the day, week, month or year the input date is in."
+    static let examples = [
+        IntentExample("- date: 2026-11-24 15:30\n- start-of: month\n- format-date: \"yyyy-MM-dd HH:mm\"", output: "2026-11-01 00:00"),
+    ]
+    static let output = ValueType.date
+
+    @Parameter(input: true, summary: "The date.") var date: Date
+    @Parameter(primary: true, summary: "The period.", choices: DatePeriod.names) var period: String
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        .value(.date(try DatePeriod.interval(period, holding: date).start))
+    }
+}
+
+/// `end-of`: the last second of the day, week, month or year.
+struct EndOf: Intent {
+    static let summary = "Outputs the last second of the day, week, month or year the input date is in."
+    static let examples = [
+        IntentExample("- date: 2026-02-10\n- end-of: month\n- format-date: \"yyyy-MM-dd HH:mm:ss\"", output: "2026-02-28 23:59:59"),
+    ]
+    static let output = ValueType.date
+
+    @Parameter(input: true, summary: "The date.") var date: Date
+    @Parameter(primary: true, summary: "The period.", choices: DatePeriod.names) var period: String
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        .value(.date(try DatePeriod.interval(period, holding: date).end.addingTimeInterval(-1)))
     }
 }

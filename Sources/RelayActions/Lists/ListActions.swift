@@ -3,7 +3,9 @@ import RelayKit
 /// Actions that make and pick from lists.
 public enum ListActions: IntentPackage {
     public static let name = "lists"
-    public static let intents: [any Intent.Type] = [MakeList.self, GetItem.self, FilterList.self]
+    public static let intents: [any Intent.Type] = [
+        MakeList.self, GetItem.self, FilterList.self, Unique.self, ReverseList.self, SortList.self, RandomItem.self,
+    ]
 }
 
 /// `list`: outputs its items as a list.

@@ -7,7 +7,7 @@ import RelayKit
 ///     product := power (('*' | '/' | '%') power)*
 ///     power   := unary ('^' power)?            (right-associative)
 ///     unary   := ('-' | '+') unary | primary
-///     primary := NUMBER | NAME '(' sum (',' sum)* ')' | 'pi' | 'e' | '(' sum ')'
+///     primary := NUMBER | NAME '(' (sum (',' sum)*)? ')' | 'pi' | 'e' | '(' sum ')'
 ///
 /// Numbers may be written as `-12`, `3.5`, `1e3`, `1,234.5` is not (the comma separates arguments).
 struct Calculator {
@@ -37,7 +37,7 @@ struct Calculator {
         "sqrt": { $0.squareRoot() }, "abs": { Swift.abs($0) }, "round": { $0.rounded(.toNearestOrAwayFromZero) },
         "floor": { $0.rounded(.down) }, "ceil": { $0.rounded(.up) },
     ]
-    static let functionNames = Array(unaryFunctions.keys).sorted() + ["min", "max"]
+    static let functionNames = Array(unaryFunctions.keys).sorted() + ["min", "max", "random"]
     static let constantNames = ["pi", "e"]
 
     /// What is surely wrong with a formula written with `${…}` inside, whatever the values: a name
@@ -180,6 +180,8 @@ struct Calculator {
         guard take("(") else {
             throw IntentError("cannot read '\(name)' as a number in '\(text)'")
         }
+        skipSpaces()
+        if take(")") { return try apply(name, []) }
         var arguments = [try nested { try $0.sum() }]
         while take(",") { arguments.append(try nested { try $0.sum() }) }
         guard take(")") else { throw IntentError("missing ')' after the arguments of \(name)") }
@@ -212,8 +214,16 @@ struct Calculator {
             return function(arguments[0])
         }
         switch lowered {
-        case "min": return arguments.min() ?? 0
-        case "max": return arguments.max() ?? 0
+        case "min", "max":
+            guard !arguments.isEmpty else { throw IntentError("\(lowered) takes one number or more") }
+            return (lowered == "min" ? arguments.min() : arguments.max()) ?? 0
+        case "random":
+            // random() is from 0 up to 1; random(A, B) as random-number draws it.
+            switch arguments.count {
+            case 0: return Double.random(in: 0..<1)
+            case 2: return try RandomNumbers.number(from: arguments[0], to: arguments[1])
+            default: throw IntentError("random takes no number (0 up to 1) or two (the ends), not \(arguments.count)")
+            }
         default: throw IntentError("unknown function '\(name)'\(Suggestions.didYouMean(name, in: Self.functionNames))")
         }
     }

@@ -5,7 +5,7 @@ import RelayKit
 public enum MathActions: IntentPackage {
     public static let name = "math"
     public static let intents: [any Intent.Type] = [
-        MakeNumber.self, Calculate.self, RoundNumber.self, FormatNumber.self, Statistics.self,
+        MakeNumber.self, Calculate.self, RoundNumber.self, FormatNumber.self, Statistics.self, RandomNumber.self,
     ]
 }
 
@@ -27,9 +27,10 @@ struct MakeNumber: Intent {
 
 /// `calculate`: evaluates arithmetic.
 struct Calculate: Intent {
-    static let summary = "Evaluates arithmetic: + - * / % ^, parentheses, sqrt abs round floor ceil min max."
+    static let summary = "Evaluates arithmetic: + - * / % ^, parentheses, sqrt abs round floor ceil min max, random() and random(A, B)."
     static let examples = [
         IntentExample("- calculate: \"(2 + 3) * 4 ^ 2 / sqrt(16)\"", output: "20"),
+        IntentExample("- calculate: \"random(1, 6) * 10\""),
     ]
     static let output = ValueType.number
 

@@ -45,13 +45,14 @@ struct GetType: Intent {
 
 /// `show`: prints a value during the run.
 struct Show: Intent {
-    static let summary = "Prints the input to standard output, formatted like a workflow's output; outputs nothing."
+    static let summary = "Prints the input, or the value given, to standard output, formatted like a workflow's output; outputs nothing."
     static let examples = [
         IntentExample("- text: working…\n- show\n- text: done", output: "working…\ndone"),
+        IntentExample("- number: 3\n  as: count\n- show: \"found ${count} files\"\n- nothing", output: "found 3 files"),
     ]
     static let output = ValueType.nothing
 
-    @Parameter(input: true, summary: "What to print.") var value: Value
+    @Parameter(primary: true, input: true, summary: "What to print: the input unless given.") var value: Value
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         await context.show(value)

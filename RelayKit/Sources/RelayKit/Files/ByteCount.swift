@@ -4,8 +4,8 @@ import Foundation
 public enum ByteCount {
     private static let units: [String: Double] = [
         "b": 1, "byte": 1, "bytes": 1,
-        "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12,
-        "kib": 1024, "mib": 1_048_576, "gib": 1_073_741_824, "tib": 1_099_511_627_776,
+        "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12, "pb": 1e15,
+        "kib": 1024, "mib": 1_048_576, "gib": 1_073_741_824, "tib": 1_099_511_627_776, "pib": 1_125_899_906_842_624,
     ]
 
     /// The number of bytes `text` spells, or nil if it is not a size with a unit.
@@ -19,9 +19,13 @@ public enum ByteCount {
         return amount * scale
     }
 
-    /// `count` bytes for people, in decimal units: `512 bytes`, `10 MB`, `2.1 GB`.
-    public static func text(_ count: Int64) -> String {
-        let units: [(Double, String)] = [(1e12, "TB"), (1e9, "GB"), (1e6, "MB"), (1e3, "KB")]
+    /// `count` bytes for people, in decimal units: `512 bytes`, `10 MB`, `2.1 GB`; or in binary
+    /// ones: `1.5 KiB`, `10 MiB`.
+    public static func text(_ count: Int64, binary: Bool = false) -> String {
+        let units: [(Double, String)] =
+            binary
+            ? [(1_125_899_906_842_624, "PiB"), (1_099_511_627_776, "TiB"), (1_073_741_824, "GiB"), (1_048_576, "MiB"), (1024, "KiB")]
+            : [(1e15, "PB"), (1e12, "TB"), (1e9, "GB"), (1e6, "MB"), (1e3, "KB")]
         for (size, unit) in units where Double(count) >= size {
             let value = (Double(count) / size * 10).rounded() / 10
             return NumberFormatting.text(value) + " " + unit

@@ -1,11 +1,23 @@
 import Foundation
 
 extension FileReference {
-    /// A property of Docs/Language.md, "Changing files, and undo" (`name path extension size created modified type`), nil for other names.
+    /// The properties every file has (Docs/Language.md, "Variables and expressions").
+    static let properties: [(name: String, type: ValueType)] = [
+        ("name", .text), ("stem", .text), ("path", .text), ("url", .url), ("extension", .text), ("size", .number),
+        ("created", .date), ("modified", .date), ("type", .text), ("mimeType", .text),
+    ]
+    static let propertyNames = properties.map(\.name)
+
+    /// A property of Docs/Language.md, "Variables and expressions" (`propertyNames`), nil for other names.
     func property(_ name: String) throws(ValueAccessError) -> Value? {
         switch name {
         case "name": return .text(self.name)
+        case "stem":
+            let name = self.name, ext = fileExtension
+            return .text(ext.isEmpty || name == "." + ext ? name : String(name.dropLast(ext.count + 1)))
         case "path": return .text(path)
+        case "url": return .url(URL(fileURLWithPath: path))
+        case "mimeType": return .text(contentType.mimeType ?? "application/octet-stream")
         case "extension": return .text(fileExtension)
         case "type": return .text(contentType.identifier)
         case "size":

@@ -31,10 +31,7 @@ public struct FilterValidation: Sendable {
     /// The validation for files (Docs/Language.md, "Changing files, and undo"): the common properties, image sizes, and the extra
     /// properties packages read (such as a PDF's `pages`), whose type is not known here.
     public static var files: FilterValidation {
-        let common: [(name: String, type: ValueType)] = [
-            ("name", .text), ("path", .text), ("extension", .text), ("type", .text), ("size", .number),
-            ("created", .date), ("modified", .date), ("width", .number), ("height", .number),
-        ]
+        let common = FileReference.properties + [("width", .number), ("height", .number)]
         return FilterValidation(subject: "a file", properties: common + FilePropertyReaders.allNames.map { ($0, .any) })
     }
 

@@ -17,7 +17,7 @@ extension Value {
         case .date: ["year", "month", "day", "hour", "minute", "second", "weekday"]
         case .url: ["scheme", "host", "path", "query", "fragment"]
         case .file(let file):
-            ["name", "path", "extension", "size", "created", "modified", "type"]
+            FileReference.propertyNames
                 + (file.contentType.conforms(to: .image) ? ["width", "height"] : [])
                 + FilePropertyReaders.names(for: file.contentType)
         case .richText: ["text", "count"]

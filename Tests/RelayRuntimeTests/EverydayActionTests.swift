@@ -1,0 +1,156 @@
+import Foundation
+import RelayKit
+import Testing
+
+@testable import RelayRuntime
+
+/// The everyday list, random, date and size actions, with what goes wrong at their edges.
+@Suite("Lists in order, random numbers, periods and sizes")
+struct EverydayActionTests {
+    @Test("unique, reverse-list and sort-list", arguments: [
+        ("- list: [b, a, b, c, a]\n- unique", #"["b","a","c"]"#),
+        ("- list: [Oslo, oslo, Bergen]\n- unique", #"["Oslo","oslo","Bergen"]"#),
+        ("- list: [Oslo, oslo, Bergen]\n- unique: { case-sensitive: false }", #"["Oslo","Bergen"]"#),
+        // A number and a text that reads as it are the same item, as in `if`; 0 and -0 too.
+        ("- list: [1, \"1\", 2, 0, -0]\n- unique", #"[1,2,0]"#),
+        ("- list: [[1, 2], [1, 2], [2]]\n- unique", #"[[1,2],[2]]"#),
+        ("- list: []\n- unique", "[]"),
+        ("- list: [1, 2, 3]\n- reverse-list", "[3,2,1]"),
+        ("- list: [photo10.jpg, Photo2.jpg, photo1.jpg]\n- sort-list", #"["photo1.jpg","Photo2.jpg","photo10.jpg"]"#),
+        ("- list: [photo10.jpg, photo2.jpg]\n- sort-list: { natural: false }", #"["photo10.jpg","photo2.jpg"]"#),
+        ("- list: [b, B, a, A]\n- sort-list: { case-sensitive: true, natural: false }", #"["A","B","a","b"]"#),
+        ("- list: [3, 11, 2]\n- sort-list: descending", "[11,3,2]"),
+        ("- list: [2026-03-01, 2025-12-31]\n- sort-list\n- get-item: first\n- format-date: yyyy", #""2025""#),
+        // Texts that differ only in case are put in one order, whatever their order in the list.
+        ("- list: [b, a, B]\n- sort-list", #"["a","B","b"]"#),
+        ("- list: [B, a, b]\n- sort-list", #"["a","B","b"]"#),
+        ("- list: [2, \"10\", 1]\n- sort-list", #"[1,2,"10"]"#),
+    ])
+    func lists(steps: String, expected: String) async throws {
+        #expect(try await json(steps) == expected)
+    }
+
+    @Test("random-number: whole ends give whole numbers from one end to the other, both included")
+    func randomWhole() async throws {
+        var seen = Set<Double>()
+        for _ in 0..<300 {
+            guard case .number(let number) = try await run("- random-number: { min: 1, max: 6 }") else {
+                Issue.record("not a number")
+                return
+            }
+            #expect((1...6).contains(number) && number.rounded() == number)
+            seen.insert(number)
+        }
+        // The chance that one face never comes in 300 throws is 6 × (5/6)^300, about 10^-23.
+        #expect(seen == [1, 2, 3, 4, 5, 6])
+        #expect(try await run("- random-number: { min: -3, max: -3 }") == .number(-3))
+    }
+
+    @Test("random-number and random(): fractions, extreme and equal ends")
+    func randomEdges() async throws {
+        for steps in [
+            "- random-number: { min: 0.5, max: 0.75 }", "- calculate: \"random()\"", "- calculate: \"random(-1e308, 1e308)\"",
+            "- random-number: { min: -1e308, max: 1e308 }", "- random-number: { min: 1e300, max: 1e301 }",
+        ] {
+            guard case .number(let number) = try await run(steps) else {
+                Issue.record("\(steps): not a number")
+                continue
+            }
+            #expect(number.isFinite, "\(steps)")
+            if steps.contains("0.5") { #expect(number >= 0.5 && number <= 0.75) }
+            if steps.contains("random()") { #expect(number >= 0 && number < 1) }
+        }
+        guard case .number(let die) = try await run("- calculate: \"random(1, 6) * 10\"") else { return }
+        #expect([10, 20, 30, 40, 50, 60].contains(die))
+    }
+
+    @Test("bad ends, empty lists and mixed lists are step errors that say what is wrong", arguments: [
+        ("- random-number: { min: 6, max: 1 }", "is larger than the largest"),
+        // NaN and infinity never become numbers, so they never reach the draw.
+        ("- text: .nan\n- random-number: { min: 0, max: \"${previous}\" }", "parameter 'max' wants a number"),
+        ("- text: .inf\n- random-number: { min: 0, max: \"${previous}\" }", "parameter 'max' wants a number"),
+        ("- text: \"random(1)\"\n- calculate: \"${previous}\"", "random takes no number"),
+        ("- text: \"random(3, 2)\"\n- calculate: \"${previous}\"", "is larger than the largest"),
+        ("- text: \"min()\"\n- calculate: \"${previous}\"", "min takes one number or more"),
+        ("- list: []\n- random-item", "the list is empty"),
+        ("- list: [1, [2]]\n- sort-list", "in one list; sort-list orders numbers, dates and texts"),
+        ("- number: -1\n- format-file-size", "from 0"),
+        ("- number: 1e400\n- format-file-size", "from 0"),
+        ("- number: 1e300\n- format-file-size", "from 0"),
+        ("- text: lots\n- format-file-size", "'lots' is not a number of bytes"),
+    ])
+    func errors(steps: String, fragment: String) async {
+        do {
+            let value = try await run(steps)
+            Issue.record("\(steps) gave \(value)")
+        } catch let error as RuntimeError {
+            #expect(error.message.contains(fragment), "\(error.message)")
+        } catch {
+            Issue.record("\(steps): \(error)")
+        }
+    }
+
+    @Test("random-item picks an item of the list")
+    func randomItem() async throws {
+        for _ in 0..<20 {
+            let item = try await run("- list: [heads, tails]\n- random-item")
+            #expect(item == "heads" || item == "tails")
+        }
+        #expect(try await run("- list: [only]\n- random-item") == "only")
+    }
+
+    @Test("start-of and end-of a day, week, month and year", arguments: [
+        ("- date: 2026-11-24 15:30\n- start-of: day\n- format-date: \"yyyy-MM-dd HH:mm:ss\"", #""2026-11-24 00:00:00""#),
+        ("- date: 2026-11-24 15:30\n- end-of: day\n- format-date: \"yyyy-MM-dd HH:mm:ss\"", #""2026-11-24 23:59:59""#),
+        ("- date: 2024-02-10\n- end-of: month\n- format-date: yyyy-MM-dd", #""2024-02-29""#),
+        ("- date: 2026-07-04\n- start-of: year\n- format-date: yyyy-MM-dd", #""2026-01-01""#),
+        ("- date: 2026-07-04\n- end-of: year\n- format-date: yyyy-MM-dd", #""2026-12-31""#),
+    ])
+    func periods(steps: String, expected: String) async throws {
+        #expect(try await json(steps) == expected)
+    }
+
+    @Test("a week starts on the calendar's first weekday and lasts seven days")
+    func week() async throws {
+        let start = try await run("- date: 2026-11-25 12:00\n- start-of: week")
+        let end = try await run("- date: 2026-11-25 12:00\n- end-of: week")
+        guard case .date(let first) = start, case .date(let last) = end else {
+            Issue.record("not dates: \(start), \(end)")
+            return
+        }
+        #expect(Calendar.current.component(.weekday, from: first) == Calendar.current.firstWeekday)
+        #expect(Calendar.current.dateComponents([.day], from: first, to: last.addingTimeInterval(1)).day == 7)
+    }
+
+    @Test("format-file-size: numbers, sizes and files, decimal and binary", arguments: [
+        ("- number: 0\n- format-file-size", #""0 bytes""#),
+        ("- number: 1\n- format-file-size", #""1 byte""#),
+        ("- number: 1400000\n- format-file-size", #""1.4 MB""#),
+        ("- number: 1536\n- format-file-size: binary", #""1.5 KiB""#),
+        ("- text: 3 GiB\n- format-file-size: binary", #""3 GiB""#),
+        ("- number: 9000000000000000000\n- format-file-size", #""9000 PB""#),
+    ])
+    func sizes(steps: String, expected: String) async throws {
+        #expect(try await json(steps) == expected)
+    }
+
+    @Test("a file's size, stem, url and MIME type")
+    func fileProperties() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-sizes-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("my report.tar.gz")
+        try Data(repeating: 7, count: 2_500).write(to: file)
+        try "# Hi".write(to: folder.appendingPathComponent("notes.md"), atomically: true, encoding: .utf8)
+        let workflow = folder.appendingPathComponent("w.yaml").path
+        let size = try await run("- read-file: \"my report.tar.gz\"\n- format-file-size", path: workflow)
+        #expect(size == "2.5 KB")
+        let facts = try await run(
+            "- read-file: \"my report.tar.gz\"\n- text: \"${previous.stem}|${previous.url}\"\n- read-file: notes.md\n- text: \"${previous.stem}|${previous.mimeType}\"",
+            path: workflow)
+        #expect(facts == "notes|text/markdown")
+        let url = try await run("- read-file: \"my report.tar.gz\"\n- text: \"${previous.stem}|${previous.url}\"", path: workflow)
+        #expect(url == .text("my report.tar|" + URL(fileURLWithPath: file.path).absoluteString))
+        #expect(URL(fileURLWithPath: file.path).absoluteString.contains("my%20report.tar.gz"))
+    }
+}
