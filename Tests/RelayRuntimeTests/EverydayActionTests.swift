@@ -153,4 +153,24 @@ struct EverydayActionTests {
         #expect(url == .text("my report.tar|" + URL(fileURLWithPath: file.path).absoluteString))
         #expect(URL(fileURLWithPath: file.path).absoluteString.contains("my%20report.tar.gz"))
     }
+
+    @Test("hash: SHA-256, SHA-1 and MD5 of text, and of a file read in pieces")
+    func hash() async throws {
+        #expect(try await run("- text: abc\n- hash") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(try await run("- text: abc\n- hash: sha1") == "a9993e364706816aba3e25717850c26c9cd0d89d")
+        #expect(try await run("- text: abc\n- hash: md5") == "900150983cd24fb0d6963f7d28e17f72")
+        #expect(try await run("- text: \"\"\n- hash: md5") == "d41d8cd98f00b204e9800998ecf8427e")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-hash-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Three and a half megabytes: pieces of one megabyte, and a short last one.
+        let bytes = Data((0..<3_670_016).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) })
+        try bytes.write(to: folder.appendingPathComponent("big.bin"))
+        let workflow = folder.appendingPathComponent("w.yaml").path
+        for algorithm in ContentHash.Algorithm.allCases {
+            let digest = try await run("- read-file: big.bin\n- hash: \(algorithm.rawValue)", path: workflow)
+            #expect(digest == ContentHash.of(bytes, algorithm).map(Value.text), "\(algorithm)")
+        }
+        await #expect(throws: RuntimeError.self) { try await run("- list: [a, b]\n- hash") }
+    }
 }

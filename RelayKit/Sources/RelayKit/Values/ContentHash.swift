@@ -4,25 +4,50 @@ import Foundation
 import CryptoKit
 #endif
 
-/// A SHA-256 digest, written as 64 hexadecimal digits: what pins a remembered grant to a
-/// workflow's content and a trusted package to its files (Docs/Security.md, "How grants are kept").
-/// A cryptographic hash, so that no edited workflow or package can pass for the one trusted.
+/// A cryptographic digest, written in lowercase hexadecimal: SHA-256 pins a remembered grant to a
+/// workflow's content and a trusted package to its files (Docs/Security.md, "How grants are kept"),
+/// so that no edited workflow or package can pass for the one trusted; the `hash` action offers
+/// SHA-1 and MD5 too, for checking downloads against the sums people publish.
 ///
 /// On Linux it is OpenSSL's libcrypto (`libcrypto.so.3`, which libcurl already depends on), opened
 /// with `dlopen` the first time a hash is needed, so that runs with nothing to compare do not load
 /// it; on macOS, CryptoKit. Without libcrypto, `finish()` gives nil and nothing can be pinned.
-struct ContentHash {
+public struct ContentHash {
+    /// The digests Relay makes.
+    public enum Algorithm: String, Sendable, CaseIterable {
+        case sha256, sha1, md5
+
+        /// How many bytes the digest has.
+        var length: Int {
+            switch self {
+            case .sha256: 32
+            case .sha1: 20
+            case .md5: 16
+            }
+        }
+    }
+
+    public let algorithm: Algorithm
     #if canImport(CryptoKit)
-    private var hasher = SHA256()
+    private var sha256 = SHA256()
+    private var sha1 = Insecure.SHA1()
+    private var md5 = Insecure.MD5()
     #else
     private let context: OpaquePointer?
     #endif
 
-    init() {
+    public init(_ algorithm: Algorithm = .sha256) {
+        self.algorithm = algorithm
         #if !canImport(CryptoKit)
         context = LibCrypto.shared.flatMap { crypto in
             guard let context = crypto.newContext() else { return nil }
-            guard crypto.initialize(context, crypto.sha256(), nil) == 1 else {
+            let digest: OpaquePointer? =
+                switch algorithm {
+                case .sha256: crypto.sha256()
+                case .sha1: crypto.sha1()
+                case .md5: crypto.md5()
+                }
+            guard digest != nil, crypto.initialize(context, digest, nil) == 1 else {
                 crypto.freeContext(context)
                 return nil
             }
@@ -31,44 +56,61 @@ struct ContentHash {
         #endif
     }
 
-    mutating func update(_ data: Data) {
+    public mutating func update(_ data: Data) {
+        data.withUnsafeBytes { update($0) }
+    }
+
+    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
         #if canImport(CryptoKit)
-        hasher.update(data: data)
+        switch algorithm {
+        case .sha256: sha256.update(bufferPointer: bytes)
+        case .sha1: sha1.update(bufferPointer: bytes)
+        case .md5: md5.update(bufferPointer: bytes)
+        }
         #else
         guard let context, let crypto = LibCrypto.shared else { return }
-        data.withUnsafeBytes { bytes in _ = crypto.update(context, bytes.baseAddress, bytes.count) }
+        _ = crypto.update(context, bytes.baseAddress, bytes.count)
         #endif
     }
 
-    mutating func update(_ text: String) { update(Data(text.utf8)) }
+    public mutating func update(_ text: String) { update(Data(text.utf8)) }
 
     /// The digest in hexadecimal; the hash is used up. Nil when no digest could be made.
-    consuming func finish() -> String? {
+    public consuming func finish() -> String? {
         #if canImport(CryptoKit)
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        let digest: [UInt8] =
+            switch algorithm {
+            case .sha256: Array(sha256.finalize())
+            case .sha1: Array(sha1.finalize())
+            case .md5: Array(md5.finalize())
+            }
+        return digest.map { String(format: "%02x", $0) }.joined()
         #else
         guard let context, let crypto = LibCrypto.shared else { return nil }
         defer { crypto.freeContext(context) }
         var digest = [UInt8](repeating: 0, count: 64)
         var length: UInt32 = 0
-        guard crypto.finish(context, &digest, &length) == 1, length == 32 else { return nil }
-        return digest.prefix(32).map { String(format: "%02x", $0) }.joined()
+        guard crypto.finish(context, &digest, &length) == 1, Int(length) == algorithm.length else { return nil }
+        return digest.prefix(algorithm.length).map { String(format: "%02x", $0) }.joined()
         #endif
     }
 
     /// The digest of `data`, or nil.
-    static func of(_ data: Data) -> String? {
-        var hash = ContentHash()
+    public static func of(_ data: Data, _ algorithm: Algorithm = .sha256) -> String? {
+        var hash = ContentHash(algorithm)
         hash.update(data)
         return hash.finish()
     }
 }
 
 #if !canImport(CryptoKit)
-/// The six libcrypto functions a streamed SHA-256 needs, looked up once.
+/// The libcrypto functions a streamed digest needs, looked up once.
 private struct LibCrypto: @unchecked Sendable {
+    typealias Digest = @convention(c) () -> OpaquePointer?
     let newContext: @convention(c) () -> OpaquePointer?
-    let sha256: @convention(c) () -> OpaquePointer?
+    let sha256: Digest
+    let sha1: Digest
+    let md5: Digest
     let initialize: @convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?) -> Int32
     let update: @convention(c) (OpaquePointer?, UnsafeRawPointer?, Int) -> Int32
     let finish: @convention(c) (OpaquePointer?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt32>?) -> Int32
@@ -83,7 +125,9 @@ private struct LibCrypto: @unchecked Sendable {
             dlsym(library, name).map { unsafeBitCast($0, to: type) }
         }
         guard let newContext = symbol("EVP_MD_CTX_new", as: (@convention(c) () -> OpaquePointer?).self),
-            let sha256 = symbol("EVP_sha256", as: (@convention(c) () -> OpaquePointer?).self),
+            let sha256 = symbol("EVP_sha256", as: Digest.self),
+            let sha1 = symbol("EVP_sha1", as: Digest.self),
+            let md5 = symbol("EVP_md5", as: Digest.self),
             let initialize = symbol("EVP_DigestInit_ex", as: (@convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?) -> Int32).self),
             let update = symbol("EVP_DigestUpdate", as: (@convention(c) (OpaquePointer?, UnsafeRawPointer?, Int) -> Int32).self),
             let finish = symbol(
@@ -91,7 +135,8 @@ private struct LibCrypto: @unchecked Sendable {
             let freeContext = symbol("EVP_MD_CTX_free", as: (@convention(c) (OpaquePointer?) -> Void).self)
         else { return nil }
         return LibCrypto(
-            newContext: newContext, sha256: sha256, initialize: initialize, update: update, finish: finish, freeContext: freeContext)
+            newContext: newContext, sha256: sha256, sha1: sha1, md5: md5, initialize: initialize, update: update,
+            finish: finish, freeContext: freeContext)
     }()
 }
 #endif
