@@ -79,6 +79,15 @@ struct StepContext: IntentContext {
         try await interpreter.environment.gate.authorize(access)
     }
 
+    func runProgram(_ program: ProgramRun) async throws -> ProgramOutcome {
+        // Asked by the name the workflow gave (a dry run stops here, saying what it would start).
+        try await authorize(Access(.run, program.program))
+        guard let executable = ChildProcess.find(program.program) else {
+            throw IntentError("there is no program '\(program.program)' on PATH; install it, or name another")
+        }
+        return try await ProgramRunner.run(executable: executable, program)
+    }
+
     /// The paths of the files in `value`, looking into lists.
     private static func files(in value: Value) -> [String] {
         switch value {

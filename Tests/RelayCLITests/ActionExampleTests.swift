@@ -31,7 +31,9 @@ struct ActionExampleTests {
                 let checked = try await RelayProcess.running(["check", file.path], in: folder)
                 #expect(checked.status == 0, "\(name) example \(index + 1): \(checked.standardError)")
                 guard case .text(let output) = try example.property("output") else { continue }
-                let ran = try await RelayProcess.running(["run", file.path], in: folder)
+                // An example that starts a program is granted exactly that.
+                let starts = try action.property("capabilities").asList.contains(.text("run"))
+                let ran = try await RelayProcess.running(["run", file.path] + (starts ? ["--allow-run"] : []), in: folder)
                 #expect(ran.status == 0, "\(name) example \(index + 1): \(ran.standardError)")
                 #expect(ran.standardOutput == (output.isEmpty ? "" : output + "\n"), "\(name) example \(index + 1)")
                 count += 1

@@ -42,6 +42,12 @@ public enum Limits {
     /// here, or earlier by the step's timeout.
     public static let responseBytes: UInt64 = 16 << 30
 
+    /// The most standard output a program a step starts may write (`run-shell-script`): 256 MiB,
+    /// held in memory as the step's output.
+    public static let programOutput = 256 << 20
+    /// How much of a program's standard error is kept for its step's error: the last 64 KiB.
+    public static let programErrors = 64 << 10
+
     /// What is wrong with `seconds` as a length of time to wait or to allow, or nil: it must be a
     /// finite number from 0 to `longestDuration`.
     public static func durationProblem(_ seconds: Double) -> String? {

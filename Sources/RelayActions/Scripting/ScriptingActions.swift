@@ -5,6 +5,7 @@ public enum ScriptingActions: IntentPackage {
     public static let name = "scripting"
     public static let intents: [any Intent.Type] = [
         GetDetails.self, GetType.self, Show.self, Wait.self, MakeNothing.self, Comment.self, Fail.self, RunWorkflow.self,
+        RunShellScript.self,
     ]
 }
 

@@ -121,8 +121,15 @@ public struct PermissionReport: Sendable {
             var template = action.arguments[index]
             if template == nil, parameter.isInput { template = step.input }
             guard let template else {
-                // Not given: the previous step's output fills an input; an optional one is unused.
-                if parameter.isInput { need(capability, nil, parameter.name, fromPreviousStep: true) }
+                // Not given: the previous step's output fills an input; a default is the value
+                // (`run-shell-script` starts `sh`); an optional one is unused.
+                if parameter.isInput {
+                    need(capability, nil, parameter.name, fromPreviousStep: true)
+                } else if let value = parameter.defaultValue {
+                    for target in Access.targets(of: value, for: capability, type: parameter.type, relativeTo: folder) {
+                        need(capability, target, parameter.name)
+                    }
+                }
                 continue
             }
             if literals(template) == nil, capability == .read || capability == .write,

@@ -78,6 +78,10 @@ public protocol IntentContext: Sendable {
     /// asked before the intent is performed; an intent asks here for what it finds itself, such as
     /// the files of a library folder. Throws `AccessDenied` when it is not granted.
     func authorize(_ access: Access) async throws
+    /// Starts a program and waits for it to end (Docs/Language.md, "Running programs"): asks the
+    /// gate to start it by name, gives it `input` on its standard input, and returns what it wrote
+    /// and how it ended. A step's `timeout:` or a signal stops it and everything it started.
+    func runProgram(_ program: ProgramRun) async throws -> ProgramOutcome
 }
 
 extension IntentContext {
@@ -89,4 +93,9 @@ extension IntentContext {
     /// Outside a run's gate — a package host, confined by the kernel instead, or `relay undo`,
     /// which puts back only what a run changed — everything asked is allowed.
     public func authorize(_ access: Access) async throws {}
+
+    /// Only a run starts programs for its steps: a package's host starts its own, confined by the kernel.
+    public func runProgram(_ program: ProgramRun) async throws -> ProgramOutcome {
+        throw IntentError("'\(program.program)' cannot be started here: only a workflow's run starts programs for its steps")
+    }
 }

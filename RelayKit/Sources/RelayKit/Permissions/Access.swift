@@ -167,7 +167,7 @@ public struct Access: Sendable, Hashable, CustomStringConvertible {
     /// What `value`, given to a parameter of type `type` that declares `capability`, names: for
     /// `read` the files in it (text where the parameter takes a file is a path too; other text is
     /// content, not a place), for `write` the files and the paths written as text, for `net` the
-    /// hosts of its URLs, for `open` its URLs. Lists are looked into. Relative paths start at `folder`.
+    /// hosts of its URLs, for `open` its URLs, for `run` the program a text names. Lists are looked into. Relative paths start at `folder`.
     public static func targets(of value: Value, for capability: Capability, type: ValueType, relativeTo folder: URL) -> [String] {
         switch value {
         case .list(let items):
@@ -182,6 +182,8 @@ public struct Access: Sendable, Hashable, CustomStringConvertible {
             return hostTarget(of: url).map { [$0] } ?? []
         case .text(let text) where capability == .net:
             return URL(string: text).flatMap(hostTarget).map { [$0] } ?? []
+        case .text(let text) where capability == .run:
+            return text.isEmpty ? [] : [text]
         case .url, .text:
             return capability == .open ? [value.textValue] : []
         default:

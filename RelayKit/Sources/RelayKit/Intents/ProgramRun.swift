@@ -1,0 +1,40 @@
+import Foundation
+
+/// A program for a step to start (`IntentContext.runProgram`): found by name on `PATH`, or by path.
+public struct ProgramRun: Sendable {
+    /// The program's name (`sh`, `python3`) or path; the gate is asked to start it by this name.
+    public var program: String
+    public var arguments: [String]
+    /// What it reads on its standard input.
+    public var input: Data
+    /// The most bytes of standard output kept; a program that writes more is stopped, and the
+    /// step fails, so that no output can fill memory.
+    public var outputLimit: Int
+
+    public init(program: String, arguments: [String] = [], input: Data = Data(), outputLimit: Int = Limits.programOutput) {
+        self.program = program
+        self.arguments = arguments
+        self.input = input
+        self.outputLimit = outputLimit
+    }
+}
+
+/// How a program ended, and what it wrote.
+public struct ProgramOutcome: Sendable {
+    /// The exit status, or the signal that ended it when `signalled`.
+    public var status: Int32
+    public var signalled: Bool
+    public var output: Data
+    /// Its standard error: the last `Limits.programErrors` bytes of it, which say why it failed.
+    public var errors: Data
+
+    public init(status: Int32, signalled: Bool, output: Data, errors: Data) {
+        self.status = status
+        self.signalled = signalled
+        self.output = output
+        self.errors = errors
+    }
+
+    /// Whether it ended by itself with status 0.
+    public var succeeded: Bool { !signalled && status == 0 }
+}

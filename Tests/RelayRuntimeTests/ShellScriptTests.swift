@@ -1,0 +1,133 @@
+import Foundation
+import RelayKit
+import Testing
+
+@testable import RelayRuntime
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `run-shell-script`: what it gives and reads, how it fails, and that it always stops.
+@Suite("Shell scripts")
+struct ShellScriptTests {
+    let running: [Capability: GrantScope] = [.run: .everywhere]
+
+    @Test("standard input, arguments, other interpreters; the output without its last line feed")
+    func inputAndOutput() async throws {
+        #expect(try await run("- text: hello\n- run-shell-script: tr a-z A-Z", granted: running) == "HELLO")
+        #expect(try await run("- run-shell-script: 'printf \"a\\n\\n\"'", granted: running) == "a\n")
+        let arguments = try await run(
+            "- list: [a b, c]\n- run-shell-script: { script: 'for a in \"$@\"; do echo \"[$a]\"; done', input-mode: arguments }",
+            granted: running)
+        #expect(arguments == "[a b]\n[c]")
+        // A list is its items' texts, a line each.
+        #expect(try await run("- list: [x, y]\n- run-shell-script: \"wc -l | tr -d ' '\"", granted: running) == "2")
+        if ChildProcess.find("python3") != nil {
+            #expect(try await run("- run-shell-script: { script: 'print(6 * 7)', shell: python3 }", granted: running) == "42")
+        }
+    }
+
+    @Test("a file is read on standard input; output that is not text becomes a file")
+    func filesInAndOut() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-shell-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "one\ntwo\nthree\n".write(to: folder.appendingPathComponent("lines.txt"), atomically: true, encoding: .utf8)
+        let workflow = folder.appendingPathComponent("w.yaml").path
+        #expect(try await run("- read-file: lines.txt\n- run-shell-script: wc -l | tr -d ' '", path: workflow, granted: running) == "3")
+        let made = try await run("- run-shell-script: \"printf '\\\\377\\\\330\\\\377'\"", granted: running)
+        guard case .file(let file) = made else {
+            Issue.record("not a file: \(made)")
+            return
+        }
+        #expect(try file.contents() == Data([0xFF, 0xD8, 0xFF]))
+    }
+
+    @Test("a status other than 0 is a step error with the status and the end of standard error")
+    func failures() async throws {
+        await expectFailure("- run-shell-script: 'echo first >&2; echo oops >&2; exit 3'", "the script exited with status 3: first\noops")
+        await expectFailure("- run-shell-script: 'kill -9 $$'", "was ended by signal 9")
+        await expectFailure("- run-shell-script: { script: 'echo hi', shell: fish }", "there is no program 'fish' on PATH", unlessFound: "fish")
+        // A long standard error is cut to its end.
+        await expectFailure("- run-shell-script: 'head -c 5000 /dev/zero | tr \"\\\\0\" x >&2; echo END >&2; exit 1'", "xxxxEND")
+        await expectFailure("- run-shell-script: 'head -c 100000 /dev/zero | tr \"\\\\0\" x >&2; exit 1'", "status 1: …xxxx", shorterThan: 1_100)
+    }
+
+    @Test("without a run grant nothing starts, and the denial names sh")
+    func needsGrant() async throws {
+        do {
+            _ = try await run("- run-shell-script: echo hi")
+            Issue.record("ran without a grant")
+        } catch let error as RuntimeError {
+            #expect(error.denial != nil)
+            #expect(error.message.contains("start sh"), "\(error.message)")
+        }
+    }
+
+    @Test("a timeout stops the script and what it started in the background")
+    func timeoutStopsChildren() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-shell-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pidFile = folder.appendingPathComponent("pid").path
+        let start = ContinuousClock.now
+        await expectFailure("- run-shell-script: 'sleep 60 & echo $! > \(pidFile); sleep 60'\n  timeout: 1", "timed out")
+        #expect(ContinuousClock.now - start < .seconds(20))
+        let pid = try #require(pid_t(String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        // The background sleep went with the script (killed, then reaped by whoever adopted it).
+        #expect(try await Self.ends(pid), "the background sleep \(pid) still runs")
+    }
+
+    @Test("a script that ends leaves nothing running behind it")
+    func endingStopsChildren() async throws {
+        let started = try await run("- run-shell-script: 'sleep 60 > /dev/null 2>&1 & echo $!'", granted: running)
+        let pid = try #require(pid_t(started.textValue))
+        #expect(try await Self.ends(pid), "the background sleep \(pid) outlived its script")
+    }
+
+    @Test("output past the limit stops the program with an error; memory stays bounded")
+    func outputLimit() async throws {
+        guard let sh = ChildProcess.find("sh") else { return }
+        do {
+            _ = try await ProgramRunner.run(
+                executable: sh, ProgramRun(program: "sh", arguments: ["-c", "yes"], outputLimit: 1 << 20))
+            Issue.record("endless output was accepted")
+        } catch let error as IntentError {
+            #expect(error.message.contains("wrote more than 1 MiB"), "\(error.message)")
+        }
+        // Standard input a program never reads is no error.
+        let outcome = try await ProgramRunner.run(
+            executable: sh, ProgramRun(program: "sh", arguments: ["-c", "exit 0"], input: Data(count: 4 << 20)))
+        #expect(outcome.succeeded)
+    }
+
+    /// Whether `pid` is gone, or a zombie, within five seconds.
+    private static func ends(_ pid: pid_t) async throws -> Bool {
+        for _ in 0..<100 {
+            if kill(pid, 0) != 0 || isZombie(pid) { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+
+    private static func isZombie(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else {
+            return true
+        }
+        return stat[stat.index(after: close)...].split(separator: " ").first == "Z"
+    }
+
+    private func expectFailure(_ steps: String, _ fragment: String, unlessFound program: String? = nil, shorterThan limit: Int = .max) async {
+        if let program, ChildProcess.find(program) != nil { return }
+        do {
+            let value = try await run(steps, granted: running)
+            Issue.record("\(steps) gave \(value)")
+        } catch let error as RuntimeError {
+            #expect(error.message.contains(fragment), "\(error.message)")
+            #expect(error.message.count < limit)
+        } catch {
+            Issue.record("\(steps): \(error)")
+        }
+    }
+}
