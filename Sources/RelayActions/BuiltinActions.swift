@@ -7,7 +7,7 @@ public enum BuiltinActions: IntentPackage {
     public static let includedPackages: [any IntentPackage.Type] = [
         TextActions.self, ListActions.self, DictionaryActions.self, MathActions.self, DateActions.self,
         ScriptingActions.self, InteractionActions.self, WebActions.self, FileActions.self,
-        ImageActions.self, DocumentActions.self, EntityActions.self,
+        ImageActions.self, DocumentActions.self, DataActions.self, EntityActions.self,
         PhotoLibrary.self, NoteLibrary.self,
     ]
 }

@@ -20,6 +20,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case workflow
     /// A package's URL template and the values put into it: a value cannot change the URL's host or shape.
     case urlTemplate = "url-template"
+    /// A CSV file or text: read, written and read again, the same records.
+    case csv
 
     /// What did not hold for `bytes`, or nil when everything did. (A crash is the other finding.)
     public func check(_ bytes: [UInt8]) async -> String? {
@@ -33,6 +35,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .expression: await ExpressionHarness.check(bytes)
         case .workflow: WorkflowHarness.check(bytes)
         case .urlTemplate: URLTemplateHarness.check(bytes)
+        case .csv: CSVHarness.check(bytes)
         }
     }
 }

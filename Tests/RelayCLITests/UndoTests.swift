@@ -295,7 +295,7 @@ struct UndoTests {
             #expect(process.terminationStatus == 0, "\(said)")
         }
         // Every file is its old or its new version, and no temporary file is left.
-        for (path, data) in snapshot(folder) { #expect(data == before[path] || data == Data("changed".utf8), "\(path)") }
+        for (path, data) in snapshot(folder) { #expect(data == before[path] || data == Data("changed\n".utf8), "\(path)") }
         let again = try await relay(["undo"], in: folder)
         #expect(again.status == 0, "\(again.standardError)")
         #expect(snapshot(folder) == before)

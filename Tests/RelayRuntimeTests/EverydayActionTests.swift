@@ -80,14 +80,8 @@ struct EverydayActionTests {
         ("- text: lots\n- format-file-size", "'lots' is not a number of bytes"),
     ])
     func errors(steps: String, fragment: String) async {
-        do {
-            let value = try await run(steps)
-            Issue.record("\(steps) gave \(value)")
-        } catch let error as RuntimeError {
-            #expect(error.message.contains(fragment), "\(error.message)")
-        } catch {
-            Issue.record("\(steps): \(error)")
-        }
+        let error = await failure(steps)
+        #expect(error?.message.contains(fragment) == true, "\(String(describing: error))")
     }
 
     @Test("random-item picks an item of the list")

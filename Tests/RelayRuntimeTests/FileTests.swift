@@ -129,7 +129,7 @@ struct FileTests {
               input: ${f}
             """, granted: writing(root))
         #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("a.txt").path))
-        #expect(try String(contentsOf: root.appendingPathComponent("notes.txt"), encoding: .utf8) == "hello")
+        #expect(try String(contentsOf: root.appendingPathComponent("notes.txt"), encoding: .utf8) == "hello\n")
 
         // The same without luck: a value whose inode now belongs to another file (of another size
         // and time) does not find that file; with its own path gone, reading it names the path.

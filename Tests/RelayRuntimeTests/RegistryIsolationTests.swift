@@ -48,7 +48,7 @@ struct RegistryIsolationTests {
             _ = try await run(steps: "- text: \"${input.waypoints}\"", registry: tracks, header: header, input: .text(track), granted: granted)
             Issue.record("a property of the other registry's files was read")
         } catch let error as RuntimeError {
-            #expect(error.message.contains("a file has no property 'waypoints'; it has name, path, extension, size, created, modified, type, points"))
+            #expect(error.message.contains("a file has no property 'waypoints'; it has name, stem, path, url, extension, size, created, modified, type, mimeType, points"))
         }
         // And the built-in registry knows neither type.
         #expect(try await run(steps: "- text: \"${input.type}\"", registry: registry, header: header, input: .text(track), granted: granted) != .text("com.example.tracktools.gpx"))

@@ -10,7 +10,13 @@ public enum Suggestions {
         }
         guard let best else { return nil }
         let allowed = max(1, min(3, (name.count + 2) / 4))
-        return best.distance <= allowed ? best.candidate : nil
+        if best.distance <= allowed { return best.candidate }
+        // A name typed twice over, or with more after it (`change-casee-case`, `get-item-first`):
+        // the longest candidate it starts or ends with, if that is most of a word.
+        return candidates.filter { candidate in
+            let other = candidate.lowercased()
+            return other.count >= 4 && other.count < lowered.count && (lowered.hasPrefix(other) || lowered.hasSuffix(other))
+        }.max { $0.count < $1.count }
     }
 
     /// `; did you mean 'x'?` for a message, or empty text when nothing is close.

@@ -24,8 +24,11 @@ struct Convert: Intent {
         } else {
             throw IntentError("'\(to)' is neither a type, an entity type nor a content type (try text, rich-text, pdf, html, png, jpeg, photo)")
         }
-        // A format is made of each item; a type of the whole (a list's text is its lines).
-        guard case .file = target else { return .value(try await context.convert(value, to: target)) }
+        // A format is made of each item, but for the formats that hold a list (JSON, CSV); a type
+        // of the whole (a list's text is its lines).
+        guard case .file(let format) = target, !format.holdsLists else {
+            return .value(try await context.convert(value, to: target))
+        }
         return .value(try await value.eachItem { item in try await context.convert(item, to: target) })
     }
 }

@@ -50,49 +50,82 @@ private func existingFile(_ file: FileReference) throws -> String {
 
 /// `save-file`: writes the input to a file.
 struct SaveFile: Intent {
-    static let summary = "Saves the input (a file's bytes, an entity in the format the path's extension names, or any value as text) to a path; refuses to replace a file unless 'overwrite'."
+    static let summary = "Saves the input (a file's bytes, an entity or a list in the format the path's extension names, or any value as text) to a path; refuses to replace a file unless 'overwrite', or adds to its end with 'append'."
     static let examples = [
         IntentExample("- text: \"a line\"\n- save-file: out/notes.txt"),
+        IntentExample("- current-date\n- format-date: \"yyyy-MM-dd HH:mm\"\n- save-file: { to: log.txt, append: true }"),
+        IntentExample("- list: [{ name: Ada }, { name: Alan }]\n- save-file: people.json"),
     ]
     static let output = ValueType.file
 
     @Parameter(input: true, summary: "What to save.", access: .read) var value: Value
     @Parameter(primary: true, summary: "The path, or a folder to save the input file into.", access: .write) var to: FileReference
     @Parameter(summary: "Replace an existing file.") var overwrite: Bool = false
+    @Parameter(summary: "Add to the end of the file (made if missing) instead of replacing it; text starts on a line of its own.")
+    var append: Bool = false
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
-        let path: String
-        var value = value.oneValue
+        let named = to.isFolder ? nil : ContentType(fileExtension: to.fileExtension)
+        // A list saved as JSON or CSV is one document of the whole list, even of one item.
+        let wholeList: Bool
+        if case .list = self.value, let named { wholeList = named.holdsLists } else { wholeList = false }
+        var value = wholeList ? self.value : self.value.oneValue
         // An empty list or nothing (a `find` that found nothing) saves nothing, rather than an
         // empty file in place of one that had something in it.
         if value.isNothing || value == .list([]) {
             throw IntentError("there is nothing to save: the input is \(value.briefDescription)")
         }
-        if case .entity = value {
+        switch value {
+        case .entity:
             // An entity is saved in the form the destination's extension names (`ridge.pdf`: its
             // PDF), else in its first form that is data (Docs/Language.md, "Conversions between formats").
-            let named = to.isFolder ? nil : ContentType(fileExtension: to.fileExtension)
             value = try await context.convert(value, to: named.map(Representation.file) ?? .value(.file))
+        case .list, .dictionary:
+            // A list or dictionary saved as JSON or CSV is one document of the whole.
+            if let named, named.holdsLists { value = try await context.convert(value, to: .file(named)) }
+        default: break
         }
         if case .file(let file) = value {
-            path = try FileDestination.path(for: to, named: file.name)
+            let path = try FileDestination.path(for: to, named: file.name)
             let source = try existingFile(file)
-            try await copying(in: context) { progress throws(FileOperationError) in
-                try await context.fileChanges.copy(source, to: path, overwrite: overwrite, progress: progress)
+            if append {
+                let bytes: Data
+                do { bytes = try file.contents() } catch { throw IntentError(error.message) }
+                try await write(bytes, to: path, context, asText: false)
+            } else {
+                try await copying(in: context) { progress throws(FileOperationError) in
+                    try await context.fileChanges.copy(source, to: path, overwrite: overwrite, progress: progress)
+                }
             }
-        } else {
-            path = try FileDestination.path(for: to, named: "Saved.txt")
-            try refuseReplacing(path)
-            let data = Data(value.textValue.utf8)
-            try await changing { () throws(FileOperationError) in try await context.fileChanges.write(data, to: path) }
+            return .value(.file(FileReference(path: path)))
         }
+        let path = try FileDestination.path(for: to, named: "Saved.txt")
+        try await write(Data(Self.lineEnded(value.textValue).utf8), to: path, context, asText: true)
         return .value(.file(FileReference(path: path)))
     }
 
-    private func refuseReplacing(_ path: String) throws {
-        guard overwrite || !FileManager.default.fileExists(atPath: path) else {
-            throw IntentError("'\(path)' already exists; set overwrite: true to replace it")
+    /// Writes `data` at `path`: in place of what is there only when `overwrite`, or after it when
+    /// `append` (a text on a line of its own), as one atomic, undoable change.
+    private func write(_ data: Data, to path: String, _ context: any IntentContext, asText: Bool) async throws {
+        var data = data
+        if append, FileManager.default.fileExists(atPath: path) {
+            var existing: Data
+            do { existing = try FileReference(path: path).contents() } catch { throw IntentError(error.message) }
+            if asText, let last = existing.last, last != 0x0A, last != 0x0D { existing.append(0x0A) }
+            data = existing + data
+        } else if !append {
+            guard overwrite || !FileManager.default.fileExists(atPath: path) else {
+                throw IntentError("'\(path)' already exists; set overwrite: true to replace it, or append: true to add to it")
+            }
         }
+        let bytes = data
+        try await changing { () throws(FileOperationError) in try await context.fileChanges.write(bytes, to: path) }
+    }
+
+    /// `text` ending with a line feed, as text files do; an empty text stays empty.
+    static func lineEnded(_ text: String) -> String {
+        guard let last = text.unicodeScalars.last, last != "\n", last != "\r" else { return text }
+        return text + "\n"
     }
 }
 

@@ -39,10 +39,12 @@ public struct ConversionTarget: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether a list of one given here is its item (Docs/Language.md, "Lists where one value is
-    /// wanted"): everywhere but where a list, any value or nothing is wanted.
+    /// wanted"): everywhere but where a list, any value or nothing is wanted, or a file of a format
+    /// that holds a whole list (a JSON file of a list of one is a list).
     var wantsOneValue: Bool {
         switch type {
         case .list, .any, .nothing: false
+        case .file: contentTypes.isEmpty || !contentTypes.allSatisfy(\.holdsLists)
         default: true
         }
     }

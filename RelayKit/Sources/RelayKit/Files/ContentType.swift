@@ -24,6 +24,10 @@ public struct ContentType: Hashable, Sendable, CustomStringConvertible {
     /// The usual file extension, without the dot.
     public var preferredExtension: String? { ContentTypeRegistry.entry(for: self)?.extensions.first }
 
+    /// Whether a file of this type holds a whole list (JSON, CSV): a list converted to it, or saved
+    /// as it, is one file of the list, not a file of each item.
+    public var holdsLists: Bool { conforms(to: .json) || conforms(to: .csv) }
+
     /// The usual MIME type.
     public var mimeType: String? { ContentTypeRegistry.entry(for: self)?.mimeTypes.first }
 
