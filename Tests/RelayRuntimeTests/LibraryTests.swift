@@ -54,6 +54,14 @@ struct LibraryTests {
         #expect(FileManager.default.fileExists(atPath: notes.appendingPathComponent("attachments/beach.png").path))
     }
 
+    @Test("create-note's body is the step's input unless given, as in Shortcuts")
+    func bodyFromInput() async throws {
+        _ = try await runInLibraries("- text: \"- bread\\n- milk\"\n- create-note: Groceries")
+        #expect(try noteText("Groceries.md") == "# Groceries\n\n- bread\n- milk\n")
+        _ = try await runInLibraries("- text: ignored\n- create-note: Plain\n  body: given")
+        #expect(try noteText("Plain.md") == "# Plain\n\ngiven\n")
+    }
+
     @Test("a note given by title: exact first, then one partial match; none or several is an error listing them")
     func textToNote() async throws {
         _ = try await runInLibraries("- create-note: Trip\n- create-note: Trip ideas\n- create-note: Shopping list\n- create-note: Shopping plan")

@@ -6,13 +6,14 @@ struct CreateNote: Intent {
     static let summary = "Makes a note (a Markdown file in the notes folder) with a title and a body; outputs the note."
     static let examples = [
         IntentExample("- create-note: Groceries\n  body: \"- bread\\n- milk\""),
+        IntentExample("- read-file: agenda.md\n- get-text\n- create-note: Agenda"),
     ]
     static let output = ValueType.entity("note")
     /// The notes folder, which no parameter names.
     static let capabilities: [Capability] = [.write]
 
     @Parameter(primary: true, summary: "The title, which names the file.") var title: String
-    @Parameter(summary: "The body: text (Markdown) or rich text.") var body: Value?
+    @Parameter(input: true, summary: "The body: text (Markdown) or rich text; the step's input unless given.") var body: Value?
     @Parameter(summary: "A folder below the notes folder.") var folder: String?
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {

@@ -295,6 +295,12 @@ public struct Checker {
     }
 
     private mutating func reportUnknownParameter(_ entry: TemplateEntry, of action: ActionDefinition, candidates: [ParameterDefinition]) {
+        if WorkflowParser.modifierKeys.contains(entry.key) {
+            report(
+                "'\(entry.key)' is a modifier, not a parameter of '\(action.name)': put it at the same indentation as '\(action.name)'",
+                at: entry.keyRange, notes: ["note: \(signature(of: action))"])
+            return
+        }
         report(
             "'\(action.name)' has no parameter '\(entry.key)'\(Suggestions.didYouMean(entry.key, in: candidates.map(\.name)))",
             at: entry.keyRange, notes: ["note: \(signature(of: action))"])

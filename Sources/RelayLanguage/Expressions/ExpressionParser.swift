@@ -12,6 +12,11 @@ import RelayKit
 ///     postfix := primary ('.' NAME | '[' or ']')*
 ///     primary := NUMBER | TEXT | 'true' | 'false' | 'nothing' | NAME | '(' or ')'
 package struct ExpressionParser {
+    /// The words that are operators in expressions.
+    static let operatorWords = ["and", "or", "not", "contains", "matches"]
+    /// The words expressions give a meaning of their own, which no variable may be named.
+    public static let reservedWords = operatorWords + ["true", "false", "nothing"]
+
     /// Maps a character offset and length in the expression text to a place in the file.
     package typealias Locator = (_ offset: Int, _ length: Int) -> SourceRange
 
@@ -210,7 +215,7 @@ package struct ExpressionParser {
         case .identifier("nothing"):
             _ = advance()
             return ValueExpression(.literal(.nothing), range: range)
-        case .identifier(let name) where !["and", "or", "not", "contains", "matches"].contains(name):
+        case .identifier(let name) where !Self.operatorWords.contains(name):
             _ = advance()
             return ValueExpression(.variable(name), range: range)
         case .symbol("("):

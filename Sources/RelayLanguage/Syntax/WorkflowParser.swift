@@ -231,6 +231,10 @@ public struct WorkflowParser {
             report("'\(text)' is not a variable name; use letters, digits and _, not starting with a digit", at: node.range)
             return nil
         }
+        guard !ExpressionParser.reservedWords.contains(text) else {
+            report("'\(text)' is a word of expressions (\(ExpressionParser.reservedWords.joined(separator: ", "))), so it cannot name a variable", at: node.range)
+            return nil
+        }
         return Name(text: text, range: node.range)
     }
 
@@ -453,7 +457,7 @@ public struct WorkflowParser {
         switch keyword {
         case "if":
             guard let thenPair = parts["then"] else {
-                report("an 'if' step needs 'then:' with the steps to run", at: head.key.range)
+                report("an 'if' step needs 'then:' with the steps to run" + indentedUnder(head, "then", keyword), at: head.key.range)
                 return nil
             }
             kind = template(value, required: "a condition", for: keyword).map {
@@ -461,7 +465,7 @@ public struct WorkflowParser {
             }
         case "repeat":
             guard let body = parts["do"] else {
-                report("a 'repeat' step needs 'do:' with the steps to repeat", at: head.key.range)
+                report("a 'repeat' step needs 'do:' with the steps to repeat" + indentedUnder(head, "do", keyword), at: head.key.range)
                 return nil
             }
             kind = template(value, required: "a count", for: keyword).map {
@@ -469,7 +473,7 @@ public struct WorkflowParser {
             }
         case "for-each":
             guard let body = parts["do"] else {
-                report("a 'for-each' step needs 'do:' with the steps to run for each item", at: head.key.range)
+                report("a 'for-each' step needs 'do:' with the steps to run for each item" + indentedUnder(head, "do", keyword), at: head.key.range)
                 return nil
             }
             let items = value.isNull ? nil : attempt { () throws(Diagnostic) in try TemplateParser.template(from: value) }
@@ -509,5 +513,12 @@ public struct WorkflowParser {
             return nil
         }
         return attempt { () throws(Diagnostic) in try TemplateParser.template(from: node) }
+    }
+
+    /// What to say when `key`, which a control step needs beside its name, was written one level
+    /// deeper, under it (the habit of other YAML formats): empty when it was not.
+    private func indentedUnder(_ head: YAMLPair, _ key: String, _ keyword: String) -> String {
+        guard case .mapping(let pairs) = head.value.kind, pairs.contains(where: { $0.key.scalarText == key }) else { return "" }
+        return "; '\(key):' is written under '\(keyword):' — put it at the same indentation as '\(keyword)'"
     }
 }
