@@ -42,7 +42,7 @@ struct DataTests {
 
     @Test("any records written and read again are the same")
     func roundTrip() throws {
-        let records = [["plain", "with, comma", "with \"quote\""], ["", " lead", "trail "], ["line\nfeed", "cr\rlf", "é ✓"], [""]]
+        let records = [["plain", "with, comma", "with \"quote\""], ["", " lead", "trail "], ["line\nfeed", "cr\rlf", "é ✓"], ["\"\u{59E} a mark joins the quote", "\u{FEFF}mark"], [""]]
         for separator: Unicode.Scalar in [",", ";", "\t"] {
             #expect(try CSV.records(in: CSV.text(of: records, separator: separator), separator: separator) == records)
         }

@@ -135,6 +135,15 @@ package enum CSV {
             // A byte-order mark at the start of a text is read as no part of it.
             || field.unicodeScalars.first == "\u{FEFF}"
         guard needsQuotes else { return field }
-        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        // Quotes are doubled scalar by scalar: a mark after a quote joins it into one Character,
+        // which a replacement of Characters would not see.
+        var scalars = String.UnicodeScalarView()
+        scalars.append("\"")
+        for scalar in field.unicodeScalars {
+            scalars.append(scalar)
+            if scalar == "\"" { scalars.append("\"") }
+        }
+        scalars.append("\"")
+        return String(scalars)
     }
 }
