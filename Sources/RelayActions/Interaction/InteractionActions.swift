@@ -3,7 +3,9 @@ import RelayKit
 /// Actions that ask the person running the workflow.
 public enum InteractionActions: IntentPackage {
     public static let name = "interaction"
-    public static let intents: [any Intent.Type] = [Ask.self, ChooseFromList.self, Confirm.self]
+    public static let intents: [any Intent.Type] = [
+        Ask.self, ChooseFromList.self, Confirm.self, GetClipboard.self, SetClipboard.self, Notify.self,
+    ]
 }
 
 /// `ask`: asks for a value.

@@ -99,11 +99,7 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// The full path of `program` found on `$PATH` (or `program` itself when it has a `/`).
-    static func find(_ program: String) -> String? {
-        if program.contains("/") { return program }
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/\(program)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
+    static func find(_ program: String) -> String? { ProgramRun.find(program) }
 
     /// Waits for the child to end, on a thread of its own. Cancelling the waiting task stops the
     /// child and its session (SIGTERM, then SIGKILL after `grace`); the wait then still returns

@@ -38,3 +38,14 @@ public struct ProgramOutcome: Sendable {
     /// Whether it ended by itself with status 0.
     public var succeeded: Bool { !signalled && status == 0 }
 }
+
+extension ProgramRun {
+    /// The full path of `program` found on `$PATH` (or `program` itself when it has a `/`), or
+    /// nil when there is none: how a step's program is found, and how an action picks among the
+    /// programs that do one job (`wl-copy`, `xclip`, `pbcopy`).
+    public static func find(_ program: String) -> String? {
+        if program.contains("/") { return program }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/\(program)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+}
