@@ -110,6 +110,31 @@ static int progress(void *context, curl_off_t total_down, curl_off_t now_down, c
     return __atomic_load_n(&transfer->stop, __ATOMIC_ACQUIRE) != 0;
 }
 
+/// The header lines of the response, kept up to a bound: a server choosing them cannot fill memory.
+typedef struct {
+    char *data;
+    size_t length;
+} header_lines;
+
+#define RELAY_HEADER_LIMIT (64 * 1024)
+
+/// libcurl's header callback: a status line starts the lines of a new response (after a
+/// `100 Continue`, say); lines past the bound are dropped.
+static size_t receive_header(char *line, size_t size, size_t count, void *context) {
+    header_lines *into = context;
+    size_t length = size * count;
+    if (length >= 5 && memcmp(line, "HTTP/", 5) == 0) into->length = 0;
+    if (into->data == NULL) {
+        into->data = malloc(RELAY_HEADER_LIMIT);
+        if (into->data == NULL) return length;
+    }
+    if (into->length + length <= RELAY_HEADER_LIMIT) {
+        memcpy(into->data + into->length, line, length);
+        into->length += length;
+    }
+    return length;
+}
+
 static size_t receive(char *chunk, size_t size, size_t count, void *context) {
     receiver *into = context;
     size_t length = size * count;
@@ -232,6 +257,9 @@ int relay_http_request(const relay_http_request_options *options, relay_http_tra
     functions.easy_setopt(curl, CURLOPT_TIMEOUT_MS, (long)(options->timeout_seconds * 1000));
     functions.easy_setopt(curl, CURLOPT_WRITEFUNCTION, receive);
     functions.easy_setopt(curl, CURLOPT_WRITEDATA, &received);
+    header_lines headers = {NULL, 0};
+    functions.easy_setopt(curl, CURLOPT_HEADERFUNCTION, receive_header);
+    functions.easy_setopt(curl, CURLOPT_HEADERDATA, &headers);
     functions.easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, progress);
     functions.easy_setopt(curl, CURLOPT_XFERINFODATA, (void *)transfer);
     functions.easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
@@ -282,7 +310,11 @@ int relay_http_request(const relay_http_request_options *options, relay_http_tra
         response->body_length = received.length;
         response->body_in_file = received.spilled;
         response->received = received.total;
+        response->headers = headers.data;
+        response->headers_length = headers.length;
+        headers.data = NULL;
     }
+    free(headers.data);
     if (list != NULL) functions.slist_free_all(list);
     functions.easy_cleanup(curl);
     relay_pipe_signal_release(&guard);
@@ -295,5 +327,6 @@ void relay_http_response_free(relay_http_response *response) {
     free(response->content_type);
     free(response->error);
     free(response->redirect_url);
+    free(response->headers);
     memset(response, 0, sizeof *response);
 }

@@ -119,6 +119,27 @@ struct WebTests {
         #expect(scheme?.message.contains("takes an http or https URL") == true)
     }
 
+    @Test("an error page is shown as a short line of its text; with fail-on-status false, status, headers and body are the output")
+    func statusAndHeaders() async throws {
+        let base = await LocalServer.base()
+        let gone = try #require(await fetchFailure("- url: \(base)/gone-page\n- get-contents-of-url"))
+        #expect(gone.message.hasPrefix("GET \(base)/gone-page answered 410 Gone: "), "\(gone.message)")
+        #expect(gone.message.contains("The trail moved. x x") && !gone.message.contains("<"), "\(gone.message)")
+        #expect(gone.message.hasSuffix("…") && gone.message.count < 300, "\(gone.message)")
+        let answer = try await fetch("- url: \(base)/gone-page\n- get-contents-of-url: { fail-on-status: false }")
+        #expect(try answer.property("status") == .number(410))
+        let headers = try answer.property("headers")
+        #expect(try headers.property("x-trail") == "ridge, loop")
+        #expect(try headers.property("content-type") == "text/html")
+        guard case .file(let page) = try answer.property("body") else {
+            Issue.record("the HTML body is not a file: \(answer)")
+            return
+        }
+        #expect(try String(decoding: page.contents(), as: UTF8.self).hasPrefix("<html>"))
+        let ok = try await fetch("- url: \(base)/text\n- get-contents-of-url: { fail-on-status: false }\n- get-value: body")
+        #expect(ok == "caf\u{E9}\n")
+    }
+
     /// The port of the local server, for URLs written another way.
     private static func port(_ base: String) -> String { String(base.split(separator: ":").last ?? "0") }
 

@@ -20,6 +20,10 @@ typedef struct {
     /// For a redirect (3xx with a Location), the absolute URL it points to, or NULL. Redirects are
     /// never followed here: the caller asks its gate about every hop.
     char *redirect_url;
+    /// The header lines of the last response (after any `100 Continue`), as sent, at most 64 KiB;
+    /// or NULL.
+    char *headers;
+    size_t headers_length;
 } relay_http_response;
 
 /// One request.

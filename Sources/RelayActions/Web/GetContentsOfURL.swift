@@ -5,7 +5,7 @@ import RelayKit
 /// as a file in the scratch folder (Docs/Actions.md).
 struct GetContentsOfURL: Intent {
     static let name = "get-contents-of-url"
-    static let summary = "Sends an HTTP request to the input URL. A JSON response becomes a dictionary (or list), text becomes text, anything else a file in the scratch folder; a status that is not 2xx is an error."
+    static let summary = "Sends an HTTP request to the input URL. A JSON response becomes a dictionary (or list), text becomes text, anything else a file in the scratch folder; a status that is not 2xx is an error, unless fail-on-status is false: then the output is {status, headers, body}."
     static let examples = [
         IntentExample("- url: https://api.example.com/items\n- get-contents-of-url:\n    method: post\n    body: { name: Relay }"),
     ]
@@ -18,6 +18,8 @@ struct GetContentsOfURL: Intent {
     var body: Value?
     @Parameter(summary: "How a dictionary body is sent.", choices: ["json", "form"]) var bodyFormat: String = "json"
     @Parameter(summary: "Seconds to wait for the whole response.") var timeout: Double = 30
+    @Parameter(summary: "Whether a status that is not 2xx fails the step; when false, the output is a dictionary of status, headers and body, whatever the status.")
+    var failOnStatus: Bool = true
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
@@ -38,11 +40,18 @@ struct GetContentsOfURL: Intent {
         let response = try await context.showingProgress({ transfer.display }) {
             try await HTTPClient.send(request, spillingTo: spill, transfer: transfer) { try await context.authorize($0) }
         }
+        if !failOnStatus {
+            var result = ValueDictionary()
+            result["status"] = .number(Double(response.status))
+            result["headers"] = .dictionary(response.headers)
+            result["body"] = try ResponseValue.make(response, url: url, scratch: context.scratchFolder)
+            return .value(.dictionary(result))
+        }
         guard (200..<300).contains(response.status) else {
-            let start = String(decoding: response.body.prefix(300), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let preview = ResponseValue.preview(response)
             if case .file(let path) = response.body { unlink(path) }
             throw IntentError(
-                "\(verb) \(url.absoluteString) answered \(HTTPStatus.describe(response.status))" + (start.isEmpty ? "" : ": \(start)"))
+                "\(verb) \(url.absoluteString) answered \(HTTPStatus.describe(response.status))" + (preview.isEmpty ? "" : ": \(preview)"))
         }
         return .value(try ResponseValue.make(response, url: url, scratch: context.scratchFolder))
     }
@@ -95,6 +104,18 @@ enum RequestBody {
 /// A response body as a workflow value: JSON as a value and text as text when it is in memory
 /// (up to `Limits.responseInMemory`), anything else a file in the scratch folder.
 enum ResponseValue {
+    /// The start of a response's body for a message: an HTML page's text rather than its markup,
+    /// white space run together, what is not printable shown as "?", at most 200 characters.
+    static func preview(_ response: HTTPClient.Response) -> String {
+        var text = String(decoding: response.body.prefix(4096), as: UTF8.self)
+        if response.contentType?.lowercased().contains("html") == true, let page = try? HTMLReader.richText(from: text) {
+            text = page.plainText
+        }
+        let words = text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        let shown = String(String.UnicodeScalarView(words.unicodeScalars.map { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format ? "?" : $0 }))
+        return Excerpt.start(of: shown, limit: 200)
+    }
+
     static func make(_ response: HTTPClient.Response, url: URL, scratch: ScratchFolder) throws -> Value {
         let mime = response.contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         let type = mime.flatMap(ContentType.init(mimeType:))

@@ -43,6 +43,22 @@ enum HTTPClient {
         let contentType: String?
         /// Where a redirect points (an absolute URL), or nil.
         var redirect: String? = nil
+        /// The response's header lines, as the server sent them (at most 64 KiB).
+        var headerLines: Data = Data()
+
+        /// The headers by name, in the order sent; a name sent twice has its values joined with
+        /// ", " (RFC 9110). Names are lower-cased, as HTTP/2 sends them.
+        var headers: ValueDictionary {
+            var headers = ValueDictionary()
+            for line in TextSplitting.lines(String(decoding: headerLines, as: UTF8.self)) {
+                guard let colon = line.firstIndex(of: ":"), !line.hasPrefix("HTTP/") else { continue }
+                let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+                let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                guard !name.isEmpty else { continue }
+                headers[name] = headers[name].map { .text($0.textValue + ", " + value) } ?? .text(value)
+            }
+            return headers
+        }
     }
 
     /// A transfer's stop flag and progress, shared with libcurl's thread.
@@ -205,7 +221,8 @@ enum HTTPClient {
         }
         return Response(
             status: response.status, body: body, contentType: response.content_type.map { String(cString: $0) },
-            redirect: response.redirect_url.map { String(cString: $0) })
+            redirect: response.redirect_url.map { String(cString: $0) },
+            headerLines: response.headers.map { Data(bytes: $0, count: response.headers_length) } ?? Data())
     }
 }
 

@@ -105,6 +105,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.answer(200, "text/html", b"<p>named by its URL</p>")
         elif self.path == "/png":
             self.answer(200, "image/png", PNG)
+        elif self.path == "/gone-page":
+            body = b"<html><head><title>Gone</title><style>p{}</style></head><body><h1>Gone</h1>\n<p>The   trail\x07 moved.</p>" + b"<p>x</p>" * 500 + b"</body></html>"
+            self.send_response(410)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("X-Trail", "ridge")
+            self.send_header("X-Trail", "loop")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
         elif self.path.startswith("/status/"):
             self.answer(int(self.path.split("/")[-1]), "text/plain", b"no such trail here")
         elif self.path == "/slow":
