@@ -113,7 +113,7 @@ struct ImageTests {
         ("- read-file: broken.png\n- rotate-image: 90", "'broken.png' is a damaged PNG image (its header is missing or cut short)"),
         ("- read-file: broken.jpg\n- rotate-image: 90", "'broken.jpg' is a damaged JPEG image: its header gives a size of 0×0"),
         ("- read-file: q.png\n- rotate-image: 45", "'degrees' is 90, 180, 270 or -90"),
-        ("- read-file: q.png\n- resize-image: {}", "give 'width', 'height' or both"),
+        ("- read-file: q.png\n- resize-image: {}", "give 'width', 'height', both, or 'longest-edge'"),
         ("- read-file: q.png\n- convert-image: { to: jpeg, quality: 0 }", "'quality' is from 1 to 100"),
     ])
     func errors(steps: String, fragment: String) async throws {
@@ -126,6 +126,74 @@ struct ImageTests {
             Issue.record("expected an error")
         } catch let error as RuntimeError {
             #expect(error.message.contains(fragment), "\(error.message)")
+        }
+    }
+
+    @Test("crop-image keeps the rectangle asked for; one outside the image is an error naming both sizes")
+    func crop() async throws {
+        let folder = try folder(with: try quadrants(), named: "q.png")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try await run("- read-file: q.png\n- crop-image: { x: 3, y: 0, width: 3, height: 2, to: green.png }", in: folder)
+        let green = try image(at: folder.appendingPathComponent("green.png"))
+        #expect((green.width, green.height) == (3, 2))
+        #expect(corners(green) == "gggg")
+        _ = try await run("- read-file: q.png\n- crop-image: { x: 3, y: 2, to: white.png }", in: folder)
+        #expect(corners(try image(at: folder.appendingPathComponent("white.png"))) == "wwww")
+        for crop in ["{ x: 4, width: 3 }", "{ x: -1 }", "{ y: 4 }", "{ width: 0 }", "{ x: 4000000000, width: 2 }"] {
+            do {
+                _ = try await run("- read-file: q.png\n- crop-image: \(crop)", in: folder)
+                Issue.record("\(crop) was cropped")
+            } catch let error as RuntimeError {
+                #expect(error.message.contains("is not inside 'q.png', which is 6×4"), "\(crop): \(error.message)")
+            }
+        }
+        #expect(corners(try image(at: folder.appendingPathComponent("q.png"))) == "rgwb")
+    }
+
+    @Test("combine-images: side by side, one above another, a grid with spacing, as PNG or JPEG")
+    func combine() async throws {
+        let folder = try folder(with: try quadrants(), named: "a.png")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try quadrants(as: .jpeg).write(to: folder.appendingPathComponent("b.jpg"))
+        let files = "- list: [a.png, b.jpg, a.png]\n- for-each:\n  do:\n    - read-file: \"${item}\"\n- combine-images:\n"
+        _ = try await run(files + "    mode: horizontal\n    to: row.png", in: folder)
+        let row = try image(at: folder.appendingPathComponent("row.png"))
+        #expect((row.width, row.height) == (18, 4))
+        _ = try await run(files + "    mode: vertical\n    to: column.jpg", in: folder)
+        let column = try image(at: folder.appendingPathComponent("column.jpg"))
+        #expect((column.width, column.height) == (6, 12))
+        _ = try await run(files + "    mode: grid\n    spacing: 2\n    background: black\n    to: sheet.png", in: folder)
+        let sheet = try image(at: folder.appendingPathComponent("sheet.png"))
+        // Two across (about the square root of three), two down, with 2 pixels around each.
+        #expect((sheet.width, sheet.height) == (2 * 6 + 3 * 2, 2 * 4 + 3 * 2))
+        #expect(colour(sheet, 2, 2) == "r")
+        #expect(sheet.pixel(x: 0, y: 0).map { $0.red == 0 && $0.alpha == 255 } == true)
+        do {
+            _ = try await run("- list: []\n- combine-images", in: folder)
+            Issue.record("nothing was combined")
+        } catch let error as RuntimeError {
+            #expect(error.message.contains("needs at least one image"), "\(error.message)")
+        }
+        do {
+            _ = try await run(files + "    to: row.png", in: folder)
+            Issue.record("an existing file was replaced")
+        } catch let error as RuntimeError {
+            #expect(error.message.contains("already exists"), "\(error.message)")
+        }
+    }
+
+    @Test("resize-image by the longest edge keeps the aspect; sizes out of range are refused")
+    func longestEdge() async throws {
+        let folder = try folder(with: try quadrants(), named: "q.png")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try await run("- read-file: q.png\n- resize-image: { longest-edge: 3, to: small.png }", in: folder)
+        let small = try image(at: folder.appendingPathComponent("small.png"))
+        #expect((small.width, small.height) == (3, 2))
+        for bad in ["{ longest-edge: 0 }", "{ width: 40000 }", "{ longest-edge: 3, width: 2 }", "{ width: 30000, height: 30000 }"] {
+            do {
+                _ = try await run("- read-file: q.png\n- resize-image: \(bad)", in: folder)
+                Issue.record("\(bad) was resized")
+            } catch is RuntimeError {}
         }
     }
 }

@@ -5,7 +5,9 @@ import RelayKit
 /// Actions that change images: decoded, transformed with cairo, re-encoded.
 public enum ImageActions: IntentPackage {
     public static let name = "images"
-    public static let intents: [any Intent.Type] = [RotateImage.self, FlipImage.self, ResizeImage.self, ConvertImage.self]
+    public static let intents: [any Intent.Type] = [
+        RotateImage.self, FlipImage.self, ResizeImage.self, ConvertImage.self, CropImage.self, CombineImages.self,
+    ]
     public static var converters: [Converter] { ImageConverters.all }
 }
 
@@ -27,7 +29,7 @@ func loadImage(_ file: FileReference) throws -> (RasterImage, ContentType) {
 /// the run's file changes (atomic, undoable). A `to:` that does not exist and whose name has no
 /// extension is a folder, made when needed: an image file needs an extension. Returns the
 /// written file.
-private func save(
+func saveImage(
     _ image: RasterImage, as type: ContentType, to: FileReference?, defaultPath path: String, quality: Int = 90,
     source: FileReference, context: any IntentContext
 ) async throws -> Value {
@@ -79,7 +81,7 @@ struct RotateImage: Intent {
                 }
                 cairo_rotate(context, Double(turns) * .pi / 180)
             }
-            return .value(try await save(rotated, as: type, to: to, defaultPath: image.path, source: image, context: context))
+            return .value(try await saveImage(rotated, as: type, to: to, defaultPath: image.path, source: image, context: context))
         }
     }
 }
@@ -110,7 +112,7 @@ struct FlipImage: Intent {
                     cairo_scale(context, 1, -1)
                 }
             }
-            return .value(try await save(flipped, as: type, to: to, defaultPath: image.path, source: image, context: context))
+            return .value(try await saveImage(flipped, as: type, to: to, defaultPath: image.path, source: image, context: context))
         }
     }
 }
@@ -126,20 +128,36 @@ struct ResizeImage: Intent {
     @Parameter(input: true, summary: "The image file (PNG or JPEG).", accepts: [.image], access: .write, readOnlyWhenGiven: "to") var image: FileReference
     @Parameter(summary: "The new width in pixels.") var width: Int?
     @Parameter(summary: "The new height in pixels.") var height: Int?
+    @Parameter(summary: "The new length of the longer side, the other scaled to match (a photo 4000×3000 with 1000 becomes 1000×750).")
+    var longestEdge: Int?
     @Parameter(summary: "Where to write the result instead of replacing the input: a path or a folder.", access: .write) var to: FileReference?
 
     /// The image is locked from reading to writing, so runs at the same time take turns.
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         try await FileLock.exclusive(image.path) {
-            guard width != nil || height != nil else { throw IntentError("give 'width', 'height' or both") }
+            guard width != nil || height != nil || longestEdge != nil else {
+                throw IntentError("give 'width', 'height', both, or 'longest-edge'")
+            }
+            guard longestEdge == nil || (width == nil && height == nil) else {
+                throw IntentError("give 'longest-edge' alone, without 'width' or 'height'")
+            }
+            for (name, size) in [("width", width), ("height", height), ("longest-edge", longestEdge)] {
+                if let size, !(1...Limits.imageSide).contains(size) {
+                    throw IntentError("'\(name)' is from 1 to \(Limits.imageSide) pixels, not \(size)")
+                }
+            }
             let (source, type) = try loadImage(image)
+            var width = self.width, height = self.height
+            if let longestEdge {
+                if source.width >= source.height { width = longestEdge } else { height = longestEdge }
+            }
             let aspect = Double(source.width) / Double(source.height)
-            let newWidth = width ?? max(1, Int((Double(height ?? 1) * aspect).rounded()))
-            let newHeight = height ?? max(1, Int((Double(newWidth) / aspect).rounded()))
+            let newWidth = width ?? min(Limits.imageSide, max(1, Int((Double(height ?? 1) * aspect).rounded())))
+            let newHeight = height ?? min(Limits.imageSide, max(1, Int((Double(newWidth) / aspect).rounded())))
             let resized = try source.drawn(width: newWidth, height: newHeight, filter: CAIRO_FILTER_BEST) { context in
                 cairo_scale(context, Double(newWidth) / Double(source.width), Double(newHeight) / Double(source.height))
             }
-            return .value(try await save(resized, as: type, to: to, defaultPath: image.path, source: image, context: context))
+            return .value(try await saveImage(resized, as: type, to: to, defaultPath: image.path, source: image, context: context))
         }
     }
 }
@@ -166,7 +184,7 @@ struct ConvertImage: Intent {
             let newName = ((image.name as NSString).deletingPathExtension as NSString).appendingPathExtension(type.preferredExtension ?? "img")
                 ?? image.name
             let path = ((image.path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(newName)
-            return .value(try await save(source, as: type, to: destination, defaultPath: path, quality: quality, source: image, context: context))
+            return .value(try await saveImage(source, as: type, to: destination, defaultPath: path, quality: quality, source: image, context: context))
         }
     }
 }

@@ -27,8 +27,13 @@ final class RasterImage {
 
     /// A blank (transparent) image.
     static func blank(width: Int, height: Int) throws -> RasterImage {
-        guard width > 0, height > 0, width <= 32_767, height <= 32_767 else {
-            throw IntentError("an image must be 1 to 32767 pixels on each side, not \(width)×\(height)")
+        guard width > 0, height > 0, width <= Limits.imageSide, height <= Limits.imageSide else {
+            throw IntentError("an image must be 1 to \(Limits.imageSide) pixels on each side, not \(width)×\(height)")
+        }
+        // Made images are bounded as decoded ones are: a resize or a contact sheet cannot ask for gigabytes.
+        guard width * height <= Limits.imagePixels else {
+            throw IntentError(
+                "a \(width)×\(height) image is over \(Limits.imagePixels / 1_000_000) million pixels, the most Relay makes")
         }
         let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))
         return RasterImage(surface: try checked(surface, "cannot make a \(width)×\(height) image"))
