@@ -89,4 +89,28 @@ struct PDFTests {
         let result = try await RelayProcess.running(["run", "w.yaml"], in: broken)
         #expect(result.status == 1 && result.standardError.contains("cannot read 'bad.pdf' as a PDF"))
     }
+
+    @Test("get-pdf-pages and split-pdf keep the pages asked for, their text in order; pages that are not there are an error")
+    func pages() async throws {
+        let root = try folder([:])
+        for (index, name) in ["one", "two", "three"].enumerated() {
+            _ = try await make("- text: \"Page \(name)\"\n- make-pdf: { to: p\(index).pdf }", in: root)
+        }
+        _ = try await make("- list: [p0.pdf, p1.pdf, p2.pdf]\n- for-each:\n  do:\n    - read-file: \"${item}\"\n- make-pdf: { to: three.pdf }", in: root)
+        let middle = try await make("- read-file: three.pdf\n- get-pdf-pages: { from: 2, to: -1 }\n- save-file: tail.pdf", in: root)
+        #expect(try tool("pdfinfo", [middle]).contains("Pages:           2"))
+        let text = try tool("pdftotext", [middle, "-"])
+        #expect(text.contains("Page two") && text.contains("Page three") && !text.contains("Page one"), "\(text)")
+        let parts = try await make("- read-file: three.pdf\n- split-pdf", in: root).split(separator: "\n").map(String.init)
+        #expect(parts.count == 3)
+        for (index, part) in parts.enumerated() {
+            #expect(try tool("pdfinfo", [part]).contains("Pages:           1"))
+            #expect(try tool("pdftotext", [part, "-"]).contains(["Page one", "Page two", "Page three"][index]))
+        }
+        #expect(try await make("- read-file: three.pdf\n- split-pdf: 2\n- count", in: root) == "2")
+        try "steps:\n  - read-file: three.pdf\n  - get-pdf-pages: { from: 3, to: 4 }\n".write(
+            to: root.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
+        let result = try await RelayProcess.running(["run", "w.yaml"], in: root)
+        #expect(result.status == 1 && result.standardError.contains("pages 3 to 4 are not pages of 'three.pdf', which has 3 pages"), "\(result.standardError)")
+    }
 }

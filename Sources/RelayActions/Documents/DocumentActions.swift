@@ -5,6 +5,7 @@ public enum DocumentActions: IntentPackage {
     public static let name = "documents"
     public static let intents: [any Intent.Type] = [
         RichTextFromMarkdown.self, MarkdownFromRichText.self, HTMLFromRichText.self, GetText.self, MakePDF.self, Convert.self,
+        GetPDFPages.self, SplitPDF.self,
     ]
     public static var converters: [Converter] { DocumentConverters.all }
     public static var fileProperties: [FilePropertyReader] { DocumentConverters.fileProperties }

@@ -75,10 +75,11 @@ final class PDFWriter {
 
     // MARK: - PDFs
 
-    /// Copies every page of `pdf`, each at its own size, as vectors and text.
-    func add(_ pdf: PDFReader) {
+    /// Copies every page of `pdf` (or those in `pages`, counted from 0), each at its own size, as
+    /// vectors and text.
+    func add(_ pdf: PDFReader, pages: Range<Int>? = nil) {
         if pageHasContent { newPage() }
-        for index in 0..<pdf.pageCount {
+        for index in (pages ?? 0..<pdf.pageCount).clamped(to: 0..<pdf.pageCount) {
             let size = pdf.pageSize(index)
             cairo_pdf_surface_set_size(surface, size.width, size.height)
             cairo_save(context)
