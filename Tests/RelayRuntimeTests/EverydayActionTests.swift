@@ -167,4 +167,30 @@ struct EverydayActionTests {
         }
         await #expect(throws: RuntimeError.self) { try await run("- list: [a, b]\n- hash") }
     }
+
+    @Test("convert-measurement: each kind, names in any case, and errors for kinds that differ or numbers past their limits", arguments: [
+        ("- number: 10\n- convert-measurement: { from: km, to: mi }\n- format-number: 3", #""6.214""#),
+        ("- convert-measurement: { value: 100, from: Celsius, to: °F }", "212"),
+        ("- convert-measurement: { value: 0, from: c, to: kelvin }", "273.15"),
+        ("- convert-measurement: { value: 2, from: lb, to: g }\n- round-number", "907"),
+        ("- convert-measurement: { value: 1, from: MiB, to: KB }", "1048.576"),
+        ("- convert-measurement: { value: 90, from: minutes, to: h }", "1.5"),
+        ("- convert-measurement: { value: 1, from: week, to: days }", "7"),
+        ("- convert-measurement: { value: 100, from: km/h, to: m/s }\n- format-number: 2", #""27.78""#),
+        ("- convert-measurement: { value: 1, from: gallon, to: l }\n- format-number: 3", #""3.785""#),
+    ])
+    func measurements(steps: String, expected: String) async throws {
+        #expect(try await json(steps) == expected)
+    }
+
+    @Test("measurement errors", arguments: [
+        ("- convert-measurement: { value: 1, from: km, to: kg }", "one measures length, the other mass"),
+        ("- number: 1e308\n- convert-measurement: { from: TiB, to: bit }", "is beyond what a number holds"),
+        ("- number: 1e400\n- convert-measurement: { from: m, to: km }", "cannot convert"),
+        ("- text: parsec\n- convert-measurement: { value: 1, from: \"${previous}\", to: m }", "'parsec' is not a unit Relay knows"),
+    ])
+    func measurementErrors(steps: String, fragment: String) async {
+        let error = await failure(steps)
+        #expect(error?.message.contains(fragment) == true, "\(String(describing: error))")
+    }
 }

@@ -6,6 +6,7 @@ public enum MathActions: IntentPackage {
     public static let name = "math"
     public static let intents: [any Intent.Type] = [
         MakeNumber.self, Calculate.self, RoundNumber.self, FormatNumber.self, Statistics.self, RandomNumber.self,
+        ConvertMeasurement.self,
     ]
 }
 
