@@ -22,6 +22,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case urlTemplate = "url-template"
     /// A CSV file or text: read, written and read again, the same records.
     case csv
+    /// A zip or tar archive: what libarchive reads, and the names Relay would extract.
+    case archive
 
     /// What did not hold for `bytes`, or nil when everything did. (A crash is the other finding.)
     public func check(_ bytes: [UInt8]) async -> String? {
@@ -36,6 +38,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .workflow: WorkflowHarness.check(bytes)
         case .urlTemplate: URLTemplateHarness.check(bytes)
         case .csv: CSVHarness.check(bytes)
+        case .archive: ArchiveHarness.check(bytes)
         }
     }
 }

@@ -101,6 +101,32 @@ public struct FileChanges: Sendable {
         }
     }
 
+    /// Makes the folder `requestedPath`, which must not exist (its missing parents are made too),
+    /// recorded as made, so that `relay undo` takes it away with whatever was put in it. Returns
+    /// the folder's path as the gate allowed it.
+    @discardableResult
+    public func makeFolder(_ requestedPath: String) async throws(FileOperationError) -> String {
+        let writing = Access.write(requestedPath)
+        try await authorize(writing)
+        let path = gate == nil ? requestedPath : writing.target
+        try await onOwnThread { _ throws(FileOperationError) in
+            defer { FileGeneration.advance() }
+            guard !AtomicFile.entryExists(path) else { throw FileOperationError("'\(path)' already exists") }
+            let parent = (path as NSString).deletingLastPathComponent
+            do {
+                try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+            } catch {
+                throw FileOperationError("cannot make the folder '\(parent)': \(error.localizedDescription)")
+            }
+            // Recorded before it happens: undo skips a folder that was never made.
+            try journal?.record(.created(path: path))
+            guard mkdir(path, 0o755) == 0 else {
+                throw FileOperationError("cannot make the folder '\(path)': \(String(cString: strerror(errno)))")
+            }
+        }
+        return path
+    }
+
     /// Deletes `path` into the run's journal, from where `relay undo` puts it back. Without a
     /// journal, the file is removed.
     public func delete(_ requestedPath: String) async throws(FileOperationError) {
