@@ -42,6 +42,9 @@ struct UndoTests {
         "- read-file: a.bin\n- copy-file: { to: b.txt, overwrite: true }",
         "- read-file: a.bin\n- delete-file",
         "- find-files: .\n- filter: { where: { name: { ends-with: .txt } } }\n- delete-file",
+        "- read-file: a.bin\n- make-archive: out.zip",
+        "- create-folder: made/deeper\n- text: inside\n- save-file: made/deeper/x.txt",
+        "- read-file: a.bin\n- make-archive: a.tar.gz\n- extract-archive: unpacked",
     ])
     func undo(steps: String) async throws {
         let binary = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })

@@ -208,3 +208,24 @@ struct DeleteFile: Intent {
         return .nothing
     }
 }
+
+/// `create-folder`: a new folder.
+struct CreateFolder: Intent {
+    static let summary = "Makes a folder (and any missing folders above it); a folder already there is the output as it is. Outputs the folder."
+    static let examples = [
+        IntentExample("- current-date\n- format-date: yyyy-MM-dd\n  as: today\n- create-folder: \"~/Backups/${today}\""),
+    ]
+    static let output = ValueType.file
+
+    @Parameter(primary: true, summary: "The folder's path.", access: .write) var path: FileReference
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        if path.isFolder { return .value(.file(path)) }
+        guard !path.exists else { throw IntentError("'\(path.path)' is a file, not a folder") }
+        do {
+            return .value(.file(FileReference(path: try await context.fileChanges.makeFolder(path.path))))
+        } catch {
+            throw IntentError(error.message)
+        }
+    }
+}
