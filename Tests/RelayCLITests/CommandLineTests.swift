@@ -221,6 +221,18 @@ struct CommandLineTests {
         #expect(unknown.status == 2 && unknown.standardError.contains("did you mean 'change-case'?"))
     }
 
+    @Test("describe names an entity type's properties with their types, and a file's")
+    func describeTypes() async throws {
+        let note = try await RelayProcess.running(["describe", "note"])
+        #expect(note.status == 0)
+        #expect(note.standardOutput.contains("note — an entity type (notes)"))
+        #expect(note.standardOutput.contains("  body      text, fetched when read"), "\(note.standardOutput)")
+        let file = try await RelayProcess.running(["describe", "file"])
+        #expect(file.standardOutput.contains("  stem       text") && file.standardOutput.contains("  width      number (images)"), "\(file.standardOutput)")
+        let unknown = try await RelayProcess.running(["describe", "notse"])
+        #expect(unknown.status == 2 && unknown.standardError.contains("did you mean 'note'?"), "\(unknown.standardError)")
+    }
+
     @Test("Docs/Actions.md is what relay actions --markdown generates")
     func actionsDocument() async throws {
         let generated = try await RelayProcess.running(["actions", "--markdown"]).standardOutput

@@ -2,11 +2,11 @@ import Foundation
 
 extension FileReference {
     /// The properties every file has (Docs/Language.md, "Variables and expressions").
-    static let properties: [(name: String, type: ValueType)] = [
+    public static let properties: [(name: String, type: ValueType)] = [
         ("name", .text), ("stem", .text), ("path", .text), ("url", .url), ("extension", .text), ("size", .number),
         ("created", .date), ("modified", .date), ("type", .text), ("mimeType", .text),
     ]
-    static let propertyNames = properties.map(\.name)
+    public static let propertyNames = properties.map(\.name)
 
     /// A property of Docs/Language.md, "Variables and expressions" (`propertyNames`), nil for other names.
     func property(_ name: String) throws(ValueAccessError) -> Value? {

@@ -1,0 +1,31 @@
+import RelayKit
+
+/// `relay describe TYPE`: the properties of an entity type (built in or a package's) or of files,
+/// with their types, as `${value.property}`, `get-details`, `where:` and `sort:` name them.
+enum TypeCatalog {
+    static func describe(_ type: EntityDescriptor) -> String {
+        var lines = ["\(type.name.singular) — an entity type (\(type.name.plural))", ""]
+        lines.append("Find them: find: \(type.name.plural)\(type.filterablePropertyNames.first(where: { $0 != "id" }).map { "  (where: { \($0): … }, sort: …, limit: …)" } ?? "")")
+        if let folder = type.folder() { lines.append("Kept in:   \(ResolvedPath.abbreviated(folder))") }
+        if type.urlTemplate != nil { lines.append("Opens:     as a URL (get-url, open)") }
+        lines.append("")
+        lines.append("Properties:")
+        let width = type.properties.map(\.name.count).max() ?? 0
+        for property in type.properties {
+            var facts = [property.cases.map { $0.joined(separator: " | ") } ?? property.type.name]
+            if property.kind == .deferred { facts.append("fetched when read") }
+            lines.append("  \(property.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(facts.joined(separator: ", "))")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The properties every file has, and those of images and the package-read ones.
+    static func describeFiles() -> String {
+        var properties = FileReference.properties.map { ($0.name, $0.type.name) }
+        properties += [("width", "number (images)"), ("height", "number (images)")]
+        properties += FilePropertyReaders.allNames.map { ($0, "read by a package, for its files") }
+        let width = properties.map(\.0.count).max() ?? 0
+        return (["file — a file or folder on disk", "", "Properties:"]
+            + properties.map { "  \($0.0.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.1)" }).joined(separator: "\n") + "\n"
+    }
+}
