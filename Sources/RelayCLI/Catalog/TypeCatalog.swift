@@ -1,4 +1,5 @@
 import RelayKit
+import RelayLanguage
 
 /// `relay describe TYPE`: the properties of an entity type (built in or a package's) or of files,
 /// with their types, as `${value.property}`, `get-details`, `where:` and `sort:` name them.
@@ -27,5 +28,30 @@ enum TypeCatalog {
         let width = properties.map(\.0.count).max() ?? 0
         return (["file — a file or folder on disk", "", "Properties:"]
             + properties.map { "  \($0.0.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.1)" }).joined(separator: "\n") + "\n"
+    }
+}
+
+/// What `relay describe NAME` and the REPL's `:describe NAME` show: an action, a control step or
+/// modifier, an entity type, or files — one lookup for both.
+enum Describing {
+    /// The description of `name`, or the error to show with a did-you-mean.
+    static func text(for name: String, in registry: ActionRegistry) -> Result<String, DescribeError> {
+        switch registry.lookup(name) {
+        case .found(let definition): return .success(ActionCatalog.describe(definition))
+        case .ambiguous(let names): return .failure(DescribeError("'\(name)' is ambiguous; write one of \(names.joined(separator: ", "))"))
+        case .invalid(let error): return .failure(DescribeError("'\(name)' cannot be used: \(error)"))
+        case .notFound: break
+        }
+        if let text = ControlGrammar.describe(name) { return .success(text) }
+        if let type = registry.entityTypes.descriptor(named: name) { return .success(TypeCatalog.describe(type)) }
+        if ["file", "files"].contains(name.lowercased()) { return .success(TypeCatalog.describeFiles()) }
+        let names = registry.names + ControlGrammar.keywords + ControlGrammar.modifierNames + registry.entityTypes.names + ["file"]
+        return .failure(DescribeError(
+            "'\(name)' is no action, control step, modifier, entity type or 'file'\(Suggestions.didYouMean(name, in: names))"))
+    }
+
+    struct DescribeError: Error {
+        let message: String
+        init(_ message: String) { self.message = message }
     }
 }

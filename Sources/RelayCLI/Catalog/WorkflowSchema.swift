@@ -74,14 +74,28 @@ public enum WorkflowSchema {
 
     private static func ref(_ name: String) -> Value { object(["$ref": .text("#/definitions/\(name)")]) }
 
+    /// The schema of a value of `shape` (ControlGrammar).
+    private static func schema(of key: ControlGrammar.Key) -> Value {
+        var schema: ValueDictionary =
+            switch key.shape {
+            case .steps: ["$ref": "#/definitions/steps"]
+            case .options: ["type": "object", "additionalProperties": ref("steps")]
+            case .name: ["type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"]
+            case .text: ["type": "string"]
+            case .count: ["type": ["integer", "string"]]
+            case .seconds: ["type": ["number", "string"]]
+            case .assignments: ["type": "object"]
+            case .stepsOrContinue: ["anyOf": [object(["const": "continue"]), ref("steps")]]
+            case .value: [:]
+            case .parallelism: ["type": ["integer", "boolean", "string"]]
+            }
+        schema["description"] = .text(key.summary)
+        return .dictionary(schema)
+    }
+
     private static func modifierProperties() -> ValueDictionary {
         var properties = ValueDictionary()
-        properties["as"] = object(["type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$", "description": "Also store the step's output in this variable."])
-        properties["input"] = object(["description": "The step's input, instead of the previous step's output."])
-        properties["when"] = object(["description": "Run the step only if this condition holds."])
-        properties["on-error"] = object(["anyOf": [object(["const": "continue"]), ref("steps")], "description": "What to do on a runtime error."])
-        properties["timeout"] = object(["type": ["number", "string"], "description": "Fail the step if it runs longer (seconds)."])
-        properties["label"] = object(["type": "string", "description": "A name shown in traces and error messages."])
+        for modifier in ControlGrammar.modifiers { properties[modifier.name] = schema(of: modifier) }
         return properties
     }
 
@@ -133,32 +147,18 @@ public enum WorkflowSchema {
     }
 
     private static func controlSteps() -> [(String, Value)] {
-        func step(_ keyword: String, _ own: KeyValuePairs<String, Value>, required: [String], description: String) -> Value {
+        ControlGrammar.steps.map { step in
             var properties = modifierProperties()
-            for (key, value) in own { properties[key] = value }
-            if case .dictionary(var head)? = properties[keyword] {
-                head["description"] = .text(description)
-                properties[keyword] = .dictionary(head)
-            }
-            return object([
+            for key in step.keys { properties[key.name] = schema(of: key) }
+            var head = ValueDictionary()
+            if case .dictionary(let value) = schema(of: step.value) { head = value }
+            head["description"] = .text(step.summary)
+            properties[step.keyword] = .dictionary(head)
+            let required = [step.keyword] + step.keys.filter(\.isRequired).map(\.name)
+            return (step.keyword, object([
                 "type": "object", "required": .list(required.map { .text($0) }), "additionalProperties": false,
                 "properties": .dictionary(properties),
-            ])
+            ]))
         }
-        return [
-            ("if", step("if", ["if": object([:]), "then": ref("steps"), "else": ref("steps")], required: ["if", "then"],
-                description: "Run 'then' if the condition holds, else 'else'.")),
-            ("repeat", step("repeat", ["repeat": object(["type": ["integer", "string"]]), "do": ref("steps")],
-                required: ["repeat", "do"], description: "Run 'do' this many times; ${index} counts from 1.")),
-            ("for-each", step("for-each", [
-                "for-each": object([:]), "as": object(["type": "string"]),
-                "parallel": object(["type": ["integer", "boolean", "string"]]), "do": ref("steps"),
-            ], required: ["for-each", "do"], description: "Run 'do' for each item (default: the previous output).")),
-            ("menu", step("menu", ["menu": object(["type": "string"]), "options": object(["type": "object", "additionalProperties": ref("steps")])],
-                required: ["menu", "options"], description: "Ask which option to run.")),
-            ("set", step("set", ["set": object(["type": "object"])], required: ["set"], description: "Set variables.")),
-            ("append", step("append", ["append": object(["type": "object"])], required: ["append"], description: "Add to list variables.")),
-            ("stop", step("stop", ["stop": object([:])], required: ["stop"], description: "End the workflow with this output.")),
-        ]
     }
 }

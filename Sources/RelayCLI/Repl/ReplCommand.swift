@@ -136,11 +136,14 @@ struct Repl {
         case "help", "h": StandardStreams.writeOutput(Self.help)
         case "actions": StandardStreams.writeOutput(ActionCatalog.list(ActionCatalog.matching(argument, in: registry)))
         case "describe":
-            guard let argument, let action = registry.action(named: argument) else {
-                StandardStreams.writeError("error: :describe takes an action's name\(argument.map { Suggestions.didYouMean($0, in: registry.names) } ?? "")\n")
+            guard let argument else {
+                StandardStreams.writeError("error: :describe takes an action's, control step's or entity type's name\n")
                 return true
             }
-            StandardStreams.writeOutput(ActionCatalog.describe(action))
+            switch Describing.text(for: argument, in: registry) {
+            case .success(let text): StandardStreams.writeOutput(text)
+            case .failure(let error): StandardStreams.writeError("error: \(error.message)\n")
+            }
         case "vars":
             let names = session.variables.keys.sorted()
             StandardStreams.writeOutput(names.isEmpty ? "no variables yet\n" : names.map { "\($0) = \(session.variables[$0]?.briefDescription ?? "")" }.joined(separator: "\n") + "\n")

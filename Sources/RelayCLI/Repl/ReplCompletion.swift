@@ -13,7 +13,11 @@ enum ReplCompletion {
         }
         let trimmed = before.trimmingCharacters(in: .whitespaces)
         if trimmed.isEmpty, word.hasPrefix(":") { return commands.map { ":" + $0 } }
-        if trimmed.isEmpty || trimmed == "{" { return registry.names.sorted() }
+        if trimmed.isEmpty || trimmed == "{" { return (registry.names + ControlGrammar.keywords).sorted() }
+        // After :describe, whatever it describes.
+        if trimmed == ":describe" {
+            return (registry.names + ControlGrammar.keywords + ControlGrammar.modifierNames + registry.entityTypes.names + ["file"]).sorted()
+        }
         // Inside `{…}` after `action:`: the action's parameter names.
         let head = line.drop { $0 == " " || $0 == "{" }
         guard let colon = head.firstIndex(of: ":"), before.contains("{"), before.count > line.count - head.count + head.distance(from: head.startIndex, to: colon) else {

@@ -5,8 +5,8 @@ import RelayKit
 /// resolved here: that is the checker's job.
 public struct WorkflowParser {
     static let topLevelKeys = ["name", "description", "input", "output", "packages", "permissions", "variables", "timeout", "steps"]
-    static let modifierKeys = ["as", "input", "when", "on-error", "timeout", "label"]
-    static let controlKeys = ["if", "repeat", "for-each", "menu", "set", "append", "stop"]
+    static let modifierKeys = ControlGrammar.modifierNames
+    static let controlKeys = ControlGrammar.keywords
 
     private let file: SourceFile
     /// The entity types `input:` and `output:` may name besides the built-in types.
@@ -428,14 +428,7 @@ public struct WorkflowParser {
     private mutating func controlStep(
         _ keyword: String, _ head: YAMLPair, _ keyed: [(key: String, pair: YAMLPair)], range: SourceRange
     ) -> Step? {
-        let ownKeys: [String]
-        switch keyword {
-        case "if": ownKeys = ["then", "else"]
-        case "repeat": ownKeys = ["do"]
-        case "for-each": ownKeys = ["as", "parallel", "do"]
-        case "menu": ownKeys = ["options"]
-        default: ownKeys = []
-        }
+        let ownKeys = ControlGrammar.step(keyword)?.keyNames ?? []
         let modifierKeys = Self.modifierKeys.filter { !ownKeys.contains($0) }
         var parts: [String: YAMLPair] = [:]
         var ok = true

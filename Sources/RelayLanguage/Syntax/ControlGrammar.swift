@@ -1,0 +1,132 @@
+/// The control steps and modifiers of the workflow language, declared once (Docs/Language.md,
+/// "Control steps" and "Modifiers"): the parser takes their keys from here, and the JSON Schema,
+/// `relay describe`, the REPL's completion and the checker's suggestions show what is written here.
+public enum ControlGrammar {
+    /// What a key's value is, for the parser's messages and the schema.
+    public enum Shape: Sendable, Equatable {
+        /// A list of steps.
+        case steps
+        /// A name of options, each a list of steps.
+        case options
+        /// A variable name.
+        case name
+        /// Text.
+        case text
+        /// A whole number or an expression.
+        case count
+        /// A number of seconds or an expression.
+        case seconds
+        /// A mapping of variable names to values.
+        case assignments
+        /// Steps, or `continue`.
+        case stepsOrContinue
+        /// Any value or expression.
+        case value
+        /// `true`, `false`, a number of branches or an expression.
+        case parallelism
+    }
+
+    /// One key of a control step beside its keyword, or a modifier.
+    public struct Key: Sendable {
+        public let name: String
+        public let shape: Shape
+        public let isRequired: Bool
+        public let summary: String
+    }
+
+    /// A control step: its keyword, what the keyword's value is, its other keys.
+    public struct Step: Sendable {
+        public let keyword: String
+        /// What the keyword's own value is (`a condition`), and its shape.
+        public let value: Key
+        public let keys: [Key]
+        public let summary: String
+        public let example: String
+
+        /// The names of the keys written beside the keyword.
+        public var keyNames: [String] { keys.map(\.name) }
+    }
+
+    private static func key(_ name: String, _ shape: Shape, required: Bool = false, _ summary: String) -> Key {
+        Key(name: name, shape: shape, isRequired: required, summary: summary)
+    }
+
+    public static let steps: [Step] = [
+        Step(
+            keyword: "if", value: key("if", .value, required: true, "The condition: an expression such as ${count} > 3."),
+            keys: [key("then", .steps, required: true, "The steps run when the condition holds."),
+                   key("else", .steps, "The steps run when it does not.")],
+            summary: "Runs 'then' if the condition holds, else 'else'; its output is the last output of the branch taken.",
+            example: "- if: ${previous.count} > 10\n  then:\n    - text: many\n  else:\n    - text: few"),
+        Step(
+            keyword: "repeat", value: key("repeat", .count, required: true, "How many times."),
+            keys: [key("do", .steps, required: true, "The steps to repeat; ${index} counts from 1.")],
+            summary: "Runs 'do' a number of times; its output is the list of each time's last output.",
+            example: "- repeat: 3\n  do:\n    - text: \"round ${index}\""),
+        Step(
+            keyword: "for-each", value: key("for-each", .value, "The list; the previous step's output if empty."),
+            keys: [key("as", .name, "The item's variable name (item unless given); ${index} counts from 1."),
+                   key("parallel", .parallelism, "Run items side by side: true (one per core), or how many at once (at most 64)."),
+                   key("do", .steps, required: true, "The steps run for each item.")],
+            summary: "Runs 'do' for each item of a list; its output is the list of each item's last output.",
+            example: "- list: [a, b]\n- for-each:\n  as: letter\n  do:\n    - text: \"${letter}!\""),
+        Step(
+            keyword: "menu", value: key("menu", .text, required: true, "The question asked."),
+            keys: [key("options", .options, required: true, "Each option's name, and the steps it runs.")],
+            summary: "Asks which option to run (on a terminal, or given with --answer), then runs its steps.",
+            example: "- menu: Convert to?\n  options:\n    PDF:\n      - convert: pdf\n    HTML:\n      - convert: html"),
+        Step(
+            keyword: "set", value: key("set", .assignments, required: true, "Variable names and their values."),
+            keys: [], summary: "Sets variables; passes its input through.",
+            example: "- set: { total: 0, name: Relay }"),
+        Step(
+            keyword: "append", value: key("append", .assignments, required: true, "List variables and what to add to each."),
+            keys: [], summary: "Adds values to the end of list variables (made if missing); passes its input through.",
+            example: "- list: [Ada, Alan]\n- for-each:\n  do:\n    - append: { names: \"${item}\" }"),
+        Step(
+            keyword: "stop", value: key("stop", .value, "The workflow's output; the step's input if empty."),
+            keys: [], summary: "Ends the workflow it is in, from any depth, with a value as its output.",
+            example: "- stop: done"),
+    ]
+
+    public static let modifiers: [Key] = [
+        key("as", .name, "Also keeps the step's output in this variable."),
+        key("input", .value, "The step's input, instead of the previous step's output."),
+        key("when", .value, "Runs the step only if this condition holds; else its input passes through."),
+        key("on-error", .stepsOrContinue, "What a runtime error in the step does: continue with nothing, or run these steps (${error} says what went wrong)."),
+        key("timeout", .seconds, "Stops the step, and everything it started, after this many seconds."),
+        key("label", .text, "A name for the step in traces and error messages."),
+    ]
+
+    /// The keywords that start control steps.
+    public static let keywords = steps.map(\.keyword)
+    /// The modifiers' names.
+    public static let modifierNames = modifiers.map(\.name)
+
+    /// The control step `keyword` starts, if it is one.
+    public static func step(_ keyword: String) -> Step? { steps.first { $0.keyword == keyword } }
+
+    /// The modifier named `name`, if it is one.
+    public static func modifier(_ name: String) -> Key? { modifiers.first { $0.name == name } }
+
+    /// `relay describe` of a control step or modifier, for people.
+    public static func describe(_ name: String) -> String? {
+        if let step = step(name) {
+            var lines = ["\(step.keyword) — a control step", "", step.summary, "", "\(step.keyword): \(step.value.summary)"]
+            let width = step.keys.map(\.name.count).max() ?? 0
+            if !step.keys.isEmpty {
+                lines += ["", "Keys beside it:"]
+                for key in step.keys {
+                    lines.append("  \(key.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(key.summary)\(key.isRequired ? " (required)" : "")")
+                }
+            }
+            lines += ["", "Modifiers: \(modifierNames.filter { !step.keyNames.contains($0) }.joined(separator: ", "))", "", "Example:"]
+            lines += step.example.split(separator: "\n").map { "  " + $0 }
+            return lines.joined(separator: "\n") + "\n"
+        }
+        if let modifier = modifier(name) {
+            return "\(modifier.name) — a modifier, written beside any step's name\n\n\(modifier.summary)\n"
+        }
+        return nil
+    }
+}
