@@ -183,6 +183,15 @@ public final class Interpreter: Sendable {
         return completion
     }
 
+    /// A case's value as written: YAML's `true`, `false`, numbers and dates compare as such.
+    static func caseValue(_ label: String) -> Value {
+        switch label {
+        case "true": .boolean(true)
+        case "false": .boolean(false)
+        default: .text(label)
+        }
+    }
+
     /// Does what the step is, without its modifiers.
     private func perform(_ step: PlannedStep, input: Value, variables: inout Variables) async throws -> Completion {
         switch step.kind {
@@ -206,6 +215,11 @@ public final class Interpreter: Sendable {
             }
             guard let index = chosen.first, options.indices.contains(index) else { return .normal(.nothing) }
             return try await runBranch(options[index].body, input: input, variables: &variables)
+        case .match(let value, let cases, let otherwise):
+            var matched = input
+            if let value { matched = try await Evaluator.evaluate(value, variables) }
+            let chosen = cases.first { ValueComparison.equal(matched, Self.caseValue($0.label)) }
+            return try await runBranch(chosen?.body ?? otherwise, input: input, variables: &variables)
         case .set(let assignments):
             for assignment in assignments {
                 variables[assignment.name.text] = try await Evaluator.evaluate(assignment.value, variables)

@@ -6,6 +6,21 @@ import Testing
 
 @Suite("Interpreter: chaining, variables, control flow, modifiers")
 struct InterpreterTests {
+    @Test("match runs the first case equal to the value, else default, else gives nothing", arguments: [
+        ("- text: png\n- match: ${previous}\n  cases:\n    pdf: [{ text: doc }]\n    png: [{ text: image }]", #""image""#),
+        ("- text: gif\n- match: ${previous}\n  cases:\n    pdf: [{ text: doc }]\n  default: [{ text: other }]", #""other""#),
+        ("- text: gif\n- match: ${previous}\n  cases:\n    pdf: [{ text: doc }]", "null"),
+        // Without a value it matches its input; a number matches a case written as one.
+        ("- number: 5\n- match:\n  cases:\n    \"6\": [{ text: no }]\n    5: [{ text: five }]", #""five""#),
+        ("- text: PDF\n- match: ${previous}\n  cases:\n    pdf: [{ text: doc }]\n  default: [{ text: exact }]", #""exact""#),
+        ("- match: true\n  cases:\n    true: [{ text: yes }]", #""yes""#),
+        // A branch's first step gets the match's input; a variable set in a case is known after it.
+        ("- text: in\n- match: a\n  cases:\n    a:\n      - set: { seen: \"${previous}\" }\n- text: \"${seen}\"", #""in""#),
+    ])
+    func match(steps: String, expected: String) async throws {
+        #expect(try await json(steps) == expected)
+    }
+
     @Test("${…} in a URL parameter is encoded for where it stands; in text it stays as it is")
     func urlInterpolation() async throws {
         let steps = "- text: \"x&admin=1#y\"\n  as: term\n"

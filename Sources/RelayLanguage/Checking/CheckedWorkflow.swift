@@ -36,6 +36,8 @@ public final class PlannedStep: Sendable {
         case repeatCount(count: Template, body: [PlannedStep])
         case forEach(items: Template?, variable: String?, parallel: Template?, body: [PlannedStep])
         case menu(prompt: Template, options: [PlannedMenuOption])
+        /// `match`: the cases' labels are their values as written; `otherwise` is the default's steps.
+        case match(value: Template?, cases: [PlannedMenuOption], otherwise: [PlannedStep])
         case set([Assignment])
         case append([Assignment])
         case stop(Template?)
@@ -76,6 +78,7 @@ extension PlannedStep {
         case .conditional(_, let then, let otherwise): blocks = [then, otherwise]
         case .repeatCount(_, let body), .forEach(_, _, _, let body): blocks = [body]
         case .menu(_, let options): blocks = options.map(\.body)
+        case .match(_, let cases, let otherwise): blocks = cases.map(\.body) + [otherwise]
         case .action, .set, .append, .stop: blocks = []
         }
         if case .steps(let handler)? = onError { blocks.append(handler) }
@@ -104,7 +107,7 @@ public struct PlannedAction: Sendable {
     public var arguments: [Template?]
 }
 
-/// One choice of a menu.
+/// One choice of a menu, or one case of a match.
 public struct PlannedMenuOption: Sendable {
     public var label: String
     public var body: [PlannedStep]

@@ -159,6 +159,14 @@ public struct Checker {
             let bodies = checkBranches(menu.options.map(\.body), previous: stepInput)
             kind = .menu(prompt: menu.prompt, options: zip(menu.options, bodies).map { PlannedMenuOption(label: $0.label.text, body: $1) })
             output = nil
+        case .match(let match):
+            name = "match"
+            if let value = match.value { checkReferences(value) }
+            let bodies = checkBranches(match.cases.map(\.body) + [match.otherwise ?? []], previous: stepInput)
+            kind = .match(
+                value: match.value, cases: zip(match.cases, bodies).map { PlannedMenuOption(label: $0.label.text, body: $1) },
+                otherwise: bodies.last ?? [])
+            output = nil
         case .set(let assignments), .append(let assignments):
             let isSet: Bool
             if case .set = step.kind { isSet = true } else { isSet = false }
@@ -409,6 +417,7 @@ public struct Checker {
             case .repeatCount(let repeatCount): names.formUnion(assignedVariables(in: repeatCount.body))
             case .forEach(let forEach): names.formUnion(assignedVariables(in: forEach.body))
             case .menu(let menu): names.formUnion(menu.options.flatMap { assignedVariables(in: $0.body) })
+            case .match(let match): names.formUnion((match.cases.flatMap(\.body) + (match.otherwise ?? [])).flatMap { assignedVariables(in: [$0]) })
             case .action, .stop: break
             }
         }

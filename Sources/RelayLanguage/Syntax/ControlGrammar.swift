@@ -76,6 +76,12 @@ public enum ControlGrammar {
             summary: "Asks which option to run (on a terminal, or given with --answer), then runs its steps.",
             example: "- menu: Convert to?\n  options:\n    PDF:\n      - convert: pdf\n    HTML:\n      - convert: html"),
         Step(
+            keyword: "match", value: key("match", .value, "The value to match; the step's input if empty."),
+            keys: [key("cases", .options, required: true, "Each value it may be, and the steps run when it is (compared as == compares)."),
+                   key("default", .steps, "The steps run when no case is the value.")],
+            summary: "Runs the steps of the first case equal to the value, else 'default'; its output is the last output of the steps run.",
+            example: "- text: pdf\n- match: ${previous}\n  cases:\n    pdf:\n      - text: a document\n    png:\n      - text: an image\n  default:\n    - text: something else"),
+        Step(
             keyword: "set", value: key("set", .assignments, required: true, "Variable names and their values."),
             keys: [], summary: "Sets variables; passes its input through.",
             example: "- set: { total: 0, name: Relay }"),

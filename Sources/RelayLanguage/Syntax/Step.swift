@@ -6,6 +6,7 @@ public struct Step: Sendable {
         case repeatCount(RepeatCount)
         case forEach(ForEach)
         case menu(Menu)
+        case match(Match)
         case set([Assignment])
         case append([Assignment])
         case stop(Template?)
@@ -68,6 +69,15 @@ public struct Menu: Sendable {
 
     public var prompt: Template
     public var options: [Option]
+}
+
+/// `match: VALUE`, `cases`, `default`.
+public struct Match: Sendable {
+    /// The value; the step's input when nil.
+    public var value: Template?
+    /// Each case's value (as written) and steps.
+    public var cases: [Menu.Option]
+    public var otherwise: [Step]?
 }
 
 /// The modifiers any step may carry (Docs/Language.md, "Steps").
