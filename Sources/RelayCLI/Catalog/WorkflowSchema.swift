@@ -11,8 +11,11 @@ public enum WorkflowSchema {
             "type": "string", "pattern": "^\\$\\{.*\\}$", "description": "A ${…} expression that gives the value.",
         ])
         definitions["modifiers"] = .dictionary(modifierProperties())
+        // A bare name: an action that needs no parameter, or a control step that needs no key (`- stop`).
+        let bare = registry.actions.filter { action in !action.parameters.contains { $0.isRequired && !$0.isInput } }.map(\.name)
+            + ControlGrammar.steps.filter { !$0.value.isRequired && !$0.keys.contains(where: \.isRequired) }.map(\.keyword)
         var stepChoices: [Value] = [
-            object(["type": "string", "enum": .list(registry.actions.map { .text($0.name) }), "description": "An action with no parameters."])
+            object(["type": "string", "enum": .list(bare.map { .text($0) }), "description": "An action or control step that needs nothing more."])
         ]
         for action in registry.actions {
             let key = "action:" + action.name
@@ -82,12 +85,12 @@ public enum WorkflowSchema {
             case .options: ["type": "object", "additionalProperties": ref("steps")]
             case .name: ["type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"]
             case .text: ["type": "string"]
-            case .count: ["type": ["integer", "string"]]
-            case .seconds: ["type": ["number", "string"]]
+            case .count: ["anyOf": [object(["type": "integer", "minimum": 0]), ref("expression")]]
+            case .seconds: ["anyOf": [object(["type": "number", "exclusiveMinimum": 0]), ref("expression")]]
             case .assignments: ["type": "object"]
             case .stepsOrContinue: ["anyOf": [object(["const": "continue"]), ref("steps")]]
             case .value: [:]
-            case .parallelism: ["type": ["integer", "boolean", "string"]]
+            case .parallelism: ["anyOf": [object(["type": ["integer", "boolean"]]), ref("expression")]]
             }
         schema["description"] = .text(key.summary)
         return .dictionary(schema)
@@ -107,10 +110,15 @@ public enum WorkflowSchema {
             schema["anyOf"] = [object(["enum": .list(parameter.choices.map { .text($0) })]), ref("expression")]
             return .dictionary(schema)
         }
+        // A number or a yes/no is written as one, or given by a `${…}` expression.
+        switch parameter.type {
+        case .number, .boolean:
+            schema["anyOf"] = [object(["type": .text(parameter.type == .number ? "number" : "boolean")]), ref("expression")]
+            return .dictionary(schema)
+        default: break
+        }
         let types: [Value] =
             switch parameter.type {
-            case .number: ["number", "string"]
-            case .boolean: ["boolean", "string"]
             case .list: ["array", "string", "number", "boolean", "object"]
             case .dictionary: ["object", "string"]
             case .text: ["string", "number", "boolean"]
