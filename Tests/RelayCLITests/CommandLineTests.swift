@@ -221,6 +221,22 @@ struct CommandLineTests {
         #expect(unknown.status == 2 && unknown.standardError.contains("did you mean 'change-case'?"))
     }
 
+    @Test("--input-file hands a workflow whose input is a file the file itself; a text read as a path is quoted short")
+    func inputFileIsAFile() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-input-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let big = String(repeating: "0123456789", count: 8_800)
+        try big.write(to: folder.appendingPathComponent("big.txt"), atomically: true, encoding: .utf8)
+        try "input: file\nsteps:\n  - get-details: size\n".write(to: folder.appendingPathComponent("f.yaml"), atomically: true, encoding: .utf8)
+        let size = try await RelayProcess.running(["run", "f.yaml", "--input-file", "big.txt"], in: folder)
+        #expect(size.status == 0 && size.standardOutput == "88000\n", "\(size.standardError)")
+        try "input: text\nsteps:\n  - read-file: \"${input}\"\n".write(to: folder.appendingPathComponent("t.yaml"), atomically: true, encoding: .utf8)
+        let quoted = try await RelayProcess.running(["run", "t.yaml", "--input-file", "big.txt"], in: folder)
+        #expect(quoted.status == 1 && quoted.standardError.contains("no such file: '"), "\(quoted.standardError)")
+        #expect(quoted.standardError.count < 1_000, "\(quoted.standardError.count) characters")
+    }
+
     @Test("describe names an entity type's properties with their types, and a file's")
     func describeTypes() async throws {
         let note = try await RelayProcess.running(["describe", "note"])

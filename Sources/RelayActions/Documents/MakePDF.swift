@@ -57,7 +57,7 @@ struct MakePDF: Intent {
         switch item {
         case .nothing: return
         case .file(let file):
-            guard file.exists, !file.isFolder else { throw IntentError("no such file: '\(file.path)'") }
+            guard file.exists, !file.isFolder else { throw IntentError("no such file: '\(file.shownPath)'") }
             let type = file.contentType
             if type.conforms(to: .pdf) || type.conforms(to: .image) {
                 let data: Data

@@ -3,7 +3,7 @@ import RelayKit
 
 /// Reads a PDF file's pages, or explains why it cannot.
 private func loadPDF(_ file: FileReference) throws -> PDFReader {
-    guard file.exists, !file.isFolder else { throw IntentError("no such PDF file: '\(file.path)'") }
+    guard file.exists, !file.isFolder else { throw IntentError("no such PDF file: '\(file.shownPath)'") }
     guard file.contentType.conforms(to: .pdf) else { throw IntentError("'\(file.name)' is \(file.contentType.identifier), not a PDF") }
     let data: Data
     do throws(ValueAccessError) { data = try file.contents() } catch { throw IntentError(error.message) }

@@ -36,7 +36,7 @@ struct MakeArchive: Intent {
         var names = Set<String>()
         for value in inputs {
             guard case .file(let item) = value else { throw IntentError("make-archive takes files and folders, not \(value.type.withArticle)") }
-            guard item.exists else { throw IntentError("no such file: '\(item.path)'") }
+            guard item.exists else { throw IntentError("no such file: '\(item.shownPath)'") }
             if item.isFolder {
                 entries.append((item.name + "/", nil))
                 for found in FolderScan.files(in: item.path, recursive: true, links: .skip) {

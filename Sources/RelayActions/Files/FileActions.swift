@@ -21,7 +21,7 @@ struct ReadFile: Intent {
     @Parameter(primary: true, summary: "The file's path; ~ is the home folder.", access: .read) var path: FileReference
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
-        guard path.exists else { throw IntentError("no such file: '\(path.path)'") }
+        guard path.exists else { throw IntentError("no such file: '\(path.shownPath)'") }
         guard !path.isFolder else { throw IntentError("'\(path.path)' is a folder; use find-files to list it") }
         return .value(.file(path))
     }

@@ -43,7 +43,7 @@ private func copying(in context: any IntentContext, _ body: @escaping @Sendable 
 
 /// An input file that must exist and not be a folder.
 private func existingFile(_ file: FileReference) throws -> String {
-    guard file.exists else { throw IntentError("no such file: '\(file.path)'") }
+    guard file.exists else { throw IntentError("no such file: '\(file.shownPath)'") }
     guard !file.isFolder else { throw IntentError("'\(file.path)' is a folder") }
     return file.path
 }

@@ -13,7 +13,7 @@ public enum ImageActions: IntentPackage {
 
 /// Reads an input image file, or explains why it is not one.
 func loadImage(_ file: FileReference) throws -> (RasterImage, ContentType) {
-    guard file.exists, !file.isFolder else { throw IntentError("no such image file: '\(file.path)'") }
+    guard file.exists, !file.isFolder else { throw IntentError("no such image file: '\(file.shownPath)'") }
     let type = file.contentType
     guard type.conforms(to: .image) else { throw IntentError("'\(file.name)' is \(type.identifier), not an image") }
     let data: Data

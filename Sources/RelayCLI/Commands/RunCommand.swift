@@ -95,7 +95,7 @@ struct RunCommand: AsyncParsableCommand {
             if let commandLine { StandardStreams.writeError(commandLine + "\n") }
             throw ExitStatus.permissionDenied.exitCode
         }
-        let workflowInput = try readInput()
+        let workflowInput = try readInput(declared: workflow.input?.type.type)
         let history = UndoHistory(root: UndoHistory.defaultRoot)
         let journal = UndoJournal(root: history.root, workflow: URL(fileURLWithPath: file).standardizedFileURL.path)
         defer { if journal.hasChanges { history.prune(keeping: 100) } }
@@ -144,8 +144,18 @@ struct RunCommand: AsyncParsableCommand {
         func get() throws -> Value { try lock.withLock { result }.get() }
     }
 
-    private func readInput() throws -> Value {
+    /// The run's input. A workflow whose input is a file gets the file `--input-file` names, not
+    /// its contents read as a path.
+    private func readInput(declared: ValueType?) throws -> Value {
         if let input { return .text(input) }
+        if let inputFile, declared == .file {
+            let file = FileReference(path: inputFile)
+            guard file.exists else {
+                StandardStreams.writeError("error: --input-file: there is no file '\(Excerpt.start(of: inputFile))'\n")
+                throw ExitStatus.invalid.exitCode
+            }
+            return .file(file)
+        }
         if let inputFile {
             do {
                 return .text(try WorkflowLoader.readText(inputFile))

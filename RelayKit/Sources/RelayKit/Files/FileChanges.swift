@@ -75,7 +75,7 @@ public struct FileChanges: Sendable {
         let source = withoutLinks ? moving.target : requestedSource
         let destination = withoutLinks ? writing.target : requestedDestination
         try await onOwnThread { stop throws(FileOperationError) in
-            guard AtomicFile.entryExists(source) else { throw FileOperationError("no such file: '\(source)'") }
+            guard AtomicFile.entryExists(source) else { throw FileOperationError("no such file: '\(Excerpt.start(of: source))'") }
             guard !AtomicFile.entryExists(destination) else {
                 throw FileOperationError("'\(destination)' already exists")
             }
@@ -137,7 +137,7 @@ public struct FileChanges: Sendable {
         let path = withoutLinks ? deleting.target : requestedPath
         try await onOwnThread { stop throws(FileOperationError) in
             defer { FileGeneration.advance() }
-            guard AtomicFile.entryExists(path) else { throw FileOperationError("no such file: '\(path)'") }
+            guard AtomicFile.entryExists(path) else { throw FileOperationError("no such file: '\(Excerpt.start(of: path))'") }
             guard let journal else {
                 var info = stat()
                 if withoutLinks, lstat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR {

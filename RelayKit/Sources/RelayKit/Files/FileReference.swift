@@ -124,12 +124,12 @@ public struct FileReference: Hashable, Sendable {
             do throws(FileOperationError) {
                 return try Self.openWithoutLinks(approvedPath)
             } catch {
-                throw ValueAccessError(exists || error.message.contains("changed after") ? error.message : "the file '\(path)' no longer exists")
+                throw ValueAccessError(exists || error.message.contains("changed after") ? error.message : "the file '\(shownPath)' no longer exists")
             }
         }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw ValueAccessError(exists ? "cannot read '\(path)': \(String(cString: strerror(errno)))" : "the file '\(path)' no longer exists")
+            throw ValueAccessError(exists ? "cannot read '\(path)': \(String(cString: strerror(errno)))" : "the file '\(shownPath)' no longer exists")
         }
         return descriptor
     }
@@ -223,9 +223,13 @@ public struct FileReference: Hashable, Sendable {
         do {
             return try FileManager.default.attributesOfItem(atPath: path)
         } catch {
-            throw ValueAccessError("the file '\(path)' no longer exists")
+            throw ValueAccessError("the file '\(shownPath)' no longer exists")
         }
     }
+
+    /// The path as a message quotes it: at most 200 characters (a text taken for a path may be a
+    /// whole file's contents).
+    public var shownPath: String { Excerpt.start(of: path) }
 
     /// The file's bytes.
     public func contents() throws(ValueAccessError) -> Data {
