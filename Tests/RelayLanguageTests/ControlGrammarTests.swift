@@ -29,3 +29,18 @@ struct ControlGrammarTests {
         #expect(ControlGrammar.describe("sideways") == nil)
     }
 }
+
+@Suite("Parallel loops and the variables they set")
+struct ParallelAssignmentTests {
+    @Test("a set of a workflow variable inside a parallel for-each is a warning at the set; one item at a time, or a variable of the item's own, is not")
+    func warned() {
+        let body = "  - set: { total: 0 }\n  - list: [1, 2]\n  - for-each:\n    parallel: PARALLEL\n    do:\n      - set: { SETS: \"${item}\" }\n"
+        let lost = diagnostics("steps:\n" + body.replacingOccurrences(of: "PARALLEL", with: "2").replacingOccurrences(of: "SETS", with: "total"))
+        #expect(lost.count == 1 && lost.first?.severity == .warning, "\(lost.map(\.summary))")
+        #expect(lost.first?.range?.start.line == 7)
+        let serial = diagnostics("steps:\n" + body.replacingOccurrences(of: "PARALLEL", with: "false").replacingOccurrences(of: "SETS", with: "total"))
+        #expect(serial.isEmpty, "\(serial.map(\.summary))")
+        let own = diagnostics("steps:\n" + body.replacingOccurrences(of: "PARALLEL", with: "true").replacingOccurrences(of: "SETS", with: "mine"))
+        #expect(own.isEmpty, "\(own.map(\.summary))")
+    }
+}

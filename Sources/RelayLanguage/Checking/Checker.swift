@@ -149,6 +149,17 @@ public struct Checker {
                     report("'parallel' takes a number of iterations to run at once (1 or more), or true/false", at: parallel.range)
                 }
             }
+            // Each item of a parallel loop runs with its own copy of the variables: what it sets
+            // is gone when it ends (Docs/Language.md, "Control steps").
+            if let parallel = forEach.parallel, parallel.literalValue.map(Self.runsSideBySide) ?? true,
+                let assignment = Self.firstAssignment(in: forEach.body, of: scope.runVariables)
+            {
+                diagnostics.append(Diagnostic(
+                    .warning,
+                    "this 'set' or 'append' changes a variable of the workflow inside a parallel 'for-each', where each item has its own copy: the change is gone when the item ends",
+                    at: assignment.keyRange,
+                    notes: ["note: collect results with the for-each's output, the list of each item's last output (Docs/Language.md, \"Control steps\")"]))
+            }
             let loopVariable = forEach.variable?.text
             let body = checkLoopBody(forEach.body, blockVariables: [loopVariable ?? "item", "index"], previous: nil)
             kind = .forEach(items: forEach.items, variable: loopVariable, parallel: forEach.parallel, body: body)
@@ -188,6 +199,15 @@ public struct Checker {
         return PlannedStep(
             kind: kind, displayName: name, range: step.keyRange, outputVariable: modifiers.outputVariable?.text,
             input: modifiers.input, condition: modifiers.condition, onError: onError, timeout: modifiers.timeout)
+    }
+
+    /// Whether a literal `parallel:` runs more than one item at a time.
+    private static func runsSideBySide(_ value: Value) -> Bool {
+        switch value {
+        case .boolean(let on): on
+        case .number(let count): count > 1
+        default: true
+        }
     }
 
     private static func isValidParallelism(_ value: Value) -> Bool {
@@ -409,19 +429,24 @@ public struct Checker {
         var names = Set<String>()
         for step in steps {
             if let name = step.modifiers.outputVariable?.text { names.insert(name) }
-            if case .steps(let handler) = step.modifiers.onError { names.formUnion(assignedVariables(in: handler)) }
-            switch step.kind {
-            case .set(let assignments), .append(let assignments): names.formUnion(assignments.map(\.name.text))
-            case .conditional(let conditional):
-                names.formUnion(assignedVariables(in: conditional.then + (conditional.otherwise ?? [])))
-            case .repeatCount(let repeatCount): names.formUnion(assignedVariables(in: repeatCount.body))
-            case .forEach(let forEach): names.formUnion(assignedVariables(in: forEach.body))
-            case .menu(let menu): names.formUnion(menu.options.flatMap { assignedVariables(in: $0.body) })
-            case .match(let match): names.formUnion((match.cases.flatMap(\.body) + (match.otherwise ?? [])).flatMap { assignedVariables(in: [$0]) })
-            case .action, .stop: break
-            }
+            if case .set(let assignments) = step.kind { names.formUnion(assignments.map(\.name.text)) }
+            if case .append(let assignments) = step.kind { names.formUnion(assignments.map(\.name.text)) }
+            for block in step.blocks { names.formUnion(assignedVariables(in: block)) }
         }
         return names
+    }
+
+    /// The first `set` or `append` anywhere in `steps`, nested blocks included, that changes one of `variables`.
+    static func firstAssignment(in steps: [Step], of variables: Set<String>) -> Step? {
+        for step in steps {
+            switch step.kind {
+            case .set(let assignments), .append(let assignments):
+                if assignments.contains(where: { variables.contains($0.name.text) }) { return step }
+            default: break
+            }
+            if let found = step.blocks.lazy.compactMap({ firstAssignment(in: $0, of: variables) }).first { return found }
+        }
+        return nil
     }
 
     // MARK: - Types

@@ -20,6 +20,24 @@ public struct Step: Sendable {
     public var keyRange: SourceRange
 }
 
+extension Step {
+    /// The blocks of steps written inside this one: branches, a loop's body, a menu's options, a
+    /// match's cases and default, then its `on-error` steps.
+    public var blocks: [[Step]] {
+        var blocks: [[Step]]
+        switch kind {
+        case .conditional(let conditional): blocks = [conditional.then, conditional.otherwise ?? []]
+        case .repeatCount(let repeatCount): blocks = [repeatCount.body]
+        case .forEach(let forEach): blocks = [forEach.body]
+        case .menu(let menu): blocks = menu.options.map(\.body)
+        case .match(let match): blocks = match.cases.map(\.body) + [match.otherwise ?? []]
+        case .action, .set, .append, .stop: blocks = []
+        }
+        if case .steps(let handler) = modifiers.onError { blocks.append(handler) }
+        return blocks
+    }
+}
+
 /// `- ACTION: arguments`.
 public struct ActionCall: Sendable {
     public var name: Name
