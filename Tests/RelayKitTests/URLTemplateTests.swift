@@ -42,6 +42,12 @@ struct URLTemplateTests {
         host.appendValue("evil.com/steal?")
         host.appendLiteral("/x")
         #expect(host.text == "https://evil.com%2Fsteal%3F/x")
+        // A file URL's path keeps its slashes; a '?' or '#' in it is still encoded.
+        var file = URLText()
+        file.appendLiteral("file://")
+        file.appendValue("/tmp/My Files/a?b#c.txt")
+        #expect(file.text == "file:///tmp/My%20Files/a%3Fb%23c.txt")
+        #expect(URL(string: file.text)?.path == "/tmp/My Files/a?b#c.txt")
     }
 
     @Test("placeholders are listed in order")

@@ -116,7 +116,8 @@ public enum URLPosition: Hashable, Sendable {
 
 /// URL text written from literal parts and values (`https://api.example.com/search?q=${term}`):
 /// each value is percent-encoded for where it stands (`URLPosition`). Values before the text has
-/// a `://` go in as they are: they give the scheme and host (`${base}/trails`).
+/// a `://` go in as they are: they give the scheme and host (`${base}/trails`). In a `file://` URL
+/// a value in the path keeps its `/`s: it is a file's path.
 public struct URLText: Sendable {
     public private(set) var text = ""
     /// Nil until a `://` is written.
@@ -133,15 +134,24 @@ public struct URLText: Sendable {
             appendLiteral(value)
             return
         }
+        // A file URL's path is a file's path: its `/`s are the path's own (`file://${f.path}`).
+        if isFileURL, position == .path {
+            text += value.addingPercentEncoding(withAllowedCharacters: position.allowed.union(CharacterSet(charactersIn: "/"))) ?? ""
+            return
+        }
         text += position.encode(value)
     }
+
+    /// Whether the text is a `file://` URL, whose host is empty and whose path follows at once.
+    private var isFileURL = false
 
     private mutating func append(_ character: Character) {
         text.append(character)
         if let current = position {
             position = current.after(character)
         } else if text.hasSuffix("://") {
-            position = .host
+            isFileURL = text.lowercased() == "file://"
+            position = isFileURL ? .path : .host
         }
     }
 }
