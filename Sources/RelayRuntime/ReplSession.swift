@@ -79,7 +79,12 @@ public final class ReplSession {
     /// An entry as an item of a workflow's `steps:` list (so positions shift by one line and
     /// four columns; see `relocated`).
     private static func asStep(_ entry: String) -> String {
-        entry.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { index, line in
+        // A line that is one `${…}` alone is its value, with its type (`${1 + 2}` is the number 3).
+        let trimmed = entry.trimmingCharacters(in: .whitespaces)
+        if !trimmed.contains("\n"), trimmed.hasPrefix("${"), trimmed.hasSuffix("}") {
+            return "  - comment: the value of an expression\n    input: '" + trimmed.replacingOccurrences(of: "'", with: "''") + "'"
+        }
+        return entry.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { index, line in
             (index == 0 ? "  - " : "    ") + line
         }.joined(separator: "\n")
     }

@@ -32,6 +32,14 @@ struct ReplTests {
             """)
     }
 
+    @Test("a line that is one ${…} is its value with its type; exit and quit leave")
+    func expressionsAndExit() async throws {
+        let result = try await repl("${1 + 2}\nnumber: 4\n${previous * 10}\n${\"it's\"}\nexit\ntext: never\n")
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput == "3   # a number\n4   # a number\n40   # a number\nit's   # a text\n", "\(result.standardOutput)")
+        #expect(try await repl("quit\ntext: never\n").standardOutput == "")
+    }
+
     @Test("a text of two lines has its type on a line of its own, whether its lines end in LF or CR LF")
     func multilineText() async throws {
         let result = try await repl("text: \"one\\ntwo\"\ntext: \"one\\r\\ntwo\"\ntext: \"one\\r\\n\"\n")

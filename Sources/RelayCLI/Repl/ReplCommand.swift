@@ -67,6 +67,8 @@ struct Repl {
                 if await !command(trimmed) { return }
                 continue
             }
+            // `exit` and `quit` leave, as in other REPLs, unless an action has the name.
+            if ["exit", "quit"].contains(trimmed), registry.action(named: trimmed) == nil { return }
             await evaluate(entry)
         }
     }
