@@ -38,11 +38,13 @@ enum DesktopPrograms {
             throw IntentError(
                 "no program to \(job) was found: install wl-clipboard (Wayland) or xclip or xsel (X11); macOS has pbcopy and pbpaste")
         }
-        let outcome = try await context.runProgram(ProgramRun(program: program.name, arguments: program.arguments, input: input))
-        guard outcome.succeeded else {
-            let errors = String(decoding: outcome.errors, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            throw IntentError("\(program.name) could not \(job)" + (errors.isEmpty ? "" : ": \(Excerpt.end(of: errors, limit: 300))"))
-        }
+        return try await start(program.name, program.arguments, input: input, job: job, context)
+    }
+
+    /// Starts `name` with `arguments` and `input`; its output, or an error saying it could not do `job`.
+    static func start(_ name: String, _ arguments: [String], input: Data = Data(), job: String, _ context: any IntentContext) async throws -> Data {
+        let outcome = try await context.runProgram(ProgramRun(program: name, arguments: arguments, input: input))
+        guard outcome.succeeded else { throw outcome.failure("\(name) could not \(job)", limit: 300) }
         return outcome.output
     }
 }
@@ -95,22 +97,14 @@ struct Notify: Intent {
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         if ProgramRun.find("notify-send") != nil {
-            try await show("notify-send", ["--app-name=Relay", "--", title, body], context)
+            _ = try await DesktopPrograms.start("notify-send", ["--app-name=Relay", "--", title, body], job: "show the notification", context)
         } else if ProgramRun.find("osascript") != nil {
             let script = "display notification \(Self.appleScriptText(body)) with title \(Self.appleScriptText(title))"
-            try await show("osascript", ["-e", script], context)
+            _ = try await DesktopPrograms.start("osascript", ["-e", script], job: "show the notification", context)
         } else {
             FileHandle.standardError.write(Data("\(title): \(body)\n".utf8))
         }
         return .value(value)
-    }
-
-    private func show(_ program: String, _ arguments: [String], _ context: any IntentContext) async throws {
-        let outcome = try await context.runProgram(ProgramRun(program: program, arguments: arguments))
-        guard outcome.succeeded else {
-            let errors = String(decoding: outcome.errors, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            throw IntentError("\(program) could not show the notification" + (errors.isEmpty ? "" : ": \(Excerpt.end(of: errors, limit: 300))"))
-        }
     }
 
     /// `text` as an AppleScript string literal: quotes and backslashes escaped, so that no text

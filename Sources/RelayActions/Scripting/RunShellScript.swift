@@ -45,9 +45,7 @@ struct RunShellScript: Intent {
         }
         let outcome = try await context.runProgram(ProgramRun(program: shell, arguments: arguments, input: standardInput))
         guard outcome.succeeded else {
-            let errors = String(decoding: outcome.errors, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            let ending = outcome.signalled ? "was ended by signal \(outcome.status)" : "exited with status \(outcome.status)"
-            throw IntentError("the script \(ending)" + (errors.isEmpty ? "" : ": \(Excerpt.end(of: errors))"))
+            throw outcome.failure("the script " + (outcome.signalled ? "was ended by signal \(outcome.status)" : "exited with status \(outcome.status)"))
         }
         return .value(try Self.value(of: outcome.output, context))
     }
