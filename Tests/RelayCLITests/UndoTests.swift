@@ -45,6 +45,10 @@ struct UndoTests {
         "- read-file: a.bin\n- make-archive: out.zip",
         "- create-folder: made/deeper\n- text: inside\n- save-file: made/deeper/x.txt",
         "- read-file: a.bin\n- make-archive: a.tar.gz\n- extract-archive: unpacked",
+        "- read-file: a.bin\n- rename-file: { name: b.txt, overwrite: true }",
+        "- read-file: b.txt\n- move-file: { to: sub/c.txt, overwrite: true }",
+        "- read-file: a.bin\n- copy-file: { to: b.txt, overwrite: rename }",
+        "- text: new\n- save-file: { to: b.txt, overwrite: rename }",
     ])
     func undo(steps: String) async throws {
         let binary = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })

@@ -144,7 +144,7 @@ struct DataTests {
             _ = try await run("- text: again\n- save-file: a.txt", path: workflow, granted: granted)
             Issue.record("replaced a file without overwrite")
         } catch let error as RuntimeError {
-            #expect(error.message.contains("set overwrite: true to replace it, or append: true to add to it"))
+            #expect(error.message.contains("set overwrite: true to replace it"))
         }
         #expect(try contents("a.txt") == "one\ntwo\n")
     }

@@ -92,7 +92,7 @@ struct ImageTests {
         #expect(jpeg == "public.jpeg")
         let converted = try image(at: folder.appendingPathComponent("q.jpg"))
         #expect(colour(converted, 0, 0) == "r" && colour(converted, 5, 3) == "w")
-        _ = try await run("- read-file: q.jpg\n- convert-image: png\n  as: back", in: folder)
+        _ = try await run("- read-file: q.jpg\n- convert-image: { to: png, overwrite: true }\n  as: back", in: folder)
         #expect(corners(try image(at: folder.appendingPathComponent("q.png"))) == "rgwb")
         let second = try self.folder(with: try quadrants(), named: "a.png")
         let small = try await run("- read-file: a.png\n- resize-image: { width: 300, to: large.png }\n- convert-image: { to: jpeg, quality: 10, save-to: low.jpg }\n- get-details: size", in: second)

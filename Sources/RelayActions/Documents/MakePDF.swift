@@ -17,7 +17,7 @@ struct MakePDF: Intent {
     var items: [Value]
     @Parameter(summary: "Where to write the PDF; by default next to the first input file, or in the run's scratch folder.", access: .write)
     var to: FileReference?
-    @Parameter(summary: "Replace an existing file at 'to'.") var overwrite: Bool = false
+    @Parameter(summary: Overwrite.summary) var overwrite: Overwrite = .refuse
     @Parameter(summary: "The document title in the PDF's metadata.") var title: String = "Document"
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
@@ -25,16 +25,15 @@ struct MakePDF: Intent {
         let data: Data
         if let single = try singlePDF() { data = single } else { data = try await render(context) }
         let path = try destination(context)
-        do throws(FileOperationError) {
-            if to == nil, !items.contains(where: { if case .file = $0 { true } else { false } }) {
-                try AtomicFile.write(data, to: path)
-            } else {
-                try await context.fileChanges.write(data, to: path)
-            }
-        } catch {
-            throw IntentError(error.message)
+        if to == nil, !items.contains(where: { if case .file = $0 { true } else { false } }) {
+            // In the run's scratch folder: a new file of its own, no change to undo.
+            try await changing { () throws(FileOperationError) in try AtomicFile.write(data, to: path) }
+            return .value(.file(FileReference(path: path)))
         }
-        return .value(.file(FileReference(path: path)))
+        let written = try await changing { () throws(FileOperationError) in
+            try await context.fileChanges.write(data, to: path, overwrite: overwrite)
+        }
+        return .value(.file(FileReference(path: written)))
     }
 
     /// One PDF alone is copied as it is: its pages, fonts and metadata untouched. Re-drawing it
@@ -76,22 +75,12 @@ struct MakePDF: Intent {
 
     private func destination(_ context: any IntentContext) throws -> String {
         if let to {
-            let path = try FileDestination.path(for: to, named: "\(title).pdf")
-            guard overwrite || !FileManager.default.fileExists(atPath: path) else {
-                throw IntentError("'\(path)' already exists; set overwrite: true to replace it")
-            }
-            return path
+            return try FileDestination.path(for: to, named: "\(title).pdf")
         }
         if case .file(let first)? = items.first(where: { if case .file = $0 { true } else { false } }) {
             let folder = (first.path as NSString).deletingLastPathComponent
             let base = (first.name as NSString).deletingPathExtension
-            var candidate = (folder as NSString).appendingPathComponent("\(base).pdf")
-            var number = 2
-            while FileManager.default.fileExists(atPath: candidate) {
-                candidate = (folder as NSString).appendingPathComponent("\(base) \(number).pdf")
-                number += 1
-            }
-            return candidate
+            return (folder as NSString).appendingPathComponent("\(base).pdf")
         }
         do {
             return try context.scratchFolder.path(forNewFile: "\(title).pdf")

@@ -20,7 +20,7 @@ struct MakeArchive: Intent {
     @Parameter(input: true, summary: "The files.", access: .read) var items: [Value]
     @Parameter(summary: "A folder to put in with everything in it, under its own name.", access: .read) var folder: FileReference?
     @Parameter(primary: true, summary: "The archive's path: .zip, .tar.gz or .tgz.", access: .write) var to: FileReference
-    @Parameter(summary: "Replace an existing archive.") var overwrite: Bool = false
+    @Parameter(summary: Overwrite.summary) var overwrite: Overwrite = .refuse
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         guard let format = Archive.Format(fileName: to.name) else {
@@ -28,9 +28,8 @@ struct MakeArchive: Intent {
         }
         let inputs = items.filter { !$0.isNothing } + (folder.map { [.file($0)] } ?? [])
         guard !inputs.isEmpty else { throw IntentError("there is nothing to put in the archive: give files as the input, or a folder") }
-        guard overwrite || !FileManager.default.fileExists(atPath: to.path) else {
-            throw IntentError("'\(to.path)' already exists; set overwrite: true to replace it")
-        }
+        // Refused before the archive is made, not after.
+        guard overwrite != .refuse || !AtomicFile.entryExists(to.path) else { throw IntentError(Overwrite.refusal(to.path)) }
         // Each item by its name; a folder's files by their path inside it, under the folder's name.
         var entries: [(name: String, source: FileReference?)] = []
         var names = Set<String>()
@@ -55,13 +54,11 @@ struct MakeArchive: Intent {
         let list = entries
         try await BlockingWork.run { stop in try Archive.write(list, format: format, to: made, stop: stop) }
         let path = try FileDestination.path(for: to, named: to.name, asFolder: false)
-        do {
+        defer { unlink(made) }
+        let written = try await changing { () throws(FileOperationError) in
             try await context.fileChanges.copy(made, to: path, overwrite: overwrite)
-        } catch {
-            throw IntentError(error.message)
         }
-        unlink(made)
-        return .value(.file(FileReference(path: path)))
+        return .value(.file(FileReference(path: written)))
     }
 }
 
@@ -75,7 +72,9 @@ struct ExtractArchive: Intent {
     static let output = ValueType.file
 
     @Parameter(input: true, summary: "The archive file.", access: .read) var archive: FileReference
-    @Parameter(primary: true, summary: "The folder to make and extract into; it must not exist yet.", access: .write) var to: FileReference?
+    @Parameter(primary: true, summary: "The folder to make and extract into.", access: .write) var to: FileReference?
+    @Parameter(summary: "When the folder is already there: false refuses, rename makes 'name 2' beside it; a folder is never replaced.")
+    var overwrite: Overwrite = .refuse
     @Parameter(summary: "The most the extracted files may hold together, such as 2 GB.") var maxSize: String = "4 GB"
 
     /// An archive that grows more than this many times its own size is taken for a bomb.
@@ -89,9 +88,14 @@ struct ExtractArchive: Intent {
         guard archive.exists, !archive.isFolder else { throw IntentError("no such archive: '\(archive.path)'") }
         let archiveSize = Double((try? archive.attributes()[.size] as? NSNumber)?.int64Value ?? 0)
         let stem = archive.name.lowercased().hasSuffix(".tar.gz") ? String(archive.name.dropLast(7)) : (archive.name as NSString).deletingPathExtension
-        let destination = to?.path ?? ((archive.path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(stem.isEmpty ? "archive" : stem)
-        guard !FileManager.default.fileExists(atPath: destination) else {
-            throw IntentError("'\(destination)' already exists; extract into a new folder")
+        var destination = to?.path ?? ((archive.path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(stem.isEmpty ? "archive" : stem)
+        switch overwrite {
+        case .rename:
+            do { destination = try Overwrite.freePath(for: destination, exists: AtomicFile.entryExists) } catch { throw IntentError(error.message) }
+        case .replace, .refuse:
+            guard !AtomicFile.entryExists(destination) else {
+                throw IntentError("'\(Excerpt.start(of: destination))' already exists; extract into a new folder, or set overwrite: rename to make one beside it")
+            }
         }
         let folder: String
         do { folder = try await context.fileChanges.makeFolder(destination) } catch { throw IntentError(error.message) }

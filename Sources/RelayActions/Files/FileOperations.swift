@@ -19,22 +19,22 @@ enum FileDestination {
 }
 
 /// Runs a file change, turning its error into the step's.
-private func changing(_ body: () async throws(FileOperationError) -> Void) async throws {
+func changing<T>(_ body: () async throws(FileOperationError) -> T) async throws -> T {
     do {
-        try await body()
+        return try await body()
     } catch {
         throw IntentError(error.message)
     }
 }
 
 /// Runs a file change that may copy a big file, with a progress bar on a terminal when it is long.
-private func copying(in context: any IntentContext, _ body: @escaping @Sendable (ByteProgress) async throws(FileOperationError) -> Void)
-    async throws
-{
+private func copying<T: Sendable>(
+    in context: any IntentContext, _ body: @escaping @Sendable (ByteProgress) async throws(FileOperationError) -> T
+) async throws -> T {
     let progress = ByteProgress()
-    try await context.showingProgress({ progress.display }) {
+    return try await context.showingProgress({ progress.display }) {
         do throws(FileOperationError) {
-            try await body(progress)
+            return try await body(progress)
         } catch {
             throw IntentError(error.message)
         }
@@ -50,7 +50,7 @@ private func existingFile(_ file: FileReference) throws -> String {
 
 /// `save-file`: writes the input to a file.
 struct SaveFile: Intent {
-    static let summary = "Saves the input (a file's bytes, an entity or a list in the format the path's extension names, or any value as text) to a path; refuses to replace a file unless 'overwrite', or adds to its end with 'append'."
+    static let summary = "Saves the input (a file's bytes, an entity or a list in the format the path's extension names, or any value as text) to a path; a file already there is replaced, kept beside or refused as 'overwrite' says, or added to with 'append'."
     static let examples = [
         IntentExample("- text: \"a line\"\n- save-file: out/notes.txt"),
         IntentExample("- current-date\n- format-date: \"yyyy-MM-dd HH:mm\"\n- save-file: { to: log.txt, append: true }"),
@@ -60,7 +60,7 @@ struct SaveFile: Intent {
 
     @Parameter(input: true, summary: "What to save.", access: .read) var value: Value
     @Parameter(primary: true, summary: "The path, or a folder to save the input file into.", access: .write) var to: FileReference
-    @Parameter(summary: "Replace an existing file.") var overwrite: Bool = false
+    @Parameter(summary: Overwrite.summary) var overwrite: Overwrite = .refuse
     @Parameter(summary: "Add to the end of the file (made if missing) instead of replacing it; text starts on a line of its own.")
     var append: Bool = false
 
@@ -91,35 +91,33 @@ struct SaveFile: Intent {
             if append {
                 let bytes: Data
                 do { bytes = try file.contents() } catch { throw IntentError(error.message) }
-                try await write(bytes, to: path, context, asText: false)
-            } else {
-                try await copying(in: context) { progress throws(FileOperationError) in
-                    try await context.fileChanges.copy(source, to: path, overwrite: overwrite, progress: progress)
-                }
+                return .value(.file(FileReference(path: try await write(bytes, to: path, context, asText: false))))
             }
-            return .value(.file(FileReference(path: path)))
+            let overwrite = overwrite
+            let written = try await copying(in: context) { progress throws(FileOperationError) in
+                try await context.fileChanges.copy(source, to: path, overwrite: overwrite, progress: progress)
+            }
+            return .value(.file(FileReference(path: written)))
         }
         let path = try FileDestination.path(for: to, named: "Saved.txt")
-        try await write(Data(Self.lineEnded(value.textValue).utf8), to: path, context, asText: true)
-        return .value(.file(FileReference(path: path)))
+        let written = try await write(Data(Self.lineEnded(value.textValue).utf8), to: path, context, asText: true)
+        return .value(.file(FileReference(path: written)))
     }
 
-    /// Writes `data` at `path`: in place of what is there only when `overwrite`, or after it when
-    /// `append` (a text on a line of its own), as one atomic, undoable change.
-    private func write(_ data: Data, to path: String, _ context: any IntentContext, asText: Bool) async throws {
+    /// Writes `data` at `path` as one atomic, undoable change: after what is there when `append`
+    /// (a text on a line of its own), else as `overwrite` says. Returns the path written.
+    private func write(_ data: Data, to path: String, _ context: any IntentContext, asText: Bool) async throws -> String {
         var data = data
         if append, FileManager.default.fileExists(atPath: path) {
             var existing: Data
             do { existing = try FileReference(path: path).contents() } catch { throw IntentError(error.message) }
             if asText, let last = existing.last, last != 0x0A, last != 0x0D { existing.append(0x0A) }
             data = existing + data
-        } else if !append {
-            guard overwrite || !FileManager.default.fileExists(atPath: path) else {
-                throw IntentError("'\(path)' already exists; set overwrite: true to replace it, or append: true to add to it")
-            }
         }
-        let bytes = data
-        try await changing { () throws(FileOperationError) in try await context.fileChanges.write(bytes, to: path) }
+        let bytes = data, policy = append ? Overwrite.replace : overwrite
+        return try await changing { () throws(FileOperationError) in
+            try await context.fileChanges.write(bytes, to: path, overwrite: policy)
+        }
     }
 
     /// `text` ending with a line feed, as text files do; an empty text stays empty.
@@ -139,13 +137,16 @@ struct RenameFile: Intent {
 
     @Parameter(input: true, summary: "The file.", access: .write) var file: FileReference
     @Parameter(primary: true, summary: "The new name, with its extension.") var name: String
+    @Parameter(summary: Overwrite.summary) var overwrite: Overwrite = .refuse
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         let source = try existingFile(file)
-        guard !name.isEmpty, !name.contains("/") else { throw IntentError("'\(name)' is not a file name") }
+        guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else { throw IntentError("'\(name)' is not a file name") }
         let target = ((source as NSString).deletingLastPathComponent as NSString).appendingPathComponent(name)
-        try await changing { () throws(FileOperationError) in try await context.fileChanges.move(source, to: target) }
-        return .value(.file(FileReference(path: target)))
+        let written = try await changing { () throws(FileOperationError) in
+            try await context.fileChanges.move(source, to: target, overwrite: overwrite)
+        }
+        return .value(.file(FileReference(path: written)))
     }
 }
 
@@ -159,20 +160,22 @@ struct MoveFile: Intent {
 
     @Parameter(input: true, summary: "The file.", access: .write) var file: FileReference
     @Parameter(primary: true, summary: "A folder, or the new path.", access: .write) var to: FileReference
+    @Parameter(summary: Overwrite.summary) var overwrite: Overwrite = .refuse
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         let source = try existingFile(file)
         let target = try FileDestination.path(for: to, named: file.name)
-        try await copying(in: context) { progress throws(FileOperationError) in
-            try await context.fileChanges.move(source, to: target, progress: progress)
+        let overwrite = overwrite
+        let written = try await copying(in: context) { progress throws(FileOperationError) in
+            try await context.fileChanges.move(source, to: target, overwrite: overwrite, progress: progress)
         }
-        return .value(.file(FileReference(path: target)))
+        return .value(.file(FileReference(path: written)))
     }
 }
 
 /// `copy-file`: a copy in a folder, or at a path.
 struct CopyFile: Intent {
-    static let summary = "Copies the input file into a folder, or to a path; refuses to replace a file unless 'overwrite'."
+    static let summary = "Copies the input file into a folder, or to a path; a file already there is replaced, kept beside or refused as 'overwrite' says."
     static let examples = [
         IntentExample("- read-file: report.txt\n- copy-file: backup/"),
     ]
@@ -180,15 +183,16 @@ struct CopyFile: Intent {
 
     @Parameter(input: true, summary: "The file.", access: .read) var file: FileReference
     @Parameter(primary: true, summary: "A folder, or the copy's path.", access: .write) var to: FileReference
-    @Parameter(summary: "Replace an existing file.") var overwrite: Bool = false
+    @Parameter(summary: Overwrite.summary) var overwrite: Overwrite = .refuse
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         let source = try existingFile(file)
         let target = try FileDestination.path(for: to, named: file.name)
-        try await copying(in: context) { progress throws(FileOperationError) in
+        let overwrite = overwrite
+        let written = try await copying(in: context) { progress throws(FileOperationError) in
             try await context.fileChanges.copy(source, to: target, overwrite: overwrite, progress: progress)
         }
-        return .value(.file(FileReference(path: target)))
+        return .value(.file(FileReference(path: written)))
     }
 }
 

@@ -27,11 +27,12 @@ func loadImage(_ file: FileReference) throws -> (RasterImage, ContentType) {
 
 /// Writes `image` as `type` to `to` (a path, or a folder to write into) or else to `path`, through
 /// the run's file changes (atomic, undoable). A `to:` that does not exist and whose name has no
-/// extension is a folder, made when needed: an image file needs an extension. Returns the
-/// written file.
+/// extension is a folder, made when needed: an image file needs an extension. An image edited in
+/// place replaces itself; any other file already there is treated as `overwrite` says. Returns
+/// the written file.
 func saveImage(
     _ image: RasterImage, as type: ContentType, to: FileReference?, defaultPath path: String, quality: Int = 90,
-    source: FileReference, context: any IntentContext
+    overwrite: Overwrite, source: FileReference, context: any IntentContext
 ) async throws -> Value {
     var target = path
     var format = type
@@ -44,12 +45,11 @@ func saveImage(
         }
     }
     let data = try image.encoded(as: format, quality: quality)
-    do {
-        try await context.fileChanges.write(data, to: target, from: source.path)
-    } catch {
-        throw IntentError(error.message)
+    let policy = to == nil && target == source.path ? Overwrite.replace : overwrite
+    let written = try await changing { () throws(FileOperationError) in
+        try await context.fileChanges.write(data, to: target, from: source.path, overwrite: policy)
     }
-    return .file(FileReference(path: target))
+    return .file(FileReference(path: written))
 }
 
 /// `rotate-image`: turns images by a right angle.
@@ -63,6 +63,7 @@ struct RotateImage: Intent {
     @Parameter(input: true, summary: "The image file (PNG or JPEG).", accepts: [.image], access: .write, readOnlyWhenGiven: "to") var image: FileReference
     @Parameter(primary: true, summary: "Degrees clockwise: 90, 180, 270 or -90.") var degrees: Int
     @Parameter(summary: "Where to write the result instead of replacing the input: a path or a folder.", access: .write) var to: FileReference?
+    @Parameter(summary: Overwrite.summary) var overwrite: Overwrite = .refuse
 
     /// The image is locked from reading to writing, so runs at the same time take turns.
     func perform(_ context: any IntentContext) async throws -> IntentResult {
@@ -81,7 +82,7 @@ struct RotateImage: Intent {
                 }
                 cairo_rotate(context, Double(turns) * .pi / 180)
             }
-            return .value(try await saveImage(rotated, as: type, to: to, defaultPath: image.path, source: image, context: context))
+            return .value(try await saveImage(rotated, as: type, to: to, defaultPath: image.path, overwrite: overwrite, source: image, context: context))
         }
     }
 }
@@ -97,6 +98,7 @@ struct FlipImage: Intent {
     @Parameter(input: true, summary: "The image file (PNG or JPEG).", accepts: [.image], access: .write, readOnlyWhenGiven: "to") var image: FileReference
     @Parameter(primary: true, summary: "Which way to flip.", choices: ["horizontal", "vertical"]) var direction: String
     @Parameter(summary: "Where to write the result instead of replacing the input: a path or a folder.", access: .write) var to: FileReference?
+    @Parameter(summary: Overwrite.summary) var overwrite: Overwrite = .refuse
 
     /// The image is locked from reading to writing, so runs at the same time take turns.
     func perform(_ context: any IntentContext) async throws -> IntentResult {
@@ -112,7 +114,7 @@ struct FlipImage: Intent {
                     cairo_scale(context, 1, -1)
                 }
             }
-            return .value(try await saveImage(flipped, as: type, to: to, defaultPath: image.path, source: image, context: context))
+            return .value(try await saveImage(flipped, as: type, to: to, defaultPath: image.path, overwrite: overwrite, source: image, context: context))
         }
     }
 }
@@ -131,6 +133,7 @@ struct ResizeImage: Intent {
     @Parameter(summary: "The new length of the longer side, the other scaled to match (a photo 4000×3000 with 1000 becomes 1000×750).")
     var longestEdge: Int?
     @Parameter(summary: "Where to write the result instead of replacing the input: a path or a folder.", access: .write) var to: FileReference?
+    @Parameter(summary: Overwrite.summary) var overwrite: Overwrite = .refuse
 
     /// The image is locked from reading to writing, so runs at the same time take turns.
     func perform(_ context: any IntentContext) async throws -> IntentResult {
@@ -157,7 +160,7 @@ struct ResizeImage: Intent {
             let resized = try source.drawn(width: newWidth, height: newHeight, filter: CAIRO_FILTER_BEST) { context in
                 cairo_scale(context, Double(newWidth) / Double(source.width), Double(newHeight) / Double(source.height))
             }
-            return .value(try await saveImage(resized, as: type, to: to, defaultPath: image.path, source: image, context: context))
+            return .value(try await saveImage(resized, as: type, to: to, defaultPath: image.path, overwrite: overwrite, source: image, context: context))
         }
     }
 }
@@ -174,6 +177,7 @@ struct ConvertImage: Intent {
     @Parameter(primary: true, summary: "The format to convert to.", choices: ["png", "jpeg", "jpg"]) var to: String
     @Parameter(summary: "JPEG quality, 1 to 100.") var quality: Int = 90
     @Parameter(name: "save-to", summary: "Where to write the result: a path or a folder.", access: .write) var destination: FileReference?
+    @Parameter(summary: Overwrite.summary) var overwrite: Overwrite = .refuse
 
     /// The image is locked from reading to writing, so runs at the same time take turns.
     func perform(_ context: any IntentContext) async throws -> IntentResult {
@@ -184,7 +188,7 @@ struct ConvertImage: Intent {
             let newName = ((image.name as NSString).deletingPathExtension as NSString).appendingPathExtension(type.preferredExtension ?? "img")
                 ?? image.name
             let path = ((image.path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(newName)
-            return .value(try await saveImage(source, as: type, to: destination, defaultPath: path, quality: quality, source: image, context: context))
+            return .value(try await saveImage(source, as: type, to: destination, defaultPath: path, quality: quality, overwrite: overwrite, source: image, context: context))
         }
     }
 }

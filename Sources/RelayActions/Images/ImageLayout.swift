@@ -17,6 +17,7 @@ struct CropImage: Intent {
     @Parameter(summary: "The crop's width in pixels; to the right edge if not given.") var width: Int?
     @Parameter(summary: "The crop's height in pixels; to the bottom edge if not given.") var height: Int?
     @Parameter(summary: "Where to write the result instead of replacing the input: a path or a folder.", access: .write) var to: FileReference?
+    @Parameter(summary: Overwrite.summary) var overwrite: Overwrite = .refuse
 
     /// The image is locked from reading to writing, so runs at the same time take turns.
     func perform(_ context: any IntentContext) async throws -> IntentResult {
@@ -33,7 +34,7 @@ struct CropImage: Intent {
             let cropped = try source.drawn(width: cropWidth, height: cropHeight) { context in
                 cairo_translate(context, -Double(x), -Double(y))
             }
-            return .value(try await saveImage(cropped, as: type, to: to, defaultPath: image.path, source: image, context: context))
+            return .value(try await saveImage(cropped, as: type, to: to, defaultPath: image.path, overwrite: overwrite, source: image, context: context))
         }
     }
 }
@@ -58,6 +59,7 @@ struct CombineImages: Intent {
     @Parameter(summary: "Where to write the combined image (its extension names PNG or JPEG); the run's scratch folder if not given.",
         access: .write)
     var to: FileReference?
+    @Parameter(summary: Overwrite.summary) var overwrite: Overwrite = .refuse
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         guard !images.isEmpty else { throw IntentError("combine-images needs at least one image; the input has none") }
@@ -112,14 +114,9 @@ struct CombineImages: Intent {
             return .value(try DocumentConverters.scratchFile(data, named: "Combined.\(format.preferredExtension ?? "png")", context))
         }
         let path = try FileDestination.path(for: to, named: "Combined.\(format.preferredExtension ?? "png")")
-        guard !FileManager.default.fileExists(atPath: path) else {
-            throw IntentError("'\(path)' already exists; name another file")
+        let written = try await changing { () throws(FileOperationError) in
+            try await context.fileChanges.write(data, to: path, overwrite: overwrite)
         }
-        do {
-            try await context.fileChanges.write(data, to: path)
-        } catch {
-            throw IntentError(error.message)
-        }
-        return .value(.file(FileReference(path: path)))
+        return .value(.file(FileReference(path: written)))
     }
 }

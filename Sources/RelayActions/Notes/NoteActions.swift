@@ -15,6 +15,8 @@ struct CreateNote: Intent {
     @Parameter(primary: true, summary: "The title, which names the file.") var title: String
     @Parameter(input: true, summary: "The body: text (Markdown) or rich text; the step's input unless given.") var body: Value?
     @Parameter(summary: "A folder below the notes folder.") var folder: String?
+    @Parameter(summary: "When a note of that title is there: false refuses, true replaces it, rename makes 'title 2' beside it.")
+    var overwrite: Overwrite = .refuse
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -23,8 +25,8 @@ struct CreateNote: Intent {
         let relativePath = folder.map { NoteText.cleanFolder($0) }.flatMap { $0.isEmpty ? nil : $0 + "/" + fileName } ?? fileName
         let root = NoteLibrary.folder
         let path = root + "/" + relativePath
-        guard !FileManager.default.fileExists(atPath: path) else {
-            throw IntentError("a note titled '\(trimmed)' already exists at '\(path)'; use append-to-note to add to it")
+        guard overwrite != .refuse || !AtomicFile.entryExists(path) else {
+            throw IntentError("a note titled '\(trimmed)' already exists at '\(path)'; use append-to-note to add to it, or set overwrite: true or rename")
         }
         do {
             try FileManager.default.createDirectory(
@@ -34,8 +36,13 @@ struct CreateNote: Intent {
         }
         var text = "# \(trimmed)\n"
         if let body, !body.isNothing { text += "\n" + NoteText.markdown(for: body).trimmingCharacters(in: .newlines) + "\n" }
-        try await context.fileChanges.write(Data(text.utf8), to: path)
-        guard let file = FolderScan.file(relativePath, in: root) else { throw IntentError("the note '\(path)' vanished after it was written") }
+        let written = try await changing { () throws(FileOperationError) in
+            try await context.fileChanges.write(Data(text.utf8), to: path, overwrite: overwrite)
+        }
+        let writtenRelative = (relativePath as NSString).deletingLastPathComponent.isEmpty
+            ? (written as NSString).lastPathComponent
+            : (relativePath as NSString).deletingLastPathComponent + "/" + (written as NSString).lastPathComponent
+        guard let file = FolderScan.file(writtenRelative, in: root) else { throw IntentError("the note '\(written)' vanished after it was written") }
         return .value(.entity(EntityValue(Note(file: file))))
     }
 }
@@ -97,13 +104,8 @@ enum NoteText {
         if type.conforms(to: .image) {
             let folder = (notePath as NSString).deletingLastPathComponent + "/attachments"
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            var name = file.name
-            var number = 2
-            while FileManager.default.fileExists(atPath: folder + "/" + name) {
-                name = "\((file.name as NSString).deletingPathExtension) \(number).\(file.fileExtension)"
-                number += 1
-            }
-            try await context.fileChanges.copy(file.path, to: folder + "/" + name)
+            let written = try await context.fileChanges.copy(file.path, to: folder + "/" + file.name, overwrite: .rename)
+            let name = (written as NSString).lastPathComponent
             let link = "attachments/" + (name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? name)
             return "![\((name as NSString).deletingPathExtension)](\(link))"
         }

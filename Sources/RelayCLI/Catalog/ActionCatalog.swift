@@ -160,6 +160,20 @@ public enum ActionCatalog {
             In each table, **input** marks the parameter that takes the previous step's output, and
             **primary** the one a scalar or list right after the action name fills.
 
+            ### When the file is already there
+
+            Every action that writes a file has an `overwrite` parameter with one meaning:
+
+            - `false` (the default): the step fails, naming the file, and leaves it as it was.
+            - `true`: the file is replaced; `relay undo` puts its old bytes back.
+            - `rename`: the new file is written beside it under the first free name: `report.pdf`
+              is kept and `report 2.pdf` written, then `report 3.pdf` (an archive keeps its whole
+              extension: `backup 2.tar.gz`). The step's output is the file written.
+
+            An image edited in place (`rotate-image` without `to:`) replaces itself: that is what it
+            was asked to do. Appending (`save-file` with `append: true`) adds to the file that is there.
+            A folder is never replaced.
+
             """
         var packages: [String] = []
         for action in actions where !packages.contains(action.package) { packages.append(action.package) }

@@ -107,7 +107,11 @@ public enum WorkflowSchema {
         let description = parameter.summary.isEmpty ? parameter.title : parameter.summary
         schema["description"] = .text(description)
         if !parameter.choices.isEmpty {
-            schema["anyOf"] = [object(["enum": .list(parameter.choices.map { .text($0) })]), ref("expression")]
+            // A choice named "true" or "false" (`overwrite`) is written as YAML's true or false too.
+            let choices = parameter.choices.flatMap { choice -> [Value] in
+                choice == "true" || choice == "false" ? [.text(choice), .boolean(choice == "true")] : [.text(choice)]
+            }
+            schema["anyOf"] = [object(["enum": .list(choices)]), ref("expression")]
             return .dictionary(schema)
         }
         // A number or a yes/no is written as one, or given by a `${…}` expression.

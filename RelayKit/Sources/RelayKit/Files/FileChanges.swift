@@ -25,59 +25,87 @@ public struct FileChanges: Sendable {
         }
     }
 
+    /// The path to write for `requestedPath` under `overwrite`, authorized: the path itself (as the
+    /// gate resolved it, under a gate), or, with `rename` and something there, the first free name
+    /// beside it (Overwrite.freePath).
+    private func destination(_ requestedPath: String, _ overwrite: Overwrite) async throws(FileOperationError) -> String {
+        let writing = Access.write(requestedPath)
+        try await authorize(writing)
+        let checked = gate == nil ? requestedPath : writing.target
+        guard overwrite == .rename else { return checked }
+        let free = try await onOwnThread { _ throws(FileOperationError) in
+            try Overwrite.freePath(for: checked, exists: AtomicFile.entryExists)
+        }
+        guard free != checked else { return checked }
+        let renamed = Access.write(free)
+        try await authorize(renamed)
+        return gate == nil ? free : renamed.target
+    }
+
     /// Writes `data` to `path` atomically: a changed file's old bytes, or a new file's creation, are
     /// recorded. A symbolic link is written through: its target changes, the link stays a link.
     /// `source` names the file the data was made from (an image edited to `to:`, a copy): a run
-    /// refuses to replace what it wrote from one file with what it made from another.
-    public func write(_ data: Data, to requestedPath: String, from source: String? = nil) async throws(FileOperationError) {
-        let writing = Access.write(requestedPath)
-        try await authorize(writing)
+    /// refuses to replace what it wrote from one file with what it made from another. When a file
+    /// is there, `overwrite` says what happens (Overwrite). Returns the path written.
+    @discardableResult
+    public func write(_ data: Data, to requestedPath: String, from source: String? = nil, overwrite: Overwrite = .replace)
+        async throws(FileOperationError) -> String
+    {
         // Under a gate, the file written is the one it allowed, in a folder opened with no link followed.
-        let allowed = gate == nil ? nil : writing.target
+        let path = try await destination(requestedPath, overwrite)
+        let withoutLinks = gate != nil
         try await onOwnThread { stop throws(FileOperationError) in
-            try replace(allowed ?? requestedPath, from: source, withoutLinks: allowed != nil, stop: stop) { path throws(FileOperationError) in
-                try AtomicFile.write(data, to: path, withoutLinks: allowed != nil)
+            // Checked again just before: a file that appeared meanwhile is not replaced unasked.
+            guard overwrite == .replace || !AtomicFile.entryExists(path) else { throw FileOperationError(Overwrite.refusal(path)) }
+            try replace(path, from: source, withoutLinks: withoutLinks, stop: stop) { path throws(FileOperationError) in
+                try AtomicFile.write(data, to: path, withoutLinks: withoutLinks)
             }
         }
+        return path
     }
 
-    /// Copies the file at `source` to `destination` (replacing it only if `overwrite`), streaming:
-    /// memory stays small whatever the size (Docs/Reliability.md, "Big files"). `progress` counts
-    /// the bytes.
-    public func copy(_ source: String, to destination: String, overwrite: Bool = false, progress: ByteProgress? = nil)
-        async throws(FileOperationError)
+    /// Copies the file at `source` to `destination`, streaming: memory stays small whatever the
+    /// size (Docs/Reliability.md, "Big files"). When a file is there, `overwrite` says what happens
+    /// (Overwrite). `progress` counts the bytes. Returns the path written.
+    @discardableResult
+    public func copy(_ source: String, to destination: String, overwrite: Overwrite = .refuse, progress: ByteProgress? = nil)
+        async throws(FileOperationError) -> String
     {
         let reading = Access.read(source)
-        let writing = Access.write(destination)
-        try await authorize(reading, writing)
+        try await authorize(reading)
         // Under a gate, the source is read and the copy written where the gate allowed, with no link followed.
-        let allowed = gate == nil ? nil : (source: reading.target, destination: writing.target)
+        let target = try await self.destination(destination, overwrite)
+        let withoutLinks = gate != nil
+        let from = withoutLinks ? reading.target : source
         try await onOwnThread { stop throws(FileOperationError) in
-            guard overwrite || !FileManager.default.fileExists(atPath: destination) else {
-                throw FileOperationError("'\(destination)' already exists; set overwrite: true to replace it")
-            }
-            let target = allowed?.destination ?? destination
-            try replace(target, from: source, withoutLinks: allowed != nil, stop: stop) { path throws(FileOperationError) in
-                try AtomicFile.copy(
-                    allowed?.source ?? source, to: path, withoutLinks: allowed != nil, progress: progress, stop: stop)
+            guard overwrite == .replace || !AtomicFile.entryExists(target) else { throw FileOperationError(Overwrite.refusal(target)) }
+            try replace(target, from: source, withoutLinks: withoutLinks, stop: stop) { path throws(FileOperationError) in
+                try AtomicFile.copy(from, to: path, withoutLinks: withoutLinks, progress: progress, stop: stop)
             }
         }
+        return target
     }
 
-    /// Renames or moves `source` to `destination`, which must not exist. Across file systems the
-    /// bytes are copied (streaming, counted in `progress`), then the source removed.
-    public func move(_ requestedSource: String, to requestedDestination: String, progress: ByteProgress? = nil) async throws(FileOperationError) {
+    /// Renames or moves `source` to `destination`. When a file is there, `overwrite` says what
+    /// happens (Overwrite): a replaced file goes into the journal as a deleted one does, so undo
+    /// brings it back. Across file systems the bytes are copied (streaming, counted in
+    /// `progress`), then the source removed. Returns the new path.
+    @discardableResult
+    public func move(
+        _ requestedSource: String, to requestedDestination: String, overwrite: Overwrite = .refuse, progress: ByteProgress? = nil
+    ) async throws(FileOperationError) -> String {
         let moving = Access.writeEntry(requestedSource)
-        let writing = Access.write(requestedDestination)
-        try await authorize(moving, writing)
+        try await authorize(moving)
         // Under a gate, the entries moved are the ones it allowed, in folders opened with no link followed.
+        let destination = try await self.destination(requestedDestination, overwrite)
         let withoutLinks = gate != nil
         let source = withoutLinks ? moving.target : requestedSource
-        let destination = withoutLinks ? writing.target : requestedDestination
         try await onOwnThread { stop throws(FileOperationError) in
             guard AtomicFile.entryExists(source) else { throw FileOperationError("no such file: '\(Excerpt.start(of: source))'") }
-            guard !AtomicFile.entryExists(destination) else {
-                throw FileOperationError("'\(destination)' already exists")
+            if AtomicFile.entryExists(destination) {
+                guard overwrite == .replace else { throw FileOperationError(Overwrite.refusal(destination)) }
+                guard destination != source else { return }
+                try removeReplaced(destination, withoutLinks: withoutLinks, stop: stop)
             }
             let identity = FileIdentity(path: source)
             try journal?.record(.moved(from: source, to: destination))
@@ -99,6 +127,23 @@ public struct FileChanges: Sendable {
                 FileSuccessors.record(identity, now: destination, as: after)
             }
         }
+        return destination
+    }
+
+    /// Takes away the file a move replaces: into the journal, from where undo puts it back, or
+    /// removed when there is no journal. A folder is never replaced.
+    private func removeReplaced(_ path: String, withoutLinks: Bool, stop: StopFlag) throws(FileOperationError) {
+        var info = stat()
+        if lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            throw FileOperationError("'\(Excerpt.start(of: path))' is a folder; it is not replaced")
+        }
+        guard let journal else {
+            try AtomicFile.removeWithoutLinks(path)
+            return
+        }
+        let saved = try journal.reserveSavedName()
+        try journal.record(.deleted(path: path, saved: saved))
+        try journal.moveIn(path, as: saved, withoutLinks: withoutLinks, stop: stop)
     }
 
     /// Makes the folder `requestedPath`, which must not exist (its missing parents are made too),
@@ -186,9 +231,9 @@ public struct FileChanges: Sendable {
 /// Runs a file change on a thread of its own (`BlockingWork`): a long copy or a slow disk never
 /// holds one of Swift's cooperative threads, and cancelling the step raises `stop`, which a copy
 /// reads between chunks.
-private func onOwnThread(_ work: @escaping @Sendable (StopFlag) throws(FileOperationError) -> Void) async throws(FileOperationError) {
+private func onOwnThread<T: Sendable>(_ work: @escaping @Sendable (StopFlag) throws(FileOperationError) -> T) async throws(FileOperationError) -> T {
     do {
-        try await BlockingWork.run { stop in try work(stop) }
+        return try await BlockingWork.run { stop in try work(stop) }
     } catch let error as FileOperationError {
         throw error
     } catch {
