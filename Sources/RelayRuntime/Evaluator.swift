@@ -82,8 +82,15 @@ package enum Evaluator {
             return .boolean(try await evaluate(right, variables).isTruthy)
         case .binary(.matches, let left, let right):
             return try await matches(try await evaluate(left, variables), try await evaluate(right, variables), expression)
+        case .binary(.isIn, let left, let right):
+            return try apply(.contains, try await evaluate(right, variables), try await evaluate(left, variables), expression)
         case .binary(let op, let left, let right):
             return try apply(op, try await evaluate(left, variables), try await evaluate(right, variables), expression)
+        case .list(let items):
+            var values: [Value] = []
+            values.reserveCapacity(items.count)
+            for item in items { values.append(try await evaluate(item, variables)) }
+            return .list(values)
         }
     }
 
@@ -117,6 +124,8 @@ package enum Evaluator {
             case .greater: return .boolean(order == .orderedDescending)
             default: return .boolean(order != .orderedAscending)
             }
+        case .isIn:
+            return try apply(.contains, rhs, lhs, expression)
         case .contains:
             switch lhs {
             case .list(let items): return .boolean(items.contains { ValueComparison.equal($0, rhs) })

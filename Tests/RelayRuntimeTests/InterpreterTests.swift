@@ -54,6 +54,9 @@ struct InterpreterTests {
             ("${'hello' contains 'ell'}", "true"), ("${'abc123' matches '\\\\d+$'}", "true"),
             ("${list.count + list[-1] + list[1]}", "7"), ("${dict.name + dict['the key']}", #""Adax""#),
             ("${list contains 3}", "true"), ("${dict contains 'name'}", "true"), ("${'hello'.count}", "5"),
+            ("${[1, 'two', list[1] + 2,]}", #"[1,"two",3]"#), ("${[]}", "[]"), ("${[[1], [2, 3]][2][1]}", "2"),
+            ("${2 in list}", "true"), ("${'jpg' in ['png', 'JPG']}", "false"), ("${'ell' in 'hello'}", "true"),
+            ("${'name' in dict}", "true"), ("${not 5 in list}", "true"), ("${list + [4]}", "[1,2,3,4]"),
         ]
         let setup = "- set: { list: [1, 2, 3], dict: { name: Ada, the key: x } }\n"
         for (expression, expected) in cases {
@@ -66,7 +69,8 @@ struct InterpreterTests {
         ("- set: { l: [1] }\n- text: \"${l[3]}\"", "index 3 is out of range"),
         ("- set: { l: [1] }\n- text: \"${l.size}\"", "has no property 'size'"),
         ("- text: \"${'a' - 1}\"", "cannot convert text 'a' to a number"),
-        ("- text: \"${[1] < 2}\"", "invalid expression"),
+        ("- text: \"${[1] < 2}\"", "cannot compare"),
+        ("- text: \"${[1 2]}\"", "invalid expression"),
     ])
     func expressionErrors(steps: String, fragment: String) async {
         do {

@@ -23,7 +23,7 @@ struct ExpressionSyntaxError: Error {
 /// Splits expression text into tokens.
 enum ExpressionLexer {
     private static let twoCharacterSymbols: Set<String> = ["==", "!=", "<=", ">="]
-    private static let oneCharacterSymbols: Set<Character> = ["+", "-", "*", "/", "%", "<", ">", "(", ")", "[", "]", "."]
+    private static let oneCharacterSymbols: Set<Character> = ["+", "-", "*", "/", "%", "<", ">", "(", ")", "[", "]", ".", ","]
 
     static func tokens(_ text: String) throws(ExpressionSyntaxError) -> [ExpressionToken] {
         let characters = Array(text)

@@ -5,15 +5,16 @@ import RelayKit
 ///     or      := and ('or' and)*
 ///     and     := not ('and' not)*
 ///     not     := 'not' not | compare
-///     compare := sum (('==' | '!=' | '<' | '<=' | '>' | '>=' | 'contains' | 'matches') sum)?
+///     compare := sum (('==' | '!=' | '<' | '<=' | '>' | '>=' | 'contains' | 'matches' | 'in') sum)?
 ///     sum     := product (('+' | '-') product)*
 ///     product := unary (('*' | '/' | '%') unary)*
 ///     unary   := '-' unary | postfix
 ///     postfix := primary ('.' NAME | '[' or ']')*
-///     primary := NUMBER | TEXT | 'true' | 'false' | 'nothing' | NAME | '(' or ')'
+///     primary := NUMBER | TEXT | 'true' | 'false' | 'nothing' | NAME | '(' or ')' | list
+///     list    := '[' (or (',' or)* ','?)? ']'
 package struct ExpressionParser {
     /// The words that are operators in expressions.
-    static let operatorWords = ["and", "or", "not", "contains", "matches"]
+    static let operatorWords = ["and", "or", "not", "contains", "matches", "in"]
     /// The words expressions give a meaning of their own, which no variable may be named.
     public static let reservedWords = operatorWords + ["true", "false", "nothing"]
 
@@ -127,7 +128,7 @@ package struct ExpressionParser {
     private static let comparisons: [ExpressionToken.Kind: BinaryOperator] = [
         .symbol("=="): .equal, .symbol("!="): .notEqual, .symbol("<"): .less, .symbol("<="): .lessOrEqual,
         .symbol(">"): .greater, .symbol(">="): .greaterOrEqual, .identifier("contains"): .contains,
-        .identifier("matches"): .matches,
+        .identifier("matches"): .matches, .identifier("in"): .isIn,
     ]
 
     private mutating func parseComparison() throws(ExpressionSyntaxError) -> ValueExpression {
@@ -199,6 +200,23 @@ package struct ExpressionParser {
         }
     }
 
+    /// `[1, 2, 3]`, `[]`, `["a", name,]`: a list of values, a comma after the last allowed.
+    private mutating func parseList() throws(ExpressionSyntaxError) -> ValueExpression {
+        let open = advance()
+        try enter()
+        var items: [ValueExpression] = []
+        while !isSymbol("]") {
+            items.append(try parseOr())
+            guard isSymbol(",") else { break }
+            _ = advance()
+        }
+        nesting -= 1
+        guard isSymbol("]") else { throw unexpected(items.isEmpty ? "a value or ']'" : "',' or ']'") }
+        let close = advance()
+        let range = SourceRange(file: locate(open.offset, 1).file, start: locate(open.offset, 1).start, end: locate(close.offset, 1).end)
+        return try node(.list(items), range: range)
+    }
+
     private mutating func parsePrimary() throws(ExpressionSyntaxError) -> ValueExpression {
         let token = current
         let range = locate(token.offset, token.length)
@@ -226,6 +244,8 @@ package struct ExpressionParser {
             guard isSymbol(")") else { throw unexpected("')'") }
             _ = advance()
             return inner
+        case .symbol("["):
+            return try parseList()
         default:
             throw unexpected("a value")
         }

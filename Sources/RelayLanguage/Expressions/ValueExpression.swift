@@ -9,6 +9,8 @@ public struct ValueExpression: Sendable {
         case index(ValueExpression, ValueExpression)
         case unary(UnaryOperator, ValueExpression)
         case binary(BinaryOperator, ValueExpression, ValueExpression)
+        /// `[a, b, c]`: a list of the items' values.
+        case list([ValueExpression])
     }
 
     public var kind: Kind
@@ -25,6 +27,7 @@ public struct ValueExpression: Sendable {
         case .property(let base, _): depth = base.depth + 1
         case .unary(_, let operand): depth = operand.depth + 1
         case .index(let left, let right), .binary(_, let left, let right): depth = max(left.depth, right.depth) + 1
+        case .list(let items): depth = (items.map(\.depth).max() ?? 0) + 1
         }
     }
 
@@ -47,6 +50,8 @@ public struct ValueExpression: Sendable {
         case .binary(_, let left, let right):
             left.collectVariables(into: &references)
             right.collectVariables(into: &references)
+        case .list(let items):
+            for item in items { item.collectVariables(into: &references) }
         }
     }
 }
@@ -60,4 +65,6 @@ public enum BinaryOperator: String, Sendable {
     case add = "+", subtract = "-", multiply = "*", divide = "/", remainder = "%"
     case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
     case and, or, contains, matches
+    /// `item in list`: `list contains item`, written the other way round.
+    case isIn = "in"
 }
