@@ -196,4 +196,47 @@ struct ImageTests {
             } catch is RuntimeError {}
         }
     }
+
+    /// A solid image of one colour.
+    private func solid(width: Int, height: Int, red: Double, green: Double, blue: Double) throws -> Data {
+        let image = try RasterImage.blank(width: width, height: height)
+        let context = try #require(cairo_create(image.surface))
+        defer { cairo_destroy(context) }
+        cairo_set_source_rgb(context, red, green, blue)
+        cairo_paint(context)
+        return try image.encoded(as: .png)
+    }
+
+    @Test("overlay-image: at a corner with a margin, at the centre, scaled, half see-through; bad values refused")
+    func overlay() async throws {
+        let folder = try folder(with: try solid(width: 40, height: 30, red: 1, green: 1, blue: 1), named: "base.png")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try solid(width: 10, height: 5, red: 1, green: 0, blue: 0).write(to: folder.appendingPathComponent("logo.png"))
+        _ = try await run("- read-file: base.png\n- overlay-image: { overlay: logo.png, margin: 2, to: corner.png }", in: folder)
+        let corner = try image(at: folder.appendingPathComponent("corner.png"))
+        #expect((corner.width, corner.height) == (40, 30))
+        // Bottom-right by default: x 28–37, y 23–27.
+        #expect(colour(corner, 28, 23) == "r" && colour(corner, 37, 27) == "r")
+        #expect(colour(corner, 38, 28) == "w" && colour(corner, 27, 23) == "w" && colour(corner, 0, 0) == "w")
+        _ = try await run("- read-file: base.png\n- overlay-image: { overlay: logo.png, position: center, width: 20, to: centre.png }", in: folder)
+        let centre = try image(at: folder.appendingPathComponent("centre.png"))
+        // 20×10 in the middle: x 10–29, y 10–19.
+        #expect(colour(centre, 10, 10) == "r" && colour(centre, 29, 19) == "r" && colour(centre, 9, 10) == "w" && colour(centre, 10, 20) == "w")
+        _ = try await run("- read-file: base.png\n- overlay-image: { overlay: logo.png, position: top-left, opacity: 0.5 }", in: folder)
+        let half = try image(at: folder.appendingPathComponent("base.png"))
+        let pixel = try #require(half.pixel(x: 0, y: 0))
+        #expect(pixel.red == 255 && (120...135).contains(pixel.green), "\(pixel)")
+        for (bad, fragment) in [
+            ("{ overlay: logo.png, opacity: 1.5 }", "'opacity' is from 0 to 1"), ("{ overlay: logo.png, opacity: .nan }", "'opacity'"),
+            ("{ overlay: logo.png, width: 0 }", "'width' is from 1"), ("{ overlay: logo.png, margin: -1 }", "'margin'"),
+            ("{ overlay: missing.png }", "no such image file"),
+        ] {
+            do {
+                _ = try await run("- read-file: base.png\n- overlay-image: \(bad)", in: folder)
+                Issue.record("\(bad) was drawn")
+            } catch let error as RuntimeError {
+                #expect(error.message.contains(fragment), "\(bad): \(error.message)")
+            }
+        }
+    }
 }

@@ -6,7 +6,7 @@ import RelayKit
 public enum ImageActions: IntentPackage {
     public static let name = "images"
     public static let intents: [any Intent.Type] = [
-        RotateImage.self, FlipImage.self, ResizeImage.self, ConvertImage.self, CropImage.self, CombineImages.self,
+        RotateImage.self, FlipImage.self, ResizeImage.self, ConvertImage.self, CropImage.self, CombineImages.self, OverlayImage.self,
     ]
     public static var converters: [Converter] { ImageConverters.all }
 }
