@@ -254,7 +254,9 @@ int relay_http_request(const relay_http_request_options *options, relay_http_tra
     functions.easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
     functions.easy_setopt(curl, CURLOPT_USERAGENT, "relay");
     functions.easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");
-    functions.easy_setopt(curl, CURLOPT_TIMEOUT_MS, (long)(options->timeout_seconds * 1000));
+    functions.easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, options->stall_seconds);
+    functions.easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    functions.easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, options->stall_seconds);
     functions.easy_setopt(curl, CURLOPT_WRITEFUNCTION, receive);
     functions.easy_setopt(curl, CURLOPT_WRITEDATA, &received);
     header_lines headers = {NULL, 0};

@@ -96,7 +96,7 @@ struct BigFileTests {
             steps:
               - url: \(base)/\(route)\(source.path)
               - get-contents-of-url:
-                  timeout: 120
+                timeout: 120
                 as: download
               - save-file:
                   to: out/saved.bin
@@ -132,7 +132,7 @@ struct BigFileTests {
               - get-contents-of-url:
                   method: put
                   body: ${file}
-                  timeout: 120
+                timeout: 120
             """.write(to: root.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
         let (result, peak) = try await runMeasured(in: root, granting: ["--allow-net=127.0.0.1"])
         #expect(result.status == 0, "\(result.standardError)")
@@ -142,7 +142,7 @@ struct BigFileTests {
     }
 
     @Test("a server that sends data forever is stopped by the timeout, and leaves no partial file", arguments: [
-        "  - get-contents-of-url: { timeout: 2 }", "  - get-contents-of-url:\n    timeout: 2",
+        "  - get-contents-of-url:\n    timeout: 2", "  - get-contents-of-url: { method: GET }\n    timeout: 2",
     ])
     func endless(step: String) async throws {
         let base = await LocalHTTPServer.base()
@@ -168,7 +168,7 @@ struct BigFileTests {
         let small = root.appendingPathComponent("small")
         try FileManager.default.createDirectory(at: small, withIntermediateDirectories: true)
         try await bigFile(24, at: root.appendingPathComponent("source.bin"))
-        let download = "steps:\n  - url: \(base)/file\(root.path)/source.bin\n  - get-contents-of-url: { timeout: 60 }\n"
+        let download = "steps:\n  - url: \(base)/file\(root.path)/source.bin\n  - get-contents-of-url:\n    timeout: 60\n"
         let copy = "steps:\n  - read-file: source.bin\n  - copy-file: \(small.path)/out/\n"
         try download.write(to: root.appendingPathComponent("download.yaml"), atomically: true, encoding: .utf8)
         try copy.write(to: root.appendingPathComponent("copy.yaml"), atomically: true, encoding: .utf8)

@@ -117,7 +117,7 @@ struct StoppingTests {
         let root = try folder()
         try write(
             "steps:\n  - current-date:\n    as: start\n  - list: [1, 2, 3, 4]\n  - for-each:\n    parallel: 4\n    do:\n"
-                + "      - url: \(await LocalHTTPServer.base())/slow\n      - get-contents-of-url: { timeout: 20 }\n  - count\n  - show\n"
+                + "      - url: \(await LocalHTTPServer.base())/slow\n      - get-contents-of-url:\n        timeout: 20\n  - count\n  - show\n"
                 + "  - time-between: { unit: seconds }\n    input: ${start}\n", to: root)
         let result = try await RelayProcess.running(["run", "w.yaml", "--allow-net=127.0.0.1"], in: root)
         let lines = result.standardOutput.split(separator: "\n").map(String.init)

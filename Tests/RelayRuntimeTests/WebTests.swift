@@ -2,6 +2,7 @@ import Foundation
 import RelayKit
 import Testing
 
+@testable import RelayActions
 @testable import RelayRuntime
 
 /// The local server of `Fixtures/http_server.py`, started once for the suite; it ends when the
@@ -111,12 +112,28 @@ struct WebTests {
         let base = await LocalServer.base()
         let notFound = await fetchFailure("- url: \(base)/status/404\n- get-contents-of-url")
         #expect(notFound?.message == "GET \(base)/status/404 answered 404 Not Found: no such trail here")
-        let slow = await fetchFailure("- url: \(base)/slow\n- get-contents-of-url: { timeout: 0.5 }")
-        #expect(slow?.message.contains("failed: Timeout was reached") == true)
-        let closed = await fetchFailure("- url: http://127.0.0.1:9/\n- get-contents-of-url: { timeout: 5 }")
+        // The step's own timeout: is the only limit on the whole exchange.
+        let slow = await fetchFailure("- url: \(base)/slow\n- get-contents-of-url:\n  timeout: 0.5")
+        #expect(slow?.message.contains("timed out after 0.5 seconds") == true, "\(slow?.message ?? "")")
+        let closed = await fetchFailure("- url: http://127.0.0.1:9/\n- get-contents-of-url:\n  timeout: 5")
         #expect(closed?.message.contains("failed:") == true)
         let scheme = await fetchFailure("- url: ftp://example.com/x\n- get-contents-of-url")
         #expect(scheme?.message.contains("takes an http or https URL") == true)
+    }
+
+    @Test("a server that sends nothing for the stall limit fails the request, with libcurl's reason")
+    func stalled() async throws {
+        let base = await LocalServer.base()
+        var request = HTTPClient.Request(url: try #require(URL(string: base + "/slow")), method: "GET", headers: [], body: nil)
+        request.stallSeconds = 1
+        let started = ContinuousClock.now
+        do {
+            _ = try await HTTPClient.send(request, spillingTo: NSTemporaryDirectory() + "relay-stall-\(UUID().uuidString)") { _ in }
+            Issue.record("a stalled response was waited for")
+        } catch {
+            #expect("\(error)".contains("too slow") || "\(error)".contains("Timeout"), "\(error)")
+        }
+        #expect(ContinuousClock.now - started < .seconds(3))
     }
 
     @Test("an error page is shown as a short line of its text; with fail-on-status false, status, headers and body are the output")

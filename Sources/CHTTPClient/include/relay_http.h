@@ -38,7 +38,9 @@ typedef struct {
     size_t body_length;
     /// A file to send as the body, read as it goes (with `body_length` its size); -1 for none.
     int body_fd;
-    double timeout_seconds;
+    /// A connection not made, or a transfer that moves no byte, for this many seconds fails.
+    /// There is no limit on the whole exchange: a step's `timeout:` is that.
+    long stall_seconds;
     /// A response up to this many bytes stays in memory; a longer one goes to `spill_fd`.
     size_t memory_limit;
     /// Where a long response goes (written from its first byte), or -1 to refuse long responses.

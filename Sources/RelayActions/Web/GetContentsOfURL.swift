@@ -17,7 +17,6 @@ struct GetContentsOfURL: Intent {
     @Parameter(summary: "The request body: a dictionary or list (sent as JSON, or as a form with 'body-format: form'), text, or a file.", access: .read)
     var body: Value?
     @Parameter(summary: "How a dictionary body is sent.", choices: ["json", "form"]) var bodyFormat: String = "json"
-    @Parameter(summary: "Seconds to wait for the whole response.") var timeout: Double = 30
     @Parameter(summary: "Whether a status that is not 2xx fails the step; when false, the output is a dictionary of status, headers and body, whatever the status.")
     var failOnStatus: Bool = true
 
@@ -25,7 +24,6 @@ struct GetContentsOfURL: Intent {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw IntentError("get-contents-of-url takes an http or https URL, not '\(url.absoluteString)'")
         }
-        guard timeout > 0 else { throw IntentError("'timeout' must be more than 0 seconds") }
         let verb = method.uppercased()
         var lines = (headers ?? [:]).map { "\($0.key): \($0.value.textValue)" }
         let encoded = try body.map { try RequestBody.encode($0, format: bodyFormat.lowercased()) }
@@ -34,7 +32,7 @@ struct GetContentsOfURL: Intent {
         {
             lines.append("Content-Type: \(type)")
         }
-        let request = HTTPClient.Request(url: url, method: verb, headers: lines, body: encoded?.body, timeout: timeout)
+        let request = HTTPClient.Request(url: url, method: verb, headers: lines, body: encoded?.body)
         let spill = try scratchPath(".download-\(UUID().uuidString).part", in: context.scratchFolder)
         let transfer = HTTPClient.Transfer()
         let response = try await context.showingProgress({ transfer.display }) {

@@ -34,7 +34,9 @@ enum HTTPClient {
         var method: String
         var headers: [String]
         var body: Body?
-        var timeout: Double
+        /// A connection not made, or a response that sends nothing, for this long fails; the
+        /// whole exchange has no limit but the step's `timeout:`.
+        var stallSeconds = 60
     }
 
     struct Response: Sendable {
@@ -195,7 +197,7 @@ enum HTTPClient {
                     let send = { (bytes: UnsafePointer<CChar>?, count: Int) -> Int32 in
                         var options = relay_http_request_options(
                             url: url, method: method, headers: lines.baseAddress, header_count: lines.count, body: bytes,
-                            body_length: count, body_fd: upload, timeout_seconds: request.timeout,
+                            body_length: count, body_fd: upload, stall_seconds: request.stallSeconds,
                             memory_limit: Limits.responseInMemory, spill_fd: spill, size_limit: Limits.responseBytes,
                             connect_to: connectTo)
                         return relay_http_request(&options, transfer.handle, &response)
