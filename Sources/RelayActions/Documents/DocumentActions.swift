@@ -5,7 +5,7 @@ public enum DocumentActions: IntentPackage {
     public static let name = "documents"
     public static let intents: [any Intent.Type] = [
         RichTextFromMarkdown.self, MarkdownFromRichText.self, HTMLFromRichText.self, GetText.self, MakePDF.self, Convert.self,
-        GetPDFPages.self, SplitPDF.self,
+        GetPDFPages.self, SplitPDF.self, GetLinks.self,
     ]
     public static var converters: [Converter] { DocumentConverters.all }
     public static var fileProperties: [FilePropertyReader] { DocumentConverters.fileProperties }
@@ -61,7 +61,7 @@ struct HTMLFromRichText: Intent {
 
 /// `get-text`: the plain text of anything.
 struct GetText: Intent {
-    static let summary = "Outputs the plain text of the input: of a text, Markdown, RTF or PDF file, of rich text without styles, of any value."
+    static let summary = "Outputs the plain text of the input: of a text, Markdown, RTF or PDF file, of rich text without styles, of any value. A link keeps its text only; get-links gives the URLs."
     static let examples = [
         IntentExample("- text: \"# Title\\n\\nSome *emphasis*.\"\n- rich-text-from-markdown\n- get-text", output: "Title\n\nSome emphasis."),
     ]
