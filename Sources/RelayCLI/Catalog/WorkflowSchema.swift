@@ -9,24 +9,40 @@ public enum WorkflowSchema {
         definitions["steps"] = object(["type": "array", "items": ref("step")])
         definitions["expression"] = object([
             "type": "string", "pattern": "^\\$\\{.*\\}$", "description": "A ${…} expression that gives the value.",
+            "patternErrorMessage": "Expected a ${…} expression here.",
         ])
         definitions["modifiers"] = .dictionary(modifierProperties())
         // A bare name: an action that needs no parameter, or a control step that needs no key (`- stop`).
         let bare = registry.actions.filter { action in !action.parameters.contains { $0.isRequired && !$0.isInput } }.map(\.name)
             + ControlGrammar.steps.filter { !$0.value.isRequired && !$0.keys.contains(where: \.isRequired) }.map(\.keyword)
-        var stepChoices: [Value] = [
-            object(["type": "string", "enum": .list(bare.map { .text($0) }), "description": "An action or control step that needs nothing more."])
-        ]
+        // A step is chosen by its key (if/then), not tried against every kind of step (anyOf), so
+        // that an editor reports the problem inside the step rather than "matches no schema".
+        var branches: [Value] = []
+        var keywords: [String] = []
         for action in registry.actions {
             let key = "action:" + action.name
             definitions[key] = actionStep(action)
-            stepChoices.append(ref(key))
+            branches.append(object(["if": object(["required": [.text(action.name)]]), "then": ref(key)]))
+            keywords.append(action.name)
         }
         for (keyword, step) in controlSteps() {
             definitions["control:" + keyword] = step
-            stepChoices.append(ref("control:" + keyword))
+            branches.append(object(["if": object(["required": [.text(keyword)]]), "then": ref("control:" + keyword)]))
+            keywords.append(keyword)
         }
-        definitions["step"] = object(["anyOf": .list(stepChoices)])
+        let named = object([
+            "anyOf": .list(keywords.map { object(["required": [.text($0)]]) }),
+            "errorMessage": "A step names an action or a control step: 'relay actions' lists them.",
+        ])
+        definitions["step"] = object([
+            "if": object(["type": "string"]),
+            "then": object([
+                "enum": .list(bare.map { .text($0) }),
+                "description": "An action or control step that needs nothing more.",
+                "errorMessage": "Not an action or control step that needs nothing more: an unknown name, or one that needs its parameters (relay describe NAME).",
+            ]),
+            "else": object(["type": "object", "allOf": .list([named] + branches)]),
+        ])
         let entityTypeNames = registry.entityTypes.descriptors.map(\.name.singular)
         let typeNames = Value.list((ValueType.builtIn.map(\.name) + entityTypeNames).map { .text($0) })
         return object([
@@ -112,12 +128,17 @@ public enum WorkflowSchema {
                 choice == "true" || choice == "false" ? [.text(choice), .boolean(choice == "true")] : [.text(choice)]
             }
             schema["anyOf"] = [object(["enum": .list(choices)]), ref("expression")]
+            schema["errorMessage"] = .text(
+                "'\(parameter.name)' is one of \(parameter.choices.joined(separator: ", ")), or a ${…} expression.")
             return .dictionary(schema)
         }
         // A number or a yes/no is written as one, or given by a `${…}` expression.
         switch parameter.type {
         case .number, .boolean:
-            schema["anyOf"] = [object(["type": .text(parameter.type == .number ? "number" : "boolean")]), ref("expression")]
+            let number = parameter.type == .number
+            schema["anyOf"] = [object(["type": .text(number ? "number" : "boolean")]), ref("expression")]
+            schema["errorMessage"] = .text(
+                "'\(parameter.name)' is \(number ? "a number" : "true or false"), or a ${…} expression.")
             return .dictionary(schema)
         default: break
         }
@@ -141,10 +162,18 @@ public enum WorkflowSchema {
         named["properties"] = .dictionary(parameters)
         named["additionalProperties"] = .boolean(false)
         if !required.isEmpty { named["required"] = .list(required) }
-        var argumentChoices: [Value] = [object(["type": "null"]), .dictionary(named)]
-        if let primary = action.primaryIndex { argumentChoices.insert(parameterSchema(action.parameters[primary]), at: 0) }
+        // Chosen by the value's shape: parameters by name, nothing, or the primary parameter's value.
+        let scalar: Value = action.primaryIndex.map { parameterSchema(action.parameters[$0]) }
+            ?? object(["not": object([:]), "errorMessage": .text("'\(action.name)' has no primary parameter: name its parameters, { name: value }.")])
         var properties = modifierProperties()
-        properties[action.name] = object(["description": .text(action.summary), "anyOf": .list(argumentChoices)])
+        properties[action.name] = object([
+            "description": .text(action.summary),
+            // A primary parameter that takes a dictionary (`dictionary: { a: 1 }`) may be the mapping itself.
+            "if": object(["type": "object"]),
+            "then": action.primaryIndex.map { [.dictionary, .any].contains(action.parameters[$0].type) } == true
+                ? object(["anyOf": [.dictionary(named), scalar]]) : .dictionary(named),
+            "else": object(["if": object(["type": "null"]), "else": scalar]),
+        ])
         // With a primary value, the other parameters may be written beside the action as siblings
         // (`- find: photos` then `where:` at the step's level; Docs/Language.md).
         if let primary = action.primaryIndex {
