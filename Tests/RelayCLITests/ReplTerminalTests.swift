@@ -116,6 +116,26 @@ struct ReplTerminalTests {
         try await terminal.waitFor("KEPT   # a text")
     }
 
+    @Test("a loop stopped part way leaves no progress bar: the error and the next prompt start on lines of their own")
+    func barErasedBeforePrompt() async throws {
+        let terminal = try start()
+        try await terminal.waitFor("relay>")
+        try await terminal.send("list: [1, 2, 3]", "Enter")
+        try await terminal.send("for-each:", "Enter")
+        try await terminal.send("do:", "Enter")
+        try await terminal.send("  - wait: 0.6", "Enter")
+        try await terminal.send("  - if: ${item == 3}", "Enter")
+        try await terminal.send("    then:", "Enter")
+        try await terminal.send("      - fail: three", "Enter")
+        try await terminal.send("", "Enter")
+        try await terminal.waitFor("for-each [")
+        let screen = try await terminal.waitFor("three")
+        try await Task.sleep(for: .milliseconds(300))
+        let after = try await terminal.screen()
+        #expect(!after.contains("for-each ["), "SCREEN<<\(after)>>")
+        #expect(after.hasSuffix("relay>") || after.contains("\nrelay>"), "SCREEN<<\(screen)>>")
+    }
+
     @Test("history is kept between sessions; an error does not end a session")
     func history() async throws {
         do {

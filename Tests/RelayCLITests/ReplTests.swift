@@ -40,6 +40,22 @@ struct ReplTests {
         #expect(try await repl("quit\ntext: never\n").standardOutput == "")
     }
 
+    @Test("--open-with, --notes and --answer work in the REPL as they do in relay run")
+    func sessionOptions() async throws {
+        let opened = folder.appendingPathComponent("opened.txt")
+        let opener = folder.appendingPathComponent("opener.sh")
+        try "#!/bin/sh\nprintf '%s\\n' \"$1\" >> '\(opened.path)'\n".write(to: opener, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: opener.path)
+        let notes = folder.appendingPathComponent("my-notes")
+        let result = try await repl(
+            "url: https://example.com/trail\nopen\ncreate-note: { title: Hello, body: hi }\n{ ask: Name?, as: who }\n",
+            arguments: ["--open-with", opener.path, "--notes", notes.path, "--answer", "who=Ada", "--allow-open", "--allow-write=\(notes.path)"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try String(contentsOf: opened, encoding: .utf8) == "https://example.com/trail\n")
+        #expect(FileManager.default.fileExists(atPath: notes.appendingPathComponent("Hello.md").path))
+        #expect(result.standardOutput.hasSuffix("Ada   # a text\n"), "\(result.standardOutput)")
+    }
+
     @Test("a text of two lines has its type on a line of its own, whether its lines end in LF or CR LF")
     func multilineText() async throws {
         let result = try await repl("text: \"one\\ntwo\"\ntext: \"one\\r\\ntwo\"\ntext: \"one\\r\\n\"\n")

@@ -23,16 +23,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Read the workflow's input from this file.") var inputFile: String?
     @Option(name: .customLong("set"), help: "Set a variable before the run: NAME=VALUE (repeatable).")
     var assignments: [String] = []
-    @Option(name: .customLong("answer"), help: "Answer a prompt: PROMPT=VALUE, where PROMPT is the prompt text or the step's 'as' name (repeatable).")
-    var answers: [String] = []
-    @Flag(help: "Answer yes to every confirmation.") var yes = false
     @Flag(help: "Print the output as JSON.") var json = false
     @Flag(help: "Print each step, its output type and its time to standard error.") var trace = false
-    @Flag(help: "Write, send and open nothing: each step that would prints what it would do to standard error.") var dryRun = false
-    @Option(help: "Open URLs with this command (the URL is added as its last argument).") var openWith: String?
-    @Option(help: ArgumentHelp("The photo library folder (default: $RELAY_PHOTOS, else ~/Pictures).", valueName: "dir"))
-    var photos: String?
-    @Option(help: ArgumentHelp("The notes folder (default: $RELAY_NOTES, else ~/Notes).", valueName: "dir")) var notes: String?
+    @OptionGroup var session: SessionOptions
     @Option(help: ArgumentHelp("Stop the run after this many seconds (exit 1); the workflow's own 'timeout:' may be shorter.", valueName: "seconds"))
     var timeout: Double?
     @OptionGroup var packageOptions: PackageOptions
@@ -51,9 +44,6 @@ struct RunCommand: AsyncParsableCommand {
                 throw ValidationError("--set takes NAME=VALUE with NAME a variable name, not '\(assignment)'")
             }
         }
-        for answer in answers where !answer.contains("=") {
-            throw ValidationError("--answer takes PROMPT=VALUE, not '\(answer)'")
-        }
         if let timeout {
             if let problem = Limits.durationProblem(timeout) { throw ValidationError("--timeout: \(problem)") }
             if timeout == 0 { throw ValidationError("--timeout takes a number of seconds greater than 0") }
@@ -62,7 +52,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         // The flags' library folders travel with the run's tasks, not in the process's environment.
-        try await LibraryFolders.using(photos: photos, notes: notes) { try await runWorkflow() }
+        try await session.usingLibraryFolders { try await runWorkflow() }
     }
 
     /// Read → load packages → check → ask once → run → report.
@@ -70,7 +60,7 @@ struct RunCommand: AsyncParsableCommand {
         let base = try await packageOptions.loader()
         let variables = Self.variables(from: assignments)
         let interactive = isatty(0) == 1 && standardInputMarker == nil
-        let (gate, prompt) = GrantPrompt.gate(for: file, granted: permissionOptions.granted, interactive: interactive, dryRun: dryRun)
+        let (gate, prompt) = GrantPrompt.gate(for: file, granted: permissionOptions.granted, interactive: interactive, dryRun: session.dryRun)
         let loader = try await PackageOptions.loading(
             packagesOf: file, into: base, gate: gate)
         let (workflow, diagnostics) = loader.load(path: file, predefined: Set(variables.keys))
@@ -102,12 +92,9 @@ struct RunCommand: AsyncParsableCommand {
         let scratch = ScratchMentions(ScratchFolder())
         defer { scratch.finish() }
         let environment = RunEnvironment(
-            interaction: Answers(answers: answers, assumeYes: yes, interactive: interactive),
+            interaction: session.interaction(interactive: interactive),
             output: TerminalRunOutput(json: json, scratch: scratch, terminal: prompt.terminal), loader: loader, tracing: trace, journal: journal,
-            scratchFolder: scratch.folder,
-            opener: URLOpener(
-                strategy: URLOpener.strategy(dryRun: dryRun, openWith: openWith, environment: ProcessInfo.processInfo.environment)
-            ) { StandardStreams.writeError($0 + "\n") }, gate: gate)
+            scratchFolder: scratch.folder, opener: session.opener(), gate: gate)
         // The run goes in a task that a signal or the run's own time bound stops.
         let stopper = RunStopper(position: environment.position)
         let outcome = ResultBox()
@@ -119,10 +106,13 @@ struct RunCommand: AsyncParsableCommand {
                 outcome.set(.failure(error))
             }
         }) {
+            prompt.terminal.endBar()
             let (message, status) = stopper.report(reason)
             StandardStreams.writeError(message)
             throw ExitCode(status)
         }
+        // A bar a stopped loop left is erased before the output or the error.
+        prompt.terminal.endBar()
         do {
             let output = OutputFormatter.render(try outcome.get(), json: json)
             scratch.note(output)

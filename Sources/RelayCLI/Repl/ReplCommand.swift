@@ -15,26 +15,27 @@ struct ReplCommand: AsyncParsableCommand {
             input that is not a terminal is read line by line, so a session can be scripted.
             """)
 
-    @Option(name: .customLong("answer"), help: "Answer a prompt: PROMPT=VALUE (repeatable).") var answers: [String] = []
-    @Flag(help: "Answer yes to every confirmation.") var yes = false
-    @Flag(help: "Write, send and open nothing: each step that would prints what it would do to standard error.") var dryRun = false
+    @OptionGroup var sessionOptions: SessionOptions
     @OptionGroup var packageOptions: PackageOptions
     @OptionGroup var permissionOptions: PermissionOptions
 
     func run() async throws {
+        try await sessionOptions.usingLibraryFolders { try await runSession() }
+    }
+
+    private func runSession() async throws {
         let loader = try await packageOptions.loader()
         let registry = loader.registry
         let interactive = isatty(0) == 1
         // One gate for the session: what is allowed at a prompt stays allowed until it ends.
-        let (gate, _) = GrantPrompt.gate(for: nil, granted: permissionOptions.granted, interactive: interactive, dryRun: dryRun)
-        let answers = Answers(answers: answers, assumeYes: yes, interactive: interactive)
-        let opener = URLOpener(
-            strategy: URLOpener.strategy(dryRun: dryRun, openWith: nil, environment: ProcessInfo.processInfo.environment)
-        ) { StandardStreams.writeError($0 + "\n") }
+        let (gate, _) = GrantPrompt.gate(for: nil, granted: permissionOptions.granted, interactive: interactive, dryRun: sessionOptions.dryRun)
+        let answers = sessionOptions.interaction(interactive: interactive)
+        let opener = sessionOptions.opener()
+        let terminal = TerminalState()
         let session = ReplSession(loader: loader, journalRoot: UndoHistory.defaultRoot) { journal in
-            RunEnvironment(interaction: answers, output: TerminalRunOutput(json: false), loader: loader, journal: journal, opener: opener, gate: gate)
+            RunEnvironment(interaction: answers, output: TerminalRunOutput(json: false, terminal: terminal), loader: loader, journal: journal, opener: opener, gate: gate)
         }
-        var repl = Repl(session: session, registry: registry, interactive: interactive)
+        var repl = Repl(session: session, registry: registry, interactive: interactive, terminal: terminal)
         if interactive {
             let history = UndoHistory.defaultRoot.appendingPathComponent("repl-history").path
             repl.editor = LineEditor(historyFile: history) { [session, registry] line, word, start in
@@ -55,6 +56,8 @@ struct Repl {
     let session: ReplSession
     let registry: ActionRegistry
     let interactive: Bool
+    /// Kept clear of progress bars while the prompt waits.
+    var terminal = TerminalState()
     /// Line editing, history and completion, on a terminal with libedit.
     var editor: LineEditor?
 
@@ -87,6 +90,9 @@ struct Repl {
     /// One line: edited, with history, on a terminal with libedit; else read plainly (with the
     /// prompt only on a terminal).
     private func line(prompt: String) -> String? {
+        // No bar is drawn over the prompt, and one a step left behind is erased first.
+        terminal.prompting(true)
+        defer { terminal.prompting(false) }
         if let editor {
             let line = editor.readLine(prompt: prompt)
             if let line, !line.trimmingCharacters(in: .whitespaces).isEmpty { editor.remember(line) }
@@ -100,6 +106,7 @@ struct Repl {
     private func evaluate(_ entry: String) async {
         nonisolated(unsafe) let session = session
         let (outcome, interrupted) = await RunStopper.interruptible { await session.run(entry) }
+        terminal.endBar()
         if interrupted {
             StandardStreams.writeError("stopped by SIGINT\n")
             return

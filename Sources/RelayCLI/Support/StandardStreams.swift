@@ -31,10 +31,12 @@ struct TerminalRunOutput: RunOutput {
     func show(_ value: Value) {
         let text = OutputFormatter.render(value, json: json)
         scratch?.note(text)
+        terminal?.endBar()
         StandardStreams.writeOutput(text)
     }
 
     func trace(_ line: String) {
+        terminal?.endBar()
         StandardStreams.writeError(line + "\n")
     }
 
@@ -43,6 +45,7 @@ struct TerminalRunOutput: RunOutput {
         // A question waits for its answer: a bar drawn over it would hide it.
         guard isatty(2) == 1, terminal?.isPrompting != true else { return }
         StandardStreams.writeError(ProgressBar.line(fraction, label: label, step: step))
+        terminal?.barShown(fraction < 1)
     }
 }
 
@@ -79,12 +82,25 @@ final class ScratchMentions: @unchecked Sendable {
     }
 }
 
-/// What the terminal is doing: while a question waits for its answer, progress is not drawn.
+/// What the terminal is doing: while a question (or the REPL's prompt) waits for its answer,
+/// progress is not drawn; a bar a step left behind (a loop stopped part way) is erased before it.
 final class TerminalState: @unchecked Sendable {
     private let lock = NSLock()
     private var asking = false
+    private var bar = false
 
     var isPrompting: Bool { lock.withLock { asking } }
 
-    func prompting(_ on: Bool) { lock.withLock { asking = on } }
+    func prompting(_ on: Bool) {
+        if on { endBar() }
+        lock.withLock { asking = on }
+    }
+
+    /// Erases a bar a step left on the screen (a loop stopped part way), before anything else is written.
+    func endBar() {
+        guard lock.withLock({ defer { bar = false }; return bar }) else { return }
+        StandardStreams.writeError(ProgressBar.line(1, label: nil, step: ""))
+    }
+
+    func barShown(_ shown: Bool) { lock.withLock { bar = shown } }
 }
