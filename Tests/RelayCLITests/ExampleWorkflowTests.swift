@@ -29,7 +29,10 @@ struct ExampleWorkflowTests {
         // A home of its own: examples that write files write under ~/relay-examples, and the undo journal goes there too.
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("relay-example-home-\(UUID().uuidString)")
         try Self.copyFresh(from: Self.folder.appendingPathComponent("data/home"), to: home)
-        let result = try await RelayProcess.running(["run", "workflows/\(name).yaml"] + extra, environment: ["HOME": home.path])
+        // As on a machine with no desktop session: no clipboard or notification server to reach,
+        // so clipboard-to-pdf takes its fallback file wherever the tests run.
+        let result = try await RelayProcess.running(
+            ["run", "workflows/\(name).yaml"] + extra, environment: ["HOME": home.path, "DISPLAY": "", "WAYLAND_DISPLAY": ""])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput == expected)
         #expect(result.standardError.isEmpty)
