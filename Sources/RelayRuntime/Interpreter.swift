@@ -92,12 +92,35 @@ public final class Interpreter: Sendable {
         // The workflow's own steps are numbered, for a run stopped from outside to say where.
         let numbered = callStack.count == 1 && steps.count == workflow.steps.count && steps.first === workflow.steps.first
         for (index, step) in steps.enumerated() {
-            switch try await run(step, previous: previous, variables: &variables, topLevelNumber: numbered ? index + 1 : nil) {
+            let completion: Completion
+            do {
+                completion = try await run(step, previous: previous, variables: &variables, topLevelNumber: numbered ? index + 1 : nil)
+            } catch var error as RuntimeError {
+                // "nothing has no property 'id'": say which step gave the nothing.
+                if previous.isNothing, index > 0, error.message.hasPrefix("nothing ") {
+                    error.notes.append("note: 'previous' is nothing here: " + Self.gaveNothing(steps[index - 1]))
+                }
+                throw error
+            }
+            switch completion {
             case .normal(let output): previous = output
             case .stopped(let output): return .stopped(output)
             }
         }
         return .normal(previous)
+    }
+
+    /// Why `step` output nothing, for a note.
+    static func gaveNothing(_ step: PlannedStep) -> String {
+        let place = "line \(step.range.start.line)"
+        switch step.kind {
+        case .conditional(_, _, let otherwise) where otherwise.isEmpty:
+            return "the 'if' at \(place) has no 'else', so it gives nothing when its condition is false"
+        case .menu, .match:
+            return "the '\(step.displayName)' at \(place) ran a branch that gave nothing"
+        default:
+            return "step '\(step.displayName)' at \(place) gave nothing"
+        }
     }
 
     /// Runs one step with its modifiers.

@@ -84,6 +84,19 @@ struct InterpreterTests {
         }
     }
 
+    @Test("a property of nothing names the step that gave the nothing")
+    func nothingNamesItsStep() async {
+        let cases = [
+            ("- list: [a]\n- if: ${previous.count > 5}\n  then:\n    - text: big\n- text: \"${previous.id}\"", "has no 'else', so it gives nothing when its condition is false"),
+            ("- nothing\n- text: \"${previous.id}\"", "step 'nothing' at line"),
+        ]
+        for (steps, note) in cases {
+            let error = await failure(steps)
+            #expect(error?.message.hasPrefix("nothing has no property 'id'") == true, "\(String(describing: error))")
+            #expect(error?.notes.contains { $0.contains(note) } == true, "\(error?.notes ?? [])")
+        }
+    }
+
     @Test("variables are run-wide: a set inside an if or a loop is visible after it")
     func variableScope() async throws {
         let steps = """

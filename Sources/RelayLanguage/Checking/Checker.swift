@@ -68,7 +68,25 @@ public struct Checker {
         for step in steps {
             if let plannedStep = checkStep(step, previous: &previous) { planned.append(plannedStep) }
         }
+        for (made, next) in zip(planned, planned.dropFirst()) { warnIfDiscarded(made, by: next) }
         return planned
+    }
+
+    /// Warns when a step whose only effect is its output (no `as:`, nothing it touches) is
+    /// followed by one that takes no input and does not read `previous`: the output is lost.
+    private mutating func warnIfDiscarded(_ made: PlannedStep, by next: PlannedStep) {
+        guard made.outputVariable == nil, case .action(let maker) = made.kind,
+            maker.definition.capabilities.isEmpty, ![.nothing, .any].contains(maker.definition.output),
+            case .action(let taker) = next.kind, next.condition == nil, next.input == nil,
+            taker.definition.output != .nothing, !taker.definition.parameters.contains(where: \.isInput)
+        else { return }
+        let read = (taker.arguments.compactMap { $0 } + [next.timeout].compactMap { $0 }).flatMap(\.variableReferences)
+        guard !read.contains(where: { $0.name == "previous" }) else { return }
+        diagnostics.append(Diagnostic(
+            .warning,
+            "the output of '\(made.displayName)' is not used: the next step, '\(next.displayName)', takes no input",
+            at: made.range,
+            notes: ["note: name it with 'as:' to use it later, or read it in the next step as ${previous}"]))
     }
 
     /// Checks a block whose variables (`item`, `index`, `error`, a loop's `as`) exist only inside it.
