@@ -16,7 +16,7 @@ public struct RuntimeError: Error, Sendable, CustomStringConvertible {
     public var denial: AccessDenied?
 
     public init(_ message: String, step: String? = nil, at range: SourceRange? = nil, notes: [String] = []) {
-        self.message = message
+        self.message = Excerpt.cappingQuotes(in: message)
         self.stepName = step
         self.range = range
         self.notes = notes

@@ -245,6 +245,8 @@ struct CommandLineTests {
         #expect(note.standardOutput.contains("  body      text, fetched when read"), "\(note.standardOutput)")
         let file = try await RelayProcess.running(["describe", "file"])
         #expect(file.standardOutput.contains("  stem       text") && file.standardOutput.contains("  width      number (images)"), "\(file.standardOutput)")
+        // Properties the packages read for their files, such as a PDF's pages, are listed too.
+        #expect(file.standardOutput.contains("  pages      of com.adobe.pdf files"), "\(file.standardOutput)")
         let unknown = try await RelayProcess.running(["describe", "notse"])
         #expect(unknown.status == 2 && unknown.standardError.contains("did you mean 'note'?"), "\(unknown.standardError)")
     }

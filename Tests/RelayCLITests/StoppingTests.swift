@@ -134,7 +134,7 @@ struct StoppingTests {
     ])
     func signals(signal: Int32, name: String) async throws {
         let root = try folder()
-        try write("steps:\n  - text: one\n  - url: https://example.com\n  - open\n", to: root)
+        try write("steps:\n  - text: one\n    as: first\n  - url: https://example.com\n  - open\n", to: root)
         let (process, errors) = try start(["run", "w.yaml", "--allow-open", "--open-with", try slowOpener(in: root)], in: root)
         // Once the opener has started.
         try await waitForOpener(in: root)
@@ -143,7 +143,7 @@ struct StoppingTests {
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(process.terminationStatus == 128 + signal)
         let first = signal == SIGINT ? "stopping… (Ctrl-C again to stop at once)\n" : ""
-        #expect(message == first + "stopped at step 3 (open at w.yaml:4:5) by \(name)\n")
+        #expect(message == first + "stopped at step 3 (open at w.yaml:5:5) by \(name)\n")
         #expect(openersRunning(in: root).isEmpty)
     }
 

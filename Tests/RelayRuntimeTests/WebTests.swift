@@ -126,14 +126,13 @@ struct WebTests {
         let base = await LocalServer.base()
         var request = HTTPClient.Request(url: try #require(URL(string: base + "/slow")), method: "GET", headers: [], body: nil)
         request.stallSeconds = 1
-        let started = ContinuousClock.now
+        // The server answers after 3 s: an answer means the stall limit did not act.
         do {
-            _ = try await HTTPClient.send(request, spillingTo: NSTemporaryDirectory() + "relay-stall-\(UUID().uuidString)") { _ in }
-            Issue.record("a stalled response was waited for")
+            let response = try await HTTPClient.send(request, spillingTo: NSTemporaryDirectory() + "relay-stall-\(UUID().uuidString)") { _ in }
+            Issue.record("a stalled response was waited for: \(response.status)")
         } catch {
             #expect("\(error)".contains("too slow") || "\(error)".contains("Timeout"), "\(error)")
         }
-        #expect(ContinuousClock.now - started < .seconds(3))
     }
 
     @Test("an error page is shown as a short line of its text; with fail-on-status false, status, headers and body are the output")

@@ -11,7 +11,8 @@ public enum ScriptingActions: IntentPackage {
 
 /// `get-details`: a property of the input.
 struct GetDetails: Intent {
-    static let summary = "Gets a property of the input, as ${value.property} does (e.g. count, first, year, a key)."
+    static let summary =
+        "Gets a property of the input, as ${value.property} does: a file's name, size, width, height or pages, a list's count or first, a date's year, a dictionary's key. 'relay describe file' (or an entity type) lists them all."
     static let examples = [
         IntentExample("- date: 2026-11-24\n- get-details: month", output: "11"),
     ]

@@ -20,11 +20,13 @@ enum TypeCatalog {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The properties every file has, and those of images and the package-read ones.
-    static func describeFiles() -> String {
+    /// The properties every file has, those of images, and those the registered packages read
+    /// for files of their types (a PDF's `pages`).
+    static func describeFiles(in registry: ActionRegistry) -> String {
         var properties = FileReference.properties.map { ($0.name, $0.type.name) }
         properties += [("width", "number (images)"), ("height", "number (images)")]
-        properties += FilePropertyReaders.allNames.map { ($0, "read by a package, for its files") }
+        let readers = registry.declarations.using { FilePropertyReaders.all }
+        properties += readers.map { ($0.name, "of \($0.contentType.identifier) files") }
         let width = properties.map(\.0.count).max() ?? 0
         return (["file — a file or folder on disk", "", "Properties:"]
             + properties.map { "  \($0.0.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.1)" }).joined(separator: "\n") + "\n"
@@ -44,7 +46,7 @@ enum Describing {
         }
         if let text = ControlGrammar.describe(name) { return .success(text) }
         if let type = registry.entityTypes.descriptor(named: name) { return .success(TypeCatalog.describe(type)) }
-        if ["file", "files"].contains(name.lowercased()) { return .success(TypeCatalog.describeFiles()) }
+        if ["file", "files"].contains(name.lowercased()) { return .success(TypeCatalog.describeFiles(in: registry)) }
         let names = registry.names + ControlGrammar.keywords + ControlGrammar.modifierNames + registry.entityTypes.names + ["file"]
         return .failure(DescribeError(
             "'\(name)' is no action, control step, modifier, entity type or 'file'\(Suggestions.didYouMean(name, in: names))"))

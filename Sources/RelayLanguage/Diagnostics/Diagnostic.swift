@@ -1,3 +1,5 @@
+import RelayKit
+
 /// How bad a diagnostic is.
 public enum Severity: String, Sendable, Codable {
     case error
@@ -15,7 +17,7 @@ public struct Diagnostic: Sendable, Error {
 
     public init(_ severity: Severity = .error, _ message: String, at range: SourceRange?, notes: [String] = []) {
         self.severity = severity
-        self.message = message
+        self.message = Excerpt.cappingQuotes(in: message)
         self.range = range
         self.notes = notes
     }

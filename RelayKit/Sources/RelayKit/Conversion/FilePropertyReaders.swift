@@ -52,6 +52,9 @@ public enum FilePropertyReaders {
         Declarations.current.fileProperties.filter { type.conforms(to: $0.contentType) }.map(\.name)
     }
 
+    /// Every registered reader.
+    public static var all: [FilePropertyReader] { Declarations.current.fileProperties }
+
     /// Every extra property name any registered reader offers.
     public static var allNames: [String] {
         var names: [String] = []

@@ -55,9 +55,7 @@ public struct FileChanges: Sendable {
         let path = try await destination(requestedPath, overwrite)
         let withoutLinks = gate != nil
         try await onOwnThread { stop throws(FileOperationError) in
-            // Checked again just before: a file that appeared meanwhile is not replaced unasked.
-            guard overwrite == .replace || !AtomicFile.entryExists(path) else { throw FileOperationError(Overwrite.refusal(path)) }
-            try replace(path, from: source, withoutLinks: withoutLinks, stop: stop) { path throws(FileOperationError) in
+            try replace(path, from: source, refusing: overwrite != .replace, withoutLinks: withoutLinks, stop: stop) { path throws(FileOperationError) in
                 try AtomicFile.write(data, to: path, withoutLinks: withoutLinks)
             }
         }
@@ -78,8 +76,7 @@ public struct FileChanges: Sendable {
         let withoutLinks = gate != nil
         let from = withoutLinks ? reading.target : source
         try await onOwnThread { stop throws(FileOperationError) in
-            guard overwrite == .replace || !AtomicFile.entryExists(target) else { throw FileOperationError(Overwrite.refusal(target)) }
-            try replace(target, from: source, withoutLinks: withoutLinks, stop: stop) { path throws(FileOperationError) in
+            try replace(target, from: source, refusing: overwrite != .replace, withoutLinks: withoutLinks, stop: stop) { path throws(FileOperationError) in
                 try AtomicFile.copy(from, to: path, withoutLinks: withoutLinks, progress: progress, stop: stop)
             }
         }
@@ -207,12 +204,15 @@ public struct FileChanges: Sendable {
     /// Replaces the file at `requestedPath` (through a symbolic link) with `change`, recording
     /// first what undo needs: the old bytes of a file that existed, or that the file is new.
     /// `withoutLinks`: `requestedPath` is the resolved path the gate allowed, written as it is.
+    /// `refusing`: a file already there is not replaced (checked just before, so one that appeared
+    /// meanwhile is not replaced unasked either), after the claim, whose message says more.
     private func replace(
-        _ requestedPath: String, from source: String?, withoutLinks: Bool = false, stop: StopFlag,
+        _ requestedPath: String, from source: String?, refusing: Bool = false, withoutLinks: Bool = false, stop: StopFlag,
         with change: (String) throws(FileOperationError) -> Void
     ) throws(FileOperationError) {
         let path = withoutLinks ? requestedPath : try AtomicFile.target(of: requestedPath)
         if let source, let journal { try journal.claim(path, from: source) }
+        guard !refusing || !AtomicFile.entryExists(requestedPath) else { throw FileOperationError(Overwrite.refusal(requestedPath)) }
         let before = FileIdentity(path: path)
         let existed = before != nil || FileManager.default.fileExists(atPath: path)
         if let journal {

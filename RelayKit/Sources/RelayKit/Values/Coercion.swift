@@ -73,8 +73,8 @@ extension Value {
             return "text '\(shown)'"
         case .list(let items): return "a list of \(items.count) item\(items.count == 1 ? "" : "s")"
         case .dictionary(let entries): return "a dictionary of \(entries.count) key\(entries.count == 1 ? "" : "s")"
-        case .entity(let entity): return "\(entity.typeName) '\(entity.title)'"
-        default: return "\(type.name) \(textValue)"
+        case .entity(let entity): return "\(entity.typeName) '\(Excerpt.start(of: entity.title))'"
+        default: return "\(type.name) \(Excerpt.start(of: textValue))"
         }
     }
 

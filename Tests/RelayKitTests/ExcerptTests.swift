@@ -1,0 +1,27 @@
+import RelayKit
+import Testing
+
+/// No message quotes a whole file, page or answer (Docs/Reliability.md, "No crash, no hang, bounded memory").
+@Suite("Quoted values in messages are capped")
+struct ExcerptTests {
+    @Test("a quoted value over 200 characters is cut to its start and …; short quotes and apostrophes stay")
+    func capping() {
+        let long = String(repeating: "x", count: 5_000)
+        let capped = Excerpt.cappingQuotes(in: "step's input: cannot use '\(long)' as 'a number', (see 'docs')")
+        #expect(capped == "step's input: cannot use '\(String(repeating: "x", count: 200))…' as 'a number', (see 'docs')")
+        let short = "the step's 'id' is not 'name'; it's fine"
+        #expect(Excerpt.cappingQuotes(in: short) == short)
+        // A quote inside the value that is not followed by a space or punctuation does not end it.
+        let inner = String(repeating: "a'b", count: 100)
+        #expect(Excerpt.cappingQuotes(in: "found '\(inner)'").count < 220)
+        // An unclosed quote is left as it is.
+        let open = "found '" + long
+        #expect(Excerpt.cappingQuotes(in: open) == open)
+    }
+
+    @Test("a value described in a conversion error is capped whatever its type")
+    func briefDescriptions() {
+        let url = Value.text("https://example.com/" + String(repeating: "p", count: 10_000))
+        #expect(CoercionError(value: url, target: .number).description.count < 300)
+    }
+}
