@@ -153,6 +153,13 @@ struct CommandLineTests {
         #expect(unanswered.status == 1 && unanswered.standardError.contains("--answer 'Name?=VALUE'"))
         let noYes = try await RelayProcess.running(["run", "w.yaml", "--answer", "Name?=Bo"], in: folder)
         #expect(noYes.status == 1 && noYes.standardError.contains("--yes"))
+        // A menu's or a list's option is answered in any case, or by its number.
+        let menu = try workflow(
+            "steps:\n  - menu: Size?\n    options:\n      Small: [{ text: s }]\n      Large: [{ text: l }]\n  - choose-from-list: Colour?\n    input: [Red, Green]\n  - text: \"${previous}\"\n")
+        #expect(try await RelayProcess.running(["run", "w.yaml", "--answer", "Size?=LARGE", "--answer", "Colour?=green"], in: menu).standardOutput == "Green\n")
+        #expect(try await RelayProcess.running(["run", "w.yaml", "--answer", "Size?=1", "--answer", "Colour?=1"], in: menu).standardOutput == "Red\n")
+        let wrong = try await RelayProcess.running(["run", "w.yaml", "--answer", "Size?=Larg", "--answer", "Colour?=red"], in: menu)
+        #expect(wrong.status == 1 && wrong.standardError.contains("did you mean 'Large'?"), "\(wrong.standardError)")
     }
 
     @Test("--trace writes each step to standard error only")

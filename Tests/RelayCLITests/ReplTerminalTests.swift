@@ -87,6 +87,8 @@ struct ReplTerminalTests {
         try await terminal.send("\"", "Enter")
         try await terminal.send(":he", "Tab")
         try await terminal.waitFor("relay> :help")
+        try await terminal.send("C-u", ":describe copy-f", "Tab")
+        try await terminal.waitFor("relay> :describe copy-file")
         try await terminal.send("C-u", ":save \(state.path)/session.yaml", "Enter")
         try await terminal.waitFor("saved 5 steps")
         let rerun = try await RelayProcess.running(["run", state.appendingPathComponent("session.yaml").path])
