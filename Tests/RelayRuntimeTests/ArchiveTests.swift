@@ -47,6 +47,9 @@ struct ArchiveTests {
         _ = try await run("- read-file: out/all.\(format)\n- extract-archive", in: root)
         #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("out/all/c.txt").path))
         await expectFailure("- read-file: out/all.\(format)\n- extract-archive: back", in: root, "already exists; extract into a new folder")
+        let beside = try await run("- read-file: out/all.\(format)\n- extract-archive: { to: back, overwrite: rename }", in: root)
+        #expect(try beside.fileValue().name == "back 2")
+        #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("back 2/c.txt").path))
         await expectFailure("- read-file: c.txt\n- make-archive: out/all.\(format)", in: root, "already exists; set overwrite: true")
     }
 
