@@ -33,6 +33,16 @@ struct ExpressionTests {
         #expect(references[1].range.start == SourcePosition(line: 1, column: 19))
     }
 
+    @Test("a list literal of 100,000 items is read in time that grows with it, not with its square", .timeLimit(.minutes(1)))
+    func wideList() throws {
+        let items = Array(repeating: "1", count: 100_000).joined(separator: ", ")
+        guard case .expression(let expression) = try template("\"${[\(items)]}\"").kind, case .list(let parsed) = expression.kind else {
+            Issue.record("not a list"); return
+        }
+        #expect(parsed.count == 100_000)
+        #expect(parsed.last?.range.start.column == 8 + 3 * 99_999)
+    }
+
     @Test("the grammar: precedence, properties, indexes, keywords")
     func grammar() throws {
         guard case .expression(let expression) = try template("\"${a + b * 2 > 3 and not c.first contains 'x' or d[1] matches '^z'}\"").kind else {

@@ -136,15 +136,28 @@ public enum TemplateParser {
 /// otherwise the scalar's start.
 struct ScalarLocator {
     let node: YAMLNode
+    /// Where the value's first character is in the file, when offsets map exactly; worked out
+    /// once, since a scalar's length is counted in time that grows with it.
+    private let first: SourcePosition?
 
-    func range(offset: Int, length: Int) -> SourceRange {
+    init(node: YAMLNode) {
+        self.node = node
         guard case .scalar(let text, let style) = node.kind, node.range.start.line == node.range.end.line else {
-            return node.range
+            first = nil
+            return
         }
         let quote = (style == .singleQuoted || style == .doubleQuoted) ? 1 : 0
         let sourceWidth = node.range.end.column - node.range.start.column
-        guard style == .plain || quote == 1, sourceWidth == text.count + 2 * quote else { return node.range }
-        let start = SourcePosition(line: node.range.start.line, column: node.range.start.column + quote + offset)
+        guard style == .plain || quote == 1, sourceWidth == text.count + 2 * quote else {
+            first = nil
+            return
+        }
+        first = SourcePosition(line: node.range.start.line, column: node.range.start.column + quote)
+    }
+
+    func range(offset: Int, length: Int) -> SourceRange {
+        guard let first else { return node.range }
+        let start = SourcePosition(line: first.line, column: first.column + offset)
         return SourceRange(file: node.range.file, start: start, length: max(1, length))
     }
 }
