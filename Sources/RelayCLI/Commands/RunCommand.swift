@@ -155,7 +155,8 @@ struct RunCommand: AsyncParsableCommand {
             }
         }
         if standardInputMarker != nil {
-            // Before the run starts (no step, no child yet): a signal still ends Relay meanwhile.
+            // Before the run starts, so no step can be waiting behind it, and no child is running
+            // yet: a signal still ends Relay meanwhile (its default action), so nothing hangs.
             let data = FileHandle.standardInput.readDataToEndOfFile()
             return .text(String(decoding: data, as: UTF8.self))
         }

@@ -195,6 +195,8 @@ public enum PackageBuilder {
     private static func readAll(_ handle: FileHandle?, eachLine: (@Sendable (String) -> Void)? = nil) async -> Data {
         guard let handle else { return Data() }
         return (try? await BlockingWork.run { _ in
+            // On BlockingWork's own thread, not a cooperative one; a stopped build closes the
+            // pipe (its process is killed with its session), which ends these reads.
             guard let eachLine else { return handle.readDataToEndOfFile() }
             var all = Data(), start = 0
             while true {
