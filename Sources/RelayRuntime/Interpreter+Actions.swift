@@ -114,6 +114,7 @@ extension Interpreter {
         _ arguments: [Value?], of definition: ActionDefinition, step: PlannedStep, filesOnly: Bool = false, asked: inout Set<String>,
         effects: inout [AccessDenied], approved: inout [String: String]
     ) async throws(RuntimeError) {
+        var folders: [String: String] = [:]  // resolved once for all the files of a folder
         for (index, parameter) in definition.parameters.enumerated() {
             guard let argument = arguments[index] else { continue }
             let declared = definition.access(ofParameterAt: index) { arguments[$0] != nil }
@@ -128,8 +129,7 @@ extension Interpreter {
             where asked.insert("\(capability.rawValue) \(target)").inserted {
                 let access =
                     switch capability {
-                    case .read: Access.read(target)
-                    case .write: Access.write(target)
+                    case .read, .write: Access.file(capability, target, reusing: &folders)
                     default: Access(capability, target)
                     }
                 do throws(AccessDenied) {

@@ -126,6 +126,8 @@ public final class Interpreter: Sendable {
     /// Runs one step with its modifiers.
     func run(_ step: PlannedStep, previous: Value, variables: inout Variables, topLevelNumber: Int? = nil) async throws -> Completion {
         environment.position.enter(step, topLevelNumber: topLevelNumber)
+        // File values look for their files again in each step (another program may have moved them).
+        FileChecks.startRound()
         variables["previous"] = previous
         var input = previous
         if let template = step.input {

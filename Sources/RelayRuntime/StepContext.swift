@@ -49,7 +49,18 @@ struct StepContext: IntentContext {
     }
 
     func reportProgress(_ fraction: Double, _ label: String?) async {
-        interpreter.environment.output.progress(min(max(fraction, 0), 1), label: label, step: step.displayName)
+        let shown = fraction < 0 || fraction.isNaN ? -1 : min(fraction, 1)
+        interpreter.environment.output.progress(shown, label: label, step: step.displayName)
+    }
+
+    func warn(_ message: String) async {
+        let place = "\(step.range.file.path):\(step.range.start.line):\(step.range.start.column)"
+        interpreter.environment.output.trace("\(place): warning: \(step.displayName): \(Excerpt.cappingQuotes(in: message))")
+    }
+
+    func trace(_ detail: String) async {
+        guard interpreter.environment.tracing else { return }
+        interpreter.environment.output.trace("trace: \(step.range.file.path):\(step.range.start.line): \(step.displayName): \(detail)")
     }
 
     func open(_ url: URL) async throws {

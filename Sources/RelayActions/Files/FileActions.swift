@@ -48,8 +48,56 @@ struct FindFiles: Intent {
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         guard folder.isFolder else { throw IntentError("'\(folder.path)' is not a folder") }
         let query = try FilterQuery(where: conditions ?? [:], matchAll: match.lowercased() != "any", sort: sort, limit: limit)
-        let files = FolderScan.files(in: folder.path, recursive: recursive, links: followLinks ? .followInside : .skip)
-        return .value(.list(try await query.apply(to: files.map { .file($0.reference) })))
+        let path = folder.path, recursive = recursive, links: SymbolicLinks = followLinks ? .followInside : .skip
+        let progress = WalkProgress()
+        let (files, report) = try await context.showingProgress(progress.measure) {
+            try await Self.select(in: path, recursive: recursive, links: links, query: query, progress: progress)
+        }
+        await context.trace("read \(report.folders) folder\(report.folders == 1 ? "" : "s") and \(report.files) file name\(report.files == 1 ? "" : "s"); \(files.count) kept")
+        if let skipped = report.skippedSummary { await context.warn(skipped) }
+        return .value(.list(files))
+    }
+
+    /// Walks `folder`, offering each file to `query` as it is met: a condition its name alone
+    /// decides is judged before anything else about the file is read, and the walk ends once the
+    /// answer cannot change (the first `limit` files of an unsorted query).
+    static func select(
+        in folder: String, recursive: Bool, links: SymbolicLinks, query: FilterQuery, progress: WalkProgress
+    ) async throws -> ([Value], WalkReport) {
+        var walk = FolderWalk(folder, recursive: recursive, links: links)
+        var selection = FilterQuery.Selection(query)
+        while var entry = walk.next() {
+            if walk.report.files % 1024 == 0 {
+                try Task.checkCancellation()
+                progress.update(walk.report.files)
+            }
+            let decided = try query.decide { property in
+                if let value = entry.pathProperty(property) { return value }
+                guard ["size", "created", "modified"].contains(property) else { return nil }
+                return walk.scan(&entry)?.property(property)
+            }
+            guard decided != false, let file = walk.scan(&entry) else { continue }
+            guard try await selection.offer(.file(file.reference), passes: decided) else { break }
+        }
+        return (try await selection.finish(), walk.report)
+    }
+}
+
+/// How many files a walk has met, for its progress line: "12,000 files, 40,000 a second".
+final class WalkProgress: @unchecked Sendable {
+    private let lock = NSLock()
+    private var files = 0
+    private let started = DispatchTime.now().uptimeNanoseconds
+
+    func update(_ files: Int) { lock.withLock { self.files = files } }
+
+    var measure: @Sendable () -> (fraction: Double, label: String) {
+        { [self] in
+            let files = lock.withLock { self.files }
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+            let rate = seconds > 0 ? Int(Double(files) / seconds) : 0
+            return (-1, "\(files.formatted()) files, \(rate.formatted()) a second")
+        }
     }
 
 }

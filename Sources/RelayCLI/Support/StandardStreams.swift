@@ -53,10 +53,12 @@ struct TerminalRunOutput: RunOutput {
 enum ProgressBar {
     static let width = 24
 
-    /// `\r` and an erased line, then `step [#####-----]  45% label`; just the erasing at 100%.
+    /// `\r` and an erased line, then `step [#####-----]  45% label`; just the erasing at 100%;
+    /// `step label` when the end is not known (a fraction below 0).
     static func line(_ fraction: Double, label: String?, step: String) -> String {
         let erase = "\r\u{1B}[2K"
         guard fraction < 1 else { return erase }
+        guard fraction >= 0 else { return erase + step + (label.map { " \($0)" } ?? "") }
         let filled = Int((fraction * Double(width)).rounded(.down))
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         let percent = String(Int((fraction * 100).rounded(.down)))

@@ -113,7 +113,7 @@ public enum AtomicFile {
             unlinkat(folderDescriptor, temporary, 0)
             throw failed
         }
-        if withoutLinks { _ = fsync(folderDescriptor) } else { syncFolder(folder) }
+        DurableWrites.later(folder)
     }
 
     /// The file that writing to `path` changes: `path` itself, or the file a symbolic link at
@@ -177,8 +177,8 @@ public enum AtomicFile {
             if errno == EXDEV { return false }
             throw failure("cannot move '\(source)' to '\(destination)'", writing: destination)
         }
-        _ = fsync(from.descriptor)
-        _ = fsync(to.descriptor)
+        DurableWrites.later((source as NSString).deletingLastPathComponent)
+        DurableWrites.later((destination as NSString).deletingLastPathComponent)
         return true
     }
 
@@ -192,7 +192,7 @@ public enum AtomicFile {
             throw FileOperationError("'\(path)' is a folder")
         }
         guard unlinkat(folder.descriptor, folder.name, 0) == 0 else { throw failure("cannot delete '\(path)'", writing: path) }
-        _ = fsync(folder.descriptor)
+        DurableWrites.later((path as NSString).deletingLastPathComponent)
     }
 
     /// Renames `source` to `destination` atomically (same file system), refusing to replace an
@@ -207,8 +207,8 @@ public enum AtomicFile {
             }
             throw failure("cannot move '\(source)' to '\(destination)'", writing: destination)
         }
-        syncFolder((source as NSString).deletingLastPathComponent)
-        syncFolder((destination as NSString).deletingLastPathComponent)
+        DurableWrites.later((source as NSString).deletingLastPathComponent)
+        DurableWrites.later((destination as NSString).deletingLastPathComponent)
     }
 
     /// Moves `source` to `destination`: an atomic rename on one file system; across file systems,
@@ -228,13 +228,6 @@ public enum AtomicFile {
             }
             guard unlink(source) == 0 else { throw failure("cannot remove '\(source)' after copying it", writing: source) }
         }
-    }
-
-    private static func syncFolder(_ folder: String) {
-        let descriptor = open(folder.isEmpty ? "." : folder, O_RDONLY)
-        guard descriptor >= 0 else { return }
-        _ = fsync(descriptor)
-        close(descriptor)
     }
 
     /// An error saying `message` and why the system failed; when it refused outright, the

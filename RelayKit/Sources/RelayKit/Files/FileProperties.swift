@@ -1,4 +1,5 @@
 import Foundation
+internal import CFileStatus
 
 extension FileReference {
     /// The properties every file has (Docs/Language.md, "Variables and expressions").
@@ -10,24 +11,15 @@ extension FileReference {
 
     /// A property of Docs/Language.md, "Variables and expressions" (`propertyNames`), nil for other names.
     func property(_ name: String) throws(ValueAccessError) -> Value? {
+        let path = self.path
+        if let value = Self.pathProperty(name, of: path) { return value }
         switch name {
-        case "name": return .text(self.name)
-        case "stem":
-            let name = self.name, ext = fileExtension
-            return .text(ext.isEmpty || name == "." + ext ? name : String(name.dropLast(ext.count + 1)))
-        case "path": return .text(path)
-        case "url": return .url(URL(fileURLWithPath: path))
         case "mimeType": return .text(contentType.mimeType ?? "application/octet-stream")
-        case "extension": return .text(fileExtension)
         case "type": return .text(contentType.identifier)
-        case "size":
-            let size = (try attributes()[.size] as? NSNumber)?.doubleValue ?? 0
-            return .number(size)
-        case "created":
-            let attributes = try attributes()
-            return ((attributes[.creationDate] ?? attributes[.modificationDate]) as? Date).map { .date($0) } ?? .nothing
-        case "modified":
-            return (try attributes()[.modificationDate] as? Date).map { .date($0) } ?? .nothing
+        case "size", "created", "modified":
+            var status = relay_file_status()
+            guard relay_file_status_of(path, 1, &status) == 0 else { throw ValueAccessError("the file '\(shownPath)' no longer exists") }
+            return FolderScan.scanned(status, path: path, relative: path, name: self.name).property(name)
         case "width", "height":
             guard contentType.conforms(to: .image) else { return nil }
             guard let size = ImageDimensions.read(self) else {
@@ -77,4 +69,61 @@ extension FileReference {
         }
         return text
     }
+}
+
+extension FileReference {
+    /// The properties a file's path alone tells (name, stem, extension, path, url); nil for others.
+    /// `name`: the path's last part, when the caller has it.
+    static func pathProperty(_ property: String, of path: String, name known: String? = nil) -> Value? {
+        switch property {
+        case "name": return .text(known ?? lastComponent(of: path))
+        case "stem":
+            let name = known ?? lastComponent(of: path), ext = extensionOf(name)
+            return .text(ext.isEmpty ? name : String(name.utf8.dropLast(ext.utf8.count + 1)) ?? name)
+        case "path": return .text(path)
+        case "url": return .url(URL(fileURLWithPath: path))
+        case "extension": return .text(extensionOf(known ?? lastComponent(of: path)))
+        default: return nil
+        }
+    }
+
+    /// The last part of a path (`NSString.lastPathComponent`, without its cost): after the last
+    /// `/` that is not at the end.
+    static func lastComponent(of path: String) -> String {
+        var utf8 = path.utf8[...]
+        while utf8.count > 1, utf8.last == UInt8(ascii: "/") { utf8 = utf8.dropLast() }
+        guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")), utf8.count > 1 else { return String(utf8) ?? path }
+        return String(utf8[utf8.index(after: slash)...]) ?? path
+    }
+
+    /// A name's extension as `NSString.pathExtension` gives it: after the last `.`, unless the
+    /// name starts with it, ends with it, or the rest is empty.
+    static func extensionOf(_ name: String) -> String {
+        let utf8 = name.utf8
+        guard let dot = utf8.lastIndex(of: UInt8(ascii: ".")), dot != utf8.startIndex else { return "" }
+        let after = utf8.index(after: dot)
+        guard after != utf8.endIndex else { return "" }
+        return String(utf8[after...]) ?? ""
+    }
+}
+
+extension ScannedFile {
+    /// A file property its path and one status tell (name, stem, extension, path, url, size,
+    /// created, modified, as a file value reads them); nil for the rest (type, an image's size, a
+    /// package's), which need the file opened.
+    public func property(_ name: String) -> Value? {
+        if let value = FileReference.pathProperty(name, of: path, name: self.name) { return value }
+        switch name {
+        case "size": return .number(Double(size))
+        case "created": return .date(created)
+        case "modified": return .date(modified)
+        default: return nil
+        }
+    }
+}
+
+extension FolderEntry {
+    /// A file property its path alone tells (name, stem, extension, path, url), read without the
+    /// file's status; nil for the rest.
+    public func pathProperty(_ property: String) -> Value? { FileReference.pathProperty(property, of: path, name: name) }
 }

@@ -59,6 +59,7 @@ enum FileSuccessors {
 
     /// Records that the file `identity` is now at `path`, as `successor`.
     static func record(_ identity: FileIdentity, now path: String, as successor: FileIdentity) {
+        FileChecks.startRound()
         lock.lock()
         defer { lock.unlock() }
         if next.count >= limit { next.removeAll(keepingCapacity: true) }
@@ -69,6 +70,49 @@ enum FileSuccessors {
         lock.lock()
         defer { lock.unlock() }
         return next[identity]
+    }
+}
+
+/// Rounds of looking where files are. A file value checks where its file is (a `stat`, and more
+/// when the file has moved) at most once a round, however many of its properties are read: the
+/// interpreter starts a round before each step, and every change Relay makes to a file starts one,
+/// so a file changed by another program between two steps is looked for again before the next
+/// step reads or changes it (Docs/Reliability.md, "Your files").
+public enum FileChecks {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var count: UInt64 = 0
+
+    /// The current round.
+    public static var round: UInt64 { lock.withLock { count } }
+
+    /// Starts a new round: every file value looks for its file again when next read.
+    public static func startRound() { lock.withLock { count &+= 1 } }
+}
+
+/// Where a file value last found its file, and in which round (FileChecks); shared by the copies
+/// of a value.
+final class FoundPlace: @unchecked Sendable {
+    private let lock = NSLock()
+    private var path: String?
+    private var round: UInt64 = 0
+
+    init() {}
+
+    init(_ path: String, in round: UInt64) {
+        self.path = path
+        self.round = round
+    }
+
+    /// The path found in `round`, or nil when it was not looked for in it.
+    func path(in round: UInt64) -> String? {
+        lock.withLock { self.round == round ? path : nil }
+    }
+
+    func remember(_ path: String, in round: UInt64) {
+        lock.withLock {
+            self.path = path
+            self.round = round
+        }
     }
 }
 
@@ -86,6 +130,8 @@ public struct FileReference: Hashable, Sendable {
     /// cannot lead the read elsewhere (Docs/Security.md, "Opening what was checked"). Not part of
     /// the value's identity.
     public private(set) var approvedPath: String?
+    /// Where `path` last found the file (not part of the value's identity).
+    private let found: FoundPlace
 
     public static func == (left: FileReference, right: FileReference) -> Bool {
         left.originalPath == right.originalPath && left.identity == right.identity && left.namesFolder == right.namesFolder
@@ -148,14 +194,36 @@ public struct FileReference: Hashable, Sendable {
         originalPath = url.standardizedFileURL.path
         namesFolder = path.hasSuffix("/")
         identity = FileIdentity(path: originalPath)
+        found = FoundPlace()
     }
 
-    /// A reference to the file at the absolute `path`, whose identity is already known (from a
-    /// folder scan), so that no `stat` is needed.
+    /// A reference to the file at the absolute `path`, whose identity was just read there (by a
+    /// folder walk), so that no `stat` is needed: the file is taken to be there for the rest of
+    /// this round (FileChecks).
     public init(path: String, identity: FileIdentity) {
-        originalPath = URL(fileURLWithPath: path).standardizedFileURL.path
+        originalPath = Self.isStandardized(path) ? path : URL(fileURLWithPath: path).standardizedFileURL.path
         namesFolder = false
         self.identity = identity
+        found = FoundPlace(originalPath, in: FileChecks.round)
+    }
+
+    /// Whether `path` is absolute and has no empty, `.` or `..` part and no trailing `/` (as a
+    /// folder walk's paths are), so standardizing it would change nothing.
+    static func isStandardized(_ path: String) -> Bool {
+        let bytes = path.utf8
+        guard bytes.first == UInt8(ascii: "/"), bytes.count > 1, bytes.last != UInt8(ascii: "/") else { return false }
+        var partLength = 0, dots = 0
+        for byte in bytes.dropFirst() {
+            if byte == UInt8(ascii: "/") {
+                if partLength == 0 || (dots == partLength && dots <= 2) { return false }
+                partLength = 0
+                dots = 0
+            } else {
+                partLength += 1
+                if byte == UInt8(ascii: ".") { dots += 1 }
+            }
+        }
+        return !(dots == partLength && dots <= 2)
     }
 
     /// Where the file is now. The original path while it holds the same file; else where Relay's
@@ -163,11 +231,21 @@ public struct FileReference: Hashable, Sendable {
     /// original folder with the very same identity (a rename by someone else); else the original
     /// path — which may hold another file now, or nothing, and then reading it is an error that
     /// names that path.
+    /// Looked for once a round (FileChecks).
     public var path: String {
         guard let identity else { return originalPath }
+        let round = FileChecks.round
+        if let known = found.path(in: round) { return known }
+        let located = Self.locate(identity, originalPath)
+        found.remember(located, in: round)
+        return located
+    }
+
+    /// Where the file `identity`, first at `originalPath`, is now (`path`).
+    private static func locate(_ identity: FileIdentity, _ originalPath: String) -> String {
         let here = FileIdentity(path: originalPath)
         if here == identity { return originalPath }
-        if let followed = Self.follow(identity, from: originalPath) { return followed }
+        if let followed = follow(identity, from: originalPath) { return followed }
         guard here == nil else { return originalPath }
         let folder = (originalPath as NSString).deletingLastPathComponent
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
@@ -193,10 +271,10 @@ public struct FileReference: Hashable, Sendable {
     }
 
     /// The file name with its extension.
-    public var name: String { (path as NSString).lastPathComponent }
+    public var name: String { Self.lastComponent(of: path) }
 
     /// The extension without the dot, or empty.
-    public var fileExtension: String { (name as NSString).pathExtension }
+    public var fileExtension: String { Self.extensionOf(name) }
 
     /// Whether something exists at the path.
     public var exists: Bool { FileManager.default.fileExists(atPath: path) }

@@ -30,18 +30,69 @@ public struct FilterQuery: Sendable {
     /// a limit, one pass keeps the best `limit` of the items that pass, without sorting them all.
     public func apply(to items: [Value]) async throws -> [Value] {
         try await Self.prefetch(conditions.map(\.property) + sort.map(\.property), of: items)
-        var readers = PropertyReaders(conditions.map(\.property))
-        if let limit, !sort.isEmpty, limit < items.count {
-            var ranking = TopRanking(sort: sort, limit: limit)
-            for item in items {
-                if try await !passes(item, readers: &readers) { continue }
-                if try !ranking.considerNow(item) { try await ranking.consider(item) }
-            }
-            return ranking.items
+        var selection = Selection(self, expected: items.count)
+        for item in items {
+            guard try await selection.offer(item) else { break }
         }
-        var kept: [Value] = []
-        for item in items where try await passes(item, readers: &readers) { kept.append(item) }
-        return try await sortAndLimit(kept)
+        return try await selection.finish()
+    }
+
+    /// The properties the conditions read.
+    public var conditionProperties: [String] { conditions.map(\.property) }
+
+    /// Whether an item satisfies the conditions, judged by the properties `read` gives (nil for a
+    /// property it cannot give): true or false when those decide, nil when the others must (a
+    /// walk rejects most files by name this way before reading anything else about them).
+    public func decide(reading read: (String) throws -> Value?) throws -> Bool? {
+        var undecided = false
+        for condition in conditions {
+            guard condition.property != "item", let value = try read(condition.property) else {
+                undecided = true
+                continue
+            }
+            let holds = try condition.holds(for: value)
+            if holds != matchAll { return holds }
+        }
+        return undecided ? nil : (matchAll || conditions.isEmpty)
+    }
+
+    /// The query applied to items one at a time, as a walk finds them: what passes is kept — the
+    /// best `limit` when sorted, the first `limit` otherwise — so memory holds no more than the answer.
+    public struct Selection {
+        private let query: FilterQuery
+        private var readers: PropertyReaders
+        private var ranking: TopRanking?
+        private var kept: [Value] = []
+
+        /// `expected`: how many items will be offered, when known (a limit that many or more needs no ranking).
+        public init(_ query: FilterQuery, expected: Int? = nil) {
+            self.query = query
+            readers = PropertyReaders(query.conditions.map(\.property))
+            if let limit = query.limit, !query.sort.isEmpty, limit < (expected ?? .max) {
+                ranking = TopRanking(sort: query.sort, limit: limit)
+            }
+        }
+
+        /// Offers `item`; `passes`: whether it is already known to satisfy the conditions (nil:
+        /// they are read here). Returns false once no later item can change the answer.
+        @discardableResult
+        public mutating func offer(_ item: Value, passes known: Bool? = nil) async throws -> Bool {
+            let passes: Bool
+            if let known { passes = known } else { passes = try await query.passes(item, readers: &readers) }
+            guard passes else { return true }
+            if ranking != nil {
+                if try !ranking!.considerNow(item) { try await ranking!.consider(item) }
+                return true
+            }
+            kept.append(item)
+            return query.sort.isEmpty ? kept.count < (query.limit ?? .max) : true
+        }
+
+        /// The answer: the items kept, sorted and limited.
+        public mutating func finish() async throws -> [Value] {
+            if let ranking { return ranking.items }
+            return try await query.sortAndLimit(kept)
+        }
     }
 
     /// The deferred properties the query reads, fetched for all the entities among `items` in

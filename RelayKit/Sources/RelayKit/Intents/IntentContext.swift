@@ -69,7 +69,13 @@ public protocol IntentContext: Sendable {
     /// Runs another workflow file with `input` and returns its output.
     func runWorkflow(at path: String, input: Value) async throws -> Value
     /// Reports how far the intent has got, from 0 to 1, with what it is doing; shown on a terminal.
+    /// A fraction below 0 says the end is not known (a walk of a folder): the label alone is shown.
     func reportProgress(_ fraction: Double, _ label: String?) async
+    /// Tells the person running the workflow about something the intent passed over and went on
+    /// (a folder it could not read): a warning on standard error naming the step.
+    func warn(_ message: String) async
+    /// A detail for `--trace` (how many folders and files a walk read); nothing without it.
+    func trace(_ detail: String) async
     /// Registers how to undo what the intent did (App Intents' `UndoableIntent`): `relay undo`
     /// performs `action` — an action of the same package, by its name without the prefix — with
     /// `arguments` (by parameter name). Entities in them are found again by id.
@@ -93,6 +99,10 @@ extension IntentContext {
     /// Outside a run's gate — a package host, confined by the kernel instead, or `relay undo`,
     /// which puts back only what a run changed — everything asked is allowed.
     public func authorize(_ access: Access) async throws {}
+
+    /// Where no run shows them (a package's host, `relay undo`), warnings and trace details are dropped.
+    public func warn(_ message: String) async {}
+    public func trace(_ detail: String) async {}
 
     /// Only a run starts programs for its steps: a package's host starts its own, confined by the kernel.
     public func runProgram(_ program: ProgramRun) async throws -> ProgramOutcome {

@@ -18,6 +18,10 @@ public struct Access: Sendable, Hashable, CustomStringConvertible {
     public static func read(_ path: String) -> Access { Access(.read, ResolvedPath.resolve(path)) }
     /// Creating, changing, moving or deleting the file at `path`.
     public static func write(_ path: String) -> Access { Access(.write, ResolvedPath.resolve(path)) }
+    /// `read` or `write` of many paths, each folder resolved once (`ResolvedPath.resolve(_:reusing:)`).
+    public static func file(_ capability: Capability, _ path: String, reusing folders: inout [String: String]) -> Access {
+        Access(capability, ResolvedPath.resolve(path, reusing: &folders))
+    }
     /// Finding entities of `type`: reading the folder its query reads, if it has one (`Entity.folder`).
     public static func finding(_ type: EntityDescriptor) -> Access? {
         type.folder().map(read)

@@ -33,6 +33,25 @@ public enum ResolvedPath {
         return "/" + parts.joined(separator: "/")
     }
 
+    /// `resolve(path)`, reusing the folders resolved before in `folders` (folder → resolved), so
+    /// that the files of one folder cost one `lstat` each rather than one a part of their path.
+    public static func resolve(_ path: String, reusing folders: inout [String: String]) -> String {
+        let utf8 = path.utf8
+        guard FileReference.isStandardized(path), let slash = utf8.lastIndex(of: UInt8(ascii: "/")), slash != utf8.startIndex,
+            let folder = String(utf8[..<slash]), let name = String(utf8[utf8.index(after: slash)...])
+        else { return resolve(path) }
+        let resolvedFolder: String
+        if let known = folders[folder] {
+            resolvedFolder = known
+        } else {
+            resolvedFolder = resolve(folder)
+            folders[folder] = resolvedFolder
+        }
+        guard !resolvedFolder.contains("\u{0}") else { return resolve(path) }
+        let candidate = resolvedFolder == "/" ? "/" + name : resolvedFolder + "/" + name
+        return linkTarget(candidate) == nil ? candidate : resolve(candidate)
+    }
+
     /// Whether `path` is `folder` or inside it (both resolved).
     public static func path(_ path: String, isWithin folder: String) -> Bool {
         folder == "/" || path == folder || path.hasPrefix(folder + "/")

@@ -101,7 +101,10 @@ extension Value {
     public func mayFetch(_ name: String) -> Bool {
         switch self {
         case .entity: true
-        case .file(let file): FilePropertyReaders.reader(for: file.contentType, named: name)?.waits ?? false
+        // The file's type (which opens it) is looked at only when a waiting reader has that name.
+        case .file(let file):
+            FilePropertyReaders.all.contains { $0.name == name && $0.waits }
+                && (FilePropertyReaders.reader(for: file.contentType, named: name)?.waits ?? false)
         case .list(let items) where !Self.listProperties.contains(name):
             items.contains { item in
                 switch item {

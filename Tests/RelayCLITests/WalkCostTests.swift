@@ -1,0 +1,72 @@
+import Foundation
+import RelayKit
+import Testing
+
+/// What `find-files` costs the system per file (Docs/Performance.md, "Folders of many files"):
+/// counted with `strace`, not timed, so a return to several `stat`s a file fails here on any
+/// machine, however fast.
+@Suite("System calls per file")
+struct WalkCostTests {
+    /// The calls that touch files, folders and paths.
+    private static let fileCalls: Set<String> = [
+        "statx", "newfstatat", "fstatat64", "stat", "lstat", "fstat", "open", "openat", "openat2", "close", "read", "pread64",
+        "getdents64", "readlink", "readlinkat", "access", "faccessat", "faccessat2",
+    ]
+
+    /// Runs `find-files` (a name condition one file in ten meets) and `count` over `folders`
+    /// folders of `files` files each; returns how many file calls the run made.
+    private func calls(folders: Int, files: Int, in root: URL) async throws -> Int {
+        let tree = root.appendingPathComponent("tree-\(files)")
+        for folder in 0..<folders {
+            let path = tree.appendingPathComponent("d\(folder)")
+            try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true)
+            for file in 0..<files { FileManager.default.createFile(atPath: path.appendingPathComponent("f\(file).txt").path, contents: nil) }
+        }
+        let workflow = root.appendingPathComponent("find-\(files).yaml")
+        try Data("""
+            steps:
+              - find-files: { in: \(tree.path), recursive: true, where: { name: { ends-with: "7.txt" } } }
+              - count
+            """.utf8).write(to: workflow)
+        let summary = root.appendingPathComponent("strace-\(files).txt")
+        let result = try await BlockingWork.run { _ in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/strace")
+            process.arguments = ["-f", "-c", "-o", summary.path, RelayProcess.executable.path, "run", workflow.path]
+            process.environment = ["HOME": root.appendingPathComponent("home").path, "PATH": "/usr/bin:/bin"]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // On a thread of BlockingWork's own, never one of Swift's cooperative threads.
+            let printed = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(decoding: printed, as: UTF8.self)
+        }
+        #expect(result.trimmingCharacters(in: .whitespacesAndNewlines) == String(folders * files / 10))
+        var total = 0
+        for line in try String(contentsOf: summary, encoding: .utf8).split(separator: "\n") {
+            let columns = line.split(separator: " ", omittingEmptySubsequences: true)
+            // % time, seconds, usecs/call, calls, [errors], syscall
+            guard columns.count >= 5, let name = columns.last, Self.fileCalls.contains(String(name)), let count = Int(columns[3]) else { continue }
+            total += count
+        }
+        return total
+    }
+
+    @Test("find-files by name: doubling the files adds under one file call a file (a status for each one kept, none for the others)")
+    func callsPerFile() async throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/strace") else {
+            print("skipped: strace is not installed (Scripts/install-dependencies installs it)")
+            return
+        }
+        let root = URL(fileURLWithPath: FileManager.default.temporaryDirectory.path).appendingPathComponent("relay-walkcost-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let small = try await calls(folders: 10, files: 300, in: root)
+        let large = try await calls(folders: 10, files: 600, in: root)
+        // 3,000 more files, 300 more kept.
+        let perFile = Double(large - small) / 3_000
+        print("file calls: \(small) for 3,000 files, \(large) for 6,000: \(perFile) a file")
+        #expect(perFile < 1.0, "each file added costs \(perFile) file calls")
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+
+@testable import RelayKit
+
+/// The one folder walk (Docs/Reliability.md, "Your files"): bad entries are passed over and
+/// counted, never listed twice, never a crash; a file's status is read only when asked.
+@Suite("The folder walk")
+struct FolderWalkTests {
+    private func tree() throws -> URL {
+        let root = URL(fileURLWithPath: ResolvedPath.resolve(FileManager.default.temporaryDirectory.path))
+            .appendingPathComponent("relay-walk-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("a/deep"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("b"), withIntermediateDirectories: true)
+        for name in ["one.txt", "a/two.txt", "a/deep/three.txt", "b/four.txt", ".hidden"] {
+            #expect(FileManager.default.createFile(atPath: root.appendingPathComponent(name).path, contents: Data(name.utf8)))
+        }
+        return root
+    }
+
+    private func walked(_ root: URL, links: SymbolicLinks = .skip) -> (paths: [String], report: WalkReport) {
+        var walk = FolderWalk(root.path, links: links)
+        var paths: [String] = []
+        while var entry = walk.next() {
+            if walk.scan(&entry) != nil { paths.append(entry.relativePath) }
+        }
+        return (paths, walk.report)
+    }
+
+    @Test("in path order, hidden entries left out; a name is had without reading the file's status")
+    func order() throws {
+        let root = try tree()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (paths, report) = walked(root)
+        #expect(paths == ["a/deep/three.txt", "a/two.txt", "b/four.txt", "one.txt"])
+        #expect(report.folders == 4 && report.files == 4 && report.skipped == 0)
+        var walk = FolderWalk(root.path)
+        let next = walk.next()
+        let first = try #require(next)
+        #expect(first.pathProperty("stem") == .text("three") && first.pathProperty("extension") == .text("txt"))
+        #expect(first.pathProperty("size") == nil)
+    }
+
+    @Test("an unreadable folder, a name that is not UTF-8, a file gone since its folder was read: passed over and counted")
+    func skipped() throws {
+        let root = try tree()
+        defer {
+            chmod(root.appendingPathComponent("b").path, 0o755)
+            try? FileManager.default.removeItem(at: root)
+        }
+        let bad = root.path + "/caf\u{FFFD}"
+        var bytes = Array((root.path + "/caf").utf8) + [0xE9, 0]
+        let made = bytes.withUnsafeMutableBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { creat($0.baseAddress!, 0o644) }
+        }
+        #expect(made >= 0)
+        close(made)
+        #expect(chmod(root.appendingPathComponent("b").path, 0) == 0)
+        let (paths, report) = walked(root)
+        #expect(!paths.contains { $0.contains("caf") } && !FileManager.default.fileExists(atPath: bad))
+        if getuid() != 0 {  // root reads any folder
+            #expect(!paths.contains("b/four.txt"))
+            #expect(report.skipped == 2)
+            #expect(report.skippedSummary?.contains("cannot be read") == true || report.skippedSummary?.contains("not UTF-8") == true)
+        } else {
+            #expect(report.skipped == 1)
+        }
+        #expect(report.firstSkipped != nil)
+
+        // Gone between the listing and the status.
+        var walk = FolderWalk(root.path)
+        let next = walk.next()
+        var entry = try #require(next)
+        try FileManager.default.removeItem(atPath: entry.path)
+        let before = walk.report.skipped
+        #expect(walk.scan(&entry) == nil)
+        #expect(walk.report.skipped == before + 1)
+    }
+
+    @Test("a loop of links ends, each folder walked once; a hard link is the same file, listed once; a followed link keeps its own path")
+    func loopsAndLinks() throws {
+        let root = try tree()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("a/deep/back").path, withDestinationPath: root.appendingPathComponent("a").path)
+        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("alias.txt").path, withDestinationPath: "one.txt")
+        #expect(link(root.appendingPathComponent("one.txt").path, root.appendingPathComponent("b/same.txt").path) == 0)
+        let (paths, report) = walked(root, links: .followInside)
+        // b/same.txt comes before one.txt in path order.
+        #expect(paths == ["a/deep/three.txt", "a/two.txt", "alias.txt", "b/four.txt", "b/same.txt"])
+        #expect(report.skipped == 1 && report.firstSkipped?.contains("reached again through a link") == true)
+        #expect(walked(root).paths == ["a/deep/three.txt", "a/two.txt", "b/four.txt", "b/same.txt"])
+    }
+
+    @Test("path parts without the cost of NSString, as NSString gives them")
+    func pathParts() {
+        for path in ["/a/b.txt", "/a/b.tar.gz", "/a/.bashrc", "/a/b.", "/a/..b", "/a/noext", "/a/b/", "/", "/a/x.y z", "/a/é.pdf"] {
+            let ns = path as NSString
+            #expect(FileReference.lastComponent(of: path) == ns.lastPathComponent, "\(path)")
+            #expect(FileReference.extensionOf(ns.lastPathComponent) == (ns.lastPathComponent as NSString).pathExtension, "\(path)")
+        }
+        for (path, standard) in [
+            ("/a/b", true), ("/a/.../b", true), ("/a/.b", true), ("/a//b", false), ("/a/./b", false), ("/a/../b", false),
+            ("/a/b/", false), ("a/b", false), ("/", false), ("/a/..", false), ("/a/.", false),
+        ] {
+            #expect(FileReference.isStandardized(path) == standard, "\(path)")
+        }
+    }
+
+    @Test("blocking work: a job waiting for another never waits for a thread")
+    func jobsFeedingEachOther() async throws {
+        let pair = (0..<8).map { _ in DispatchSemaphore(value: 0) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for semaphore in pair {
+                // The waiter starts first; the signaller must get a thread of its own.
+                group.addTask { _ = try await BlockingWork.run { _ in semaphore.wait() } }
+                group.addTask { _ = try await BlockingWork.run { _ in semaphore.signal() } }
+            }
+            try await group.waitForAll()
+        }
+    }
+}
