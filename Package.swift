@@ -56,7 +56,19 @@ let package = Package(
             ],
             swiftSettings: systemHeaderFlags
         ),
-        .executableTarget(name: "relay", dependencies: ["RelayCLI"], swiftSettings: systemHeaderFlags),
+        // A release build links the Swift standard library and Foundation in: the dynamic loader
+        // then looks up a dozen libraries' symbols at each start rather than Swift's too
+        // (Docs/Performance.md). Foundation's own static parts come in one group, in any order.
+        .executableTarget(
+            name: "relay", dependencies: ["RelayCLI"], swiftSettings: systemHeaderFlags,
+            linkerSettings: [
+                .unsafeFlags(
+                    ["-static-stdlib", "-Xlinker", "--start-group"]
+                        + ["Foundation", "FoundationEssentials", "FoundationInternationalization", "CoreFoundation", "_FoundationICU",
+                           "_FoundationCShims", "_FoundationCollections", "swiftSynchronization", "stdc++", "m"]
+                        .flatMap { ["-Xlinker", "-l\($0)"] } + ["-Xlinker", "--end-group"],
+                    .when(platforms: [.linux], configuration: .release))
+            ]),
         // What each fuzz target checks (Docs/Reliability.md, "Fuzzing"), and the fuzzer Scripts/fuzz builds.
         .target(
             name: "RelayFuzzing", dependencies: [.product(name: "RelayKit", package: "RelayKit"), "RelayLanguage", "RelayRuntime", "RelayActions"],
