@@ -11,5 +11,8 @@ public enum FileGeneration {
     public static var current: UInt64 { lock.withLock { count } }
 
     /// Counts one more change.
-    public static func advance() { lock.withLock { count &+= 1 } }
+    public static func advance() {
+        lock.withLock { count &+= 1 }
+        FileChecks.startRound()
+    }
 }

@@ -184,14 +184,13 @@ public struct FileReference: Hashable, Sendable {
     /// folder) or the current directory, and `~` expands to the home folder.
     public init(path: String, relativeTo base: URL? = nil) {
         let expanded = HomeFolder.expandingTilde(in: path)
-        let url: URL
         if expanded.hasPrefix("/") {
-            url = URL(fileURLWithPath: expanded)
+            originalPath = Self.isStandardized(expanded) ? expanded : URL(fileURLWithPath: expanded).standardizedFileURL.path
         } else {
-            let folder = base ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-            url = folder.appendingPathComponent(expanded)
+            let folder = base?.path ?? FileManager.default.currentDirectoryPath
+            let joined = folder.hasSuffix("/") ? folder + expanded : folder + "/" + expanded
+            originalPath = Self.isStandardized(joined) ? joined : URL(fileURLWithPath: joined).standardizedFileURL.path
         }
-        originalPath = url.standardizedFileURL.path
         namesFolder = path.hasSuffix("/")
         identity = FileIdentity(path: originalPath)
         found = FoundPlace()
