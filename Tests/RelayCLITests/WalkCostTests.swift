@@ -69,4 +69,48 @@ struct WalkCostTests {
         print("file calls: \(small) for 3,000 files, \(large) for 6,000: \(perFile) a file")
         #expect(perFile < 1.0, "each file added costs \(perFile) file calls")
     }
+
+    @Test("with a limit and no sort the walk ends once it has them; skipped entries are a located warning; --trace counts what was read")
+    func limitEndsTheWalk() async throws {
+        let root = URL(fileURLWithPath: FileManager.default.temporaryDirectory.path).appendingPathComponent("relay-walklimit-\(UUID().uuidString)")
+        defer {
+            chmod(root.appendingPathComponent("tree/d5").path, 0o755)
+            try? FileManager.default.removeItem(at: root)
+        }
+        for folder in 0..<20 {
+            let path = root.appendingPathComponent("tree/d\(folder)")
+            try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true)
+            for file in 0..<500 { FileManager.default.createFile(atPath: path.appendingPathComponent("f\(file).txt").path, contents: nil) }
+        }
+        try Data("""
+            steps:
+              - find-files: { in: tree, recursive: true, limit: 10 }
+              - count
+            """.utf8).write(to: root.appendingPathComponent("first.yaml"))
+        try Data("""
+            steps:
+              - find-files: { in: tree, recursive: true, where: { name: { ends-with: "7.txt" } } }
+              - count
+            """.utf8).write(to: root.appendingPathComponent("all.yaml"))
+        let environment = ["HOME": root.appendingPathComponent("home").path, "XDG_STATE_HOME": ""]
+        let first = try await RelayProcess.running(["run", "first.yaml", "--trace"], in: root, environment: environment)
+        #expect(first.status == 0 && first.standardOutput == "10\n")
+        #expect(first.standardError.contains("find-files: read 2 folders and 10 file names; 10 kept"), "\(first.standardError)")
+
+        // A name that is not UTF-8 (any user), and a folder that cannot be read (but by root).
+        var name = Array((root.path + "/tree/d3/caf").utf8) + [0xE9, 0x37, 0x2E, 0x74, 0x78, 0x74, 0]
+        let made = name.withUnsafeMutableBufferPointer { $0.withMemoryRebound(to: CChar.self) { creat($0.baseAddress!, 0o644) } }
+        #expect(made >= 0)
+        close(made)
+        #expect(chmod(root.appendingPathComponent("tree/d5").path, 0) == 0)
+        let all = try await RelayProcess.running(["run", "all.yaml"], in: root, environment: environment)
+        #expect(all.status == 0)
+        if getuid() != 0 {  // root reads any folder
+            #expect(all.standardOutput == "950\n")
+            #expect(all.standardError.contains("all.yaml:2:5: warning: find-files: 2 entries were skipped, the first '\(root.path)/tree/d3/caf\\xE97.txt' (the name is not UTF-8)"), "\(all.standardError)")
+        } else {
+            #expect(all.standardOutput == "1000\n")
+            #expect(all.standardError == "all.yaml:2:5: warning: find-files: 1 entry was skipped: '\(root.path)/tree/d3/caf\\xE97.txt' (the name is not UTF-8)\n", "\(all.standardError)")
+        }
+    }
 }

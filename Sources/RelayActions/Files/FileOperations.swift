@@ -43,9 +43,11 @@ private func copying<T: Sendable>(
 
 /// An input file that must exist and not be a folder.
 private func existingFile(_ file: FileReference) throws -> String {
-    guard file.exists else { throw IntentError("no such file: '\(file.shownPath)'") }
-    guard !file.isFolder else { throw IntentError("'\(file.path)' is a folder") }
-    return file.path
+    let path = file.path
+    var info = stat()
+    guard stat(path, &info) == 0 else { throw IntentError("no such file: '\(file.shownPath)'") }
+    guard (info.st_mode & S_IFMT) != S_IFDIR else { throw IntentError("'\(path)' is a folder") }
+    return path
 }
 
 /// `save-file`: writes the input to a file.
@@ -142,7 +144,7 @@ struct RenameFile: Intent {
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         let source = try existingFile(file)
         guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else { throw IntentError("'\(name)' is not a file name") }
-        let target = ((source as NSString).deletingLastPathComponent as NSString).appendingPathComponent(name)
+        let target = FileReference.joining(FileReference.folderPart(of: source), name)
         let written = try await changing { () throws(FileOperationError) in
             try await context.fileChanges.move(source, to: target, overwrite: overwrite)
         }

@@ -138,7 +138,7 @@ public enum AtomicFile {
     /// The folder of the resolved `path`, opened with no symbolic link followed along it, and the
     /// name inside it; a link in the way is an error saying the path changed since it was allowed.
     private static func openFolderWithoutLinks(of path: String) throws(FileOperationError) -> (descriptor: Int32, name: String) {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = FileReference.folderPart(of: path)
         let descriptor = relay_open_no_symlinks(folder.isEmpty ? "/" : folder, O_RDONLY | O_DIRECTORY, 0)
         guard descriptor >= 0 else {
             if errno == ELOOP || errno == ENOTDIR {
@@ -146,7 +146,7 @@ public enum AtomicFile {
             }
             throw failure("cannot open the folder '\(folder)'", writing: path)
         }
-        return (descriptor, (path as NSString).lastPathComponent)
+        return (descriptor, FileReference.lastComponent(of: path))
     }
 
     /// Renames the entry at the resolved path `source` to `destination`, which must not exist, inside
@@ -177,8 +177,8 @@ public enum AtomicFile {
             if errno == EXDEV { return false }
             throw failure("cannot move '\(source)' to '\(destination)'", writing: destination)
         }
-        DurableWrites.later((source as NSString).deletingLastPathComponent)
-        DurableWrites.later((destination as NSString).deletingLastPathComponent)
+        DurableWrites.later(FileReference.folderPart(of: source))
+        DurableWrites.later(FileReference.folderPart(of: destination))
         return true
     }
 

@@ -89,11 +89,28 @@ extension FileReference {
 
     /// The last part of a path (`NSString.lastPathComponent`, without its cost): after the last
     /// `/` that is not at the end.
-    static func lastComponent(of path: String) -> String {
+    public static func lastComponent(of path: String) -> String {
         var utf8 = path.utf8[...]
         while utf8.count > 1, utf8.last == UInt8(ascii: "/") { utf8 = utf8.dropLast() }
         guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")), utf8.count > 1 else { return String(utf8) ?? path }
         return String(utf8[utf8.index(after: slash)...]) ?? path
+    }
+
+    /// The folder part of a path (`NSString.deletingLastPathComponent`, without its cost for the
+    /// absolute, standardized paths Relay works with): before the last `/`, or `/`.
+    public static func folderPart(of path: String) -> String {
+        guard isStandardized(path), let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else {
+            return (path as NSString).deletingLastPathComponent
+        }
+        return slash == path.utf8.startIndex ? "/" : String(path.utf8[..<slash]) ?? (path as NSString).deletingLastPathComponent
+    }
+
+    /// `folder` + `/` + `name` (`NSString.appendingPathComponent` for a plain name).
+    public static func joining(_ folder: String, _ name: String) -> String {
+        guard isStandardized(folder) || folder == "/", !name.isEmpty, !name.contains("/") else {
+            return (folder as NSString).appendingPathComponent(name)
+        }
+        return folder == "/" ? "/" + name : folder + "/" + name
     }
 
     /// A name's extension as `NSString.pathExtension` gives it: after the last `.`, unless the

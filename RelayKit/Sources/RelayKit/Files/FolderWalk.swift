@@ -23,6 +23,9 @@ public struct FolderEntry: Sendable {
     fileprivate var scanned: ScannedFile??
     /// Reached through a symbolic link the walk followed.
     fileprivate var throughLink = false
+    /// Which listing it came from (its depth and number), so that `scan` can read its status
+    /// relative to that folder while it is still open.
+    fileprivate var listing: (depth: Int, number: Int) = (-1, -1)
 }
 
 /// What a walk read and what it passed over, for `--trace` and for a warning.
@@ -116,7 +119,9 @@ public struct FolderWalk {
                 if recursive, let inner = listing(path, relative: relativePath) { stack.append(inner) }
             case .file:
                 report.files += 1
-                return FolderEntry(name: entry.name, path: path, relativePath: relativePath, status: status, throughLink: entry.kind == .link)
+                return FolderEntry(
+                    name: entry.name, path: path, relativePath: relativePath, status: status, throughLink: entry.kind == .link,
+                    listing: (top, stack[top].number))
             case .link, .other:
                 continue
             }
@@ -132,7 +137,7 @@ public struct FolderWalk {
         var status = relay_file_status()
         if let known = entry.status {
             status = known
-        } else if relay_file_status_of(entry.path, 0, &status) != 0 {
+        } else if statusInListing(entry, &status) != 0 {
             report.skip(entry.path, errno == ENOENT ? "gone since its folder was read" : String(cString: strerror(errno)))
             entry.scanned = .some(nil)
             return nil
@@ -153,6 +158,25 @@ public struct FolderWalk {
         let file = FolderScan.scanned(status, path: entry.path, relative: entry.relativePath, name: entry.name)
         entry.scanned = file
         return file
+    }
+
+    /// The status of `entry` (not following a link), read relative to its folder while that is
+    /// still open (the kernel then looks up one name, not the whole path), else by its path.
+    private func statusInListing(_ entry: FolderEntry, _ status: inout relay_file_status) -> Int32 {
+        let (depth, number) = entry.listing
+        if stack.indices.contains(depth), stack[depth].number == number, let folder = stack[depth].folder {
+            return relay_file_status_at(dirfd(folder.directory), entry.name, 0, &status)
+        }
+        return relay_file_status_of(entry.path, 0, &status)
+    }
+
+    /// A folder kept open while its files are walked; closed when the walk leaves it (or ends).
+    private final class OpenFolder {
+        let directory: OpaquePointer
+
+        init(_ directory: OpaquePointer) { self.directory = directory }
+
+        deinit { closedir(directory) }
     }
 
     private struct Key: Hashable {
@@ -185,8 +209,17 @@ public struct FolderWalk {
         let path: String
         let relative: String
         let entries: [Entry]
+        /// Open while it is walked, for the first 64 levels (deeper ones are closed once read, so a
+        /// deep tree cannot run out of descriptors).
+        let folder: OpenFolder?
+        /// Tells this listing from a later one at the same depth.
+        let number: Int
         var next = 0
     }
+
+    /// How many folders deep the walk keeps open.
+    private static let openDepth = 64
+    private var listings = 0
 
     /// The visible entries of `folder`, or nil when it cannot be read or was entered before.
     private mutating func listing(_ folder: String, relative: String) -> Listing? {
@@ -194,7 +227,7 @@ public struct FolderWalk {
             report.skip(folder, "cannot be read: \(String(cString: strerror(errno)))")
             return nil
         }
-        defer { closedir(directory) }
+        let open = OpenFolder(directory)
         // Each status relative to the open folder: the kernel does not walk the whole path per file.
         let folderDescriptor = dirfd(directory)
         var own = relay_file_status()
@@ -239,7 +272,9 @@ public struct FolderWalk {
             entries.append(Entry(name: name, kind: kind, status: status))
         }
         entries.sort { $0.name < $1.name }
-        return Listing(path: folder, relative: relative, entries: entries)
+        listings += 1
+        return Listing(
+            path: folder, relative: relative, entries: entries, folder: stack.count < Self.openDepth ? open : nil, number: listings)
     }
 
     /// A name that is not UTF-8, with each byte that is not printable ASCII as `\\xNN`.

@@ -30,6 +30,9 @@ public struct Access: Sendable, Hashable, CustomStringConvertible {
     /// Moving or deleting the entry at `path` itself: a symbolic link there is what changes, not
     /// what it points to.
     public static func writeEntry(_ path: String) -> Access {
+        if FileReference.isStandardized(path) {
+            return Access(.write, FileReference.joining(ResolvedPath.resolve(FileReference.folderPart(of: path)), FileReference.lastComponent(of: path)))
+        }
         let url = URL(fileURLWithPath: HomeFolder.expandingTilde(in: path)).standardizedFileURL
         let folder = ResolvedPath.resolve(url.deletingLastPathComponent().path)
         return Access(.write, folder == "/" ? "/" + url.lastPathComponent : folder + "/" + url.lastPathComponent)

@@ -38,9 +38,13 @@ public enum ValueComparison {
         }
     }
 
+    /// The locale texts are ordered in: the user's, read once.
+    private static let textLocale = Locale.current
+
     /// Case-insensitive, localized text order (Docs/Language.md, "Entities"), ties broken by exact order.
     public static func textOrder(_ a: String, _ b: String) -> ComparisonResult {
-        let result = a.localizedStandardCompare(b)
+        // `localizedStandardCompare`, with the locale made once: it made one a comparison.
+        let result = a.compare(b, options: [.caseInsensitive, .numeric, .widthInsensitive, .forcedOrdering], locale: textLocale)
         return result == .orderedSame ? (a < b ? .orderedAscending : a > b ? .orderedDescending : .orderedSame) : result
     }
 
