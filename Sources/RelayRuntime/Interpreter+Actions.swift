@@ -171,7 +171,8 @@ extension Interpreter {
                 throw RuntimeError("\(role) wants \(target): \(error.message)", step: step.displayName, at: step.range)
             }
         }
-        if let problem = parameter.choiceProblem(value.textValue) {
+        // Only a parameter with choices reads its value as text (a long rich text's takes a while).
+        if !parameter.choices.isEmpty, let problem = parameter.choiceProblem(value.textValue) {
             throw RuntimeError("parameter '\(parameter.name)' \(problem)", step: step.displayName, at: step.range)
         }
         return value

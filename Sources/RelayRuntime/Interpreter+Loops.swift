@@ -52,6 +52,7 @@ extension Interpreter {
         }
         var results: [Value] = []
         results.reserveCapacity(items.count)
+        var progress = LoopProgress(total: items.count)
         for (index, item) in items.enumerated() {
             try Task.checkCancellation()
             variables[variable] = item
@@ -60,7 +61,7 @@ extension Interpreter {
             case .normal(let output): if !output.isNothing { results.append(output) }
             case .stopped(let output): return .stopped(output)
             }
-            reportProgress(done: index + 1, of: items.count, step: step)
+            reportProgress(&progress, done: index + 1, step: step)
         }
         return .normal(.list(results))
     }
@@ -74,6 +75,7 @@ extension Interpreter {
             var outputs = [Value?](repeating: nil, count: items.count)
             var next = 0
             var done = 0
+            var progress = LoopProgress(total: items.count)
             func startNext() {
                 let index = next
                 next += 1
@@ -93,17 +95,19 @@ extension Interpreter {
                     return .stopped(output)
                 }
                 done += 1
-                reportProgress(done: done, of: items.count, step: step)
+                reportProgress(&progress, done: done, step: step)
                 if next < items.count { startNext() }
             }
             return .normal(.list(outputs.compactMap { $0 }.filter { !$0.isNothing }))
         }
     }
 
-    /// Tells the run's output how far a loop has got (a terminal draws a bar; others ignore it).
-    private func reportProgress(done: Int, of total: Int, step: PlannedStep) {
-        guard total > 1 else { return }
-        environment.output.progress(Double(done) / Double(total), label: "\(done) of \(total)", step: step.displayName)
+    /// Tells the run's output how far a loop has got (a terminal draws a bar; others ignore it):
+    /// at most ten times a second, and at the end, so a loop of 10,000 quick steps does not spend
+    /// its time drawing.
+    private func reportProgress(_ progress: inout LoopProgress, done: Int, step: PlannedStep) {
+        guard progress.total > 1, let label = progress.label(done: done) else { return }
+        environment.output.progress(Double(done) / Double(progress.total), label: label, step: step.displayName)
     }
 
     /// How many iterations of a `parallel` for-each run at once: a number, `true` for one per
@@ -117,5 +121,25 @@ extension Interpreter {
             throw RuntimeError("'parallel' takes a whole number of 1 or more", step: step.displayName, at: template.range)
         }
         return Int(min(width, 1024))
+    }
+}
+
+/// How far a loop has got, and how fast: "1,200 of 10,000, 850 a second".
+struct LoopProgress {
+    let total: Int
+    private let started = DispatchTime.now().uptimeNanoseconds
+    private var shown: UInt64 = 0
+
+    init(total: Int) { self.total = total }
+
+    /// The label to show after `done` iterations, or nil when one was shown less than 0.1 s ago
+    /// (the last iteration is always shown, which clears the bar).
+    mutating func label(done: Int) -> String? {
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard done >= total || now &- shown >= 100_000_000 else { return nil }
+        shown = now
+        let seconds = Double(now &- started) / 1e9
+        let rate = seconds > 0.5 ? ", \(Int(Double(done) / seconds).formatted()) a second" : ""
+        return "\(done.formatted()) of \(total.formatted())\(rate)"
     }
 }

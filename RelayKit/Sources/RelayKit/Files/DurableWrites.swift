@@ -20,7 +20,7 @@ public enum DurableWrites {
     nonisolated(unsafe) private static var exitHook = false
 
     /// How long a change may wait for its flush.
-    static let delay = DispatchTimeInterval.milliseconds(50)
+    static let delayMilliseconds = 50
 
     /// Notes that the entries of `folder`, or the file at `path`, changed: flushed within 50 ms.
     public static func later(_ path: String) {
@@ -33,8 +33,14 @@ public enum DurableWrites {
             atexit { DurableWrites.flush() }
         }
         lock.unlock()
-        // On a dispatch thread of its own, never one of Swift's cooperative threads.
-        if schedule { DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + delay) { flush() } }
+        // On a thread of BlockingWork's, never one of Swift's cooperative threads nor one of
+        // Dispatch's (which Swift's tasks run on here: a slow disk's flushes must not hold them).
+        if schedule {
+            WorkerThreads.shared.start {
+                usleep(useconds_t(delayMilliseconds) * 1000)
+                flush()
+            }
+        }
     }
 
     /// Flushes everything noted so far, now (the end of a run or an undo; a test).

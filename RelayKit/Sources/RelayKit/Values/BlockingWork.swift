@@ -50,49 +50,59 @@ public enum BlockingWork {
     }
 }
 
-/// The threads `BlockingWork` runs on: a job goes to a thread that is idle, else to a new one, so
-/// no job ever waits for another to end (two jobs may feed each other, as a pipe's two ends do).
-/// A thread idle for ten seconds ends. Starting a thread costs tens of microseconds: a loop of
-/// 10,000 renames reuses one instead.
+/// The threads `BlockingWork` runs on: a job is handed to a thread that is idle, else to a new
+/// one, so no job ever waits for another to end (two jobs may feed each other, as a pipe's two
+/// ends do). Each idle thread waits on a semaphore of its own and is handed its next job directly,
+/// so no wake-up can go to the wrong thread or be lost. A thread idle for ten seconds ends.
+/// Starting a thread costs tens of microseconds: a loop of 10,000 renames reuses one instead.
 final class WorkerThreads: @unchecked Sendable {
     static let shared = WorkerThreads()
 
-    private let condition = NSCondition()
-    private var jobs: [@Sendable () -> Void] = []
-    /// Threads waiting for a job. Each job queued is promised to one of them.
-    private var idle = 0
+    private final class Worker: @unchecked Sendable {
+        let wake = DispatchSemaphore(value: 0)
+        /// Set, under the pool's lock, before `wake` is signalled.
+        var job: (@Sendable () -> Void)?
+    }
+
+    private let lock = NSLock()
+    /// Threads waiting for a job, the most recently idle last.
+    private var idle: [Worker] = []
 
     func start(_ job: @escaping @Sendable () -> Void) {
-        condition.lock()
-        jobs.append(job)
-        let promised = jobs.count <= idle
-        if promised { condition.signal() }
-        condition.unlock()
-        guard !promised else { return }
-        let thread = Thread { [self] in work() }
+        lock.lock()
+        if let worker = idle.popLast() {
+            worker.job = job
+            lock.unlock()
+            worker.wake.signal()
+            return
+        }
+        lock.unlock()
+        let worker = Worker()
+        worker.job = job
+        let thread = Thread { [self] in work(worker) }
         thread.stackSize = 8 << 20
         thread.start()
     }
 
-    /// A thread's life: its first job (the one it was started for, or an earlier one still
-    /// queued), then each job it is given, until none comes for ten seconds.
-    private func work() {
-        condition.lock()
+    /// A thread's life: its job, then each job it is handed, until none comes for ten seconds.
+    private func work(_ worker: Worker) {
         while true {
-            if !jobs.isEmpty {
-                let job = jobs.removeFirst()
-                condition.unlock()
-                job()
-                condition.lock()
-                continue
+            let job = lock.withLock {
+                defer { worker.job = nil }
+                return worker.job
             }
-            idle += 1
-            let deadline = Date(timeIntervalSinceNow: 10)
-            var timedOut = false
-            while jobs.isEmpty, !timedOut { timedOut = !condition.wait(until: deadline) }
-            idle -= 1
-            if jobs.isEmpty { break }
+            job?()
+            lock.withLock { idle.append(worker) }
+            if worker.wake.wait(timeout: .now() + 10) == .timedOut {
+                let leaving = lock.withLock {
+                    guard let index = idle.firstIndex(where: { $0 === worker }) else { return false }
+                    idle.remove(at: index)
+                    return true
+                }
+                if leaving { return }
+                // Handed a job just as the wait ended: its signal is on the way.
+                worker.wake.wait()
+            }
         }
-        condition.unlock()
     }
 }
