@@ -106,7 +106,7 @@ struct FolderWalkTests {
         }
     }
 
-    @Test("blocking work: 64 tasks of 40 jobs at once, with pauses that let threads idle out and be woken, all run", .timeLimit(.minutes(1)))
+    @Test("blocking work: 64 tasks of 40 jobs at once, with pauses, all run", .timeLimit(.minutes(1)))
     func manyJobs() async throws {
         let total = try await withThrowingTaskGroup(of: Int.self) { group in
             for task in 0..<64 {

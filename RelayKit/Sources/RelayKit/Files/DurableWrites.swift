@@ -33,10 +33,10 @@ public enum DurableWrites {
             atexit { DurableWrites.flush() }
         }
         lock.unlock()
-        // On a thread of BlockingWork's, never one of Swift's cooperative threads nor one of
-        // Dispatch's (which Swift's tasks run on here: a slow disk's flushes must not hold them).
+        // On a thread of its own, never one of Swift's cooperative threads nor one of Dispatch's
+        // (which Swift's tasks run on here: a slow disk's flushes must not hold them).
         if schedule {
-            WorkerThreads.shared.start {
+            BlockingWork.onNewThread {
                 usleep(useconds_t(delayMilliseconds) * 1000)
                 flush()
             }
