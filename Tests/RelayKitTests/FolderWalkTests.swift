@@ -106,27 +106,6 @@ struct FolderWalkTests {
         }
     }
 
-    @Test("blocking work: 64 tasks of 40 jobs at once, with pauses, all run", .timeLimit(.minutes(1)))
-    func manyJobs() async throws {
-        let total = try await withThrowingTaskGroup(of: Int.self) { group in
-            for task in 0..<64 {
-                group.addTask {
-                    var sum = 0
-                    for job in 0..<40 {
-                        sum += try await BlockingWork.run { _ in
-                            if job % 10 == 0 { usleep(UInt32(task % 7) * 100) }
-                            return 1
-                        }
-                        if job % 20 == 19 { try await Task.sleep(for: .milliseconds(task % 3)) }
-                    }
-                    return sum
-                }
-            }
-            return try await group.reduce(0, +)
-        }
-        #expect(total == 64 * 40)
-    }
-
     @Test("blocking work: a job waiting for another never waits for a thread")
     func jobsFeedingEachOther() async throws {
         let pair = (0..<8).map { _ in DispatchSemaphore(value: 0) }
