@@ -106,7 +106,9 @@ struct HostConnectionTests {
         let marker = FileManager.default.temporaryDirectory.appendingPathComponent("relay-closed-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: marker) }
         let connection = try HostConnection(
-            executable: URL(fileURLWithPath: "/bin/sh"), arguments: [try host("exec 0<&-\ntouch \(marker.path)\nsleep 30\n").path],
+            // It stays up long after the requests (ended by `terminate`): on a loaded machine the test
+            // may take more than half a minute to send them, and an exit would be another error.
+            executable: URL(fileURLWithPath: "/bin/sh"), arguments: [try host("exec 0<&-\ntouch \(marker.path)\nsleep 600\n").path],
             packageName: "Stand-in", memoryLimit: nil)
         defer { connection.terminate() }
         let started = ContinuousClock.now
