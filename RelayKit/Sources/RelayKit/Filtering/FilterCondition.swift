@@ -128,6 +128,25 @@ public struct FilterCondition: Sendable {
         return conditions
     }
 
+    /// Whether the condition is a regular expression's, whose search may take long: judged by
+    /// `holdsWaiting`, off Swift's cooperative threads, never by `holds` in a filter.
+    public var isPattern: Bool {
+        if case .pattern = test { return true }
+        return false
+    }
+
+    /// Whether the condition holds for `value`; a regular expression's search that takes more than
+    /// a moment moves to a thread of its own (`RegularExpressions.hasMatch`), where the step's
+    /// cancellation stops it.
+    public func holdsWaiting(for value: Value) async throws -> Bool {
+        guard case .pattern(let expression) = test else { return try holds(for: value) }
+        do {
+            return try await RegularExpressions.hasMatch(expression, in: value.textValue)
+        } catch {
+            throw FilterError("stopped while matching '\(expression.pattern)'")
+        }
+    }
+
     /// Whether the condition holds for a property's `value`.
     public func holds(for value: Value) throws(FilterError) -> Bool {
         switch test {

@@ -46,7 +46,7 @@ public struct FilterQuery: Sendable {
     public func decide(reading read: (String) throws -> Value?) throws -> Bool? {
         var undecided = false
         for condition in conditions {
-            guard condition.property != "item", let value = try read(condition.property) else {
+            guard condition.property != "item", !condition.isPattern, let value = try read(condition.property) else {
                 undecided = true
                 continue
             }
@@ -125,7 +125,7 @@ public struct FilterQuery: Sendable {
     /// Whether `item` satisfies the conditions, or nil when that needs a deferred property fetched.
     private func satisfiesNow(_ item: Value, readers: inout PropertyReaders) throws -> Bool? {
         for index in conditions.indices {
-            guard let value = try readers.readNow(index, of: item) else { return nil }
+            guard !conditions[index].isPattern, let value = try readers.readNow(index, of: item) else { return nil }
             let holds = try conditions[index].holds(for: value)
             if holds != matchAll { return holds }
         }
@@ -142,7 +142,7 @@ public struct FilterQuery: Sendable {
         for index in conditions.indices {
             let value: Value
             if let now = try readers.readNow(index, of: item) { value = now } else { value = try await readers.read(index, of: item) }
-            let holds = try conditions[index].holds(for: value)
+            let holds = try await conditions[index].holdsWaiting(for: value)
             if holds != matchAll { return holds }
         }
         return matchAll || conditions.isEmpty
