@@ -38,6 +38,13 @@ let package = Package(
             name: "CCMarkGFM", providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"]), .brew(["cmark-gfm"])]),
         .systemLibrary(name: "CLibXML2", providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
         .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
+        // cairo, pango, TurboJPEG and cmark-gfm: opened when first used on Linux, linked on macOS
+        // (Docs/Architecture.md, "Libraries opened when first used").
+        .target(
+            name: "CLazyLibraries",
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
+                + ["cairo", "pangocairo-1.0", "pango-1.0", "gobject-2.0", "glib-2.0", "turbojpeg", "cmark-gfm", "cmark-gfm-extensions"]
+                .map { .linkedLibrary($0, .when(platforms: [.macOS])) }),
         .target(name: "CHTTPClient", dependencies: ["CPipeSignal"], linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .target(name: "CPipeSignal"),
         .target(name: "CSpawn"),
@@ -46,7 +53,11 @@ let package = Package(
             name: "RelayRuntime",
             dependencies: [.product(name: "RelayKit", package: "RelayKit"), "RelayLanguage", "CSpawn", "CPipeSignal"]),
         .target(
-            name: "RelayActions", dependencies: [.product(name: "RelayKit", package: "RelayKit"), "CGraphics", "CTurboJPEG", "CCMarkGFM", "CLibXML2", "CHTTPClient"],
+            name: "RelayActions",
+            dependencies: [
+                .product(name: "RelayKit", package: "RelayKit"), "CGraphics", "CTurboJPEG", "CCMarkGFM", "CLibXML2", "CHTTPClient",
+                "CLazyLibraries",
+            ],
             swiftSettings: systemHeaderFlags),
         .target(
             name: "RelayCLI",
@@ -83,7 +94,7 @@ let package = Package(
             name: "RelayLanguageTests", dependencies: ["RelayLanguage", "RelayActions"], exclude: ["Malformed"],
             swiftSettings: systemHeaderFlags),
         .testTarget(
-            name: "RelayRuntimeTests", dependencies: ["RelayRuntime", "RelayLanguage", "RelayActions", "CGraphics"],
+            name: "RelayRuntimeTests", dependencies: ["RelayRuntime", "RelayLanguage", "RelayActions", "CGraphics", "CLazyLibraries"],
             exclude: ["Fixtures"], swiftSettings: systemHeaderFlags),
         .testTarget(name: "RelayCLITests", dependencies: ["RelayCLI", .product(name: "RelayKit", package: "RelayKit")], swiftSettings: systemHeaderFlags),
         .testTarget(name: "RelayFuzzingTests", dependencies: ["RelayFuzzing"], swiftSettings: systemHeaderFlags),

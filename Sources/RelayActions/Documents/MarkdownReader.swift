@@ -12,6 +12,7 @@ package enum MarkdownReader {
     }()
 
     package static func richText(from markdown: String) throws -> RichText {
+        try LazyLibraries.openMarkdown()
         guard extensionsRegistered, let parser = cmark_parser_new(CMARK_OPT_DEFAULT) else {
             throw IntentError("cannot start the Markdown parser")
         }

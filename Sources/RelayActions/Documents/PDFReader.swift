@@ -11,6 +11,7 @@ final class PDFReader {
     /// Opens the PDF in `data`; `name` is for messages.
     init(_ data: Data, name: String) throws {
         functions = try PopplerFunctions.shared()
+        try LazyLibraries.openGraphics()
         let bytes = data.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
         defer { g_bytes_unref(bytes) }
         var error: UnsafeMutablePointer<GError>?

@@ -22,6 +22,7 @@ final class PDFWriter {
     private var pageHasContent = false
 
     init(title: String) throws {
+        try LazyLibraries.openGraphics()
         let surface = cairo_pdf_surface_create_for_stream({ closure, bytes, length in
             guard let closure, let bytes else { return CAIRO_STATUS_WRITE_ERROR }
             Unmanaged<Sink>.fromOpaque(closure).takeUnretainedValue().data.append(bytes, count: Int(length))

@@ -35,6 +35,7 @@ final class RasterImage {
             throw IntentError(
                 "a \(width)×\(height) image is over \(Limits.imagePixels / 1_000_000) million pixels, the most Relay makes")
         }
+        try LazyLibraries.openGraphics()
         let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))
         return RasterImage(surface: try checked(surface, "cannot make a \(width)×\(height) image"))
     }
@@ -117,6 +118,7 @@ final class RasterImage {
         let (width, height) = try pngSize(data, name: name)
         try checkSize(width: width, height: height, name: name, kind: "PNG")
         let stream = Stream(data)
+        try LazyLibraries.openGraphics()
         let surface = cairo_image_surface_create_from_png_stream({ closure, buffer, length in
             guard let closure, let buffer else { return CAIRO_STATUS_READ_ERROR }
             let stream = Unmanaged<Stream>.fromOpaque(closure).takeUnretainedValue()
@@ -165,6 +167,7 @@ final class RasterImage {
     }
 
     private static func decodeJPEG(_ data: Data, name: String) throws -> RasterImage {
+        try LazyLibraries.openJPEG()
         guard let handle = tjInitDecompress() else { throw IntentError("cannot start the JPEG decoder") }
         defer { tjDestroy(handle) }
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
@@ -192,6 +195,7 @@ final class RasterImage {
             cairo_set_source_rgb(context, 1, 1, 1)
             cairo_paint(context)
         }
+        try LazyLibraries.openJPEG()
         guard let handle = tjInitCompress() else { throw IntentError("cannot start the JPEG encoder") }
         defer { tjDestroy(handle) }
         guard let pixels = cairo_image_surface_get_data(opaque.surface) else { throw IntentError("cannot read the image buffer") }

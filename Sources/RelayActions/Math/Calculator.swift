@@ -201,6 +201,11 @@ struct Calculator {
                 position = save
             }
         }
+        // Whole numbers of up to 15 digits (a loop's index, say) are exact as a Double: read
+        // without making text.
+        if position - start <= 15, bytes[start..<position].allSatisfy(Self.isDigit) {
+            return Double(bytes[start..<position].reduce(0) { $0 * 10 + Int($1 - 48) })
+        }
         let literal = String(decoding: bytes[start..<position], as: UTF8.self)
         guard let value = Double(literal) else { throw IntentError("cannot read '\(literal)' as a number") }
         return value
