@@ -47,8 +47,12 @@ extension Interpreter {
         var effects: [AccessDenied] = []
         // The resolved path the gate allowed for each path read or written.
         var approved: [String: String] = [:]
+        // Folders resolved once for the step's files, as given and converted.
+        var folders: [String: String] = [:]
         if Self.mayName(arguments, definition) {
-            try await authorize(arguments, of: definition, step: step, filesOnly: true, asked: &asked, effects: &effects, approved: &approved)
+            try await authorize(
+                arguments, of: definition, step: step, filesOnly: true, asked: &asked, effects: &effects, approved: &approved,
+                folders: &folders)
         }
         var converted = arguments
         for (index, parameter) in definition.parameters.enumerated() {
@@ -56,7 +60,7 @@ extension Interpreter {
             converted[index] = try await convert(argument, for: parameter, of: definition, step: step)
         }
         if Self.mayName(converted, definition) {
-            try await authorize(converted, of: definition, step: step, asked: &asked, effects: &effects, approved: &approved)
+            try await authorize(converted, of: definition, step: step, asked: &asked, effects: &effects, approved: &approved, folders: &folders)
         }
         // Each file is read where the gate allowed it, and nowhere a link leads since.
         if !approved.isEmpty { converted = converted.map { $0.map { Self.stamped($0, approved) } } }
@@ -106,15 +110,18 @@ extension Interpreter {
         effects: inout [AccessDenied]
     ) async throws(RuntimeError) {
         var approved: [String: String] = [:]
-        try await authorize(arguments, of: definition, step: step, filesOnly: filesOnly, asked: &asked, effects: &effects, approved: &approved)
+        var folders: [String: String] = [:]
+        try await authorize(
+            arguments, of: definition, step: step, filesOnly: filesOnly, asked: &asked, effects: &effects, approved: &approved,
+            folders: &folders)
     }
 
-    /// The same, noting in `approved` the resolved path the gate allowed for each path read.
+    /// The same, noting in `approved` the resolved path the gate allowed for each path read;
+    /// `folders` are the folders resolved so far in the step, resolved once for all their files.
     private func authorize(
         _ arguments: [Value?], of definition: ActionDefinition, step: PlannedStep, filesOnly: Bool = false, asked: inout Set<String>,
-        effects: inout [AccessDenied], approved: inout [String: String]
+        effects: inout [AccessDenied], approved: inout [String: String], folders: inout [String: String]
     ) async throws(RuntimeError) {
-        var folders: [String: String] = [:]  // resolved once for all the files of a folder
         for (index, parameter) in definition.parameters.enumerated() {
             guard let argument = arguments[index] else { continue }
             let declared = definition.access(ofParameterAt: index) { arguments[$0] != nil }

@@ -16,7 +16,7 @@ struct UndoCommand: AsyncParsableCommand {
     func run() async throws {
         let history = UndoHistory(root: UndoHistory.defaultRoot)
         if list {
-            StandardStreams.writeOutput(Self.describe(history.runs().prefix(20)))
+            StandardStreams.writeOutput(Self.describe(Array(history.newestFirst().prefix(20))[...]))
             return
         }
         let undoer = IntentUndoer(registry: try RelayCommand.registry())

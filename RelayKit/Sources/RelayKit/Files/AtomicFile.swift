@@ -159,16 +159,20 @@ public enum AtomicFile {
     {
         let from = try openFolderWithoutLinks(of: source)
         defer { close(from.descriptor) }
-        var to: (descriptor: Int32, name: String)
+        // A rename in one folder opens it once.
+        let sameFolder = FileReference.folderPart(of: destination) == FileReference.folderPart(of: source)
+        let to: (descriptor: Int32, name: String)
         if destinationFollowsLinks {
             let folder = (destination as NSString).deletingLastPathComponent
             let descriptor = open(folder.isEmpty ? "/" : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             guard descriptor >= 0 else { throw failure("cannot open the folder '\(folder)'", writing: destination) }
             to = (descriptor, (destination as NSString).lastPathComponent)
+        } else if sameFolder {
+            to = (from.descriptor, FileReference.lastComponent(of: destination))
         } else {
             to = try openFolderWithoutLinks(of: destination)
         }
-        defer { close(to.descriptor) }
+        defer { if to.descriptor != from.descriptor { close(to.descriptor) } }
         var info = stat()
         guard fstatat(to.descriptor, to.name, &info, AT_SYMLINK_NOFOLLOW) != 0 else {
             throw FileOperationError("'\(destination)' already exists")
@@ -178,7 +182,7 @@ public enum AtomicFile {
             throw failure("cannot move '\(source)' to '\(destination)'", writing: destination)
         }
         DurableWrites.later(FileReference.folderPart(of: source))
-        DurableWrites.later(FileReference.folderPart(of: destination))
+        if !sameFolder { DurableWrites.later(FileReference.folderPart(of: destination)) }
         return true
     }
 

@@ -28,8 +28,13 @@ public struct FileChanges: Sendable {
     /// The path to write for `requestedPath` under `overwrite`, authorized: the path itself (as the
     /// gate resolved it, under a gate), or, with `rename` and something there, the first free name
     /// beside it (Overwrite.freePath).
-    private func destination(_ requestedPath: String, _ overwrite: Overwrite) async throws(FileOperationError) -> String {
-        let writing = Access.write(requestedPath)
+    ///
+    /// `folders`: the folders the operation resolved already (a rename's source and destination
+    /// are in one folder), resolved once.
+    private func destination(_ requestedPath: String, _ overwrite: Overwrite, folders: inout [String: String])
+        async throws(FileOperationError) -> String
+    {
+        let writing = gate == nil ? Access(.write, requestedPath) : Access.file(.write, requestedPath, reusing: &folders)
         try await authorize(writing)
         let checked = gate == nil ? requestedPath : writing.target
         guard overwrite == .rename else { return checked }
@@ -37,7 +42,7 @@ public struct FileChanges: Sendable {
             try Overwrite.freePath(for: checked, exists: AtomicFile.entryExists)
         }
         guard free != checked else { return checked }
-        let renamed = Access.write(free)
+        let renamed = Access.file(.write, free, reusing: &folders)
         try await authorize(renamed)
         return gate == nil ? free : renamed.target
     }
@@ -52,7 +57,8 @@ public struct FileChanges: Sendable {
         async throws(FileOperationError) -> String
     {
         // Under a gate, the file written is the one it allowed, in a folder opened with no link followed.
-        let path = try await destination(requestedPath, overwrite)
+        var folders: [String: String] = [:]
+        let path = try await destination(requestedPath, overwrite, folders: &folders)
         let withoutLinks = gate != nil
         try await onOwnThread { stop throws(FileOperationError) in
             try replace(path, from: source, refusing: overwrite != .replace, withoutLinks: withoutLinks, stop: stop) { path throws(FileOperationError) in
@@ -69,10 +75,11 @@ public struct FileChanges: Sendable {
     public func copy(_ source: String, to destination: String, overwrite: Overwrite = .refuse, progress: ByteProgress? = nil)
         async throws(FileOperationError) -> String
     {
-        let reading = Access.read(source)
+        var folders: [String: String] = [:]
+        let reading = gate == nil ? Access(.read, source) : Access.file(.read, source, reusing: &folders)
         try await authorize(reading)
         // Under a gate, the source is read and the copy written where the gate allowed, with no link followed.
-        let target = try await self.destination(destination, overwrite)
+        let target = try await self.destination(destination, overwrite, folders: &folders)
         let withoutLinks = gate != nil
         let from = withoutLinks ? reading.target : source
         try await onOwnThread { stop throws(FileOperationError) in
@@ -91,10 +98,11 @@ public struct FileChanges: Sendable {
     public func move(
         _ requestedSource: String, to requestedDestination: String, overwrite: Overwrite = .refuse, progress: ByteProgress? = nil
     ) async throws(FileOperationError) -> String {
-        let moving = Access.writeEntry(requestedSource)
+        var folders: [String: String] = [:]
+        let moving = gate == nil ? Access(.write, requestedSource) : Access.writeEntry(requestedSource, reusing: &folders)
         try await authorize(moving)
         // Under a gate, the entries moved are the ones it allowed, in folders opened with no link followed.
-        let destination = try await self.destination(requestedDestination, overwrite)
+        let destination = try await self.destination(requestedDestination, overwrite, folders: &folders)
         let withoutLinks = gate != nil
         let source = withoutLinks ? moving.target : requestedSource
         try await onOwnThread { stop throws(FileOperationError) in

@@ -18,11 +18,15 @@ public struct UndoHistory: Sendable {
     public init(root: URL) { self.root = root }
 
     /// The recorded runs, newest first.
-    public func runs() -> [Run] {
+    public func runs() -> [Run] { Array(newestFirst()) }
+
+    /// The recorded runs, newest first, each read when it is reached: finding the last run to
+    /// undo reads its journal, not every run's.
+    public func newestFirst() -> LazyMapSequence<LazyFilterSequence<LazyMapSequence<[String], Run?>>, Run> {
         let runsFolder = root.appendingPathComponent("runs")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: runsFolder.path)) ?? []
-        return names.sorted(by: >).compactMap { name in
-            let folder = runsFolder.appendingPathComponent(name)
+        return names.sorted(by: >).lazy.compactMap { name in
+            let folder = runsFolder.appendingPathComponent(name, isDirectory: true)
             // Read as bytes: a line a killed run cut inside a character must not hide the others.
             guard let bytes = FileManager.default.contents(atPath: folder.appendingPathComponent("changes.jsonl").path) else {
                 return nil
@@ -78,31 +82,44 @@ public struct UndoHistory: Sendable {
     public func undoLatest(performing: IntentUndo = { _, _, action, _ in throw FileOperationError("cannot undo '\(action)' here") })
         async -> Outcome?
     {
-        guard let run = runs().first(where: { !$0.isUndone && !$0.changes.isEmpty }) else { return nil }
+        guard let run = newestFirst().first(where: { !$0.isUndone && !$0.changes.isEmpty }) else { return nil }
         var outcome = Outcome(run: run)
-        for change in run.changes.reversed() {
+        var pending = run.changes.reversed()[...]
+        while let change = pending.first {
             // Stopped between changes, each whole: what is left is undone by the next `relay undo`.
             if Task.isCancelled {
                 outcome.stopped = true
                 return outcome
             }
-            do {
-                if case .intent(let package, let packageHash, let action, let arguments, _) = change {
+            if case .intent(let package, let packageHash, let action, let arguments, _) = change {
+                pending.removeFirst()
+                do {
                     try await performing(package, packageHash, action, arguments)
                     outcome.reverted += 1
-                } else if let never = try await BlockingWork.run({ stop in try revert(change, in: run.folder, stop: stop) }) {
-                    outcome.skipped.append(never)
-                } else {
-                    outcome.reverted += 1
+                } catch {
+                    if Task.isCancelled {
+                        outcome.stopped = true
+                        return outcome
+                    }
+                    outcome.failed.append("\(change.summary): \(error)")
                 }
-            } catch {
-                // A change stopped half-way is not begun (copies stop between chunks, and leave
-                // the file as it was): the next undo does it.
-                if Task.isCancelled {
-                    outcome.stopped = true
-                    return outcome
+                continue
+            }
+            // The file changes up to the next intent's, reverted on one thread off Swift's, in order.
+            let files = Array(pending.prefix { if case .intent = $0 { false } else { true } })
+            pending.removeFirst(files.count)
+            let reverted = (try? await BlockingWork.run { stop in revert(files, in: run.folder, stop: stop) }) ?? []
+            for (change, result) in zip(files, reverted) {
+                switch result {
+                case .success(nil): outcome.reverted += 1
+                case .success(let never?): outcome.skipped.append(never)
+                case .failure(let error): outcome.failed.append("\(change.summary): \(error)")
                 }
-                outcome.failed.append("\(change.summary): \(error)")
+            }
+            // Stopped before the last: what is left is for the next undo.
+            if reverted.count < files.count {
+                outcome.stopped = true
+                return outcome
             }
         }
         var marker = DateFormatting.iso8601(Date()) + "\n"
@@ -113,6 +130,25 @@ public struct UndoHistory: Sendable {
             outcome.failed.append("cannot mark the run undone: \(error)")
         }
         return outcome
+    }
+
+    /// Puts `changes` back in order, each whole, until `stop` is raised: each one's result (why it
+    /// was skipped when it had never happened, or why it failed), up to the first not begun. A
+    /// change stopped half-way is not begun (copies stop between chunks, and leave the file as it
+    /// was): the next undo does it.
+    private func revert(_ changes: [UndoJournal.Change], in folder: URL, stop: StopFlag) -> [Result<String?, FileOperationError>] {
+        var results: [Result<String?, FileOperationError>] = []
+        results.reserveCapacity(changes.count)
+        for change in changes {
+            if stop.isRaised { break }
+            do throws(FileOperationError) {
+                results.append(.success(try revert(change, in: folder, stop: stop)))
+            } catch {
+                if stop.isRaised { break }
+                results.append(.failure(error))
+            }
+        }
+        return results
     }
 
     /// Puts `change` back; returns why it was skipped when it had never happened.

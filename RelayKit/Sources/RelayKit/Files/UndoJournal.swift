@@ -144,7 +144,8 @@ public final class UndoJournal: @unchecked Sendable {
         defer { lock.unlock() }
         try start()
         let line = JSONWriter.string(for: change.value, pretty: false) + "\n"
-        let path = folder.appendingPathComponent("changes.jsonl").path
+        // Joined as text: `appendingPathComponent` asks the file system whether it names a folder.
+        let path = folder.path + "/changes.jsonl"
         if changes < 0 {
             changes = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
             guard changes >= 0 else {

@@ -30,8 +30,22 @@ public struct Access: Sendable, Hashable, CustomStringConvertible {
     /// Moving or deleting the entry at `path` itself: a symbolic link there is what changes, not
     /// what it points to.
     public static func writeEntry(_ path: String) -> Access {
+        var folders: [String: String] = [:]
+        return writeEntry(path, reusing: &folders)
+    }
+
+    /// `writeEntry(path)`, its folder resolved once with others' (`ResolvedPath.resolve(_:reusing:)`).
+    public static func writeEntry(_ path: String, reusing folders: inout [String: String]) -> Access {
         if FileReference.isStandardized(path) {
-            return Access(.write, FileReference.joining(ResolvedPath.resolve(FileReference.folderPart(of: path)), FileReference.lastComponent(of: path)))
+            let folder = FileReference.folderPart(of: path)
+            let resolved: String
+            if let known = folders[folder] {
+                resolved = known
+            } else {
+                resolved = ResolvedPath.resolve(folder)
+                folders[folder] = resolved
+            }
+            return Access(.write, FileReference.joining(resolved, FileReference.lastComponent(of: path)))
         }
         let url = URL(fileURLWithPath: HomeFolder.expandingTilde(in: path)).standardizedFileURL
         let folder = ResolvedPath.resolve(url.deletingLastPathComponent().path)

@@ -51,10 +51,55 @@ public enum BlockingWork {
 }
 
 extension BlockingWork {
-    /// Runs `job` on a thread started for it (8 MB of stack, as the main thread has).
+    /// Runs `job` at once on a thread of its own: one left idle by an earlier job, or one started
+    /// for it (8 MB of stack, as the main thread has). Never queued behind another job, so a job
+    /// that blocks (a read from a terminal, a regular expression waiting for its stop) holds up
+    /// nothing else. A loop of 10,000 renames started a thread for each: a fifth of its time.
     static func onNewThread(_ job: @escaping @Sendable () -> Void) {
-        let thread = Thread { job() }
-        thread.stackSize = 8 << 20
-        thread.start()
+        IdleThreads.shared.run(job)
+    }
+}
+
+/// Threads kept a few seconds after their job, for the next one (`BlockingWork.onNewThread`).
+private final class IdleThreads: @unchecked Sendable {
+    static let shared = IdleThreads()
+
+    private let condition = NSCondition()
+    private var jobs: [@Sendable () -> Void] = []
+    /// Threads waiting for a job, woken or not.
+    private var waiting = 0
+    /// How long a thread waits for another job before it ends.
+    private let keptSeconds = 5.0
+
+    func run(_ job: @escaping @Sendable () -> Void) {
+        condition.lock()
+        jobs.append(job)
+        // Each job queued has a waiting thread of its own, or a new one.
+        let startThread = waiting < jobs.count
+        if !startThread { condition.signal() }
+        condition.unlock()
+        if startThread {
+            let thread = Thread { [self] in work() }
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+    }
+
+    private func work() {
+        condition.lock()
+        while true {
+            if !jobs.isEmpty {
+                let job = jobs.removeFirst()
+                condition.unlock()
+                job()
+                condition.lock()
+                continue
+            }
+            waiting += 1
+            let woken = condition.wait(until: Date(timeIntervalSinceNow: keptSeconds))
+            waiting -= 1
+            if !woken, jobs.isEmpty { break }
+        }
+        condition.unlock()
     }
 }

@@ -20,7 +20,10 @@ extension StringProtocol {
     /// character, so splitting characters at "\n" — and, on Linux, Foundation's
     /// `components(separatedBy: "\n")` — leaves text with CR LF line ends in one piece. A CR before
     /// a line feed stays at the end of its line.
+    ///
+    /// Split among UTF-8 bytes, which is the same (a line feed's byte is never part of another
+    /// character's) and many times quicker than among scalars.
     public func splitAtLineFeeds(omittingEmpty: Bool = false) -> [String] {
-        unicodeScalars.split(separator: "\n", omittingEmptySubsequences: omittingEmpty).map { String(String.UnicodeScalarView($0)) }
+        utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: omittingEmpty).map { String(decoding: $0, as: UTF8.self) }
     }
 }
