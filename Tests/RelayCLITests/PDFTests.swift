@@ -5,17 +5,9 @@ import Testing
 /// which Scripts/install-dependencies installs) with the right text and page count.
 @Suite("PDFs checked with poppler")
 struct PDFTests {
-    private func tool(_ name: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/\(name)")
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+    /// Runs poppler-utils' `name` off Swift's cooperative threads and returns what it printed.
+    private func tool(_ name: String, _ arguments: [String]) async throws -> String {
+        try await RelayProcess.tool([name] + arguments).standardOutput
     }
 
     private func folder(_ files: [String: Data]) throws -> URL {
@@ -44,12 +36,12 @@ struct PDFTests {
         let root = try folder(["doc.md": Data(markdown.utf8)])
         let path = try await make("- read-file: doc.md\n- make-pdf: { title: Trail Report }", in: root)
         #expect(path == root.appendingPathComponent("doc.pdf").path)
-        let info = try tool("pdfinfo", [path])
+        let info = try await tool("pdfinfo", [path])
         #expect(info.contains("Title:           Trail Report"))
         #expect(info.contains("A4"))
         let pages = Int(info.split(separator: "\n").first { $0.hasPrefix("Pages:") }?.split(separator: " ").last ?? "") ?? 0
         #expect(pages >= 20 && pages <= 60, "\(pages) pages")
-        let text = try tool("pdftotext", [path, "-"])
+        let text = try await tool("pdftotext", [path, "-"])
         #expect(text.contains("Trail Report"))
         #expect(text.contains("café, naïve, Ελληνικά"))
         #expect(text.contains("Ridge Loop"))
@@ -63,13 +55,14 @@ struct PDFTests {
         let root = try folder(["a.png": png])
         let path = try await make("- read-file: a.png\n  as: picture\n- list: [\"First page text\", \"${picture}\", \"Last words\"]\n- make-pdf: { to: out.pdf }", in: root)
         #expect(path == root.appendingPathComponent("out.pdf").path)
-        #expect(try tool("pdfinfo", [path]).contains("Pages:           3"))
-        let pageTexts = try (1...3).map { try tool("pdftotext", ["-f", "\($0)", "-l", "\($0)", path, "-"]) }
+        #expect(try await tool("pdfinfo", [path]).contains("Pages:           3"))
+        var pageTexts: [String] = []
+        for page in 1...3 { pageTexts.append(try await tool("pdftotext", ["-f", "\(page)", "-l", "\(page)", path, "-"])) }
         #expect(pageTexts[0].contains("First page text"))
         #expect(pageTexts[2].contains("Last words"))
         let scratch = try await make("- text: \"Trail report: 4.2 km\"\n- make-pdf", in: root)
         #expect(scratch.contains("relay-scratch/run-"))
-        #expect(try tool("pdftotext", [scratch, "-"]).contains("Trail report: 4.2 km"))
+        #expect(try await tool("pdftotext", [scratch, "-"]).contains("Trail report: 4.2 km"))
     }
 
     @Test("PDF inputs keep their pages; get-text reads a PDF's text")
@@ -78,8 +71,8 @@ struct PDFTests {
         _ = try await make("- text: \"Inner page one\\n\\nsecond paragraph\"\n- make-pdf: { to: inner.pdf }", in: root)
         let path = try await make(
             "- read-file: inner.pdf\n  as: inner\n- list: [\"Cover\", \"${inner}\", \"Back\"]\n- make-pdf: { to: all.pdf }", in: root)
-        #expect(try tool("pdfinfo", [path]).contains("Pages:           3"))
-        #expect(try tool("pdftotext", ["-f", "2", "-l", "2", path, "-"]).contains("Inner page one"))
+        #expect(try await tool("pdfinfo", [path]).contains("Pages:           3"))
+        #expect(try await tool("pdftotext", ["-f", "2", "-l", "2", path, "-"]).contains("Inner page one"))
         let alone = try await make("- read-file: all.pdf\n- make-pdf: { to: copy.pdf }", in: root)
         #expect(FileManager.default.contents(atPath: alone) == FileManager.default.contents(atPath: path), "one PDF alone is copied byte for byte")
         let text = try await make("- read-file: all.pdf\n- get-text", in: root)
@@ -98,14 +91,14 @@ struct PDFTests {
         }
         _ = try await make("- list: [p0.pdf, p1.pdf, p2.pdf]\n- for-each:\n  do:\n    - read-file: \"${item}\"\n- make-pdf: { to: three.pdf }", in: root)
         let middle = try await make("- read-file: three.pdf\n- get-pdf-pages: { from: 2, to: -1 }\n- save-file: tail.pdf", in: root)
-        #expect(try tool("pdfinfo", [middle]).contains("Pages:           2"))
-        let text = try tool("pdftotext", [middle, "-"])
+        #expect(try await tool("pdfinfo", [middle]).contains("Pages:           2"))
+        let text = try await tool("pdftotext", [middle, "-"])
         #expect(text.contains("Page two") && text.contains("Page three") && !text.contains("Page one"), "\(text)")
         let parts = try await make("- read-file: three.pdf\n- split-pdf", in: root).split(separator: "\n").map(String.init)
         #expect(parts.count == 3)
         for (index, part) in parts.enumerated() {
-            #expect(try tool("pdfinfo", [part]).contains("Pages:           1"))
-            #expect(try tool("pdftotext", [part, "-"]).contains(["Page one", "Page two", "Page three"][index]))
+            #expect(try await tool("pdfinfo", [part]).contains("Pages:           1"))
+            #expect(try await tool("pdftotext", [part, "-"]).contains(["Page one", "Page two", "Page three"][index]))
         }
         #expect(try await make("- read-file: three.pdf\n- split-pdf: 2\n- count", in: root) == "2")
         try "steps:\n  - read-file: three.pdf\n  - get-pdf-pages: { from: 3, to: 4 }\n".write(

@@ -36,7 +36,7 @@ public enum DurableWrites {
         // On a thread of its own, never one of Swift's cooperative threads nor one of Dispatch's
         // (which Swift's tasks run on here: a slow disk's flushes must not hold them).
         if schedule {
-            BlockingWork.onNewThread {
+            BlockingWork.onThreadOfItsOwn {
                 usleep(useconds_t(delayMilliseconds) * 1000)
                 flush()
             }

@@ -87,13 +87,34 @@ public final class ScratchFolder: @unchecked Sendable {
         return folder
     }
 
+    /// The roots whose old folders this process has begun to clear.
+    nonisolated(unsafe) private static var clearedRoots: Set<String> = []
+    private static let clearedLock = NSLock()
+
+    /// Removes the folders of runs that ended without removing theirs (a killed run) a day ago or
+    /// more: once a process, on a thread of its own, since the root may hold thousands of them and
+    /// the run goes on meanwhile.
     private func clearOldFolders() {
-        let dayAgo = Date().addingTimeInterval(-86_400)
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+        let root = root.path
+        let first = Self.clearedLock.withLock { Self.clearedRoots.insert(root).inserted }
+        guard first else { return }
+        BlockingWork.onThreadOfItsOwn { Self.clearOldFolders(in: root) }
+    }
+
+    static func clearOldFolders(in root: String) {
+        let dayAgo = Int(Date().timeIntervalSince1970) - 86_400
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
         for name in names where name.hasPrefix("run-") {
-            let url = root.appendingPathComponent(name)
-            let modified = (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date) ?? Date()
-            if modified < dayAgo { try? FileManager.default.removeItem(at: url) }
+            let path = root + "/" + name
+            // The time from the folder's own status: Foundation's attributes look up its owner and group too.
+            var status = stat()
+            guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else { continue }
+            #if canImport(Darwin)
+                let modified = Int(status.st_mtimespec.tv_sec)
+            #else
+                let modified = Int(status.st_mtim.tv_sec)
+            #endif
+            if modified < dayAgo { try? FileManager.default.removeItem(atPath: path) }
         }
     }
 }

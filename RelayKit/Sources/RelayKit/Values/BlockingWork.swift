@@ -35,7 +35,7 @@ public enum BlockingWork {
         let declarations = Declarations.current
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-                BlockingWork.onNewThread {
+                BlockingWork.onThreadOfItsOwn {
                     do {
                         continuation.resume(returning: try declarations.using { try work(flag) })
                     } catch {
@@ -55,12 +55,12 @@ extension BlockingWork {
     /// for it (8 MB of stack, as the main thread has). Never queued behind another job, so a job
     /// that blocks (a read from a terminal, a regular expression waiting for its stop) holds up
     /// nothing else. A loop of 10,000 renames started a thread for each: a fifth of its time.
-    static func onNewThread(_ job: @escaping @Sendable () -> Void) {
+    static func onThreadOfItsOwn(_ job: @escaping @Sendable () -> Void) {
         IdleThreads.shared.run(job)
     }
 }
 
-/// Threads kept a few seconds after their job, for the next one (`BlockingWork.onNewThread`).
+/// Threads kept a few seconds after their job, for the next one (`BlockingWork.onThreadOfItsOwn`).
 private final class IdleThreads: @unchecked Sendable {
     static let shared = IdleThreads()
 
