@@ -16,7 +16,7 @@ struct UndoCommand: AsyncParsableCommand {
     func run() async throws {
         let history = UndoHistory(root: UndoHistory.defaultRoot)
         if list {
-            StandardStreams.writeOutput(Self.describe(Array(history.newestFirst().prefix(20))[...]))
+            StandardStreams.writeOutput(Self.describe(Array(history.newestFirst().prefix(20))))
             return
         }
         let undoer = IntentUndoer(registry: try RelayCommand.registry())
@@ -57,7 +57,7 @@ struct UndoCommand: AsyncParsableCommand {
         return text
     }
 
-    private static func describe(_ runs: ArraySlice<UndoHistory.Run>) -> String {
+    private static func describe(_ runs: [UndoHistory.Run]) -> String {
         guard !runs.isEmpty else { return "" }
         return runs.map { run in
             let when = run.started.map { DateFormatting.iso8601($0) } ?? "?"

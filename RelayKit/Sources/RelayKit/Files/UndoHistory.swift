@@ -22,7 +22,7 @@ public struct UndoHistory: Sendable {
 
     /// The recorded runs, newest first, each read when it is reached: finding the last run to
     /// undo reads its journal, not every run's.
-    public func newestFirst() -> LazyMapSequence<LazyFilterSequence<LazyMapSequence<[String], Run?>>, Run> {
+    public func newestFirst() -> some Sequence<Run> {
         let runsFolder = root.appendingPathComponent("runs")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: runsFolder.path)) ?? []
         return names.sorted(by: >).lazy.compactMap { name in

@@ -37,15 +37,8 @@ public struct Access: Sendable, Hashable, CustomStringConvertible {
     /// `writeEntry(path)`, its folder resolved once with others' (`ResolvedPath.resolve(_:reusing:)`).
     public static func writeEntry(_ path: String, reusing folders: inout [String: String]) -> Access {
         if FileReference.isStandardized(path) {
-            let folder = FileReference.folderPart(of: path)
-            let resolved: String
-            if let known = folders[folder] {
-                resolved = known
-            } else {
-                resolved = ResolvedPath.resolve(folder)
-                folders[folder] = resolved
-            }
-            return Access(.write, FileReference.joining(resolved, FileReference.lastComponent(of: path)))
+            let folder = ResolvedPath.resolve(folder: FileReference.folderPart(of: path), reusing: &folders)
+            return Access(.write, FileReference.joining(folder, FileReference.lastComponent(of: path)))
         }
         let url = URL(fileURLWithPath: HomeFolder.expandingTilde(in: path)).standardizedFileURL
         let folder = ResolvedPath.resolve(url.deletingLastPathComponent().path)

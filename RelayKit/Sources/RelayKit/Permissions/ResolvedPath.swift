@@ -40,16 +40,18 @@ public enum ResolvedPath {
         guard FileReference.isStandardized(path), let slash = utf8.lastIndex(of: UInt8(ascii: "/")), slash != utf8.startIndex,
             let folder = String(utf8[..<slash]), let name = String(utf8[utf8.index(after: slash)...])
         else { return resolve(path) }
-        let resolvedFolder: String
-        if let known = folders[folder] {
-            resolvedFolder = known
-        } else {
-            resolvedFolder = resolve(folder)
-            folders[folder] = resolvedFolder
-        }
+        let resolvedFolder = resolve(folder: folder, reusing: &folders)
         guard !resolvedFolder.contains("\u{0}") else { return resolve(path) }
         let candidate = resolvedFolder == "/" ? "/" + name : resolvedFolder + "/" + name
         return linkTarget(candidate) == nil ? candidate : resolve(candidate)
+    }
+
+    /// `resolve(folder)`, taken from `folders` when it was resolved before, and kept there.
+    public static func resolve(folder: String, reusing folders: inout [String: String]) -> String {
+        if let known = folders[folder] { return known }
+        let resolved = resolve(folder)
+        folders[folder] = resolved
+        return resolved
     }
 
     /// Whether `path` is `folder` or inside it (both resolved).
