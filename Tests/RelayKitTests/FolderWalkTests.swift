@@ -106,6 +106,22 @@ struct FolderWalkTests {
         }
     }
 
+    @Test("a scan stops when its task is cancelled (a step's timeout), rather than list part of the folder")
+    func scanCancelled() async throws {
+        let root = try tree()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let path = root.path
+        try await BlockingWork.run { _ in
+            for n in 0..<1100 { FileManager.default.createFile(atPath: "\(path)/many-\(n).txt", contents: nil) }
+        }
+        #expect(try FolderScan.files(in: path).count == 1104)
+        let cancelled = Task { () throws -> [ScannedFile] in
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try FolderScan.files(in: path)
+        }
+        await #expect(throws: CancellationError.self) { try await cancelled.value }
+    }
+
     @Test("blocking work: a job waiting for another never waits for a thread")
     func jobsFeedingEachOther() async throws {
         let pair = (0..<8).map { _ in DispatchSemaphore(value: 0) }

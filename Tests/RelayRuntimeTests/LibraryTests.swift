@@ -123,10 +123,22 @@ struct LibraryTests {
         // Relay's own changes are seen at once.
         _ = try await runInLibraries("- find: notes\n  where: {title: {is: Groceries}}\n- delete-file")
         #expect(try await runInLibraries("- search: lake").asList.map(\.textValue) == ["Lake trip"])
-        // Changes made outside Relay are seen once the last look is older than `freshness`.
+        // Changes made outside Relay are seen once the last look is no longer fresh.
         try FileManager.default.removeItem(at: notes.appendingPathComponent("Lake trip.md"))
-        let later = try await SearchIndex.$freshness.withValue(.zero) { try await runInLibraries("- search: lake") }
+        let later = try await SearchIndex.$freshness.withValue(.everySearchLooks) { try await runInLibraries("- search: lake") }
         #expect(later.asList.isEmpty)
+    }
+
+    @Test("a look at a library stays fresh 2 s, or four times as long as it took")
+    func lookFreshness() {
+        let freshness = SearchIndex.Freshness()
+        let now = ContinuousClock.now
+        #expect(freshness.holds(since: now - .milliseconds(1500), took: .milliseconds(10)))
+        #expect(!freshness.holds(since: now - .milliseconds(2500), took: .milliseconds(10)))
+        // A look of a second (a large library) is trusted for four.
+        #expect(freshness.holds(since: now - .seconds(3), took: .seconds(1)))
+        #expect(!freshness.holds(since: now - .seconds(5), took: .seconds(1)))
+        #expect(!SearchIndex.Freshness.everySearchLooks.holds(since: now, took: .seconds(1)))
     }
 
     @Test("a photo is not indexed; an unknown type is an error with a suggestion")

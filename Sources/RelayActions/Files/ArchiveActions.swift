@@ -38,7 +38,7 @@ struct MakeArchive: Intent {
             guard item.exists else { throw IntentError("no such file: '\(item.shownPath)'") }
             if item.isFolder {
                 entries.append((item.name + "/", nil))
-                for found in FolderScan.files(in: item.path, recursive: true, links: .skip) {
+                for found in try FolderScan.files(in: item.path, recursive: true, links: .skip) {
                     entries.append((item.name + "/" + found.relativePath, found.reference))
                 }
             } else {

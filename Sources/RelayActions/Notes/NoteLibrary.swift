@@ -73,6 +73,6 @@ struct NoteQuery: EntityQuery {
     }
 
     func allEntities() async throws -> [Note] {
-        FolderScan.files(in: NoteLibrary.folder, extensions: NoteLibrary.extensions, links: .followInside).map(Note.init)
+        try FolderScan.files(in: NoteLibrary.folder, extensions: NoteLibrary.extensions, links: .followInside).map(Note.init)
     }
 }

@@ -73,6 +73,6 @@ struct PhotoQuery: EntityQuery {
     }
 
     func allEntities() async throws -> [Photo] {
-        FolderScan.files(in: PhotoLibrary.folder, extensions: PhotoLibrary.extensions, links: .followInside).map(Photo.init)
+        try FolderScan.files(in: PhotoLibrary.folder, extensions: PhotoLibrary.extensions, links: .followInside).map(Photo.init)
     }
 }

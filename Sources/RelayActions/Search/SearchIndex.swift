@@ -6,7 +6,7 @@ import RelayKit
 /// before it is searched: entities that are new or changed since they were indexed are indexed
 /// again, and those that are gone are removed. A process keeps one open index per file
 /// (`shared(at:)`), which looks at a type again only when Relay has changed files since its last
-/// look, or when `freshness` has passed (changes made outside Relay).
+/// look, or when that look is no longer fresh (changes made outside Relay: `Freshness`).
 actor SearchIndex {
     /// One match: an entity of a type, by id, and its rank (lower is better).
     struct Match: Equatable {
@@ -16,13 +16,28 @@ actor SearchIndex {
     }
 
     private let database: SQLiteDatabase
-    /// When each type was last brought in step, and the file generation then.
-    private var lastLook: [String: (at: ContinuousClock.Instant, generation: UInt64)] = [:]
+    /// When each type's last look at its entities ended, how long it took, and the file
+    /// generation when it began.
+    private var lastLook: [String: (ended: ContinuousClock.Instant, took: Duration, generation: UInt64)] = [:]
     /// Synchronizations under way, so that concurrent searches wait for one rather than race.
     private var running: [String: Task<Void, any Error>] = [:]
 
-    /// How long a look at a type's entities stays good when Relay has changed no file since.
-    @TaskLocal static var freshness: Duration = .seconds(2)
+    /// How long a look at a type's entities stays good when Relay has changed no file since: at
+    /// least `minimum`, and `multiple` times as long as the look took, so that looking again at a
+    /// large library (a second at 100,000 notes) takes at most a fifth of a run that searches it
+    /// often (Docs/Language.md, "Entities").
+    struct Freshness: Sendable {
+        var minimum: Duration = .seconds(2)
+        var multiple = 4
+        /// Every search looks (tests of changes made outside Relay).
+        static let everySearchLooks = Freshness(minimum: .zero, multiple: 0)
+
+        func holds(since ended: ContinuousClock.Instant, took: Duration) -> Bool {
+            ContinuousClock.now - ended < max(minimum, took * multiple)
+        }
+    }
+
+    @TaskLocal static var freshness = Freshness()
 
     private static let openLock = NSLock()
     nonisolated(unsafe) private static var open: [String: SearchIndex] = [:]
@@ -61,37 +76,39 @@ actor SearchIndex {
             """)
     }
 
-    /// Brings `descriptor`'s type in step unless it was looked at within `freshness` and Relay has
+    /// Brings `descriptor`'s type in step unless its last look is still fresh and Relay has
     /// changed no file since.
     func synchronizeIfStale(_ descriptor: EntityDescriptor) async throws {
         let type = descriptor.name.singular
         let generation = FileGeneration.current
-        if let last = lastLook[type], last.generation == generation, ContinuousClock.now - last.at < Self.freshness { return }
+        if let last = lastLook[type], last.generation == generation, Self.freshness.holds(since: last.ended, took: last.took) { return }
         if let underway = running[type] { return try await underway.value }
         let started = ContinuousClock.now
         let task = Task { try await synchronize(descriptor) }
         running[type] = task
         defer { running[type] = nil }
         try await task.value
-        lastLook[type] = (started, generation)
+        let ended = ContinuousClock.now
+        lastLook[type] = (ended, ended - started, generation)
     }
 
     /// Brings the entries of `descriptor`'s type in step with its entities.
     func synchronize(_ descriptor: EntityDescriptor) async throws {
         let type = descriptor.name.singular
-        var indexed: [String: (rowid: Int64, modified: Double?)] = [:]
+        // What is indexed; each entity found takes its entry out, and what is left is gone.
+        var removed: [String: (rowid: Int64, modified: Double?)] = [:]
         try database.query("SELECT rowid, id, modified FROM entries WHERE type = ?", [.text(type)]) { row in
-            indexed[row.text(1)] = (row.integer(0), row.isNull(2) ? nil : row.real(2))
+            removed[row.text(1)] = (row.integer(0), row.isNull(2) ? nil : row.real(2))
         }
+        var changed: [String: (rowid: Int64, modified: Double?)] = [:]
         var stale: [EntityValue] = []
-        var present = Set<String>()
         for entity in try await descriptor.allEntities() {
-            present.insert(entity.id)
+            let known = removed.removeValue(forKey: entity.id)
             let modified = descriptor.indexModified(of: entity)?.timeIntervalSince1970
-            if let known = indexed[entity.id], let modified, known.modified == modified { continue }
+            if let known, let modified, known.modified == modified { continue }
+            if let known { changed[entity.id] = known }
             stale.append(entity)
         }
-        let removed = indexed.filter { !present.contains($0.key) }
         guard !stale.isEmpty || !removed.isEmpty else { return }
         var records: [EntityDescriptor.IndexRecord] = []
         for entity in stale {
@@ -101,7 +118,7 @@ actor SearchIndex {
         do {
             for (_, entry) in removed { try delete(rowid: entry.rowid) }
             for record in records {
-                if let existing = indexed[record.id] { try delete(rowid: existing.rowid) }
+                if let existing = changed[record.id] { try delete(rowid: existing.rowid) }
                 try insert(record, type: type)
             }
             try database.execute("COMMIT")

@@ -38,12 +38,15 @@ public struct ScannedFile: Sendable, Hashable {
 public enum FolderScan {
     /// The visible regular files in `folder` (and below it, with `recursive`) whose extension,
     /// lowercased, is in `extensions` (every file when nil), in the walk's order (FolderWalk).
+    /// Throws `CancellationError` when the task is cancelled (a step's `timeout:`, a signal): a
+    /// walk of 100,000 files takes a second, and a partial list would look like files gone.
     public static func files(
         in folder: String, extensions: Set<String>? = nil, recursive: Bool = true, links: SymbolicLinks = .skip
-    ) -> [ScannedFile] {
+    ) throws -> [ScannedFile] {
         var found: [ScannedFile] = []
         var walk = FolderWalk(folder, recursive: recursive, links: links, statusEagerly: true)
         while var entry = walk.next() {
+            if walk.report.files % 1024 == 0 { try Task.checkCancellation() }
             guard extensions.map({ $0.contains(fileExtension(of: entry.name)) }) ?? true, let file = walk.scan(&entry) else { continue }
             found.append(file)
         }
