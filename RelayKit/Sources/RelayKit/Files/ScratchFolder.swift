@@ -14,7 +14,7 @@ public final class ScratchFolder: @unchecked Sendable {
 
     public init(root: URL = FileManager.default.temporaryDirectory.appendingPathComponent("relay-scratch")) {
         self.root = root
-        folder = root.appendingPathComponent("run-\(Int(Date().timeIntervalSince1970))-\(getpid())-\(UUID().uuidString.prefix(8))")
+        folder = root.appendingPathComponent("run-\(Int(Date().timeIntervalSince1970))-\(getpid())-\(UUID().uuidString.prefix(8))", isDirectory: true)
     }
 
     /// Makes this run's folder if it does not exist yet: a package's host, confined to it, can

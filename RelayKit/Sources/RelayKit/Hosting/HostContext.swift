@@ -17,8 +17,9 @@ struct HostContext: IntentContext {
         self.request = request
         self.entityTypes = entityTypes
         mode = run.mode
-        baseDirectory = URL(fileURLWithPath: run.baseDirectory)
-        scratchFolder = ScratchFolder(root: URL(fileURLWithPath: run.scratch))
+        // Both are folders: said, so that no request asks the file system (a `stat` each).
+        baseDirectory = URL(fileURLWithPath: run.baseDirectory, isDirectory: true)
+        scratchFolder = ScratchFolder(root: URL(fileURLWithPath: run.scratch, isDirectory: true))
     }
 
     private func call<Callback: HostCallback>(_ callback: Callback) async throws -> Callback.Reply {

@@ -30,7 +30,12 @@ public enum PackageHost {
             do throws(WireError) {
                 switch try WireMessage(line: line) {
                 case .reply(let callback, let outcome): relay.resolve(callback, outcome)
-                case .request(let id, let method, let params): running.add(Task.immediate { await server.handle(id, method, params) })
+                case .request(let id, let method, let params):
+                    running.started()
+                    Task.immediate {
+                        await server.handle(id, method, params)
+                        running.ended()
+                    }
                 case .answer, .callback, .progress: throw WireError("only a host sends that message")
                 }
             } catch {
@@ -43,15 +48,35 @@ public enum PackageHost {
     }
 }
 
-/// The requests being served, so that the host finishes them before it ends.
+/// How many requests are being served, so that the host finishes them before it ends. Only a
+/// count: a host serves millions of requests in a long run, and keeps nothing of those done.
 private final class RunningRequests: @unchecked Sendable {
     private let lock = NSLock()
-    private var tasks: [Task<Void, Never>] = []
+    private var count = 0
+    private var waiting: CheckedContinuation<Void, Never>?
 
-    func add(_ task: Task<Void, Never>) { lock.withLock { tasks.append(task) } }
+    func started() { lock.withLock { count += 1 } }
 
+    func ended() {
+        let finished: CheckedContinuation<Void, Never>? = lock.withLock {
+            count -= 1
+            guard count == 0 else { return nil }
+            defer { waiting = nil }
+            return waiting
+        }
+        finished?.resume()
+    }
+
+    /// Returns once no request is being served.
     func waitForAll() async {
-        for task in lock.withLock({ tasks }) { await task.value }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let idle = lock.withLock {
+                if count == 0 { return true }
+                waiting = continuation
+                return false
+            }
+            if idle { continuation.resume() }
+        }
     }
 }
 
