@@ -86,6 +86,51 @@ struct GrantStoreTests {
         #expect(!store.trusts(package: package.path))
     }
 
+    @Test("a package's digest is remembered with each file's status; any change to a file, even one that keeps size and time, is hashed again")
+    func rememberedDigest() async throws {
+        let package = root.appendingPathComponent("Kit")
+        try FileManager.default.createDirectory(at: package.appendingPathComponent("Sources/Kit"), withIntermediateDirectories: true)
+        try "let package = Package()\n".write(to: package.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        let source = package.appendingPathComponent("Sources/Kit/K.swift")
+        try "let k = 1\n".write(to: source, atomically: true, encoding: .utf8)
+        let folder = root.appendingPathComponent("remembered")
+        // Files made by the test are a moment old: remembered at once (normally, 2 s after a change).
+        let remembered = PackageSources.Remembered(folder: folder, settling: -60)
+        let computed = try PackageSources.hash(ofPackageAt: package.path, remembered: nil)
+        #expect(try PackageSources.hash(ofPackageAt: package.path, remembered: remembered) == computed)
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(files.count == 1)
+        // While every file's status is the same, the remembered digest is the answer (a forged
+        // one here shows it is read).
+        let memo = folder.appendingPathComponent(try #require(files.first))
+        let forged = String(repeating: "0", count: 64)
+        let text = try String(contentsOf: memo, encoding: .utf8).replacingOccurrences(of: computed, with: forged)
+        try text.write(to: memo, atomically: true, encoding: .utf8)
+        #expect(try PackageSources.hash(ofPackageAt: package.path, remembered: remembered) == forged)
+        // The same size, the modification time put back: the status-change time still tells
+        // (once the file system's clock has ticked: it may count in hundredths of a second).
+        try await Task.sleep(for: .milliseconds(50))
+        var before = stat()
+        #expect(stat(source.path, &before) == 0)
+        let handle = try FileHandle(forWritingTo: source)
+        try handle.write(contentsOf: Data("let k = 2\n".utf8))
+        try handle.close()
+        #if canImport(Darwin)
+            let modified = before.st_mtimespec
+        #else
+            let modified = before.st_mtim
+        #endif
+        let times = [modified, modified]
+        #expect(utimensat(AT_FDCWD, source.path, times, 0) == 0)
+        let changed = try PackageSources.hash(ofPackageAt: package.path, remembered: remembered)
+        #expect(changed != forged && changed != computed)
+        #expect(changed == (try PackageSources.hash(ofPackageAt: package.path, remembered: nil)))
+        // A file changed a moment ago is not remembered: its clock tick may not be over.
+        let recent = PackageSources.Remembered(folder: root.appendingPathComponent("recent"))
+        _ = try PackageSources.hash(ofPackageAt: package.path, remembered: recent)
+        #expect(!FileManager.default.fileExists(atPath: recent.folder.path))
+    }
+
     @Test("a package's trust covers the sources of its local path dependencies, not their build output")
     func pathDependencies() throws {
         let dependency = root.appendingPathComponent("Dep")
