@@ -23,7 +23,7 @@ extension Interpreter {
             // Every item's files are asked for first, so that a denial leaves none of them done.
             var asked: Set<String> = []
             var effects: [AccessDenied] = []  // a dry run's: told item by item below
-            for item in items where item.mayHoldFiles || definition.parametersDeclareAccess {
+            for item in items where Self.mayName(item, givenTo: inputIndex, of: definition) {
                 arguments[inputIndex] = item
                 try await authorize(arguments, of: definition, step: step, filesOnly: true, asked: &asked, effects: &effects)
             }
@@ -89,11 +89,18 @@ extension Interpreter {
         return definition.inputIndex.flatMap { arguments[$0] } ?? .nothing
     }
 
+    /// Whether `value`, given to the parameter at `index`, may name something the gate is asked about.
+    private static func mayName(_ value: Value, givenTo index: Int, of definition: ActionDefinition) -> Bool {
+        definition.parametersDeclareAccess || (definition.parameters[index].readsFiles && value.mayHoldFiles)
+    }
+
     /// Whether `arguments` may name something the gate is asked about: a parameter of `definition`
     /// declares access, or an argument may hold a file.
     private static func mayName(_ arguments: [Value?], _ definition: ActionDefinition) -> Bool {
         if definition.parametersDeclareAccess { return true }
-        for case let argument? in arguments where argument.mayHoldFiles { return true }
+        for (index, argument) in arguments.enumerated() {
+            if let argument, mayName(argument, givenTo: index, of: definition) { return true }
+        }
         return false
     }
 
@@ -125,6 +132,8 @@ extension Interpreter {
         for (index, parameter) in definition.parameters.enumerated() {
             guard let argument = arguments[index] else { continue }
             let declared = definition.access(ofParameterAt: index) { arguments[$0] != nil }
+            // A parameter that only looks at the values it is given reads none of their files.
+            if declared == nil, !parameter.readsFiles { continue }
             let capability = declared ?? .read
             guard capability != .open else { continue }  // asked when the URL is opened
             guard !filesOnly || capability == .read || capability == .write else { continue }

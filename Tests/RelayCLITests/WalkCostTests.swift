@@ -62,7 +62,7 @@ struct WalkCostTests {
         return total
     }
 
-    @Test("find-files by name: doubling the files adds under one file call a file (a status for each one kept, none for the others)")
+    @Test("find-files by name, then count: doubling the files adds a status for each one kept, nothing for the others")
     func callsPerFile() async throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/strace") else {
             print("skipped: strace is not installed (Scripts/install-dependencies installs it)")
@@ -75,7 +75,9 @@ struct WalkCostTests {
         // 1,500 more files, 150 more kept.
         let perFile = Double(large - small) / 1_500
         print("file calls: \(small) for 1,500 files, \(large) for 3,000: \(perFile) a file")
-        #expect(perFile < 1.0, "each file added costs \(perFile) file calls")
+        // One file in ten is kept, and costs one status (its identity): `count` does not read
+        // the files it counts, so the gate is not asked about them.
+        #expect(perFile < 0.2, "each file added costs \(perFile) file calls")
     }
 
     @Test("with a limit and no sort the walk ends once it has them; skipped entries are a located warning; --trace counts what was read")

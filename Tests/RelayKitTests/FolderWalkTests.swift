@@ -122,6 +122,39 @@ struct FolderWalkTests {
         await #expect(throws: CancellationError.self) { try await cancelled.value }
     }
 
+    @Test("names refused while a folder is read are never given nor read, but counted; folders are still entered")
+    func keepingFiles() throws {
+        let root = try tree()
+        defer { try? FileManager.default.removeItem(at: root) }
+        var asked: [String] = []
+        var walk = FolderWalk(root.path, statusEagerly: true) { name in
+            asked.append(name)
+            return name.hasPrefix("t")
+        }
+        var paths: [String] = []
+        while var entry = walk.next() {
+            if walk.scan(&entry) != nil { paths.append(entry.relativePath) }
+        }
+        #expect(paths == ["a/deep/three.txt", "a/two.txt"])
+        #expect(asked.sorted() == ["four.txt", "one.txt", "three.txt", "two.txt"], "folders and hidden files are not asked about")
+        #expect(walk.report.files == 4 && walk.report.folders == 4)
+        #expect(try FolderScan.files(in: root.path, extensions: ["md"]).isEmpty)
+    }
+
+    @Test("a walk whose task is cancelled ends before the next folder, even when its filter refuses every name")
+    func walkCancelled() async throws {
+        let root = try tree()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let path = root.path
+        let cancelled = Task { () -> (Bool, Int) in
+            withUnsafeCurrentTask { $0?.cancel() }
+            var walk = FolderWalk(path) { _ in false }
+            return (walk.next() == nil, walk.report.folders)
+        }
+        let (ended, folders) = await cancelled.value
+        #expect(ended && folders == 1, "only the folder the walk was made with is read")
+    }
+
     @Test("blocking work: a job waiting for another never waits for a thread")
     func jobsFeedingEachOther() async throws {
         let pair = (0..<8).map { _ in DispatchSemaphore(value: 0) }

@@ -256,4 +256,25 @@ struct InterpreterTests {
         let value = try await run("variables: { who: file }\nsteps:\n  - text: \"${who}\"", variables: ["who": "cli"])
         #expect(value == "cli")
     }
+
+    @Test("count looks at the files it is given and reads none, so the gate is not asked; an action that reads them is")
+    func countReadsNoFile() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-count-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let files = try ["a.txt", "b.txt"].map { name in
+            let url = folder.appendingPathComponent(name)
+            try "secret".write(to: url, atomically: true, encoding: .utf8)
+            return Value.file(FileReference(path: url.path))
+        }
+        // Nothing outside the workflow's own folder is granted, and there is no terminal to ask on.
+        #expect(try await run("- count", input: .list(files)) == .number(2))
+        #expect(try await run("- count: characters", input: files[0]) == .number(Double(files[0].textValue.count)))
+        do {
+            let value = try await run("- get-text", input: files[0])
+            Issue.record("a file not granted was read: \(value)")
+        } catch let error as RuntimeError {
+            #expect(error.denial != nil, "\(error.message)")
+        }
+    }
 }

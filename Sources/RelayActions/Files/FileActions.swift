@@ -64,10 +64,15 @@ struct FindFiles: Intent {
     static func select(
         in folder: String, recursive: Bool, links: SymbolicLinks, query: FilterQuery, progress: WalkProgress
     ) async throws -> ([Value], WalkReport) {
-        var walk = FolderWalk(folder, recursive: recursive, links: links)
+        // A name the conditions refuse is passed over while its folder is read (most are, by name).
+        var walk = FolderWalk(folder, recursive: recursive, links: links) { name in
+            (try? query.decide { FileReference.nameProperty($0, name: name) }) != false
+        }
         var selection = FilterQuery.Selection(query)
+        var nextLook = 0
         while var entry = walk.next() {
-            if walk.report.files % 1024 == 0 {
+            if walk.report.files >= nextLook {
+                nextLook = walk.report.files + 1024
                 try Task.checkCancellation()
                 progress.update(walk.report.files)
             }
@@ -79,6 +84,7 @@ struct FindFiles: Intent {
             guard decided != false, let file = walk.scan(&entry) else { continue }
             guard try await selection.offer(.file(file.reference), passes: decided) else { break }
         }
+        try Task.checkCancellation()  // the walk ends early when cancelled
         return (try await selection.finish(), walk.report)
     }
 }

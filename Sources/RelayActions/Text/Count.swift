@@ -8,7 +8,7 @@ struct Count: Intent {
     ]
     static let output = ValueType.number
 
-    @Parameter(input: true, summary: "What to count.") var value: Value
+    @Parameter(input: true, summary: "What to count.", readsFiles: false) var value: Value
     @Parameter(primary: true, summary: "What to count in it.", choices: ["items", "characters", "words", "lines"])
     var of: String = "items"
 

@@ -105,6 +105,27 @@ public struct FileChanges: Sendable {
         let destination = try await self.destination(requestedDestination, overwrite, folders: &folders)
         let withoutLinks = gate != nil
         let source = withoutLinks ? moving.target : requestedSource
+        // A rename within one file system is a few calls on names, made here as the gate's own
+        // look-ups at those names were (a file system that hangs on them hung there first). Bytes
+        // copied to another file system, a replaced file taken away, and the journal's first
+        // change (which makes its folder and flushes it) run on a thread of their own, which a
+        // signal or a step's timeout stops (Docs/Performance.md, "Renames").
+        if withoutLinks, journal?.hasChanges ?? true {
+            guard AtomicFile.entryExists(source) else { throw FileOperationError("no such file: '\(Excerpt.start(of: source))'") }
+            if !AtomicFile.entryExists(destination) {
+                let identity = FileIdentity(path: source)
+                try journal?.record(.moved(from: source, to: destination))
+                if try AtomicFile.renameWithoutLinks(source, to: destination) {
+                    Self.moved(identity, to: destination)
+                    return destination
+                }
+                try await onOwnThread { stop throws(FileOperationError) in
+                    try Self.copyAcross(source, to: destination, progress: progress, stop: stop)
+                    Self.moved(identity, to: destination)
+                }
+                return destination
+            }
+        }
         try await onOwnThread { stop throws(FileOperationError) in
             guard AtomicFile.entryExists(source) else { throw FileOperationError("no such file: '\(Excerpt.start(of: source))'") }
             if AtomicFile.entryExists(destination) {
@@ -117,22 +138,33 @@ public struct FileChanges: Sendable {
             if !withoutLinks {
                 try AtomicFile.moveAcrossFileSystems(source, to: destination, progress: progress, stop: stop)
             } else if try !AtomicFile.renameWithoutLinks(source, to: destination) {
-                // Across file systems: the bytes copied (read and written with no link followed),
-                // then the source removed; a symbolic link itself is copied as a link.
-                var info = stat()
-                if lstat(source, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
-                    try AtomicFile.copy(source, to: destination, withoutLinks: true, progress: progress, stop: stop)
-                    try AtomicFile.removeWithoutLinks(source)
-                } else {
-                    try AtomicFile.moveAcrossFileSystems(source, to: destination, progress: progress, stop: stop)
-                }
+                try Self.copyAcross(source, to: destination, progress: progress, stop: stop)
             }
-            // Values made before the move find the file at its new path.
-            if let identity, let after = FileIdentity(path: destination) {
-                FileSuccessors.record(identity, now: destination, as: after)
-            }
+            Self.moved(identity, to: destination)
         }
         return destination
+    }
+
+    /// Moves `source` to another file system, with no link followed: a file's bytes copied (read
+    /// and written with no link followed), then the source removed; a symbolic link itself is
+    /// copied as a link.
+    private static func copyAcross(
+        _ source: String, to destination: String, progress: ByteProgress?, stop: StopFlag
+    ) throws(FileOperationError) {
+        var info = stat()
+        if lstat(source, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
+            try AtomicFile.copy(source, to: destination, withoutLinks: true, progress: progress, stop: stop)
+            try AtomicFile.removeWithoutLinks(source)
+        } else {
+            try AtomicFile.moveAcrossFileSystems(source, to: destination, progress: progress, stop: stop)
+        }
+    }
+
+    /// Values made before a move of the file `identity` find it at `destination`.
+    private static func moved(_ identity: FileIdentity?, to destination: String) {
+        if let identity, let after = FileIdentity(path: destination) {
+            FileSuccessors.record(identity, now: destination, as: after)
+        }
     }
 
     /// Takes away the file a move replaces: into the journal, from where undo puts it back, or

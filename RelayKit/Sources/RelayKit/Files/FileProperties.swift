@@ -87,6 +87,11 @@ extension FileReference {
         }
     }
 
+    /// The properties a file's name alone tells (name, stem, extension); nil for others.
+    public static func nameProperty(_ property: String, name: String) -> Value? {
+        ["name", "stem", "extension"].contains(property) ? pathProperty(property, of: name, name: name) : nil
+    }
+
     /// The last part of a path (`NSString.lastPathComponent`, without its cost): after the last
     /// `/` that is not at the end.
     public static func lastComponent(of path: String) -> String {

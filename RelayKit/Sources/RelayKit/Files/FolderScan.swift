@@ -44,12 +44,19 @@ public enum FolderScan {
         in folder: String, extensions: Set<String>? = nil, recursive: Bool = true, links: SymbolicLinks = .skip
     ) throws -> [ScannedFile] {
         var found: [ScannedFile] = []
-        var walk = FolderWalk(folder, recursive: recursive, links: links, statusEagerly: true)
+        // Another extension's file is passed over while its folder is read: no status read, no sort.
+        let keep = extensions.map { extensions in { (name: String) in extensions.contains(fileExtension(of: name)) } }
+        var walk = FolderWalk(folder, recursive: recursive, links: links, statusEagerly: true, keepingFiles: keep)
+        var nextLook = 0
         while var entry = walk.next() {
-            if walk.report.files % 1024 == 0 { try Task.checkCancellation() }
-            guard extensions.map({ $0.contains(fileExtension(of: entry.name)) }) ?? true, let file = walk.scan(&entry) else { continue }
+            if walk.report.files >= nextLook {
+                nextLook = walk.report.files + 1024
+                try Task.checkCancellation()
+            }
+            guard let file = walk.scan(&entry) else { continue }
             found.append(file)
         }
+        try Task.checkCancellation()  // the walk ends early when cancelled
         return found
     }
 

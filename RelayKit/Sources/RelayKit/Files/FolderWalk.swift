@@ -72,11 +72,16 @@ public enum SymbolicLinks: Sendable {
 /// per level, so memory follows the widest folder, not the tree. A file with two names (hard
 /// links, or one moved during the walk) is scanned once, under the first name met; a symbolic
 /// link followed is listed at its own path.
+///
+/// A walk given `keepingFiles` passes over a file whose name it refuses while its folder is read,
+/// before anything is sorted or any status read. A walk whose task is cancelled ends before the
+/// next folder it would read: its caller checks for cancellation when `next()` gives nil.
 public struct FolderWalk {
     private let root: String?
     private let recursive: Bool
     private let links: SymbolicLinks
     private let statusEagerly: Bool
+    private let keep: ((String) -> Bool)?
     private var stack: [Listing] = []
     private var visited: Set<Key> = []
     private var listed: Set<Key> = []
@@ -84,10 +89,15 @@ public struct FolderWalk {
 
     /// A walk of `folder`. `statusEagerly`: read every file's status while its folder is open
     /// (relative to the folder, for callers that need them all, like the libraries).
-    public init(_ folder: String, recursive: Bool = true, links: SymbolicLinks = .skip, statusEagerly: Bool = false) {
+    /// `keepingFiles`: whether a file of that name may be wanted (nil: every file).
+    public init(
+        _ folder: String, recursive: Bool = true, links: SymbolicLinks = .skip, statusEagerly: Bool = false,
+        keepingFiles keep: ((String) -> Bool)? = nil
+    ) {
         self.recursive = recursive
         self.links = links
         self.statusEagerly = statusEagerly
+        self.keep = keep
         root = Self.realPath(folder)
         if let first = listing(folder, relative: "") { stack.append(first) }
     }
@@ -116,7 +126,12 @@ public struct FolderWalk {
             }
             switch kind {
             case .folder:
-                if recursive, let inner = listing(path, relative: relativePath) { stack.append(inner) }
+                guard recursive else { continue }
+                if Task.isCancelled {
+                    stack.removeAll()
+                    return nil
+                }
+                if let inner = listing(path, relative: relativePath) { stack.append(inner) }
             case .file:
                 report.files += 1
                 return FolderEntry(
@@ -258,6 +273,11 @@ public struct FolderWalk {
             case Int32(DT_UNKNOWN): kind = .other
             default: continue
             }
+            // A name refused is passed over before the listing is sorted or anything else read.
+            if kind == .file, let keep, !keep(name) {
+                report.files += 1
+                continue
+            }
             var status: relay_file_status?
             // Some file systems give no type: the status says.
             if Int32(entry.pointee.d_type) == Int32(DT_UNKNOWN) || (statusEagerly && kind == .file) {
@@ -266,7 +286,12 @@ public struct FolderWalk {
                     report.skip(folder + "/" + name, errno == ENOENT ? "gone since its folder was read" : String(cString: strerror(errno)))
                     continue
                 }
+                let typeless = kind == .other
                 kind = Kind(read.kind)
+                if typeless, kind == .file, let keep, !keep(name) {
+                    report.files += 1
+                    continue
+                }
                 if kind == .file { status = read }
             }
             entries.append(Entry(name: name, kind: kind, status: status))

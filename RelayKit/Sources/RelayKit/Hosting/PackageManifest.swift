@@ -144,6 +144,7 @@ public struct PackageManifest: Sendable {
         if !parameter.accepts.isEmpty { entry["accepts"] = .list(parameter.accepts.map { .text($0.identifier) }) }
         if let access = parameter.access { entry["access"] = .text(access.rawValue) }
         if let destination = parameter.readOnlyWhenGiven { entry["read-only-when-given"] = .text(destination) }
+        if !parameter.readsFiles { entry["reads-files"] = .boolean(false) }
         return .dictionary(entry)
     }
 
@@ -181,7 +182,8 @@ public struct PackageManifest: Sendable {
                         accepts: Self.list(fields, "accepts").map { ContentType($0.textValue) },
                         isPrimary: fields["primary"] == .boolean(true), isInput: fields["input"] == .boolean(true),
                         access: try fields["access"].map { try Self.capability($0) },
-                        readOnlyWhenGiven: fields["read-only-when-given"]?.textValue))
+                        readOnlyWhenGiven: fields["read-only-when-given"]?.textValue,
+                        readsFiles: fields["reads-files"] != .boolean(false)))
             }
             actions.append(
                 Action(

@@ -33,13 +33,16 @@ public struct ParameterDefinition: Sendable {
     public let access: Capability?
     /// The destination whose presence makes a `.write` parameter only read (see `ParameterOptions.readOnlyWhenGiven`).
     public let readOnlyWhenGiven: String?
+    /// Whether the action may read the files a value holds (see `ParameterOptions.readsFiles`).
+    public let readsFiles: Bool
 
     public init(
         name: String, title: String, summary: String, type: ValueType, isRequired: Bool, defaultValue: Value?,
         choices: [String] = [], choicesAreExact: Bool = false, accepts: [ContentType] = [], isPrimary: Bool = false,
         isInput: Bool = false, check: ParameterCheck? = nil, checkPattern: TextPatternCheck? = nil, access: Capability? = nil,
-        readOnlyWhenGiven: String? = nil
+        readOnlyWhenGiven: String? = nil, readsFiles: Bool = true
     ) {
+        self.readsFiles = readsFiles
         self.choicesAreExact = choicesAreExact
         self.check = check
         self.checkPattern = checkPattern
@@ -169,7 +172,8 @@ public final class ActionDefinition: Sendable {
                     defaultValue: storage.defaultParameterValue, choices: options.choices, choicesAreExact: options.choicesAreExact,
                     accepts: options.accepts,
                     isPrimary: options.isPrimary, isInput: options.isInput, check: options.check,
-                    checkPattern: options.checkPattern, access: options.access, readOnlyWhenGiven: options.readOnlyWhenGiven))
+                    checkPattern: options.checkPattern, access: options.access, readOnlyWhenGiven: options.readOnlyWhenGiven,
+                    readsFiles: options.readsFiles))
         }
         let parameterNames = parameters.map(\.name)
         let collectsInOrder = storages.collectsInOrder

@@ -30,15 +30,22 @@ public struct ParameterOptions: Sendable {
     /// For a `.write` parameter edited in place unless a destination is given: the destination
     /// parameter's name. When the step gives it, this parameter's value is only read.
     public var readOnlyWhenGiven: String?
+    /// For a parameter that declares no `access`: whether the action may read the files its value
+    /// holds, so the run's gate is asked to let each be read before the step (Docs/Security.md,
+    /// "At run time"). False for a parameter that looks at the values, never into the files
+    /// (`count` counts them).
+    public var readsFiles: Bool
 
     public init(
         name: String? = nil, title: String? = nil, summary: String = "", primary: Bool = false,
         input: Bool = false, choices: [String] = [], accepts: [ContentType] = [], check: ParameterCheck? = nil,
-        checkPattern: TextPatternCheck? = nil, access: Capability? = nil, readOnlyWhenGiven: String? = nil
+        checkPattern: TextPatternCheck? = nil, access: Capability? = nil, readOnlyWhenGiven: String? = nil,
+        readsFiles: Bool = true
     ) {
         self.checkPattern = checkPattern
         self.access = access
         self.readOnlyWhenGiven = readOnlyWhenGiven
+        self.readsFiles = readsFiles
         self.accepts = accepts
         self.check = check
         self.name = name
@@ -90,12 +97,14 @@ public struct Parameter<T: ParameterValue>: Sendable {
     public init(
         wrappedValue: T, name: String? = nil, title: String? = nil, primary: Bool = false, input: Bool = false,
         summary: String = "", choices: [String] = [], accepts: [ContentType] = [], access: Capability? = nil,
-        readOnlyWhenGiven: String? = nil, check: (@Sendable (T) -> String?)? = nil, checkPattern: TextPatternCheck? = nil
+        readOnlyWhenGiven: String? = nil, readsFiles: Bool = true, check: (@Sendable (T) -> String?)? = nil,
+        checkPattern: TextPatternCheck? = nil
     ) {
         self.init(defaultValue: wrappedValue) {
             Self.withCases(ParameterOptions(
                 name: name, title: title, summary: summary, primary: primary, input: input, choices: choices, accepts: accepts,
-                check: Self.erased(check), checkPattern: checkPattern, access: access, readOnlyWhenGiven: readOnlyWhenGiven))
+                check: Self.erased(check), checkPattern: checkPattern, access: access, readOnlyWhenGiven: readOnlyWhenGiven,
+                readsFiles: readsFiles))
         }
     }
 
@@ -104,12 +113,13 @@ public struct Parameter<T: ParameterValue>: Sendable {
     public init(
         name: String? = nil, title: String? = nil, primary: Bool = false, input: Bool = false, summary: String = "",
         choices: [String] = [], accepts: [ContentType] = [], access: Capability? = nil, readOnlyWhenGiven: String? = nil,
-        check: (@Sendable (T) -> String?)? = nil, checkPattern: TextPatternCheck? = nil
+        readsFiles: Bool = true, check: (@Sendable (T) -> String?)? = nil, checkPattern: TextPatternCheck? = nil
     ) {
         self.init(defaultValue: nil) {
             Self.withCases(ParameterOptions(
                 name: name, title: title, summary: summary, primary: primary, input: input, choices: choices, accepts: accepts,
-                check: Self.erased(check), checkPattern: checkPattern, access: access, readOnlyWhenGiven: readOnlyWhenGiven))
+                check: Self.erased(check), checkPattern: checkPattern, access: access, readOnlyWhenGiven: readOnlyWhenGiven,
+                readsFiles: readsFiles))
         }
     }
 
