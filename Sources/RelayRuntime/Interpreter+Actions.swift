@@ -143,6 +143,9 @@ extension Interpreter {
             }
             for target in Access.targets(of: argument, for: capability, type: type, relativeTo: baseDirectory)
             where asked.insert("\(capability.rawValue) \(target)").inserted {
+                if capability == .read || capability == .write, let problem = FileReference.pathProblem(target) {
+                    throw RuntimeError("parameter '\(parameter.name)': \(problem): '\(Excerpt.start(of: target))'", step: step.displayName, at: step.range)
+                }
                 let access =
                     switch capability {
                     case .read, .write: Access.file(capability, target, reusing: &folders)

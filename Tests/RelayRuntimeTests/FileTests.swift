@@ -55,6 +55,25 @@ struct FileTests {
         #expect(value == .text(root.standardizedFileURL.appendingPathComponent("archive/a.txt").path))
     }
 
+    @Test("a path or a new name holding a NUL is an error that touches nothing: the system would act on the part before it")
+    func pathWithNul() async throws {
+        let root = try folder(["a.txt": "a"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        for steps in [
+            "- text: \"a.txt\\0zzz\"\n  as: name\n- read-file: \"${name}\"",  // read-file would read a.txt
+            "- text: \"out\\0.txt\"\n  as: name\n- text: x\n- save-file: \"${name}\"",  // save-file would write 'out'
+            "- read-file: a.txt\n- rename-file: \"b\\0c.txt\"",  // renamed to 'b', the value saying 'b\0c.txt'
+        ] {
+            do {
+                let value = try await run(steps, path: root.appendingPathComponent("main.yaml").path, granted: writing(root))
+                Issue.record("ran: \(value)")
+            } catch let error as RuntimeError {
+                #expect(error.message.contains("NUL") || error.message.contains("is not a file name"), "\(error.message)")
+            }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() == ["a.txt"])
+    }
+
     @Test("~ expands; relative paths resolve against the workflow's folder")
     func paths() throws {
         #expect(FileReference(path: "~/x.txt").originalPath == (HomeFolder.path as NSString).appendingPathComponent("x.txt"))

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -145,4 +146,32 @@ int relay_open_no_symlinks(const char *path, int flags, unsigned int mode) {
         folder = next;
         start = rest;
     }
+}
+
+int relay_folder_is_link_free(const char *path) {
+#if defined(__linux__)
+    if (path == NULL || path[0] != '/') return 0;
+    struct relay_open_how how = {(uint64_t)(O_PATH | O_DIRECTORY | O_CLOEXEC), 0, RELAY_RESOLVE_NO_SYMLINKS};
+    long opened = syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof how);
+    if (opened < 0) return 0;
+    close((int)opened);
+    return 1;
+#else
+    (void)path;
+    return 0;
+#endif
+}
+
+int relay_rename_no_replace(int from, const char *name, int to, const char *new_name) {
+#if defined(__linux__) && defined(SYS_renameat2)
+    if (syscall(SYS_renameat2, from, name, to, new_name, 1 /* RENAME_NOREPLACE */) == 0) return 0;
+    // A file system without it says EINVAL (an old kernel ENOSYS): look, then rename.
+    if (errno != EINVAL && errno != ENOSYS) return -1;
+#endif
+    struct stat info;
+    if (fstatat(to, new_name, &info, AT_SYMLINK_NOFOLLOW) == 0) {
+        errno = EEXIST;
+        return -1;
+    }
+    return renameat(from, name, to, new_name);
 }

@@ -143,12 +143,14 @@ struct RenameFile: Intent {
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         let source = try existingFile(file)
-        guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else { throw IntentError("'\(name)' is not a file name") }
+        guard !name.isEmpty, !name.utf8.contains(UInt8(ascii: "/")), !name.utf8.contains(0), name != ".", name != ".." else {
+            throw IntentError("'\(name)' is not a file name")
+        }
         let target = FileReference.joining(FileReference.folderPart(of: source), name)
-        let written = try await changing { () throws(FileOperationError) in
+        let moved = try await changing { () throws(FileOperationError) in
             try await context.fileChanges.move(source, to: target, overwrite: overwrite)
         }
-        return .value(.file(FileReference(path: written)))
+        return .value(.file(moved))
     }
 }
 
@@ -168,10 +170,10 @@ struct MoveFile: Intent {
         let source = try existingFile(file)
         let target = try FileDestination.path(for: to, named: file.name)
         let overwrite = overwrite
-        let written = try await copying(in: context) { progress throws(FileOperationError) in
+        let moved = try await copying(in: context) { progress throws(FileOperationError) in
             try await context.fileChanges.move(source, to: target, overwrite: overwrite, progress: progress)
         }
-        return .value(.file(FileReference(path: written)))
+        return .value(.file(moved))
     }
 }
 

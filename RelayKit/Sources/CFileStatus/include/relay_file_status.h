@@ -44,6 +44,16 @@ ssize_t relay_copy_file_range(int source, int destination, size_t length);
 /// (close-on-exec), or -1 with errno set (ELOOP when a link is in the way).
 int relay_open_no_symlinks(const char *path, int flags, unsigned int mode);
 
+/// 1 when the absolute `path` is a folder reached with no symbolic link anywhere along it, asked
+/// of the kernel in one call (Linux's openat2 with RESOLVE_NO_SYMLINKS, the folder opened as a
+/// path only, so no read permission is needed); 0 when it is not, or cannot be told that way.
+int relay_folder_is_link_free(const char *path);
+
+/// Renames `name` in the folder `from` to `new_name` in the folder `to`, only if nothing is there:
+/// one atomic call where the kernel and file system can (renameat2 with RENAME_NOREPLACE), else a
+/// look at the new name (EEXIST when something is there) and renameat. -1 with errno set on failure.
+int relay_rename_no_replace(int from, const char *name, int to, const char *new_name);
+
 /// Starts writing `length` bytes of `descriptor` from `offset` to disk without waiting
 /// (`sync_file_range` on Linux; nothing elsewhere), so that the final flush has less left to do.
 void relay_start_writeback(int descriptor, long long offset, long long length);

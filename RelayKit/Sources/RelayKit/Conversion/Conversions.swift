@@ -118,6 +118,9 @@ public struct Conversions: Sendable {
             }
             return try await run(chain, on: value, in: context)
         }
+        if target.type == .file, case .text(let text) = value.oneValue, let problem = FileReference.pathProblem(text) {
+            throw ConversionError(problem)
+        }
         let coerced: Value
         do throws(CoercionError) {
             coerced = try value.coerced(to: target.type, relativeTo: context.baseDirectory)

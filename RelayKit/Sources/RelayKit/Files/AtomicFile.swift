@@ -173,12 +173,10 @@ public enum AtomicFile {
             to = try openFolderWithoutLinks(of: destination)
         }
         defer { if to.descriptor != from.descriptor { close(to.descriptor) } }
-        var info = stat()
-        guard fstatat(to.descriptor, to.name, &info, AT_SYMLINK_NOFOLLOW) != 0 else {
-            throw FileOperationError("'\(destination)' already exists")
-        }
-        guard renameat(from.descriptor, from.name, to.descriptor, to.name) == 0 else {
+        // Never over a file: the kernel refuses it in the same call where it can.
+        guard relay_rename_no_replace(from.descriptor, from.name, to.descriptor, to.name) == 0 else {
             if errno == EXDEV { return false }
+            if errno == EEXIST { throw FileOperationError("'\(destination)' already exists") }
             throw failure("cannot move '\(source)' to '\(destination)'", writing: destination)
         }
         DurableWrites.later(FileReference.folderPart(of: source))

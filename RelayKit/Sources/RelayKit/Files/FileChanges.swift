@@ -93,11 +93,11 @@ public struct FileChanges: Sendable {
     /// Renames or moves `source` to `destination`. When a file is there, `overwrite` says what
     /// happens (Overwrite): a replaced file goes into the journal as a deleted one does, so undo
     /// brings it back. Across file systems the bytes are copied (streaming, counted in
-    /// `progress`), then the source removed. Returns the new path.
+    /// `progress`), then the source removed. Returns the file at its new path.
     @discardableResult
     public func move(
         _ requestedSource: String, to requestedDestination: String, overwrite: Overwrite = .refuse, progress: ByteProgress? = nil
-    ) async throws(FileOperationError) -> String {
+    ) async throws(FileOperationError) -> FileReference {
         var folders: [String: String] = [:]
         let moving = gate == nil ? Access(.write, requestedSource) : Access.writeEntry(requestedSource, reusing: &folders)
         try await authorize(moving)
@@ -111,26 +111,27 @@ public struct FileChanges: Sendable {
         // change (which makes its folder and flushes it) run on a thread of their own, which a
         // signal or a step's timeout stops (Docs/Performance.md, "Renames").
         if withoutLinks, journal?.hasChanges ?? true {
-            guard AtomicFile.entryExists(source) else { throw FileOperationError("no such file: '\(Excerpt.start(of: source))'") }
+            // A file's identity says it is there (a link's entry may lead nowhere: asked apart).
+            let identity = FileIdentity(path: source)
+            guard identity != nil || AtomicFile.entryExists(source) else {
+                throw FileOperationError("no such file: '\(Excerpt.start(of: source))'")
+            }
             if !AtomicFile.entryExists(destination) {
-                let identity = FileIdentity(path: source)
                 try journal?.record(.moved(from: source, to: destination))
                 if try AtomicFile.renameWithoutLinks(source, to: destination) {
-                    Self.moved(identity, to: destination)
-                    return destination
+                    return Self.moved(identity, to: destination)
                 }
-                try await onOwnThread { stop throws(FileOperationError) in
+                return try await onOwnThread { stop throws(FileOperationError) in
                     try Self.copyAcross(source, to: destination, progress: progress, stop: stop)
-                    Self.moved(identity, to: destination)
+                    return Self.moved(identity, to: destination)
                 }
-                return destination
             }
         }
-        try await onOwnThread { stop throws(FileOperationError) in
+        return try await onOwnThread { stop throws(FileOperationError) in
             guard AtomicFile.entryExists(source) else { throw FileOperationError("no such file: '\(Excerpt.start(of: source))'") }
             if AtomicFile.entryExists(destination) {
                 guard overwrite == .replace else { throw FileOperationError(Overwrite.refusal(destination)) }
-                guard destination != source else { return }
+                guard destination != source else { return FileReference(path: destination) }
                 try removeReplaced(destination, withoutLinks: withoutLinks, stop: stop)
             }
             let identity = FileIdentity(path: source)
@@ -140,9 +141,8 @@ public struct FileChanges: Sendable {
             } else if try !AtomicFile.renameWithoutLinks(source, to: destination) {
                 try Self.copyAcross(source, to: destination, progress: progress, stop: stop)
             }
-            Self.moved(identity, to: destination)
+            return Self.moved(identity, to: destination)
         }
-        return destination
     }
 
     /// Moves `source` to another file system, with no link followed: a file's bytes copied (read
@@ -160,11 +160,12 @@ public struct FileChanges: Sendable {
         }
     }
 
-    /// Values made before a move of the file `identity` find it at `destination`.
-    private static func moved(_ identity: FileIdentity?, to destination: String) {
-        if let identity, let after = FileIdentity(path: destination) {
-            FileSuccessors.record(identity, now: destination, as: after)
-        }
+    /// The file moved to `destination`, which values made before the move (of the file
+    /// `identity`) now find there.
+    private static func moved(_ identity: FileIdentity?, to destination: String) -> FileReference {
+        guard let after = FileIdentity(path: destination) else { return FileReference(path: destination) }
+        if let identity { FileSuccessors.record(identity, now: destination, as: after) }
+        return FileReference(path: destination, identity: after)
     }
 
     /// Takes away the file a move replaces: into the journal, from where undo puts it back, or

@@ -180,6 +180,13 @@ public struct FileReference: Hashable, Sendable {
         return descriptor
     }
 
+    /// What is wrong with `text` as a path, or nil: the system reads a path only up to a NUL, so a
+    /// path holding one would name one file and touch another. Final: text that cannot be a path
+    /// is not turned into a document instead.
+    public static func pathProblem(_ text: String) -> String? {
+        text.utf8.contains(0) ? "a path cannot hold a NUL character (\\0)" : nil
+    }
+
     /// A reference to the file at `path`; a relative path resolves against `base` (the workflow's
     /// folder) or the current directory, and `~` expands to the home folder.
     public init(path: String, relativeTo base: URL? = nil) {
@@ -197,7 +204,7 @@ public struct FileReference: Hashable, Sendable {
     }
 
     /// A reference to the file at the absolute `path`, whose identity was just read there (by a
-    /// folder walk), so that no `stat` is needed: the file is taken to be there for the rest of
+    /// folder walk, or after a move), so that no `stat` is needed: the file is taken to be there for the rest of
     /// this round (FileChecks).
     public init(path: String, identity: FileIdentity) {
         originalPath = Self.isStandardized(path) ? path : URL(fileURLWithPath: path).standardizedFileURL.path

@@ -1,5 +1,7 @@
 import Foundation
 
+internal import CFileStatus
+
 /// Paths as the kernel would follow them, for comparing with grants (Docs/Security.md, "Paths").
 public enum ResolvedPath {
     /// How many symbolic links one path may pass through, as Linux allows (`ELOOP`).
@@ -49,9 +51,17 @@ public enum ResolvedPath {
     /// `resolve(folder)`, taken from `folders` when it was resolved before, and kept there.
     public static func resolve(folder: String, reusing folders: inout [String: String]) -> String {
         if let known = folders[folder] { return known }
-        let resolved = resolve(folder)
+        let resolved = linkFree(folder) ?? resolve(folder)
         folders[folder] = resolved
         return resolved
+    }
+
+    /// `folder` itself when it is an absolute, standardized path to a folder with no symbolic link
+    /// anywhere along it: one `openat2` (RESOLVE_NO_SYMLINKS) asks the kernel that, where `resolve`
+    /// reads every part with an `lstat`. Nil when that is not known (a link, a part missing, no
+    /// `openat2`): `resolve` then works it out.
+    private static func linkFree(_ folder: String) -> String? {
+        FileReference.isStandardized(folder) && relay_folder_is_link_free(folder) == 1 ? folder : nil
     }
 
     /// Whether `path` is `folder` or inside it (both resolved).

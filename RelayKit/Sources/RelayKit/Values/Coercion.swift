@@ -189,7 +189,9 @@ extension Value {
         if let item = onlyItem { return try item.fileValue(relativeTo: baseDirectory) }
         switch self {
         case .file(let file): return file
-        case .text(let path) where !path.isEmpty: return FileReference(path: path, relativeTo: baseDirectory)
+        case .text(let path) where !path.isEmpty:
+            if let problem = FileReference.pathProblem(path) { throw CoercionError(value: self, target: .file, reason: problem) }
+            return FileReference(path: path, relativeTo: baseDirectory)
         default: throw CoercionError(value: self, target: .file)
         }
     }
