@@ -79,16 +79,14 @@ public final class EntityDescriptor: Sendable {
         }
         self.readers = readers
         let query = E.defaultQuery
-        let wrap: @Sendable ([E], EntityDescriptor) -> [EntityValue] = { entities, descriptor in
-            entities.map { EntityValue($0, descriptor: descriptor) }
-        }
+        let wrap: @Sendable ([E], EntityDescriptor) -> [EntityValue] = { EntityValue.values($0, descriptor: $1) }
         self.query = QueryFunctions(
             byIds: { wrap(try await query.entities(for: $0), $1) },
             all: { wrap(try await query.allEntities(), $0) },
             suggested: { wrap(try await query.suggestedEntities(), $0) },
             byTitle: { wrap(try await query.entities(matching: $0), $1) },
             byRequest: { request, descriptor in
-                try await query.entities(matching: request).map { .entity(EntityValue($0, descriptor: descriptor)) }
+                EntityValue.listed(try await query.entities(matching: request), descriptor: descriptor)
             },
             capabilities: query.capabilities)
         transfer = { ($0 as? E)?.transferRepresentations ?? [] }
@@ -216,7 +214,9 @@ public final class EntityDescriptor: Sendable {
 
 /// Reads one property of entities of one type, looked up once by name so that reading it from
 /// many entities (filtering, sorting) costs no lookup per entity.
-public struct PropertyReader: Sendable {
+/// A class: a filter takes its reader for each item it judges, and a copy is then one retain,
+/// not one for each closure.
+public final class PropertyReader: Sendable {
     /// The value without fetching; nil for a deferred property.
     public let now: @Sendable (EntityValue) -> Value?
     private let fetch: (@Sendable (EntityValue) async throws -> Value)?

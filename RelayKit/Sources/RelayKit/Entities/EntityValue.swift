@@ -18,6 +18,30 @@ public struct EntityValue: Sendable, Hashable {
         box = EntityBox(entity)
     }
 
+    private init(descriptor: EntityDescriptor, box: any AnyEntityBox) {
+        self.descriptor = descriptor
+        self.box = box
+    }
+
+    /// Values of a query's many results, with their type's descriptor: the box's generic type is
+    /// looked up once, not once an entity (4% of a find over a million).
+    static func values<E: Entity>(_ entities: [E], descriptor: EntityDescriptor) -> [EntityValue] {
+        let boxType = EntityBox<E>.self
+        var values: [EntityValue] = []
+        values.reserveCapacity(entities.count)
+        for entity in entities { values.append(EntityValue(descriptor: descriptor, box: boxType.init(entity))) }
+        return values
+    }
+
+    /// The same as workflow values, made in one list.
+    static func listed<E: Entity>(_ entities: [E], descriptor: EntityDescriptor) -> [Value] {
+        let boxType = EntityBox<E>.self
+        var values: [Value] = []
+        values.reserveCapacity(entities.count)
+        for entity in entities { values.append(.entity(EntityValue(descriptor: descriptor, box: boxType.init(entity)))) }
+        return values
+    }
+
     /// The entity as an existential, for code that does not know its type.
     public var base: any Entity { box.base }
 

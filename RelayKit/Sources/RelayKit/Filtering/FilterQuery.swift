@@ -103,11 +103,16 @@ public struct FilterQuery: Sendable {
         let names = Set(properties)
         var batched: [ObjectIdentifier: [PropertyReader]] = [:]
         var entitiesByType: [ObjectIdentifier: [EntityValue]] = [:]
+        // Items come in runs of one type: the last type's answer is kept, not looked up an item.
+        var last: (type: ObjectIdentifier, fetches: Bool)?
         for case .entity(let entity) in items {
             let type = ObjectIdentifier(entity.descriptor)
-            let readers = batched[type] ?? names.compactMap { entity.descriptor.reader(for: $0) }.filter(\.fetchesMany)
-            batched[type] = readers
-            if !readers.isEmpty { entitiesByType[type, default: []].append(entity) }
+            if last?.type != type {
+                let readers = batched[type] ?? names.compactMap { entity.descriptor.reader(for: $0) }.filter(\.fetchesMany)
+                batched[type] = readers
+                last = (type, !readers.isEmpty)
+            }
+            if last?.fetches == true { entitiesByType[type, default: []].append(entity) }
         }
         for (type, entities) in entitiesByType {
             for reader in batched[type] ?? [] { try await reader.prefetch(entities) }
