@@ -47,6 +47,7 @@ let package = Package(
                 .map { .linkedLibrary($0, .when(platforms: [.macOS])) }),
         .target(name: "CHTTPClient", dependencies: ["CPipeSignal"], linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .target(name: "CPipeSignal"),
+        .target(name: "CMallocArena"),
         .target(name: "CSpawn"),
         .target(name: "RelayLanguage", dependencies: [.product(name: "RelayKit", package: "RelayKit"), "CLibYAML"]),
         .target(
@@ -71,7 +72,7 @@ let package = Package(
         // then looks up a dozen libraries' symbols at each start rather than Swift's too
         // (Docs/Performance.md). Foundation's own static parts come in one group, in any order.
         .executableTarget(
-            name: "relay", dependencies: ["RelayCLI"], swiftSettings: systemHeaderFlags,
+            name: "relay", dependencies: ["RelayCLI", "CMallocArena"], swiftSettings: systemHeaderFlags,
             linkerSettings: [
                 .unsafeFlags(
                     ["-static-stdlib", "-Xlinker", "--start-group"]

@@ -57,7 +57,7 @@ struct DocumentTests {
         for fragment in [
             "<h1>Trails &amp; <em>Paths</em></h1>", "<strong>bold</strong>", "<del>gone</del>", "<code>code</code>",
             "<angle>", "<a href=\"https://x.org/?a=1&amp;b=2\">a link</a>", "<br />", "<ol>\n<li>first</li>",
-            "<input type=\"checkbox\" disabled=\"\" checked=\"\" /> done", "<th align=\"left\">Trail</th>",
+            "<input type=\"checkbox\" checked=\"\" disabled=\"\" /> done", "<th align=\"left\">Trail</th>",
             "<td align=\"right\">4.2</td>", "<blockquote>\n<p>quoted</p>\n</blockquote>",
             "<pre><code class=\"language-swift\">let x = 1 &lt; 2\n</code></pre>", "<hr />",
         ] {
@@ -123,6 +123,14 @@ struct DocumentTests {
         // A destination with a space is percent-encoded in HTML, and written in <…> in Markdown.
         let linked = try MarkdownReader.richText(from: "[x](<https://x.org/a b> \"T\")")
         #expect(HTMLWriter.html(for: linked) == "<p><a href=\"https://x.org/a%20b\" title=\"T\">x</a></p>\n")
+        // A combining mark after a quote or a bracket does not hide it from escaping: the title
+        // cannot end its attribute, nor the text open a tag.
+        let marked = RichText(blocks: [
+            .paragraph([.link(url: "https://x.org", title: "a\"\u{301} onmouseover=\"x", [.text("<\u{301}b>&\u{301}")])])
+        ])
+        #expect(
+            HTMLWriter.html(for: marked)
+                == "<p><a href=\"https://x.org\" title=\"a&quot;\u{301} onmouseover=&quot;x\">&lt;\u{301}b&gt;&amp;\u{301}</a></p>\n")
         #expect(try MarkdownReader.richText(from: MarkdownWriter.markdown(for: linked)) == linked)
         #expect(try MarkdownReader.richText(from: MarkdownWriter.markdown(for: document)) == document)
         // RTF keeps links' titles and lists' looseness, shows an image as a link to it, and leaves raw HTML out.

@@ -1,84 +1,205 @@
 /// Writes rich text as an HTML fragment (or a whole document).
+///
+/// HTML as CommonMark's reference renderer writes it, so that Markdown keeps what it says: a tight
+/// list's paragraphs without `<p>`, raw HTML as written, images with their alt text and titles,
+/// link titles, destinations percent-encoded. Written into one buffer of UTF-8 bytes: a document's
+/// text is copied once, not once for each level of blocks and inlines around it.
 public enum HTMLWriter {
     /// The HTML for `richText`; with `document`, wrapped in `<!DOCTYPE html>…<body>`.
     public static func html(for richText: RichText, document: Bool = false, title: String = "") -> String {
-        let body = joined(richText.blocks)
-        guard document else { return body }
-        return "<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>\(escape(title))</title>\n</head>\n<body>\n\(body)</body>\n</html>\n"
+        var output = HTMLOutput()
+        if document {
+            output.append("<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>")
+            output.escaped(title)
+            output.append("</title>\n</head>\n<body>\n")
+        }
+        for block in richText.blocks { output.write(block) }
+        if document { output.append("</body>\n</html>\n") }
+        return output.text
     }
 
-    /// HTML as CommonMark's reference renderer writes it, so that Markdown keeps what it says:
-    /// a tight list's paragraphs without `<p>`, raw HTML as written, images with their alt text
-    /// and titles, link titles, destinations percent-encoded.
-    static func html(for block: RichText.Block, tight: Bool = false) -> String {
-        switch block {
-        case .heading(let level, let inlines):
-            let tag = "h\(min(max(level, 1), 6))"
-            return "<\(tag)>\(html(for: inlines))</\(tag)>\n"
-        case .paragraph(let inlines): return tight ? html(for: inlines) : "<p>\(html(for: inlines))</p>\n"
-        case .quote(let blocks): return "<blockquote>\n\(joined(blocks))</blockquote>\n"
-        case .code(let language, let text):
-            let attribute = language.map { " class=\"language-\(escape($0))\"" } ?? ""
-            return "<pre><code\(attribute)>\(escape(text))</code></pre>\n"
-        case .rule: return "<hr />\n"
-        case .html(let text): return text.hasSuffix("\n") ? text : text + "\n"
-        case .list(let ordered, let listStart, let items, let isTight):
-            let start = RichText.itemNumber(start: listStart, index: 0)
-            let open = ordered ? (start == 1 ? "<ol>" : "<ol start=\"\(start)\">") : "<ul>"
-            let body = items.map { item -> String in
-                let box = item.checked.map { "<input type=\"checkbox\" disabled=\"\"\($0 ? " checked=\"\"" : "") /> " } ?? ""
-                var content = ""
-                for (index, block) in item.blocks.enumerated() {
-                    let written = html(for: block, tight: isTight)
-                    // A block starts on a line of its own, except a tight item's first paragraph.
-                    if !(index == 0 && isTight && block.isParagraph), !content.hasSuffix("\n") {
-                        content += "\n"
-                    }
-                    content += written
+    /// `&`, `<`, `>` and `"` as entities (also right for pango markup and XML text), wherever they
+    /// stand: a combining mark after one does not hide it.
+    public static func escape(_ text: String) -> String {
+        var output = HTMLOutput()
+        output.escaped(text)
+        return output.text
+    }
+
+    /// A link's or image's destination in an attribute: characters a URL may hold as they are,
+    /// `&` as `&amp;`, `'` as `&#x27;`, and every other byte percent-encoded (a `%` already there
+    /// is kept, so an encoded destination is not encoded twice).
+    static func escapeDestination(_ url: String) -> String {
+        var output = HTMLOutput()
+        output.destination(url)
+        return output.text
+    }
+}
+
+/// HTML being written: UTF-8 bytes in one buffer. Every text written is valid UTF-8 and only
+/// ASCII is added around it, so the bytes are valid UTF-8 too.
+private struct HTMLOutput {
+    private var bytes: [UInt8] = []
+
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
+
+    /// `text` with `&`, `<`, `>` and `"` as entities; the runs between them copied whole.
+    mutating func escaped(_ text: String) {
+        var text = text
+        text.withUTF8 { source in
+            var run = 0
+            for index in source.indices {
+                let entity: StaticString
+                switch source[index] {
+                case UInt8(ascii: "&"): entity = "&amp;"
+                case UInt8(ascii: "<"): entity = "&lt;"
+                case UInt8(ascii: ">"): entity = "&gt;"
+                case UInt8(ascii: "\""): entity = "&quot;"
+                default: continue
                 }
-                return "<li>\(box)\(content)</li>\n"
-            }.joined()
-            return "\(open)\n\(body)\(ordered ? "</ol>" : "</ul>")\n"
-        case .table(let table):
-            var output = "<table>\n"
-            for (rowIndex, row) in table.rows.enumerated() {
-                let cell = rowIndex == 0 ? "th" : "td"
-                if rowIndex == 0 { output += "<thead>\n" } else if rowIndex == 1 { output += "<tbody>\n" }
-                output += "<tr>\n"
-                for (column, content) in row.enumerated() {
-                    let alignment = column < table.alignments.count ? table.alignments[column] : .none
-                    let style = alignment == .none ? "" : " align=\"\(alignment)\""
-                    output += "<\(cell)\(style)>\(html(for: content))</\(cell)>\n"
-                }
-                output += "</tr>\n"
-                if rowIndex == 0 { output += "</thead>\n" }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[run..<index]))
+                bytes.append(contentsOf: UnsafeBufferPointer(start: entity.utf8Start, count: entity.utf8CodeUnitCount))
+                run = index + 1
             }
-            if table.rows.count > 1 { output += "</tbody>\n" }
-            return output + "</table>\n"
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[run...]))
         }
     }
 
-    private static func joined(_ blocks: [RichText.Block]) -> String {
-        blocks.map { html(for: $0) }.joined()
+    /// A destination as `HTMLWriter.escapeDestination` describes it.
+    mutating func destination(_ url: String) {
+        let hex = Array("0123456789ABCDEF".utf8)
+        for byte in url.utf8 {
+            switch byte {
+            case UInt8(ascii: "&"): append("&amp;")
+            case UInt8(ascii: "'"): append("&#x27;")
+            case _ where Self.destinationSafe[Int(byte)]: bytes.append(byte)
+            default: bytes.append(contentsOf: [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
+            }
+        }
     }
 
-    static func html(for inlines: [RichText.Inline]) -> String {
-        inlines.map { inline -> String in
-            switch inline {
-            case .text(let text): escape(text)
-            case .italic(let inner): "<em>\(html(for: inner))</em>"
-            case .bold(let inner): "<strong>\(html(for: inner))</strong>"
-            case .strikethrough(let inner): "<del>\(html(for: inner))</del>"
-            case .code(let code): "<code>\(escape(code))</code>"
-            case .link(let url, let title, let inner):
-                "<a href=\"\(escapeDestination(url))\"\(title.map { " title=\"\(escape($0))\"" } ?? "")>\(html(for: inner))</a>"
-            case .image(let source, let title, let alt):
-                "<img src=\"\(escapeDestination(source))\" alt=\"\(escape(altText(alt)))\"\(title.map { " title=\"\(escape($0))\"" } ?? "") />"
-            case .lineBreak: "<br />\n"
-            case .softBreak: "\n"
-            case .html(let text): text
+    /// Bytes a destination keeps as they are: letters, digits and `-_.+!*(),%#@?=;:/$~`.
+    private static let destinationSafe: [Bool] = {
+        var safe = [Bool](repeating: false, count: 256)
+        for byte in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.+!*(),%#@?=;:/$~".utf8 { safe[Int(byte)] = true }
+        return safe
+    }()
+
+    mutating func write(_ block: RichText.Block, tight: Bool = false) {
+        switch block {
+        case .heading(let level, let inlines):
+            let tag = "h\(min(max(level, 1), 6))"
+            append("<\(tag)>")
+            write(inlines)
+            append("</\(tag)>\n")
+        case .paragraph(let inlines):
+            if tight { return write(inlines) }
+            append("<p>")
+            write(inlines)
+            append("</p>\n")
+        case .quote(let blocks):
+            append("<blockquote>\n")
+            for block in blocks { write(block) }
+            append("</blockquote>\n")
+        case .code(let language, let text):
+            append("<pre><code")
+            if let language {
+                append(" class=\"language-")
+                escaped(language)
+                append("\"")
             }
-        }.joined()
+            append(">")
+            escaped(text)
+            append("</code></pre>\n")
+        case .rule: append("<hr />\n")
+        case .html(let text):
+            append(text)
+            if !text.hasSuffix("\n") { append("\n") }
+        case .list(let ordered, let listStart, let items, let isTight):
+            let start = RichText.itemNumber(start: listStart, index: 0)
+            append(ordered ? (start == 1 ? "<ol>\n" : "<ol start=\"\(start)\">\n") : "<ul>\n")
+            for item in items {
+                append("<li>")
+                if let checked = item.checked { append(checked ? "<input type=\"checkbox\" checked=\"\" disabled=\"\" /> " : "<input type=\"checkbox\" disabled=\"\" /> ") }
+                let content = bytes.count
+                for (index, block) in item.blocks.enumerated() {
+                    // A block starts on a line of its own, except a tight item's first paragraph.
+                    if !(index == 0 && isTight && block.isParagraph), bytes.count == content || bytes.last != UInt8(ascii: "\n") {
+                        append("\n")
+                    }
+                    write(block, tight: isTight)
+                }
+                append("</li>\n")
+            }
+            append(ordered ? "</ol>\n" : "</ul>\n")
+        case .table(let table):
+            append("<table>\n")
+            for (rowIndex, row) in table.rows.enumerated() {
+                let cell = rowIndex == 0 ? "th" : "td"
+                if rowIndex == 0 { append("<thead>\n") } else if rowIndex == 1 { append("<tbody>\n") }
+                append("<tr>\n")
+                for (column, content) in row.enumerated() {
+                    let alignment = column < table.alignments.count ? table.alignments[column] : .none
+                    append(alignment == .none ? "<\(cell)>" : "<\(cell) align=\"\(alignment)\">")
+                    write(content)
+                    append("</\(cell)>\n")
+                }
+                append("</tr>\n")
+                if rowIndex == 0 { append("</thead>\n") }
+            }
+            if table.rows.count > 1 { append("</tbody>\n") }
+            append("</table>\n")
+        }
+    }
+
+    mutating func write(_ inlines: [RichText.Inline]) {
+        for inline in inlines {
+            switch inline {
+            case .text(let text): escaped(text)
+            case .italic(let inner): wrapped(inner, in: "em")
+            case .bold(let inner): wrapped(inner, in: "strong")
+            case .strikethrough(let inner): wrapped(inner, in: "del")
+            case .code(let code):
+                append("<code>")
+                escaped(code)
+                append("</code>")
+            case .link(let url, let title, let inner):
+                append("<a href=\"")
+                destination(url)
+                append("\"")
+                titled(title)
+                append(">")
+                write(inner)
+                append("</a>")
+            case .image(let source, let title, let alt):
+                append("<img src=\"")
+                destination(source)
+                append("\" alt=\"")
+                escaped(Self.altText(alt))
+                append("\"")
+                titled(title)
+                append(" />")
+            case .lineBreak: append("<br />\n")
+            case .softBreak: append("\n")
+            case .html(let text): append(text)
+            }
+        }
+    }
+
+    private mutating func wrapped(_ inner: [RichText.Inline], in tag: String) {
+        append("<\(tag)>")
+        write(inner)
+        append("</\(tag)>")
+    }
+
+    /// ` title="…"`, when there is a title.
+    private mutating func titled(_ title: String?) {
+        guard let title else { return }
+        append(" title=\"")
+        escaped(title)
+        append("\"")
     }
 
     /// An image's description as the `alt` attribute holds it: its text, raw HTML as text, breaks as spaces.
@@ -91,49 +212,5 @@ public enum HTMLWriter {
             case .lineBreak, .softBreak: " "
             }
         }.joined()
-    }
-
-    /// A link's or image's destination in an attribute: characters a URL may hold as they are,
-    /// `&` as `&amp;`, `'` as `&#x27;`, and every other byte percent-encoded (a `%` already there
-    /// is kept, so an encoded destination is not encoded twice).
-    static func escapeDestination(_ url: String) -> String {
-        var result = ""
-        result.reserveCapacity(url.utf8.count)
-        for byte in url.utf8 {
-            switch byte {
-            case UInt8(ascii: "&"): result += "&amp;"
-            case UInt8(ascii: "'"): result += "&#x27;"
-            case _ where destinationSafe.contains(byte): result.unicodeScalars.append(Unicode.Scalar(byte))
-            default: result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-            }
-        }
-        return result
-    }
-
-    /// Bytes a destination keeps as they are: letters, digits and `-_.+!*(),%#@?=;:/$~`.
-    private static let destinationSafe: Set<UInt8> = Set(
-        Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.+!*(),%#@?=;:/$~".utf8))
-
-    /// `&`, `<`, `>` and `"` as entities (also right for pango markup and XML text).
-    public static func escape(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
-}
-
-extension String {
-    /// The string with `0`s before it up to `length` characters (hex digits of a byte).
-    fileprivate func leftPadded(to length: Int) -> String {
-        count >= length ? self : String(repeating: "0", count: length - count) + self
     }
 }
