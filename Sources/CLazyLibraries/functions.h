@@ -94,11 +94,12 @@
     X(11, cmark_node_get_list_type) \
     X(12, cmark_node_get_literal) \
     X(13, cmark_node_get_title) \
-    X(14, cmark_node_get_type_string) \
-    X(15, cmark_node_get_url) \
-    X(16, cmark_node_next) \
-    X(17, cmark_parser_attach_syntax_extension) \
-    X(18, cmark_parser_feed) \
-    X(19, cmark_parser_finish) \
-    X(20, cmark_parser_free) \
-    X(21, cmark_parser_new)
+    X(14, cmark_node_get_type) \
+    X(15, cmark_node_get_type_string) \
+    X(16, cmark_node_get_url) \
+    X(17, cmark_node_next) \
+    X(18, cmark_parser_attach_syntax_extension) \
+    X(19, cmark_parser_feed) \
+    X(20, cmark_parser_finish) \
+    X(21, cmark_parser_free) \
+    X(22, cmark_parser_new)

@@ -20,8 +20,8 @@ package enum MarkdownReader {
         for name in ["table", "strikethrough", "tasklist", "autolink"] {
             if let syntax = cmark_find_syntax_extension(name) { cmark_parser_attach_syntax_extension(parser, syntax) }
         }
-        var bytes = Array(markdown.utf8)
-        bytes.withUnsafeMutableBufferPointer { buffer in
+        var markdown = markdown
+        markdown.withUTF8 { buffer in
             buffer.baseAddress?.withMemoryRebound(to: CChar.self, capacity: buffer.count) { cmark_parser_feed(parser, $0, buffer.count) }
         }
         guard let document = cmark_parser_finish(parser) else { throw IntentError("cannot parse the Markdown") }
@@ -38,15 +38,20 @@ package enum MarkdownReader {
         return depth + 1
     }
 
-    private static func children(of node: OpaquePointer) -> [OpaquePointer] {
-        var result: [OpaquePointer] = []
-        var child = cmark_node_first_child(node)
-        while let current = child {
-            result.append(current)
-            child = cmark_node_next(current)
+    /// The children of a node, first to last, read as they are walked (no list made a node).
+    private struct Children: Sequence, IteratorProtocol {
+        private var upcoming: OpaquePointer?
+
+        init(of node: OpaquePointer) { upcoming = cmark_node_first_child(node) }
+
+        mutating func next() -> OpaquePointer? {
+            guard let current = upcoming else { return nil }
+            upcoming = cmark_node_next(current)
+            return current
         }
-        return result
     }
+
+    private static func children(of node: OpaquePointer) -> Children { Children(of: node) }
 
     private static func typeName(_ node: OpaquePointer) -> String {
         cmark_node_get_type_string(node).map { String(cString: $0) } ?? ""
@@ -71,19 +76,20 @@ package enum MarkdownReader {
         return try children(of: node).compactMap { try block($0, depth: depth) }
     }
 
+    /// A block: cmark's own kinds told by number, an extension's (a table) by name.
     private static func block(_ node: OpaquePointer, depth: Int) throws -> RichText.Block? {
-        switch typeName(node) {
-        case "heading": return .heading(level: Int(cmark_node_get_heading_level(node)), try inlines(under: node, depth: depth))
-        case "paragraph": return .paragraph(try inlines(under: node, depth: depth))
-        case "block_quote": return .quote(try blocks(under: node, depth: depth))
-        case "code_block":
+        switch cmark_node_get_type(node) {
+        case CMARK_NODE_HEADING: return .heading(level: Int(cmark_node_get_heading_level(node)), try inlines(under: node, depth: depth))
+        case CMARK_NODE_PARAGRAPH: return .paragraph(try inlines(under: node, depth: depth))
+        case CMARK_NODE_BLOCK_QUOTE: return .quote(try blocks(under: node, depth: depth))
+        case CMARK_NODE_CODE_BLOCK:
             // The language is the first word of the info string (``` ruby startline=3).
             let info = cmark_node_get_fence_info(node).map { String(cString: $0) } ?? ""
             let language = info.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init)
             return .code(language: language, text: literal(node))
-        case "thematic_break": return .rule
-        case "html_block": return .html(literal(node))
-        case "list":
+        case CMARK_NODE_THEMATIC_BREAK: return .rule
+        case CMARK_NODE_HTML_BLOCK: return .html(literal(node))
+        case CMARK_NODE_LIST:
             let items = try children(of: node).map { item in
                 let checked: Bool? = typeName(item) == "tasklist" ? cmark_gfm_extensions_get_tasklist_item_checked(item) : nil
                 return RichText.ListItem(checked: checked, blocks: try blocks(under: item, depth: depth))
@@ -93,7 +99,8 @@ package enum MarkdownReader {
             return .list(
                 ordered: ordered, start: ordered ? Int(cmark_node_get_list_start(node)) : 1, items: items,
                 tight: cmark_node_get_list_tight(node) != 0)
-        case "table":
+        default:
+            guard typeName(node) == "table" else { return nil }
             let columns = Int(cmark_gfm_extensions_get_table_columns(node))
             let alignmentCodes = cmark_gfm_extensions_get_table_alignments(node)
             let alignments: [RichText.Table.Alignment] = (0..<columns).map { index in
@@ -106,7 +113,6 @@ package enum MarkdownReader {
             }
             let rows = try children(of: node).map { row in try children(of: row).map { try inlines(under: $0, depth: depth) } }
             return .table(RichText.Table(alignments: alignments, rows: rows))
-        default: return nil
         }
     }
 
@@ -114,7 +120,8 @@ package enum MarkdownReader {
     private static func inlines(under node: OpaquePointer, depth: Int) throws -> [RichText.Inline] {
         let depth = try deeper(depth)
         var result: [RichText.Inline] = []
-        for case let run? in try children(of: node).map({ try inline($0, depth: depth) }) {
+        for child in children(of: node) {
+            guard let run = try inline(child, depth: depth) else { continue }
             if case .text(let next) = run, case .text(let previous)? = result.last {
                 result[result.count - 1] = .text(previous + next)
             } else {
@@ -124,19 +131,19 @@ package enum MarkdownReader {
         return result
     }
 
+    /// An inline run: cmark's own kinds told by number, an extension's (strikethrough) by name.
     private static func inline(_ node: OpaquePointer, depth: Int) throws -> RichText.Inline? {
-        switch typeName(node) {
-        case "text": return .text(literal(node))
-        case "softbreak": return .softBreak
-        case "linebreak": return .lineBreak
-        case "code": return .code(literal(node))
-        case "emph": return .italic(try inlines(under: node, depth: depth))
-        case "strong": return .bold(try inlines(under: node, depth: depth))
-        case "strikethrough": return .strikethrough(try inlines(under: node, depth: depth))
-        case "link": return .link(url: url(node), title: title(node), try inlines(under: node, depth: depth))
-        case "image": return .image(source: url(node), title: title(node), alt: try inlines(under: node, depth: depth))
-        case "html_inline": return .html(literal(node))
-        default: return nil
+        switch cmark_node_get_type(node) {
+        case CMARK_NODE_TEXT: return .text(literal(node))
+        case CMARK_NODE_SOFTBREAK: return .softBreak
+        case CMARK_NODE_LINEBREAK: return .lineBreak
+        case CMARK_NODE_CODE: return .code(literal(node))
+        case CMARK_NODE_EMPH: return .italic(try inlines(under: node, depth: depth))
+        case CMARK_NODE_STRONG: return .bold(try inlines(under: node, depth: depth))
+        case CMARK_NODE_LINK: return .link(url: url(node), title: title(node), try inlines(under: node, depth: depth))
+        case CMARK_NODE_IMAGE: return .image(source: url(node), title: title(node), alt: try inlines(under: node, depth: depth))
+        case CMARK_NODE_HTML_INLINE: return .html(literal(node))
+        default: return typeName(node) == "strikethrough" ? .strikethrough(try inlines(under: node, depth: depth)) : nil
         }
     }
 }

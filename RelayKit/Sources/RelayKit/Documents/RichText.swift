@@ -64,7 +64,9 @@ public struct RichText: Hashable, Sendable {
     /// them, so readers of other formats leave them out (Docs/Language.md, "Empty blocks in rich text").
     /// Headings and rules stay: an empty heading still shows as a gap, a rule as a line.
     public static func pruned(_ blocks: [Block]) -> [Block] {
-        blocks.compactMap { block -> Block? in
+        // Most documents have nothing to take out: looked at, not rebuilt.
+        if blocks.allSatisfy(isKeptWhole) { return blocks }
+        return blocks.compactMap { block -> Block? in
             switch block {
             case .heading, .rule: return block
             case .paragraph(let inlines): return hasContent(inlines) ? block : nil
@@ -79,6 +81,19 @@ public struct RichText: Hashable, Sendable {
             case .table(let table):
                 return table.rows.contains { $0.contains(where: hasContent) } ? block : nil
             }
+        }
+    }
+
+    /// Whether `pruned` keeps `block` as it is, with nothing inside it taken out.
+    private static func isKeptWhole(_ block: Block) -> Bool {
+        switch block {
+        case .heading, .rule: true
+        case .paragraph(let inlines): hasContent(inlines)
+        case .html(let text): !text.isEmpty
+        case .code(_, let text): !(text.isEmpty || text == "\n")
+        case .quote(let inner): !inner.isEmpty && inner.allSatisfy(isKeptWhole)
+        case .list(_, _, let items, _): !items.isEmpty && items.allSatisfy { $0.blocks.allSatisfy(isKeptWhole) }
+        case .table(let table): table.rows.contains { $0.contains(where: hasContent) }
         }
     }
 
