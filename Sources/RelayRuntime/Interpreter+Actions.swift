@@ -182,12 +182,17 @@ extension Interpreter {
         _ argument: Value, for parameter: ParameterDefinition, of action: ActionDefinition, step: PlannedStep
     ) async throws -> Value {
         let target = ConversionTarget(parameter: parameter)
-        let value = try await withStepErrors(step) {
-            do {
-                return try await conversions.convert(argument, to: target, in: StepContext(interpreter: self, step: step))
-            } catch let error as ConversionError {
-                let role = parameter.isInput ? "input '\(parameter.name)'" : "parameter '\(parameter.name)'"
-                throw RuntimeError("\(role) wants \(target): \(error.message)", step: step.displayName, at: step.range)
+        let value: Value
+        if let unchanged = Conversions.unchanged(argument, for: target) {
+            value = unchanged
+        } else {
+            value = try await withStepErrors(step) {
+                do {
+                    return try await conversions.convert(argument, to: target, in: StepContext(interpreter: self, step: step))
+                } catch let error as ConversionError {
+                    let role = parameter.isInput ? "input '\(parameter.name)'" : "parameter '\(parameter.name)'"
+                    throw RuntimeError("\(role) wants \(target): \(error.message)", step: step.displayName, at: step.range)
+                }
             }
         }
         // Only a parameter with choices reads its value as text (a long rich text's takes a while).

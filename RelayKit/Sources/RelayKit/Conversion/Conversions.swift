@@ -78,6 +78,17 @@ public struct Conversions: Sendable {
 
     // MARK: - Converting a value
 
+    /// `value` itself when it is already what `target` wants and `convert` would give it back as
+    /// it is — text for text, a number for a number, a truth value or a date for one — known
+    /// without an async call (most arguments of most steps); nil when `convert` must look.
+    public static func unchanged(_ value: Value, for target: ConversionTarget) -> Value? {
+        guard !target.isExplicit, target.contentTypes.isEmpty else { return nil }
+        switch (value, target.type) {
+        case (.text, .text), (.number, .number), (.boolean, .boolean), (.date, .date): return value
+        default: return nil
+        }
+    }
+
     /// `value` as `target` wants it. Throws `ConversionError` when it cannot be; errors a converter
     /// or a package throws pass through.
     public func convert(_ value: Value, to target: ConversionTarget, in context: any IntentContext) async throws -> Value {

@@ -149,7 +149,9 @@ public struct Parameter<T: ParameterValue>: Sendable {
         return { value in (try? T(parameterValue: value)).flatMap(check) }
     }
 
-    /// The value the workflow gave, else the default.
+    /// The value the workflow gave, else the default. Inlinable, so that an action reads it
+    /// specialized for its type, without looking up the storage's generic type on every read.
+    @inlinable
     public var wrappedValue: T {
         get {
             guard let value = storage.value ?? storage.defaultValue ?? T.emptyValue else {
@@ -179,8 +181,8 @@ protocol AnyParameterStorage: AnyObject {
 final class ParameterStorage<T: ParameterValue>: AnyParameterStorage, @unchecked Sendable {
     /// How the parameter presents itself; nil in an intent made to be performed, which needs none.
     private let describedOptions: ParameterOptions?
-    let defaultValue: T?
-    var value: T?
+    @usableFromInline let defaultValue: T?
+    @usableFromInline var value: T?
 
     @usableFromInline
     init(options: ParameterOptions?, defaultValue: T?) {
