@@ -109,7 +109,7 @@ public struct FileChanges: Sendable {
         // look-ups at those names were (a file system that hangs on them hung there first). Bytes
         // copied to another file system, a replaced file taken away, and the journal's first
         // change (which makes its folder and flushes it) run on a thread of their own, which a
-        // signal or a step's timeout stops (Docs/Performance.md, "Renames").
+        // signal or a step's timeout stops (Docs/Reliability.md, "Stopping").
         if withoutLinks, journal?.hasChanges ?? true {
             // A file's identity says it is there (a link's entry may lead nowhere: asked apart).
             let identity = FileIdentity(path: source)
