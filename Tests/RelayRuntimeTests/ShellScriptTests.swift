@@ -54,6 +54,20 @@ struct ShellScriptTests {
         await expectFailure("- run-shell-script: 'head -c 100000 /dev/zero | tr \"\\\\0\" x >&2; exit 1'", "status 1: …xxxx", shorterThan: 1_100)
     }
 
+    @Test("an argument holding a NUL starts nothing: exec would cut it there, and the script would get another argument")
+    func argumentWithNul() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-shell-nul-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let keep = folder.appendingPathComponent("keep")
+        try "kept".write(to: keep, atomically: true, encoding: .utf8)
+        await expectFailure(
+            "- text: \"\(keep.path)\\0.tmp\"\n- run-shell-script: { script: 'rm -f -- \"$1\"', input-mode: arguments }",
+            "an argument cannot hold a NUL character")
+        await expectFailure("- run-shell-script: \"echo a\\0; echo b\"", "an argument cannot hold a NUL character")
+        #expect(FileManager.default.fileExists(atPath: keep.path))
+    }
+
     @Test("without a run grant nothing starts, and the denial names sh")
     func needsGrant() async throws {
         do {

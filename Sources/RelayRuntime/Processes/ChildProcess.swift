@@ -71,6 +71,11 @@ final class ChildProcess: @unchecked Sendable {
             case .standardError: 2
             }
         }
+        // exec reads each argument only up to a NUL: the program would be given other arguments
+        // than the ones named (a script's `rm -- "$1"` given 'keep\0.tmp' would remove 'keep').
+        if let cut = ([executable] + arguments + environment.map { $0.key + $0.value }).first(where: { $0.utf8.contains(0) }) {
+            throw ChildProcessError("cannot start '\(executable)': an argument cannot hold a NUL character (\\0): '\(Excerpt.start(of: cut))'")
+        }
         var child = relay_child()
         let streams = relay_streams(input: descriptor(inputStream), output: descriptor(outputStream), errors: descriptor(errorStream))
         let argv = ([executable] + arguments).map { strdup($0) }
