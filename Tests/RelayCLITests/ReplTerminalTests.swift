@@ -131,7 +131,8 @@ struct ReplTerminalTests {
         try await terminal.send("      - fail: three", "Enter")
         try await terminal.send("", "Enter")
         try await terminal.waitFor("for-each [")
-        let screen = try await terminal.waitFor("three")
+        // The error itself: "three" alone is on the screen already, in the step as typed.
+        let screen = try await terminal.waitFor("error: step 'fail': three")
         try await Task.sleep(for: .milliseconds(300))
         let after = try await terminal.screen()
         #expect(!after.contains("for-each ["), "SCREEN<<\(after)>>")
