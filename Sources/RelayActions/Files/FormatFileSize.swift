@@ -28,8 +28,8 @@ struct FormatFileSize: Intent {
         default:
             bytes = try size.numberValue()
         }
-        // Int64's largest value is not a Double: the largest size below it is 2^63 - 1024.
-        guard bytes.isFinite, bytes >= 0, bytes < 9_223_372_036_854_775_807, let count = Int64(exactly: bytes.rounded()) else {
+        // Int64's largest value is not a Double: below 2^63 (`0x1p63`, exact), the largest is 2^63 - 1024.
+        guard bytes.isFinite, bytes >= 0, bytes < 0x1p63, let count = Int64(exactly: bytes.rounded()) else {
             throw IntentError("a file size is a whole number of bytes from 0 to about 9.2 EB, not \(NumberFormatting.text(bytes))")
         }
         return .value(.text(ByteCount.text(count, binary: units.lowercased() == "binary")))
