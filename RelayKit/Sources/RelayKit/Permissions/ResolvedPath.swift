@@ -43,7 +43,7 @@ public enum ResolvedPath {
             let folder = String(utf8[..<slash]), let name = String(utf8[utf8.index(after: slash)...])
         else { return resolve(path) }
         let resolvedFolder = resolve(folder: folder, reusing: &folders)
-        guard !resolvedFolder.contains("\u{0}") else { return resolve(path) }
+        guard !resolvedFolder.utf8.contains(0) else { return resolve(path) }
         let candidate = resolvedFolder == "/" ? "/" + name : resolvedFolder + "/" + name
         return linkTarget(candidate) == nil ? candidate : resolve(candidate)
     }
