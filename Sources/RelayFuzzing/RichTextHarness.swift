@@ -1,7 +1,9 @@
+import Foundation
 import RelayActions
 import RelayKit
 
-/// RTF, Markdown and HTML: what reads into rich text, written as RTF and read again, keeps its text.
+/// RTF, Markdown and HTML: what reads into rich text, written as RTF and read again, keeps its text;
+/// its text escaped for HTML holds no markup and unescapes to itself.
 enum RichTextHarness {
     static func checkRTF(_ bytes: [UInt8]) -> String? {
         guard let richText = try? RTFReader.richText(from: String(decoding: bytes, as: UTF8.self)) else { return nil }
@@ -28,6 +30,26 @@ enum RichTextHarness {
             }
         } catch {
             return "the RTF written for \(format) does not read back: \(error)"
+        }
+        return escapesText(richText, format)
+    }
+
+    /// The HTML written for it (a whole page, its text as the title) is made, and its text escaped
+    /// has no `<`, `>` or `"` left, whatever follows them, and unescapes to itself.
+    private static func escapesText(_ richText: RichText, _ format: String) -> String? {
+        let text = richText.plainText
+        _ = HTMLWriter.html(for: richText, document: true, title: text)
+        let escaped = HTMLWriter.escape(text)
+        if escaped.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "\"") }) {
+            return "\(format)'s text escaped for HTML keeps markup: \(String(reflecting: escaped))"
+        }
+        // Unit by unit (`.literal`): a combining mark after an entity must not hide it.
+        var back = escaped
+        for (entity, character) in [("&quot;", "\""), ("&lt;", "<"), ("&gt;", ">"), ("&amp;", "&")] {
+            back = back.replacingOccurrences(of: entity, with: character, options: .literal)
+        }
+        guard back == text else {
+            return "\(format)'s text escaped for HTML unescapes to \(String(reflecting: back)), not \(String(reflecting: text))"
         }
         return nil
     }
