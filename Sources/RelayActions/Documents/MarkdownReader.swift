@@ -51,8 +51,6 @@ package enum MarkdownReader {
         }
     }
 
-    private static func children(of node: OpaquePointer) -> Children { Children(of: node) }
-
     private static func typeName(_ node: OpaquePointer) -> String {
         cmark_node_get_type_string(node).map { String(cString: $0) } ?? ""
     }
@@ -73,7 +71,7 @@ package enum MarkdownReader {
 
     private static func blocks(under node: OpaquePointer, depth: Int) throws -> [RichText.Block] {
         let depth = try deeper(depth)
-        return try children(of: node).compactMap { try block($0, depth: depth) }
+        return try Children(of: node).compactMap { try block($0, depth: depth) }
     }
 
     /// A block: cmark's own kinds told by number, an extension's (a table) by name.
@@ -90,7 +88,7 @@ package enum MarkdownReader {
         case CMARK_NODE_THEMATIC_BREAK: return .rule
         case CMARK_NODE_HTML_BLOCK: return .html(literal(node))
         case CMARK_NODE_LIST:
-            let items = try children(of: node).map { item in
+            let items = try Children(of: node).map { item in
                 let checked: Bool? = typeName(item) == "tasklist" ? cmark_gfm_extensions_get_tasklist_item_checked(item) : nil
                 return RichText.ListItem(checked: checked, blocks: try blocks(under: item, depth: depth))
             }
@@ -111,7 +109,7 @@ package enum MarkdownReader {
                 default: .none
                 }
             }
-            let rows = try children(of: node).map { row in try children(of: row).map { try inlines(under: $0, depth: depth) } }
+            let rows = try Children(of: node).map { row in try Children(of: row).map { try inlines(under: $0, depth: depth) } }
             return .table(RichText.Table(alignments: alignments, rows: rows))
         }
     }
@@ -120,7 +118,7 @@ package enum MarkdownReader {
     private static func inlines(under node: OpaquePointer, depth: Int) throws -> [RichText.Inline] {
         let depth = try deeper(depth)
         var result: [RichText.Inline] = []
-        for child in children(of: node) {
+        for child in Children(of: node) {
             guard let run = try inline(child, depth: depth) else { continue }
             if case .text(let next) = run, case .text(let previous)? = result.last {
                 result[result.count - 1] = .text(previous + next)

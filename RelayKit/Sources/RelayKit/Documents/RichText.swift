@@ -68,18 +68,14 @@ public struct RichText: Hashable, Sendable {
         if blocks.allSatisfy(isKeptWhole) { return blocks }
         return blocks.compactMap { block -> Block? in
             switch block {
-            case .heading, .rule: return block
-            case .paragraph(let inlines): return hasContent(inlines) ? block : nil
-            case .html(let text): return text.isEmpty ? nil : block
-            case .code(_, let text): return text.isEmpty || text == "\n" ? nil : block
             case .quote(let inner):
                 let kept = pruned(inner)
                 return kept.isEmpty ? nil : .quote(kept)
             case .list(let ordered, let start, let items, let tight):
                 let kept = items.map { ListItem(checked: $0.checked, blocks: pruned($0.blocks)) }
                 return kept.isEmpty ? nil : .list(ordered: ordered, start: start, items: kept, tight: tight)
-            case .table(let table):
-                return table.rows.contains { $0.contains(where: hasContent) } ? block : nil
+            default:
+                return showsSomething(block) ? block : nil
             }
         }
     }
@@ -87,12 +83,20 @@ public struct RichText: Hashable, Sendable {
     /// Whether `pruned` keeps `block` as it is, with nothing inside it taken out.
     private static func isKeptWhole(_ block: Block) -> Bool {
         switch block {
-        case .heading, .rule: true
+        case .quote(let inner): !inner.isEmpty && inner.allSatisfy(isKeptWhole)
+        case .list(_, _, let items, _): !items.isEmpty && items.allSatisfy { $0.blocks.allSatisfy(isKeptWhole) }
+        default: showsSomething(block)
+        }
+    }
+
+    /// The rule for a block that holds no blocks: whether it shows something. Headings and rules
+    /// always do; quotes and lists are judged by what they hold (`pruned`).
+    private static func showsSomething(_ block: Block) -> Bool {
+        switch block {
+        case .heading, .rule, .quote, .list: true
         case .paragraph(let inlines): hasContent(inlines)
         case .html(let text): !text.isEmpty
         case .code(_, let text): !(text.isEmpty || text == "\n")
-        case .quote(let inner): !inner.isEmpty && inner.allSatisfy(isKeptWhole)
-        case .list(_, _, let items, _): !items.isEmpty && items.allSatisfy { $0.blocks.allSatisfy(isKeptWhole) }
         case .table(let table): table.rows.contains { $0.contains(where: hasContent) }
         }
     }

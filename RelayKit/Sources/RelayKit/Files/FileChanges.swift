@@ -113,9 +113,7 @@ public struct FileChanges: Sendable {
         if withoutLinks, journal?.hasChanges ?? true {
             // A file's identity says it is there (a link's entry may lead nowhere: asked apart).
             let identity = FileIdentity(path: source)
-            guard identity != nil || AtomicFile.entryExists(source) else {
-                throw FileOperationError("no such file: '\(Excerpt.start(of: source))'")
-            }
+            guard identity != nil || AtomicFile.entryExists(source) else { throw Self.noSuchFile(source) }
             if !AtomicFile.entryExists(destination) {
                 try journal?.record(.moved(from: source, to: destination))
                 if try AtomicFile.renameWithoutLinks(source, to: destination) {
@@ -128,7 +126,7 @@ public struct FileChanges: Sendable {
             }
         }
         return try await onOwnThread { stop throws(FileOperationError) in
-            guard AtomicFile.entryExists(source) else { throw FileOperationError("no such file: '\(Excerpt.start(of: source))'") }
+            guard AtomicFile.entryExists(source) else { throw Self.noSuchFile(source) }
             if AtomicFile.entryExists(destination) {
                 guard overwrite == .replace else { throw FileOperationError(Overwrite.refusal(destination)) }
                 guard destination != source else { return FileReference(path: destination) }
@@ -143,6 +141,10 @@ public struct FileChanges: Sendable {
             }
             return Self.moved(identity, to: destination)
         }
+    }
+
+    private static func noSuchFile(_ source: String) -> FileOperationError {
+        FileOperationError("no such file: '\(Excerpt.start(of: source))'")
     }
 
     /// Moves `source` to another file system, with no link followed: a file's bytes copied (read
