@@ -26,9 +26,11 @@ final class TerminalSession: @unchecked Sendable {
         return try await BlockingWork.run { _ in try self.tmux(arguments) }
     }
 
-    /// Waits until the screen shows `text`, returning the screen; fails after a few seconds.
+    /// Waits until the screen shows `text`, returning the screen; fails after half a minute. Under
+    /// the whole suite on two cores a debug build's first screen has taken more than 10 seconds
+    /// (the permissions test then saw its one question, exit 0 and every file copied, just late).
     @discardableResult
-    func waitFor(_ text: String, seconds: Double = 10) async throws -> String {
+    func waitFor(_ text: String, seconds: Double = 30) async throws -> String {
         let deadline = Date().addingTimeInterval(seconds)
         var shown = ""
         while Date() < deadline {
