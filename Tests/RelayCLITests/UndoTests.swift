@@ -266,6 +266,41 @@ struct UndoTests {
         }
     }
 
+    @Test("renames within one folder after the journal's first: a name taken by a file is refused, a name that is a link is written through (the link kept), the rest renamed, and undo puts back every name")
+    func renamesInOneFolder() async throws {
+        var files: [String: Data] = [:]
+        for index in 1...6 { files["a\(index).txt"] = Data("file \(index)".utf8) }
+        files["r-a3.txt"] = Data("taken".utf8)
+        let folder = try sandbox(files)
+        let outside = folder.appendingPathComponent("gone.txt")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A link where a new name would go, leading to nothing yet.
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("r-a4.txt").path, withDestinationPath: outside.path)
+        try """
+            steps:
+              - find-files: { in: ., where: { name: { begins-with: a } }, sort: name }
+              - for-each:
+                do:
+                  - rename-file: "r-${item.name}"
+                    on-error: continue
+            """.write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
+        let before = snapshot(folder)
+        let run = try await relay(["run", "w.yaml", "--allow-write=\(folder.path)"], in: folder)
+        #expect(run.status == 0, "\(run.standardError)")
+        let after = snapshot(folder)
+        for index in [1, 2, 5, 6] {
+            #expect(after["r-a\(index).txt"] == Data("file \(index)".utf8) && after["a\(index).txt"] == nil, "a\(index).txt")
+        }
+        #expect(after["a3.txt"] == Data("file 3".utf8) && after["r-a3.txt"] == Data("taken".utf8))
+        // Written through the link, as every write is (Docs/Security.md, "Paths"): the file is at the link's target.
+        #expect(after["a4.txt"] == nil && after["gone.txt"] == Data("file 4".utf8))
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.appendingPathComponent("r-a4.txt").path) == outside.path)
+        let undo = try await relay(["undo"], in: folder)
+        #expect(undo.status == 0, "\(undo.standardError)")
+        #expect(snapshot(folder) == before)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.appendingPathComponent("r-a4.txt").path) == outside.path)
+    }
+
     @Test("a signal during relay undo stops it between two changes; undo again finishes it, to the exact bytes", arguments: [SIGTERM, SIGINT])
     func signalDuringUndo(signal: Int32) async throws {
         var files: [String: Data] = [:]

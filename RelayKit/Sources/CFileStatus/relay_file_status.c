@@ -148,18 +148,27 @@ int relay_open_no_symlinks(const char *path, int flags, unsigned int mode) {
     }
 }
 
-int relay_folder_is_link_free(const char *path) {
+int relay_open_link_free_folder(const char *path) {
 #if defined(__linux__)
-    if (path == NULL || path[0] != '/') return 0;
+    if (path == NULL || path[0] != '/') {
+        errno = EINVAL;
+        return -1;
+    }
     struct relay_open_how how = {(uint64_t)(O_PATH | O_DIRECTORY | O_CLOEXEC), 0, RELAY_RESOLVE_NO_SYMLINKS};
     long opened = syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof how);
-    if (opened < 0) return 0;
-    close((int)opened);
-    return 1;
+    return opened < 0 ? -1 : (int)opened;
 #else
     (void)path;
-    return 0;
+    errno = ENOSYS;
+    return -1;
 #endif
+}
+
+int relay_folder_is_link_free(const char *path) {
+    int opened = relay_open_link_free_folder(path);
+    if (opened < 0) return 0;
+    close(opened);
+    return 1;
 }
 
 int relay_rename_no_replace(int from, const char *name, int to, const char *new_name) {

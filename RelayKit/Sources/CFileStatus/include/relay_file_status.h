@@ -49,6 +49,13 @@ int relay_open_no_symlinks(const char *path, int flags, unsigned int mode);
 /// path only, so no read permission is needed); 0 when it is not, or cannot be told that way.
 int relay_folder_is_link_free(const char *path);
 
+/// The absolute `path`, a folder reached with no symbolic link anywhere along it, opened as a path
+/// only (Linux's openat2 with O_PATH and RESOLVE_NO_SYMLINKS: no read permission needed), for
+/// looking at and renaming entries relative to it. Returns the descriptor (close-on-exec), or -1
+/// with errno set: ELOOP or ENOTDIR when a link is in the way, ENOSYS where the system cannot
+/// tell in one call.
+int relay_open_link_free_folder(const char *path);
+
 /// Renames `name` in the folder `from` to `new_name` in the folder `to`, only if nothing is there:
 /// one atomic call where the kernel and file system can (renameat2 with RENAME_NOREPLACE), else a
 /// look at the new name (EEXIST when something is there) and renameat. -1 with errno set on failure.

@@ -176,12 +176,17 @@ public enum AtomicFile {
         // Never over a file: the kernel refuses it in the same call where it can.
         guard relay_rename_no_replace(from.descriptor, from.name, to.descriptor, to.name) == 0 else {
             if errno == EXDEV { return false }
-            if errno == EEXIST { throw FileOperationError("'\(destination)' already exists") }
-            throw failure("cannot move '\(source)' to '\(destination)'", writing: destination)
+            throw renameFailure(source, to: destination)
         }
         DurableWrites.later(FileReference.folderPart(of: source))
         if !sameFolder { DurableWrites.later(FileReference.folderPart(of: destination)) }
         return true
+    }
+
+    /// Why the rename of `source` to `destination` just failed (from `errno`).
+    static func renameFailure(_ source: String, to destination: String) -> FileOperationError {
+        if errno == EEXIST { return FileOperationError("'\(destination)' already exists") }
+        return failure("cannot move '\(source)' to '\(destination)'", writing: destination)
     }
 
     /// Removes the file or link at the resolved path `path`, inside its folder opened with no
