@@ -328,13 +328,13 @@ struct UndoTests {
         kill(process.processIdentifier, signal)
         await RelayProcess.waitForExit(process)
         let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        if process.terminationStatus == 128 + signal {
+        if process.terminationStatus == 128 + signal, said.contains("stopped by") {
             #expect(said.contains("the rest of the run is undone by running 'relay undo' again"), "\(said)")
             #expect(!said.contains("not reverted"), "\(said)")
             #expect(snapshot(folder) != before)
         } else {
-            // The undo was over before the signal came.
-            #expect(process.terminationStatus == 0, "\(said)")
+            // The undo was over before the signal came (which may still end the process as it exits).
+            #expect(process.terminationStatus == 0 || said.hasPrefix("undid 301 changes"), "\(said)")
         }
         // Every file is its old or its new version, and no temporary file is left.
         for (path, data) in snapshot(folder) { #expect(data == before[path] || data == Data("changed\n".utf8), "\(path)") }

@@ -43,6 +43,11 @@ private func copying<T: Sendable>(
 
 /// An input file that must exist and not be a folder.
 private func existingFile(_ file: FileReference) throws -> String {
+    // The step's own look for the file, when it found it where it was, says as much.
+    if let found = file.foundThisStep {
+        guard !found.isFolder else { throw IntentError("'\(found.path)' is a folder") }
+        return found.path
+    }
     let path = file.path
     var info = stat()
     guard stat(path, &info) == 0 else { throw IntentError("no such file: '\(file.shownPath)'") }

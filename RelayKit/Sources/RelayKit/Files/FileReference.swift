@@ -26,9 +26,16 @@ public struct FileIdentity: Hashable, Sendable {
 
     /// The identity of the file at `path` (following a final link), or nil if there is none.
     public init?(path: String) {
+        guard let (identity, _) = Self.withFolderness(path) else { return nil }
+        self = identity
+    }
+
+    /// The identity of the file at `path` (following a final link), and whether it is a folder,
+    /// read in one call.
+    static func withFolderness(_ path: String) -> (FileIdentity, isFolder: Bool)? {
         var status = relay_file_status()
         guard relay_file_status_of(path, 1, &status) == 0 else { return nil }
-        self.init(status)
+        return (FileIdentity(status), status.kind == UInt32(S_IFDIR))
     }
 
     init(_ status: relay_file_status) {
@@ -94,6 +101,8 @@ public enum FileChecks {
 final class FoundPlace: @unchecked Sendable {
     private let lock = NSLock()
     private var path: String?
+    /// Whether what was found is a folder, when the look that found it said.
+    private var isFolder: Bool?
     private var round: UInt64 = 0
 
     init() {}
@@ -108,9 +117,18 @@ final class FoundPlace: @unchecked Sendable {
         lock.withLock { self.round == round ? path : nil }
     }
 
-    func remember(_ path: String, in round: UInt64) {
+    /// The path found in `round` and whether it is a folder, when the look that found it said.
+    func place(in round: UInt64) -> (path: String, isFolder: Bool)? {
+        lock.withLock {
+            guard self.round == round, let path, let isFolder else { return nil }
+            return (path, isFolder)
+        }
+    }
+
+    func remember(_ path: String, isFolder: Bool? = nil, in round: UInt64) {
         lock.withLock {
             self.path = path
+            self.isFolder = isFolder
             self.round = round
         }
     }
@@ -242,15 +260,30 @@ public struct FileReference: Hashable, Sendable {
         guard let identity else { return originalPath }
         let round = FileChecks.round
         if let known = found.path(in: round) { return known }
-        let located = Self.locate(identity, originalPath)
-        found.remember(located, in: round)
+        let (located, isFolder) = Self.locate(identity, originalPath)
+        found.remember(located, isFolder: isFolder, in: round)
         return located
     }
 
-    /// Where the file `identity`, first at `originalPath`, is now (`path`).
-    private static func locate(_ identity: FileIdentity, _ originalPath: String) -> String {
-        let here = FileIdentity(path: originalPath)
-        if here == identity { return originalPath }
+    /// Where the file was found in this step (`path`), and whether it is a folder, as the look
+    /// that found it at its first path read it; nil when that look has not said (the caller
+    /// looks itself).
+    public var foundThisStep: (path: String, isFolder: Bool)? {
+        _ = path
+        return found.place(in: FileChecks.round)
+    }
+
+    /// Where the file `identity`, first at `originalPath`, is now (`path`), and whether it is a
+    /// folder when the look at `originalPath` found it there.
+    private static func locate(_ identity: FileIdentity, _ originalPath: String) -> (String, Bool?) {
+        let look = FileIdentity.withFolderness(originalPath)
+        let here = look?.0
+        if here == identity { return (originalPath, look?.isFolder) }
+        return (relocate(identity, originalPath, here: here), nil)
+    }
+
+    /// Where the file `identity`, no longer at `originalPath` (where `here` is now), went.
+    private static func relocate(_ identity: FileIdentity, _ originalPath: String, here: FileIdentity?) -> String {
         if let followed = follow(identity, from: originalPath) { return followed }
         guard here == nil else { return originalPath }
         let folder = (originalPath as NSString).deletingLastPathComponent
