@@ -141,10 +141,10 @@ public final class Interpreter: Sendable {
         let started = environment.tracing ? DispatchTime.now().uptimeNanoseconds : 0
         var completion: Completion
         do {
-            if let timeout = step.timeout {
-                completion = try await runWithTimeout(step, seconds: timeout, input: input, variables: &variables)
+            if let retry = step.retry {
+                completion = try await performTrying(step, retry, input: input, variables: &variables)
             } else {
-                completion = try await perform(step, input: input, variables: &variables)
+                completion = try await performAttempt(step, input: input, variables: &variables)
             }
         } catch var error as RuntimeError {
             if error.stepName == nil { error.stepName = step.displayName }
@@ -162,6 +162,46 @@ public final class Interpreter: Sendable {
                 "trace: \(workflow.file.path):\(step.range.start.line): \(step.displayName) → \(output.type.name) (\(String(format: "%.3f", elapsed)) ms)")
         }
         return completion
+    }
+
+    /// One attempt at the step: within its `timeout:` when it has one.
+    private func performAttempt(_ step: PlannedStep, input: Value, variables: inout Variables) async throws -> Completion {
+        if let timeout = step.timeout {
+            return try await runWithTimeout(step, seconds: timeout, input: input, variables: &variables)
+        }
+        return try await perform(step, input: input, variables: &variables)
+    }
+
+    /// The step tried up to `retry.times` more times after a failure (Docs/Runs.md, "Retries"),
+    /// waiting between tries. A permission denial, a stop (a signal, the run's time bound) and a
+    /// person's no are never tried again. A failed attempt's variables are dropped: each attempt
+    /// starts from the variables the step was given.
+    private func performTrying(_ step: PlannedStep, _ retry: RetryPolicy, input: Value, variables: inout Variables) async throws -> Completion {
+        var attempt = 1
+        while true {
+            var attemptVariables = variables
+            do {
+                let completion = try await performAttempt(step, input: input, variables: &attemptVariables)
+                variables = attemptVariables
+                return completion
+            } catch var error as RuntimeError {
+                if error.stepName == nil { error.stepName = step.displayName }
+                guard attempt <= retry.times, error.denial == nil, !error.endsRun, !Task.isCancelled else {
+                    if attempt > 1 { error.notes.append("note: the step was tried \(attempt) times (retry: \(retry.times))") }
+                    throw error
+                }
+                let wait = retry.wait(after: attempt, asked: error.retryAfter)
+                if environment.tracing {
+                    let asked = error.retryAfter == nil ? "" : " (as the server asked)"
+                    environment.output.trace(
+                        "trace: \(workflow.file.path):\(step.range.start.line): \(step.displayName) attempt \(attempt) of \(retry.times + 1) failed: \(error.message); trying again in \(NumberFormatting.text(wait)) s\(asked)")
+                }
+                // The wait is cancellable: a signal or the run's time bound ends it.
+                try await Task.sleep(for: Limits.duration(seconds: wait))
+                FileChecks.startRound()  // files are looked for again, as at a step's start
+                attempt += 1
+            }
+        }
     }
 
     private func handle(
@@ -303,7 +343,9 @@ public final class Interpreter: Sendable {
         } catch {
             // A denial caught and retold by an action (as a file error, say) still ends the run.
             if let denial = environment.gate.takeDenial() { throw RuntimeError(denial, step: step.displayName, at: step.range) }
-            throw RuntimeError(Self.message(for: error), step: step.displayName, at: step.range)
+            var located = RuntimeError(Self.message(for: error), step: step.displayName, at: step.range)
+            located.retryAfter = (error as? IntentError)?.retryAfter
+            throw located
         }
     }
 

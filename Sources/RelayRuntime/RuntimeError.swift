@@ -14,6 +14,8 @@ public struct RuntimeError: Error, Sendable, CustomStringConvertible {
     public var endsRun = false
     /// The need that was not granted, when that is what went wrong: the run ends with exit status 4.
     public var denial: AccessDenied?
+    /// Seconds the failure asked to wait before the step is tried again (IntentError.retryAfter).
+    public var retryAfter: Double?
 
     public init(_ message: String, step: String? = nil, at range: SourceRange? = nil, notes: [String] = []) {
         self.message = Excerpt.cappingQuotes(in: message)

@@ -12,6 +12,7 @@ struct WireMessageTests {
             #"{"id":4,"error":{"message":"denied","refused":{"capability":"read","path":"/x"}}}"#,
             .answer(id: 4, .failure(WireFailure(message: "denied", refused: WireFailure.Refusal(capability: "read", path: "/x"))))
         ),
+        (#"{"id":6,"error":{"message":"busy","retry-after":30}}"#, .answer(id: 6, .failure(WireFailure(message: "busy", retryAfter: 30)))),
         (#"{"callback":5,"request":1,"method":"confirm","params":{"prompt":"ok?"}}"#, .callback(id: 5, request: 1, method: "confirm", params: ["prompt": "ok?"])),
         (#"{"reply":5,"result":true}"#, .reply(id: 5, .result(true))),
         (#"{"progress":0.5,"request":1,"label":"half"}"#, .progress(request: 1, fraction: 0.5, label: "half")),
@@ -28,6 +29,9 @@ struct WireMessageTests {
         #expect(try WireMessage(line: #"{"id":1}"#) == .answer(id: 1, .result(.nothing)))
         #expect(try WireMessage(line: #"{"reply":1,"error":{}}"#) == .reply(id: 1, .failure(WireFailure(message: "the callback failed"))))
         #expect(try WireMessage(line: #"{"progress":1,"request":2,"label":null}"#) == .progress(request: 2, fraction: 1, label: nil))
+        // A wait no retry can keep is no wait.
+        #expect(try WireMessage(line: #"{"id":1,"error":{"message":"m","retry-after":-1}}"#) == .answer(id: 1, .failure(WireFailure(message: "m"))))
+        #expect(try WireMessage(line: #"{"id":1,"error":{"message":"m","retry-after":"soon"}}"#) == .answer(id: 1, .failure(WireFailure(message: "m"))))
     }
 
     @Test("a line that is not a message says what is wrong", arguments: [

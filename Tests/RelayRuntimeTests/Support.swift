@@ -64,9 +64,12 @@ struct ScriptedInteraction: Interaction {
 final class CollectedOutput: RunOutput, @unchecked Sendable {
     private let lock = NSLock()
     private var shown: [Value] = []
+    private var traced: [String] = []
     var values: [Value] { lock.withLock { shown } }
+    /// The trace lines, when the run traced.
+    var traces: [String] { lock.withLock { traced } }
     func show(_ value: Value) { lock.withLock { shown.append(value) } }
-    func trace(_ line: String) {}
+    func trace(_ line: String) { lock.withLock { traced.append(line) } }
 }
 
 /// A workflow file in a fresh temporary folder.
@@ -81,14 +84,14 @@ func writeWorkflow(_ yaml: String, named name: String = "main.yaml", in folder: 
 /// Runs `yaml` (a whole workflow, or just its steps when it starts with `- `).
 func run(
     _ yaml: String, input: Value = .nothing, answers: [String: String] = [:], output: CollectedOutput = CollectedOutput(),
-    path: String = "test.yaml", variables: [String: Value] = [:], granted: [Capability: GrantScope] = [:]
+    path: String = "test.yaml", variables: [String: Value] = [:], granted: [Capability: GrantScope] = [:], tracing: Bool = false
 ) async throws -> Value {
     let text = yaml.hasPrefix("- ") ? "steps:\n" + yaml.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n") : yaml
     let loader = WorkflowLoader(registry: registry)
     let (workflow, diagnostics) = loader.load(SourceFile(path: path, text: text), predefined: Set(variables.keys))
     guard let workflow else { throw DiagnosticsError(diagnostics) }
     let environment = RunEnvironment(
-        interaction: ScriptedInteraction(answers: answers), output: output, loader: loader, gate: gate(for: path, granted))
+        interaction: ScriptedInteraction(answers: answers), output: output, loader: loader, tracing: tracing, gate: gate(for: path, granted))
     return try await Interpreter(workflow: workflow, environment: environment).run(input: input, variables: variables)
 }
 

@@ -49,7 +49,8 @@ struct GetContentsOfURL: Intent {
             let preview = ResponseValue.preview(response)
             if case .file(let path) = response.body { unlink(path) }
             throw IntentError(
-                "\(verb) \(url.absoluteString) answered \(HTTPStatus.describe(response.status))" + (preview.isEmpty ? "" : ": \(preview)"))
+                "\(verb) \(url.absoluteString) answered \(HTTPStatus.describe(response.status))" + (preview.isEmpty ? "" : ": \(preview)"),
+                retryAfter: HTTPStatus.retryAfter(response))
         }
         return .value(try ResponseValue.make(response, url: url, scratch: context.scratchFolder))
     }

@@ -239,4 +239,27 @@ enum HTTPStatus {
 
     /// `404 Not Found`, or just the number for a status without a common phrase.
     static func describe(_ status: Int) -> String { reasons[status].map { "\(status) \($0)" } ?? String(status) }
+
+    /// The seconds a 429 or 503 response asks the client to wait (`Retry-After`, RFC 9110: a
+    /// number of seconds, or an HTTP date), from `now`; nil for other statuses, or without a
+    /// header that says it. A date in the past is 0; anything else odd is nil.
+    static func retryAfter(_ response: HTTPClient.Response, now: Date = Date()) -> Double? {
+        guard response.status == 429 || response.status == 503,
+            let value = response.headers["retry-after"]?.textValue.trimmingCharacters(in: .whitespaces), !value.isEmpty
+        else { return nil }
+        if value.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
+            return value.utf8.count <= 9 ? Double(value) : nil
+        }
+        guard let date = httpDate.date(from: value) else { return nil }
+        return max(0, date.timeIntervalSince(now))
+    }
+
+    /// IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the form RFC 9110 has servers send.
+    private static let httpDate: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter
+    }()
 }

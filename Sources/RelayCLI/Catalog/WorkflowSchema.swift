@@ -107,9 +107,28 @@ public enum WorkflowSchema {
             case .stepsOrContinue: ["anyOf": [object(["const": "continue"]), ref("steps")]]
             case .value: [:]
             case .parallelism: ["anyOf": [object(["type": ["integer", "boolean"]]), ref("expression")]]
+            case .retry: retrySchema()
             }
         schema["description"] = .text(key.summary)
         return .dictionary(schema)
+    }
+
+    /// `retry: 3` or `retry: { times: 3, delay: 2, backoff: 2, max-delay: 60 }` (RetryPolicy.keys).
+    private static func retrySchema() -> ValueDictionary {
+        var properties = ValueDictionary()
+        for key in RetryPolicy.keys {
+            properties[key.name] = object([
+                "type": .text(key.name == "times" ? "integer" : "number"), "minimum": .number(key.range.lowerBound),
+                "maximum": .number(key.range.upperBound), "description": .text(key.summary),
+            ])
+        }
+        let times = RetryPolicy.keys[0].range
+        return [
+            "anyOf": [
+                object(["type": "integer", "minimum": .number(times.lowerBound), "maximum": .number(times.upperBound)]),
+                object(["type": "object", "properties": .dictionary(properties), "required": ["times"], "additionalProperties": false]),
+            ]
+        ]
     }
 
     private static func modifierProperties() -> ValueDictionary {

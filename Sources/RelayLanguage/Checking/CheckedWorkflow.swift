@@ -53,11 +53,14 @@ public final class PlannedStep: Sendable {
     public let condition: Template?
     public let onError: PlannedErrorHandling?
     public let timeout: Template?
+    /// `retry:`: how often and when the step is tried again after it fails.
+    public let retry: RetryPolicy?
 
     public init(
         kind: Kind, displayName: String, range: SourceRange, outputVariable: String?, input: Template?,
-        condition: Template?, onError: PlannedErrorHandling?, timeout: Template?
+        condition: Template?, onError: PlannedErrorHandling?, timeout: Template?, retry: RetryPolicy? = nil
     ) {
+        self.retry = retry
         self.kind = kind
         self.displayName = displayName
         self.range = range

@@ -216,7 +216,8 @@ public struct Checker {
         if let label = modifiers.label { name = label }
         return PlannedStep(
             kind: kind, displayName: name, range: step.keyRange, outputVariable: modifiers.outputVariable?.text,
-            input: modifiers.input, condition: modifiers.condition, onError: onError, timeout: modifiers.timeout)
+            input: modifiers.input, condition: modifiers.condition, onError: onError, timeout: modifiers.timeout,
+            retry: modifiers.retry)
     }
 
     /// Whether a literal `parallel:` runs more than one item at a time.

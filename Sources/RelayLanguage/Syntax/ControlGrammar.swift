@@ -24,6 +24,8 @@ public enum ControlGrammar {
         case value
         /// `true`, `false`, a number of branches or an expression.
         case parallelism
+        /// A number of further attempts, or a mapping of `times`, `delay`, `backoff`, `max-delay` (RetryPolicy).
+        case retry
     }
 
     /// One key of a control step beside its keyword, or a modifier.
@@ -102,6 +104,7 @@ public enum ControlGrammar {
         key("on-error", .stepsOrContinue, "What a runtime error in the step does: continue with nothing, or run these steps (${error} says what went wrong)."),
         key("timeout", .seconds, "Stops the step, and everything it started, after this many seconds."),
         key("label", .text, "A name for the step in traces and error messages."),
+        key("retry", .retry, "Tries the step again when it fails: how many more times (0 to 100), or { times, delay, backoff, max-delay }. Never after a permission denial or a stop; each attempt has its own timeout; on-error runs after the last."),
     ]
 
     /// The keywords that start control steps.

@@ -112,6 +112,8 @@ public struct StepModifiers: Sendable {
     public var timeout: Template?
     /// `label: TEXT`.
     public var label: String?
+    /// `retry: N` or `retry: { times, delay, backoff, max-delay }`.
+    public var retry: RetryPolicy?
 
     public init() {}
 }

@@ -408,6 +408,13 @@ public struct WorkflowParser {
                 }
             case "label":
                 modifiers.label = text(value, for: "label")
+            case "retry":
+                switch RetryPolicy.parse(value) {
+                case .success(let policy): modifiers.retry = policy
+                case .failure(let problems):
+                    for problem in problems.problems { report(problem.message, at: problem.range) }
+                    ok = false
+                }
             case "on-error":
                 if value.scalarText == "continue" {
                     modifiers.onError = .continueRun

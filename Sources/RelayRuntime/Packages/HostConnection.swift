@@ -296,7 +296,7 @@ final class HostConnection: @unchecked Sendable {
             case .result(let value): waiting.continuation.resume(returning: value)
             case .failure(let failure) where failure.cancelled: waiting.continuation.resume(throwing: RunCancelled(failure.message))
             case .failure(let failure):
-                waiting.continuation.resume(throwing: HostRefusal(failure.message, failure.refused) ?? IntentError(failure.message))
+                waiting.continuation.resume(throwing: HostRefusal(failure.message, failure.refused) ?? IntentError(failure.message, retryAfter: failure.retryAfter))
             }
             if lock.withLock({ retiring && pending.isEmpty }) { close() }
         case .callback(let callback, let request, let method, let params):

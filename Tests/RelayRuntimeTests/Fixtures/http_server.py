@@ -1,6 +1,7 @@
 """A local HTTP server for the get-contents-of-url tests. Prints its port, then serves:
 /json, /text, /html, /png (a tiny PNG), /status/CODE, /slow (waits 3 s), /redirect/CODE?to=URL, /loop (redirects to itself), and any method on
-/echo (answers JSON with the method, the headers and the body it received). For big bodies:
+/echo (answers JSON with the method, the headers and the body it received), /flaky/KEY/N (503 for the
+first N requests naming KEY, then 200) and /busy/KEY/SECONDS (429 with Retry-After the first time). For big bodies:
 /file/PATH streams the file at PATH (with /unannounced/PATH, without a Content-Length), /store/PATH
 writes the request's body to PATH as it arrives, and /forever sends bytes until the client goes.
 It exits when its standard input closes, that is when the test process ends."""
@@ -15,6 +16,11 @@ import urllib.parse
 
 PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAIAAAADCAIAAAA2iEnWAAAAEklEQVR4nGP8z8DAwMDAxAAFAA0BAQFXJJ5aAAAAAElFTkSuQmCC")
+
+
+# Requests counted by key, for /flaky and /busy.
+COUNTS = {}
+COUNTS_LOCK = threading.Lock()
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -114,6 +120,29 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
+        elif self.path.startswith("/flaky/"):
+            # /flaky/KEY/N: 503 for the first N requests naming KEY, then 200 with the request's number.
+            _, _, key, failures = self.path.split("/")
+            with COUNTS_LOCK:
+                COUNTS[key] = COUNTS.get(key, 0) + 1
+                count = COUNTS[key]
+            if count <= int(failures):
+                self.answer(503, "text/plain", b"down for a moment")
+            else:
+                self.answer(200, "application/json", json.dumps({"attempt": count}).encode())
+        elif self.path.startswith("/busy/"):
+            # /busy/KEY/SECONDS: the first request naming KEY gets 429 with Retry-After: SECONDS, then 200.
+            _, _, key, seconds = self.path.split("/")
+            with COUNTS_LOCK:
+                COUNTS[key] = COUNTS.get(key, 0) + 1
+                count = COUNTS[key]
+            if count == 1:
+                self.send_response(429)
+                self.send_header("Retry-After", seconds)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+            else:
+                self.answer(200, "application/json", json.dumps({"attempt": count}).encode())
         elif self.path.startswith("/status/"):
             self.answer(int(self.path.split("/")[-1]), "text/plain", b"no such trail here")
         elif self.path == "/slow":

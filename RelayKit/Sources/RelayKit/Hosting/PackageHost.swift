@@ -118,7 +118,9 @@ final class HostServer: Sendable {
             relay.send(.answer(id: id, .failure(WireFailure(message: cancelled.reason, cancelled: true))))
         } catch {
             let refused = Access.refusal(in: error).map { WireFailure.Refusal(capability: $0.capability.rawValue, path: $0.target) }
-            relay.send(.answer(id: id, .failure(WireFailure(message: Self.message(for: error), refused: refused))))
+            relay.send(
+                .answer(
+                    id: id, .failure(WireFailure(message: Self.message(for: error), refused: refused, retryAfter: (error as? IntentError)?.retryAfter))))
         }
     }
 

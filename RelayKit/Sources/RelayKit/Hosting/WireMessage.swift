@@ -105,7 +105,10 @@ public enum WireOutcome: Equatable, Sendable {
             refusal = WireFailure.Refusal(capability: capability, path: path)
         }
         let message: String = if case .text(let message)? = fields["message"] { message } else { fallback }
-        self = .failure(WireFailure(message: message, cancelled: fields["cancelled"] == .boolean(true), refused: refusal))
+        // Only a wait a retry can keep: finite and not negative.
+        let retryAfter: Double? = if case .number(let seconds)? = fields["retry-after"], seconds.isFinite, seconds >= 0 { seconds } else { nil }
+        self = .failure(
+            WireFailure(message: message, cancelled: fields["cancelled"] == .boolean(true), refused: refusal, retryAfter: retryAfter))
     }
 
     func fields(_ head: ValueDictionary) -> ValueDictionary {
@@ -116,6 +119,7 @@ public enum WireOutcome: Equatable, Sendable {
             var error: ValueDictionary = ["message": .text(failure.message)]
             if failure.cancelled { error["cancelled"] = true }
             if let refused = failure.refused { error["refused"] = ["capability": .text(refused.capability), "path": .text(refused.path)] }
+            if let seconds = failure.retryAfter { error["retry-after"] = .number(seconds) }
             object["error"] = .dictionary(error)
         }
         return object
@@ -123,7 +127,8 @@ public enum WireOutcome: Equatable, Sendable {
 }
 
 /// A failed request or callback: its message; whether a person cancelled (the run ends with exit
-/// 3); and, when the system refused the host a file, which access it was.
+/// 3); when the system refused the host a file, which access it was; and the seconds the failure
+/// asked to wait before the step is tried again (IntentError.retryAfter).
 public struct WireFailure: Equatable, Sendable {
     public struct Refusal: Equatable, Sendable {
         public var capability: String
@@ -138,10 +143,12 @@ public struct WireFailure: Equatable, Sendable {
     public var message: String
     public var cancelled: Bool
     public var refused: Refusal?
+    public var retryAfter: Double?
 
-    public init(message: String, cancelled: Bool = false, refused: Refusal? = nil) {
+    public init(message: String, cancelled: Bool = false, refused: Refusal? = nil, retryAfter: Double? = nil) {
         self.message = message
         self.cancelled = cancelled
         self.refused = refused
+        self.retryAfter = retryAfter
     }
 }

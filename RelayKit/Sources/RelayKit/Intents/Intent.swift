@@ -79,7 +79,13 @@ public struct IntentResult: Sendable {
 /// An error an intent reports; Relay shows the message with the step's name and location.
 public struct IntentError: Error, Sendable, CustomStringConvertible {
     public let message: String
-    public init(_ message: String) { self.message = message }
+    /// Seconds the failure asked to wait before trying again (an HTTP 429 or 503 with
+    /// `Retry-After`): a step's `retry:` waits that long, within its `max-delay`.
+    public let retryAfter: Double?
+    public init(_ message: String, retryAfter: Double? = nil) {
+        self.message = message
+        self.retryAfter = retryAfter
+    }
     public var description: String { message }
 
     /// What `attempt` throws, as a message, or nil when it succeeds: a parameter's `check` made of
