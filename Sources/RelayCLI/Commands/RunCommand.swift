@@ -13,7 +13,9 @@ struct RunCommand: AsyncParsableCommand {
         discussion: """
             Reading the workflow's folder, the scratch folder and the input files named here is free; anything else \
             is asked on a terminal and denied without one (Docs/Security.md). \
-            Exit status: 0 success, 1 runtime error, 2 invalid workflow or usage, 3 cancelled, 4 permission denied.
+            Exit status: 0 success, 1 runtime error, 2 invalid workflow or usage, 3 cancelled, 4 permission denied. \
+            A step with 'retry: N' is tried up to N more times when it fails (never after a denial or a stop); \
+            --trace shows each failed attempt (Docs/Runs.md).
             """
     )
 
@@ -24,7 +26,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("set"), help: "Set a variable before the run: NAME=VALUE (repeatable).")
     var assignments: [String] = []
     @Flag(help: "Print the output as JSON.") var json = false
-    @Flag(help: "Print each step, its output type and its time to standard error.") var trace = false
+    @Flag(help: "Print each step, its output type and its time to standard error, and each failed attempt of a step with 'retry:'.") var trace = false
     @OptionGroup var session: SessionOptions
     @Option(help: ArgumentHelp("Stop the run after this many seconds (exit 1); the workflow's own 'timeout:' may be shorter.", valueName: "seconds"))
     var timeout: Double?
