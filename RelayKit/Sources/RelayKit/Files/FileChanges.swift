@@ -165,9 +165,7 @@ public struct FileChanges: Sendable {
         guard identity != nil || folder.entry(name).map({ $0 != .nothing }) == true else { throw Self.noSuchFile(source) }
         try journal?.record(.moved(from: source, to: destination))
         try folder.rename(name, to: newName)
-        guard let after = folder.identity(of: newName) else { return FileReference(path: destination) }
-        if let identity { FileSuccessors.record(identity, now: destination, as: after) }
-        return FileReference(path: destination, identity: after)
+        return Self.moved(identity, to: destination, now: folder.identity(of: newName))
     }
 
     private static func noSuchFile(_ source: String) -> FileOperationError {
@@ -192,7 +190,12 @@ public struct FileChanges: Sendable {
     /// The file moved to `destination`, which values made before the move (of the file
     /// `identity`) now find there.
     private static func moved(_ identity: FileIdentity?, to destination: String) -> FileReference {
-        guard let after = FileIdentity(path: destination) else { return FileReference(path: destination) }
+        moved(identity, to: destination, now: FileIdentity(path: destination))
+    }
+
+    /// The same, with the identity `after` just read at `destination`.
+    private static func moved(_ identity: FileIdentity?, to destination: String, now after: FileIdentity?) -> FileReference {
+        guard let after else { return FileReference(path: destination) }
         if let identity { FileSuccessors.record(identity, now: destination, as: after) }
         return FileReference(path: destination, identity: after)
     }
