@@ -49,10 +49,12 @@ let package = Package(
         .target(name: "CPipeSignal"),
         .target(name: "CMallocArena"),
         .target(name: "CSpawn"),
+        // The processor's tick counter, which times each step for the run history (Docs/Runs.md).
+        .target(name: "CTicks"),
         .target(name: "RelayLanguage", dependencies: [.product(name: "RelayKit", package: "RelayKit"), "CLibYAML"]),
         .target(
             name: "RelayRuntime",
-            dependencies: [.product(name: "RelayKit", package: "RelayKit"), "RelayLanguage", "CSpawn", "CPipeSignal"]),
+            dependencies: [.product(name: "RelayKit", package: "RelayKit"), "RelayLanguage", "CSpawn", "CPipeSignal", "CTicks"]),
         .target(
             name: "RelayActions",
             dependencies: [

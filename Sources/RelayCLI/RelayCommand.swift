@@ -11,7 +11,7 @@ public struct RelayCommand: AsyncParsableCommand {
         abstract: "Runs Shortcuts-style workflows written in YAML.",
         version: RelayCommand.version,
         subcommands: [RunCommand.self, CheckCommand.self, ActionsCommand.self, DescribeCommand.self, SchemaCommand.self,
-            UndoCommand.self, PackageCommand.self, ReplCommand.self, PermissionsCommand.self,
+            UndoCommand.self, RunsCommand.self, PackageCommand.self, ReplCommand.self, PermissionsCommand.self,
         ]
     )
 
@@ -23,6 +23,9 @@ public struct RelayCommand: AsyncParsableCommand {
 
     /// Packages linked into this executable by a custom runner.
     @TaskLocal static var linkedPackages: [any IntentPackage.Type] = []
+    /// The command line as given (after the program's name): the run history keeps a run's, for
+    /// `relay runs rerun`.
+    @TaskLocal static var givenArguments: [String] = []
 
     /// Parses `arguments` (the process's by default), runs the command, and returns the exit status.
     /// A custom runner passes its own `packages` to run their actions in process.
@@ -31,14 +34,16 @@ public struct RelayCommand: AsyncParsableCommand {
         // outlives the command.
         defer { ChildProcesses.stopAll() }
         ProcessSignals.prepare()
+        let given = arguments ?? Array(CommandLine.arguments.dropFirst())
         return await $linkedPackages.withValue(packages) {
             do {
-                let given = arguments ?? Array(CommandLine.arguments.dropFirst())
                 var command = try parseAsRoot(PermissionOptions.completing(given))
-                if var asyncCommand = command as? any AsyncParsableCommand {
-                    try await asyncCommand.run()
-                } else {
-                    try command.run()
+                try await $givenArguments.withValue(given) {
+                    if var asyncCommand = command as? any AsyncParsableCommand {
+                        try await asyncCommand.run()
+                    } else {
+                        try command.run()
+                    }
                 }
                 return ExitStatus.success.rawValue
             } catch let exit as ExitCode {

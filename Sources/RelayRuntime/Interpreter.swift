@@ -123,45 +123,66 @@ public final class Interpreter: Sendable {
         }
     }
 
-    /// Runs one step with its modifiers.
+    /// Runs one step with its modifiers — its input, `if:`, `retry:`, `timeout:` and `on-error` —
+    /// and counts it for the run history when there is one.
     func run(_ step: PlannedStep, previous: Value, variables: inout Variables, topLevelNumber: Int? = nil) async throws -> Completion {
         environment.position.enter(step, topLevelNumber: topLevelNumber)
         // File values look for their files again in each step (another program may have moved them).
         FileChecks.startRound()
         variables["previous"] = previous
-        var input = previous
-        if let template = step.input {
-            input = try await located(step) { () async throws(RuntimeError) in try await Evaluator.evaluate(template, variables) }
-        }
-        if let condition = step.condition,
-            !(try await located(step) { () async throws(RuntimeError) in try await Evaluator.evaluate(condition, variables) }).isTruthy
-        {
-            return .normal(input)
-        }
-        let started = environment.tracing ? DispatchTime.now().uptimeNanoseconds : 0
+        let recorder = environment.recorder
+        let started = environment.tracing || recorder != nil ? RunRecorder.now : 0
+        var attempts = 1
+        var status = RunRecorder.StepStatus.succeeded
         var completion: Completion
         do {
-            if let retry = step.retry {
-                completion = try await performTrying(step, retry, input: input, variables: &variables)
-            } else {
-                completion = try await performAttempt(step, input: input, variables: &variables)
+            var input = previous
+            if let template = step.input {
+                input = try await located(step) { () async throws(RuntimeError) in try await Evaluator.evaluate(template, variables) }
             }
-        } catch var error as RuntimeError {
-            if error.stepName == nil { error.stepName = step.displayName }
-            // A run stopped from outside (a signal, its own time bound) is not the step's error to handle.
-            guard let handler = step.onError, !error.endsRun, !Task.isCancelled else { throw error }
-            completion = try await handle(error, with: handler, input: input, variables: &variables)
+            if let condition = step.condition,
+                !(try await located(step) { () async throws(RuntimeError) in try await Evaluator.evaluate(condition, variables) }).isTruthy
+            {
+                recorder?.finished(step, status: .skipped, started: started)
+                return .normal(input)
+            }
+            do {
+                if let retry = step.retry {
+                    completion = try await performTrying(step, retry, input: input, variables: &variables, attempts: &attempts)
+                } else {
+                    completion = try await performAttempt(step, input: input, variables: &variables)
+                }
+            } catch var error as RuntimeError {
+                if error.stepName == nil { error.stepName = step.displayName }
+                // A run stopped from outside (a signal, its own time bound) is not the step's error to handle.
+                guard let handler = step.onError, !error.endsRun, !Task.isCancelled else { throw error }
+                completion = try await handle(error, with: handler, input: input, variables: &variables)
+                status = .handled
+            }
+        } catch {
+            recorder?.finished(step, status: Self.stopped(by: error) ? .stopped : .failed, started: started, attempts: attempts, error: error as? RuntimeError)
+            throw error
         }
-        if case .normal(let output) = completion, let name = step.outputVariable {
-            variables[name] = output
+        let output: Value
+        switch completion {
+        case .normal(let value):
+            if let name = step.outputVariable { variables[name] = value }
+            output = value
+        case .stopped(let value): output = value
         }
+        recorder?.finished(step, status: status, started: started, attempts: attempts, output: output)
         if environment.tracing {
-            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
-            let output: Value = switch completion { case .normal(let value), .stopped(let value): value }
+            let elapsed = Double(RunRecorder.now - started) / 1_000_000
             environment.output.trace(
                 "trace: \(workflow.file.path):\(step.range.start.line): \(step.displayName) → \(output.type.name) (\(String(format: "%.3f", elapsed)) ms)")
         }
         return completion
+    }
+
+    /// Whether `error` is a stop from outside the step (a signal, the run's time bound, a
+    /// person's no) rather than the step's own failure.
+    static func stopped(by error: any Error) -> Bool {
+        error is RunCancelled || error is CancellationError || Task.isCancelled
     }
 
     /// One attempt at the step: within its `timeout:` when it has one.
@@ -176,8 +197,10 @@ public final class Interpreter: Sendable {
     /// waiting between tries. A permission denial, a stop (a signal, the run's time bound) and a
     /// person's no are never tried again. A failed attempt's variables are dropped: each attempt
     /// starts from the variables the step was given.
-    private func performTrying(_ step: PlannedStep, _ retry: RetryPolicy, input: Value, variables: inout Variables) async throws -> Completion {
-        var attempt = 1
+    private func performTrying(
+        _ step: PlannedStep, _ retry: RetryPolicy, input: Value, variables: inout Variables, attempts attempt: inout Int
+    ) async throws -> Completion {
+        attempt = 1
         while true {
             var attemptVariables = variables
             do {
@@ -349,7 +372,7 @@ public final class Interpreter: Sendable {
         }
     }
 
-    static func message(for error: any Error) -> String {
+    public static func message(for error: any Error) -> String {
         switch error {
         case let error as IntentError: error.message
         case let error as CoercionError: error.description

@@ -118,6 +118,8 @@ public struct RunEnvironment: Sendable {
     public var maximumDepth: Int
     /// Where file changes are recorded for `relay undo`; nil records nothing.
     public var journal: UndoJournal?
+    /// Where the steps' tallies go for the run history; nil records nothing.
+    public var recorder: RunRecorder?
     /// Where files made from no input file go.
     public var scratchFolder: ScratchFolder
     /// How `open` opens URLs.
@@ -134,8 +136,9 @@ public struct RunEnvironment: Sendable {
     public init(
         interaction: any Interaction, output: any RunOutput, loader: WorkflowLoader, tracing: Bool = false,
         maximumDepth: Int = 32, journal: UndoJournal? = nil, scratchFolder: ScratchFolder = ScratchFolder(),
-        opener: URLOpener? = nil, gate: AccessGate = AccessGate()
+        opener: URLOpener? = nil, gate: AccessGate = AccessGate(), recorder: RunRecorder? = nil
     ) {
+        self.recorder = recorder
         gate.allowFreely(.write, scratchFolder.folder.path)
         self.gate = gate
         self.opener = opener ?? URLOpener(strategy: .dryRun) { [output] in output.trace($0) }

@@ -65,7 +65,7 @@ actor SearchIndex {
         } catch {
             throw IntentError("cannot make the folder of the search index '\(path)': \(error.localizedDescription)")
         }
-        database = try SQLiteDatabase(path: path)
+        database = try SQLiteDatabase(path: path, subject: "the search index")
         try database.execute(
             """
             PRAGMA journal_mode = WAL;

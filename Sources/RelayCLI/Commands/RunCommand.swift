@@ -27,6 +27,7 @@ struct RunCommand: AsyncParsableCommand {
     var assignments: [String] = []
     @Flag(help: "Print the output as JSON.") var json = false
     @Flag(help: "Print each step, its output type and its time to standard error, and each failed attempt of a step with 'retry:'.") var trace = false
+    @Flag(help: "Keep nothing of this run in the run history ('relay runs').") var noHistory = false
     @OptionGroup var session: SessionOptions
     @Option(help: ArgumentHelp("Stop the run after this many seconds (exit 1); the workflow's own 'timeout:' may be shorter.", valueName: "seconds"))
     var timeout: Double?
@@ -53,12 +54,26 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        // The flags' library folders travel with the run's tasks, not in the process's environment.
-        try await session.usingLibraryFolders { try await runWorkflow() }
+        // Every run is kept in the history (Docs/Runs.md, "Run history") but a dry run's, which
+        // leaves nothing, and one with --no-history.
+        let recording =
+            noHistory || session.dryRun
+            ? nil : RunRecording.start(workflow: file, arguments: Self.rerunArguments(), input: inputDescription(standardInput: nil))
+        do {
+            // The flags' library folders travel with the run's tasks, not in the process's environment.
+            try await session.usingLibraryFolders { try await runWorkflow(recording) }
+            recording?.finish(exitStatus: ExitStatus.success.rawValue)
+        } catch let exit as ExitCode {
+            recording?.finish(exitStatus: exit.rawValue)
+            throw exit
+        } catch {
+            recording?.finish(exitStatus: ExitStatus.runtimeError.rawValue)
+            throw error
+        }
     }
 
     /// Read → load packages → check → ask once → run → report.
-    private func runWorkflow() async throws {
+    private func runWorkflow(_ recording: RunRecording?) async throws {
         let base = try await packageOptions.loader()
         let variables = Self.variables(from: assignments)
         let interactive = isatty(0) == 1 && standardInputMarker == nil
@@ -67,10 +82,13 @@ struct RunCommand: AsyncParsableCommand {
             packagesOf: file, into: base, gate: gate)
         let (workflow, diagnostics) = loader.load(path: file, predefined: Set(variables.keys))
         RelayCommand.report(diagnostics)
-        guard let workflow else { throw ExitStatus.invalid.exitCode }
+        guard let workflow else {
+            recording?.noteError(DiagnosticRenderer().render(diagnostics))
+            throw ExitStatus.invalid.exitCode
+        }
         let unknownVariables = workflow.unknownVariables(variables.keys)
         if !unknownVariables.isEmpty {
-            StandardStreams.writeError(unknownVariables.map { "error: \($0)\n" }.joined())
+            Self.fail(unknownVariables.map { "error: \($0)\n" }.joined(), recording)
             throw ExitStatus.invalid.exitCode
         }
         gate.allowFreely(runOf: file, inputFiles: [inputFile, input].compactMap { $0 })
@@ -84,19 +102,21 @@ struct RunCommand: AsyncParsableCommand {
             GrantPrompt.needs(of: report, gate: gate), command: Array(CommandLine.arguments.dropFirst()))
         {
             RelayCommand.report(denials)
+            recording?.noteError(DiagnosticRenderer().render(denials))
             if let commandLine { StandardStreams.writeError(commandLine + "\n") }
             throw ExitStatus.permissionDenied.exitCode
         }
-        let workflowInput = try readInput(declared: workflow.input?.type.type)
+        let workflowInput = try readInput(declared: workflow.input?.type.type, recording)
         let history = UndoHistory(root: UndoHistory.defaultRoot)
         let journal = UndoJournal(root: history.root, workflow: URL(fileURLWithPath: file).standardizedFileURL.path)
         defer { if journal.hasChanges { history.prune(keeping: 100) } }
+        recording?.attach(journal: journal, gate: gate)
         let scratch = ScratchMentions(ScratchFolder())
         defer { scratch.finish() }
         let environment = RunEnvironment(
             interaction: session.interaction(interactive: interactive),
             output: TerminalRunOutput(json: json, scratch: scratch, terminal: prompt.terminal), loader: loader, tracing: trace, journal: journal,
-            scratchFolder: scratch.folder, opener: session.opener(), gate: gate)
+            scratchFolder: scratch.folder, opener: session.opener(), gate: gate, recorder: recording?.recorder)
         // The run goes in a task that a signal or the run's own time bound stops.
         let stopper = RunStopper(position: environment.position)
         let outcome = ResultBox()
@@ -110,7 +130,8 @@ struct RunCommand: AsyncParsableCommand {
         }) {
             prompt.terminal.endBar()
             let (message, status) = stopper.report(reason)
-            StandardStreams.writeError(message)
+            Self.fail(message, recording)
+            recording?.noteStopped()
             throw ExitCode(status)
         }
         // A bar a stopped loop left is erased before the output or the error.
@@ -121,11 +142,47 @@ struct RunCommand: AsyncParsableCommand {
             StandardStreams.writeOutput(output)
         } catch let error as RuntimeError {
             RelayCommand.report([error.diagnostic])
+            recording?.noteError(DiagnosticRenderer().render([error.diagnostic]))
             throw (error.denial == nil ? ExitStatus.runtimeError : ExitStatus.permissionDenied).exitCode
         } catch let cancelled as RunCancelled {
-            StandardStreams.writeError("cancelled: \(cancelled.reason)\n")
+            Self.fail("cancelled: \(cancelled.reason)\n", recording)
             throw ExitStatus.cancelled.exitCode
         }
+    }
+
+    /// Prints `text` to standard error and keeps it as the run's error in the history.
+    private static func fail(_ text: String, _ recording: RunRecording?) {
+        StandardStreams.writeError(text)
+        recording?.noteError(text)
+    }
+
+    /// The command line after `relay run`, as given: what `relay runs rerun` runs again.
+    static func rerunArguments() -> [String] {
+        Array(RelayCommand.givenArguments.drop { $0 != "run" }.dropFirst())
+    }
+
+    /// What the run's input is, in words, for the history; `standardInput` is the text read from
+    /// standard input, once it is.
+    private func inputDescription(standardInput: String?) -> String? {
+        if let input { return "text, \(Self.bytes(input)), from --input" }
+        if let inputFile { return "the file \(URL(fileURLWithPath: inputFile).standardizedFileURL.path) (--input-file)" }
+        if let standardInput { return "text, \(Self.bytes(standardInput)), from standard input" }
+        return nil
+    }
+
+    private static func bytes(_ text: String) -> String {
+        let count = text.utf8.count
+        return "\(count) byte\(count == 1 ? "" : "s")"
+    }
+
+    /// Keeps text read from standard input in the history's command line, in place of `-`, so that
+    /// `relay runs rerun` gives it again; text too long to keep makes the run not rerunnable.
+    private func noteStandardInput(_ text: String, _ recording: RunRecording?) {
+        guard let recording else { return }
+        var arguments: [String]? = Self.rerunArguments()
+        if let marker = arguments?.lastIndex(of: "-") { arguments?.remove(at: marker) }
+        if text.utf8.count <= RunHistory.keptInputBytes { arguments? += ["--input", text] } else { arguments = nil }
+        recording.noteInput(inputDescription(standardInput: text), arguments: arguments)
     }
 
     /// The run's result, handed out of its task.
@@ -138,12 +195,12 @@ struct RunCommand: AsyncParsableCommand {
 
     /// The run's input. A workflow whose input is a file gets the file `--input-file` names, not
     /// its contents read as a path.
-    private func readInput(declared: ValueType?) throws -> Value {
+    private func readInput(declared: ValueType?, _ recording: RunRecording?) throws -> Value {
         if let input { return .text(input) }
         if let inputFile, declared == .file {
             let file = FileReference(path: inputFile)
             guard file.exists else {
-                StandardStreams.writeError("error: --input-file: there is no file '\(Excerpt.start(of: inputFile))'\n")
+                Self.fail("error: --input-file: there is no file '\(Excerpt.start(of: inputFile))'\n", recording)
                 throw ExitStatus.invalid.exitCode
             }
             return .file(file)
@@ -152,7 +209,7 @@ struct RunCommand: AsyncParsableCommand {
             do {
                 return .text(try WorkflowLoader.readText(inputFile))
             } catch {
-                StandardStreams.writeError("error: --input-file: \(error.message)\n")
+                Self.fail("error: --input-file: \(error.message)\n", recording)
                 throw ExitStatus.invalid.exitCode
             }
         }
@@ -160,7 +217,9 @@ struct RunCommand: AsyncParsableCommand {
             // Before the run starts, so no step can be waiting behind it, and no child is running
             // yet: a signal still ends Relay meanwhile (its default action), so nothing hangs.
             let data = FileHandle.standardInput.readDataToEndOfFile()
-            return .text(String(decoding: data, as: UTF8.self))
+            let text = String(decoding: data, as: UTF8.self)
+            noteStandardInput(text, recording)
+            return .text(text)
         }
         return .nothing
     }

@@ -98,6 +98,8 @@ public final class AccessGate: @unchecked Sendable {
     private var remembered: [Access] = []
     private var executionObserver: (@Sendable (Executed) -> Void)?
     private var lastDenial: AccessDenied?
+    /// The grants that let an access through (`grantsUsed`).
+    private var used: Set<Access> = []
     private let asker: Asker?
     /// Whether this is a dry run's gate: it lets nothing be changed, sent or opened
     /// (Docs/Security.md, "A dry run").
@@ -185,27 +187,54 @@ public final class AccessGate: @unchecked Sendable {
         lock.withLock { allowsLocked(access) }
     }
 
-    private func allowsLocked(_ access: Access) -> Bool {
+    private func allowsLocked(_ access: Access) -> Bool { coverLocked(access) != nil }
+
+    /// What lets `access` through: a place that is free, or a grant.
+    private enum Cover {
+        case free
+        case grant(Access)
+    }
+
+    private func coverLocked(_ access: Access) -> Cover? {
         // One rule for what a place covers (`Access.covers`), whether it was granted on the command
         // line, is free, was answered at a prompt or was remembered; writing a place covers reading it.
-        if allowedPlaces.contains(where: { $0.covers(access) }) || remembered.contains(where: { $0.covers(access) }) { return true }
+        if let place = allowedPlaces.first(where: { $0.covers(access) }) ?? remembered.first(where: { $0.covers(access) }) {
+            return .grant(place)
+        }
         let relevant: [Capability] = access.capability == .read ? [.read, .write] : [access.capability]
         for capability in relevant {
-            if free[capability, default: []].contains(where: { Access(capability, $0).covers(access) }) { return true }
+            if free[capability, default: []].contains(where: { Access(capability, $0).covers(access) }) { return .free }
             switch granted[capability] {
-            case .everywhere?: return true
-            case .only(let targets)?: if targets.contains(where: { Access(capability, $0).covers(access) }) { return true }
+            case .everywhere?: return .grant(Access(capability, "*"))
+            case .only(let targets)?:
+                if let target = targets.first(where: { Access(capability, $0).covers(access) }) { return .grant(Access(capability, target)) }
             case nil: break
             }
         }
-        return false
+        return nil
+    }
+
+    /// The grants that let this run's accesses through so far — each grant once, whether given on
+    /// the command line, at a prompt or remembered (`*` for a capability granted everywhere) —
+    /// for the run history. What is free is not among them.
+    public var grantsUsed: [Access] {
+        lock.withLock { used.sorted { ($0.capability.rawValue, $0.target) < ($1.capability.rawValue, $1.target) } }
     }
 
     /// Allows `access` or throws: granted, free or allowed earlier in the run goes through; else a
     /// person is asked when there is one. A denial is kept: the run ends with it.
     public func authorize(_ access: Access) async throws(AccessDenied) {
         if isDryRun, access.capability.hasEffects, !isRelaysOwn(access) { throw deny(access, reason: .dryRun(granted: allows(access))) }
-        if allows(access) { return }
+        let allowed: Bool = lock.withLock {
+            switch coverLocked(access) {
+            case .free?: return true
+            case .grant(let grant)?:
+                used.insert(grant)
+                return true
+            case nil: return false
+            }
+        }
+        if allowed { return }
         // A need found only now is asked for its place: the folder of a file, so that the files
         // beside it are not asked about one by one (Docs/Security.md, "At run time").
         let place = access.place
@@ -213,7 +242,10 @@ public final class AccessGate: @unchecked Sendable {
         guard let asker, let answer = await asker(place) else { throw deny(access, reason: .notAsked) }
         switch answer {
         case .once, .always:
-            lock.withLock { allowedPlaces.append(place) }
+            lock.withLock {
+                allowedPlaces.append(place)
+                used.insert(place)
+            }
         case .no:
             lock.withLock { _ = refused.insert(place) }
             throw deny(access, reason: .refused)

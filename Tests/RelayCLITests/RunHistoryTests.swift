@@ -1,0 +1,193 @@
+import Foundation
+import RelayKit
+import Testing
+
+/// The run history: what `relay runs` lists, shows and runs again (Docs/Runs.md, "Run history").
+@Suite("Run history")
+struct RunHistoryTests {
+    /// A fresh folder with its own state folder, and `workflow` as `w.yaml` in it.
+    private func sandbox(_ workflow: String) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-history-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("home"), withIntermediateDirectories: true)
+        try workflow.write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
+        return folder
+    }
+
+    private func environment(_ folder: URL, _ extra: [String: String] = [:]) -> [String: String] {
+        ["HOME": folder.appendingPathComponent("home").path, "XDG_STATE_HOME": folder.appendingPathComponent("state").path]
+            .merging(extra) { $1 }
+    }
+
+    private func relay(_ arguments: [String], in folder: URL, input: String = "", _ extra: [String: String] = [:]) async throws -> RelayProcess.Result {
+        try await RelayProcess.running(arguments, in: folder, input: input, environment: environment(folder, extra))
+    }
+
+    /// The runs as `relay runs --json` gives them.
+    private func runs(in folder: URL, _ options: [String] = []) async throws -> [[String: Any]] {
+        let listed = try await relay(["runs", "--json"] + options, in: folder)
+        #expect(listed.status == 0, "\(listed.standardError)")
+        let parsed = try JSONSerialization.jsonObject(with: Data(listed.standardOutput.utf8))
+        return parsed as? [[String: Any]] ?? []
+    }
+
+    @Test("a failed run's failing step, its error and the error's place are shown; rerun gives the same output")
+    func failedRunShownAndRerun() async throws {
+        let folder = try sandbox(
+            """
+            input: text
+            steps:
+              - text: "got ${input} and ${n}"
+                as: said
+              - repeat: 3
+                do:
+                  - calculate: "${index} * 2"
+              - show: "${said}"
+              - calculate: "${n} / 0"
+            """)
+        let first = try await relay(["run", "w.yaml", "-", "--set", "n=7"], in: folder, input: "piped text")
+        #expect(first.status == 1)
+        let listed = try await runs(in: folder)
+        try #require(listed.count == 1)
+        let run = listed[0]
+        #expect(run["status"] as? String == "failed")
+        #expect(run["exitStatus"] as? Int == 1)
+        #expect((run["workflow"] as? String)?.hasSuffix("/w.yaml") == true)
+        let steps = run["steps"] as? [[String: Any]] ?? []
+        // The loop is one record with its body's step counted three times, in the file's order.
+        #expect(steps.map { $0["place"] as? String ?? "" } == ["w.yaml:3:5", "w.yaml:5:5", "w.yaml:7:9", "w.yaml:8:5", "w.yaml:9:5"])
+        #expect(steps[2]["runs"] as? Int == 3)
+        #expect(steps[0]["preview"] as? String == "got piped text and 7")
+        #expect(steps[4]["status"] as? String == "failed")
+        #expect(steps[4]["error"] as? String == "division by zero")
+        let id = try #require(run["id"] as? Int)
+
+        let shown = try await relay(["runs", "show", String(id)], in: folder)
+        #expect(shown.status == 0, "\(shown.standardError)")
+        #expect(shown.standardOutput.contains("w.yaml:9:5 calculate — failed"), "\(shown.standardOutput)")
+        #expect(shown.standardOutput.contains("division by zero (at w.yaml:9:5)"))
+        #expect(shown.standardOutput.contains("w.yaml:9:5: error: step 'calculate': division by zero"))
+        #expect(shown.standardOutput.contains("w.yaml:7:9 calculate — succeeded (3 runs"))
+        #expect(shown.standardOutput.contains("input: text, 10 bytes, from standard input"))
+
+        let again = try await relay(["runs", "rerun", String(id)], in: folder)
+        #expect(again.status == first.status)
+        #expect(again.standardOutput == first.standardOutput)
+        #expect(again.standardError == first.standardError)
+        #expect(try await runs(in: folder).count == 2)
+
+        // Once the file has changed, a rerun says so.
+        try "input: text\nsteps:\n  - text: \"changed: ${input}, ${n}\"\n".write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
+        let changed = try await relay(["runs", "rerun", String(id)], in: folder)
+        #expect(changed.status == 0)
+        #expect(changed.standardOutput == "changed: piped text, 7\n")
+        #expect(changed.standardError.contains("has changed since run \(id)"), "\(changed.standardError)")
+    }
+
+    @Test("a run killed outright shows as interrupted, with the steps it got through, and the database stays readable")
+    func killedRunIsInterrupted() async throws {
+        let folder = try sandbox(
+            """
+            steps:
+              - text: started
+              - wait: 1.2
+              - wait: 60
+            """)
+        let process = try RelayProcess.start(running: "w.yaml", in: folder)
+        // The second step's end saves the steps so far (at most a second apart).
+        var saved = false
+        for _ in 0..<200 where !saved {
+            try await Task.sleep(for: .milliseconds(50))
+            let listed = try await relay(["runs", "show", "1", "--json"], in: folder, ["HOME": folder.appendingPathComponent("home").path, "XDG_STATE_HOME": ""])
+            saved = listed.standardOutput.contains("\"name\": \"wait\"")
+        }
+        #expect(saved)
+        kill(process.processIdentifier, SIGKILL)
+        await RelayProcess.waitForExit(process)
+        let state = ["HOME": folder.appendingPathComponent("home").path, "XDG_STATE_HOME": ""]
+        let listed = try await relay(["runs"], in: folder, state)
+        #expect(listed.status == 0, "\(listed.standardError)")
+        #expect(listed.standardOutput.contains("interrupted"), "\(listed.standardOutput)")
+        let shown = try await relay(["runs", "show", "1"], in: folder, state)
+        #expect(shown.standardOutput.contains("— interrupted"), "\(shown.standardOutput)")
+        #expect(shown.standardOutput.contains("w.yaml:3:5 wait — succeeded"), "\(shown.standardOutput)")
+        // The next run is recorded beside it.
+        try "steps:\n  - text: after\n".write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
+        let after = try await relay(["run", "w.yaml"], in: folder, state)
+        #expect(after.status == 0 && after.standardError.isEmpty, "\(after.standardError)")
+        let interrupted = try await relay(["runs", "--status", "interrupted"], in: folder, state)
+        #expect(interrupted.standardOutput.split(separator: "\n").count == 2, "\(interrupted.standardOutput)")
+    }
+
+    @Test("retention keeps the newest runs of each workflow")
+    func retentionDropsTheOldest() async throws {
+        let folder = try sandbox("steps:\n  - text: hi\n")
+        try "steps:\n  - text: other\n".write(to: folder.appendingPathComponent("other.yaml"), atomically: true, encoding: .utf8)
+        _ = try await relay(["run", "other.yaml"], in: folder)
+        for _ in 0..<5 { _ = try await relay(["run", "w.yaml"], in: folder, ["RELAY_HISTORY_RUNS": "3"]) }
+        let kept = try await runs(in: folder)
+        let ids = kept.compactMap { $0["id"] as? Int }
+        // w.yaml's newest three (ids 4, 5, 6), and other.yaml's one run, which a run of w.yaml does not prune.
+        #expect(ids == [6, 5, 4, 1], "\(ids)")
+        let onlyW = try await runs(in: folder, ["--workflow", "w.yaml"])
+        #expect(onlyW.count == 3)
+        let bad = try await relay(["run", "w.yaml"], in: folder, ["RELAY_HISTORY_RUNS": "lots"])
+        #expect(bad.status == 0)
+        #expect(bad.standardError.contains("$RELAY_HISTORY_RUNS takes a whole number"), "\(bad.standardError)")
+    }
+
+    @Test("--no-history and a dry run leave nothing; a filter by status names the statuses")
+    func noHistory() async throws {
+        let folder = try sandbox("steps:\n  - text: hi\n")
+        let run = try await relay(["run", "--no-history", "w.yaml"], in: folder)
+        #expect(run.status == 0)
+        _ = try await relay(["run", "--dry-run", "w.yaml"], in: folder)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("state/relay/history.sqlite").path))
+        let status = try await relay(["runs", "--status", "faild"], in: folder)
+        #expect(status.status == 2)
+        #expect(status.standardError.contains("did you mean 'failed'?"), "\(status.standardError)")
+        let since = try await relay(["runs", "--since", "a while"], in: folder)
+        #expect(since.status == 2)
+    }
+
+    @Test("a damaged or unwritable history is a warning, and the run still runs")
+    func damagedHistory() async throws {
+        let folder = try sandbox("steps:\n  - text: hi\n")
+        let state = folder.appendingPathComponent("state/relay")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        try Data(repeating: 0x41, count: 8192).write(to: state.appendingPathComponent("history.sqlite"))
+        let damaged = try await relay(["run", "w.yaml"], in: folder)
+        #expect(damaged.status == 0)
+        #expect(damaged.standardOutput == "hi\n")
+        #expect(damaged.standardError.contains("warning: the run history:"), "\(damaged.standardError)")
+        #expect(damaged.standardError.contains("this run is not recorded"))
+
+        let locked = try sandbox("steps:\n  - text: hi\n")
+        try FileManager.default.createDirectory(at: locked.appendingPathComponent("state"), withIntermediateDirectories: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o500], ofItemAtPath: locked.appendingPathComponent("state").path)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: locked.appendingPathComponent("state").path) }
+        let unwritable = try await relay(["run", "w.yaml"], in: locked)
+        #expect(unwritable.status == 0)
+        #expect(unwritable.standardOutput == "hi\n")
+        // Root may write anywhere; the warning is there only where the folder is really unwritable.
+        if getuid() != 0 { #expect(unwritable.standardError.contains("warning:"), "\(unwritable.standardError)") }
+    }
+
+    @Test("a step with retry: has its attempts in the history; the grants used are kept")
+    func attemptsAndGrants() async throws {
+        let base = await LocalHTTPServer.base()
+        let key = UUID().uuidString
+        let folder = try sandbox(
+            """
+            steps:
+              - get-contents-of-url: { url: "\(base)/flaky/\(key)/2" }
+                retry: { times: 3, delay: 0.05 }
+            """)
+        let run = try await relay(["run", "w.yaml", "--allow-net=127.0.0.1"], in: folder)
+        #expect(run.status == 0, "\(run.standardError)")
+        let listed = try await runs(in: folder)
+        let step = try #require((listed.first?["steps"] as? [[String: Any]])?.first)
+        #expect(step["attempts"] as? Int == 3)
+        #expect(step["runs"] as? Int == 1)
+        #expect(listed.first?["grants"] as? [String] == ["net 127.0.0.1"])
+    }
+}
