@@ -9,6 +9,9 @@ public struct RelayCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "relay",
         abstract: "Runs Shortcuts-style workflows written in YAML.",
+        discussion: """
+            Runs left unattended (Docs/Runs.md): every 'relay run' is kept in a history that 'relay runs' lists,             shows and runs again (--no-history keeps nothing), and a step with 'retry: N' is tried again when it fails.
+            """,
         version: RelayCommand.version,
         subcommands: [RunCommand.self, CheckCommand.self, ActionsCommand.self, DescribeCommand.self, SchemaCommand.self,
             UndoCommand.self, RunsCommand.self, PackageCommand.self, ReplCommand.self, PermissionsCommand.self,

@@ -118,6 +118,25 @@ struct RunHistoryTests {
         #expect(interrupted.standardOutput.split(separator: "\n").count == 2, "\(interrupted.standardOutput)")
     }
 
+    @Test("runs at once are each recorded, without a warning; an unknown ID is an error")
+    func runsAtOnce() async throws {
+        let folder = try sandbox("steps:\n  - repeat: 200\n    do:\n      - calculate: \"${index} * 2\"\n  - text: done\n")
+        let results = try await withThrowingTaskGroup(of: RelayProcess.Result.self) { group in
+            for _ in 0..<6 { group.addTask { try await self.relay(["run", "w.yaml"], in: folder) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        for result in results {
+            #expect(result.status == 0 && result.standardOutput == "done\n")
+            #expect(result.standardError.isEmpty, "\(result.standardError)")
+        }
+        let kept = try await runs(in: folder)
+        #expect(kept.count == 6)
+        #expect(kept.allSatisfy { $0["status"] as? String == "succeeded" })
+        let unknown = try await relay(["runs", "show", "99"], in: folder)
+        #expect(unknown.status == 1)
+        #expect(unknown.standardError.contains("there is no run 99"), "\(unknown.standardError)")
+    }
+
     @Test("retention keeps the newest runs of each workflow")
     func retentionDropsTheOldest() async throws {
         let folder = try sandbox("steps:\n  - text: hi\n")

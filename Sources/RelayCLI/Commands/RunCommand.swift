@@ -58,16 +58,16 @@ struct RunCommand: AsyncParsableCommand {
         // leaves nothing, and one with --no-history.
         let recording =
             noHistory || session.dryRun
-            ? nil : RunRecording.start(workflow: file, arguments: Self.rerunArguments(), input: inputDescription(standardInput: nil))
+            ? nil : RunRecording(workflow: file, arguments: Self.rerunArguments(), input: inputDescription(standardInput: nil))
         do {
             // The flags' library folders travel with the run's tasks, not in the process's environment.
             try await session.usingLibraryFolders { try await runWorkflow(recording) }
-            recording?.finish(exitStatus: ExitStatus.success.rawValue)
+            await recording?.finish(exitStatus: ExitStatus.success.rawValue)
         } catch let exit as ExitCode {
-            recording?.finish(exitStatus: exit.rawValue)
+            await recording?.finish(exitStatus: exit.rawValue)
             throw exit
         } catch {
-            recording?.finish(exitStatus: ExitStatus.runtimeError.rawValue)
+            await recording?.finish(exitStatus: ExitStatus.runtimeError.rawValue)
             throw error
         }
     }

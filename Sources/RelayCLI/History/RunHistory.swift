@@ -139,6 +139,7 @@ final class RunHistory: @unchecked Sendable {
             grants TEXT NOT NULL DEFAULT '[]');
         CREATE INDEX IF NOT EXISTS runs_by_workflow ON runs (workflow, id);
         CREATE INDEX IF NOT EXISTS runs_by_start ON runs (started);
+        CREATE INDEX IF NOT EXISTS runs_running ON runs (status) WHERE status = 'running';
         CREATE TABLE IF NOT EXISTS steps (
             run INTEGER NOT NULL,
             position INTEGER NOT NULL,

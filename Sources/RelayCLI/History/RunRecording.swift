@@ -3,16 +3,21 @@ import RelayKit
 import RelayRuntime
 
 /// One run's entry in the history (Docs/Runs.md, "Run history"), from its start to its end. The
-/// history never stands in a run's way: a database that is locked, damaged or in a folder that
-/// cannot be written is a warning on standard error, and the run goes on unrecorded.
+/// history never stands in a run's way: every read and write of the database happens on a queue
+/// of its own, beside the run — the start's while the workflow is read and checked, the saves
+/// while the steps go on — and a database that is locked, damaged or in a folder that cannot be
+/// written is a warning on standard error, and the run goes on unrecorded.
 final class RunRecording: @unchecked Sendable {
     /// The steps' tallies, which the interpreter keeps.
     let recorder: RunRecorder
-    private let lock = NSLock()
+    /// Where the database is used; its state (`history`, `id`) is touched only there.
+    private let queue = DispatchQueue(label: "relay.run-history")
     private var history: RunHistory?
-    private let id: Int64
+    private var id: Int64 = 0
     private let workflow: String
     private let retention: RunHistory.Retention
+    /// What the run notes as it goes, read at its end.
+    private let lock = NSLock()
     private var error: String?
     private var stopped = false
     private var journal: UndoJournal?
@@ -20,41 +25,46 @@ final class RunRecording: @unchecked Sendable {
     private var arguments: [String]?
     private var input: String?
 
-    private init(history: RunHistory, id: Int64, workflow: String, retention: RunHistory.Retention, arguments: [String]?, input: String?) {
-        self.history = history
+    /// Records that a run of `workflow` (its path as given) is starting; the row is written on the
+    /// recording's queue while the run goes on.
+    init(
+        workflow: String, arguments: [String]?, input: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
+        path: String = RunHistory.defaultPath
+    ) {
+        let resolved = URL(fileURLWithPath: workflow).standardizedFileURL.path
+        self.workflow = resolved
         self.arguments = arguments
         self.input = input
-        self.id = id
-        self.workflow = workflow
-        self.retention = retention
-        let lock = self.lock
+        retention = RunHistory.Retention.from(environment) { Self.warn($0) }
+        let queue = self.queue
         // While the run goes on, the steps are saved now and then without waiting for another
         // relay's write: a save that finds the database busy is skipped, the next one catches up.
-        recorder = RunRecorder { [weak history] steps in
-            lock.withLock { try? history?.save(steps: steps, of: id) }
+        let target = SaveTarget()
+        recorder = RunRecorder { steps in queue.async { target.recording?.save(steps) } }
+        target.recording = self
+        let folder = FileManager.default.currentDirectoryPath
+        queue.async { [self] in
+            // The bytes, not a hash: hashing would load a crypto library into every run's start.
+            let content = FileManager.default.contents(atPath: resolved).flatMap { $0.count <= RunHistory.keptContentBytes ? $0 : nil }
+            do {
+                let history = try RunHistory(path: path)
+                id = try history.begin(.init(workflow: resolved, content: content, folder: folder, arguments: arguments, input: input))
+                history.setBusyTimeout(0)
+                self.history = history
+            } catch {
+                Self.warn("\(Interpreter.message(for: error)); this run is not recorded (--no-history runs without it)")
+            }
         }
     }
 
-    /// Records that a run of `workflow` (its path as given) has started: nil, after a warning,
-    /// when the history cannot be written.
-    static func start(
-        workflow: String, arguments: [String]?, input: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
-        path: String = RunHistory.defaultPath
-    ) -> RunRecording? {
-        let retention = RunHistory.Retention.from(environment) { warn($0) }
-        let resolved = URL(fileURLWithPath: workflow).standardizedFileURL.path
-        // The bytes, not a hash: hashing would load a crypto library into every run's start.
-        let content = FileManager.default.contents(atPath: resolved).flatMap { $0.count <= RunHistory.keptContentBytes ? $0 : nil }
-        do {
-            let history = try RunHistory(path: path)
-            let folder = FileManager.default.currentDirectoryPath
-            let id = try history.begin(.init(workflow: resolved, content: content, folder: folder, arguments: arguments, input: input))
-            history.setBusyTimeout(0)
-            return RunRecording(history: history, id: id, workflow: resolved, retention: retention, arguments: arguments, input: input)
-        } catch {
-            warn("\(Interpreter.message(for: error)); this run is not recorded (--no-history runs without it)")
-            return nil
-        }
+    /// The recording the recorder's saves go to, set once it is made.
+    private final class SaveTarget: @unchecked Sendable {
+        weak var recording: RunRecording?
+    }
+
+    /// On the queue: the steps so far.
+    private func save(_ steps: [RunRecorder.StepRecord]) {
+        try? history?.save(steps: steps, of: id)
     }
 
     /// The error as the run printed it, with its location.
@@ -84,13 +94,11 @@ final class RunRecording: @unchecked Sendable {
         lock.withLock { stopped = true }
     }
 
-    /// Records how the run ended: its exit status, the undo journal when it changed files, and the
-    /// grants it used.
-    func finish(exitStatus: Int32) {
+    /// Records how the run ended — its exit status, the undo journal when it changed files, the
+    /// grants it used — once the writes before it are done.
+    func finish(exitStatus: Int32) async {
         let steps = recorder.records
-        lock.withLock {
-            guard let history else { return }
-            self.history = nil
+        let end: RunHistory.End = lock.withLock {
             let status: RunHistory.Status =
                 switch exitStatus {
                 case ExitStatus.success.rawValue: .succeeded
@@ -98,16 +106,23 @@ final class RunRecording: @unchecked Sendable {
                 case ExitStatus.cancelled.rawValue: .stopped
                 default: stopped ? .stopped : .failed
                 }
-            let end = RunHistory.End(
+            return RunHistory.End(
                 status: status, exitStatus: exitStatus, error: error, arguments: arguments, input: input,
                 journal: journal.flatMap { $0.hasChanges ? $0.folder.lastPathComponent : nil },
                 grants: (gate?.grantsUsed ?? []).map { "\($0.capability.rawValue) \($0.target)" }, steps: steps)
-            do {
-                history.setBusyTimeout(1_000)
-                try history.markInterrupted()
-                try history.finish(id, workflow: workflow, end, retention: retention)
-            } catch {
-                Self.warn("\(Interpreter.message(for: error)); this run's end is not recorded")
+        }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            queue.async { [self] in
+                defer { done.resume() }
+                guard let history else { return }
+                self.history = nil
+                do {
+                    history.setBusyTimeout(1_000)
+                    try history.markInterrupted()
+                    try history.finish(id, workflow: workflow, end, retention: retention)
+                } catch {
+                    Self.warn("\(Interpreter.message(for: error)); this run's end is not recorded")
+                }
             }
         }
     }
