@@ -225,9 +225,9 @@ public final class RunRecorder: @unchecked Sendable {
         case .list(let items): text = "\(items.count) item\(items.count == 1 ? "" : "s")"
         case .dictionary(let dictionary): text = "\(dictionary.count) key\(dictionary.count == 1 ? "" : "s")"
         }
-        let line = text.prefix { $0 != "\n" && $0 != "\r" }
-        let head = line.prefix(81)
-        let more = head.count > 80 || line.endIndex != text.endIndex
-        return String(head.prefix(80)) + (more ? "…" : "")
+        // At most 81 characters are looked at, however long the text (a save comes every second).
+        let line = text.prefix(81).prefix { $0 != "\n" && $0 != "\r" }
+        let more = line.count > 80 || line.endIndex != text.endIndex
+        return String(line.prefix(80)) + (more ? "…" : "")
     }
 }
