@@ -101,8 +101,7 @@ struct RunCommand: AsyncParsableCommand {
         if let (denials, commandLine) = await prompt.askBeforeRunning(
             GrantPrompt.needs(of: report, gate: gate), command: Array(CommandLine.arguments.dropFirst()))
         {
-            RelayCommand.report(denials)
-            recording?.noteError(DiagnosticRenderer().render(denials))
+            Self.fail(denials, recording)
             if let commandLine { StandardStreams.writeError(commandLine + "\n") }
             throw ExitStatus.permissionDenied.exitCode
         }
@@ -141,8 +140,7 @@ struct RunCommand: AsyncParsableCommand {
             scratch.note(output)
             StandardStreams.writeOutput(output)
         } catch let error as RuntimeError {
-            RelayCommand.report([error.diagnostic])
-            recording?.noteError(DiagnosticRenderer().render([error.diagnostic]))
+            Self.fail([error.diagnostic], recording)
             throw (error.denial == nil ? ExitStatus.runtimeError : ExitStatus.permissionDenied).exitCode
         } catch let cancelled as RunCancelled {
             Self.fail("cancelled: \(cancelled.reason)\n", recording)
@@ -154,6 +152,12 @@ struct RunCommand: AsyncParsableCommand {
     private static func fail(_ text: String, _ recording: RunRecording?) {
         StandardStreams.writeError(text)
         recording?.noteError(text)
+    }
+
+    /// Reports `diagnostics` and keeps them, without colour, as the run's error in the history.
+    private static func fail(_ diagnostics: [Diagnostic], _ recording: RunRecording?) {
+        RelayCommand.report(diagnostics)
+        recording?.noteError(DiagnosticRenderer().render(diagnostics))
     }
 
     /// The command line after `relay run`, as given: what `relay runs rerun` runs again.
