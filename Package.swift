@@ -51,6 +51,8 @@ let package = Package(
         .target(name: "CSpawn"),
         // The processor's tick counter, which times each step for the run history (Docs/Runs.md).
         .target(name: "CTicks"),
+        // The system keyring through libsecret, opened when first used (Docs/Runs.md, "Secrets").
+        .target(name: "CSecretService", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .target(name: "RelayLanguage", dependencies: [.product(name: "RelayKit", package: "RelayKit"), "CLibYAML"]),
         .target(
             name: "RelayRuntime",
@@ -66,7 +68,7 @@ let package = Package(
             name: "RelayCLI",
             dependencies: [
                 .product(name: "RelayKit", package: "RelayKit"), "RelayLanguage", "RelayRuntime", "RelayActions",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"), "CSecretService",
             ],
             swiftSettings: systemHeaderFlags
         ),

@@ -14,7 +14,7 @@ public struct RelayCommand: AsyncParsableCommand {
             """,
         version: RelayCommand.version,
         subcommands: [RunCommand.self, CheckCommand.self, ActionsCommand.self, DescribeCommand.self, SchemaCommand.self,
-            UndoCommand.self, RunsCommand.self, PackageCommand.self, ReplCommand.self, PermissionsCommand.self,
+            UndoCommand.self, RunsCommand.self, SecretsCommand.self, PackageCommand.self, ReplCommand.self, PermissionsCommand.self,
         ]
     )
 
@@ -74,7 +74,8 @@ public struct RelayCommand: AsyncParsableCommand {
     }
 
     /// Prints diagnostics to standard error.
-    static func report(_ diagnostics: [Diagnostic]) {
-        StandardStreams.writeError(DiagnosticRenderer(usesColor: StandardStreams.errorUsesColor).render(diagnostics))
+    static func report(_ diagnostics: [Diagnostic], masking secrets: RunSecrets? = nil) {
+        let text = DiagnosticRenderer(usesColor: StandardStreams.errorUsesColor).render(diagnostics)
+        StandardStreams.writeError(secrets?.redact(text) ?? text)
     }
 }

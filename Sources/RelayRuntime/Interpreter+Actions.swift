@@ -39,7 +39,30 @@ extension Interpreter {
         return try await invoke(definition, arguments, step: step)
     }
 
+    /// Runs the action with `arguments`. A step given a secret (Docs/Runs.md, "Secrets") runs with
+    /// it carried, so that the gate refuses to send a pinned one anywhere but its hosts; a package
+    /// is never handed a pinned one; and the text the step makes from it is secret too.
     private func invoke(_ definition: ActionDefinition, _ arguments: [Value?], step: PlannedStep) async throws -> Value {
+        let secrets = environment.secrets
+        guard !secrets.isEmpty else { return try await invokeCarrying(definition, arguments, step: step) }
+        var carried: Set<String> = []
+        for argument in arguments { if let argument { carried.formUnion(secrets.names(in: argument)) } }
+        guard !carried.isEmpty else { return try await invokeCarrying(definition, arguments, step: step) }
+        if let package = definition.source {
+            do throws(AccessDenied) {
+                try environment.gate.refuseCarried(carried, to: Access(.packages, package))
+            } catch {
+                _ = environment.gate.takeDenial()
+                throw RuntimeError(error, step: step.displayName, at: step.range)
+            }
+        }
+        let output = try await RunSecrets.$carried.withValue(carried) { try await invokeCarrying(definition, arguments, step: step) }
+        // What a server, a program or a package answers is theirs, not a text made from the secret.
+        if !definition.capabilities.contains(where: { [.net, .run, .packages].contains($0) }) { secrets.derive(output, from: carried) }
+        return output
+    }
+
+    private func invokeCarrying(_ definition: ActionDefinition, _ arguments: [Value?], step: PlannedStep) async throws -> Value {
         // What the arguments name is asked for before anything reads or changes it: files given as
         // they are (a conversion may read them), then what the converted values name.
         // Most steps name nothing, and are not asked about (without even an async call).

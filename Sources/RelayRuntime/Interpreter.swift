@@ -29,6 +29,7 @@ public final class Interpreter: Sendable {
     /// Throws `RuntimeError`, or `RunCancelled` when a person declined.
     public func run(input: Value, variables: [String: Value] = [:]) async throws -> Value {
         try refuseUnanswerable()
+        try await bindSecrets()
         // Deferred properties are fetched once per entity in the run, sub-workflows included; the
         // registry's content types and file properties are the run's.
         return try await AccessGate.$running.withValue(environment.gate) {
@@ -50,6 +51,15 @@ public final class Interpreter: Sendable {
             step: step.displayName, at: step.range)
     }
 
+    /// The workflow's secrets, looked up before its first step (a workflow `run-workflow` starts
+    /// looks up its own): one not set is an error at its name in `secrets:`.
+    private func bindSecrets() async throws {
+        guard !workflow.secrets.isEmpty else { return }
+        let source = environment.secretSource ?? { names in Dictionary(uniqueKeysWithValues: names.map { ($0, SecretLookup.missing) }) }
+        guard let problem = await SecretBinding.bind(workflow, into: environment.secrets, from: source).first else { return }
+        throw RuntimeError(problem.message, at: problem.range, notes: problem.notes)
+    }
+
     private func runHeaderAndSteps(input: Value, variables: [String: Value]) async throws -> Value {
         var input = input
         // A given input's paths are relative to the working folder; the default's, like every
@@ -64,6 +74,7 @@ public final class Interpreter: Sendable {
         }
         var state: Variables = variables
         state["input"] = input
+        if !workflow.secrets.isEmpty { state["secrets"] = SecretBinding.variable(for: workflow, from: environment.secrets) }
         for assignment in workflow.variables where variables[assignment.name.text] == nil {
             state[assignment.name.text] = try await Evaluator.evaluate(assignment.value, state)
         }

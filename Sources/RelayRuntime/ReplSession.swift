@@ -64,6 +64,14 @@ public final class ReplSession {
         }
     }
 
+    /// Makes the secret `name` readable as `${secrets.NAME}` in the entries that follow (`:secret`).
+    public func addSecret(_ name: String, value: String) {
+        var secrets = ValueDictionary()
+        if case .dictionary(let entries)? = variables["secrets"] { secrets = entries }
+        secrets[name] = .text(value)
+        variables["secrets"] = .dictionary(secrets)
+    }
+
     /// Forgets the variables, the last output and the entries.
     public func reset() {
         variables = [:]
@@ -73,7 +81,11 @@ public final class ReplSession {
 
     /// The entries as a workflow that `relay run` reproduces.
     public var workflowText: String {
-        "steps:\n" + entries.map(Self.asStep).joined(separator: "\n") + "\n"
+        var header = ""
+        if case .dictionary(let secrets)? = variables["secrets"], !secrets.isEmpty {
+            header = "secrets: [\(secrets.keys.joined(separator: ", "))]\n"
+        }
+        return header + "steps:\n" + entries.map(Self.asStep).joined(separator: "\n") + "\n"
     }
 
     /// An entry as an item of a workflow's `steps:` list (so positions shift by one line and

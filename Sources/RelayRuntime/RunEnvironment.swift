@@ -126,6 +126,10 @@ public struct RunEnvironment: Sendable {
     public var opener: URLOpener
     /// What the run may touch: every file change, request, open and package start asks it first.
     public var gate: AccessGate
+    /// Where the secrets a workflow declares are looked up; nil: none is set.
+    public var secretSource: SecretSource?
+    /// The run's secrets (the gate checks where they go).
+    public var secrets: RunSecrets { gate.secrets }
     /// How many workflows this run has started with `run-workflow`, shared by every nested run.
     public let workflowCalls = RunCounter()
     /// The places for parallel branches beyond the run's own.
@@ -136,9 +140,10 @@ public struct RunEnvironment: Sendable {
     public init(
         interaction: any Interaction, output: any RunOutput, loader: WorkflowLoader, tracing: Bool = false,
         maximumDepth: Int = 32, journal: UndoJournal? = nil, scratchFolder: ScratchFolder = ScratchFolder(),
-        opener: URLOpener? = nil, gate: AccessGate = AccessGate(), recorder: RunRecorder? = nil
+        opener: URLOpener? = nil, gate: AccessGate = AccessGate(), recorder: RunRecorder? = nil, secretSource: SecretSource? = nil
     ) {
         self.recorder = recorder
+        self.secretSource = secretSource
         gate.allowFreely(.write, scratchFolder.folder.path)
         self.gate = gate
         self.opener = opener ?? URLOpener(strategy: .dryRun) { [output] in output.trace($0) }

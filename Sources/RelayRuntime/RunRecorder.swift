@@ -114,6 +114,8 @@ public final class RunRecorder: @unchecked Sendable {
 
     private let lock = NSLock()
     private var state = State()
+    /// The run's secrets, masked in the records' previews and errors.
+    private var secrets: RunSecrets?
     private let saveInterval: UInt64
     private let save: (@Sendable ([StepRecord]) -> Void)?
 
@@ -196,15 +198,23 @@ public final class RunRecorder: @unchecked Sendable {
         return true
     }
 
+    /// Masks `secrets` in the records from now on (Docs/Runs.md, "Secrets").
+    public func masking(_ secrets: RunSecrets) {
+        lock.withLock { self.secrets = secrets }
+    }
+
     /// The steps' records: by file, in the order the run came to each, then by place in the file.
     public var records: [StepRecord] {
         let perTick = secondsPerTick
-        let tallies = lock.withLock { state.tallies }.sorted { ($0.file, $0.line, $0.column) < ($1.file, $1.line, $1.column) }
+        let (unsorted, secrets) = lock.withLock { (state.tallies, self.secrets) }
+        let tallies = unsorted.sorted { ($0.file, $0.line, $0.column) < ($1.file, $1.line, $1.column) }
+        let masking = secrets.flatMap { $0.isEmpty ? nil : $0 }
         return tallies.map { tally in
             StepRecord(
                 place: tally.place, name: tally.name, status: tally.status, runs: tally.runs, skipped: tally.skipped, failures: tally.failures,
                 attempts: tally.attempts, seconds: Double(tally.ticks) * perTick, outputType: tally.output.map { $0.type.name },
-                preview: tally.output.flatMap(Self.preview), error: tally.error, errorPlace: tally.errorPlace)
+                preview: tally.output.flatMap { Self.preview($0, masking: masking) }, error: tally.error.map { masking?.redact($0) ?? $0 },
+                errorPlace: tally.errorPlace)
         }
     }
 
@@ -215,7 +225,7 @@ public final class RunRecorder: @unchecked Sendable {
 
     /// A line of at most 80 characters saying what `value` is, for values that say so cheaply;
     /// nil for nothing and for values (images, documents) whose text would have to be made.
-    public static func preview(_ value: Value) -> String? {
+    public static func preview(_ value: Value, masking secrets: RunSecrets? = nil) -> String? {
         let text: String
         switch value {
         case .nothing, .richText, .entity: return nil
@@ -225,7 +235,13 @@ public final class RunRecorder: @unchecked Sendable {
         case .list(let items): text = "\(items.count) item\(items.count == 1 ? "" : "s")"
         case .dictionary(let dictionary): text = "\(dictionary.count) key\(dictionary.count == 1 ? "" : "s")"
         }
-        // At most 81 characters are looked at, however long the text (a save comes every second).
+        // At most 81 characters are looked at, however long the text (a save comes every second);
+        // a secret is masked before the text is cut, so that no part of one is kept.
+        if let secrets {
+            let (start, more) = secrets.redactedStart(of: text, limit: 80)
+            let line = start.prefix { $0 != "\n" && $0 != "\r" }
+            return String(line) + (more || line.endIndex != start.endIndex ? "…" : "")
+        }
         let line = text.prefix(81).prefix { $0 != "\n" && $0 != "\r" }
         let more = line.count > 80 || line.endIndex != text.endIndex
         return String(line.prefix(80)) + (more ? "…" : "")

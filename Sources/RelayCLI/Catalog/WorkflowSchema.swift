@@ -75,7 +75,14 @@ public enum WorkflowSchema {
                     "description": "What the workflow expects to touch; needs beyond it are warnings, and the run still asks (Docs/Security.md).",
                     "properties": .dictionary(ValueDictionary(uniqueKeysWithValues: Capability.allCases.map {
                         ($0.rawValue, object(["type": "array", "items": object(["type": "string", "minLength": 1])]))
-                    })),
+                    } + [("secrets", object([
+                        "type": "object", "description": "Pins each secret to the hosts it may be sent to (Docs/Runs.md, \"Secrets\").",
+                        "additionalProperties": object(["type": "array", "items": object(["type": "string", "minLength": 1])]),
+                    ]))])),
+                ]),
+                "secrets": object([
+                    "type": "array", "uniqueItems": true, "description": "The secrets the workflow reads as ${secrets.NAME} (Docs/Runs.md, \"Secrets\").",
+                    "items": object(["type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"]),
                 ]),
                 "variables": object(["type": "object", "description": "Initial values of variables."]),
                 "timeout": object(["type": "number", "exclusiveMinimum": 0, "description": "The most seconds the whole run may take."]),

@@ -22,12 +22,16 @@ struct CheckCommand: AsyncParsableCommand {
         let base = try await packageOptions.loader()
         var all: [Diagnostic] = []
         var reports: [(file: String, report: PermissionReport)] = []
+        // The values of the secrets looked up, masked in whatever is printed.
+        let secrets = RunSecrets()
         for file in files {
             // Only trusted packages are built: nothing is asked, and an untrusted one ends the check with status 4.
             let (gate, _) = GrantPrompt.gate(for: file, granted: [:], interactive: false, advisesFlags: false)
             let loader = try await PackageOptions.loading(packagesOf: file, into: base, gate: gate)
             let (workflow, diagnostics) = loader.load(path: file)
             all += diagnostics
+            // A secret that is not set fails the run before its first step: said now (Docs/Runs.md, "Secrets").
+            if let workflow { all += await SecretBinding.bind(workflow, into: secrets, from: SecretStore.source) }
             // What the run would refuse without a terminal, said where it is written.
             for (step, action) in workflow?.actionSteps ?? [] where action.definition.isForegroundOnly {
                 all.append(
@@ -45,14 +49,14 @@ struct CheckCommand: AsyncParsableCommand {
             case .text:
                 StandardStreams.writeOutput(reports.map { reports.count == 1 ? $0.report.text() : "\($0.file):\n" + $0.report.text() }.joined(separator: "\n"))
             }
-            RelayCommand.report(all)
+            RelayCommand.report(all, masking: secrets)
             return
         }
         switch format {
         case .json:
-            StandardStreams.writeOutput(JSONWriter.string(for: .list(all.map(\.jsonValue)), pretty: true) + "\n")
+            StandardStreams.writeOutput(secrets.redact(JSONWriter.string(for: .list(all.map(\.jsonValue)), pretty: true) + "\n"))
         case .text:
-            RelayCommand.report(all)
+            RelayCommand.report(all, masking: secrets)
         }
         let errors = all.filter { $0.severity == .error }.count
         if format == .text, errors > 0 {

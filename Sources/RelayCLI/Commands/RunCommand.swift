@@ -41,6 +41,11 @@ struct RunCommand: AsyncParsableCommand {
         let sources = [input != nil, inputFile != nil, standardInputMarker != nil].filter { $0 }.count
         if sources > 1 { throw ValidationError("give the input one way: --input, --input-file or -") }
         for assignment in assignments {
+            let name = assignment.prefix { $0 != "=" }
+            if name == "secrets" || name.hasPrefix("secrets.") {
+                throw ValidationError(
+                    "--set cannot give a secret ('\(name)'): a workflow declares its secrets in 'secrets:' and each value comes from the environment variable of its name or 'relay secrets set NAME' (Docs/Runs.md, \"Secrets\")")
+            }
             guard let equals = assignment.firstIndex(of: "="),
                 WorkflowParser.isIdentifier(String(assignment[..<equals]))
             else {
@@ -91,6 +96,13 @@ struct RunCommand: AsyncParsableCommand {
             Self.fail(unknownVariables.map { "error: \($0)\n" }.joined(), recording)
             throw ExitStatus.invalid.exitCode
         }
+        // The secrets it declares, looked up before anything is asked or run (Docs/Runs.md, "Secrets").
+        let secrets = gate.secrets
+        let secretProblems = await SecretBinding.bind(workflow, into: secrets, from: SecretStore.source)
+        if !secretProblems.isEmpty {
+            Self.fail(secretProblems, recording, masking: secrets)
+            throw ExitStatus.invalid.exitCode
+        }
         gate.allowFreely(runOf: file, inputFiles: [inputFile, input].compactMap { $0 })
         // A trusted package's own files (a cover it hands over) are read without asking.
         for package in loader.loadedPackages { gate.allowFreely(.read, package) }
@@ -114,8 +126,9 @@ struct RunCommand: AsyncParsableCommand {
         defer { scratch.finish() }
         let environment = RunEnvironment(
             interaction: session.interaction(interactive: interactive),
-            output: TerminalRunOutput(json: json, scratch: scratch, terminal: prompt.terminal), loader: loader, tracing: trace, journal: journal,
-            scratchFolder: scratch.folder, opener: session.opener(), gate: gate, recorder: recording?.recorder)
+            output: TerminalRunOutput(json: json, scratch: scratch, terminal: prompt.terminal, secrets: secrets), loader: loader, tracing: trace,
+            journal: journal, scratchFolder: scratch.folder, opener: session.opener(), gate: gate, recorder: recording?.recorder,
+            secretSource: SecretStore.source)
         // The run goes in a task that a signal or the run's own time bound stops.
         let stopper = RunStopper(position: environment.position)
         let outcome = ResultBox()
@@ -129,35 +142,38 @@ struct RunCommand: AsyncParsableCommand {
         }) {
             prompt.terminal.endBar()
             let (message, status) = stopper.report(reason)
-            Self.fail(message, recording)
+            Self.fail(message, recording, masking: secrets)
             recording?.noteStopped()
             throw ExitCode(status)
         }
         // A bar a stopped loop left is erased before the output or the error.
         prompt.terminal.endBar()
         do {
-            let output = OutputFormatter.render(try outcome.get(), json: json)
+            let output = secrets.redact(OutputFormatter.render(try outcome.get(), json: json))
             scratch.note(output)
             StandardStreams.writeOutput(output)
         } catch let error as RuntimeError {
-            Self.fail([error.diagnostic], recording)
+            Self.fail([error.diagnostic], recording, masking: secrets)
             throw (error.denial == nil ? ExitStatus.runtimeError : ExitStatus.permissionDenied).exitCode
         } catch let cancelled as RunCancelled {
-            Self.fail("cancelled: \(cancelled.reason)\n", recording)
+            Self.fail("cancelled: \(cancelled.reason)\n", recording, masking: secrets)
             throw ExitStatus.cancelled.exitCode
         }
     }
 
-    /// Prints `text` to standard error and keeps it as the run's error in the history.
-    private static func fail(_ text: String, _ recording: RunRecording?) {
-        StandardStreams.writeError(text)
-        recording?.noteError(text)
+    /// Prints `text` to standard error and keeps it as the run's error in the history, with the
+    /// run's secrets masked in both.
+    private static func fail(_ text: String, _ recording: RunRecording?, masking secrets: RunSecrets? = nil) {
+        let shown = secrets?.redact(text) ?? text
+        StandardStreams.writeError(shown)
+        recording?.noteError(shown)
     }
 
     /// Reports `diagnostics` and keeps them, without colour, as the run's error in the history.
-    private static func fail(_ diagnostics: [Diagnostic], _ recording: RunRecording?) {
-        RelayCommand.report(diagnostics)
-        recording?.noteError(DiagnosticRenderer().render(diagnostics))
+    private static func fail(_ diagnostics: [Diagnostic], _ recording: RunRecording?, masking secrets: RunSecrets? = nil) {
+        RelayCommand.report(diagnostics, masking: secrets)
+        let plain = DiagnosticRenderer().render(diagnostics)
+        recording?.noteError(secrets?.redact(plain) ?? plain)
     }
 
     /// The command line after `relay run`, as given: what `relay runs rerun` runs again.

@@ -87,6 +87,7 @@ final class RunRecording: @unchecked Sendable {
             self.journal = journal
             self.gate = gate
         }
+        recorder.masking(gate.secrets)
     }
 
     /// The run was stopped from outside: a signal or its time bound.
@@ -106,8 +107,11 @@ final class RunRecording: @unchecked Sendable {
                 case ExitStatus.cancelled.rawValue: .stopped
                 default: stopped ? .stopped : .failed
                 }
+            // A command line that holds a secret is not kept (nor can the run be run again from it).
+            let secrets = gate?.secrets
+            let kept = arguments.flatMap { arguments in arguments.contains { !(secrets?.names(in: $0).isEmpty ?? true) } ? nil : arguments }
             return RunHistory.End(
-                status: status, exitStatus: exitStatus, error: error, arguments: arguments, input: input,
+                status: status, exitStatus: exitStatus, error: error.map { secrets?.redact($0) ?? $0 }, arguments: kept, input: input,
                 journal: journal.flatMap { $0.hasChanges ? $0.folder.lastPathComponent : nil },
                 grants: (gate?.grantsUsed ?? []).map { "\($0.capability.rawValue) \($0.target)" }, steps: steps)
         }

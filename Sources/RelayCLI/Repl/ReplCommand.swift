@@ -33,9 +33,11 @@ struct ReplCommand: AsyncParsableCommand {
         let opener = sessionOptions.opener()
         let terminal = TerminalState()
         let session = ReplSession(loader: loader, journalRoot: UndoHistory.defaultRoot) { journal in
-            RunEnvironment(interaction: answers, output: TerminalRunOutput(json: false, terminal: terminal), loader: loader, journal: journal, opener: opener, gate: gate)
+            RunEnvironment(
+                interaction: answers, output: TerminalRunOutput(json: false, terminal: terminal, secrets: gate.secrets), loader: loader, journal: journal,
+                opener: opener, gate: gate, secretSource: SecretStore.source)
         }
-        var repl = Repl(session: session, registry: registry, interactive: interactive, terminal: terminal)
+        var repl = Repl(session: session, registry: registry, interactive: interactive, terminal: terminal, secrets: gate.secrets)
         if interactive {
             let history = UndoHistory.defaultRoot.appendingPathComponent("repl-history").path
             repl.editor = LineEditor(historyFile: history) { [session, registry] line, word, start in
@@ -58,6 +60,8 @@ struct Repl {
     let interactive: Bool
     /// Kept clear of progress bars while the prompt waits.
     var terminal = TerminalState()
+    /// The secrets read with `:secret`, shown as •••.
+    var secrets = RunSecrets()
     /// Line editing, history and completion, on a terminal with libedit.
     var editor: LineEditor?
 
@@ -113,13 +117,13 @@ struct Repl {
         }
         switch outcome {
         case .value(let value):
-            StandardStreams.writeOutput(Self.printed(value))
+            StandardStreams.writeOutput(secrets.redact(Self.printed(value)))
         case .invalid(let diagnostics):
-            RelayCommand.report(diagnostics)
+            RelayCommand.report(diagnostics, masking: secrets)
         case .failed(let error):
-            RelayCommand.report([error.diagnostic])
+            RelayCommand.report([error.diagnostic], masking: secrets)
         case .cancelled(let reason):
-            StandardStreams.writeError("cancelled: \(reason)\n")
+            StandardStreams.writeError(secrets.redact("cancelled: \(reason)\n"))
         }
     }
 
@@ -155,7 +159,9 @@ struct Repl {
             }
         case "vars":
             let names = session.variables.keys.sorted()
-            StandardStreams.writeOutput(names.isEmpty ? "no variables yet\n" : names.map { "\($0) = \(session.variables[$0]?.briefDescription ?? "")" }.joined(separator: "\n") + "\n")
+            StandardStreams.writeOutput(
+                secrets.redact(
+                    names.isEmpty ? "no variables yet\n" : names.map { "\($0) = \(session.variables[$0]?.briefDescription ?? "")" }.joined(separator: "\n") + "\n"))
         case "type": StandardStreams.writeOutput("\(session.previous.type.withArticle)\n")
         case "reset":
             session.reset()
@@ -163,11 +169,30 @@ struct Repl {
         case "save": save(to: argument)
         case "load": await load(argument)
         case "undo": await undo()
+        case "secret": await readSecret(argument)
         default:
-            let commands = ["help", "actions", "describe", "vars", "type", "undo", "load", "save", "reset", "quit"]
+            let commands = ["help", "actions", "describe", "vars", "type", "undo", "load", "save", "reset", "secret", "quit"]
             StandardStreams.writeError("error: unknown command ':\(name)'\(Suggestions.didYouMean(name, in: commands)); :help lists them\n")
         }
         return true
+    }
+
+    /// `:secret NAME`: looks the secret up as a run would, for `${secrets.NAME}` (Docs/REPL.md).
+    private func readSecret(_ name: String?) async {
+        guard let name, WorkflowParser.isIdentifier(name) else {
+            StandardStreams.writeError("error: :secret takes a secret's name, as in :secret GITHUB_TOKEN\n")
+            return
+        }
+        switch await SecretStore.source([name])[name] ?? .missing {
+        case .found(let value):
+            secrets.add(name, value: value)
+            session.addSecret(name, value: value)
+            StandardStreams.writeOutput("${secrets.\(name)} is set (shown as \(RunSecrets.mask))\n")
+        case .missing:
+            StandardStreams.writeError("error: the secret '\(name)' is not set; set it with 'relay secrets set \(name)', or in the environment variable \(name)\n")
+        case .problem(let why):
+            StandardStreams.writeError("error: the secret '\(name)' cannot be read: \(why)\n")
+        }
     }
 
     private func save(to path: String?) {
@@ -224,6 +249,7 @@ struct Repl {
           :type              the type of the last output
           :undo              revert the last step's file changes
           :load FILE         run a workflow's steps in this session
+          :secret NAME       read a secret for ${secrets.NAME} (shown as •••)
           :save FILE         write the session's steps as a workflow that relay run reproduces
           :reset             forget variables and steps
           :quit              leave (or end of input)

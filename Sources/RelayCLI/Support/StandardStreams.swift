@@ -27,9 +27,11 @@ struct TerminalRunOutput: RunOutput {
     var scratch: ScratchMentions? = nil
     /// Whether a question is on the terminal.
     var terminal: TerminalState? = nil
+    /// The run's secrets, shown as ••• wherever they would be (Docs/Runs.md, "Secrets").
+    var secrets: RunSecrets? = nil
 
     func show(_ value: Value) {
-        let text = OutputFormatter.render(value, json: json)
+        let text = masked(OutputFormatter.render(value, json: json))
         scratch?.note(text)
         terminal?.endBar()
         StandardStreams.writeOutput(text)
@@ -37,14 +39,18 @@ struct TerminalRunOutput: RunOutput {
 
     func trace(_ line: String) {
         terminal?.endBar()
-        StandardStreams.writeError(line + "\n")
+        StandardStreams.writeError(masked(line) + "\n")
+    }
+
+    private func masked(_ text: String) -> String {
+        secrets?.redact(text) ?? text
     }
 
     /// A bar on standard error, redrawn in place, only on a terminal; cleared when done.
     func progress(_ fraction: Double, label: String?, step: String) {
         // A question waits for its answer: a bar drawn over it would hide it.
         guard isatty(2) == 1, terminal?.isPrompting != true else { return }
-        StandardStreams.writeError(ProgressBar.line(fraction, label: label, step: step))
+        StandardStreams.writeError(ProgressBar.line(fraction, label: label.map(masked), step: step))
         terminal?.barShown(fraction < 1)
     }
 }

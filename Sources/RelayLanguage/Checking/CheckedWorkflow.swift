@@ -16,11 +16,14 @@ public struct CheckedWorkflow: Sendable {
     public var permissions: [Capability: [Name]]? = nil
     /// Every variable the workflow reads somewhere: what `--set` may give.
     public var variablesRead: Set<String> = []
+    /// The secrets it reads (`secrets:`), and the hosts a pinned one may be sent to.
+    public var secrets: [Name] = []
+    public var secretPins: [SecretPin] = []
 
     /// The names of `given` (`--set`) that the workflow neither reads nor declares, each with a
     /// did-you-mean, in order.
     public func unknownVariables(_ given: some Sequence<String>) -> [String] {
-        let known = variablesRead.union(variables.map(\.name.text)).subtracting(["input", "previous", "item", "index", "error"])
+        let known = variablesRead.union(variables.map(\.name.text)).subtracting(["input", "previous", "item", "index", "error", "secrets"])
         return given.filter { !known.contains($0) }.sorted().map { name in
             "--set \(name): \(self.name) has no variable '\(name)'\(Suggestions.didYouMean(name, in: known.sorted()))"
                 + (known.isEmpty ? "; it reads none" : " (it reads \(known.sorted().joined(separator: ", ")))")

@@ -12,6 +12,10 @@ public struct Checker {
     var folder: String = "."
     private var diagnostics: [Diagnostic] = []
     private var scope: VariableScope
+    /// The secrets the workflow declares (`secrets:`).
+    private var secretNames: [String] = []
+    /// Whether `secrets` is given from outside (the REPL's `:secret`): its names are not declared.
+    private var secretsGiven = false
 
     /// Checks `workflow`. `predefined` are variables given from outside (`--set`).
     /// The checked workflow is nil when there were errors.
@@ -27,6 +31,7 @@ public struct Checker {
     ) -> (workflow: CheckedWorkflow?, diagnostics: [Diagnostic]) {
         var checker = Checker(registry: registry, scope: VariableScope(runVariables: predefined))
         checker.folder = URL(fileURLWithPath: workflow.file.path).deletingLastPathComponent().path
+        checker.checkSecretDeclarations(workflow)
         for assignment in workflow.variables {
             checker.checkReferences(assignment.value)
             checker.scope.runVariables.insert(assignment.name.text)
@@ -44,7 +49,8 @@ public struct Checker {
         let checked = CheckedWorkflow(
             file: workflow.file, name: workflow.name ?? Self.defaultName(workflow.file.path), input: workflow.input,
             output: workflow.output, packages: workflow.packages, variables: workflow.variables, steps: steps, timeout: workflow.timeout,
-            permissions: workflow.permissions, variablesRead: checker.variablesRead)
+            permissions: workflow.permissions, variablesRead: checker.variablesRead, secrets: workflow.secrets,
+            secretPins: workflow.secretPins)
         // Needs beyond what `permissions:` declares are warnings (the run asks for them).
         if !errors, workflow.permissions != nil { checker.diagnostics += PermissionReport(checked, entityTypes: checker.registry.entityTypes).warnings }
         errors = checker.diagnostics.contains { $0.severity == .error }
@@ -430,9 +436,51 @@ public struct Checker {
 
     // MARK: - Variables
 
+    /// `secrets:` and the pins in `permissions:` name each secret once, pins only declared ones,
+    /// and nothing sets a variable named `secrets` (Docs/Runs.md, "Secrets").
+    private mutating func checkSecretDeclarations(_ workflow: Workflow) {
+        secretNames = workflow.secrets.map(\.text)
+        secretsGiven = scope.runVariables.contains("secrets")
+        if !secretNames.isEmpty { scope.runVariables.insert("secrets") }
+        for pin in workflow.secretPins where !secretNames.contains(pin.name.text) {
+            report(
+                "'permissions' pins the secret '\(pin.name.text)', which the workflow does not declare\(Suggestions.didYouMean(pin.name.text, in: secretNames))",
+                at: pin.name.range, notes: ["note: declare it in the top-level 'secrets:' list: secrets: [\(pin.name.text)]"])
+        }
+        let note = "note: secrets are read as ${secrets.NAME}, never set by the workflow; their values come from the environment or 'relay secrets set NAME'"
+        for assignment in workflow.variables where assignment.name.text == "secrets" {
+            report("'secrets' is not a variable a workflow sets", at: assignment.name.range, notes: [note])
+        }
+        if let step = Self.firstAssignment(in: workflow.steps, of: ["secrets"]) ?? Self.firstStep(in: workflow.steps, naming: "secrets") {
+            report("'secrets' is not a variable a workflow sets", at: step.range, notes: [note])
+        }
+    }
+
+    /// The first step anywhere in `steps`, nested blocks included, whose `as:` is `name`.
+    static func firstStep(in steps: [Step], naming name: String) -> Step? {
+        for step in steps {
+            if step.modifiers.outputVariable?.text == name { return step }
+            if let found = step.blocks.lazy.compactMap({ firstStep(in: $0, naming: name) }).first { return found }
+        }
+        return nil
+    }
+
     private mutating func checkReferences(_ template: Template) {
+        for reference in template.secretReferences where !secretsGiven && !secretNames.contains(reference.name) {
+            report(
+                "the secret '\(reference.name)' is not declared\(Suggestions.didYouMean(reference.name, in: secretNames))",
+                at: reference.range, notes: ["note: a workflow names the secrets it reads in a top-level list: secrets: [\(reference.name)]"])
+        }
         for reference in template.variableReferences { variablesRead.insert(reference.name) }
         for reference in template.variableReferences where !scope.isDefined(reference.name) {
+            if reference.name == "secrets" {
+                // `${secrets.NAME}` without a `secrets:` list is reported above.
+                if !template.secretReferences.isEmpty { continue }
+                report(
+                    "undefined variable 'secrets': the workflow declares no secrets", at: reference.range,
+                    notes: ["note: a workflow names the secrets it reads in a top-level list: secrets: [NAME], and reads each as ${secrets.NAME}"])
+                continue
+            }
             var notes: [String] = []
             if let block = VariableScope.blockNames[reference.name] {
                 notes.append("note: '\(reference.name)' exists only inside \(block)")

@@ -39,6 +39,10 @@ public struct PermissionReport: Sendable {
     /// What `permissions:` declares, resolved, each with its place in the workflow; empty without the block.
     public private(set) var declaredAccesses: [(access: Access, range: SourceRange)] = []
 
+    /// The secrets the workflow reads and, for a pinned one, the hosts it may be sent to
+    /// (Docs/Runs.md, "Secrets"); nil hosts: not pinned.
+    public private(set) var secrets: [(name: String, hosts: [String]?, range: SourceRange)] = []
+
     /// The entity types loaded, for the folders that `find`, `search` and `create-note` reach.
     private let entityTypes: EntityCatalog
 
@@ -48,6 +52,9 @@ public struct PermissionReport: Sendable {
     public init(_ workflow: CheckedWorkflow, entityTypes: EntityCatalog = EntityCatalog(), variables: [String: Value] = [:]) {
         file = workflow.file.path
         self.entityTypes = entityTypes
+        secrets = workflow.secrets.map { name in
+            (name.text, workflow.secretPins.first { $0.name.text == name.text }.map { $0.hosts.map(\.text) }, name.range)
+        }
         let folder = URL(fileURLWithPath: workflow.file.path).deletingLastPathComponent()
         var assigned: Set<String> = []
         for step in workflow.steps { Self.collectAssigned(step, into: &assigned) }
@@ -241,8 +248,17 @@ public struct PermissionReport: Sendable {
             if target.hasPrefix(folder + "/") { return "." + target.dropFirst(folder.count) }
             return ResolvedPath.abbreviated(target, home: home)
         }
-        guard !needs.isEmpty else { return "touches nothing beyond its own values\n" }
         var output = ""
+        if !secrets.isEmpty {
+            output += "secrets:\n"
+            for secret in secrets {
+                let whereTo =
+                    secret.hosts.map { $0.isEmpty ? "pinned to no host: sent nowhere" : "may be sent only to \($0.joined(separator: ", "))" }
+                    ?? "not pinned: may be sent wherever the run may connect"
+                output += "  \(secret.name)  \(whereTo)  (secrets: at \(file):\(secret.range.start.line):\(secret.range.start.column))\n"
+            }
+        }
+        guard !needs.isEmpty else { return output + "touches nothing beyond its own values\n" }
         for capability in Capability.allCases {
             let these = needs.filter { $0.capability == capability }
             guard !these.isEmpty else { continue }
@@ -278,6 +294,14 @@ public struct PermissionReport: Sendable {
                     "target": need.target.map { .text($0) } ?? .nothing, "action": .text(need.action),
                     "step": .number(Double(need.step)), "line": .number(Double(need.line)), "column": .number(Double(need.column)),
                     "parameter": need.parameter.map { .text($0) } ?? .nothing, "from-previous-step": .boolean(need.fromPreviousStep), "folder-of-computed-path": .boolean(need.isFolderOfComputedPath),
+                ])
+            })
+        }
+        if !secrets.isEmpty {
+            root["secrets"] = .list(secrets.map { secret in
+                .dictionary([
+                    "name": .text(secret.name), "hosts": secret.hosts.map { .list($0.map(Value.text)) } ?? .nothing,
+                    "line": .number(Double(secret.range.start.line)), "column": .number(Double(secret.range.start.column)),
                 ])
             })
         }

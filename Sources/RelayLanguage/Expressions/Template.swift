@@ -44,6 +44,23 @@ public struct Template: Sendable {
     }
 }
 
+extension Template {
+    /// Every `${secrets.NAME}` the template reads: each NAME, with where.
+    public var secretReferences: [(name: String, range: SourceRange)] {
+        switch kind {
+        case .literal: []
+        case .expression(let expression): expression.secretReferences
+        case .interpolation(let parts):
+            parts.flatMap { part -> [(name: String, range: SourceRange)] in
+                if case .expression(let expression) = part { return expression.secretReferences }
+                return []
+            }
+        case .list(let items): items.flatMap(\.secretReferences)
+        case .dictionary(let entries): entries.flatMap(\.value.secretReferences)
+        }
+    }
+}
+
 /// One key and value of a mapping template.
 public struct TemplateEntry: Sendable {
     public var key: String

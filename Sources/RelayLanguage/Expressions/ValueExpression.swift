@@ -38,6 +38,30 @@ public struct ValueExpression: Sendable {
         return references
     }
 
+    /// Every `${secrets.NAME}` the expression reads: each NAME, with where (Docs/Runs.md, "Secrets").
+    public var secretReferences: [(name: String, range: SourceRange)] {
+        var references: [(String, SourceRange)] = []
+        collectSecrets(into: &references)
+        return references
+    }
+
+    private func collectSecrets(into references: inout [(String, SourceRange)]) {
+        switch kind {
+        case .literal, .variable: break
+        case .property(let base, let name):
+            if case .variable("secrets") = base.kind { references.append((name, range)) } else { base.collectSecrets(into: &references) }
+        case .index(let base, let index):
+            base.collectSecrets(into: &references)
+            index.collectSecrets(into: &references)
+        case .unary(_, let operand): operand.collectSecrets(into: &references)
+        case .binary(_, let left, let right):
+            left.collectSecrets(into: &references)
+            right.collectSecrets(into: &references)
+        case .list(let items):
+            for item in items { item.collectSecrets(into: &references) }
+        }
+    }
+
     private func collectVariables(into references: inout [(String, SourceRange)]) {
         switch kind {
         case .literal: break

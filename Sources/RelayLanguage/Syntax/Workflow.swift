@@ -14,6 +14,10 @@ public struct Workflow: Sendable {
     public var timeout: Double? = nil
     /// `permissions:`: what the workflow expects to touch, by capability; nil without the block.
     public var permissions: [Capability: [Name]]? = nil
+    /// `secrets:`: the secrets the workflow reads as `${secrets.NAME}` (Docs/Runs.md, "Secrets").
+    public var secrets: [Name] = []
+    /// `permissions: { secrets: { NAME: [host, …] } }`: the hosts each pinned secret may be sent to.
+    public var secretPins: [SecretPin] = []
     /// The range of the `steps:` key, for diagnostics about the workflow as a whole.
     public var range: SourceRange
 }
@@ -41,4 +45,10 @@ public struct TypeAnnotation: Sendable {
 public struct Assignment: Sendable {
     public var name: Name
     public var value: Template
+}
+
+/// A secret pinned to hosts in `permissions:`: it may be sent to them and nowhere else.
+public struct SecretPin: Sendable {
+    public var name: Name
+    public var hosts: [Name]
 }

@@ -4,7 +4,7 @@ import RelayKit
 /// (unknown keys, wrong shapes) rather than stopping at the first. Names of actions are not
 /// resolved here: that is the checker's job.
 public struct WorkflowParser {
-    static let topLevelKeys = ["name", "description", "input", "output", "packages", "permissions", "variables", "timeout", "steps"]
+    static let topLevelKeys = ["name", "description", "input", "output", "packages", "permissions", "secrets", "variables", "timeout", "steps"]
     static let modifierKeys = ControlGrammar.modifierNames
     static let controlKeys = ControlGrammar.keywords
 
@@ -72,7 +72,8 @@ public struct WorkflowParser {
             case "input": workflow.input = inputDeclaration(pair.value)
             case "output": workflow.output = typeAnnotation(pair.value)
             case "packages": workflow.packages = packages(pair.value)
-            case "permissions": workflow.permissions = permissions(pair.value)
+            case "permissions": (workflow.permissions, workflow.secretPins) = permissions(pair.value)
+            case "secrets": workflow.secrets = secretNames(pair.value)
             case "variables": workflow.variables = assignments(pair.value, in: "variables")
             case "timeout": workflow.timeout = runTimeout(pair.value)
             case "steps":
@@ -156,15 +157,21 @@ public struct WorkflowParser {
     /// `permissions:` (Docs/Security.md, "Declaring what a workflow expects"): a mapping of
     /// capabilities to lists of paths (`read`, `write`, `packages`), hosts (`net`), URLs (`open`)
     /// or commands (`run`).
-    private mutating func permissions(_ node: YAMLNode) -> [Capability: [Name]]? {
-        let names = Capability.allCases.map(\.rawValue)
+    private mutating func permissions(_ node: YAMLNode) -> ([Capability: [Name]]?, [SecretPin]) {
+        let names = Capability.allCases.map(\.rawValue) + ["secrets"]
         guard case .mapping(let pairs) = node.kind else {
             report("'permissions' takes a mapping of capabilities to lists, e.g. { read: [~/Pictures], net: [api.example.com] }", at: node.range)
-            return nil
+            return (nil, [])
         }
         var declared: [Capability: [Name]] = [:]
+        var pins: [SecretPin]?
         for pair in pairs {
             guard let key = attempt({ () throws(Diagnostic) in try TemplateParser.scalarKey(pair.key) }) else { continue }
+            if key == "secrets" {
+                if pins != nil { report("duplicate key 'secrets' in 'permissions'", at: pair.key.range) }
+                pins = secretPins(pair.value)
+                continue
+            }
             guard let capability = Capability(rawValue: key) else {
                 report(
                     "unknown capability '\(key)' in 'permissions'\(Suggestions.didYouMean(key, in: names))", at: pair.key.range,
@@ -175,11 +182,7 @@ public struct WorkflowParser {
                 report("duplicate capability '\(key)' in 'permissions'", at: pair.key.range)
                 continue
             }
-            let items: [YAMLNode]
-            switch pair.value.kind {
-            case .sequence(let list): items = list
-            case .scalar: items = [pair.value]
-            default:
+            guard let items = Self.listItems(pair.value) else {
                 report("'\(key)' in 'permissions' takes a list, e.g. \(key): [\(Self.permissionExample(capability))]", at: pair.value.range)
                 continue
             }
@@ -194,7 +197,73 @@ public struct WorkflowParser {
                 report("'\(key)' in 'permissions' takes a list of texts, e.g. \(key): [\(Self.permissionExample(capability))]", at: pair.value.range)
             }
         }
-        return declared
+        return (declared, pins ?? [])
+    }
+
+    /// `secrets:` at the top: a list of names, each a plain word (it is read as `${secrets.NAME}`).
+    private mutating func secretNames(_ node: YAMLNode) -> [Name] {
+        guard let items = Self.listItems(node) else {
+            report("'secrets' takes a list of names, e.g. secrets: [GITHUB_TOKEN]", at: node.range)
+            return []
+        }
+        var names: [Name] = []
+        for item in items {
+            guard let text = item.scalarText, Self.isIdentifier(text) else {
+                report(
+                    "a secret's name is a plain word (letters, digits and _, as in GITHUB_TOKEN), not \(item.scalarText.map { "'\($0)'" } ?? item.shapeDescription)",
+                    at: item.range)
+                continue
+            }
+            if names.contains(where: { $0.text == text }) {
+                report("the secret '\(text)' is named twice in 'secrets'", at: item.range)
+                continue
+            }
+            names.append(Name(text: text, range: item.range))
+        }
+        return names
+    }
+
+    /// `secrets:` in `permissions:`: each secret's name and the hosts it may be sent to.
+    private mutating func secretPins(_ node: YAMLNode) -> [SecretPin] {
+        let example = "secrets: { GITHUB_TOKEN: [api.github.com] }"
+        guard case .mapping(let pairs) = node.kind else {
+            report("'secrets' in 'permissions' takes a mapping of secret names to hosts, e.g. \(example)", at: node.range)
+            return []
+        }
+        var pins: [SecretPin] = []
+        for pair in pairs {
+            guard let name = pair.key.scalarText else {
+                report("a secret's name is a plain word, not \(pair.key.shapeDescription)", at: pair.key.range)
+                continue
+            }
+            guard let items = Self.listItems(pair.value) else {
+                report("the secret '\(name)' in 'permissions' takes a list of hosts, e.g. \(example)", at: pair.value.range)
+                continue
+            }
+            var hosts: [Name] = []
+            for item in items {
+                guard let text = item.scalarText else {
+                    report("the secret '\(name)' in 'permissions' takes a list of hosts, e.g. \(example)", at: item.range)
+                    continue
+                }
+                if let problem = Access.entryProblem(text, for: .net) {
+                    report("the secret '\(name)' in 'permissions': \(problem)", at: item.range)
+                    continue
+                }
+                hosts.append(Name(text: Access.hostEntry(text) ?? text, range: item.range))
+            }
+            pins.append(SecretPin(name: Name(text: name, range: pair.key.range), hosts: hosts))
+        }
+        return pins
+    }
+
+    /// A list's items, or a single scalar as a list of one; nil for a mapping.
+    private static func listItems(_ node: YAMLNode) -> [YAMLNode]? {
+        switch node.kind {
+        case .sequence(let list): list
+        case .scalar: [node]
+        default: nil
+        }
     }
 
     private static func permissionExample(_ capability: Capability) -> String {

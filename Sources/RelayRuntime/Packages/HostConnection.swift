@@ -257,6 +257,8 @@ final class HostConnection: @unchecked Sendable {
             }
         }.start()
         let shown = Self.showsStandardError ? "[\(packageName)] " : nil
+        // The run's secrets are masked in what a package prints too (Docs/Runs.md, "Secrets").
+        let secrets = AccessGate.running?.secrets
         Thread {
             var partial = Data()
             while true {
@@ -270,7 +272,8 @@ final class HostConnection: @unchecked Sendable {
                 guard let shown else { continue }
                 partial.append(chunk)
                 while let newline = partial.firstIndex(of: 10) {
-                    FileHandle.standardError.write(Data(shown.utf8) + partial[partial.startIndex...newline])
+                    let line = String(decoding: partial[partial.startIndex...newline], as: UTF8.self)
+                    FileHandle.standardError.write(Data((shown + (secrets?.redact(line) ?? line)).utf8))
                     partial.removeSubrange(partial.startIndex...newline)
                 }
                 if partial.count > 4096 { partial.removeAll() }

@@ -21,6 +21,8 @@ public struct AccessDenied: Error, Sendable, CustomStringConvertible {
         case confined(package: String)
         /// A dry run changes, sends and opens nothing; `granted` says whether a real run could.
         case dryRun(granted: Bool)
+        /// The step holds the secret `name`, which the workflow pins to `hosts` (Docs/Runs.md, "Secrets").
+        case secretPinned(name: String, hosts: [String])
     }
 
     public let access: Access
@@ -50,6 +52,11 @@ public struct AccessDenied: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
+        if case .secretPinned(let name, let hosts) = reason {
+            let pinned = hosts.isEmpty ? "to no host" : "to \(hosts.joined(separator: ", "))"
+            return "refused to \(access.phrase) in a step given the secret \(name): the workflow's 'permissions:' pins it \(pinned), "
+                + "and a pinned secret goes only to its hosts, never to another host, a file, a program or a package"
+        }
         if access.capability == .packages { return "the package \(access.shownTarget) is not trusted: " + trustAdvice }
         let why: String
         switch reason {
@@ -58,6 +65,7 @@ public struct AccessDenied: Error, Sendable, CustomStringConvertible {
         case .confined(let package): why = "the kernel refused it: the package '\(package)' may touch only what the run was granted"
         case .dryRun(let granted):
             return "would \(access.phrase)" + (granted ? "" : " (not granted: a real run needs \(access.grantingFlag))")
+        case .secretPinned: why = ""
         }
         // Not asked: the flag grants the place, so the next run does not stop at the next file.
         let flag = reason == .notAsked && suggestsPlace ? access.place.grantingFlag : access.grantingFlag
@@ -110,6 +118,9 @@ public final class AccessGate: @unchecked Sendable {
     /// A gate that allows what `granted` says, plus what is added as free; it asks `asker`, when
     /// there is one, about the rest (the asker keeps an "always" answer for later runs). A dry
     /// run's gate refuses every change, request, opening and process, without asking.
+    /// The run's secrets: where each may be sent is checked here.
+    public let secrets = RunSecrets()
+
     public init(granted: [Capability: GrantScope] = [:], asker: Asker? = nil, dryRun: Bool = false, advisesFlags: Bool = true) {
         var resolved: [Capability: GrantScope] = [:]
         for (capability, scope) in granted {
@@ -225,6 +236,8 @@ public final class AccessGate: @unchecked Sendable {
     /// person is asked when there is one. A denial is kept: the run ends with it.
     public func authorize(_ access: Access) async throws(AccessDenied) {
         if isDryRun, access.capability.hasEffects, !isRelaysOwn(access) { throw deny(access, reason: .dryRun(granted: allows(access))) }
+        let carried = RunSecrets.carried
+        if !carried.isEmpty { try refusePinned(carried, access) }
         let allowed: Bool = lock.withLock {
             switch coverLocked(access) {
             case .free?: return true
@@ -249,6 +262,29 @@ public final class AccessGate: @unchecked Sendable {
         case .no:
             lock.withLock { _ = refused.insert(place) }
             throw deny(access, reason: .refused)
+        }
+    }
+
+    /// Refuses `access` by a step that holds the secrets `carried` when one of them is pinned to
+    /// hosts and the access would send it elsewhere (Docs/Runs.md, "Secrets").
+    public func refuseCarried(_ carried: Set<String>, to access: Access) throws(AccessDenied) {
+        try refusePinned(carried, access)
+    }
+
+    /// Refuses `access` by a step that holds a secret pinned to hosts, when the access sends it
+    /// elsewhere: to another host, a file outside the run's own, a program or a package.
+    private func refusePinned(_ carried: Set<String>, _ access: Access) throws(AccessDenied) {
+        guard access.capability != .read, !isRelaysOwn(access) else { return }
+        for name in carried.sorted() {
+            guard let hosts = secrets.pins(of: name) else { continue }
+            let host: String? =
+                switch access.capability {
+                case .net: access.target
+                case .open: URL(string: access.target).flatMap(Access.hostTarget)
+                default: nil
+                }
+            if let host, hosts.contains(where: { Self.host($0, matches: host) }) { continue }
+            throw deny(access, reason: .secretPinned(name: name, hosts: hosts))
         }
     }
 

@@ -1,0 +1,162 @@
+import Foundation
+
+/// The secrets a run reads (Docs/Runs.md, "Secrets"): their values, where each may be sent, and
+/// the texts made from them. A secret is known by its text: any text that holds a secret's value —
+/// as written, or encoded for a URL or JSON — is secret, and is shown as `•••`; a text a step made
+/// from a secret (encoded, changed in case) is added as the secret's too (`derive`).
+public final class RunSecrets: @unchecked Sendable {
+    /// What a secret is shown as.
+    public static let mask = "•••"
+
+    /// The secrets the step under way was given, by name: what it sends, writes or hands to a
+    /// package is checked against their pins (`AccessGate.authorize`).
+    @TaskLocal public static var carried: Set<String> = []
+
+    private struct Fragment {
+        let text: String
+        let name: String
+    }
+
+    private let lock = NSLock()
+    /// Every text known to be secret, longest first (so a longer one is masked whole).
+    private var fragments: [Fragment] = []
+    private var values: [String: String] = [:]
+    private var pins: [String: [String]] = [:]
+    /// The longest fragment's length in characters.
+    private var longest = 0
+
+    public init() {}
+
+    /// Whether the run has no secrets: then nothing needs masking or checking.
+    public var isEmpty: Bool { lock.withLock { fragments.isEmpty } }
+
+    /// The names of the secrets the run has read.
+    public var names: [String] { lock.withLock { values.keys.sorted() } }
+
+    /// The value of the secret `name`, once `add`ed.
+    public func value(of name: String) -> String? { lock.withLock { values[name] } }
+
+    /// Adds the secret `name` with `value`, and the forms a URL or JSON text gives it.
+    public func add(_ name: String, value: String) {
+        guard !value.isEmpty else { return }
+        var forms: Set<String> = [value, JSONWriter.string(for: .text(value), pretty: false).dropFirst().dropLast().description]
+        for start in ["https://h/", "https://h/?q=", "https://h/#"] {
+            var url = URLText()
+            url.appendLiteral(start)
+            url.appendValue(value)
+            forms.insert(String(url.text.dropFirst(start.count)))
+        }
+        if let strict = value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) { forms.insert(strict) }
+        lock.withLock {
+            values[name] = value
+            for form in forms where !form.isEmpty { insert(Fragment(text: form, name: name)) }
+        }
+    }
+
+    /// Pins the secret `name` to `hosts`: it may be sent to them and nowhere else.
+    public func pin(_ name: String, to hosts: [String]) {
+        lock.withLock { pins[name] = hosts.map { $0.lowercased() } }
+    }
+
+    /// The hosts `name` is pinned to, or nil when it is not pinned.
+    public func pins(of name: String) -> [String]? { lock.withLock { pins[name] } }
+
+    private func insert(_ fragment: Fragment) {
+        guard !fragments.contains(where: { $0.text == fragment.text }) else { return }
+        let index = fragments.firstIndex { $0.text.count < fragment.text.count } ?? fragments.count
+        fragments.insert(fragment, at: index)
+        longest = max(longest, fragment.text.count)
+    }
+
+    /// The shortest text made from a secret that is taken as secret too: a shorter one ("40", "yes")
+    /// says too little of it and would mask ordinary words.
+    public static let shortestDerived = 6
+
+    /// Adds `value`'s text, made by a step given the secrets `names`, as theirs: unless it is
+    /// short, or already holds a secret (then it is masked where it holds one).
+    public func derive(_ value: Value, from names: Set<String>) {
+        guard let name = names.sorted().first, case .text(let text) = value, text.count >= Self.shortestDerived,
+            self.names(in: text).isEmpty
+        else { return }
+        lock.withLock { insert(Fragment(text: text, name: name)) }
+    }
+
+    /// The names of the secrets `text` holds.
+    public func names(in text: String) -> Set<String> {
+        let fragments = lock.withLock { self.fragments }
+        var found: Set<String> = []
+        for fragment in fragments where !found.contains(fragment.name) && text.contains(fragment.text) { found.insert(fragment.name) }
+        return found
+    }
+
+    /// The names of the secrets `value` holds, looking into lists, dictionaries (keys too) and
+    /// the paths of files.
+    public func names(in value: Value) -> Set<String> {
+        guard !isEmpty else { return [] }
+        var found: Set<String> = []
+        collect(value, into: &found)
+        return found
+    }
+
+    private func collect(_ value: Value, into found: inout Set<String>) {
+        switch value {
+        case .text(let text): found.formUnion(names(in: text))
+        case .url(let url): found.formUnion(names(in: url.absoluteString))
+        case .file(let file): found.formUnion(names(in: file.path))
+        case .richText(let text): found.formUnion(names(in: text.plainText))
+        case .list(let items): for item in items { collect(item, into: &found) }
+        case .dictionary(let entries):
+            for (key, item) in entries {
+                found.formUnion(names(in: key))
+                collect(item, into: &found)
+            }
+        case .entity(let entity): collect(.dictionary(entity.dictionaryNow), into: &found)
+        case .nothing, .number, .boolean, .date: break
+        }
+    }
+
+    /// `text` with every secret in it shown as `•••`; also a secret's start that a shortened
+    /// message cut off before "…" (`Excerpt`), so no part of one is shown.
+    public func redact(_ text: String) -> String {
+        let fragments = lock.withLock { self.fragments }
+        guard !fragments.isEmpty else { return text }
+        var result = text
+        for fragment in fragments where result.contains(fragment.text) {
+            result = result.replacingOccurrences(of: fragment.text, with: Self.mask)
+        }
+        guard result.contains("…") else { return result }
+        return Self.maskingCutStarts(in: result, of: fragments)
+    }
+
+    /// The first `limit` characters of `text`, with its secrets masked before it is cut (so that
+    /// no secret is cut in two and shown in part), and "…" when there was more.
+    public func redactedStart(of text: String, limit: Int) -> (text: String, more: Bool) {
+        let window = text.prefix(limit + 1 + lock.withLock { longest })
+        let redacted = redact(String(window))
+        let more = redacted.count > limit || window.endIndex != text.endIndex
+        return (String(redacted.prefix(limit)), more)
+    }
+
+    /// Masks, before each "…", the longest start (four characters or more) of a secret that ends there.
+    private static func maskingCutStarts(in text: String, of fragments: [Fragment]) -> String {
+        var result = ""
+        var rest = Substring(text)
+        while let ellipsis = rest.firstIndex(of: "…") {
+            var before = String(rest[..<ellipsis])
+            for fragment in fragments {
+                let secret = fragment.text
+                var length = min(secret.count - 1, before.count)
+                while length >= 4 {
+                    if before.hasSuffix(secret.prefix(length)) {
+                        before = String(before.dropLast(length)) + mask
+                        break
+                    }
+                    length -= 1
+                }
+            }
+            result += before + "…"
+            rest = rest[rest.index(after: ellipsis)...]
+        }
+        return result + rest
+    }
+}
