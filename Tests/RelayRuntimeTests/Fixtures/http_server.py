@@ -80,8 +80,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.handle_big()
         length = int(self.headers.get("Content-Length") or 0)
         received = self.rfile.read(length).decode("utf-8") if length else ""
-        if self.path == "/echo":
-            echo = {"method": self.command, "body": received, "host": self.headers.get("Host"),
+        if self.path.split("?")[0] == "/echo":
+            echo = {"method": self.command, "path": self.path, "body": received, "host": self.headers.get("Host"),
                     "content-type": self.headers.get("Content-Type"), "x-token": self.headers.get("X-Token"),
                     "authorization": self.headers.get("Authorization")}
             self.answer(200, "application/json", json.dumps(echo).encode())

@@ -36,10 +36,15 @@ public final class RunSecrets: @unchecked Sendable {
     /// The value of the secret `name`, once `add`ed.
     public func value(of name: String) -> String? { lock.withLock { values[name] } }
 
-    /// Adds the secret `name` with `value`, and the forms a URL or JSON text gives it.
+    /// Adds the secret `name` with `value`, and the forms a URL or JSON text gives it (JSON in
+    /// JSON too: a request's body shown in a server's answer); and each long run of its letters
+    /// and digits, so that a form not thought of here still shows no more than its punctuation.
     public func add(_ name: String, value: String) {
         guard !value.isEmpty else { return }
-        var forms: Set<String> = [value, JSONWriter.string(for: .text(value), pretty: false).dropFirst().dropLast().description]
+        let json = Self.jsonEscaped(value)
+        var forms: Set<String> = [value, json, Self.jsonEscaped(json)]
+        let plain = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "_-.~"))
+        for piece in value.components(separatedBy: plain.inverted) where piece.count >= Self.shortestPiece { forms.insert(piece) }
         for start in ["https://h/", "https://h/?q=", "https://h/#"] {
             var url = URLText()
             url.appendLiteral(start)
@@ -51,6 +56,13 @@ public final class RunSecrets: @unchecked Sendable {
             values[name] = value
             for form in forms where !form.isEmpty { insert(Fragment(text: form, name: name)) }
         }
+    }
+
+    /// The shortest run of a secret's letters and digits masked on its own.
+    static let shortestPiece = 8
+
+    private static func jsonEscaped(_ text: String) -> String {
+        String(JSONWriter.string(for: .text(text), pretty: false).dropFirst().dropLast())
     }
 
     /// Pins the secret `name` to `hosts`: it may be sent to them and nowhere else.

@@ -1,0 +1,220 @@
+import Foundation
+import RelayKit
+import Testing
+
+/// Secrets: where their values come from, and that they are shown nowhere and sent only where
+/// they are pinned (Docs/Runs.md, "Secrets").
+@Suite("Secrets")
+struct SecretTests {
+    /// A value with characters a URL and JSON encode, so that every encoded form is looked for too.
+    static let token = "tok_3xAmple+/=Secret\"9"
+
+    /// A fresh folder with its own home, state and config folders, and `workflow` as `w.yaml`.
+    private func sandbox(_ workflow: String) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-secrets-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("home"), withIntermediateDirectories: true)
+        try workflow.write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
+        return folder
+    }
+
+    private func relay(_ arguments: [String], in folder: URL, input: String = "", _ extra: [String: String] = [:]) async throws -> RelayProcess.Result {
+        let environment = [
+            "HOME": folder.appendingPathComponent("home").path, "XDG_STATE_HOME": folder.appendingPathComponent("state").path,
+            "XDG_CONFIG_HOME": folder.appendingPathComponent("config").path, "RELAY_KEYRING": "off",
+        ].merging(extra) { $1 }
+        return try await RelayProcess.running(arguments, in: folder, input: input, environment: environment)
+    }
+
+    /// The forms of `token` that would give it away: as written, URL- and JSON-encoded, in Base64.
+    private static var leaks: [String] {
+        [
+            token, token.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? token,
+            token.replacingOccurrences(of: "\"", with: "\\\""), Data(token.utf8).base64EncodedString(), "tok_3xAmple",
+        ]
+    }
+
+    private func expectNoLeak(_ text: String, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        for leak in Self.leaks {
+            #expect(!text.contains(leak), "\(what) holds the secret: \(text)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test("a secret used in a URL, a header, a body and a text is in no output, trace, JSON, error or the history")
+    func secretShownNowhere() async throws {
+        let base = await LocalHTTPServer.base()
+        let folder = try sandbox(
+            """
+            secrets: [API_TOKEN]
+            permissions:
+              net: [127.0.0.1]
+              secrets: { API_TOKEN: [127.0.0.1] }
+            steps:
+              - get-contents-of-url:
+                  url: "\(base)/echo?token=${secrets.API_TOKEN}"
+                  method: post
+                  headers: { Authorization: "Bearer ${secrets.API_TOKEN}" }
+                  body: { token: "${secrets.API_TOKEN}" }
+              - show
+              - text: "the token is ${secrets.API_TOKEN}"
+                as: sentence
+              - base64-encode:
+                input: "${secrets.API_TOKEN}"
+              - show
+              - show: "${sentence}"
+              - calculate: "${sentence} * 2"
+            """)
+        let run = try await relay(["run", "w.yaml", "--trace", "--json", "--allow-declared"], in: folder, ["API_TOKEN": Self.token])
+        #expect(run.status == 1, "\(run.standardError)")
+        // The server was sent the secret, and answered it back: shown masked.
+        #expect(run.standardOutput.contains("\"authorization\": \"Bearer •••\""), "\(run.standardOutput)")
+        #expect(run.standardOutput.contains("the token is •••"), "\(run.standardOutput)")
+        #expect(run.standardError.contains("w.yaml:18:5: error: step 'calculate'"), "\(run.standardError)")
+        #expect(run.standardError.contains("trace: w.yaml:6: get-contents-of-url"), "\(run.standardError)")
+        expectNoLeak(run.standardOutput, "standard output")
+        expectNoLeak(run.standardError, "standard error")
+
+        let listed = try await relay(["runs", "--json"], in: folder)
+        #expect(listed.status == 0)
+        #expect(listed.standardOutput.contains("•••"), "\(listed.standardOutput)")
+        expectNoLeak(listed.standardOutput, "relay runs --json")
+        let shown = try await relay(["runs", "show", "1"], in: folder)
+        #expect(shown.standardOutput.contains("w.yaml:18:5 calculate — failed"), "\(shown.standardOutput)")
+        expectNoLeak(shown.standardOutput, "relay runs show")
+        // Nor in the database's bytes: its file, its write-ahead log.
+        let state = folder.appendingPathComponent("state/relay")
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: state.path)) ?? [] where name.hasPrefix("history") {
+            let bytes = try Data(contentsOf: state.appendingPathComponent(name))
+            expectNoLeak(String(decoding: bytes, as: UTF8.self), name)
+        }
+    }
+
+    @Test("a pinned secret sent to another host, written to a file or handed to a program is refused with exit 4")
+    func pinnedSecretStaysPinned() async throws {
+        let base = await LocalHTTPServer.base()
+        let folder = try sandbox(
+            """
+            secrets: [API_TOKEN]
+            permissions: { secrets: { API_TOKEN: [api.example.com] } }
+            steps:
+              - get-contents-of-url: { url: "\(base)/echo", headers: { X-Token: "${secrets.API_TOKEN}" } }
+            """)
+        let sent = try await relay(["run", "w.yaml", "--allow-net=127.0.0.1"], in: folder, ["API_TOKEN": Self.token])
+        #expect(sent.status == 4, "\(sent.standardError)")
+        #expect(sent.standardError.contains("connect to 127.0.0.1"), "\(sent.standardError)")
+        #expect(sent.standardError.contains("the secret API_TOKEN"), "\(sent.standardError)")
+        #expect(sent.standardError.contains("pins it to api.example.com"), "\(sent.standardError)")
+        expectNoLeak(sent.standardError, "the denial")
+
+        try """
+            secrets: [API_TOKEN]
+            permissions: { secrets: { API_TOKEN: [api.example.com] } }
+            steps:
+              - text: "token=${secrets.API_TOKEN}"
+              - save-file: { to: out.txt }
+            """.write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
+        let written = try await relay(["run", "w.yaml", "--allow-write=."], in: folder, ["API_TOKEN": Self.token])
+        #expect(written.status == 4, "\(written.standardError)")
+        #expect(written.standardError.contains("write"), "\(written.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.txt").path))
+
+        try """
+            secrets: [API_TOKEN]
+            permissions: { secrets: { API_TOKEN: [api.example.com] } }
+            steps:
+              - run-shell-script: { script: "echo hi", input: "${secrets.API_TOKEN}" }
+            """.write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
+        let program = try await relay(["run", "w.yaml", "--allow-run"], in: folder, ["API_TOKEN": Self.token])
+        #expect(program.status == 4, "\(program.standardError)")
+
+        // Unpinned, it goes wherever the run may connect, and is still never shown.
+        try """
+            secrets: [API_TOKEN]
+            steps:
+              - get-contents-of-url: { url: "\(base)/echo", headers: { X-Token: "${secrets.API_TOKEN}" } }
+            """.write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
+        let unpinned = try await relay(["run", "w.yaml", "--allow-net=127.0.0.1"], in: folder, ["API_TOKEN": Self.token])
+        #expect(unpinned.status == 0, "\(unpinned.standardError)")
+        #expect(unpinned.standardOutput.contains("\"x-token\": \"•••\""), "\(unpinned.standardOutput)")
+        expectNoLeak(unpinned.standardOutput, "standard output")
+    }
+
+    @Test("relay secrets set, list and remove keep values in a 0600 file; a file others may read is refused, naming chmod 600")
+    func secretsFile() async throws {
+        let folder = try sandbox(
+            """
+            secrets: [API_TOKEN]
+            steps:
+              - text: "${secrets.API_TOKEN}"
+              - count: characters
+            """)
+        let set = try await relay(["secrets", "set", "API_TOKEN"], in: folder, input: Self.token + "\n")
+        #expect(set.status == 0, "\(set.standardError)")
+        let file = folder.appendingPathComponent("config/relay/secrets.json").path
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int)
+        #expect(mode == 0o600)
+        let listed = try await relay(["secrets", "list"], in: folder)
+        #expect(listed.standardOutput == "API_TOKEN\n")
+        expectNoLeak(listed.standardOutput + set.standardOutput + set.standardError, "relay secrets")
+
+        let run = try await relay(["run", "w.yaml"], in: folder)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput == "\(Self.token.count)\n")
+        // The environment comes first.
+        let fromEnvironment = try await relay(["run", "w.yaml"], in: folder, ["API_TOKEN": "abc"])
+        #expect(fromEnvironment.standardOutput == "3\n")
+
+        chmod(file, 0o644)
+        let refused = try await relay(["run", "w.yaml"], in: folder)
+        #expect(refused.status == 2)
+        #expect(refused.standardError.contains("chmod 600"), "\(refused.standardError)")
+        #expect(refused.standardError.contains("w.yaml:1:11"), "\(refused.standardError)")
+        chmod(file, 0o600)
+
+        #expect(try await relay(["secrets", "remove", "API_TOKEN"], in: folder).status == 0)
+        #expect(try await relay(["secrets", "list"], in: folder).standardOutput == "")
+        let unset = try await relay(["check", "w.yaml"], in: folder)
+        #expect(unset.status == 2)
+        #expect(unset.standardError.contains("w.yaml:1:11: error: the secret 'API_TOKEN' is not set"), "\(unset.standardError)")
+        #expect(unset.standardError.contains("relay secrets set API_TOKEN"))
+    }
+
+    @Test("--set secrets.NAME, a secret's value written in the workflow and an undeclared secret are refused, saying where secrets go")
+    func refusedWays() async throws {
+        let folder = try sandbox(
+            """
+            secrets: [API_TOKEN]
+            steps:
+              - text: "${secrets.API_TOKEN}"
+            """)
+        let given = try await relay(["run", "w.yaml", "--set", "secrets.API_TOKEN=x"], in: folder)
+        #expect(given.status == 2)
+        #expect(given.standardError.contains("relay secrets set NAME"), "\(given.standardError)")
+
+        try "secrets: [API_TOKEN]\nsteps:\n  - text: \"\(Self.token.dropLast(2)) ${secrets.API_TOKEN}\"\n".write(
+            to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
+        let written = try await relay(["run", "w.yaml"], in: folder, ["API_TOKEN": String(Self.token.dropLast(2))])
+        #expect(written.status == 2)
+        #expect(written.standardError.contains("w.yaml:3:12: error: the value of the secret 'API_TOKEN' is written in the workflow file"), "\(written.standardError)")
+        expectNoLeak(written.standardError, "the error")
+
+        try "secrets: [API_TOKEN]\nsteps:\n  - text: \"${secrets.API_TOKN}\"\n".write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
+        let misspelt = try await relay(["check", "w.yaml"], in: folder, ["API_TOKEN": "x"])
+        #expect(misspelt.status == 2)
+        #expect(misspelt.standardError.contains("the secret 'API_TOKN' is not declared; did you mean 'API_TOKEN'?"), "\(misspelt.standardError)")
+    }
+
+    @Test("relay check --permissions lists the secrets and where each may go")
+    func checkPermissions() async throws {
+        let folder = try sandbox(
+            """
+            secrets: [API_TOKEN, OTHER]
+            permissions: { net: [api.example.com], secrets: { API_TOKEN: [api.example.com] } }
+            steps:
+              - text: "${secrets.API_TOKEN} ${secrets.OTHER}"
+            """)
+        let report = try await relay(["check", "--permissions", "w.yaml"], in: folder, ["API_TOKEN": "x1", "OTHER": "y2"])
+        #expect(report.status == 0, "\(report.standardError)")
+        #expect(report.standardOutput.contains("API_TOKEN  may be sent only to api.example.com"), "\(report.standardOutput)")
+        #expect(report.standardOutput.contains("OTHER  not pinned"), "\(report.standardOutput)")
+    }
+}
