@@ -10,7 +10,10 @@ public struct RelayCommand: AsyncParsableCommand {
         commandName: "relay",
         abstract: "Runs Shortcuts-style workflows written in YAML.",
         discussion: """
-            Runs left unattended (Docs/Runs.md): every 'relay run' is kept in a history that 'relay runs' lists,             shows and runs again (--no-history keeps nothing), and a step with 'retry: N' is tried again when it fails.
+            Runs left unattended (Docs/Runs.md): every 'relay run' is kept in a history that 'relay runs' lists, \
+            shows and runs again (--no-history keeps nothing); a step with 'retry: N' is tried again when it fails; \
+            and the secrets a workflow declares in 'secrets:' (read as ${secrets.NAME}, kept with 'relay secrets set') \
+            are shown as ••• everywhere and sent only to the hosts 'permissions:' pins them to.
             """,
         version: RelayCommand.version,
         subcommands: [RunCommand.self, CheckCommand.self, ActionsCommand.self, DescribeCommand.self, SchemaCommand.self,

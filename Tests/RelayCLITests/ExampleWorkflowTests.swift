@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// Every workflow in `workflows/` runs and prints exactly `workflows/expected/NAME.out`
-/// (with the arguments in `NAME.args`, one per line, if present), in a fresh home folder seeded
-/// with copies of `workflows/data/home` (a `~/Pictures` and `~/Notes` whose files are new today).
+/// (with the arguments in `NAME.args`, one per line, if present, and the environment variables in
+/// `NAME.env`, `NAME=VALUE` a line: a secret's, say), in a fresh home folder seeded with copies of
+/// `workflows/data/home` (a `~/Pictures` and `~/Notes` whose files are new today).
 @Suite("Example workflows")
 struct ExampleWorkflowTests {
     static let folder = RelayProcess.root.appendingPathComponent("workflows")
@@ -11,6 +12,17 @@ struct ExampleWorkflowTests {
     static var names: [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
             .filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }.sorted()
+    }
+
+    /// The variables of `expected/NAME.env`, if there is one.
+    static func environment(of name: String) -> [String: String] {
+        let text = (try? String(contentsOf: folder.appendingPathComponent("expected/\(name).env"), encoding: .utf8)) ?? ""
+        var variables: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            guard let equals = line.firstIndex(of: "=") else { continue }
+            variables[String(line[..<equals])] = String(line[line.index(after: equals)...])
+        }
+        return variables
     }
 
     @Test("there are at least 8 examples, each with its expected output")
@@ -32,7 +44,8 @@ struct ExampleWorkflowTests {
         // As on a machine with no desktop session: no clipboard or notification server to reach,
         // so clipboard-to-pdf takes its fallback file wherever the tests run.
         let result = try await RelayProcess.running(
-            ["run", "workflows/\(name).yaml"] + extra, environment: ["HOME": home.path, "DISPLAY": "", "WAYLAND_DISPLAY": ""])
+            ["run", "workflows/\(name).yaml"] + extra,
+            environment: ["HOME": home.path, "DISPLAY": "", "WAYLAND_DISPLAY": ""].merging(Self.environment(of: name)) { $1 })
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput == expected)
         #expect(result.standardError.isEmpty)
@@ -61,7 +74,8 @@ struct ExampleWorkflowTests {
     func permissions(name: String) async throws {
         let expected = try String(contentsOf: Self.folder.appendingPathComponent("expected/\(name).permissions"), encoding: .utf8)
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("relay-example-home-\(UUID().uuidString)")
-        let result = try await RelayProcess.running(["check", "--permissions", "workflows/\(name).yaml"], environment: ["HOME": home.path])
+        let result = try await RelayProcess.running(
+            ["check", "--permissions", "workflows/\(name).yaml"], environment: ["HOME": home.path].merging(Self.environment(of: name)) { $1 })
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput == expected)
     }
@@ -69,7 +83,8 @@ struct ExampleWorkflowTests {
     @Test("every example passes relay check")
     func check() async throws {
         let files = Self.names.map { "workflows/\($0).yaml" } + ["workflows/lib/line-total.yaml"]
-        let result = try await RelayProcess.running(["check"] + files)
+        let secrets = Self.names.reduce(into: [String: String]()) { $0.merge(Self.environment(of: $1)) { $1 } }
+        let result = try await RelayProcess.running(["check"] + files, environment: secrets)
         #expect(result.status == 0, "\(result.standardError)")
     }
 }

@@ -27,8 +27,10 @@ public final class RunSecrets: @unchecked Sendable {
 
     public init() {}
 
-    /// Whether the run has no secrets: then nothing needs masking or checking.
-    public var isEmpty: Bool { lock.withLock { fragments.isEmpty } }
+    /// Whether the run has no secrets: then nothing needs masking or checking. Read without the
+    /// lock (every action step asks): it turns false once, when the first secret is added before
+    /// the steps that use it, and never back.
+    public private(set) var isEmpty = true
 
     /// The names of the secrets the run has read.
     public var names: [String] { lock.withLock { values.keys.sorted() } }
@@ -55,6 +57,7 @@ public final class RunSecrets: @unchecked Sendable {
         lock.withLock {
             values[name] = value
             for form in forms where !form.isEmpty { insert(Fragment(text: form, name: name)) }
+            isEmpty = false
         }
     }
 
@@ -130,6 +133,7 @@ public final class RunSecrets: @unchecked Sendable {
     /// `text` with every secret in it shown as `•••`; also a secret's start that a shortened
     /// message cut off before "…" (`Excerpt`), so no part of one is shown.
     public func redact(_ text: String) -> String {
+        guard !isEmpty else { return text }
         let fragments = lock.withLock { self.fragments }
         guard !fragments.isEmpty else { return text }
         var result = text
