@@ -22,6 +22,10 @@ struct SecretsCommand: AsyncParsableCommand {
             """,
         subcommands: [SecretsSetCommand.self, SecretsListCommand.self, SecretsRemoveCommand.self])
 
+    static func message(for error: any Error) -> String {
+        (error as? SecretStoreError)?.message ?? "\(error)"
+    }
+
     /// A secret's name, as `secrets:` takes it.
     static func validate(name: String) throws {
         guard WorkflowParser.isIdentifier(name) else {
@@ -56,11 +60,13 @@ struct SecretsSetCommand: AsyncParsableCommand {
             StandardStreams.writeError("error: no value was given for '\(name)'; nothing was kept\n")
             throw ExitStatus.invalid.exitCode
         }
-        do throws(SecretStoreError) {
-            let place = try SecretStore().set(name, value: value)
+        let name = name
+        do {
+            // The keyring answers over the session's bus and the file waits its turn: off Swift's threads.
+            let place = try await BlockingWork.run { _ in try SecretStore().set(name, value: value) }
             StandardStreams.writeOutput("kept \(name) in \(place)\n")
         } catch {
-            StandardStreams.writeError("error: \(error.message)\n")
+            StandardStreams.writeError("error: \(SecretsCommand.message(for: error))\n")
             throw ExitStatus.runtimeError.exitCode
         }
     }
@@ -100,11 +106,11 @@ struct SecretsListCommand: AsyncParsableCommand {
         commandName: "list", abstract: "List the names of the secrets 'relay secrets set' kept (never their values).")
 
     func run() async throws {
-        do throws(SecretStoreError) {
-            let names = try SecretStore().names()
+        do {
+            let names = try await BlockingWork.run { _ in try SecretStore().names() }
             StandardStreams.writeOutput(names.map { $0 + "\n" }.joined())
         } catch {
-            StandardStreams.writeError("error: \(error.message)\n")
+            StandardStreams.writeError("error: \(SecretsCommand.message(for: error))\n")
             throw ExitStatus.runtimeError.exitCode
         }
     }
@@ -120,14 +126,15 @@ struct SecretsRemoveCommand: AsyncParsableCommand {
 
     func run() async throws {
         let removed: Bool
-        do throws(SecretStoreError) {
-            removed = try SecretStore().remove(name)
+        let name = name
+        do {
+            removed = try await BlockingWork.run { _ in try SecretStore().remove(name) }
         } catch {
-            StandardStreams.writeError("error: \(error.message)\n")
+            StandardStreams.writeError("error: \(SecretsCommand.message(for: error))\n")
             throw ExitStatus.runtimeError.exitCode
         }
         guard removed else {
-            let names = (try? SecretStore().names()) ?? []
+            let names = (try? await BlockingWork.run { _ in try SecretStore().names() }) ?? []
             StandardStreams.writeError("error: no secret '\(name)' is kept\(Suggestions.didYouMean(name, in: names))\n")
             throw ExitStatus.runtimeError.exitCode
         }
