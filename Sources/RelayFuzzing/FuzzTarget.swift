@@ -24,6 +24,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case csv
     /// A zip or tar archive: what libarchive reads, and the names Relay would extract.
     case archive
+    /// A secret and the text it is shown in: masked, it is not there (Docs/Runs.md, "Secrets").
+    case secretMask = "secret-mask"
 
     /// What did not hold for `bytes`, or nil when everything did. (A crash is the other finding.)
     public func check(_ bytes: [UInt8]) async -> String? {
@@ -39,6 +41,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .urlTemplate: URLTemplateHarness.check(bytes)
         case .csv: CSVHarness.check(bytes)
         case .archive: ArchiveHarness.check(bytes)
+        case .secretMask: SecretMaskHarness.check(bytes)
         }
     }
 }

@@ -15,6 +15,14 @@ public final class RunSecrets: @unchecked Sendable {
     private struct Fragment {
         let text: String
         let name: String
+        /// The text's UTF-8 bytes, which `holds` looks for.
+        let bytes: [UInt8]
+
+        init(text: String, name: String) {
+            self.text = text
+            self.name = name
+            bytes = Array(text.utf8)
+        }
     }
 
     private let lock = NSLock()
@@ -22,7 +30,7 @@ public final class RunSecrets: @unchecked Sendable {
     private var fragments: [Fragment] = []
     private var values: [String: String] = [:]
     private var pins: [String: [String]] = [:]
-    /// The longest fragment's length in characters.
+    /// The longest fragment's length in Unicode scalars.
     private var longest = 0
 
     public init() {}
@@ -80,7 +88,7 @@ public final class RunSecrets: @unchecked Sendable {
         guard !fragments.contains(where: { $0.text == fragment.text }) else { return }
         let index = fragments.firstIndex { $0.text.count < fragment.text.count } ?? fragments.count
         fragments.insert(fragment, at: index)
-        longest = max(longest, fragment.text.count)
+        longest = max(longest, fragment.text.unicodeScalars.count)
     }
 
     /// The shortest text made from a secret that is taken as secret too: a shorter one ("40", "yes")
@@ -100,7 +108,7 @@ public final class RunSecrets: @unchecked Sendable {
     public func names(in text: String) -> Set<String> {
         let fragments = lock.withLock { self.fragments }
         var found: Set<String> = []
-        for fragment in fragments where !found.contains(fragment.name) && text.contains(fragment.text) { found.insert(fragment.name) }
+        for fragment in fragments where !found.contains(fragment.name) && Self.holds(text, fragment.bytes) { found.insert(fragment.name) }
         return found
     }
 
@@ -130,6 +138,33 @@ public final class RunSecrets: @unchecked Sendable {
         }
     }
 
+    /// Whether `text` holds `fragment`'s characters as they are encoded, whatever follows them: a
+    /// combining mark written after a secret does not hide it (a comparison of characters would
+    /// see another character there).
+    /// Looked for byte by byte: every action step given text asks, and a search of characters
+    /// costs a step a microsecond.
+    static func holds(_ text: String, _ fragment: [UInt8]) -> Bool {
+        guard let first = fragment.first else { return false }
+        let found = text.utf8.withContiguousStorageIfAvailable { holds($0, fragment, first) }
+        if let found { return found }
+        return Array(text.utf8).withUnsafeBufferPointer { holds($0, fragment, first) }
+    }
+
+    private static func holds(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: [UInt8], _ first: UInt8) -> Bool {
+        guard needle.count <= haystack.count else { return false }
+        var start = 0
+        let last = haystack.count - needle.count
+        while start <= last {
+            if haystack[start] == first {
+                var matched = 1
+                while matched < needle.count, haystack[start + matched] == needle[matched] { matched += 1 }
+                if matched == needle.count { return true }
+            }
+            start += 1
+        }
+        return false
+    }
+
     /// `text` with every secret in it shown as `•••`; also a secret's start that a shortened
     /// message cut off before "…" (`Excerpt`), so no part of one is shown.
     public func redact(_ text: String) -> String {
@@ -137,8 +172,8 @@ public final class RunSecrets: @unchecked Sendable {
         let fragments = lock.withLock { self.fragments }
         guard !fragments.isEmpty else { return text }
         var result = text
-        for fragment in fragments where result.contains(fragment.text) {
-            result = result.replacingOccurrences(of: fragment.text, with: Self.mask)
+        for fragment in fragments where Self.holds(result, fragment.bytes) {
+            result = result.replacingOccurrences(of: fragment.text, with: Self.mask, options: .literal)
         }
         guard result.contains("…") else { return result }
         return Self.maskingCutStarts(in: result, of: fragments)
@@ -153,24 +188,27 @@ public final class RunSecrets: @unchecked Sendable {
         return (String(redacted.prefix(limit)), more)
     }
 
-    /// Masks, before each "…", the longest start (four characters or more) of a secret that ends there.
+    /// Masks, before each "…", the longest start (four characters or more) of a secret that ends
+    /// there. Compared by Unicode scalars, as `holds` compares.
     private static func maskingCutStarts(in text: String, of fragments: [Fragment]) -> String {
         var result = ""
         var rest = Substring(text)
         while let ellipsis = rest.firstIndex(of: "…") {
-            var before = String(rest[..<ellipsis])
+            var before = Array(rest[..<ellipsis].unicodeScalars)
             for fragment in fragments {
-                let secret = fragment.text
+                let secret = Array(fragment.text.unicodeScalars)
                 var length = min(secret.count - 1, before.count)
                 while length >= 4 {
-                    if before.hasSuffix(secret.prefix(length)) {
-                        before = String(before.dropLast(length)) + mask
+                    if before.suffix(length).elementsEqual(secret.prefix(length)) {
+                        before.removeLast(length)
+                        before += mask.unicodeScalars
                         break
                     }
                     length -= 1
                 }
             }
-            result += before + "…"
+            result.unicodeScalars.append(contentsOf: before)
+            result += "…"
             rest = rest[rest.index(after: ellipsis)...]
         }
         return result + rest
