@@ -217,4 +217,51 @@ struct SecretTests {
         #expect(report.standardOutput.contains("API_TOKEN  may be sent only to api.example.com"), "\(report.standardOutput)")
         #expect(report.standardOutput.contains("OTHER  not pinned"), "\(report.standardOutput)")
     }
+
+    @Test("with a Secret Service in the session, relay secrets keeps the value in the keyring, and a run reads it from there")
+    func keyring() async throws {
+        let tools = ["/usr/bin/dbus-run-session", "/usr/bin/gnome-keyring-daemon"]
+        guard tools.allSatisfy({ FileManager.default.isExecutableFile(atPath: $0) }),
+            ["/usr/lib/x86_64-linux-gnu/libsecret-1.so.0", "/usr/lib/aarch64-linux-gnu/libsecret-1.so.0"].contains(where: {
+                FileManager.default.fileExists(atPath: $0)
+            })
+        else {
+            print("skipped: the keyring test needs dbus-run-session, gnome-keyring-daemon and libsecret (Scripts/install-dependencies)")
+            return
+        }
+        let folder = try sandbox(
+            """
+            secrets: [KEYRING_TOKEN]
+            steps:
+              - text: "${secrets.KEYRING_TOKEN}"
+              - count: characters
+            """)
+        // A session bus and an unlocked keyring of the test's own, in its own home.
+        let script = """
+            set -e
+            export XDG_DATA_HOME="$HOME/.local/share"; mkdir -p "$XDG_DATA_HOME"
+            eval "$(printf 'pw\\n' | gnome-keyring-daemon --unlock --components=secrets)"
+            printf 'from-the-keyring' | "$RELAY" secrets set KEYRING_TOKEN
+            "$RELAY" secrets list
+            "$RELAY" run w.yaml --no-history
+            "$RELAY" secrets remove KEYRING_TOKEN
+            "$RELAY" run w.yaml --no-history || echo "exit $?"
+            """
+        let environment = [
+            "HOME": folder.appendingPathComponent("home").path, "XDG_CONFIG_HOME": folder.appendingPathComponent("config").path,
+            "XDG_STATE_HOME": folder.appendingPathComponent("state").path, "RELAY": RelayProcess.executable.path, "RELAY_KEYRING": "",
+        ]
+        // The test process blocks the signals Relay handles (ProcessSignals), and a child inherits
+        // that: reset, so that dbus-run-session's SIGTERM ends the bus and the keyring it started.
+        let unblocked = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])"
+        let result = try await BlockingWork.run { _ in
+            try RelayProcess.run(
+                ["60", "python3", "-c", unblocked, "/usr/bin/dbus-run-session", "--", "/bin/bash", "-c", script], in: folder,
+                environment: environment, program: URL(fileURLWithPath: "/usr/bin/timeout"))
+        }
+        #expect(result.standardOutput.contains("kept KEYRING_TOKEN in the system keyring"), "\(result.standardOutput)\n\(result.standardError)")
+        #expect(result.standardOutput.contains("KEYRING_TOKEN\n16\nremoved KEYRING_TOKEN\nexit 2"), "\(result.standardOutput)\n\(result.standardError)")
+        // Nothing went to the secrets file.
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("config/relay/secrets.json").path))
+    }
 }
