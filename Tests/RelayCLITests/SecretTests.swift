@@ -203,6 +203,28 @@ struct SecretTests {
         #expect(misspelt.standardError.contains("the secret 'API_TOKN' is not declared; did you mean 'API_TOKEN'?"), "\(misspelt.standardError)")
     }
 
+    @Test("a command line that holds a secret's value is not kept in the history, and the run cannot be run again")
+    func commandLineWithSecret() async throws {
+        let folder = try sandbox(
+            """
+            secrets: [API_TOKEN]
+            steps:
+              - text: "${input} ${secrets.API_TOKEN}"
+            """)
+        let run = try await relay(["run", "w.yaml", "--input", Self.token], in: folder, ["API_TOKEN": Self.token])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput == "••• •••\n")
+        let listed = try await relay(["runs", "--json"], in: folder)
+        expectNoLeak(listed.standardOutput, "relay runs --json")
+        let again = try await relay(["runs", "rerun", "1"], in: folder, ["API_TOKEN": Self.token])
+        #expect(again.status == 2)
+        #expect(again.standardError.contains("its command line held a secret's value"), "\(again.standardError)")
+        let state = folder.appendingPathComponent("state/relay")
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: state.path)) ?? [] where name.hasPrefix("history") {
+            expectNoLeak(String(decoding: try Data(contentsOf: state.appendingPathComponent(name)), as: UTF8.self), name)
+        }
+    }
+
     @Test("relay check --permissions lists the secrets and where each may go")
     func checkPermissions() async throws {
         let folder = try sandbox(

@@ -99,6 +99,7 @@ struct RunCommand: AsyncParsableCommand {
         // The secrets it declares, looked up before anything is asked or run (Docs/Runs.md, "Secrets").
         let secrets = gate.secrets
         let secretProblems = await SecretBinding.bind(workflow, into: secrets, from: SecretStore.source)
+        recording?.mask(secrets)
         if !secretProblems.isEmpty {
             Self.fail(secretProblems, recording, masking: secrets)
             throw ExitStatus.invalid.exitCode

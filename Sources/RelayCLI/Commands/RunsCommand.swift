@@ -95,8 +95,12 @@ struct RunsCommand: AsyncParsableCommand {
         func run() async throws {
             let past = try RunsCommand.find(id)
             guard var arguments = past.arguments else {
-                StandardStreams.writeError(
-                    "error: run \(id)'s input came from standard input and was too long to keep (more than \(RunHistory.keptInputBytes / 1024) KiB); run it again with: relay run \(ShellQuoting.quoted(past.workflow)) -\n")
+                // Not kept: standard input too long, or a command line that held a secret's value.
+                let why =
+                    past.input?.hasSuffix("from standard input") == true
+                    ? "its input came from standard input and was too long to keep (more than \(RunHistory.keptInputBytes / 1024) KiB); run it again with: relay run \(ShellQuoting.quoted(past.workflow)) -"
+                    : "its command line held a secret's value, which the history does not keep (Docs/Runs.md, \"Secrets\")"
+                StandardStreams.writeError("error: run \(id) cannot be run again: \(why)\n")
                 throw ExitStatus.invalid.exitCode
             }
             if let folder = past.folder, !FileManager.default.changeCurrentDirectoryPath(folder) {

@@ -184,6 +184,11 @@ final class RunHistory: @unchecked Sendable {
         return id
     }
 
+    /// The run's command line, once it is known to hold no secret's value (Docs/Runs.md, "Secrets").
+    func setArguments(_ arguments: [String]?, of run: Int64) throws {
+        try database.query("UPDATE runs SET arguments = ? WHERE id = ?", [Self.optional(arguments.flatMap(Self.json)), .integer(run)])
+    }
+
     /// Replaces the run's step records with `steps`.
     func save(steps: [RunRecorder.StepRecord], of run: Int64) throws {
         try transaction { try write(steps, of: run) }

@@ -24,6 +24,8 @@ final class RunRecording: @unchecked Sendable {
     private var gate: AccessGate?
     private var arguments: [String]?
     private var input: String?
+    /// The run's secrets, once the workflow's are looked up: masked in all that is kept.
+    private var secrets: RunSecrets?
 
     /// Records that a run of `workflow` (its path as given) is starting; the row is written on the
     /// recording's queue while the run goes on.
@@ -48,7 +50,8 @@ final class RunRecording: @unchecked Sendable {
             let content = FileManager.default.contents(atPath: resolved).flatMap { $0.count <= RunHistory.keptContentBytes ? $0 : nil }
             do {
                 let history = try RunHistory(path: path)
-                id = try history.begin(.init(workflow: resolved, content: content, folder: folder, arguments: arguments, input: input))
+                // The command line waits until the run's secrets are known (`mask`): it may hold one.
+                id = try history.begin(.init(workflow: resolved, content: content, folder: folder, arguments: nil, input: input))
                 history.setBusyTimeout(0)
                 self.history = history
             } catch {
@@ -75,10 +78,33 @@ final class RunRecording: @unchecked Sendable {
     /// The run's input once it is read: what it was, in words, and the command line that gives
     /// it again (nil when it came from standard input and is too long to keep).
     func noteInput(_ description: String?, arguments: [String]?) {
-        lock.withLock {
+        let masked = lock.withLock {
             input = description
             self.arguments = arguments
+            return secrets != nil
         }
+        if masked { writeArguments() }
+    }
+
+    /// The run's secrets are known (Docs/Runs.md, "Secrets"): they are masked in the steps'
+    /// records and the error, and the command line is kept only when it holds none of them.
+    func mask(_ secrets: RunSecrets) {
+        lock.withLock { self.secrets = secrets }
+        recorder.masking(secrets)
+        writeArguments()
+    }
+
+    /// The command line, or nil when it holds a secret's value (then the run cannot be run again).
+    private var keptArguments: [String]? {
+        lock.withLock {
+            guard let arguments, let secrets else { return arguments }
+            return arguments.contains { !secrets.names(in: $0).isEmpty } ? nil : arguments
+        }
+    }
+
+    private func writeArguments() {
+        let arguments = keptArguments
+        queue.async { [self] in try? history.map { try $0.setArguments(arguments, of: id) } }
     }
 
     /// Where the run's file changes are recorded, and the gate that knows which grants it used.
@@ -87,7 +113,6 @@ final class RunRecording: @unchecked Sendable {
             self.journal = journal
             self.gate = gate
         }
-        recorder.masking(gate.secrets)
     }
 
     /// The run was stopped from outside: a signal or its time bound.
@@ -99,6 +124,7 @@ final class RunRecording: @unchecked Sendable {
     /// grants it used — once the writes before it are done.
     func finish(exitStatus: Int32) async {
         let steps = recorder.records
+        let arguments = keptArguments
         let end: RunHistory.End = lock.withLock {
             let status: RunHistory.Status =
                 switch exitStatus {
@@ -107,11 +133,8 @@ final class RunRecording: @unchecked Sendable {
                 case ExitStatus.cancelled.rawValue: .stopped
                 default: stopped ? .stopped : .failed
                 }
-            // A command line that holds a secret is not kept (nor can the run be run again from it).
-            let secrets = gate?.secrets
-            let kept = arguments.flatMap { arguments in arguments.contains { !(secrets?.names(in: $0).isEmpty ?? true) } ? nil : arguments }
             return RunHistory.End(
-                status: status, exitStatus: exitStatus, error: error.map { secrets?.redact($0) ?? $0 }, arguments: kept, input: input,
+                status: status, exitStatus: exitStatus, error: error.map { secrets?.redact($0) ?? $0 }, arguments: arguments, input: input,
                 journal: journal.flatMap { $0.hasChanges ? $0.folder.lastPathComponent : nil },
                 grants: (gate?.grantsUsed ?? []).map { "\($0.capability.rawValue) \($0.target)" }, steps: steps)
         }
