@@ -226,7 +226,7 @@ public final class Interpreter: Sendable {
                 }
                 let wait = retry.wait(after: attempt, asked: error.retryAfter)
                 if environment.tracing {
-                    let asked = error.retryAfter == nil ? "" : " (as the server asked)"
+                    let asked = error.retryAfter == nil ? "" : " (as \(Self.asker(of: step)) asked)"
                     environment.output.trace(
                         "trace: \(workflow.file.path):\(step.range.start.line): \(step.displayName) attempt \(attempt) of \(retry.times + 1) failed: \(error.message); trying again in \(NumberFormatting.text(wait)) s\(asked)")
                 }
@@ -236,6 +236,12 @@ public final class Interpreter: Sendable {
                 attempt += 1
             }
         }
+    }
+
+    /// Who asked for a wait before the next attempt: a server for a built-in request, else the action.
+    private static func asker(of step: PlannedStep) -> String {
+        guard case .action(let action) = step.kind else { return "the step" }
+        return action.definition.source == nil && action.definition.capabilities.contains(.net) ? "the server" : "the action"
     }
 
     private func handle(

@@ -43,6 +43,16 @@ struct CheckerTests {
         }
     }
 
+    @Test("a condition written as plain text that reads like a comparison is a warning: it is always true")
+    func plainTextCondition() {
+        #expect(only("steps:\n  - text: a\n    when: item.amount < floor\n")
+            == "3:11: 'when:' is the text 'item.amount < floor', which is always true (a text that is not empty is true)")
+        #expect(only("steps:\n  - if: not done\n    then:\n      - text: b\n").hasPrefix("2:9: 'if:' is the text 'not done'"))
+        for fine in ["steps:\n  - text: a\n    when: ${1 < 2}\n", "steps:\n  - text: a\n    when: true\n", "steps:\n  - text: a\n    when: ready\n"] {
+            #expect(diagnostics(fine).isEmpty, "\(fine): \(diagnostics(fine).map(\.summary))")
+        }
+    }
+
     @Test("unknown top-level keys suggest the right one")
     func topLevel() {
         #expect(only("name: x\nstep:\n  - count\nsteps: []\n") == "2:1: unknown top-level key 'step'; did you mean 'steps'?")

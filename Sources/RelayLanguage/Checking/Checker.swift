@@ -129,6 +129,7 @@ public struct Checker {
         for template in [modifiers.input, modifiers.condition, modifiers.timeout].compactMap({ $0 }) {
             checkReferences(template)
         }
+        if let condition = modifiers.condition { warnIfPlainText(condition, as: "when") }
         var stepInput = previous
         if let input = modifiers.input { stepInput = input.literalValue?.type ?? nil }
         let onError: PlannedErrorHandling?
@@ -148,6 +149,7 @@ public struct Checker {
         case .conditional(let conditional):
             name = "if"
             checkReferences(conditional.condition)
+            warnIfPlainText(conditional.condition, as: "if")
             let branches = checkBranches([conditional.then, conditional.otherwise ?? []], previous: stepInput)
             kind = .conditional(condition: conditional.condition, then: branches[0], otherwise: branches[1])
             output = nil
@@ -454,6 +456,17 @@ public struct Checker {
         if let step = Self.firstAssignment(in: workflow.steps, of: ["secrets"]) ?? Self.firstStep(in: workflow.steps, naming: "secrets") {
             report("'secrets' is not a variable a workflow sets", at: step.range, notes: [note])
         }
+    }
+
+    /// Warns about a condition written as plain text that reads like a comparison (`when: a < b`):
+    /// a text that is not empty is true, so the step would always run.
+    private mutating func warnIfPlainText(_ condition: Template, as keyword: String) {
+        guard case .literal(.text(let text)) = condition.kind else { return }
+        let operators = [" < ", " > ", " <= ", " >= ", " == ", " != ", " and ", " or ", " contains ", " matches ", " in "]
+        guard text.hasPrefix("not ") || operators.contains(where: { text.contains($0) }) else { return }
+        diagnostics.append(Diagnostic(
+            .warning, "'\(keyword):' is the text '\(text)', which is always true (a text that is not empty is true)", at: condition.range,
+            notes: ["note: to compare, write it as an expression: \(keyword): ${\(text)}"]))
     }
 
     /// The first step anywhere in `steps`, nested blocks included, whose `as:` is `name`.
