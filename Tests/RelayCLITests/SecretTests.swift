@@ -225,6 +225,23 @@ struct SecretTests {
         }
     }
 
+    @Test("the REPL reads a secret with :secret and shows it as •••, in values, :vars and errors; :save declares it")
+    func repl() async throws {
+        let folder = try sandbox("steps:\n  - nothing\n")
+        let session = try await relay(
+            ["repl"], in: folder,
+            input: ":secret API_TOKEN\ntext: \"key ${secrets.API_TOKEN}\"\n:vars\nfail: \"${secrets.API_TOKEN}\"\n:save saved.yaml\n:secret MISSING\n",
+            ["API_TOKEN": Self.token])
+        #expect(session.standardOutput.contains("key •••   # a text"), "\(session.standardOutput)")
+        #expect(session.standardError.contains("error: step 'fail': •••"), "\(session.standardError)")
+        #expect(session.standardError.contains("the secret 'MISSING' is not set"), "\(session.standardError)")
+        expectNoLeak(session.standardOutput + session.standardError, "the REPL")
+        let saved = try String(contentsOf: folder.appendingPathComponent("saved.yaml"), encoding: .utf8)
+        #expect(saved.hasPrefix("secrets: [API_TOKEN]\nsteps:\n"), "\(saved)")
+        let again = try await relay(["run", "saved.yaml"], in: folder, ["API_TOKEN": Self.token])
+        #expect(again.standardOutput == "key •••\n", "\(again.standardOutput)\(again.standardError)")
+    }
+
     @Test("relay check --permissions lists the secrets and where each may go")
     func checkPermissions() async throws {
         let folder = try sandbox(

@@ -55,7 +55,7 @@ struct RunSecretsTests {
         try await RunSecrets.$carried.withValue(["TOKEN"]) {
             try await gate.authorize(Access(.net, "api.example.com"))
             try await gate.authorize(.read("/etc/hostname"))
-            for access in [Access(.net, "evil.example"), Access(.write, "/tmp/out.txt"), Access(.run, "sh"), Access(.open, "https://evil.example/")] {
+            for access in [Access(.net, "evil.example"), Access(.write, "/tmp/out.txt"), Access(.run, "sh"), Access(.open, "https://evil.example/"), Access(.packages, "/tmp/SomeKit")] {
                 await #expect(throws: AccessDenied.self) { try await gate.authorize(access) }
             }
         }
