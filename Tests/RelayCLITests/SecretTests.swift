@@ -242,6 +242,26 @@ struct SecretTests {
         #expect(again.standardOutput == "key •••\n", "\(again.standardOutput)\(again.standardError)")
     }
 
+    @Test("a notification shows a secret as •••; an answer given for a prompt that holds one is found by the prompt as written")
+    func shownByActions() async throws {
+        let folder = try sandbox(
+            """
+            secrets: [API_TOKEN]
+            steps:
+              - notify: "token ${secrets.API_TOKEN}"
+              - ask: "Use ${secrets.API_TOKEN}?"
+                as: answer
+              - text: "${answer}"
+            """)
+        // No notify-send on this PATH: the notification is printed on standard error.
+        let empty = folder.appendingPathComponent("no-programs")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let run = try await relay(["run", "w.yaml", "--allow-run", "--answer", "answer=ok"], in: folder, ["API_TOKEN": Self.token, "PATH": empty.path])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardError.contains("Relay: token •••"), "\(run.standardError)")
+        expectNoLeak(run.standardOutput + run.standardError, "the run")
+    }
+
     @Test("relay check --permissions lists the secrets and where each may go")
     func checkPermissions() async throws {
         let folder = try sandbox(

@@ -118,15 +118,16 @@ struct Answers: Interaction {
     }
 }
 
-/// Asks questions on the terminal: prompts on standard error, answers from standard input.
+/// Asks questions on the terminal: prompts on standard error, answers from standard input. The
+/// run's secrets in a prompt or an option are masked (Docs/Runs.md, "Secrets").
 struct TerminalPrompter: Sendable {
     func say(_ text: String) {
-        StandardStreams.writeError(text + "\n")
+        StandardStreams.writeError(RunSecrets.masked(text) + "\n")
     }
 
     func readLine(prompt: String, defaultValue: String?) throws -> String {
         let suffix = defaultValue.map { " [\($0)]" } ?? ""
-        StandardStreams.writeError(prompt + suffix + " ")
+        StandardStreams.writeError(RunSecrets.masked(prompt + suffix) + " ")
         guard let line = Swift.readLine() else { throw RunCancelled("standard input closed at the prompt '\(prompt)'") }
         return line.trimmingCharacters(in: .whitespaces)
     }

@@ -100,7 +100,7 @@ final class GrantPrompt: @unchecked Sendable {
         let choices = workflow == nil ? "[y]es for this session / [N]o" : "[y]es once / [a]lways / [N]o"
         terminal.prompting(true)
         defer { terminal.prompting(false) }
-        StandardStreams.writeError("\(question) \(choices) ")
+        StandardStreams.writeError(RunSecrets.masked("\(question) \(choices) "))
         guard let line = Swift.readLine() else { return .no }
         switch line.trimmingCharacters(in: .whitespaces).lowercased() {
         case "y", "yes": return .once

@@ -91,6 +91,12 @@ public final class RunSecrets: @unchecked Sendable {
         longest = max(longest, fragment.text.unicodeScalars.count)
     }
 
+    /// `text` with the secrets of the run under way masked: for an action that shows text itself
+    /// (a desktop notification) rather than through the run's output.
+    public static func masked(_ text: String) -> String {
+        AccessGate.running?.secrets.redact(text) ?? text
+    }
+
     /// The shortest text made from a secret that is taken as secret too: a shorter one ("40", "yes")
     /// says too little of it and would mask ordinary words.
     public static let shortestDerived = 6
