@@ -242,7 +242,7 @@ struct SecretTests {
         #expect(again.standardOutput == "key •••\n", "\(again.standardOutput)\(again.standardError)")
     }
 
-    @Test("a notification shows a secret as •••; an answer given for a prompt that holds one is found by the prompt as written")
+    @Test("a notification shows a secret as •••, and a step asking a question that holds one runs with its answer")
     func shownByActions() async throws {
         let folder = try sandbox(
             """
