@@ -26,6 +26,8 @@ final class RunRecording: @unchecked Sendable {
     private var input: String?
     /// The run's secrets, once the workflow's are looked up: masked in all that is kept.
     private var secrets: RunSecrets?
+    /// Whether `finish` was called: it writes everything still to be written.
+    private var finishing = false
 
     /// Records that a run of `workflow` (its path as given) is starting; the row is written on the
     /// recording's queue while the run goes on.
@@ -102,9 +104,14 @@ final class RunRecording: @unchecked Sendable {
         }
     }
 
+    /// Writes the command line while the run goes on, for a run killed before its end; a run that
+    /// ends first writes it with its end, one statement fewer at the end of a short run.
     private func writeArguments() {
         let arguments = keptArguments
-        queue.async { [self] in try? history.map { try $0.setArguments(arguments, of: id) } }
+        queue.async { [self] in
+            guard !lock.withLock({ finishing }) else { return }
+            try? history.map { try $0.setArguments(arguments, of: id) }
+        }
     }
 
     /// Where the run's file changes are recorded, and the gate that knows which grants it used.
@@ -126,6 +133,7 @@ final class RunRecording: @unchecked Sendable {
         let steps = recorder.records
         let arguments = keptArguments
         let end: RunHistory.End = lock.withLock {
+            finishing = true
             let status: RunHistory.Status =
                 switch exitStatus {
                 case ExitStatus.success.rawValue: .succeeded
