@@ -248,11 +248,8 @@ final class RunHistory: @unchecked Sendable {
                 SELECT id FROM runs WHERE workflow = ?2 ORDER BY id DESC LIMIT 1 OFFSET ?3)))
             """
         let bindings: [SQLiteDatabase.Binding] = [.real(oldest), .text(workflow), .integer(Int64(retention.runsPerWorkflow))]
-        // Most runs drop nothing: one statement finds that out, and the steps are deleted only after.
-        var gone: [Int64] = []
-        try database.query("DELETE FROM runs WHERE id IN (\(dropped)) RETURNING id", bindings) { gone.append($0.integer(0)) }
-        guard !gone.isEmpty else { return }
-        try database.query("DELETE FROM steps WHERE run IN (\(gone.map(String.init).joined(separator: ",")))")
+        try database.query("DELETE FROM steps WHERE run IN (\(dropped))", bindings)
+        try database.query("DELETE FROM runs WHERE id IN (\(dropped))", bindings)
     }
 
     /// Marks as interrupted each run still "running" whose process is gone (killed outright, or
