@@ -51,6 +51,8 @@ struct SecretsSetCommand: AsyncParsableCommand {
             value = try await Self.readWithoutEcho(prompt: "Value of \(name): ")
         } else {
             // The whole of standard input, but a final line break (`echo TOKEN | relay secrets set`).
+            // Read on a thread of its own (`BlockingWork`), never a cooperative one, by a command
+            // of its own: no step runs in `relay secrets`, and a signal ends it (its default action).
             let data = try await BlockingWork.run { _ in FileHandle.standardInput.readDataToEndOfFile() }
             var text = String(decoding: data, as: UTF8.self)
             if text.hasSuffix("\r\n") { text.removeLast(2) } else if text.hasSuffix("\n") { text.removeLast() }

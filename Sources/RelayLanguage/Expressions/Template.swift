@@ -29,34 +29,23 @@ public struct Template: Sendable {
     }
 
     /// Every variable the template reads, with where.
-    public var variableReferences: [(name: String, range: SourceRange)] {
-        switch kind {
-        case .literal: []
-        case .expression(let expression): expression.variableReferences
-        case .interpolation(let parts):
-            parts.flatMap { part -> [(name: String, range: SourceRange)] in
-                if case .expression(let expression) = part { return expression.variableReferences }
-                return []
-            }
-        case .list(let items): items.flatMap(\.variableReferences)
-        case .dictionary(let entries): entries.flatMap(\.value.variableReferences)
-        }
-    }
-}
+    public var variableReferences: [(name: String, range: SourceRange)] { expressions.flatMap(\.variableReferences) }
 
-extension Template {
     /// Every `${secrets.NAME}` the template reads: each NAME, with where.
-    public var secretReferences: [(name: String, range: SourceRange)] {
+    public var secretReferences: [(name: String, range: SourceRange)] { expressions.flatMap(\.secretReferences) }
+
+    /// The `${…}` expressions written in the template, in order.
+    private var expressions: [ValueExpression] {
         switch kind {
         case .literal: []
-        case .expression(let expression): expression.secretReferences
+        case .expression(let expression): [expression]
         case .interpolation(let parts):
-            parts.flatMap { part -> [(name: String, range: SourceRange)] in
-                if case .expression(let expression) = part { return expression.secretReferences }
-                return []
+            parts.compactMap { part in
+                if case .expression(let expression) = part { return expression }
+                return nil
             }
-        case .list(let items): items.flatMap(\.secretReferences)
-        case .dictionary(let entries): entries.flatMap(\.value.secretReferences)
+        case .list(let items): items.flatMap(\.expressions)
+        case .dictionary(let entries): entries.flatMap(\.value.expressions)
         }
     }
 }

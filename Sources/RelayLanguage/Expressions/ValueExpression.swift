@@ -33,49 +33,40 @@ public struct ValueExpression: Sendable {
 
     /// Every variable the expression reads, with where it is read.
     public var variableReferences: [(name: String, range: SourceRange)] {
-        var references: [(String, SourceRange)] = []
-        collectVariables(into: &references)
+        var references: [(name: String, range: SourceRange)] = []
+        visit { expression in
+            if case .variable(let name) = expression.kind { references.append((name, expression.range)) }
+            return true
+        }
         return references
     }
 
     /// Every `${secrets.NAME}` the expression reads: each NAME, with where (Docs/Runs.md, "Secrets").
     public var secretReferences: [(name: String, range: SourceRange)] {
-        var references: [(String, SourceRange)] = []
-        collectSecrets(into: &references)
+        var references: [(name: String, range: SourceRange)] = []
+        visit { expression in
+            guard case .property(let base, let name) = expression.kind, case .variable("secrets") = base.kind else { return true }
+            references.append((name, expression.range))
+            return false
+        }
         return references
     }
 
-    private func collectSecrets(into references: inout [(String, SourceRange)]) {
+    /// Walks the tree, each node before the nodes inside it; `body` says whether to look inside.
+    private func visit(_ body: (ValueExpression) -> Bool) {
+        guard body(self) else { return }
         switch kind {
         case .literal, .variable: break
-        case .property(let base, let name):
-            if case .variable("secrets") = base.kind { references.append((name, range)) } else { base.collectSecrets(into: &references) }
+        case .property(let base, _): base.visit(body)
         case .index(let base, let index):
-            base.collectSecrets(into: &references)
-            index.collectSecrets(into: &references)
-        case .unary(_, let operand): operand.collectSecrets(into: &references)
+            base.visit(body)
+            index.visit(body)
+        case .unary(_, let operand): operand.visit(body)
         case .binary(_, let left, let right):
-            left.collectSecrets(into: &references)
-            right.collectSecrets(into: &references)
+            left.visit(body)
+            right.visit(body)
         case .list(let items):
-            for item in items { item.collectSecrets(into: &references) }
-        }
-    }
-
-    private func collectVariables(into references: inout [(String, SourceRange)]) {
-        switch kind {
-        case .literal: break
-        case .variable(let name): references.append((name, range))
-        case .property(let base, _): base.collectVariables(into: &references)
-        case .index(let base, let index):
-            base.collectVariables(into: &references)
-            index.collectVariables(into: &references)
-        case .unary(_, let operand): operand.collectVariables(into: &references)
-        case .binary(_, let left, let right):
-            left.collectVariables(into: &references)
-            right.collectVariables(into: &references)
-        case .list(let items):
-            for item in items { item.collectVariables(into: &references) }
+            for item in items { item.visit(body) }
         }
     }
 }
