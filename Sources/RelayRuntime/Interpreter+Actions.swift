@@ -5,7 +5,7 @@ import RelayLanguage
 extension Interpreter {
     /// Performs an action step: evaluates and converts its arguments, fills the input parameter from
     /// the chain, and runs the action once per item when a single-item input is given a list.
-    func performAction(_ action: PlannedAction, step: PlannedStep, input: Value, variables: Variables) async throws -> Value {
+    func performAction(_ action: PlannedAction, step: PlannedStep, input chained: Value, variables: Variables) async throws -> Value {
         let definition = action.definition
         var arguments = [Value?](repeating: nil, count: definition.parameters.count)
         for (index, template) in action.arguments.enumerated() {
@@ -15,11 +15,28 @@ extension Interpreter {
                 try await Evaluator.evaluate(template, variables, asURL: asURL)
             }
         }
-        guard let inputIndex = definition.inputIndex, arguments[inputIndex] == nil else {
-            return try await invoke(definition, arguments, step: step)
+        guard let inputIndex = definition.inputIndex else { return try await invoke(definition, arguments, step: step) }
+        let input: Value
+        if let written = arguments[inputIndex] {
+            // A list written for a file to act on runs the action once per file, as a list that
+            // arrives does; it never becomes one file (Docs/Language.md, "Files acted on").
+            guard definition.parameters[inputIndex].existing, case .list = written else {
+                return try await invoke(definition, arguments, step: step)
+            }
+            input = written
+        } else {
+            input = chained
         }
         // A list of one is its item (Docs/Language.md, "Lists where one value is wanted").
         if definition.mapsOverListInput, case .list(let items) = input, items.count != 1 {
+            // A file to act on is a file, a path or an entity of each item, checked for every item
+            // first, so that a number among files leaves none of them done.
+            let parameter = definition.parameters[inputIndex]
+            if parameter.existing, let (position, item) = items.enumerated().first(where: { !Self.mayNameFile($0.element) }) {
+                throw RuntimeError(
+                    "input '\(parameter.name)' wants a file that exists: item \(position + 1) of \(items.count) is \(item.briefDescription), and only a file, a path or a file: URL names a file to act on; to make a file of a value, use save-file first",
+                    step: step.displayName, at: step.range)
+            }
             // Every item's files are asked for first, so that a denial leaves none of them done.
             var asked: Set<String> = []
             var effects: [AccessDenied] = []  // a dry run's: told item by item below
@@ -110,6 +127,16 @@ extension Interpreter {
             environment.output.trace("dry run: \(step.range.file.path):\(step.range.start.line): \(step.displayName) \(effect)")
         }
         return definition.inputIndex.flatMap { arguments[$0] } ?? .nothing
+    }
+
+    /// Whether `value` may name a file to act on (Docs/Language.md, "Files acted on").
+    private static func mayNameFile(_ value: Value) -> Bool {
+        switch value {
+        case .file, .text, .entity: true
+        case .url(let url): url.isFileURL
+        case .list(let items): items.count == 1 && mayNameFile(items[0])
+        default: false
+        }
     }
 
     /// Whether `value`, given to the parameter at `index`, may name something the gate is asked about.

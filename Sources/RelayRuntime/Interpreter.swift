@@ -79,10 +79,19 @@ public final class Interpreter: Sendable {
             state[assignment.name.text] = try await Evaluator.evaluate(assignment.value, state)
         }
         let output: Value
+        let stopped: Bool
         switch try await run(workflow.steps, input: input, variables: &state) {
-        case .normal(let value), .stopped(let value): output = value
+        case .normal(let value): (output, stopped) = (value, false)
+        case .stopped(let value): (output, stopped) = (value, true)
         }
         if let declared = workflow.output {
+            // A declared output is kept: nothing is not a text or a number (Docs/Language.md, "A workflow file").
+            if output.isNothing, ![.any, .nothing, .list].contains(declared.type) {
+                let why = stopped ? "a 'stop' ended it with nothing" : workflow.steps.last.map(Self.gaveNothing) ?? "it has no steps"
+                throw RuntimeError(
+                    "the workflow declares output \(declared.type.name), but it gave nothing: \(why)", at: declared.range,
+                    notes: ["note: a workflow that declares 'output: \(declared.type.name)' must end with a step that gives \(declared.type.withArticle)"])
+            }
             return try await converted(output, to: declared.type, declaredAt: declared.range, as: "output", relativeTo: baseDirectory)
         }
         return output

@@ -79,14 +79,15 @@ struct PermissionTests {
         let victim = root.appendingPathComponent("victim").path
         let read = try await relay(["run", "w.yaml", "--allow-read=~/.ssh/id_rsa"])
         #expect(read.status == 4)
-        #expect(read.standardError.contains("w.yaml:7:5: error: step 'find-files': needs to read \(victim)"), "\(read.standardError)")
+        // The files found are deleted: their folder needs write, asked for with the rest (write covers read).
+        #expect(read.standardError.contains("w.yaml:8:5: error: step 'delete-file': needs to write \(victim)"), "\(read.standardError)")
         #expect(read.standardError.contains("w.yaml:10:5: error: step 'save-file': needs to write ~/.bashrc"), "\(read.standardError)")
         #expect(
             read.standardError.split(separator: "\n").last
-                == "relay run w.yaml --allow-read=~/.ssh/id_rsa --allow-read=\(victim) --allow-write=~/.bashrc", "\(read.standardError)")
+                == "relay run w.yaml --allow-read=~/.ssh/id_rsa --allow-write=\(victim) --allow-write=~/.bashrc", "\(read.standardError)")
         #expect(!FileManager.default.fileExists(atPath: stolen.path))
         // What only the run decides (the previous step's URL) is found when the step comes.
-        let sent = try await relay(["run", "w.yaml", "--allow-read=~/.ssh/id_rsa", "--allow-read=\(victim)", "--allow-write=~/.bashrc"])
+        let sent = try await relay(["run", "w.yaml", "--allow-read=~/.ssh/id_rsa", "--allow-write=\(victim)", "--allow-write=~/.bashrc"])
         #expect(sent.status == 4)
         #expect(sent.standardError.contains("needs to connect to 127.0.0.1:"), "\(sent.standardError)")
         #expect(!FileManager.default.fileExists(atPath: stolen.path))

@@ -40,8 +40,14 @@ struct ValueAccessTests {
         #expect(try url.property("host") == "example.com")
         #expect(try url.property("path") == "/a/b")
         #expect(try url.property("query") == "q=1")
+        // A single value is a list of one where a list's own property is read; nothing is a list of none.
+        #expect(try Value.number(1).property("count") == 1)
+        #expect(try Value.number(1).property("first") == 1)
+        #expect(try Value.url(URL(fileURLWithPath: "/tmp/a")).property("count") == 1)
+        #expect(try Value.nothing.property("count") == 0)
+        #expect(try Value.text("abc").property("count") == 3)
         do {
-            _ = try Value.number(1).property("count")
+            _ = try Value.number(1).property("width")
             Issue.record("expected an error")
         } catch {
             #expect(error.message.contains("no properties"))

@@ -169,7 +169,7 @@ struct CheckerTests {
 
     @Test("an input type that can never convert is an error")
     func inputTypes() {
-        #expect(only("steps:\n  - number: 5\n  - get-value: a\n") == "3:5: 'get-value' takes a dictionary as input, but the previous step outputs a number")
+        #expect(only("steps:\n  - number: 5\n  - get-value: a\n") == "3:5: 'get-value' takes a dictionary as input, but the previous step, 'number' (line 2), outputs a number")
         #expect(diagnostics("steps:\n  - text: '{\"a\": 1}'\n  - get-value: a\n").isEmpty)
         #expect(diagnostics("steps:\n  - list: [a, b]\n  - change-case: upper\n").isEmpty)
     }

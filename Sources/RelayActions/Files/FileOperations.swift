@@ -142,7 +142,7 @@ struct RenameFile: Intent {
     ]
     static let output = ValueType.file
 
-    @Parameter(input: true, summary: "The file.", access: .write) var file: FileReference
+    @Parameter(input: true, summary: "The file.", access: .write, existing: true) var file: FileReference
     @Parameter(primary: true, summary: "The new name, with its extension.") var name: String
     @Parameter(summary: Overwrite.summary) var overwrite: Overwrite = .refuse
 
@@ -167,7 +167,7 @@ struct MoveFile: Intent {
     ]
     static let output = ValueType.file
 
-    @Parameter(input: true, summary: "The file.", access: .write) var file: FileReference
+    @Parameter(input: true, summary: "The file.", access: .write, existing: true) var file: FileReference
     @Parameter(primary: true, summary: "A folder, or the new path.", access: .write) var to: FileReference
     @Parameter(summary: Overwrite.summary) var overwrite: Overwrite = .refuse
 
@@ -190,7 +190,7 @@ struct CopyFile: Intent {
     ]
     static let output = ValueType.file
 
-    @Parameter(input: true, summary: "The file.", access: .read) var file: FileReference
+    @Parameter(input: true, summary: "The file.", access: .read, existing: true) var file: FileReference
     @Parameter(primary: true, summary: "A folder, or the copy's path.", access: .write) var to: FileReference
     @Parameter(summary: Overwrite.summary) var overwrite: Overwrite = .refuse
 
@@ -213,7 +213,7 @@ struct DeleteFile: Intent {
     ]
     static let output = ValueType.nothing
 
-    @Parameter(input: true, summary: "The file.", access: .write) var file: FileReference
+    @Parameter(input: true, summary: "The file.", access: .write, existing: true) var file: FileReference
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         let path = try existingFile(file)

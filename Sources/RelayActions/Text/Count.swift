@@ -14,10 +14,17 @@ struct Count: Intent {
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         let count: Int
-        switch of.lowercased() {
-        case "characters": count = value.textValue.count
-        case "words": count = TextSplitting.words(value.textValue).count
-        case "lines": count = value.isNothing ? 0 : TextSplitting.lines(value.textValue).count
+        let unit = of.lowercased()
+        var text: String { value.textValue }
+        // The characters, words or lines of a file are those of its text, not of its path: the
+        // file is read, so the run's gate is asked first (the parameter reads no file to count it).
+        if unit != "items", case .file(let file) = value.oneValue {
+            try await context.authorize(.read(file.path))
+            let read = try await context.convert(.file(file), to: .value(.text)).textValue
+            return .value(.number(Double(Self.count(unit, in: read))))
+        }
+        switch unit {
+        case "characters", "words", "lines": count = value.isNothing ? 0 : Self.count(unit, in: text)
         default:
             switch value {
             case .dictionary(let entries): count = entries.count
@@ -25,5 +32,13 @@ struct Count: Intent {
             }
         }
         return .value(.number(Double(count)))
+    }
+
+    private static func count(_ unit: String, in text: String) -> Int {
+        switch unit {
+        case "characters": text.count
+        case "words": TextSplitting.words(text).count
+        default: TextSplitting.lines(text).count
+        }
     }
 }

@@ -16,6 +16,9 @@ public struct Checker {
     private var secretNames: [String] = []
     /// Whether `secrets` is given from outside (the REPL's `:secret`): its names are not declared.
     private var secretsGiven = false
+    /// The step whose output the step being checked receives when it names no input, as messages
+    /// name it (`'number' (line 3)`); nil for the workflow's input.
+    private var producer: String?
 
     /// Checks `workflow`. `predefined` are variables given from outside (`--set`).
     /// The checked workflow is nil when there were errors.
@@ -45,6 +48,7 @@ public struct Checker {
                 .error("the workflow declares output \(declared.type.name), but its last step outputs \(produced.withArticle)",
                     at: declared.range, notes: ["note: \(why)"]))
         }
+        if let declared = workflow.output, let last = steps.last { checker.checkGivesSomething(last, declared: declared) }
         var errors = checker.diagnostics.contains { $0.severity == .error }
         let checked = CheckedWorkflow(
             file: workflow.file, name: workflow.name ?? Self.defaultName(workflow.file.path), input: workflow.input,
@@ -73,6 +77,7 @@ public struct Checker {
         planned.reserveCapacity(steps.count)
         for step in steps {
             if let plannedStep = checkStep(step, previous: &previous) { planned.append(plannedStep) }
+            producer = "'\(step.modifiers.label ?? step.keyword)' (line \(step.keyRange.start.line))"
         }
         for (made, next) in zip(planned, planned.dropFirst()) { warnIfDiscarded(made, by: next) }
         return planned
@@ -289,9 +294,14 @@ public struct Checker {
             let parameter = action.parameters[inputIndex]
             let mapsOverList = input == .list && action.mapsOverListInput
             if !mapsOverList, let why = neverConverts(input, to: ConversionTarget(parameter: parameter)) {
+                let source = hasInputModifier ? "'input:' gives" : producer.map { "the previous step, \($0), outputs" } ?? "the workflow's input is"
                 report(
-                    "'\(action.name)' takes \(ConversionTarget(parameter: parameter)) as input, but \(hasInputModifier ? "'input:' gives" : "the previous step outputs") \(input.withArticle)",
-                    at: call.name.range, notes: ["note: \(why)"])
+                    "'\(action.name)' takes \(ConversionTarget(parameter: parameter)) as input, but \(source) \(input.withArticle)",
+                    at: call.name.range,
+                    notes: [
+                        "note: \(why)",
+                        "help: give the step its input with 'input:', start from no input with '- nothing' before it, or make \(parameter.type.withArticle) first",
+                    ])
             }
         }
         if action.output == .any {
@@ -530,6 +540,30 @@ public struct Checker {
     }
 
     // MARK: - Types
+
+    /// A declared output is kept (Docs/Language.md, "A workflow file"): a last step that always
+    /// gives nothing is an error, one that may give nothing a warning.
+    private mutating func checkGivesSomething(_ last: PlannedStep, declared: TypeAnnotation) {
+        guard ![.any, .nothing, .list].contains(declared.type) else { return }
+        let note = "note: a workflow that declares 'output: \(declared.type.name)' must end with a step that gives \(declared.type.withArticle)"
+        switch last.kind {
+        case .action(let action) where action.definition.output == .nothing && last.condition == nil:
+            report(
+                "the workflow declares output \(declared.type.name), but its last step, '\(last.displayName)' (line \(last.range.start.line)), gives nothing",
+                at: declared.range, notes: [note])
+        case .conditional(_, _, let otherwise) where otherwise.isEmpty:
+            diagnostics.append(Diagnostic(
+                .warning,
+                "the workflow declares output \(declared.type.name), but its last step, the 'if' at line \(last.range.start.line), has no 'else' and gives nothing when its condition is false",
+                at: last.range, notes: ["help: add an 'else' that gives \(declared.type.withArticle), or a step after the 'if'"]))
+        case .match(_, _, let otherwise) where otherwise.isEmpty:
+            diagnostics.append(Diagnostic(
+                .warning,
+                "the workflow declares output \(declared.type.name), but its last step, the 'match' at line \(last.range.start.line), has no 'default' and gives nothing when no case matches",
+                at: last.range, notes: ["help: add a 'default' that gives \(declared.type.withArticle)"]))
+        default: break
+        }
+    }
 
     /// Why no value of type `from` can ever become what `target` wants, or nil when some can
     /// (the run's conversions decide: Docs/Language.md, "Types and conversion").

@@ -45,6 +45,12 @@ public struct PermissionReport: Sendable {
 
     /// The entity types loaded, for the folders that `find`, `search` and `create-note` reach.
     private let entityTypes: EntityCatalog
+    /// Where the files the step being collected receives come from, when the workflow writes it:
+    /// the folder `find-files` looked in, the path `read-file` read. A move, a rename or a delete
+    /// of them changes that place, which is then asked for before the first step.
+    private var chainedFiles: [String]?
+    /// The same, for the variables that keep such files (`as: files`).
+    private var variableFiles: [String: [String]] = [:]
 
     /// The report for `workflow`; relative paths are taken from the workflow's folder. `variables`
     /// are the values the run is given for variables (`--set`), which take the place of their
@@ -109,8 +115,53 @@ public struct PermissionReport: Sendable {
     }
 
     private mutating func collect(_ step: PlannedStep, topLevel: Int, folder: URL) {
-        if case .action(let action) = step.kind { collect(action, of: step, topLevel: topLevel, folder: folder) }
-        for block in step.blocks { for inner in block { collect(inner, topLevel: topLevel, folder: folder) } }
+        if let input = step.input { chainedFiles = files(named: input) }
+        var produced: [String]?
+        if case .action(let action) = step.kind {
+            collect(action, of: step, topLevel: topLevel, folder: folder)
+            produced = filesOutput(by: action, folder: folder)
+        }
+        // The first step of each block receives the step's input (a loop's, each of its items).
+        let received = chainedFiles
+        for block in step.blocks {
+            chainedFiles = received
+            for inner in block { collect(inner, topLevel: topLevel, folder: folder) }
+        }
+        chainedFiles = produced
+        if let name = step.outputVariable { variableFiles[name] = produced }
+    }
+
+    /// The files a template names when it reads a variable that keeps files the workflow names (`${files}`).
+    private func files(named template: Template) -> [String]? {
+        guard case .expression(let expression) = template.kind, case .variable(let name) = expression.kind else { return nil }
+        return variableFiles[name]
+    }
+
+    /// Where the files an action outputs are, when the workflow writes it: an action that outputs
+    /// files and changes nothing gives files from what it reads (`find-files: { in: data }`: files
+    /// in `data`; `read-file: a.txt`: that file).
+    private func filesOutput(by action: PlannedAction, folder: URL) -> [String]? {
+        let definition = action.definition
+        guard definition.output == .file || definition.output == .list,
+            !definition.parameters.contains(where: { $0.access == .write || $0.access == .net || $0.access == .run })
+        else { return nil }
+        var found: [String] = []
+        for (index, parameter) in definition.parameters.enumerated() where parameter.access == .read && !parameter.isInput {
+            let values: [Value?]
+            if let template = action.arguments[index] {
+                guard let written = literals(template) else { return nil }
+                values = written
+            } else if let value = parameter.defaultValue {
+                values = [value]
+            } else {
+                continue
+            }
+            for value in values {
+                guard let value else { return nil }
+                found += Access.targets(of: value, for: .read, type: parameter.type, relativeTo: folder)
+            }
+        }
+        return found.isEmpty ? nil : found
     }
 
     private mutating func collect(_ action: PlannedAction, of step: PlannedStep, topLevel: Int, folder: URL) {
@@ -131,12 +182,21 @@ public struct PermissionReport: Sendable {
                 // Not given: the previous step's output fills an input; a default is the value
                 // (`run-shell-script` starts `sh`); an optional one is unused.
                 if parameter.isInput {
-                    need(capability, nil, parameter.name, fromPreviousStep: true)
+                    // Files the workflow names, moved, renamed or deleted: their place is asked for.
+                    if let sources = chainedFiles, parameter.existing {
+                        for source in sources { need(capability, source, parameter.name, fromPreviousStep: true) }
+                    } else {
+                        need(capability, nil, parameter.name, fromPreviousStep: true)
+                    }
                 } else if let value = parameter.defaultValue {
                     for target in Access.targets(of: value, for: capability, type: parameter.type, relativeTo: folder) {
                         need(capability, target, parameter.name)
                     }
                 }
+                continue
+            }
+            if parameter.existing, let sources = files(named: template) {
+                for source in sources { need(capability, source, parameter.name) }
                 continue
             }
             if literals(template) == nil, capability == .read || capability == .write,

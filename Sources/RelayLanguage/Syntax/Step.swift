@@ -21,6 +21,21 @@ public struct Step: Sendable {
 }
 
 extension Step {
+    /// The action's name or the control keyword, as messages name the step.
+    public var keyword: String {
+        switch kind {
+        case .action(let call): call.name.text
+        case .conditional: "if"
+        case .repeatCount: "repeat"
+        case .forEach: "for-each"
+        case .menu: "menu"
+        case .match: "match"
+        case .set: "set"
+        case .append: "append"
+        case .stop: "stop"
+        }
+    }
+
     /// The blocks of steps written inside this one: branches, a loop's body, a menu's options, a
     /// match's cases and default, then its `on-error` steps.
     public var blocks: [[Step]] {

@@ -384,8 +384,19 @@ public struct WorkflowParser {
             }
             keyed.append((key, pair))
         }
-        if let control = keyed.first(where: { Self.controlKeys.contains($0.key) }) {
-            return controlStep(control.key, control.pair, keyed, range: range)
+        // The first key that is not a modifier decides what the step is (Docs/Language.md,
+        // "Steps"): an action's parameters may share a name with a control keyword (`find: trail`
+        // with `match: any`). A control step's own key written before its keyword (`then:` above
+        // `if:`) still makes it that control step.
+        if let first = keyed.first(where: { !Self.modifierKeys.contains($0.key) }) {
+            let keyword = Self.controlKeys.contains(first.key)
+                ? first.key
+                : ControlGrammar.steps.first { step in
+                    step.keyNames.contains(first.key) && keyed.contains { $0.key == step.keyword }
+                }?.keyword
+            if let keyword, let control = keyed.first(where: { $0.key == keyword }) {
+                return controlStep(control.key, control.pair, keyed, range: range)
+            }
         }
         let actionKeys = keyed.filter { !Self.modifierKeys.contains($0.key) }
         guard let action = actionKeys.first else {

@@ -9,16 +9,21 @@ public struct ConversionTarget: Sendable, Hashable, CustomStringConvertible {
     /// Asked for by name — `convert: text`, `get-text` — rather than by a parameter's type: an
     /// entity then hands over its plain-text representation, not its title.
     public var isExplicit: Bool
+    /// A file that exists before the step, to act on (a parameter that moves, renames, copies from
+    /// or deletes it): a file, a path or a `file:` URL, or an entity's own file — never one made
+    /// from another value (Docs/Language.md, "Files acted on").
+    public var existing: Bool
 
-    public init(_ type: ValueType, accepting contentTypes: [ContentType] = [], explicit: Bool = false) {
+    public init(_ type: ValueType, accepting contentTypes: [ContentType] = [], explicit: Bool = false, existing: Bool = false) {
         self.type = type
         self.contentTypes = contentTypes
         self.isExplicit = explicit
+        self.existing = existing
     }
 
     /// What a parameter asks for.
     public init(parameter: ParameterDefinition) {
-        self.init(parameter.type, accepting: parameter.accepts)
+        self.init(parameter.type, accepting: parameter.accepts, existing: parameter.existing && parameter.type == .file)
     }
 
     /// A converter's representation, asked for by name (`convert: pdf`, a package's convert call).
@@ -51,7 +56,8 @@ public struct ConversionTarget: Sendable, Hashable, CustomStringConvertible {
 
     /// `a pdf file`, `a number`, `a file of public.png or public.jpeg`.
     public var description: String {
-        switch type {
+        if existing { return contentTypes.isEmpty ? "a file that exists" : "a file of \(ContentType.names(contentTypes)) that exists" }
+        return switch type {
         case .file where !contentTypes.isEmpty: "a file of \(ContentType.names(contentTypes))"
         case .any where !contentTypes.isEmpty, .list where !contentTypes.isEmpty:
             "\(type.withArticle) (files of \(ContentType.names(contentTypes)))"

@@ -40,6 +40,14 @@ public struct Conversions: Sendable {
     /// The route from `from` to `target` by the same rules `convert(_:to:in:)` follows.
     public func route(from: ValueType, to target: ConversionTarget) -> Route {
         if from == .any || from == .nothing && target.type == .nothing { return .always }
+        if target.existing {
+            switch from {
+            case .file, .text, .url, .list: return .sometimes
+            case _ where from.isEntity: return .sometimes
+            default:
+                return .never("only a file, a path or a file: URL names a file to act on; to make a file of a value, use save-file first")
+            }
+        }
         if target.type == .any || target.type == .list { return .always }
         if from.isEntity {
             // What an entity offers is known only from the entity; its own type it always is.
@@ -95,6 +103,7 @@ public struct Conversions: Sendable {
         if target.wantsOneValue, case .list(let items) = value, items.count == 1 {
             return try await convert(items[0], to: target, in: context)
         }
+        if target.existing { return try await existingFile(value, as: target, in: context) }
         if case .list(let items) = value, !target.contentTypes.isEmpty, target.type == .any || target.type == .list {
             var converted: [Value] = []
             converted.reserveCapacity(items.count)
@@ -108,6 +117,51 @@ public struct Conversions: Sendable {
             return try await entity(from: value, as: target.type, in: context)
         }
         return try await convertPlain(value, to: target, in: context)
+    }
+
+    /// A file to act on (Docs/Language.md, "Files acted on"): a file as it is, the file a path or a
+    /// `file:` URL names, or an entity's own file; anything else is an error, never a file made of it.
+    private func existingFile(_ value: Value, as target: ConversionTarget, in context: any IntentContext) async throws -> Value {
+        let file: FileReference
+        switch value {
+        case .file(let given): file = given
+        case .text:
+            do throws(CoercionError) {
+                file = try value.fileValue(relativeTo: context.baseDirectory)
+            } catch {
+                throw ConversionError(error.reason ?? "found \(value.briefDescription), which names no file")
+            }
+        case .url(let url) where url.isFileURL: file = FileReference(path: url.path)
+        case .entity(let entity):
+            guard let own = try await ownFile(of: entity) else {
+                throw ConversionError(
+                    "\(entity.typeName) '\(entity.title)' has no file of its own to act on; to make one of it, use save-file or convert first")
+            }
+            file = own
+        default:
+            throw ConversionError(
+                "found \(value.briefDescription), and only a file, a path or a file: URL names a file to act on; to make a file of a value, use save-file first")
+        }
+        let type = file.contentType
+        guard target.contentTypes.isEmpty || target.contentTypes.contains(where: { type.conforms(to: $0) }) else {
+            throw ConversionError("'\(file.name)' is \(type.identifier), not \(ContentType.names(target.contentTypes))")
+        }
+        return .file(file)
+    }
+
+    /// The file an entity is (a photo's image, a note's Markdown file): the first of its
+    /// representations that hands over a file as it is, not bytes written out.
+    private func ownFile(of entity: EntityValue) async throws -> FileReference? {
+        for representation in entity.descriptor.transferRepresentations(of: entity) {
+            switch representation.export {
+            case .file(let export): return try await export()
+            case .proxy(let export):
+                guard representation.contentType != .plainText, representation.contentType != .richText else { continue }
+                if case .file(let file) = try await export() { return file }
+            case .data: continue
+            }
+        }
+        return nil
     }
 
     /// A value that is not an entity: the rules of "Types and conversion" first, then the graph.

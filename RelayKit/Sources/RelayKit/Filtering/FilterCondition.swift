@@ -217,6 +217,13 @@ public struct FilterCondition: Sendable {
     }
 
     private func isEqual(_ value: Value, _ operand: Value) -> Bool {
+        // A content type is one its type conforms to: a PNG is `public.image` and `image`
+        // (Docs/Language.md, "Conversions between formats").
+        if property == "type", case .text(let identifier) = value, case .text(let name) = operand,
+            ContentTypeRegistry.entry(for: ContentType(identifier)) != nil, let wanted = ContentType(name: name)
+        {
+            return ContentType(identifier).conforms(to: wanted)
+        }
         if case .date(let date) = value, case .text(let text) = operand, !text.contains(":"),
             let day = DateFormatting.parse(text)
         {

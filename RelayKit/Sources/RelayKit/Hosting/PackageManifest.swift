@@ -145,6 +145,7 @@ public struct PackageManifest: Sendable {
         if let access = parameter.access { entry["access"] = .text(access.rawValue) }
         if let destination = parameter.readOnlyWhenGiven { entry["read-only-when-given"] = .text(destination) }
         if !parameter.readsFiles { entry["reads-files"] = .boolean(false) }
+        if parameter.existing { entry["existing"] = .boolean(true) }
         return .dictionary(entry)
     }
 
@@ -183,7 +184,7 @@ public struct PackageManifest: Sendable {
                         isPrimary: fields["primary"] == .boolean(true), isInput: fields["input"] == .boolean(true),
                         access: try fields["access"].map { try Self.capability($0) },
                         readOnlyWhenGiven: fields["read-only-when-given"]?.textValue,
-                        readsFiles: fields["reads-files"] != .boolean(false)))
+                        readsFiles: fields["reads-files"] != .boolean(false), existing: fields["existing"] == .boolean(true)))
             }
             actions.append(
                 Action(

@@ -35,14 +35,17 @@ public struct ParameterDefinition: Sendable {
     public let readOnlyWhenGiven: String?
     /// Whether the action may read the files a value holds (see `ParameterOptions.readsFiles`).
     public let readsFiles: Bool
+    /// Whether the parameter acts on a file that exists before the step (see `ParameterOptions.existing`).
+    public let existing: Bool
 
     public init(
         name: String, title: String, summary: String, type: ValueType, isRequired: Bool, defaultValue: Value?,
         choices: [String] = [], choicesAreExact: Bool = false, accepts: [ContentType] = [], isPrimary: Bool = false,
         isInput: Bool = false, check: ParameterCheck? = nil, checkPattern: TextPatternCheck? = nil, access: Capability? = nil,
-        readOnlyWhenGiven: String? = nil, readsFiles: Bool = true
+        readOnlyWhenGiven: String? = nil, readsFiles: Bool = true, existing: Bool = false
     ) {
         self.readsFiles = readsFiles
+        self.existing = existing
         self.choicesAreExact = choicesAreExact
         self.check = check
         self.checkPattern = checkPattern
@@ -173,7 +176,7 @@ public final class ActionDefinition: Sendable {
                     accepts: options.accepts,
                     isPrimary: options.isPrimary, isInput: options.isInput, check: options.check,
                     checkPattern: options.checkPattern, access: options.access, readOnlyWhenGiven: options.readOnlyWhenGiven,
-                    readsFiles: options.readsFiles))
+                    readsFiles: options.readsFiles, existing: options.existing))
         }
         let parameterNames = parameters.map(\.name)
         let collectsInOrder = storages.collectsInOrder

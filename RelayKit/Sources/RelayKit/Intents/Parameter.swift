@@ -35,13 +35,18 @@ public struct ParameterOptions: Sendable {
     /// "At run time"). False for a parameter that looks at the values, never into the files
     /// (`count` counts them).
     public var readsFiles: Bool
+    /// Whether the parameter acts on a file that exists before the step (it changes, moves,
+    /// renames, copies from or deletes it): it takes a file or a path, never a file made from
+    /// another value (Docs/Language.md, "Files acted on").
+    public var existing: Bool
 
     public init(
         name: String? = nil, title: String? = nil, summary: String = "", primary: Bool = false,
         input: Bool = false, choices: [String] = [], accepts: [ContentType] = [], check: ParameterCheck? = nil,
         checkPattern: TextPatternCheck? = nil, access: Capability? = nil, readOnlyWhenGiven: String? = nil,
-        readsFiles: Bool = true
+        readsFiles: Bool = true, existing: Bool = false
     ) {
+        self.existing = existing
         self.checkPattern = checkPattern
         self.access = access
         self.readOnlyWhenGiven = readOnlyWhenGiven
@@ -97,14 +102,14 @@ public struct Parameter<T: ParameterValue>: Sendable {
     public init(
         wrappedValue: T, name: String? = nil, title: String? = nil, primary: Bool = false, input: Bool = false,
         summary: String = "", choices: [String] = [], accepts: [ContentType] = [], access: Capability? = nil,
-        readOnlyWhenGiven: String? = nil, readsFiles: Bool = true, check: (@Sendable (T) -> String?)? = nil,
-        checkPattern: TextPatternCheck? = nil
+        readOnlyWhenGiven: String? = nil, readsFiles: Bool = true, existing: Bool = false,
+        check: (@Sendable (T) -> String?)? = nil, checkPattern: TextPatternCheck? = nil
     ) {
         self.init(defaultValue: wrappedValue) {
             Self.withCases(ParameterOptions(
                 name: name, title: title, summary: summary, primary: primary, input: input, choices: choices, accepts: accepts,
                 check: Self.erased(check), checkPattern: checkPattern, access: access, readOnlyWhenGiven: readOnlyWhenGiven,
-                readsFiles: readsFiles))
+                readsFiles: readsFiles, existing: existing))
         }
     }
 
@@ -113,13 +118,14 @@ public struct Parameter<T: ParameterValue>: Sendable {
     public init(
         name: String? = nil, title: String? = nil, primary: Bool = false, input: Bool = false, summary: String = "",
         choices: [String] = [], accepts: [ContentType] = [], access: Capability? = nil, readOnlyWhenGiven: String? = nil,
-        readsFiles: Bool = true, check: (@Sendable (T) -> String?)? = nil, checkPattern: TextPatternCheck? = nil
+        readsFiles: Bool = true, existing: Bool = false, check: (@Sendable (T) -> String?)? = nil,
+        checkPattern: TextPatternCheck? = nil
     ) {
         self.init(defaultValue: nil) {
             Self.withCases(ParameterOptions(
                 name: name, title: title, summary: summary, primary: primary, input: input, choices: choices, accepts: accepts,
                 check: Self.erased(check), checkPattern: checkPattern, access: access, readOnlyWhenGiven: readOnlyWhenGiven,
-                readsFiles: readsFiles))
+                readsFiles: readsFiles, existing: existing))
         }
     }
 

@@ -84,6 +84,8 @@ extension Value {
             case "count": return .number(Double(richText.plainText.count))
             default: break
             }
+        case .entity(let entity) where Self.listProperties.contains(name) && !entity.propertyNames.contains(name):
+            return try Value.list([self]).property(name)
         case .entity(let entity):
             guard let value = try entity.propertyNow(name) else {
                 throw ValueAccessError("the \(entity.typeName) property '\(name)' is fetched when read; read it in a step, as in '${\(entity.typeName).\(name)}'")
@@ -91,6 +93,10 @@ extension Value {
             return value
         case .number, .boolean, .nothing: break
         }
+        // A single value is a list of one where a list's own property is read, and nothing is a
+        // list of none (Docs/Language.md, "Lists where one value is wanted"): `${found.count}` is
+        // 1 for one file found.
+        if Self.listProperties.contains(name) { return try Value.list(isNothing ? [] : [self]).property(name) }
         let available = propertyNames
         let list = available.isEmpty ? "it has no properties" : "it has \(available.joined(separator: ", "))"
         throw ValueAccessError("\(type.withArticle) has no property '\(name)'; \(list)")

@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+
+/// How values flow between steps, as a run holds it (Docs/Language.md, "How values flow"): files
+/// acted on are files that exist, a single value is a list of one where a list is wanted, content
+/// types conform.
+@Suite("Value flow in runs")
+struct ValueFlowRunTests {
+    /// A fresh folder with its own HOME (its own undo journal and history), its own temporary
+    /// folder (its own scratch folders) and two text files.
+    private func sandbox() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-flow-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("tmp"), withIntermediateDirectories: true)
+        try Data("one\ntwo\nthree\n".utf8).write(to: folder.appendingPathComponent("a.txt"))
+        try Data("bee\n".utf8).write(to: folder.appendingPathComponent("b.txt"))
+        return folder
+    }
+
+    private func relay(_ arguments: [String], in folder: URL) async throws -> RelayProcess.Result {
+        try await RelayProcess.running(
+            arguments, in: folder,
+            environment: ["HOME": folder.appendingPathComponent("home").path, "XDG_STATE_HOME": "", "TMPDIR": folder.appendingPathComponent("tmp").path])
+    }
+
+    private func write(_ steps: String, in folder: URL) throws {
+        try ("steps:\n" + steps.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n") + "\n")
+            .write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
+    }
+
+    /// Every path under `folder` with its bytes (folders with none), but the workflow and HOME
+    /// (the run's history is there).
+    private func snapshot(_ folder: URL) -> [String: Data] {
+        var result: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: folder.path)
+        while let path = enumerator?.nextObject() as? String {
+            guard path != "w.yaml", !path.hasPrefix("home") else { continue }
+            result[path] = FileManager.default.contents(atPath: folder.appendingPathComponent(path).path) ?? Data()
+        }
+        return result
+    }
+
+    @Test("a number, a text, a list or a dictionary given to a file action is refused before anything is touched", arguments: [
+        "- number: 5\n  as: n\n- delete-file: { file: \"${n}\" }",
+        "- number: 5\n  as: n\n- move-file: { file: \"${n}\", to: sub/ }",
+        "- number: 5\n  as: n\n- rename-file: { file: \"${n}\", name: c.txt }",
+        "- text: not a file at all\n  as: t\n- delete-file: { file: \"${t}\" }",
+        "- dictionary: { a: 1 }\n  as: d\n- delete-file: { file: \"${d}\" }",
+        "- list: [1, 2]\n  as: l\n- move-file: { file: \"${l}\", to: sub/ }",
+        "- read-file: a.txt\n  as: f\n- list: [\"${f}\", 2]\n  as: l\n- delete-file: { file: \"${l}\" }",
+        "- dictionary: { a: 1 }\n  as: d\n- copy-file: { file: \"${d}\", to: sub/ }",
+    ])
+    func refused(steps: String) async throws {
+        let folder = try sandbox()
+        try write(steps, in: folder)
+        let before = snapshot(folder)
+        let run = try await relay(["run", "w.yaml", "--allow-write=\(folder.path)"], in: folder)
+        #expect(run.status == 1, "\(run.standardError)")
+        #expect(run.standardError.contains("w.yaml:"), "\(run.standardError)")
+        // Nothing changed: no file made in the scratch folder, none moved or deleted, no journal.
+        #expect(snapshot(folder) == before, "\(run.standardError)")
+        #expect(try await relay(["undo"], in: folder).standardError.contains("nothing to undo"))
+    }
+
+    @Test("the checker refuses a value that can never name a file, saying which step made it")
+    func checked() async throws {
+        let folder = try sandbox()
+        try write("- number: 5\n- delete-file", in: folder)
+        let check = try await relay(["check", "w.yaml"], in: folder)
+        #expect(check.status == 2)
+        #expect(check.standardError.contains("'delete-file' takes a file that exists as input, but the previous step, 'number' (line 2), outputs a number"))
+        #expect(check.standardError.contains("help: give the step its input with 'input:'"))
+    }
+
+    @Test("a list written for a file to act on runs the action once per file; one found is still a list of one")
+    func listsAndOne() async throws {
+        let folder = try sandbox()
+        try write(
+            """
+            - find-files: { in: ., where: { extension: txt } }
+              as: files
+            - move-file: { file: "${files}", to: sub/ }
+              as: moved
+            - find-files: { in: sub, where: { name: a.txt } }
+              as: one
+            - text: "${moved.count} ${one.count} ${one.first.name} ${one.last.name}"
+            """, in: folder)
+        let run = try await relay(["run", "w.yaml", "--allow-write=\(folder.path)"], in: folder)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput == "2 1 a.txt a.txt\n")
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("sub/a.txt").path))
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("sub/b.txt").path))
+        // Nothing was made of the list: no JSON file anywhere.
+        #expect(!snapshot(folder).keys.contains { $0.hasSuffix(".json") })
+    }
+
+    @Test("count: lines, words and characters of a file count its text")
+    func countOfFile() async throws {
+        let folder = try sandbox()
+        try write("- read-file: a.txt\n  as: f\n- count: lines\n  as: lines\n- count: words\n  input: ${f}\n  as: words\n- text: \"${lines} ${words}\"", in: folder)
+        let run = try await relay(["run", "w.yaml"], in: folder)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput == "3 3\n")
+    }
+
+    @Test("a PNG is public.image: where: type matches by conformance")
+    func contentTypesConform() async throws {
+        let folder = try sandbox()
+        let png = try #require(Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="))
+        try png.write(to: folder.appendingPathComponent("p.png"))
+        try write(
+            """
+            - find-files: { in: ., where: { type: public.image } }
+              as: images
+            - find-files: { in: ., where: { type: { is-any-of: [image, pdf] } } }
+              as: either
+            - find-files: { in: ., where: { type: text } }
+              as: texts
+            - text: "${images.count} ${images.first.name} ${either.count} ${texts.count}"
+            """, in: folder)
+        let run = try await relay(["run", "w.yaml"], in: folder)
+        #expect(run.status == 0, "\(run.standardError)")
+        // The texts are a.txt, b.txt and the workflow (YAML is plain text).
+        #expect(run.standardOutput == "1 p.png 1 3\n")
+    }
+
+    @Test("a declared output that is nothing is an error naming the step that gave it")
+    func declaredOutputKept() async throws {
+        let folder = try sandbox()
+        try ("output: text\nsteps:\n  - number: 1\n  - if: ${previous > 5}\n    then:\n      - text: big\n")
+            .write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
+        let run = try await relay(["run", "w.yaml"], in: folder)
+        #expect(run.status == 1)
+        #expect(run.standardOutput.isEmpty)
+        #expect(run.standardError.contains("w.yaml:1:9: error: the workflow declares output text, but it gave nothing: the 'if' at line 4 has no 'else'"), "\(run.standardError)")
+    }
+
+    @Test("the question before the first step includes a move's source folder; granted both, the move runs")
+    func moveSourceAskedUpFront() async throws {
+        let folder = try sandbox()
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("data"), withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: folder.appendingPathComponent("data/x.txt"))
+        try write("- find-files: { in: data }\n  as: found\n- move-file: { file: \"${found}\", to: done/ }\n- read-file: data/gone.txt\n- delete-file", in: folder)
+        let report = try await relay(["check", "--permissions", "w.yaml"], in: folder)
+        #expect(report.status == 0, "\(report.standardError)")
+        #expect(report.standardOutput.contains("write:\n  ./data  (step 2 move-file"), "\(report.standardOutput)")
+        #expect(report.standardOutput.contains("./data/gone.txt  (step 4 delete-file"), "\(report.standardOutput)")
+        // Without a terminal, every need known before the first step is reported at once.
+        let denied = try await relay(["run", "w.yaml"], in: folder)
+        #expect(denied.status == 4)
+        let data = folder.appendingPathComponent("data").path
+        #expect(denied.standardError.contains("--allow-write=\(data) "), "\(denied.standardError)")
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("data/x.txt").path))
+    }
+}

@@ -1,0 +1,47 @@
+import Testing
+
+@testable import RelayLanguage
+
+/// How values flow between steps, as the checker holds it (Docs/Language.md, "How values flow").
+@Suite struct ValueFlowTests {
+    private func errors(_ yaml: String) -> [String] {
+        diagnostics(yaml).filter { $0.severity == .error }.map(\.message)
+    }
+
+    @Test("a step's first key decides its kind: an action's parameter may be called 'match'")
+    func firstKeyDecides() throws {
+        let yaml = """
+            steps:
+              - find-files: .
+                where: { extension: png, name: { contains: scan } }
+                match: any
+            """
+        #expect(errors(yaml).isEmpty)
+        let workflow = try #require(checked(yaml))
+        guard case .action(let action) = try #require(workflow.steps.first).kind else {
+            Issue.record("the step is not an action")
+            return
+        }
+        #expect(action.definition.name == "find-files")
+        // A control keyword first is still a control step, and its own key written first too.
+        #expect(errors("steps:\n  - match: a\n    cases:\n      a:\n        - text: x\n").isEmpty)
+        #expect(errors("steps:\n  - then:\n      - text: x\n    if: true\n").isEmpty)
+        // An action then a control keyword: the keyword is taken as a parameter, and reported as one.
+        #expect(errors("steps:\n  - text: a\n    if: true\n").contains { $0.contains("'text' has no parameter 'if'") })
+    }
+
+    @Test("a declared output: a last step that gives nothing is an error, one that may a warning")
+    func declaredOutput() {
+        #expect(errors("output: text\nsteps:\n  - text: hi\n  - show\n")
+            == ["the workflow declares output text, but its last step, 'show' (line 4), gives nothing"])
+        let maybe = diagnostics("output: text\nsteps:\n  - number: 1\n  - if: ${previous > 5}\n    then:\n      - text: big\n")
+        #expect(maybe.map(\.severity) == [.warning])
+        #expect(maybe.first?.message.contains("has no 'else'") == true)
+        let match = diagnostics("output: text\nsteps:\n  - match: a\n    cases:\n      b:\n        - text: x\n")
+        #expect(match.map(\.severity) == [.warning])
+        #expect(match.first?.message.contains("has no 'default'") == true)
+        // Nothing to keep: no declared output, or one that nothing fits.
+        #expect(diagnostics("steps:\n  - text: hi\n  - show\n").isEmpty)
+        #expect(diagnostics("output: list\nsteps:\n  - if: true\n    then:\n      - list: [a]\n").isEmpty)
+    }
+}
