@@ -64,7 +64,7 @@ struct CommandLineTests {
         #expect(report.standardOutput == """
             read:
               ./pictures  (step 1 find-files at w.yaml:2:5)
-              the step's input ('image')  (step 2 rotate-image at w.yaml:5:9)
+              ./pictures  (step 2 rotate-image at w.yaml:5:9)
               the step's input ('value')  (step 6 save-file at w.yaml:10:5)
             write:
               ./out  (step 2 rotate-image at w.yaml:5:9)

@@ -19,7 +19,10 @@ struct ValueFlowRunTests {
     private func relay(_ arguments: [String], in folder: URL) async throws -> RelayProcess.Result {
         try await RelayProcess.running(
             arguments, in: folder,
-            environment: ["HOME": folder.appendingPathComponent("home").path, "XDG_STATE_HOME": "", "TMPDIR": folder.appendingPathComponent("tmp").path])
+            environment: [
+                "HOME": folder.appendingPathComponent("home").path, "XDG_STATE_HOME": "", "TMPDIR": folder.appendingPathComponent("tmp").path,
+                "TZ": "UTC",
+            ])
     }
 
     private func write(_ steps: String, in folder: URL) throws {
@@ -150,5 +153,19 @@ struct ValueFlowRunTests {
         let data = folder.appendingPathComponent("data").path
         #expect(denied.standardError.contains("--allow-write=\(data) "), "\(denied.standardError)")
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("data/x.txt").path))
+    }
+
+    @Test("a style's name given to format-date is that style; describe names each action's primary")
+    func formatDateStyle() async throws {
+        let folder = try sandbox()
+        try write("- date: 2026-11-24 15:30\n- format-date: short\n  as: short\n- format-date: { format: iso }\n  input: 2026-11-24T15:30:00Z\n  as: iso\n- text: \"${short}|${iso}\"", in: folder)
+        let run = try await relay(["run", "w.yaml"], in: folder)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput.contains("26") && run.standardOutput.contains("11"), "\(run.standardOutput)")
+        #expect(run.standardOutput.hasSuffix("|2026-11-24T15:30:00Z\n"), "\(run.standardOutput)")
+        let described = try await relay(["describe", "round-number"], in: folder)
+        #expect(described.standardOutput.contains("Primary: places, written after the name (- round-number: 1)"))
+        let none = try await relay(["describe", "replace-text"], in: folder)
+        #expect(none.standardOutput.contains("Primary: none (parameters by name)"))
     }
 }

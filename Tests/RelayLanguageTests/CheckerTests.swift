@@ -75,7 +75,7 @@ struct CheckerTests {
     func parameters() {
         #expect(only("steps:\n  - replace-text: { fnd: a, with: b }\n").hasPrefix("2:21: 'replace-text' has no parameter 'fnd'; did you mean 'find'?"))
         #expect(only("steps:\n  - replace-text: { with: b }\n") == "2:5: 'replace-text' needs 'find'")
-        #expect(only("steps:\n  - trim-text: x\n") == "2:16: 'trim-text' takes no parameters")
+        #expect(only("steps:\n  - current-date: x\n") == "2:19: 'current-date' takes no parameters")
         #expect(only("steps:\n  - set-value: x\n").contains("has no primary parameter"))
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import RelayLanguage
@@ -43,5 +44,47 @@ import Testing
         // Nothing to keep: no declared output, or one that nothing fits.
         #expect(diagnostics("steps:\n  - text: hi\n  - show\n").isEmpty)
         #expect(diagnostics("output: list\nsteps:\n  - if: true\n    then:\n      - list: [a]\n").isEmpty)
+    }
+
+    @Test("an action with one obvious value takes it after its name", arguments: [
+        "- number: 2.345\n- round-number: 2",
+        "- get-contents-of-url: https://example.com/status\n  retry: 3",
+        "- delete-file: old.log",
+        "- open: https://example.com",
+        "- current-date\n- adjust-date: 3 days",
+        "- text: a b\n- make-pdf: out/a.pdf",
+        "- base64-encode: hello",
+        "- trim-text: \"  x  \"",
+    ])
+    func primaries(steps: String) {
+        let yaml = "steps:\n" + steps.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n") + "\n"
+        #expect(errors(yaml).isEmpty, "\(errors(yaml))")
+    }
+
+    @Test("files found where the workflow says and changed later are asked for as that place, in loops too")
+    func sourcesInTheReport() throws {
+        let inPlace = try #require(checked("steps:\n  - find-files: { in: pics }\n  - rotate-image: 180\n  - rename-file: a.png\n"))
+        let report = PermissionReport(inPlace)
+        let writes = report.needs.filter { $0.capability == .write }.map { ($0.target as NSString?)?.lastPathComponent }
+        #expect(writes == ["pics", "pics"], "\(report.text())")
+        let loop = try #require(checked("""
+            steps:
+              - find-files: { in: pics }
+              - for-each:
+                as: pic
+                do:
+                  - rename-file: "${index}.png"
+                    input: ${pic}
+              - find-files: { in: docs }
+                as: docs
+              - for-each: ${docs}
+                do:
+                  - delete-file
+            """))
+        let needs = PermissionReport(loop).needs.filter { $0.capability == .write }.map { ($0.target as NSString?)?.lastPathComponent }
+        #expect(needs == ["pics", "docs"])
+        // What only the run decides stays so.
+        let unknown = try #require(checked("steps:\n  - text: a.png\n  - rotate-image: 90\n"))
+        #expect(PermissionReport(unknown).needs.filter { $0.capability == .write }.map(\.target) == [nil])
     }
 }

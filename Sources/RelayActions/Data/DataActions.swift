@@ -35,7 +35,7 @@ struct ParseCSV: Intent {
     ]
     static let output = ValueType.list
 
-    @Parameter(input: true, summary: "The CSV text, or a CSV file.", access: .read) var csv: Value
+    @Parameter(primary: true, input: true, summary: "The CSV text, or a CSV file.", access: .read) var csv: Value
     @Parameter(summary: "Whether the first row names the columns.") var header: Bool = true
     @Parameter(summary: "The one character between fields: a comma, ';', 'tab' …", check: DataConverters.separatorProblem)
     var separator: String = ","

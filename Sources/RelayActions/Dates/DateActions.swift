@@ -47,7 +47,7 @@ struct AdjustDate: Intent {
     static let output = ValueType.date
 
     @Parameter(input: true, summary: "The date.") var date: Date
-    @Parameter(summary: "A duration to add: N seconds, minutes, hours, days, weeks, months or years.") var add: String?
+    @Parameter(primary: true, summary: "A duration to add: N seconds, minutes, hours, days, weeks, months or years.") var add: String?
     @Parameter(summary: "A duration to subtract.") var subtract: String?
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
@@ -67,15 +67,23 @@ struct FormatDate: Intent {
     static let summary = "Formats the input date with a Unicode pattern (yyyy-MM-dd) or a style (iso, short, medium, long)."
     static let examples = [
         IntentExample("- date: 2026-11-24T09:30:00Z\n- format-date: \"d MMM yyyy\"", output: "24 Nov 2026"),
+        IntentExample("- current-date\n- format-date: short"),
     ]
     static let output = ValueType.text
 
     @Parameter(input: true, summary: "The date.") var date: Date
-    @Parameter(primary: true, summary: "A Unicode date pattern such as yyyy-MM-dd HH:mm.") var format: String?
-    @Parameter(summary: "A standard style, used when no format is given.", choices: ["iso", "short", "medium", "long"])
+    @Parameter(primary: true, summary: "A Unicode date pattern such as yyyy-MM-dd HH:mm, or a style's name (iso, short, medium, long).")
+    var format: String?
+    @Parameter(summary: "A standard style, used when no format is given.", choices: Self.styles)
     var style: String = "iso"
 
+    static let styles = ["iso", "short", "medium", "long"]
+
     func perform(_ context: any IntentContext) async throws -> IntentResult {
+        // A style's name where a pattern goes is that style, as a Shortcuts user writes it
+        // (`format-date: short`): as a pattern it would print letters of the date's fields.
+        var format = format, style = style
+        if let named = format, Self.styles.contains(named.lowercased()) { (format, style) = (nil, named) }
         if format == nil, style.lowercased() == "iso" { return .value(.text(DateFormatting.iso8601(date))) }
         let formatter = DateFormatter()
         formatter.locale = Locale.current

@@ -32,7 +32,7 @@ struct GetKeys: Intent {
     ]
     static let output = ValueType.list
 
-    @Parameter(input: true, summary: "The dictionary.") var dictionary: ValueDictionary
+    @Parameter(primary: true, input: true, summary: "The dictionary.") var dictionary: ValueDictionary
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         .value(.list(dictionary.keys.map { .text($0) }))
@@ -47,7 +47,7 @@ struct GetValues: Intent {
     ]
     static let output = ValueType.list
 
-    @Parameter(input: true, summary: "The dictionary.") var dictionary: ValueDictionary
+    @Parameter(primary: true, input: true, summary: "The dictionary.") var dictionary: ValueDictionary
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         .value(.list(Array(dictionary.values)))

@@ -19,7 +19,7 @@ struct RichTextFromMarkdown: Intent {
     ]
     static let output = ValueType.richText
 
-    @Parameter(input: true, summary: "The Markdown text, or a Markdown file.", access: .read) var markdown: String
+    @Parameter(primary: true, input: true, summary: "The Markdown text, or a Markdown file.", access: .read) var markdown: String
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         .value(.richText(try MarkdownReader.richText(from: markdown)))
@@ -34,7 +34,7 @@ struct MarkdownFromRichText: Intent {
     ]
     static let output = ValueType.text
 
-    @Parameter(input: true, summary: "The rich text.") var richText: RichText
+    @Parameter(primary: true, input: true, summary: "The rich text.") var richText: RichText
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         .value(.text(MarkdownWriter.markdown(for: richText)))
@@ -50,7 +50,7 @@ struct HTMLFromRichText: Intent {
     ]
     static let output = ValueType.text
 
-    @Parameter(input: true, summary: "The rich text.") var richText: RichText
+    @Parameter(primary: true, input: true, summary: "The rich text.") var richText: RichText
     @Parameter(summary: "Write a whole HTML page rather than a fragment.") var document: Bool = false
     @Parameter(summary: "The page's title, with 'document'.") var title: String = ""
 
@@ -67,7 +67,7 @@ struct GetText: Intent {
     ]
     static let output = ValueType.text
 
-    @Parameter(input: true, summary: "A file, rich text, or any value.", access: .read) var value: Value
+    @Parameter(primary: true, input: true, summary: "A file, rich text, or any value.", access: .read) var value: Value
 
     /// Asked for by name: an entity's plain-text representation, a markup file's text without
     /// its markup (Docs/Language.md, "Conversions between formats").

@@ -15,7 +15,7 @@ struct MakePDF: Intent {
         input: true, summary: "Texts, rich texts, Markdown or text files, PNG or JPEG images, and PDFs; entities as their PDF, image or text.",
         accepts: [.pdf, .image, .html, .rtf, .markdown, .text], access: .read)
     var items: [Value]
-    @Parameter(summary: "Where to write the PDF; by default next to the first input file, or in the run's scratch folder.", access: .write)
+    @Parameter(primary: true, summary: "Where to write the PDF; by default next to the first input file, or in the run's scratch folder.", access: .write)
     var to: FileReference?
     @Parameter(summary: Overwrite.summary) var overwrite: Overwrite = .refuse
     @Parameter(summary: "The document title in the PDF's metadata.") var title: String = "Document"

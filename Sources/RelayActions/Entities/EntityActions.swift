@@ -48,7 +48,7 @@ struct GetURL: Intent {
     ]
     static let output = ValueType.url
 
-    @Parameter(input: true, summary: "The entity, or a list of them (a URL passes through).") var entity: Value
+    @Parameter(primary: true, input: true, summary: "The entity, or a list of them (a URL passes through).") var entity: Value
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         .value(try await entity.eachItem { item in

@@ -161,7 +161,7 @@ struct RenameFile: Intent {
 
 /// `move-file`: into a folder, or to a new path.
 struct MoveFile: Intent {
-    static let summary = "Moves the input file into a folder, or to a new path."
+    static let summary = "Moves the input file into a folder (one that exists, or a path ending in /), or to a new path."
     static let examples = [
         IntentExample("- read-file: report.txt\n- move-file: archive/"),
     ]
@@ -184,7 +184,7 @@ struct MoveFile: Intent {
 
 /// `copy-file`: a copy in a folder, or at a path.
 struct CopyFile: Intent {
-    static let summary = "Copies the input file into a folder, or to a path; a file already there is replaced, kept beside or refused as 'overwrite' says."
+    static let summary = "Copies the input file into a folder (one that exists, or a path ending in /), or to a path; a file already there is replaced, kept beside or refused as 'overwrite' says."
     static let examples = [
         IntentExample("- read-file: report.txt\n- copy-file: backup/"),
     ]
@@ -213,7 +213,7 @@ struct DeleteFile: Intent {
     ]
     static let output = ValueType.nothing
 
-    @Parameter(input: true, summary: "The file.", access: .write, existing: true) var file: FileReference
+    @Parameter(primary: true, input: true, summary: "The file.", access: .write, existing: true) var file: FileReference
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         let path = try existingFile(file)

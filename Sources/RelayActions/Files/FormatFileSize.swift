@@ -5,13 +5,14 @@ struct FormatFileSize: Intent {
     static let summary = "Writes a number of bytes, or the input file's size, for people: 1.4 MB (or 1.3 MiB with binary units)."
     static let examples = [
         IntentExample("- number: 1400000\n- format-file-size", output: "1.4 MB"),
-        IntentExample("- number: 1536\n- format-file-size: binary", output: "1.5 KiB"),
+        IntentExample("- number: 1536\n- format-file-size: { units: binary }", output: "1.5 KiB"),
+        IntentExample("- read-file: report.pdf\n  as: report\n- format-file-size: ${report.size}"),
         IntentExample("- find-files: ~/Downloads\n  sort: { by: size, order: descending }\n  limit: 1\n- format-file-size"),
     ]
     static let output = ValueType.text
 
-    @Parameter(input: true, summary: "A number of bytes, a size such as 2 MB, or a file.") var size: Value
-    @Parameter(primary: true, summary: "Decimal units (1 KB is 1,000 bytes) or binary ones (1 KiB is 1,024 bytes).",
+    @Parameter(primary: true, input: true, summary: "A number of bytes, a size such as 2 MB, or a file.") var size: Value
+    @Parameter(summary: "Decimal units (1 KB is 1,000 bytes) or binary ones (1 KiB is 1,024 bytes).",
         choices: ["decimal", "binary"])
     var units: String = "decimal"
 

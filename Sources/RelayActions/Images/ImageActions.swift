@@ -167,7 +167,7 @@ struct ResizeImage: Intent {
 
 /// `convert-image`: PNG ⇄ JPEG.
 struct ConvertImage: Intent {
-    static let summary = "Converts image files to PNG or JPEG, written next to the input with the new extension (or to 'to')."
+    static let summary = "Converts image files to PNG or JPEG, written next to the input with the new extension (or to 'save-to')."
     static let examples = [
         IntentExample("- read-file: photo.png\n- convert-image: { to: jpeg, quality: 80 }"),
     ]

@@ -73,7 +73,7 @@ struct SetClipboard: Intent {
     static let output = ValueType.any
     static let capabilities: [Capability] = [.run]
 
-    @Parameter(input: true, summary: "What to copy, as text.") var value: Value
+    @Parameter(primary: true, input: true, summary: "What to copy, as text.") var value: Value
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         _ = try await DesktopPrograms.run(DesktopPrograms.copy, input: Data(value.textValue.utf8), job: "set the clipboard", context)

@@ -56,7 +56,7 @@ struct ReverseList: Intent {
     ]
     static let output = ValueType.list
 
-    @Parameter(input: true, summary: "The list.") var items: [Value]
+    @Parameter(primary: true, input: true, summary: "The list.") var items: [Value]
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         .value(.list(items.reversed()))
@@ -114,7 +114,7 @@ struct RandomItem: Intent {
     ]
     static let output = ValueType.any
 
-    @Parameter(input: true, summary: "The list.") var items: [Value]
+    @Parameter(primary: true, input: true, summary: "The list.") var items: [Value]
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         guard let item = items.randomElement() else { throw IntentError("random-item needs a list with an item; the list is empty") }

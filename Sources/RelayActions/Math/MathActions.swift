@@ -54,7 +54,7 @@ struct RoundNumber: Intent {
     static let output = ValueType.number
 
     @Parameter(input: true, summary: "The number.") var number: Double
-    @Parameter(summary: "Decimal places to keep.") var places: Int = 0
+    @Parameter(primary: true, summary: "Decimal places to keep.") var places: Int = 0
     @Parameter(summary: "How to round.", choices: ["normal", "up", "down"]) var mode: String = "normal"
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {

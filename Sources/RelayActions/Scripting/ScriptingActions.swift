@@ -38,7 +38,7 @@ struct GetType: Intent {
     ]
     static let output = ValueType.text
 
-    @Parameter(input: true, summary: "The value.") var value: Value
+    @Parameter(primary: true, input: true, summary: "The value.") var value: Value
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         .value(.text(value.type.name))

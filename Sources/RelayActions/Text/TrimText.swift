@@ -9,7 +9,7 @@ struct TrimText: Intent {
     ]
     static let output = ValueType.text
 
-    @Parameter(input: true, summary: "The text to trim.") var text: String
+    @Parameter(primary: true, input: true, summary: "The text to trim.") var text: String
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         .value(.text(text.trimmingCharacters(in: .whitespacesAndNewlines)))

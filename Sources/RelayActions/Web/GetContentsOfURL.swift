@@ -11,7 +11,7 @@ struct GetContentsOfURL: Intent {
     ]
     static let output = ValueType.any
 
-    @Parameter(input: true, summary: "The URL.", access: .net) var url: URL
+    @Parameter(primary: true, input: true, summary: "The URL.", access: .net) var url: URL
     @Parameter(summary: "The HTTP method.", choices: ["get", "post", "put", "patch", "delete"]) var method: String = "GET"
     @Parameter(summary: "Request headers: {Name: value}.") var headers: ValueDictionary?
     @Parameter(summary: "The request body: a dictionary or list (sent as JSON, or as a form with 'body-format: form'), text, or a file.", access: .read)

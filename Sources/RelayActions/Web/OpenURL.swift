@@ -10,7 +10,7 @@ struct OpenURL: Intent {
     ]
     static let output = ValueType.any
 
-    @Parameter(input: true, summary: "The URL, or an entity whose type has a URL template.", access: .open) var target: Value
+    @Parameter(primary: true, input: true, summary: "The URL, or an entity whose type has a URL template.", access: .open) var target: Value
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         _ = try await target.eachItem { item in

@@ -33,7 +33,7 @@ struct URLEncode: Intent {
     ]
     static let output = ValueType.text
 
-    @Parameter(input: true, summary: "The text.") var text: String
+    @Parameter(primary: true, input: true, summary: "The text.") var text: String
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
@@ -50,7 +50,7 @@ struct URLDecode: Intent {
     ]
     static let output = ValueType.text
 
-    @Parameter(input: true, summary: "The text.") var text: String
+    @Parameter(primary: true, input: true, summary: "The text.") var text: String
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         guard let decoded = text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding else {
@@ -69,7 +69,7 @@ struct Base64Encode: Intent {
     ]
     static let output = ValueType.text
 
-    @Parameter(input: true, summary: "The text.") var text: String
+    @Parameter(primary: true, input: true, summary: "The text.") var text: String
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         .value(.text(Data(text.utf8).base64EncodedString()))
@@ -85,7 +85,7 @@ struct Base64Decode: Intent {
     ]
     static let output = ValueType.text
 
-    @Parameter(input: true, summary: "The Base64 text.") var text: String
+    @Parameter(primary: true, input: true, summary: "The Base64 text.") var text: String
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         var cleaned = text.filter { !$0.isWhitespace }

@@ -80,6 +80,11 @@ public enum ActionCatalog {
             lines.append("Input:   none (the previous output is ignored)")
         }
         lines.append("Output:  \(action.output.name)")
+        if let primary = action.primaryIndex.map({ action.parameters[$0] }) {
+            lines.append("Primary: \(primary.name), written after the name (- \(action.name): \(placeholder(for: primary)))")
+        } else {
+            lines.append("Primary: none (parameters by name)")
+        }
         lines.append("Needs:   \(needs(action) ?? "nothing beyond its values")")
         if action.isForegroundOnly {
             lines.append("Runs:    with a person to answer it: on a terminal, or given its answers (--answer, --yes)")
@@ -140,6 +145,7 @@ public enum ActionCatalog {
         case .url: return "https://example.com"
         case .list: return "[a, b]"
         case .dictionary: return "{ key: value }"
+        case .file: return "report.txt"
         default: return "hello"
         }
     }

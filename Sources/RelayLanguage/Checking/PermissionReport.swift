@@ -116,13 +116,19 @@ public struct PermissionReport: Sendable {
 
     private mutating func collect(_ step: PlannedStep, topLevel: Int, folder: URL) {
         if let input = step.input { chainedFiles = files(named: input) }
+        var received = chainedFiles
         var produced: [String]?
-        if case .action(let action) = step.kind {
+        switch step.kind {
+        case .action(let action):
             collect(action, of: step, topLevel: topLevel, folder: folder)
-            produced = filesOutput(by: action, folder: folder)
+            produced = filesOutput(by: action, receiving: received, folder: folder)
+        case .forEach(let items, let variable, _, _):
+            // Each item is one of the files of the list, kept in the loop's variable too.
+            if let items { received = files(named: items) }
+            variableFiles[variable ?? "item"] = received
+        default: break
         }
         // The first step of each block receives the step's input (a loop's, each of its items).
-        let received = chainedFiles
         for block in step.blocks {
             chainedFiles = received
             for inner in block { collect(inner, topLevel: topLevel, folder: folder) }
@@ -139,12 +145,34 @@ public struct PermissionReport: Sendable {
 
     /// Where the files an action outputs are, when the workflow writes it: an action that outputs
     /// files and changes nothing gives files from what it reads (`find-files: { in: data }`: files
-    /// in `data`; `read-file: a.txt`: that file).
-    private func filesOutput(by action: PlannedAction, folder: URL) -> [String]? {
+    /// in `data`; `read-file: a.txt`: that file); one that writes them gives them where it writes
+    /// (`copy-file: backup/`), or where they were when it changes them in place (`rotate-image`,
+    /// `rename-file`).
+    private func filesOutput(by action: PlannedAction, receiving received: [String]?, folder: URL) -> [String]? {
         let definition = action.definition
         guard definition.output == .file || definition.output == .list,
-            !definition.parameters.contains(where: { $0.access == .write || $0.access == .net || $0.access == .run })
+            !definition.parameters.contains(where: { $0.access == .net || $0.access == .run })
         else { return nil }
+        let given: (Int) -> Bool = { action.arguments[$0] != nil }
+        let writes = definition.parameters.indices.filter { definition.access(ofParameterAt: $0, given: given) == .write }
+        if !writes.isEmpty {
+            let destinations = writes.filter { !definition.parameters[$0].isInput }
+            if destinations.contains(where: given) {
+                var found: [String] = []
+                for index in destinations {
+                    guard let template = action.arguments[index] else { continue }
+                    guard let values = literals(template) else { return nil }
+                    for value in values {
+                        guard let value else { return nil }
+                        found += Access.targets(of: value, for: .write, type: definition.parameters[index].type, relativeTo: folder)
+                    }
+                }
+                return found.isEmpty ? nil : found
+            }
+            // Changed in place: the files are where they were.
+            guard let input = definition.inputIndex, writes.contains(input), action.arguments[input] == nil else { return nil }
+            return received
+        }
         var found: [String] = []
         for (index, parameter) in definition.parameters.enumerated() where parameter.access == .read && !parameter.isInput {
             let values: [Value?]
@@ -183,7 +211,7 @@ public struct PermissionReport: Sendable {
                 // (`run-shell-script` starts `sh`); an optional one is unused.
                 if parameter.isInput {
                     // Files the workflow names, moved, renamed or deleted: their place is asked for.
-                    if let sources = chainedFiles, parameter.existing {
+                    if let sources = chainedFiles, capability == .read || capability == .write {
                         for source in sources { need(capability, source, parameter.name, fromPreviousStep: true) }
                     } else {
                         need(capability, nil, parameter.name, fromPreviousStep: true)
@@ -195,7 +223,7 @@ public struct PermissionReport: Sendable {
                 }
                 continue
             }
-            if parameter.existing, let sources = files(named: template) {
+            if capability == .read || capability == .write, let sources = files(named: template) {
                 for source in sources { need(capability, source, parameter.name) }
                 continue
             }
