@@ -74,6 +74,7 @@ public final class Interpreter: Sendable {
         }
         var state: Variables = variables
         state["input"] = input
+        _ = try setScratch(in: &state)
         if !workflow.secrets.isEmpty { state["secrets"] = SecretBinding.variable(for: workflow, from: environment.secrets) }
         for assignment in workflow.variables where variables[assignment.name.text] == nil {
             state[assignment.name.text] = try await Evaluator.evaluate(assignment.value, state)
@@ -101,9 +102,25 @@ public final class Interpreter: Sendable {
     /// workflow's header is not read), leaving in `variables` what the steps set: the REPL keeps
     /// both between lines.
     public func continueRun(input: Value, variables: inout [String: Value]) async throws -> Value {
+        let scratch = try setScratch(in: &variables)
+        defer { if scratch { variables["scratch"] = nil } }
         switch try await run(workflow.steps, input: input, variables: &variables) {
         case .normal(let value), .stopped(let value): return value
         }
+    }
+
+    /// `scratch`, the run's scratch folder, made when the workflow reads it and sets no variable of
+    /// that name itself (Docs/Language.md, "Variables and expressions").
+    /// Returns whether it set it.
+    private func setScratch(in variables: inout [String: Value]) throws -> Bool {
+        guard workflow.variablesRead.contains("scratch"), variables["scratch"] == nil else { return false }
+        do throws(FileOperationError) {
+            try environment.scratchFolder.make()
+        } catch {
+            throw RuntimeError("cannot make the run's scratch folder: \(error.message)")
+        }
+        variables["scratch"] = .file(FileReference(path: environment.scratchFolder.folder.path))
+        return true
     }
 
     /// Runs steps in order, each one's output the next one's input.

@@ -26,6 +26,9 @@ public final class ReplSession {
     public private(set) var previous: Value = .nothing
     /// The entries that ran, as typed, for `:save`.
     public private(set) var entries: [String] = []
+    /// The undo journals of the entries that changed files: `:undo` undoes these, never what an
+    /// earlier `relay run` changed.
+    public private(set) var journalFolders: Set<String> = []
 
     /// A session checking against `loader`'s registry; `environment` makes the run environment of
     /// each entry, given the journal its file changes are recorded in (under `journalRoot`, one
@@ -44,6 +47,7 @@ public final class ReplSession {
         guard let workflow else { return .invalid(diagnostics.map { Self.relocated($0, to: typed) }) }
         let journal = journalRoot.map { UndoJournal(root: $0, workflow: "relay repl") }
         let interpreter = Interpreter(workflow: workflow, environment: makeEnvironment(journal))
+        defer { if let journal, journal.hasChanges { journalFolders.insert(journal.folder.standardizedFileURL.path) } }
         var state = variables
         state["previous"] = previous
         do {

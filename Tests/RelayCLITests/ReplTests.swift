@@ -111,6 +111,19 @@ struct ReplTests {
         #expect(result.standardError.contains("unknown command ':nonsense'"))
     }
 
+    @Test(":undo undoes only what this session changed, never an earlier relay run's file")
+    func undoOnlyThisSession() async throws {
+        let made = folder.appendingPathComponent("made-by-run.txt").path
+        try "steps:\n  - text: from a run\n  - save-file: made-by-run.txt\n".write(
+            to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
+        let run = try await RelayProcess.running(
+            ["run", "w.yaml", "--allow-write=\(made)"], in: folder, environment: ["XDG_STATE_HOME": folder.appendingPathComponent("state").path])
+        #expect(run.status == 0, "\(run.standardError)")
+        let result = try await repl("text: hello\n:undo\n")
+        #expect(result.standardOutput.contains("nothing to undo"), "\(result.standardOutput)")
+        #expect(FileManager.default.fileExists(atPath: made), "the REPL undid an earlier run's file")
+    }
+
     @Test("--package loads a package's actions into the session")
     func packages() async throws {
         let result = try await repl("trails.suggest-trails: long\ncount\n", arguments: ["--package", PackageTests.trailKit])

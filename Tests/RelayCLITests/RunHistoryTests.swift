@@ -74,6 +74,11 @@ struct RunHistoryTests {
         #expect(again.standardOutput == first.standardOutput)
         #expect(again.standardError == first.standardError)
         #expect(try await runs(in: folder).count == 2)
+        // `last` names the newest run: the rerun just made, the same as the first.
+        let last = try await relay(["runs", "show", "last"], in: folder)
+        #expect(last.status == 0, "\(last.standardError)")
+        #expect(last.standardOutput.hasPrefix("run \(id + 1): "), "\(last.standardOutput)")
+        #expect(try await relay(["runs", "rerun", "last"], in: folder).standardOutput == first.standardOutput)
 
         // Once the file has changed, a rerun says so.
         try "input: text\nsteps:\n  - text: \"changed: ${input}, ${n}\"\n".write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)

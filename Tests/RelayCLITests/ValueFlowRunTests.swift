@@ -168,4 +168,18 @@ struct ValueFlowRunTests {
         let none = try await relay(["describe", "replace-text"], in: folder)
         #expect(none.standardOutput.contains("Primary: none (parameters by name)"))
     }
+
+    @Test("${scratch} is the run's scratch folder, free to write; the report asks nothing for it")
+    func scratchVariable() async throws {
+        let folder = try sandbox()
+        try write("- text: draft\n- save-file: \"${scratch}/draft.txt\"\n- text: \"${previous.path}\"", in: folder)
+        let report = try await relay(["check", "--permissions", "w.yaml"], in: folder)
+        #expect(!report.standardOutput.contains("write:"), "\(report.standardOutput)")
+        let run = try await relay(["run", "w.yaml"], in: folder)
+        #expect(run.status == 0, "\(run.standardError)")
+        let path = run.standardOutput.trimmingCharacters(in: .newlines)
+        #expect(path.hasPrefix(folder.appendingPathComponent("tmp/relay-scratch/").path), "\(path)")
+        #expect(path.hasSuffix("/draft.txt"))
+        #expect(FileManager.default.contents(atPath: path) == Data("draft\n".utf8))
+    }
 }

@@ -65,7 +65,7 @@ struct RunsCommand: AsyncParsableCommand {
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show a run's steps, and its error with the error's location.")
 
-        @Argument(help: "The run's ID, as 'relay runs' lists it.") var id: Int64
+        @Argument(help: "The run's ID, as 'relay runs' lists it, or 'last' for the newest.") var id: RunID
         @Flag(help: "Print the run as JSON.") var json = false
 
         func run() async throws {
@@ -89,11 +89,12 @@ struct RunsCommand: AsyncParsableCommand {
                 file. --allow flags given here replace the run's.
                 """)
 
-        @Argument(help: "The run's ID, as 'relay runs' lists it.") var id: Int64
+        @Argument(help: "The run's ID, as 'relay runs' lists it, or 'last' for the newest.") var id: RunID
         @OptionGroup var permissionOptions: PermissionOptions
 
         func run() async throws {
             let past = try RunsCommand.find(id)
+            let id = past.id
             guard var arguments = past.arguments else {
                 // Not kept: standard input too long, or a command line that held a secret's value.
                 let why =
@@ -158,8 +159,15 @@ struct RunsCommand: AsyncParsableCommand {
     }
 
     /// The run with `id`, or an error naming how to list them.
-    static func find(_ id: Int64) throws -> RunHistory.Run {
+    static func find(_ reference: RunID) throws -> RunHistory.Run {
         guard let history = openHistory() else { throw ExitStatus.runtimeError.exitCode }
+        guard case .number(let id) = reference else {
+            guard let newest = try reading({ try history.runs(matching: RunHistory.Filter(limit: 1)).first }) else {
+                StandardStreams.writeError("error: there is no run in the history yet\n")
+                throw ExitStatus.runtimeError.exitCode
+            }
+            return newest
+        }
         guard let run = try reading({ try history.run(id) }) else {
             StandardStreams.writeError("error: there is no run \(id) in the history; 'relay runs' lists the runs kept\n")
             throw ExitStatus.runtimeError.exitCode
@@ -287,5 +295,21 @@ struct RunsCommand: AsyncParsableCommand {
                 return .dictionary(item)
             })
         return .dictionary(entry)
+    }
+}
+
+/// A run named on the command line: its ID, or `last`, the newest.
+enum RunID: ExpressibleByArgument {
+    case number(Int64)
+    case last
+
+    init?(argument: String) {
+        if argument.lowercased() == "last" {
+            self = .last
+        } else if let id = Int64(argument) {
+            self = .number(id)
+        } else {
+            return nil
+        }
     }
 }

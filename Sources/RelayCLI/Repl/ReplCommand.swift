@@ -229,8 +229,9 @@ struct Repl {
     private func undo() async {
         let history = UndoHistory(root: UndoHistory.defaultRoot)
         let undoer = IntentUndoer(registry: registry, packages: session.loader.packages)
-        guard let outcome = await history.undoLatest(performing: undoer.perform) else {
-            StandardStreams.writeOutput("nothing to undo\n")
+        // Only what this session's entries changed: an earlier run is `relay undo`'s.
+        guard let outcome = await history.undoLatest(among: session.journalFolders, performing: undoer.perform) else {
+            StandardStreams.writeOutput("nothing to undo: no entry of this session changed a file that is not undone ('relay undo' undoes earlier runs)\n")
             return
         }
         StandardStreams.writeOutput("undid \(outcome.reverted) change\(outcome.reverted == 1 ? "" : "s")\n")

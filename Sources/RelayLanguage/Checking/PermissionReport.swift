@@ -49,6 +49,8 @@ public struct PermissionReport: Sendable {
     /// the folder `find-files` looked in, the path `read-file` read. A move, a rename or a delete
     /// of them changes that place, which is then asked for before the first step.
     private var chainedFiles: [String]?
+    /// Whether the workflow sets a variable named `scratch` itself (then it is not the scratch folder).
+    private var scratchAssigned = false
     /// The same, for the variables that keep such files (`as: files`).
     private var variableFiles: [String: [String]] = [:]
 
@@ -64,6 +66,7 @@ public struct PermissionReport: Sendable {
         let folder = URL(fileURLWithPath: workflow.file.path).deletingLastPathComponent()
         var assigned: Set<String> = []
         for step in workflow.steps { Self.collectAssigned(step, into: &assigned) }
+        scratchAssigned = assigned.contains("scratch") || workflow.variables.contains { $0.name.text == "scratch" }
         for variable in workflow.variables where !assigned.contains(variable.name.text) {
             if let value = variables[variable.name.text] ?? variable.value.literalValue { constants[variable.name.text] = value }
         }
@@ -135,6 +138,20 @@ public struct PermissionReport: Sendable {
         }
         chainedFiles = produced
         if let name = step.outputVariable { variableFiles[name] = produced }
+    }
+
+    /// Whether `template` is a path in the run's scratch folder: `${scratch}`, alone or at its start.
+    private static func startsInScratch(_ template: Template) -> Bool {
+        let first: ValueExpression?
+        switch template.kind {
+        case .expression(let expression): first = expression
+        case .interpolation(let parts):
+            guard case .expression(let expression)? = parts.first else { return false }
+            first = expression
+        default: first = nil
+        }
+        guard let first, case .variable("scratch") = first.kind else { return false }
+        return true
     }
 
     /// The files a template names when it reads a variable that keeps files the workflow names (`${files}`).
@@ -223,6 +240,8 @@ public struct PermissionReport: Sendable {
                 }
                 continue
             }
+            // The run's own scratch folder is free (Docs/Security.md, "What is free").
+            if capability == .read || capability == .write, !scratchAssigned, Self.startsInScratch(template) { continue }
             if capability == .read || capability == .write, let sources = files(named: template) {
                 for source in sources { need(capability, source, parameter.name) }
                 continue

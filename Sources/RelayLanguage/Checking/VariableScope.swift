@@ -1,7 +1,7 @@
 /// The variables the checker knows to be defined at a point of a workflow.
 struct VariableScope {
     /// Names every step can read.
-    static let builtIns: Set<String> = ["input", "previous"]
+    static let builtIns: Set<String> = ["input", "previous", "scratch"]
     /// Names that exist only inside their block, with the block that makes them.
     static let blockNames: [String: String] = [
         "item": "a for-each block", "index": "a for-each or repeat block", "error": "an on-error block",

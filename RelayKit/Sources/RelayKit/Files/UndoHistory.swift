@@ -79,10 +79,17 @@ public struct UndoHistory: Sendable {
     /// is skipped; one that cannot be reverted is reported and the others still are; the run is
     /// marked undone either way, so that it never stands in front of older runs. `performing`
     /// carries out the undos intents registered.
-    public func undoLatest(performing: IntentUndo = { _, _, action, _ in throw FileOperationError("cannot undo '\(action)' here") })
-        async -> Outcome?
-    {
-        guard let run = newestFirst().first(where: { !$0.isUndone && !$0.changes.isEmpty }) else { return nil }
+    ///
+    /// `among`, when given, are the only runs' folders it may undo (the REPL's: its own entries').
+    public func undoLatest(
+        among folders: Set<String>? = nil,
+        performing: IntentUndo = { _, _, action, _ in throw FileOperationError("cannot undo '\(action)' here") }
+    ) async -> Outcome? {
+        guard
+            let run = newestFirst().first(where: { run in
+                !run.isUndone && !run.changes.isEmpty && (folders.map { $0.contains(run.folder.standardizedFileURL.path) } ?? true)
+            })
+        else { return nil }
         var outcome = Outcome(run: run)
         var pending = run.changes.reversed()[...]
         while let change = pending.first {
