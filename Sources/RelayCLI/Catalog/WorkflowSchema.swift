@@ -27,7 +27,13 @@ public enum WorkflowSchema {
         }
         for (keyword, step) in controlSteps() {
             definitions["control:" + keyword] = step
-            branches.append(object(["if": object(["required": [.text(keyword)]]), "then": ref("control:" + keyword)]))
+            // A step's first key decides what it is, and an action's parameter may share a
+            // control keyword's name (`find-files` with `match: any`): with such an action's
+            // name, the keyword is that parameter (JSON has no order of keys to go by).
+            let sharing = registry.actions.filter { $0.parameterIndex(named: keyword) != nil }.map { Value.text($0.name) }
+            var condition: ValueDictionary = ["required": [.text(keyword)]]
+            if !sharing.isEmpty { condition["not"] = object(["anyOf": .list(sharing.map { object(["required": [$0]]) })]) }
+            branches.append(object(["if": .dictionary(condition), "then": ref("control:" + keyword)]))
             keywords.append(keyword)
         }
         let named = object([
