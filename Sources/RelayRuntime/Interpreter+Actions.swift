@@ -17,6 +17,8 @@ extension Interpreter {
         }
         guard let inputIndex = definition.inputIndex else { return try await invoke(definition, arguments, step: step) }
         let input: Value
+        // The input from the chain (or `input:`), whose mismatch says where it came from.
+        let chainedIndex = arguments[inputIndex] == nil ? inputIndex : nil
         if let written = arguments[inputIndex] {
             // A list written for a file to act on runs the action once per file, as a list that
             // arrives does; it never becomes one file (Docs/Language.md, "Files acted on").
@@ -33,9 +35,13 @@ extension Interpreter {
             // first, so that a number among files leaves none of them done.
             let parameter = definition.parameters[inputIndex]
             if parameter.existing, let (position, item) = items.enumerated().first(where: { !Self.mayNameFile($0.element) }) {
-                throw RuntimeError(
-                    "input '\(parameter.name)' wants a file that exists: item \(position + 1) of \(items.count) is \(item.briefDescription), and only a file, a path or a file: URL names a file to act on; to make a file of a value, use save-file first",
-                    step: step.displayName, at: step.range)
+                let found = "item \(position + 1) of \(items.count) is \(item.briefDescription)"
+                guard chainedIndex != nil else {
+                    throw RuntimeError(
+                        "input '\(parameter.name)' wants a file that exists: \(found), and only a file, a path or a file: URL names a file to act on; to make a file of a value, use save-file first",
+                        step: step.displayName, at: step.range)
+                }
+                throw mismatch(definition, parameter, step: step, found: found, why: "only a file, a path or a file: URL names a file to act on; to make a file of a value, use save-file first")
             }
             // Every item's files are asked for first, so that a denial leaves none of them done.
             var asked: Set<String> = []
@@ -48,23 +54,35 @@ extension Interpreter {
             results.reserveCapacity(items.count)
             for item in items {
                 arguments[inputIndex] = item
-                results.append(try await invoke(definition, arguments, step: step))
+                results.append(try await invoke(definition, arguments, step: step, chained: chainedIndex))
             }
             return .list(results)
         }
         arguments[inputIndex] = input
-        return try await invoke(definition, arguments, step: step)
+        return try await invoke(definition, arguments, step: step, chained: chainedIndex)
+    }
+
+    /// The error of a step whose input, from the chain, cannot become what its input parameter
+    /// takes: the checker's words (`InputMismatch`), with the value found. The run's loop names
+    /// the step the input came from (`Interpreter.run(_:input:variables:)`).
+    func mismatch(_ definition: ActionDefinition, _ parameter: ParameterDefinition, step: PlannedStep, found: String, why: String) -> RuntimeError {
+        let source = step.input != nil ? "'input:' gave" : "the previous step gave"
+        var error = RuntimeError(
+            InputMismatch.message(action: definition.name, wants: ConversionTarget(parameter: parameter), "\(source) \(found)"),
+            step: step.displayName, at: step.range, notes: ["note: \(why)", InputMismatch.help(making: parameter.type)])
+        error.isChainedMismatch = step.input == nil
+        return error
     }
 
     /// Runs the action with `arguments`. A step given a secret (Docs/Runs.md, "Secrets") runs with
     /// it carried, so that the gate refuses to send a pinned one anywhere but its hosts; a package
     /// is never handed a pinned one; and the text the step makes from it is secret too.
-    private func invoke(_ definition: ActionDefinition, _ arguments: [Value?], step: PlannedStep) async throws -> Value {
+    private func invoke(_ definition: ActionDefinition, _ arguments: [Value?], step: PlannedStep, chained: Int? = nil) async throws -> Value {
         let secrets = environment.secrets
-        guard !secrets.isEmpty else { return try await invokeCarrying(definition, arguments, step: step) }
+        guard !secrets.isEmpty else { return try await invokeCarrying(definition, arguments, step: step, chained: chained) }
         var carried: Set<String> = []
         for argument in arguments { if let argument { carried.formUnion(secrets.names(in: argument)) } }
-        guard !carried.isEmpty else { return try await invokeCarrying(definition, arguments, step: step) }
+        guard !carried.isEmpty else { return try await invokeCarrying(definition, arguments, step: step, chained: chained) }
         if let package = definition.source {
             do throws(AccessDenied) {
                 try environment.gate.refuseCarried(carried, to: Access(.packages, package))
@@ -73,13 +91,13 @@ extension Interpreter {
                 throw RuntimeError(error, step: step.displayName, at: step.range)
             }
         }
-        let output = try await RunSecrets.$carried.withValue(carried) { try await invokeCarrying(definition, arguments, step: step) }
+        let output = try await RunSecrets.$carried.withValue(carried) { try await invokeCarrying(definition, arguments, step: step, chained: chained) }
         // What a server, a program or a package answers is theirs, not a text made from the secret.
         if !definition.capabilities.contains(where: { [.net, .run, .packages].contains($0) }) { secrets.derive(output, from: carried) }
         return output
     }
 
-    private func invokeCarrying(_ definition: ActionDefinition, _ arguments: [Value?], step: PlannedStep) async throws -> Value {
+    private func invokeCarrying(_ definition: ActionDefinition, _ arguments: [Value?], step: PlannedStep, chained: Int?) async throws -> Value {
         // What the arguments name is asked for before anything reads or changes it: files given as
         // they are (a conversion may read them), then what the converted values name.
         // Most steps name nothing, and are not asked about (without even an async call).
@@ -97,7 +115,7 @@ extension Interpreter {
         var converted = arguments
         for (index, parameter) in definition.parameters.enumerated() {
             guard let argument = arguments[index] else { continue }
-            converted[index] = try await convert(argument, for: parameter, of: definition, step: step)
+            converted[index] = try await convert(argument, for: parameter, of: definition, step: step, chained: index == chained)
         }
         if Self.mayName(converted, definition) {
             try await authorize(converted, of: definition, step: step, asked: &asked, effects: &effects, approved: &approved, folders: &folders)
@@ -229,7 +247,7 @@ extension Interpreter {
     /// Converts an argument to what its parameter asks for, through the run's conversions
     /// (Docs/Language.md, "Types and conversion"), and checks a choice.
     private func convert(
-        _ argument: Value, for parameter: ParameterDefinition, of action: ActionDefinition, step: PlannedStep
+        _ argument: Value, for parameter: ParameterDefinition, of action: ActionDefinition, step: PlannedStep, chained: Bool = false
     ) async throws -> Value {
         let target = ConversionTarget(parameter: parameter)
         let value: Value
@@ -240,6 +258,7 @@ extension Interpreter {
                 do {
                     return try await conversions.convert(argument, to: target, in: StepContext(interpreter: self, step: step))
                 } catch let error as ConversionError {
+                    if chained { throw mismatch(action, parameter, step: step, found: argument.briefDescription, why: error.message) }
                     let role = parameter.isInput ? "input '\(parameter.name)'" : "parameter '\(parameter.name)'"
                     throw RuntimeError("\(role) wants \(target): \(error.message)", step: step.displayName, at: step.range)
                 }

@@ -137,6 +137,15 @@ public final class Interpreter: Sendable {
                 if previous.isNothing, index > 0, error.message.hasPrefix("nothing ") {
                     error.notes.append("note: 'previous' is nothing here: " + Self.gaveNothing(steps[index - 1]))
                 }
+                // "the previous step gave number 5": say which step that was, as the checker does.
+                if error.isChainedMismatch, index > 0 {
+                    let producer = InputMismatch.producer(steps[index - 1].displayName, line: steps[index - 1].range.start.line)
+                    error.message = error.message.replacingOccurrences(of: "the previous step gave", with: "the previous step, \(producer), gave")
+                    error.isChainedMismatch = false
+                } else if error.isChainedMismatch, steps.first === workflow.steps.first {
+                    error.message = error.message.replacingOccurrences(of: "the previous step gave", with: "the workflow's input was")
+                    error.isChainedMismatch = false
+                }
                 throw error
             }
             switch completion {

@@ -16,6 +16,9 @@ public struct RuntimeError: Error, Sendable, CustomStringConvertible {
     public var denial: AccessDenied?
     /// Seconds the failure asked to wait before the step is tried again (IntentError.retryAfter).
     public var retryAfter: Double?
+    /// Whether the error is a step's input, from the previous step, that cannot become what the
+    /// step takes: the run names that step (`InputMismatch`).
+    public var isChainedMismatch = false
 
     public init(_ message: String, step: String? = nil, at range: SourceRange? = nil, notes: [String] = []) {
         self.message = Excerpt.cappingQuotes(in: message)

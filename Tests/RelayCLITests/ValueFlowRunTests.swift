@@ -182,4 +182,49 @@ struct ValueFlowRunTests {
         #expect(path.hasSuffix("/draft.txt"))
         #expect(FileManager.default.contents(atPath: path) == Data("draft\n".utf8))
     }
+
+    @Test("where only the run knows the type, a mismatch reads as the checker's, naming the step the input came from")
+    func runtimeMismatch() async throws {
+        let folder = try sandbox()
+        try write("- dictionary: { a: 1 }\n  as: d\n- list: [\"${d}\"]\n- get-item: 1\n- delete-file", in: folder)
+        #expect(try await relay(["check", "w.yaml"], in: folder).status == 0)
+        let before = snapshot(folder)
+        let run = try await relay(["run", "w.yaml", "--allow-write=\(folder.path)"], in: folder)
+        #expect(run.status == 1)
+        #expect(
+            run.standardError.contains(
+                "w.yaml:6:5: error: step 'delete-file': 'delete-file' takes a file that exists as input, but the previous step, 'get-item' (line 5), gave a dictionary of 1 key"),
+            "\(run.standardError)")
+        #expect(run.standardError.contains("help: give the step its input with 'input:'"))
+        #expect(snapshot(folder) == before)
+    }
+
+    @Test("a misspelt --answer is an error before anything runs, listing the questions; one unanswered names the others")
+    func answers() async throws {
+        let folder = try sandbox()
+        try write(
+            """
+            - ask: What was the bill?
+              as: bill
+            - text: x
+            - save-file: { to: made.txt }
+            - menu: Tip?
+              options:
+                Ten: [{ number: 10 }]
+                Twenty: [{ number: 20 }]
+            - text: "${bill} ${previous}"
+            """, in: folder)
+        let misspelt = try await relay(["run", "w.yaml", "--answer", "What was teh bill?=5", "--allow-write=\(folder.path)"], in: folder)
+        #expect(misspelt.status == 2)
+        #expect(misspelt.standardError.contains("--answer 'What was teh bill?' answers no question of w; did you mean 'What was the bill?'?"), "\(misspelt.standardError)")
+        #expect(misspelt.standardError.contains("'What was the bill?' (as bill), 'Tip?'"))
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("made.txt").path))
+        let none = try await relay(["run", "w.yaml", "--allow-write=\(folder.path)"], in: folder)
+        #expect(none.status == 1)
+        #expect(none.standardError.contains("no answer for 'What was the bill?'"))
+        #expect(none.standardError.contains("the workflow may also ask 'Tip?'"), "\(none.standardError)")
+        let both = try await relay(["run", "w.yaml", "--answer", "bill=5", "--answer", "Tip?=twenty", "--allow-write=\(folder.path)"], in: folder)
+        #expect(both.status == 0, "\(both.standardError)")
+        #expect(both.standardOutput == "5 20\n")
+    }
 }

@@ -120,8 +120,10 @@ struct EverydayActionTests {
         ("- number: 0\n- format-file-size", #""0 bytes""#),
         ("- number: 1\n- format-file-size", #""1 byte""#),
         ("- number: 1400000\n- format-file-size", #""1.4 MB""#),
-        ("- number: 1536\n- format-file-size: binary", #""1.5 KiB""#),
-        ("- text: 3 GiB\n- format-file-size: binary", #""3 GiB""#),
+        ("- number: 1536\n- format-file-size: { units: binary }", #""1.5 KiB""#),
+        ("- text: 3 GiB\n- format-file-size: { units: binary }", #""3 GiB""#),
+        // The size is the value written after the name.
+        ("- number: 1400000\n  as: size\n- format-file-size: ${size}", #""1.4 MB""#),
         ("- number: 9000000000000000000\n- format-file-size", #""9000 PB""#),
     ])
     func sizes(steps: String, expected: String) async throws {

@@ -125,7 +125,9 @@ struct ImageTests {
             _ = try await run(steps, in: folder)
             Issue.record("expected an error")
         } catch let error as RuntimeError {
-            #expect(error.message.contains(fragment), "\(error.message)")
+            // What is wrong is in the message, or, for an input from the previous step, in its note.
+            let said = ([error.message] + error.notes).joined(separator: "\n")
+            #expect(said.contains(fragment), "\(said)")
         }
     }
 

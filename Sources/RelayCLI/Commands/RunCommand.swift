@@ -96,6 +96,13 @@ struct RunCommand: AsyncParsableCommand {
             Self.fail(unknownVariables.map { "error: \($0)\n" }.joined(), recording)
             throw ExitStatus.invalid.exitCode
         }
+        // A misspelt --answer is found now, not when its question comes unanswered.
+        let questions = Questions(workflow)
+        let unknownAnswers = questions.unknownAnswers(session.answers, workflowName: workflow.name)
+        if !unknownAnswers.isEmpty {
+            Self.fail(unknownAnswers.map { "error: \($0)\n" }.joined(), recording)
+            throw ExitStatus.invalid.exitCode
+        }
         // The secrets it declares, looked up before anything is asked or run (Docs/Runs.md, "Secrets").
         let secrets = gate.secrets
         let secretProblems = await SecretBinding.bind(workflow, into: secrets, from: SecretStore.source)
@@ -126,7 +133,7 @@ struct RunCommand: AsyncParsableCommand {
         let scratch = ScratchMentions(ScratchFolder())
         defer { scratch.finish() }
         let environment = RunEnvironment(
-            interaction: session.interaction(interactive: interactive),
+            interaction: session.interaction(interactive: interactive, questions: questions.prompts.map(\.prompt)),
             output: TerminalRunOutput(json: json, scratch: scratch, terminal: prompt.terminal, secrets: secrets), loader: loader, tracing: trace,
             journal: journal, scratchFolder: scratch.folder, opener: session.opener(), gate: gate, recorder: recording?.recorder,
             secretSource: SecretStore.source)

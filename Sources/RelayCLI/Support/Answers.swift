@@ -9,6 +9,8 @@ struct Answers: Interaction {
     let answers: [String]
     let assumeYes: Bool
     let mode: RunMode
+    /// The prompts the workflow is known to ask: an unanswered one names the others to answer too.
+    var questions: [String] = []
     private let terminal = TerminalPrompter()
 
     var suppliesAnswers: Bool { assumeYes || !answers.isEmpty }
@@ -31,7 +33,16 @@ struct Answers: Interaction {
 
     private func unanswered(_ prompt: String, example: String, extra: String = "") -> IntentError {
         IntentError(
-            "no answer for '\(prompt)': standard input is not a terminal; pass --answer '\(prompt)=\(example)'\(extra), or give the step a default")
+            "no answer for '\(prompt)': standard input is not a terminal; pass --answer '\(prompt)=\(example)'\(extra), or give the step a default\(others(than: prompt))")
+    }
+
+    /// The other questions without an answer yet, so that one run's error names all of them.
+    private func others(than prompt: String) -> String {
+        let unanswered = questions.filter { $0 != prompt && answer(for: $0, key: nil) == nil }
+        var seen: Set<String> = []
+        let listed = unanswered.filter { seen.insert($0).inserted }
+        guard !listed.isEmpty else { return "" }
+        return "; the workflow may also ask \(listed.map { "'\($0)'" }.joined(separator: ", "))"
     }
 
     func ask(_ question: Question, key: String?) async throws -> Value {
@@ -73,7 +84,7 @@ struct Answers: Interaction {
                 "no answer for '\(request.prompt)': standard input is not a terminal; pass --answer '\(request.prompt)=\(request.options[index])'\(options), or --yes to take the default '\(request.options[index])'")
         }
         throw IntentError(
-            "no answer for '\(request.prompt)': standard input is not a terminal; pass --answer '\(request.prompt)=\(request.options.first ?? "OPTION")'\(options)")
+            "no answer for '\(request.prompt)': standard input is not a terminal; pass --answer '\(request.prompt)=\(request.options.first ?? "OPTION")'\(options)\(others(than: request.prompt))")
     }
 
     func confirm(_ prompt: String, key: String?) async throws -> Bool {

@@ -24,7 +24,13 @@ struct SessionOptions: ParsableArguments {
     }
 
     /// How prompts are answered.
-    func interaction(interactive: Bool) -> Answers { Answers(answers: answers, assumeYes: yes, interactive: interactive) }
+    /// How the run is answered; `questions` are the prompts the workflow is known to ask, named
+    /// when one goes unanswered so that every answer can be given at once.
+    func interaction(interactive: Bool, questions: [String] = []) -> Answers {
+        var answers = Answers(answers: answers, assumeYes: yes, interactive: interactive)
+        answers.questions = questions
+        return answers
+    }
 
     /// How `open` opens URLs: `--open-with`, else `$RELAY_OPEN`, else the system's opener.
     func opener() -> URLOpener {

@@ -77,7 +77,7 @@ public struct Checker {
         planned.reserveCapacity(steps.count)
         for step in steps {
             if let plannedStep = checkStep(step, previous: &previous) { planned.append(plannedStep) }
-            producer = "'\(step.modifiers.label ?? step.keyword)' (line \(step.keyRange.start.line))"
+            producer = InputMismatch.producer(step.modifiers.label ?? step.keyword, line: step.keyRange.start.line)
         }
         for (made, next) in zip(planned, planned.dropFirst()) { warnIfDiscarded(made, by: next) }
         return planned
@@ -103,7 +103,12 @@ public struct Checker {
     /// Checks a block whose variables (`item`, `index`, `error`, a loop's `as`) exist only inside it.
     private mutating func checkBlock(_ steps: [Step], blockVariables: Set<String>, previous: ValueType?) -> [PlannedStep] {
         scope.blockVariables.append(blockVariables)
-        defer { scope.blockVariables.removeLast() }
+        // Each branch's first step receives what the control step received.
+        let before = producer
+        defer {
+            scope.blockVariables.removeLast()
+            producer = before
+        }
         var blockPrevious = previous
         return checkSteps(steps, previous: &blockPrevious)
     }
@@ -296,12 +301,8 @@ public struct Checker {
             if !mapsOverList, let why = neverConverts(input, to: ConversionTarget(parameter: parameter)) {
                 let source = hasInputModifier ? "'input:' gives" : producer.map { "the previous step, \($0), outputs" } ?? "the workflow's input is"
                 report(
-                    "'\(action.name)' takes \(ConversionTarget(parameter: parameter)) as input, but \(source) \(input.withArticle)",
-                    at: call.name.range,
-                    notes: [
-                        "note: \(why)",
-                        "help: give the step its input with 'input:', start from no input with '- nothing' before it, or make \(parameter.type.withArticle) first",
-                    ])
+                    InputMismatch.message(action: action.name, wants: ConversionTarget(parameter: parameter), "\(source) \(input.withArticle)"),
+                    at: call.name.range, notes: ["note: \(why)", InputMismatch.help(making: parameter.type)])
             }
         }
         if action.output == .any {

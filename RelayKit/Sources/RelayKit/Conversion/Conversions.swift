@@ -140,7 +140,7 @@ public struct Conversions: Sendable {
             file = own
         default:
             throw ConversionError(
-                "found \(value.briefDescription), and only a file, a path or a file: URL names a file to act on; to make a file of a value, use save-file first")
+                "\(value.briefDescription) names no file: only a file, a path or a file: URL names a file to act on; to make a file of a value, use save-file first")
         }
         let type = file.contentType
         guard target.contentTypes.isEmpty || target.contentTypes.contains(where: { type.conforms(to: $0) }) else {
