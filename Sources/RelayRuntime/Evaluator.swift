@@ -112,8 +112,11 @@ package enum Evaluator {
             let (a, b) = (try number(lhs, in: expression), try number(rhs, in: expression))
             guard b != 0 else { throw RuntimeError("division by zero", at: expression.range) }
             return .number(op == .divide ? a / b : a.truncatingRemainder(dividingBy: b))
-        case .equal: return .boolean(ValueComparison.equal(lhs, rhs))
-        case .notEqual: return .boolean(!ValueComparison.equal(lhs, rhs))
+        // Texts compare ignoring case, as `where:` and `match` do; `===` counts case (Docs/Language.md, "Comparing texts").
+        case .equal: return .boolean(ValueComparison.equal(lhs, rhs, ignoringCase: true))
+        case .notEqual: return .boolean(!ValueComparison.equal(lhs, rhs, ignoringCase: true))
+        case .exactlyEqual: return .boolean(ValueComparison.equal(lhs, rhs))
+        case .notExactlyEqual: return .boolean(!ValueComparison.equal(lhs, rhs))
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             guard let order = ValueComparison.order(lhs, rhs) else {
                 throw RuntimeError("cannot compare \(lhs.briefDescription) with \(rhs.briefDescription)", at: expression.range)
@@ -128,9 +131,9 @@ package enum Evaluator {
             return try apply(.contains, rhs, lhs, expression)
         case .contains:
             switch lhs {
-            case .list(let items): return .boolean(items.contains { ValueComparison.equal($0, rhs) })
+            case .list(let items): return .boolean(items.contains { ValueComparison.equal($0, rhs, ignoringCase: true) })
             case .dictionary(let entries): return .boolean(entries[rhs.textValue] != nil)
-            default: return .boolean(lhs.textValue.contains(rhs.textValue))
+            default: return .boolean(ValueComparison.contains(lhs.textValue, rhs.textValue, ignoringCase: true))
             }
         case .matches:
             return try matchesNow(lhs, rhs, expression)

@@ -355,10 +355,11 @@ public final class Interpreter: Sendable {
             }
             guard let index = chosen.first, options.indices.contains(index) else { return .normal(.nothing) }
             return try await runBranch(options[index].body, input: input, variables: &variables)
-        case .match(let value, let cases, let otherwise):
+        case .match(let value, let cases, let otherwise, let caseSensitive):
             var matched = input
             if let value { matched = try await Evaluator.evaluate(value, variables) }
-            let chosen = cases.first { ValueComparison.equal(matched, Self.caseValue($0.label)) }
+            // Compared as == compares: texts ignoring case, unless the step says case counts.
+            let chosen = cases.first { ValueComparison.equal(matched, Self.caseValue($0.label), ignoringCase: !caseSensitive) }
             return try await runBranch(chosen?.body ?? otherwise, input: input, variables: &variables)
         case .set(let assignments):
             for assignment in assignments {

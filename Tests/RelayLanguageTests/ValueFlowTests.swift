@@ -87,4 +87,12 @@ import Testing
         let unknown = try #require(checked("steps:\n  - text: a.png\n  - rotate-image: 90\n"))
         #expect(PermissionReport(unknown).needs.filter { $0.capability == .write }.map(\.target) == [nil])
     }
+
+    @Test("match cases that differ only in case are one case, unless case counts; === and !== parse")
+    func comparingTexts() {
+        #expect(errors("steps:\n  - match: a\n    cases:\n      pdf: []\n      PDF: []\n").contains { $0.contains("the case 'PDF' is written twice") })
+        #expect(errors("steps:\n  - match: a\n    case-sensitive: true\n    cases:\n      pdf: []\n      PDF: []\n").isEmpty)
+        #expect(errors("steps:\n  - match: a\n    case-sensitive: maybe\n    cases:\n      pdf: []\n").contains { $0.contains("'case-sensitive' takes true or false") })
+        #expect(errors("steps:\n  - text: \"${'a' === 'A'} ${'a' !== 'b'}\"\n").isEmpty)
+    }
 }

@@ -12,7 +12,9 @@ struct InterpreterTests {
         ("- text: gif\n- match: ${previous}\n  cases:\n    pdf: [{ text: doc }]", "null"),
         // Without a value it matches its input; a number matches a case written as one.
         ("- number: 5\n- match:\n  cases:\n    \"6\": [{ text: no }]\n    5: [{ text: five }]", #""five""#),
-        ("- text: PDF\n- match: ${previous}\n  cases:\n    pdf: [{ text: doc }]\n  default: [{ text: exact }]", #""exact""#),
+        // Texts compare ignoring case, as == does, unless the step says case counts.
+        ("- text: PDF\n- match: ${previous}\n  cases:\n    pdf: [{ text: doc }]\n  default: [{ text: exact }]", #""doc""#),
+        ("- text: PDF\n- match: ${previous}\n  case-sensitive: true\n  cases:\n    pdf: [{ text: doc }]\n  default: [{ text: exact }]", #""exact""#),
         ("- match: true\n  cases:\n    true: [{ text: yes }]", #""yes""#),
         // A branch's first step gets the match's input; a variable set in a case is known after it.
         ("- text: in\n- match: a\n  cases:\n    a:\n      - set: { seen: \"${previous}\" }\n- text: \"${seen}\"", #""in""#),
@@ -49,13 +51,13 @@ struct InterpreterTests {
     func expressions() async throws {
         let cases: [(String, String)] = [
             ("${1 + 2 * 3 - 4 / 2 % 3}", "5"), ("${'a' + 'b'}", #""ab""#), ("${'5' + 1}", "6"), ("${'x' + 1}", #""x1""#),
-            ("${10 > '9'}", "true"), ("${'apple' < 'Banana'}", "true"), ("${2 == '2.0'}", "true"), ("${'a' != 'A'}", "true"),
+            ("${10 > '9'}", "true"), ("${'apple' < 'Banana'}", "true"), ("${2 == '2.0'}", "true"), ("${'a' != 'A'}", "false"), ("${'a' !== 'A'}", "true"), ("${'a' === 'a'}", "true"), ("${'a' == 'A'}", "true"),
             ("${not (1 > 2) and (false or 3)}", "true"), ("${nothing == nothing}", "true"), ("${-(2 + 3)}", "-5"),
             ("${'hello' contains 'ell'}", "true"), ("${'abc123' matches '\\\\d+$'}", "true"),
             ("${list.count + list[-1] + list[1]}", "7"), ("${dict.name + dict['the key']}", #""Adax""#),
             ("${list contains 3}", "true"), ("${dict contains 'name'}", "true"), ("${'hello'.count}", "5"),
             ("${[1, 'two', list[1] + 2,]}", #"[1,"two",3]"#), ("${[]}", "[]"), ("${[[1], [2, 3]][2][1]}", "2"),
-            ("${2 in list}", "true"), ("${'jpg' in ['png', 'JPG']}", "false"), ("${'ell' in 'hello'}", "true"),
+            ("${2 in list}", "true"), ("${'jpg' in ['png', 'JPG']}", "true"), ("${'Hello' contains 'ELL'}", "true"), ("${'ell' in 'hello'}", "true"),
             ("${'name' in dict}", "true"), ("${not 5 in list}", "true"), ("${list + [4]}", "[1,2,3,4]"),
         ]
         let setup = "- set: { list: [1, 2, 3], dict: { name: Ada, the key: x } }\n"

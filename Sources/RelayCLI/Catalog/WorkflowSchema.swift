@@ -121,6 +121,7 @@ public enum WorkflowSchema {
             case .value: [:]
             case .parallelism: ["anyOf": [object(["type": ["integer", "boolean"]]), ref("expression")]]
             case .retry: retrySchema()
+            case .flag: ["type": "boolean"]
             }
         schema["description"] = .text(key.summary)
         return .dictionary(schema)

@@ -40,7 +40,7 @@ public final class PlannedStep: Sendable {
         case forEach(items: Template?, variable: String?, parallel: Template?, body: [PlannedStep])
         case menu(prompt: Template, options: [PlannedMenuOption])
         /// `match`: the cases' labels are their values as written; `otherwise` is the default's steps.
-        case match(value: Template?, cases: [PlannedMenuOption], otherwise: [PlannedStep])
+        case match(value: Template?, cases: [PlannedMenuOption], otherwise: [PlannedStep], caseSensitive: Bool)
         case set([Assignment])
         case append([Assignment])
         case stop(Template?)
@@ -84,7 +84,7 @@ extension PlannedStep {
         case .conditional(_, let then, let otherwise): blocks = [then, otherwise]
         case .repeatCount(_, let body), .forEach(_, _, _, let body): blocks = [body]
         case .menu(_, let options): blocks = options.map(\.body)
-        case .match(_, let cases, let otherwise): blocks = cases.map(\.body) + [otherwise]
+        case .match(_, let cases, let otherwise, _): blocks = cases.map(\.body) + [otherwise]
         case .action, .set, .append, .stop: blocks = []
         }
         if case .steps(let handler)? = onError { blocks.append(handler) }

@@ -212,7 +212,7 @@ public struct Checker {
             let bodies = checkBranches(match.cases.map(\.body) + [match.otherwise ?? []], previous: stepInput)
             kind = .match(
                 value: match.value, cases: zip(match.cases, bodies).map { PlannedMenuOption(label: $0.label.text, body: $1) },
-                otherwise: bodies.last ?? [])
+                otherwise: bodies.last ?? [], caseSensitive: match.caseSensitive)
             output = nil
         case .set(let assignments), .append(let assignments):
             let isSet: Bool
@@ -557,7 +557,7 @@ public struct Checker {
                 .warning,
                 "the workflow declares output \(declared.type.name), but its last step, the 'if' at line \(last.range.start.line), has no 'else' and gives nothing when its condition is false",
                 at: last.range, notes: ["help: add an 'else' that gives \(declared.type.withArticle), or a step after the 'if'"]))
-        case .match(_, _, let otherwise) where otherwise.isEmpty:
+        case .match(_, _, let otherwise, _) where otherwise.isEmpty:
             diagnostics.append(Diagnostic(
                 .warning,
                 "the workflow declares output \(declared.type.name), but its last step, the 'match' at line \(last.range.start.line), has no 'default' and gives nothing when no case matches",

@@ -23,6 +23,7 @@ struct ExpressionSyntaxError: Error {
 /// Splits expression text into tokens.
 enum ExpressionLexer {
     private static let twoCharacterSymbols: Set<String> = ["==", "!=", "<=", ">="]
+    private static let threeCharacterSymbols: Set<String> = ["===", "!=="]
     private static let oneCharacterSymbols: Set<Character> = ["+", "-", "*", "/", "%", "<", ">", "(", ")", "[", "]", ".", ","]
 
     static func tokens(_ text: String) throws(ExpressionSyntaxError) -> [ExpressionToken] {
@@ -70,6 +71,12 @@ enum ExpressionLexer {
                 }
                 tokens.append(
                     ExpressionToken(kind: .identifier(String(characters[start..<index])), offset: start, length: index - start))
+            } else if index + 2 < characters.count,
+                threeCharacterSymbols.contains(String(characters[index...index + 2]))
+            {
+                tokens.append(
+                    ExpressionToken(kind: .symbol(String(characters[index...index + 2])), offset: start, length: 3))
+                index += 3
             } else if index + 1 < characters.count,
                 twoCharacterSymbols.contains(String(characters[index...index + 1]))
             {

@@ -126,7 +126,7 @@ package struct ExpressionParser {
     }
 
     private static let comparisons: [ExpressionToken.Kind: BinaryOperator] = [
-        .symbol("=="): .equal, .symbol("!="): .notEqual, .symbol("<"): .less, .symbol("<="): .lessOrEqual,
+        .symbol("=="): .equal, .symbol("!="): .notEqual, .symbol("==="): .exactlyEqual, .symbol("!=="): .notExactlyEqual, .symbol("<"): .less, .symbol("<="): .lessOrEqual,
         .symbol(">"): .greater, .symbol(">="): .greaterOrEqual, .identifier("contains"): .contains,
         .identifier("matches"): .matches, .identifier("in"): .isIn,
     ]

@@ -78,7 +78,8 @@ public enum UnaryOperator: String, Sendable {
 
 public enum BinaryOperator: String, Sendable {
     case add = "+", subtract = "-", multiply = "*", divide = "/", remainder = "%"
-    case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+    /// `==` and `!=` compare texts ignoring case; `===` and `!==` exactly (Docs/Language.md, "Comparing texts").
+    case equal = "==", notEqual = "!=", exactlyEqual = "===", notExactlyEqual = "!==", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
     case and, or, contains, matches
     /// `item in list`: `list contains item`, written the other way round.
     case isIn = "in"

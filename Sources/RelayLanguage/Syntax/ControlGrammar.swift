@@ -26,6 +26,8 @@ public enum ControlGrammar {
         case parallelism
         /// A number of further attempts, or a mapping of `times`, `delay`, `backoff`, `max-delay` (RetryPolicy).
         case retry
+        /// `true` or `false`.
+        case flag
     }
 
     /// One key of a control step beside its keyword, or a modifier.
@@ -80,7 +82,8 @@ public enum ControlGrammar {
         Step(
             keyword: "match", value: key("match", .value, "The value to match; the step's input if empty."),
             keys: [key("cases", .options, required: true, "Each value it may be, and the steps run when it is (compared as == compares)."),
-                   key("default", .steps, "The steps run when no case is the value.")],
+                   key("default", .steps, "The steps run when no case is the value."),
+                   key("case-sensitive", .flag, "Whether a text must match a case's case too (false: 'PDF' matches the case pdf, as == does).")],
             summary: "Runs the steps of the first case equal to the value, else 'default'; its output is the last output of the steps run.",
             example: "- text: pdf\n- match: ${previous}\n  cases:\n    pdf:\n      - text: a document\n    png:\n      - text: an image\n  default:\n    - text: something else"),
         Step(

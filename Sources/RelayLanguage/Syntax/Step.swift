@@ -111,6 +111,9 @@ public struct Match: Sendable {
     /// Each case's value (as written) and steps.
     public var cases: [Menu.Option]
     public var otherwise: [Step]?
+    /// Whether texts must match case and all (`case-sensitive: true`); by default case is ignored,
+    /// as `==` and `where:` ignore it (Docs/Language.md, "Comparing texts").
+    public var caseSensitive = false
 }
 
 /// The modifiers any step may carry (Docs/Language.md, "Steps").

@@ -582,21 +582,33 @@ public struct WorkflowParser {
                 report("a 'match' step needs 'cases:', a mapping of each value to its steps" + indentedUnder(head, "cases", keyword), at: head.key.range)
                 return nil
             }
+            var caseSensitive = false
+            if let flag = parts["case-sensitive"] {
+                switch ScalarResolver.resolve(flag.value) {
+                case .boolean(let on): caseSensitive = on
+                default:
+                    report("'case-sensitive' takes true or false", at: flag.value.range)
+                    return nil
+                }
+            }
             var seen: [String: SourceRange] = [:]
             let cases = casePairs.compactMap { pair -> Menu.Option? in
                 guard let label = pair.key.scalarText else {
                     report("a case of 'match' is a value written as text or a number, not a list or a mapping", at: pair.key.range)
                     return nil
                 }
-                if seen[label] != nil {
+                // Cases that differ only in case are the same case unless case counts.
+                let key = caseSensitive ? label : label.lowercased()
+                if seen[key] != nil {
                     report("the case '\(label)' is written twice; the second could never run", at: pair.key.range)
                     return nil
                 }
-                seen[label] = pair.key.range
+                seen[key] = pair.key.range
                 return Menu.Option(label: Name(text: label, range: pair.key.range), body: steps(pair.value, in: label))
             }
             let matched = value.isNull ? nil : attempt { () throws(Diagnostic) in try TemplateParser.template(from: value) }
-            kind = .match(Match(value: matched, cases: cases, otherwise: parts["default"].map { steps($0.value, in: "default") }))
+            kind = .match(
+                Match(value: matched, cases: cases, otherwise: parts["default"].map { steps($0.value, in: "default") }, caseSensitive: caseSensitive))
         case "set", "append":
             let list = assignments(value, in: keyword)
             kind = keyword == "set" ? .set(list) : .append(list)

@@ -24,6 +24,59 @@ public enum RegularExpressions {
         }
     }
 
+    /// The text a capture group took in each match of `expression` in `text`: group `number`
+    /// (1-based) or the group called `name`; a group that took part in no match is empty text.
+    public static func groups(
+        _ group: CaptureGroup, of expression: NSRegularExpression, in text: String
+    ) async throws -> [String] {
+        switch group {
+        case .number(let number):
+            guard (1...max(expression.numberOfCaptureGroups, 0)).contains(number) else {
+                throw IntentError(
+                    "the pattern has \(expression.numberOfCaptureGroups) group\(expression.numberOfCaptureGroups == 1 ? "" : "s"); there is no group \(number)")
+            }
+        case .name(let name):
+            let names = groupNames(in: expression.pattern)
+            guard names.contains(name) else {
+                throw IntentError(
+                    "the pattern has no group named '\(name)'\(Suggestions.didYouMean(name, in: names))"
+                        + (names.isEmpty ? "; name one with (?<\(name)>…)" : " (its named groups: \(names.joined(separator: ", ")))"))
+            }
+        }
+        return try await run(expression, text, limit: .max) { found in
+            found.map { match in
+                let range: NSRange =
+                    switch group {
+                    case .number(let number): match.range(at: number)
+                    case .name(let name): match.range(withName: name)
+                    }
+                return Range(range, in: text).map { String(text[$0]) } ?? ""
+            }
+        }
+    }
+
+    /// A capture group, by its number or its name.
+    public enum CaptureGroup: Sendable {
+        case number(Int)
+        case name(String)
+    }
+
+    /// The names of the named groups (`(?<year>\d{4})`) of `pattern`, in order.
+    public static func groupNames(in pattern: String) -> [String] {
+        var names: [String] = []
+        var characters = pattern[...]
+        while let start = characters.range(of: "(?<") {
+            // An escaped parenthesis is text, not a group.
+            let before = characters[..<start.lowerBound]
+            let escaped = before.reversed().prefix { $0 == "\\" }.count % 2 == 1
+            characters = characters[start.upperBound...]
+            guard !escaped, let first = characters.first, first.isLetter else { continue }
+            let name = characters.prefix { $0.isLetter || $0.isNumber }
+            if characters.dropFirst(name.count).first == ">" { names.append(String(name)) }
+        }
+        return names
+    }
+
     /// Whether `expression` matches anywhere in `text`.
     public static func hasMatch(_ expression: NSRegularExpression, in text: String) async throws -> Bool {
         try await run(expression, text, limit: 1) { !$0.isEmpty }

@@ -19,6 +19,12 @@ public enum ValueComparison {
         return ignoringCase ? a.caseInsensitiveCompare(b) == .orderedSame : a == b
     }
 
+    /// Whether `text` contains `needle`, ignoring case unless told not to (Docs/Language.md,
+    /// "Comparing texts"): the `contains` of expressions and of `where:` alike.
+    public static func contains(_ text: String, _ needle: String, ignoringCase: Bool) -> Bool {
+        TextSearch.finds(ignoringCase ? needle.lowercased() : needle, in: text, .contains, caseSensitive: !ignoringCase)
+    }
+
     /// The order of two values: numbers, dates, then texts in a case-insensitive, localized order.
     /// Nil when they cannot be ordered (a list against a number, say).
     public static func order(_ lhs: Value, _ rhs: Value) -> ComparisonResult? {
