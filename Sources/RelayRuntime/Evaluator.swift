@@ -32,12 +32,18 @@ package enum Evaluator {
             var values: [Value] = []
             values.reserveCapacity(items.count)
             for item in items { values.append(try await evaluate(item, variables)) }
-            return .list(values)
+            return try bounded(.list(values), at: template.range)
         case .dictionary(let entries):
             var dictionary = ValueDictionary(minimumCapacity: entries.count)
             for entry in entries { dictionary[entry.key] = try await evaluate(entry.value, variables) }
-            return .dictionary(dictionary)
+            return try bounded(.dictionary(dictionary), at: template.range)
         }
+    }
+
+    /// `value`, or an error when it nests past `Limits.valueDepth`.
+    static func bounded(_ value: Value, at range: SourceRange) throws(RuntimeError) -> Value {
+        if let problem = value.nestingProblem { throw RuntimeError(problem, at: range) }
+        return value
     }
 
     package static func evaluate(_ expression: ValueExpression, _ variables: Variables) async throws(RuntimeError) -> Value {
@@ -90,7 +96,7 @@ package enum Evaluator {
             var values: [Value] = []
             values.reserveCapacity(items.count)
             for item in items { values.append(try await evaluate(item, variables)) }
-            return .list(values)
+            return try bounded(.list(values), at: expression.range)
         }
     }
 

@@ -35,13 +35,20 @@ extension Interpreter {
             // first, so that a number among files leaves none of them done.
             let parameter = definition.parameters[inputIndex]
             if parameter.existing, let (position, item) = items.enumerated().first(where: { !Self.mayNameFile($0.element) }) {
-                let found = "item \(position + 1) of \(items.count) is \(item.briefDescription)"
+                let why = "only a file, a path or a file: URL names a file to act on; to make a file of a value, use save-file first"
                 guard chainedIndex != nil else {
                     throw RuntimeError(
-                        "input '\(parameter.name)' wants a file that exists: \(found), and only a file, a path or a file: URL names a file to act on; to make a file of a value, use save-file first",
+                        "input '\(parameter.name)' wants a file that exists: item \(position + 1) of \(items.count) is \(item.briefDescription), and \(why)",
                         step: step.displayName, at: step.range)
                 }
-                throw mismatch(definition, parameter, step: step, found: found, why: "only a file, a path or a file: URL names a file to act on; to make a file of a value, use save-file first")
+                throw mismatch(
+                    definition, parameter, step: step, found: "a list of \(items.count) whose item \(position + 1) is \(item.briefDescription)", why: why)
+            }
+            // And each names a file that is there, so that a missing one leaves the others untouched.
+            if parameter.existing, let (position, path) = missingFile(in: items) {
+                throw RuntimeError(
+                    "input '\(parameter.name)': item \(position + 1) of \(items.count) names no file that exists: '\(Excerpt.start(of: path))'; none of the items was acted on",
+                    step: step.displayName, at: step.range)
             }
             // Every item's files are asked for first, so that a denial leaves none of them done.
             var asked: Set<String> = []
@@ -128,6 +135,7 @@ extension Interpreter {
             return try await withStepErrors(step) {
                 let result = try await definition.perform(arguments: converted, context: context)
                 if let url = result.urlToOpen { try await context.open(url) }
+                if let problem = result.value.nestingProblem { throw RuntimeError(problem, step: step.displayName, at: step.range) }
                 return result.value
             }
         } catch let error as RuntimeError {
@@ -145,6 +153,23 @@ extension Interpreter {
             environment.output.trace("dry run: \(step.range.file.path):\(step.range.start.line): \(step.displayName) \(effect)")
         }
         return definition.inputIndex.flatMap { arguments[$0] } ?? .nothing
+    }
+
+    /// The first item that names a path where there is nothing, with its position: a file value
+    /// whose file is gone, or a text or `file:` URL naming no file.
+    private func missingFile(in items: [Value]) -> (Int, String)? {
+        for (position, item) in items.enumerated() {
+            let path: String
+            switch item.oneValue {
+            case .file(let file): path = file.path
+            case .text(let text): path = FileReference(path: text, relativeTo: baseDirectory).path
+            case .url(let url) where url.isFileURL: path = url.path
+            default: continue
+            }
+            var info = stat()
+            if lstat(path, &info) != 0 { return (position, path) }
+        }
+        return nil
     }
 
     /// Whether `value` may name a file to act on (Docs/Language.md, "Files acted on").
@@ -205,7 +230,8 @@ extension Interpreter {
             let capability = declared ?? .read
             guard capability != .open else { continue }  // asked when the URL is opened
             guard !filesOnly || capability == .read || capability == .write else { continue }
-            let type = declared == nil || filesOnly ? ValueType.any : parameter.type
+            // A file to act on is asked for even as a path: a text item of a list is one.
+            let type = (declared == nil || filesOnly) && !parameter.existing ? ValueType.any : parameter.type
             if capability == .net, let unnamed = Access.urlsNamingNoHost(in: argument).first {
                 throw RuntimeError(Access.namesNoHost(unnamed), step: step.displayName, at: step.range)
             }

@@ -227,4 +227,46 @@ struct ValueFlowRunTests {
         #expect(both.status == 0, "\(both.standardError)")
         #expect(both.standardOutput == "5 20\n")
     }
+
+    @Test("a list to act on is checked whole first: a path not granted or not there leaves every file where it was")
+    func listCheckedWhole() async throws {
+        let folder = try sandbox()
+        let big = folder.appendingPathComponent("big")
+        try FileManager.default.createDirectory(at: big, withIntermediateDirectories: true)
+        for index in 0..<50 { try Data("\(index)".utf8).write(to: big.appendingPathComponent("f\(index).txt")) }
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("relay-flow-victim-\(UUID().uuidString).txt")
+        try Data("victim".utf8).write(to: outside)
+        defer { try? FileManager.default.removeItem(at: outside) }
+        for extra in [outside.path, "big/not-there.txt"] {
+            try write("- find-files: { in: big, sort: name }\n  as: f\n- append: { f: \"\(extra)\" }\n- delete-file: \"${f}\"", in: folder)
+            let before = snapshot(folder)
+            let run = try await relay(["run", "w.yaml", "--allow-write=\(big.path)"], in: folder)
+            #expect(run.status != 0, "\(run.standardError)")
+            #expect(snapshot(folder) == before, "\(extra): \(run.standardError)")
+        }
+        #expect(FileManager.default.fileExists(atPath: outside.path))
+    }
+
+    @Test("a file is never moved into the scratch folder, which is cleared")
+    func notIntoScratch() async throws {
+        let folder = try sandbox()
+        try write("- move-file: { file: a.txt, to: \"${scratch}/\" }", in: folder)
+        let run = try await relay(["run", "w.yaml", "--allow-write=\(folder.path)"], in: folder)
+        #expect(run.status == 1)
+        #expect(run.standardError.contains("would be moved into the run's scratch folder"), "\(run.standardError)")
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("a.txt").path))
+    }
+
+    @Test("a value nested past the limit is a located error, never a crash", arguments: [
+        "- repeat: 5000\n  do: [ { set: { x: \"${[x]}\" } } ]\n- count",
+        "- dictionary: { a: 1 }\n  as: x\n- repeat: 1000\n  do:\n    - set-value: { key: inner, value: \"${x}\" }\n      input: ${x}\n      as: x\n- count",
+    ])
+    func deepValues(steps: String) async throws {
+        let folder = try sandbox()
+        try ("variables: { x: a.txt }\nsteps:\n" + steps.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n") + "\n")
+            .write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
+        let run = try await relay(["run", "w.yaml"], in: folder)
+        #expect(run.status == 1, "\(run.standardError)")
+        #expect(run.standardError.contains("nest more than 512 deep"), "\(run.standardError)")
+    }
 }

@@ -9,6 +9,11 @@ public enum Limits {
     /// How deeply blocks of steps (`then:`, `do:`, `on-error:` …) may nest inside each other.
     public static let blockDepth = 64
 
+    /// How deeply lists and dictionaries may nest inside a value a workflow makes (`${[x]}` in a
+    /// loop, `set-value` of a dictionary into itself): as deep as JSON that Relay reads may nest.
+    /// Walking a value deeper than this would exhaust the stack.
+    public static let valueDepth = 512
+
     /// How many parts a dotted key path (`user.address.city`) may have.
     public static let keyPathParts = 200
 

@@ -5,7 +5,7 @@ import RelayKit
 public enum DateActions: IntentPackage {
     public static let name = "dates"
     public static let intents: [any Intent.Type] = [
-        MakeDate.self, CurrentDate.self, AdjustDate.self, FormatDate.self, TimeBetween.self, StartOf.self, EndOf.self,
+        MakeDate.self, DateFromParts.self, CurrentDate.self, AdjustDate.self, FormatDate.self, TimeBetween.self, StartOf.self, EndOf.self,
     ]
 }
 
@@ -22,6 +22,36 @@ struct MakeDate: Intent {
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         .value(.date(date))
+    }
+}
+
+/// `date-from-parts`: a date made of its year, month, day and time.
+struct DateFromParts: Intent {
+    static let summary = "Outputs the date made of a year, month, day, hour, minute and second, in the local time zone; a part past its range carries over, as a calendar counts (February 29 of 2026 is March 1)."
+    static let examples = [
+        IntentExample("- date-from-parts: { year: 2026, month: 2, day: 29 }\n- format-date: yyyy-MM-dd", output: "2026-03-01"),
+        IntentExample("- current-date\n  as: now\n- date-from-parts: { year: \"${now.year}\", month: 12, day: 25 }"),
+    ]
+    static let output = ValueType.date
+
+    @Parameter(summary: "The year.") var year: Int
+    @Parameter(summary: "The month, 1 to 12.") var month: Int = 1
+    @Parameter(summary: "The day of the month.") var day: Int = 1
+    @Parameter(summary: "The hour, 0 to 23.") var hour: Int = 0
+    @Parameter(summary: "The minute.") var minute: Int = 0
+    @Parameter(summary: "The second.") var second: Int = 0
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        let parts = [("year", year), ("month", month), ("day", day), ("hour", hour), ("minute", minute), ("second", second)]
+        // Within bounds that keep the calendar's arithmetic exact.
+        if let (name, value) = parts.first(where: { abs($0.1) > 1_000_000 }) { throw IntentError("'\(name)' is out of range: \(value)") }
+        var components = DateComponents()
+        (components.year, components.month, components.day) = (year, month, day)
+        (components.hour, components.minute, components.second) = (hour, minute, second)
+        guard let made = Calendar.current.date(from: components) else {
+            throw IntentError("no date has year \(year), month \(month), day \(day)")
+        }
+        return .value(.date(made))
     }
 }
 

@@ -174,6 +174,12 @@ struct MoveFile: Intent {
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         let source = try existingFile(file)
         let target = try FileDestination.path(for: to, named: file.name)
+        // The scratch folder is cleared: a file moved into it from outside would be lost, and its
+        // undo with it (Docs/Language.md, "Files acted on").
+        let scratch = ResolvedPath.resolve(context.scratchFolder.folder.path) + "/"
+        if ResolvedPath.resolve(target).hasPrefix(scratch), !ResolvedPath.resolve(source).hasPrefix(scratch) {
+            throw IntentError("'\(file.name)' would be moved into the run's scratch folder, which is cleared; copy it there (copy-file), or move it somewhere lasting")
+        }
         let overwrite = overwrite
         let moved = try await copying(in: context) { progress throws(FileOperationError) in
             try await context.fileChanges.move(source, to: target, overwrite: overwrite, progress: progress)

@@ -224,3 +224,37 @@ public enum TextSplitting {
         return words
     }
 }
+
+extension Value {
+    /// How deeply lists and dictionaries nest in the value (a text is 0, a list of texts 1), found
+    /// without walking deeper than `limit + 1`: a value nested past `limit` gives `limit + 1`.
+    public func nestingDepth(upTo limit: Int) -> Int {
+        guard limit >= 0 else { return 1 }
+        let items: [Value]
+        switch self {
+        case .list(let list): items = list
+        case .dictionary(let entries): items = Array(entries.values)
+        default: return 0
+        }
+        var deepest = 0
+        for item in items {
+            switch item {
+            case .list, .dictionary:
+                deepest = max(deepest, item.nestingDepth(upTo: limit - 1))
+                if deepest >= limit { return limit + 1 }
+            default: continue
+            }
+        }
+        return deepest + 1
+    }
+
+    /// Nil when the value nests no deeper than `Limits.valueDepth`, else what to say.
+    public var nestingProblem: String? {
+        switch self {
+        case .list, .dictionary:
+            guard nestingDepth(upTo: Limits.valueDepth) > Limits.valueDepth else { return nil }
+            return "lists and dictionaries nest more than \(Limits.valueDepth) deep in this value; does a loop put a value inside itself?"
+        default: return nil
+        }
+    }
+}
