@@ -65,6 +65,24 @@ struct UndoTests {
         #expect(try await relay(["undo"], in: folder).standardError.contains("nothing to undo"))
     }
 
+    @Test("undo never writes through a folder swapped for a link since the run: the file elsewhere is kept")
+    func undoThroughSwappedFolder() async throws {
+        let folder = try sandbox(["work/sub/y.txt": Data("why".utf8), "work/sub/z.txt": Data("zed".utf8), "victim/z.txt": Data("VICTIM".utf8)])
+        let work = folder.appendingPathComponent("work")
+        try "steps:\n  - delete-file: sub/y.txt\n  - text: new\n  - save-file: { to: sub/z.txt, overwrite: true }\n"
+            .write(to: work.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
+        let run = try await relay(["run", "w.yaml", "--allow-write=\(work.path)"], in: work)
+        #expect(run.status == 0, "\(run.standardError)")
+        // The run's folder is swapped for a link to a folder the run never touched.
+        try FileManager.default.moveItem(at: work.appendingPathComponent("sub"), to: folder.appendingPathComponent("moved-sub"))
+        try FileManager.default.createSymbolicLink(atPath: work.appendingPathComponent("sub").path, withDestinationPath: folder.appendingPathComponent("victim").path)
+        let undo = try await relay(["undo"], in: work)
+        #expect(undo.status != 0)
+        #expect(undo.standardError.contains("is a symbolic link now"), "\(undo.standardError)")
+        #expect(try Data(contentsOf: folder.appendingPathComponent("victim/z.txt")) == Data("VICTIM".utf8))
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("victim/y.txt").path))
+    }
+
     @Test("image edits in place are undone to the exact bytes", arguments: [
         "- read-file: q.png\n- rotate-image: 90",
         "- read-file: q.png\n- flip-image: vertical",

@@ -30,7 +30,7 @@ struct DateFromParts: Intent {
     static let summary = "Outputs the date made of a year, month, day, hour, minute and second, in the local time zone; a part past its range carries over, as a calendar counts (February 29 of 2026 is March 1)."
     static let examples = [
         IntentExample("- date-from-parts: { year: 2026, month: 2, day: 29 }\n- format-date: yyyy-MM-dd", output: "2026-03-01"),
-        IntentExample("- current-date\n  as: now\n- date-from-parts: { year: \"${now.year}\", month: 12, day: 25 }"),
+        IntentExample("- current-date:\n  as: now\n- date-from-parts: { year: \"${now.year}\", month: 12, day: 25 }"),
     ]
     static let output = ValueType.date
 

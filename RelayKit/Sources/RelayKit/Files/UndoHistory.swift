@@ -1,5 +1,7 @@
 import Foundation
 
+internal import CFileStatus
+
 /// The runs recorded under a journal root, and undoing them (`relay undo`).
 public struct UndoHistory: Sendable {
     /// One recorded run.
@@ -160,6 +162,13 @@ public struct UndoHistory: Sendable {
 
     /// Puts `change` back; returns why it was skipped when it had never happened.
     private func revert(_ change: UndoJournal.Change, in folder: URL, stop: StopFlag) throws(FileOperationError) -> String? {
+        // The journal's paths were resolved when the change was made: a link along one now
+        // (a folder swapped for a link to elsewhere) would lead the undo to another file.
+        for path in change.paths {
+            if let link = Self.linkAlong(path) {
+                throw FileOperationError("'\(link)' is a symbolic link now, and was a folder when the run changed '\(path)'; undo does not follow it")
+            }
+        }
         switch change {
         case .intent: return nil
         case .modified(let path, let saved):
@@ -190,7 +199,33 @@ public struct UndoHistory: Sendable {
     }
 }
 
+extension UndoHistory {
+    /// The first folder along `path` that is a symbolic link, or nil when there is none (or the
+    /// folders are not all there, which the change itself then reports).
+    static func linkAlong(_ path: String) -> String? {
+        let folder = FileReference.folderPart(of: path)
+        guard folder.hasPrefix("/"), relay_folder_is_link_free(folder) != 1 else { return nil }
+        var prefix = ""
+        for part in folder.split(separator: "/") {
+            prefix += "/" + part
+            var info = stat()
+            guard lstat(prefix, &info) == 0 else { return nil }
+            if info.st_mode & S_IFMT == S_IFLNK { return prefix }
+        }
+        return nil
+    }
+}
+
 extension UndoJournal.Change {
+    /// The files the change touched.
+    var paths: [String] {
+        switch self {
+        case .modified(let path, _), .created(let path), .deleted(let path, _): [path]
+        case .moved(let from, let to): [from, to]
+        case .intent: []
+        }
+    }
+
     /// The change in a few words, for reports and `relay undo --list`.
     public var summary: String {
         switch self {
