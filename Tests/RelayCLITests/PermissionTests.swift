@@ -351,4 +351,16 @@ struct PermissionTests {
         #expect(denied.status == 4)
         #expect(denied.standardError.split(separator: "\n").last == "relay run w.yaml --allow-read='~/My Files'", "\(denied.standardError)")
     }
+
+    @Test("with a permissions: block, what the steps name beyond it is asked for with it: nothing runs before the denial")
+    func beyondTheBlockAskedAtOnce() async throws {
+        try FileManager.default.createDirectory(at: work.appendingPathComponent("data"), withIntermediateDirectories: true)
+        try "one\n".write(to: work.appendingPathComponent("data/f1.txt"), atomically: true, encoding: .utf8)
+        try write("permissions:\n  write: [data]\nsteps:\n  - delete-file: data/f1.txt\n  - delete-file: ../victim/data.txt\n")
+        let denied = try await relay(["run", "w.yaml", "--allow-declared"])
+        #expect(denied.status == 4)
+        #expect(denied.standardError.contains("needs to write \(root.path)/victim/data.txt"), "\(denied.standardError)")
+        #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent("data/f1.txt").path), "a step ran before the denial")
+        #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("victim/data.txt").path))
+    }
 }

@@ -137,21 +137,22 @@ final class GrantPrompt: @unchecked Sendable {
     /// block, else the paths and hosts its steps write (a computed path as its literal folder). In
     /// a dry run, only reading: nothing is changed, sent or opened.
     static func needs(of report: PermissionReport, gate: AccessGate) -> [Need] {
-        var candidates: [Need]
-        if !report.declaredAccesses.isEmpty {
-            candidates = report.declaredAccesses.map { Need(access: $0.access, step: nil, range: $0.range, reason: "permissions:") }
-        } else {
-            candidates = report.needs.compactMap { need in
-                guard let target = need.target, need.step > 0 else { return nil }
-                let access: Access =
-                    switch need.capability {
-                    case .read: .read(target)
-                    case .write: .write(target)
-                    case .open: Access(.open, target).place
-                    default: Access(need.capability, target)
-                    }
-                return Need(access: access, step: need.action, range: need.range, reason: "step \(need.step) \(need.action)")
-            }
+        // The block's declarations, then what the steps name that it does not cover (which
+        // `relay check` warns about): asked with the rest, so that no need known now is found
+        // only after earlier steps have run.
+        var candidates = report.declaredAccesses.map { Need(access: $0.access, step: nil, range: $0.range, reason: "permissions:") }
+        let declared = candidates.map(\.access)
+        for need in report.needs {
+            guard let target = need.target, need.step > 0 else { continue }
+            let access: Access =
+                switch need.capability {
+                case .read: .read(target)
+                case .write: .write(target)
+                case .open: Access(.open, target).place
+                default: Access(need.capability, target)
+                }
+            if declared.contains(where: { $0.covers(access) }) { continue }
+            candidates.append(Need(access: access, step: need.action, range: need.range, reason: "step \(need.step) \(need.action)"))
         }
         candidates.removeAll { $0.access.capability == .packages || (gate.isDryRun && $0.access.capability.hasEffects) }
         var needs: [Need] = []
