@@ -83,6 +83,10 @@ import Testing
             """))
         let needs = PermissionReport(loop).needs.filter { $0.capability == .write }.map { ($0.target as NSString?)?.lastPathComponent }
         #expect(needs == ["pics", "docs"])
+        // Through the steps that only pick from the files, and an item of a variable that keeps them.
+        let picked = try #require(checked(
+            "steps:\n  - find-files: { in: data }\n    as: f\n  - filter: { where: { name: x.txt } }\n  - get-item: 1\n  - delete-file\n  - delete-file: \"${f[1]}\"\n  - delete-file: \"${f.last}\"\n"))
+        #expect(PermissionReport(picked).needs.filter { $0.capability == .write }.map { ($0.target as NSString?)?.lastPathComponent } == ["data", "data", "data"])
         // What only the run decides stays so.
         let unknown = try #require(checked("steps:\n  - text: a.png\n  - rotate-image: 90\n"))
         #expect(PermissionReport(unknown).needs.filter { $0.capability == .write }.map(\.target) == [nil])

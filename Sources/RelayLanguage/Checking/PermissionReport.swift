@@ -156,8 +156,18 @@ public struct PermissionReport: Sendable {
 
     /// The files a template names when it reads a variable that keeps files the workflow names (`${files}`).
     private func files(named template: Template) -> [String]? {
-        guard case .expression(let expression) = template.kind, case .variable(let name) = expression.kind else { return nil }
-        return variableFiles[name]
+        guard case .expression(let expression) = template.kind else { return nil }
+        return files(named: expression)
+    }
+
+    /// The same for an expression: the variable, or one of its items (`${f[1]}`, `${f.first}`).
+    private func files(named expression: ValueExpression) -> [String]? {
+        switch expression.kind {
+        case .variable(let name): return variableFiles[name]
+        case .index(let base, _): return files(named: base)
+        case .property(let base, let name) where name == "first" || name == "last": return files(named: base)
+        default: return nil
+        }
     }
 
     /// Where the files an action outputs are, when the workflow writes it: an action that outputs
@@ -167,6 +177,13 @@ public struct PermissionReport: Sendable {
     /// `rename-file`).
     private func filesOutput(by action: PlannedAction, receiving received: [String]?, folder: URL) -> [String]? {
         let definition = action.definition
+        // An action that only picks from, orders or keeps part of the files it is given (filter,
+        // get-item, sort-list …) gives files from where they were.
+        if definition.capabilities.isEmpty, let input = definition.inputParameter, [.list, .any].contains(input.type),
+            [.list, .any, .file].contains(definition.output), action.arguments[definition.inputIndex ?? 0] == nil
+        {
+            return received
+        }
         guard definition.output == .file || definition.output == .list,
             !definition.parameters.contains(where: { $0.access == .net || $0.access == .run })
         else { return nil }
