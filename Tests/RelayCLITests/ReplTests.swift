@@ -124,6 +124,13 @@ struct ReplTests {
         #expect(FileManager.default.fileExists(atPath: made), "the REPL undid an earlier run's file")
     }
 
+    @Test("${scratch} is one folder for the whole session: what one line saves there, the next reads")
+    func oneScratchFolder() async throws {
+        let result = try await repl("text: hi\nsave-file: \"${scratch}/a.txt\"\nread-file: \"${scratch}/a.txt\"\nget-text\n")
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.hasSuffix("hi   # a text\n"), "\(result.standardOutput)")
+    }
+
     @Test("--package loads a package's actions into the session")
     func packages() async throws {
         let result = try await repl("trails.suggest-trails: long\ncount\n", arguments: ["--package", PackageTests.trailKit])

@@ -175,6 +175,11 @@ struct ValueFlowRunTests {
         try write("- text: draft\n- save-file: \"${scratch}/draft.txt\"\n- text: \"${previous.path}\"", in: folder)
         let report = try await relay(["check", "--permissions", "w.yaml"], in: folder)
         #expect(!report.standardOutput.contains("write:"), "\(report.standardOutput)")
+        // A path that leaves it with .. is not the scratch folder's: the report says the run decides it.
+        try write("- text: x\n- save-file: \"${scratch}/../out.txt\"", in: folder)
+        let leaving = try await relay(["check", "--permissions", "w.yaml"], in: folder)
+        #expect(leaving.standardOutput.contains("write:"), "\(leaving.standardOutput)")
+        try write("- text: draft\n- save-file: \"${scratch}/draft.txt\"\n- text: \"${previous.path}\"", in: folder)
         let run = try await relay(["run", "w.yaml"], in: folder)
         #expect(run.status == 0, "\(run.standardError)")
         let path = run.standardOutput.trimmingCharacters(in: .newlines)

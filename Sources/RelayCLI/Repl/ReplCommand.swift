@@ -32,10 +32,12 @@ struct ReplCommand: AsyncParsableCommand {
         let answers = sessionOptions.interaction(interactive: interactive)
         let opener = sessionOptions.opener()
         let terminal = TerminalState()
+        // One scratch folder for the session: a file one line makes there, the next finds.
+        let scratch = ScratchFolder()
         let session = ReplSession(loader: loader, journalRoot: UndoHistory.defaultRoot) { journal in
             RunEnvironment(
                 interaction: answers, output: TerminalRunOutput(json: false, terminal: terminal, secrets: gate.secrets), loader: loader, journal: journal,
-                opener: opener, gate: gate, secretSource: SecretStore.source)
+                scratchFolder: scratch, opener: opener, gate: gate, secretSource: SecretStore.source)
         }
         var repl = Repl(session: session, registry: registry, interactive: interactive, terminal: terminal, secrets: gate.secrets)
         if interactive {

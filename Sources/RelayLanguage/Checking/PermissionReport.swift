@@ -147,6 +147,11 @@ public struct PermissionReport: Sendable {
         case .expression(let expression): first = expression
         case .interpolation(let parts):
             guard case .expression(let expression)? = parts.first else { return false }
+            // `${scratch}/../x` leaves it: that path is the run's to decide, and the gate's to ask.
+            for part in parts {
+                guard case .text(let text) = part else { continue }
+                if text.split(separator: "/").contains("..") { return false }
+            }
             first = expression
         default: first = nil
         }
