@@ -114,7 +114,7 @@ struct ValueFlowRunTests {
             """
             - find-files: { in: ., where: { type: public.image } }
               as: images
-            - find-files: { in: ., where: { type: { is-any-of: [image, pdf] } } }
+            - find-files: { in: ., where: { type: { any-of: [image, pdf] } } }
               as: either
             - find-files: { in: ., where: { type: text } }
               as: texts

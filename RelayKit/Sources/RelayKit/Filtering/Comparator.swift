@@ -8,6 +8,16 @@ public enum Comparator: String, CaseIterable, Sendable, Hashable {
     /// The name workflows write.
     public var name: String { rawValue }
 
+    /// The comparator a workflow names: its name, or `any-of` for `is-any-of` (`name: { any-of:
+    /// [a.txt, b.txt] }`, as a Shortcuts user says it).
+    public init?(named name: String) {
+        if name == "any-of" {
+            self = .isAnyOf
+        } else {
+            self.init(rawValue: name)
+        }
+    }
+
     private static let textual: [Comparator] = [
         .is, .isNot, .contains, .doesNotContain, .beginsWith, .endsWith, .matches, .isAnyOf, .hasAnyValue,
     ]

@@ -133,7 +133,7 @@ public struct FilterCondition: Sendable {
         }
         var conditions: [FilterCondition] = []
         for (name, operand) in entries where name != "case-sensitive" {
-            guard let comparator = Comparator(rawValue: name) else {
+            guard let comparator = Comparator(named: name) else {
                 let names = Comparator.allCases.map(\.name)
                 throw FilterError(
                     "unknown comparator '\(name)' for '\(property)'\(Suggestions.didYouMean(name, in: names)) (comparators: \(names.joined(separator: ", ")))",
