@@ -41,6 +41,7 @@ struct UndoTests {
         "- read-file: a.bin\n- move-file: sub/",
         "- read-file: a.bin\n- copy-file: { to: b.txt, overwrite: true }",
         "- read-file: a.bin\n- delete-file",
+        "- delete-file: sub/",
         "- find-files: .\n- filter: { where: { name: { ends-with: .txt } } }\n- delete-file",
         "- read-file: a.bin\n- make-archive: out.zip",
         "- create-folder: made/deeper\n- text: inside\n- save-file: made/deeper/x.txt",

@@ -213,16 +213,19 @@ struct CopyFile: Intent {
 
 /// `delete-file`: into Relay's trash.
 struct DeleteFile: Intent {
-    static let summary = "Deletes the input file into Relay's trash; 'relay undo' puts it back."
+    static let summary = "Deletes the input file, or folder with all it holds, into Relay's trash; 'relay undo' puts it back."
     static let examples = [
         IntentExample("- read-file: old.log\n- delete-file"),
+        IntentExample("- delete-file: build/"),
     ]
     static let output = ValueType.nothing
 
     @Parameter(primary: true, input: true, summary: "The file.", access: .write, existing: true) var file: FileReference
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
-        let path = try existingFile(file)
+        // A folder goes whole, as a file does: into the journal, undone whole.
+        let path = file.foundThisStep.map(\.path) ?? file.path
+        guard file.exists else { throw IntentError("no such file or folder: '\(file.shownPath)'") }
         try await changing { () throws(FileOperationError) in try await context.fileChanges.delete(path) }
         return .nothing
     }

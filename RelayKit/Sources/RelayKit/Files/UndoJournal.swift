@@ -110,6 +110,12 @@ public final class UndoJournal: @unchecked Sendable {
         } else if rename(path, target) == 0 {
             return
         }
+        // A folder is kept whole by a rename only: the journal must be on its file system.
+        var info = stat()
+        if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+            throw FileOperationError(
+                "cannot delete the folder '\(Excerpt.start(of: path))' into Relay's trash: it is on another file system than the trash (\(folder.path)); delete its files instead")
+        }
         try AtomicFile.moveAcrossFileSystems(path, to: target, stop: stop)
     }
 
