@@ -92,6 +92,45 @@ public final class ReplSession {
         return header + "steps:\n" + entries.map(Self.asStep).joined(separator: "\n") + "\n"
     }
 
+    /// The entries as a workflow file kept in `folder`: the same text when that is the working
+    /// folder; else each path written relative to the working folder in a parameter that reads or
+    /// writes files is written out whole, so that the file points where the session's steps did
+    /// (a workflow's relative paths are taken from its own folder).
+    public func workflowText(savedIn folder: String) -> String {
+        let text = workflowText
+        let working = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
+        let target = URL(fileURLWithPath: folder, relativeTo: URL(fileURLWithPath: working)).standardizedFileURL.path
+        guard target != working else { return text }
+        let file = SourceFile(path: target + "/saved.yaml", text: text)
+        guard let workflow = loader.load(file, predefined: []).workflow else { return text }
+        var replacements: [(range: SourceRange, path: String)] = []
+        func collect(_ steps: [PlannedStep]) {
+            for step in steps {
+                if case .action(let action) = step.kind {
+                    for (index, parameter) in action.definition.parameters.enumerated()
+                    where parameter.access == .read || parameter.access == .write || parameter.type == .file {
+                        guard let template = action.arguments[index], case .literal(.text(let path)) = template.kind,
+                            !path.isEmpty, !path.hasPrefix("/"), !path.hasPrefix("~")
+                        else { continue }
+                        let absolute = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: working)).standardizedFileURL.path
+                        replacements.append((template.range, absolute + (path.hasSuffix("/") ? "/" : "")))
+                    }
+                }
+                for block in step.blocks { collect(block) }
+            }
+        }
+        collect(workflow.steps)
+        // Replaced from the end, by byte offsets, so that each earlier place stays where it was.
+        var bytes = Array(text.utf8)
+        for replacement in replacements.sorted(by: { $0.range.start > $1.range.start }) {
+            guard let start = file.index(of: replacement.range.start), let end = file.index(of: replacement.range.end), start <= end else { continue }
+            let quoted = "\"" + replacement.path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            let from = text.utf8.distance(from: text.startIndex, to: start), to = text.utf8.distance(from: text.startIndex, to: end)
+            bytes.replaceSubrange(from..<to, with: Array(quoted.utf8))
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// An entry as an item of a workflow's `steps:` list (so positions shift by one line and
     /// four columns; see `relocated`).
     private static func asStep(_ entry: String) -> String {

@@ -131,6 +131,25 @@ struct ReplTests {
         #expect(result.standardOutput.hasSuffix("hi   # a text\n"), "\(result.standardOutput)")
     }
 
+    @Test(":save to another folder keeps the paths pointing where the session's steps did")
+    func saveElsewhere() async throws {
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        let result = try await repl(
+            "text: hi\nsave-file: { to: out.txt, overwrite: true }\n:save sub/w.yaml\n:save here.yaml\n", arguments: ["--allow-write=\(folder.path)"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let elsewhere = try String(contentsOf: folder.appendingPathComponent("sub/w.yaml"), encoding: .utf8)
+        let out = folder.appendingPathComponent("out.txt").standardizedFileURL.path
+        #expect(elsewhere.contains("to: \"\(out)\""), "\(elsewhere)")
+        #expect(try String(contentsOf: folder.appendingPathComponent("here.yaml"), encoding: .utf8).contains("to: out.txt"))
+        // Run from its own folder, the saved workflow writes where the session did.
+        try FileManager.default.removeItem(atPath: out)
+        let run = try await RelayProcess.running(
+            ["run", "sub/w.yaml", "--allow-write=\(folder.path)"], in: folder, environment: ["XDG_STATE_HOME": folder.appendingPathComponent("state").path])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(FileManager.default.fileExists(atPath: out))
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("sub/out.txt").path))
+    }
+
     @Test("--package loads a package's actions into the session")
     func packages() async throws {
         let result = try await repl("trails.suggest-trails: long\ncount\n", arguments: ["--package", PackageTests.trailKit])

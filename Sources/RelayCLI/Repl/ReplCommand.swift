@@ -203,7 +203,9 @@ struct Repl {
             return
         }
         do throws(FileOperationError) {
-            try AtomicFile.write(Data(session.workflowText.utf8), to: FileReference(path: path).originalPath)
+            let destination = FileReference(path: path).originalPath
+            let text = session.workflowText(savedIn: (destination as NSString).deletingLastPathComponent)
+            try AtomicFile.write(Data(text.utf8), to: destination)
             StandardStreams.writeOutput("saved \(session.entries.count) step\(session.entries.count == 1 ? "" : "s") to \(path)\n")
         } catch {
             StandardStreams.writeError("error: :save: \(error.message)\n")

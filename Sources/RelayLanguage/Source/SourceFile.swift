@@ -86,6 +86,13 @@ public final class SourceFile: Sendable {
         return SourcePosition(line: number + 1, column: text[start..<min(index, lines[number].upperBound)].count + 1)
     }
 
+    /// The index in `text` of `position`, or nil when the text has no such place.
+    public func index(of position: SourcePosition) -> String.Index? {
+        guard position.line >= 1, position.line <= lines.count, position.column >= 1 else { return nil }
+        let range = lines[position.line - 1]
+        return text.index(range.lowerBound, offsetBy: position.column - 1, limitedBy: range.upperBound)
+    }
+
     /// Where counting columns last stopped (see `column(line:scalars:cursor:)`).
     public struct ColumnCursor {
         var line = 0
