@@ -42,6 +42,20 @@ struct DesktopTests {
         #expect(ran.standardOutput == "copied ✓\n")
     }
 
+    @Test("the program a step starts by itself is named in the report and asked for before the first step")
+    func programAskedUpFront() async throws {
+        let folder = try fakePrograms(["xclip": "cat > /dev/null"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let environment = ["PATH": folder.appendingPathComponent("bin").path + ":/usr/bin:/bin", "WAYLAND_DISPLAY": ""]
+        let file = try workflow("- text: a\n- save-file: { to: marker.txt, overwrite: true }\n- set-clipboard", in: folder)
+        let report = try await RelayProcess.running(["check", "--permissions", file], in: folder, environment: environment)
+        #expect(report.standardOutput.contains("run:\n  xclip  (step 3 set-clipboard"), "\(report.standardOutput)")
+        let refused = try await RelayProcess.running(["run", file, "--allow-write=\(folder.path)"], in: folder, environment: environment)
+        #expect(refused.status == 4)
+        #expect(refused.standardError.contains("needs to start xclip"), "\(refused.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("marker.txt").path), "a step ran before the question")
+    }
+
     @Test("without a clipboard program the error says what to install")
     func noClipboard() async throws {
         let folder = try fakePrograms([:])

@@ -57,6 +57,7 @@ struct GetClipboard: Intent {
     ]
     static let output = ValueType.text
     static let capabilities: [Capability] = [.run]
+    static var programs: [String] { DesktopPrograms.available(DesktopPrograms.paste).map { [$0.name] } ?? [] }
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         let bytes = try await DesktopPrograms.run(DesktopPrograms.paste, job: "read the clipboard", context)
@@ -72,6 +73,7 @@ struct SetClipboard: Intent {
     ]
     static let output = ValueType.any
     static let capabilities: [Capability] = [.run]
+    static var programs: [String] { DesktopPrograms.available(DesktopPrograms.copy).map { [$0.name] } ?? [] }
 
     @Parameter(primary: true, input: true, summary: "What to copy, as text.") var value: Value
 
@@ -90,6 +92,8 @@ struct Notify: Intent {
     ]
     static let output = ValueType.any
     static let capabilities: [Capability] = [.run]
+    /// The program that shows it here: none where it is printed instead.
+    static var programs: [String] { ["notify-send", "osascript"].first { ProgramRun.find($0) != nil }.map { [$0] } ?? [] }
 
     @Parameter(input: true, summary: "Passed on.") var value: Value
     @Parameter(primary: true, summary: "The notification's text.") var body: String

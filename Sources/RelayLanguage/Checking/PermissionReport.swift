@@ -286,6 +286,11 @@ public struct PermissionReport: Sendable {
         }
         let folder = libraryFolder(of: action)
         for capability in definition.capabilities where !named.contains(capability) {
+            // A program the action starts by itself is named: asked for before the first step.
+            if capability == .run, !definition.programs.isEmpty {
+                for program in definition.programs { need(.run, program, nil) }
+                continue
+            }
             need(capability, [.read, .write].contains(capability) ? folder : nil, nil)
         }
     }

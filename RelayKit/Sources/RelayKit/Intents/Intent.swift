@@ -21,6 +21,11 @@ public protocol Intent: SendableMetatype {
     /// library folder it keeps); what parameters name is declared with them (`@Parameter(access:)`).
     /// None by default.
     static var capabilities: [Capability] { get }
+    /// The programs the intent starts that no parameter names (`.run` in `capabilities`), by the
+    /// name it asks the gate with: what `relay check --permissions` lists and the run asks for
+    /// before its first step. On this machine: a job several programs can do names the one it
+    /// would start. None by default.
+    static var programs: [String] { get }
     /// Worked examples: steps that use the action, and what such a run prints. `relay describe`
     /// and Docs/Actions.md show them, and a test runs each one (Docs/Packages.md, "Examples").
     static var examples: [IntentExample] { get }
@@ -38,6 +43,7 @@ extension Intent {
     public static var title: String { Naming.title(fromName: name) }
     public static var supportedModes: IntentModes { .all }
     public static var capabilities: [Capability] { [] }
+    public static var programs: [String] { [] }
     public static var examples: [IntentExample] { [] }
 }
 
