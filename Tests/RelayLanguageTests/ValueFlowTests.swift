@@ -99,4 +99,19 @@ import Testing
         #expect(errors("steps:\n  - match: a\n    case-sensitive: maybe\n    cases:\n      pdf: []\n").contains { $0.contains("'case-sensitive' takes true or false") })
         #expect(errors("steps:\n  - text: \"${'a' === 'A'} ${'a' !== 'b'}\"\n").isEmpty)
     }
+
+    @Test("a list's items have a type the checker holds an action run once per item to")
+    func itemTypes() {
+        #expect(errors("steps:\n  - list: [1, 2]\n  - delete-file\n")
+            == ["'delete-file' takes a file that exists as input, but the previous step, 'list' (line 2), outputs a list of numbers"])
+        // Kept through the steps that only pick from the list, and through input:.
+        #expect(errors("steps:\n  - list: [1, 2]\n  - filter: { where: { item: { greater-than: 1 } } }\n  - sort-list\n  - rename-file: x\n")
+            .contains { $0.contains("outputs a list of numbers") })
+        #expect(errors("steps:\n  - delete-file:\n    input: [1, 2]\n").contains { $0.contains("'input:' gives a list of numbers") })
+        // Items that may convert, items of mixed types, and unknown items are left to the run.
+        #expect(errors("steps:\n  - split-text: { by: spaces }\n    input: \"a b\"\n  - change-case: upper\n").isEmpty)
+        #expect(errors("steps:\n  - find-files: .\n  - rotate-image: 90\n").isEmpty)
+        #expect(errors("steps:\n  - list: [a.txt, 2]\n  - delete-file\n").isEmpty)
+        #expect(errors("steps:\n  - list: [1, 2]\n  - for-each:\n    do:\n      - number: 3\n  - delete-file\n").isEmpty)
+    }
 }

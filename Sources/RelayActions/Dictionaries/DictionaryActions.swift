@@ -31,6 +31,7 @@ struct GetKeys: Intent {
         IntentExample("- dictionary: { a: 1, b: 2 }\n- get-keys", output: "a\nb"),
     ]
     static let output = ValueType.list
+    static let outputItem: ValueType? = .text
 
     @Parameter(primary: true, input: true, summary: "The dictionary.") var dictionary: ValueDictionary
 

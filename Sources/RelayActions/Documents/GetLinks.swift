@@ -11,6 +11,7 @@ struct GetLinks: Intent {
             output: "https://example.com/map\nhttps://example.com/trails"),
     ]
     static let output = ValueType.list
+    static let outputItem: ValueType? = .url
 
     @Parameter(input: true, summary: "Text (read as Markdown), rich text, a document file, a URL, or a list of them.", access: .read)
     var value: Value

@@ -51,6 +51,7 @@ struct SplitPDF: Intent {
         IntentExample("- read-file: scans.pdf\n- split-pdf\n- count"),
     ]
     static let output = ValueType.list
+    static let outputItem: ValueType? = .file
 
     @Parameter(input: true, summary: "The PDF file.", accepts: [.pdf], access: .read) var pdf: FileReference
     @Parameter(primary: true, summary: "How many pages each part has.") var pages: Int = 1

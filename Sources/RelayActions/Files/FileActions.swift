@@ -34,6 +34,7 @@ struct FindFiles: Intent {
         IntentExample("- find-files: ~/Downloads\n  where: { extension: pdf, size: { greater-than: 1 MB } }\n  sort: { by: size, order: descending }\n  limit: 5"),
     ]
     static let output = ValueType.list
+    static let outputItem: ValueType? = .file
 
     @Parameter(name: "in", primary: true, summary: "The folder to look in.", access: .read) var folder: FileReference
     @Parameter(summary: "Look in subfolders too.") var recursive: Bool = false

@@ -7,6 +7,7 @@ struct SplitText: Intent {
         IntentExample("- text: \"red, green, blue\"\n- split-text: \", \"", output: "red\ngreen\nblue"),
     ]
     static let output = ValueType.list
+    static let outputItem: ValueType? = .text
 
     @Parameter(input: true, summary: "The text to split.") var text: String
     @Parameter(primary: true, summary: "'newline', 'spaces', 'characters', or any separator text.") var by: String = "newline"

@@ -14,6 +14,7 @@ public enum ActionCatalog {
         entry["summary"] = .text(action.summary)
         entry["input"] = action.inputParameter.map { .text($0.name) } ?? .nothing
         entry["output"] = .text(action.output.name)
+        if let item = action.outputItem { entry["output-item"] = .text(item.name) }
         entry["capabilities"] = .list(action.capabilities.map { .text($0.rawValue) })
         entry["foreground-only"] = .boolean(action.isForegroundOnly)
         entry["examples"] = .list(action.examples.map { example in
@@ -79,7 +80,7 @@ public enum ActionCatalog {
         } else {
             lines.append("Input:   none (the previous output is ignored)")
         }
-        lines.append("Output:  \(action.output.name)")
+        lines.append("Output:  \(action.outputDescription)")
         if let primary = action.primaryIndex.map({ action.parameters[$0] }) {
             lines.append("Primary: \(primary.name), written after the name (- \(action.name): \(placeholder(for: primary)))")
         } else {
@@ -187,7 +188,7 @@ public enum ActionCatalog {
             output += "\n## \(package)\n"
             for action in actions where action.package == package {
                 output += "\n### `\(action.name)` — \(action.title)\n\n\(action.summary)\n\n"
-                output += "Output: `\(action.output.name)`.\n"
+                output += "Output: `\(action.outputDescription)`.\n"
                 if let needs = needs(action, code: { "`\($0)`" }) { output += "Needs: \(needs) (Docs/Security.md).\n" }
                 if !action.parameters.isEmpty {
                     output += "\n| parameter | type | | default | description |\n|---|---|---|---|---|\n"

@@ -19,6 +19,9 @@ public struct Checker {
     /// The step whose output the step being checked receives when it names no input, as messages
     /// name it (`'number' (line 3)`); nil for the workflow's input.
     private var producer: String?
+    /// When the previous output is a list whose items' type is known (`find-files`: files; a
+    /// literal list of numbers): that type, which an action run once per item is held to.
+    private var item: ValueType?
 
     /// Checks `workflow`. `predefined` are variables given from outside (`--set`).
     /// The checked workflow is nil when there were errors.
@@ -104,10 +107,10 @@ public struct Checker {
     private mutating func checkBlock(_ steps: [Step], blockVariables: Set<String>, previous: ValueType?) -> [PlannedStep] {
         scope.blockVariables.append(blockVariables)
         // Each branch's first step receives what the control step received.
-        let before = producer
+        let before = (producer, item)
         defer {
             scope.blockVariables.removeLast()
-            producer = before
+            (producer, item) = before
         }
         var blockPrevious = previous
         return checkSteps(steps, previous: &blockPrevious)
@@ -141,7 +144,12 @@ public struct Checker {
         }
         if let condition = modifiers.condition { warnIfPlainText(condition, as: "when") }
         var stepInput = previous
-        if let input = modifiers.input { stepInput = input.literalValue?.type ?? nil }
+        var stepItem = item
+        if let input = modifiers.input {
+            stepInput = input.literalValue?.type ?? nil
+            stepItem = input.literalValue.flatMap(Self.itemType)
+        }
+        var outputItem: ValueType?
         let onError: PlannedErrorHandling?
         switch modifiers.onError {
         case .none: onError = nil
@@ -155,7 +163,8 @@ public struct Checker {
         switch step.kind {
         case .action(let call):
             name = call.name.text
-            kind = checkAction(call, input: stepInput, hasInputModifier: modifiers.input != nil, output: &output)
+            kind = checkAction(
+                call, input: stepInput, item: stepItem, hasInputModifier: modifiers.input != nil, output: &output, outputItem: &outputItem)
         case .conditional(let conditional):
             name = "if"
             checkReferences(conditional.condition)
@@ -230,6 +239,7 @@ public struct Checker {
         }
         if let outputVariable = modifiers.outputVariable { scope.runVariables.insert(outputVariable.text) }
         previous = modifiers.condition == nil ? output : (output == stepInput ? output : nil)
+        item = modifiers.condition == nil ? outputItem : (outputItem == stepItem ? outputItem : nil)
         guard let kind else { return nil }
         if let label = modifiers.label { name = label }
         return PlannedStep(
@@ -258,7 +268,7 @@ public struct Checker {
     // MARK: - Actions
 
     private mutating func checkAction(
-        _ call: ActionCall, input: ValueType?, hasInputModifier: Bool, output: inout ValueType?
+        _ call: ActionCall, input: ValueType?, item: ValueType?, hasInputModifier: Bool, output: inout ValueType?, outputItem: inout ValueType?
     ) -> PlannedStep.Kind? {
         let name = call.name.text
         let action: ActionDefinition
@@ -298,6 +308,13 @@ public struct Checker {
         if let inputIndex = action.inputIndex, arguments[inputIndex] == nil, let input {
             let parameter = action.parameters[inputIndex]
             let mapsOverList = input == .list && action.mapsOverListInput
+            // Run once per item: each item is what must become the input's type.
+            if mapsOverList, let item, let why = neverConverts(item, to: ConversionTarget(parameter: parameter)) {
+                let source = hasInputModifier ? "'input:' gives" : producer.map { "the previous step, \($0), outputs" } ?? "the workflow's input is"
+                report(
+                    InputMismatch.message(action: action.name, wants: ConversionTarget(parameter: parameter), "\(source) a list of \(Self.plural(item))"),
+                    at: call.name.range, notes: ["note: the action runs once per item; \(why)", InputMismatch.help(making: parameter.type)])
+            }
             if !mapsOverList, let why = neverConverts(input, to: ConversionTarget(parameter: parameter)) {
                 let source = hasInputModifier ? "'input:' gives" : producer.map { "the previous step, \($0), outputs" } ?? "the workflow's input is"
                 report(
@@ -309,9 +326,11 @@ public struct Checker {
             output = nil
         } else if input == .list, action.mapsOverListInput, arguments[action.inputIndex ?? 0] == nil {
             output = .list
+            outputItem = [.any, .nothing, .list].contains(action.output) ? nil : action.output
         } else {
             output = action.output
         }
+        if action.output == .list, outputItem == nil { outputItem = itemOutput(of: action, arguments, receiving: item) }
         return .action(PlannedAction(definition: action, arguments: arguments))
     }
 
@@ -541,6 +560,33 @@ public struct Checker {
     }
 
     // MARK: - Types
+
+    /// The type of each item of a list output: as the action declares it; the items it was given,
+    /// for one that only keeps, orders or picks from them (`filter`, `sort-list`); the items
+    /// written, for one that outputs the list written after its name (`list: [1, 2]`).
+    private func itemOutput(of action: ActionDefinition, _ arguments: [Template?], receiving item: ValueType?) -> ValueType? {
+        if let declared = action.outputItem { return declared }
+        if let input = action.inputParameter, [.list, .any].contains(input.type), action.capabilities.isEmpty {
+            return action.inputIndex.flatMap { arguments[$0] } == nil ? item : arguments[action.inputIndex ?? 0]?.literalValue.flatMap(Self.itemType)
+        }
+        if action.inputIndex == nil, let primary = action.primaryIndex, action.parameters[primary].type == .list {
+            return arguments[primary]?.literalValue.flatMap(Self.itemType)
+        }
+        return nil
+    }
+
+    /// The one type of every item of a literal list, or nil (not a list, empty, or mixed).
+    static func itemType(of value: Value) -> ValueType? {
+        guard case .list(let items) = value, let first = items.first?.type, first != .nothing else { return nil }
+        return items.allSatisfy { $0.type == first } ? first : nil
+    }
+
+    /// `numbers`, `files`, `dictionaries`: a type's name for several.
+    static func plural(_ type: ValueType) -> String {
+        let name = type.name
+        if name.hasSuffix("y") { return String(name.dropLast()) + "ies" }
+        return name.hasSuffix("s") ? name : name + "s"
+    }
 
     /// A declared output is kept (Docs/Language.md, "A workflow file"): a last step that always
     /// gives nothing is an error, one that may give nothing a warning.

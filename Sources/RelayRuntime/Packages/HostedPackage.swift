@@ -130,7 +130,7 @@ public final class HostedPackage: @unchecked Sendable {
             return try ActionDefinition(
                 name: "\(manifest.name).\(name)", shortName: name, package: manifest.name, title: action.title, summary: action.summary,
                 parameters: action.parameters, output: action.output, supportedModes: action.supportedModes,
-                capabilities: action.capabilities, source: path, examples: action.examples
+                capabilities: action.capabilities, source: path, examples: action.examples, outputItem: action.outputItem
             ) { [self] arguments, context in
                 try await perform(name, arguments, context: context)
             }

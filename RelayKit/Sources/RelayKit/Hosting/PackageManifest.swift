@@ -9,6 +9,8 @@ public struct PackageManifest: Sendable {
         public var title: String
         public var summary: String
         public var output: ValueType
+        /// Each item's type, for a list output (`Intent.outputItem`).
+        public var outputItem: ValueType? = nil
         public var supportedModes: IntentModes
         /// What the action may touch (with what its parameters name).
         public var capabilities: [Capability] = []
@@ -59,8 +61,8 @@ public struct PackageManifest: Sendable {
         actions = definitions.map { definition in
             Action(
                 name: definition.shortName, title: definition.title, summary: definition.summary, output: definition.output,
-                supportedModes: definition.supportedModes, capabilities: definition.capabilities, parameters: definition.parameters,
-                examples: definition.examples)
+                outputItem: definition.outputItem, supportedModes: definition.supportedModes, capabilities: definition.capabilities,
+                parameters: definition.parameters, examples: definition.examples)
         }
         entities = package.allEntities().map { descriptor in
             EntityType(
@@ -90,13 +92,15 @@ public struct PackageManifest: Sendable {
     public var json: Value {
         var root: ValueDictionary = ["protocol": .number(Double(protocolVersion)), "name": .text(name)]
         root["actions"] = .list(actions.map { action in
-            [
+            var entry: ValueDictionary = [
                 "name": .text(action.name), "title": .text(action.title), "summary": .text(action.summary),
                 "output": .text(action.output.name), "foreground-only": .boolean(!action.supportedModes.contains(.background)),
                 "capabilities": .list(action.capabilities.map { .text($0.rawValue) }),
                 "parameters": .list(action.parameters.map(Self.json)),
                 "examples": .list(action.examples.map { ["steps": .text($0.steps), "output": $0.output.map { .text($0) } ?? .nothing] }),
             ]
+            if let item = action.outputItem { entry["output-item"] = .text(item.name) }
+            return .dictionary(entry)
         })
         root["entities"] = .list(entities.map { type in
             var entry: ValueDictionary = [
@@ -190,6 +194,7 @@ public struct PackageManifest: Sendable {
                 Action(
                     name: try Self.text(entry, "name"), title: try Self.text(entry, "title"), summary: entry["summary"]?.textValue ?? "",
                     output: ValueType(described: try Self.text(entry, "output")),
+                    outputItem: entry["output-item"].flatMap { $0.isNothing ? nil : ValueType(described: $0.textValue) },
                     supportedModes: entry["foreground-only"] == .boolean(true) ? .foreground : .all,
                     capabilities: try Self.list(entry, "capabilities").map(Self.capability), parameters: parameters,
                     examples: Self.list(entry, "examples").compactMap { example in

@@ -90,6 +90,10 @@ public final class ActionDefinition: Sendable {
     public let summary: String
     public let parameters: [ParameterDefinition]
     public let output: ValueType
+    /// For a list output, each item's type, when the action declares it (`Intent.outputItem`).
+    public let outputItem: ValueType?
+    /// `list of file`, or the output's name.
+    public var outputDescription: String { outputItem.map { "\(output.name) of \($0.name)" } ?? output.name }
     /// The index of the parameter the previous step's output fills, if any.
     public let inputIndex: Int?
     /// The index of the parameter a scalar or sequence after the action name fills, if any.
@@ -130,7 +134,7 @@ public final class ActionDefinition: Sendable {
     public init(
         name: String, shortName: String, package: String, title: String, summary: String, parameters: [ParameterDefinition],
         output: ValueType, supportedModes: IntentModes = .all, capabilities: [Capability] = [], source: String? = nil,
-        examples: [IntentExample] = [], programs: [String] = [], performer: @escaping @Sendable ([Value?], any IntentContext) async throws -> IntentResult
+        examples: [IntentExample] = [], programs: [String] = [], outputItem: ValueType? = nil, performer: @escaping @Sendable ([Value?], any IntentContext) async throws -> IntentResult
     ) throws(IntentDeclarationError) {
         let inputs = parameters.indices.filter { parameters[$0].isInput }
         let primaries = parameters.indices.filter { parameters[$0].isPrimary }
@@ -159,6 +163,7 @@ public final class ActionDefinition: Sendable {
         self.source = source
         self.examples = examples
         self.programs = programs
+        self.outputItem = output == .list ? outputItem : nil
         self.inputIndex = inputs.first
         self.primaryIndex = primaries.first
         self.performer = performer
@@ -186,7 +191,7 @@ public final class ActionDefinition: Sendable {
         try self.init(
             name: prefixed ? "\(package).\(I.name)" : I.name, shortName: I.name, package: package, title: I.title,
             summary: I.summary, parameters: parameters, output: I.output, supportedModes: I.supportedModes,
-            capabilities: I.capabilities, examples: I.examples, programs: I.programs
+            capabilities: I.capabilities, examples: I.examples, programs: I.programs, outputItem: I.outputItem
         ) { arguments, context in
             let instance: I
             let storages: [any AnyParameterStorage]

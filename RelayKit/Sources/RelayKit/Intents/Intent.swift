@@ -26,6 +26,10 @@ public protocol Intent: SendableMetatype {
     /// before its first step. On this machine: a job several programs can do names the one it
     /// would start. None by default.
     static var programs: [String] { get }
+    /// For an `output` of `.list`: the type of each item (`list of file`, `list of issue`), which
+    /// the checker holds the next step to (Docs/Language.md, "How values flow"); nil when the
+    /// items may be of any type. Nil by default.
+    static var outputItem: ValueType? { get }
     /// Worked examples: steps that use the action, and what such a run prints. `relay describe`
     /// and Docs/Actions.md show them, and a test runs each one (Docs/Packages.md, "Examples").
     static var examples: [IntentExample] { get }
@@ -44,6 +48,7 @@ extension Intent {
     public static var supportedModes: IntentModes { .all }
     public static var capabilities: [Capability] { [] }
     public static var programs: [String] { [] }
+    public static var outputItem: ValueType? { nil }
     public static var examples: [IntentExample] { [] }
 }
 
