@@ -105,13 +105,27 @@ extension PackageTests {
         let described = try await relay(["describe", "library.books-in-genre"], package: Self.libraryKit)
         #expect(described.standardOutput.contains("- library.books-in-genre: Science Fiction"), "\(described.standardOutput)")
         #expect(described.standardOutput.contains("Fantasy"), "\(described.standardOutput)")
-        // Each example with an output runs and prints it.
-        for (name, steps, output) in [
-            ("books-in-genre", "  - library.books-in-genre: Science Fiction\n", "Dune\nDune Messiah\n"),
-            ("describe-holding", "  - library.describe-holding: Space\n", "Space is in the Study\n"),
-        ] {
-            let ran = try await library(["run", try libraryWorkflow("example-\(name).yaml", steps)])
-            #expect(ran.standardOutput == output, "\(name): \(ran.standardError)")
+        // Every example the package declares, as `relay describe` shows it, passes relay check, and
+        // each that says what it prints prints exactly that.
+        let listed = try await relay(["actions", "--json", "library."], package: Self.libraryKit)
+        guard case .list(let actions) = try JSONReader.value(from: listed.standardOutput) else {
+            Issue.record("relay actions --json printed no list: \(listed.standardError)")
+            return
         }
+        var ran = 0
+        for action in actions {
+            let name = try action.property("name").textValue
+            for (index, example) in try action.property("examples").asList.enumerated() {
+                let steps = try example.property("steps").textValue.split(separator: "\n").map { "  " + $0 + "\n" }.joined()
+                let file = try libraryWorkflow("example-\(name)-\(index).yaml", steps)
+                let checked = try await library(["check", file])
+                #expect(checked.status == 0, "\(name) example \(index + 1): \(checked.standardError)")
+                guard case .text(let output) = try example.property("output") else { continue }
+                let result = try await library(["run", file])
+                #expect(result.standardOutput == output + "\n", "\(name) example \(index + 1): \(result.standardError)")
+                ran += 1
+            }
+        }
+        #expect(ran >= 3, "only \(ran) of the package's examples say what they print")
     }
 }
