@@ -64,4 +64,33 @@ extension PackageTests {
         }
         #expect(checked > 90, "only \(checked) blocks checked")
     }
+
+    @Test("a documented `relay run` of an example workflow prints what the docs show")
+    func documentedRunsPrintWhatTheyShow() async throws {
+        let docs = try FileManager.default.contentsOfDirectory(atPath: RelayProcess.root.appendingPathComponent("Docs").path)
+            .filter { $0.hasSuffix(".md") }.sorted().map { "Docs/\($0)" }
+        var compared = 0
+        for file in ["README.md"] + docs {
+            let text = try String(contentsOf: RelayProcess.root.appendingPathComponent(file), encoding: .utf8)
+            var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)[...]
+            while let start = lines.firstIndex(of: "```console") {
+                lines = lines[(start + 1)...]
+                guard let end = lines.firstIndex(of: "```") else { break }
+                let block = Array(lines[..<end])
+                lines = lines[(end + 1)...]
+                // `$ relay run workflows/NAME.yaml` alone, then what it prints, up to the next command.
+                for (index, line) in block.enumerated() where line.hasPrefix("$ relay run workflows/") {
+                    let words = line.dropFirst(2).split(separator: " ")
+                    guard words.count == 3, words[2].hasSuffix(".yaml") else { continue }
+                    let shown = block[(index + 1)...].prefix { !$0.hasPrefix("$ ") }
+                    let result = try await RelayProcess.running(["run", String(words[2])])
+                    // One that asks for a grant shows the question a terminal gets: not this run's.
+                    guard result.status == 0 else { continue }
+                    #expect(result.standardOutput == shown.map { $0 + "\n" }.joined(), "\(file): \(line)")
+                    compared += 1
+                }
+            }
+        }
+        #expect(compared >= 1)
+    }
 }
