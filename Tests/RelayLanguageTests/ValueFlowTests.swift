@@ -114,4 +114,16 @@ import Testing
         #expect(errors("steps:\n  - list: [a.txt, 2]\n  - delete-file\n").isEmpty)
         #expect(errors("steps:\n  - list: [1, 2]\n  - for-each:\n    do:\n      - number: 3\n  - delete-file\n").isEmpty)
     }
+
+    @Test("a sub-workflow's declared output is what its run-workflow step gives, held where it is used")
+    func subWorkflowOutput() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-flow-sub-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "output: number\nsteps:\n  - number: 5\n".write(to: folder.appendingPathComponent("five.yaml"), atomically: true, encoding: .utf8)
+        let path = folder.appendingPathComponent("main.yaml").path
+        let found = diagnostics("steps:\n  - run-workflow: five.yaml\n  - get-value: a\n", path: path).map(\.message)
+        #expect(found == ["'get-value' takes a dictionary as input, but the previous step, 'run-workflow' (line 2), outputs a number"])
+        #expect(diagnostics("steps:\n  - run-workflow: five.yaml\n  - round-number: 1\n", path: path).isEmpty)
+    }
 }

@@ -21,4 +21,21 @@ extension Checker {
         if !siblings.isEmpty { notes.append("note: beside it: \(siblings.prefix(10).joined(separator: ", "))\(siblings.count > 10 ? ", …" : "")") }
         report("\(what)\(Suggestions.didYouMean(name, in: siblings))", at: template.range, notes: notes)
     }
+
+    /// The output type a `run-workflow` step's workflow declares (`output:`), when its path is
+    /// written literally and the file is there: the step gives that type, which the next step is
+    /// held to. Nil when it declares none or cannot be read (the run reports that).
+    func subWorkflowOutput(_ action: ActionDefinition, _ arguments: [Template?]) -> ValueType? {
+        guard action.name == "run-workflow", let index = action.parameterIndex(named: "path"), let template = arguments[index],
+            case .text(let written)? = template.literalValue, !written.isEmpty
+        else { return nil }
+        let expanded = HomeFolder.expandingTilde(in: written)
+        let path = expanded.hasPrefix("/") ? expanded : (folder as NSString).appendingPathComponent(expanded)
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+            (attributes[.size] as? Int ?? Int.max) <= Limits.workflowBytes,
+            let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
+        else { return nil }
+        let declared = WorkflowParser.parse(SourceFile(path: path, text: text), entityTypes: registry.entityTypes).workflow?.output?.type
+        return declared == .any ? nil : declared
+    }
 }

@@ -331,6 +331,8 @@ public struct Checker {
             output = action.output
         }
         if action.output == .list, outputItem == nil { outputItem = itemOutput(of: action, arguments, receiving: item) }
+        // A sub-workflow's declared output is what the step gives (Docs/Language.md, "A workflow file").
+        if let declared = subWorkflowOutput(action, arguments) { output = declared }
         return .action(PlannedAction(definition: action, arguments: arguments))
     }
 
