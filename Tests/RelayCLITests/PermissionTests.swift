@@ -363,4 +363,18 @@ struct PermissionTests {
         #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent("data/f1.txt").path), "a step ran before the denial")
         #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("victim/data.txt").path))
     }
+
+    @Test("what a sub-workflow in the workflow's folder touches is reported and asked for before the first step")
+    func subWorkflowAskedAtOnce() async throws {
+        try FileManager.default.createDirectory(at: work.appendingPathComponent("lib"), withIntermediateDirectories: true)
+        try write("steps:\n  - save-file: { to: ../../victim/sub.txt, overwrite: true }\n", named: "lib/writer.yaml")
+        try write("steps:\n  - text: first\n  - save-file: { to: parent.txt, overwrite: true }\n  - run-workflow: lib/writer.yaml\n")
+        let report = try await relay(["check", "--permissions", "w.yaml"])
+        #expect(report.standardOutput.contains("which it runs:"), "\(report.standardOutput)")
+        #expect(report.standardOutput.contains("\(root.path)/victim/sub.txt"), "\(report.standardOutput)")
+        let denied = try await relay(["run", "w.yaml", "--allow-write=\(work.path)/parent.txt"])
+        #expect(denied.status == 4)
+        #expect(denied.standardError.contains("needs to write \(root.path)/victim/sub.txt"), "\(denied.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("parent.txt").path), "a step ran before the denial")
+    }
 }

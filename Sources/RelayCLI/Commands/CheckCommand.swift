@@ -21,7 +21,7 @@ struct CheckCommand: AsyncParsableCommand {
     func run() async throws {
         let base = try await packageOptions.loader()
         var all: [Diagnostic] = []
-        var reports: [(file: String, report: PermissionReport)] = []
+        var reports: [(file: String, report: PermissionReport, subWorkflows: [(path: String, report: PermissionReport)])] = []
         // The values of the secrets looked up, masked in whatever is printed.
         let secrets = RunSecrets()
         for file in files {
@@ -39,15 +39,30 @@ struct CheckCommand: AsyncParsableCommand {
                         .note, "'\(action.definition.name)' may need a person to answer it: without a terminal, run with --answer 'PROMPT=ANSWER' or --yes",
                         at: step.range))
             }
-            if permissions, let workflow { reports.append((file, PermissionReport(workflow, entityTypes: loader.registry.entityTypes))) }
+            if permissions, let workflow {
+                reports.append((file, PermissionReport(workflow, entityTypes: loader.registry.entityTypes), SubWorkflowReports.collect(workflow, loader: loader)))
+            }
         }
         if permissions, !all.contains(where: { $0.severity == .error }) {
             switch format {
             case .json:
-                let value: Value = reports.count == 1 ? reports[0].report.json : .dictionary(ValueDictionary(uniqueKeysWithValues: reports.map { ($0.file, $0.report.json) }))
+                let values = reports.map { entry -> Value in
+                    guard case .dictionary(var json) = entry.report.json, !entry.subWorkflows.isEmpty else { return entry.report.json }
+                    json["workflows-run"] = .dictionary(ValueDictionary(uniqueKeysWithValues: entry.subWorkflows.map { ($0.path, $0.report.json) }))
+                    return .dictionary(json)
+                }
+                let value: Value = reports.count == 1 ? values[0] : .dictionary(ValueDictionary(uniqueKeysWithValues: zip(reports.map(\.file), values).map { ($0, $1) }))
                 StandardStreams.writeOutput(JSONWriter.string(for: value, pretty: true) + "\n")
             case .text:
-                StandardStreams.writeOutput(reports.map { reports.count == 1 ? $0.report.text() : "\($0.file):\n" + $0.report.text() }.joined(separator: "\n"))
+                StandardStreams.writeOutput(reports.map { entry in
+                    var text = reports.count == 1 ? entry.report.text() : "\(entry.file):\n" + entry.report.text()
+                    // What the workflows it runs touch, asked for with its own before the first step.
+                    for sub in entry.subWorkflows {
+                        let lines = sub.report.text().split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
+                        text += "in \(sub.path), which it runs:\n\(lines)\n"
+                    }
+                    return text
+                }.joined(separator: "\n"))
             }
             RelayCommand.report(all, masking: secrets)
             return

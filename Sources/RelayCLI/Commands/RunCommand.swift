@@ -119,7 +119,9 @@ struct RunCommand: AsyncParsableCommand {
         let report = PermissionReport(workflow, entityTypes: loader.registry.entityTypes, variables: variables)
         if permissionOptions.declared { for (access, _) in report.declaredAccesses { gate.allow(access) } }
         if let (denials, commandLine) = await prompt.askBeforeRunning(
-            GrantPrompt.needs(of: report, gate: gate), command: Array(CommandLine.arguments.dropFirst()))
+            GrantPrompt.needs(
+                of: report, gate: gate, subWorkflows: SubWorkflowReports.collect(workflow, loader: loader, variables: variables).map(\.report)),
+            command: Array(CommandLine.arguments.dropFirst()))
         {
             Self.fail(denials, recording)
             if let commandLine { StandardStreams.writeError(commandLine + "\n") }

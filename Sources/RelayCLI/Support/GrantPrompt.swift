@@ -136,13 +136,13 @@ final class GrantPrompt: @unchecked Sendable {
     /// (Docs/Security.md, "Asking once"): what `permissions:` declares, when the workflow has the
     /// block, else the paths and hosts its steps write (a computed path as its literal folder). In
     /// a dry run, only reading: nothing is changed, sent or opened.
-    static func needs(of report: PermissionReport, gate: AccessGate) -> [Need] {
+    static func needs(of report: PermissionReport, gate: AccessGate, subWorkflows: [PermissionReport] = []) -> [Need] {
         // The block's declarations, then what the steps name that it does not cover (which
-        // `relay check` warns about): asked with the rest, so that no need known now is found
-        // only after earlier steps have run.
+        // `relay check` warns about), and what the workflows it runs name: asked with the rest,
+        // so that no need known now is found only after earlier steps have run.
         var candidates = report.declaredAccesses.map { Need(access: $0.access, step: nil, range: $0.range, reason: "permissions:") }
         let declared = candidates.map(\.access)
-        for need in report.needs {
+        for need in report.needs + subWorkflows.flatMap(\.needs) {
             guard let target = need.target, need.step > 0 else { continue }
             let access: Access =
                 switch need.capability {
@@ -152,7 +152,8 @@ final class GrantPrompt: @unchecked Sendable {
                 default: Access(need.capability, target)
                 }
             if declared.contains(where: { $0.covers(access) }) { continue }
-            candidates.append(Need(access: access, step: need.action, range: need.range, reason: "step \(need.step) \(need.action)"))
+            let place = need.range.file.path == report.file ? "" : " of \((need.range.file.path as NSString).lastPathComponent)"
+            candidates.append(Need(access: access, step: need.action, range: need.range, reason: "step \(need.step) \(need.action)\(place)"))
         }
         candidates.removeAll { $0.access.capability == .packages || (gate.isDryRun && $0.access.capability.hasEffects) }
         var needs: [Need] = []

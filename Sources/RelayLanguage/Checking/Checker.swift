@@ -206,6 +206,15 @@ public struct Checker {
                     notes: ["note: collect results with the for-each's output, the list of each item's last output (Docs/Language.md, \"Control steps\")"]))
             }
             let loopVariable = forEach.variable?.text
+            // A skipped last step gives its input, the item, as the item's output: a Shortcuts
+            // user writing `when:` there means to leave the item out, which `if` does.
+            if let last = forEach.body.last, let condition = last.modifiers.condition {
+                diagnostics.append(Diagnostic(
+                    .warning,
+                    "when this 'when:' is false, the step gives its input — the item — and the item is then in the for-each's output",
+                    at: condition.range,
+                    notes: ["help: to leave such items out, write the step inside an 'if' without 'else': - if: ... then: [the step] (an 'if' that runs nothing adds nothing)"]))
+            }
             let body = checkLoopBody(forEach.body, blockVariables: [loopVariable ?? "item", "index"], previous: nil)
             kind = .forEach(items: forEach.items, variable: loopVariable, parallel: forEach.parallel, body: body)
             output = .list

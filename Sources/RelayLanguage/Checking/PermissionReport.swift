@@ -379,6 +379,7 @@ public struct PermissionReport: Sendable {
     public func text(home: String = HomeFolder.path) -> String {
         let folder = URL(fileURLWithPath: file).deletingLastPathComponent().standardizedFileURL.path
         func shown(_ target: String) -> String {
+            if target == folder { return "." }
             if target.hasPrefix(folder + "/") { return "." + target.dropFirst(folder.count) }
             return ResolvedPath.abbreviated(target, home: home)
         }
