@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import RelayKit
 import RelayLanguage
@@ -59,7 +60,7 @@ struct CheckCommand: AsyncParsableCommand {
                     // What the workflows it runs touch, asked for with its own before the first step.
                     for sub in entry.subWorkflows {
                         let lines = sub.report.text().split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
-                        text += "in \(sub.path), which it runs:\n\(lines)\n"
+                        text += "in \(sub.report.file), which it runs:\n\(lines)\n"
                     }
                     return text
                 }.joined(separator: "\n"))

@@ -20,14 +20,17 @@ enum SubWorkflowReports {
         var pending = [workflow]
         while let current = pending.popLast(), found.count < limit {
             let folder = URL(fileURLWithPath: current.file.path).deletingLastPathComponent()
+            // Named as the caller was (relative to the working folder when it was), so that places read alike.
+            let shownFolder = (current.file.path as NSString).deletingLastPathComponent
             for (_, action) in current.actionSteps where action.definition.name == "run-workflow" {
                 guard let index = action.definition.parameterIndex(named: "path"), case .text(let written)? = action.arguments[index]?.literalValue,
                     !written.isEmpty
                 else { continue }
                 let expanded = HomeFolder.expandingTilde(in: written)
                 let path = URL(fileURLWithPath: expanded, relativeTo: folder).standardizedFileURL.path
+                let shown = expanded.hasPrefix("/") ? path : ((shownFolder.isEmpty ? expanded : shownFolder + "/" + expanded) as NSString).standardizingPath
                 guard ResolvedPath.path(ResolvedPath.resolve(path), isWithin: ResolvedPath.resolve(root)), seen.insert(path).inserted,
-                    let sub = loader.load(path: path).workflow
+                    let sub = loader.load(path: shown).workflow
                 else { continue }
                 found.append((path, PermissionReport(sub, entityTypes: loader.registry.entityTypes)))
                 pending.append(sub)
