@@ -135,8 +135,14 @@ extension Interpreter {
             return try await withStepErrors(step) {
                 let result = try await definition.perform(arguments: converted, context: context)
                 if let url = result.urlToOpen { try await context.open(url) }
-                if let problem = result.value.nestingProblem { throw RuntimeError(problem, step: step.displayName, at: step.range) }
-                return result.value
+                let value = result.value
+                // Only a list or a dictionary can nest: most steps give neither, and pay one look.
+                switch value {
+                case .list, .dictionary:
+                    if let problem = value.nestingProblem { throw RuntimeError(problem, step: step.displayName, at: step.range) }
+                default: break
+                }
+                return value
             }
         } catch let error as RuntimeError {
             // In a dry run, the first change an action asks the gate for ends it before it is made.

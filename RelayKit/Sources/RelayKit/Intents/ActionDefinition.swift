@@ -125,8 +125,10 @@ public final class ActionDefinition: Sendable {
     public let source: String?
     /// Worked examples (`Intent.examples`).
     public let examples: [IntentExample]
-    /// The programs the action starts that no parameter names (`Intent.programs`).
-    public let programs: [String]
+    /// The programs the action starts that no parameter names (`Intent.programs`): looked for
+    /// when asked (on PATH), not when the action is registered, which every run does.
+    public var programs: [String] { findPrograms() }
+    private let findPrograms: @Sendable () -> [String]
     private let performer: @Sendable ([Value?], any IntentContext) async throws -> IntentResult
 
     /// An action from its parts: for actions that are not Swift types in this process (a package
@@ -134,7 +136,7 @@ public final class ActionDefinition: Sendable {
     public init(
         name: String, shortName: String, package: String, title: String, summary: String, parameters: [ParameterDefinition],
         output: ValueType, supportedModes: IntentModes = .all, capabilities: [Capability] = [], source: String? = nil,
-        examples: [IntentExample] = [], programs: [String] = [], outputItem: ValueType? = nil, performer: @escaping @Sendable ([Value?], any IntentContext) async throws -> IntentResult
+        examples: [IntentExample] = [], programs: @escaping @Sendable () -> [String] = { [] }, outputItem: ValueType? = nil, performer: @escaping @Sendable ([Value?], any IntentContext) async throws -> IntentResult
     ) throws(IntentDeclarationError) {
         let inputs = parameters.indices.filter { parameters[$0].isInput }
         let primaries = parameters.indices.filter { parameters[$0].isPrimary }
@@ -162,7 +164,7 @@ public final class ActionDefinition: Sendable {
         parametersDeclareAccess = parameters.contains { $0.access != nil }
         self.source = source
         self.examples = examples
-        self.programs = programs
+        self.findPrograms = programs
         self.outputItem = output == .list ? outputItem : nil
         self.inputIndex = inputs.first
         self.primaryIndex = primaries.first
@@ -191,7 +193,7 @@ public final class ActionDefinition: Sendable {
         try self.init(
             name: prefixed ? "\(package).\(I.name)" : I.name, shortName: I.name, package: package, title: I.title,
             summary: I.summary, parameters: parameters, output: I.output, supportedModes: I.supportedModes,
-            capabilities: I.capabilities, examples: I.examples, programs: I.programs, outputItem: I.outputItem
+            capabilities: I.capabilities, examples: I.examples, programs: { I.programs }, outputItem: I.outputItem
         ) { arguments, context in
             let instance: I
             let storages: [any AnyParameterStorage]
