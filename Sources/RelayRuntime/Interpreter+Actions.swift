@@ -120,8 +120,15 @@ extension Interpreter {
                 folders: &folders)
         }
         var converted = arguments
-        for (index, parameter) in definition.parameters.enumerated() {
+        for index in arguments.indices {
             guard let argument = arguments[index] else { continue }
+            let parameter = definition.parameters[index]
+            // Most arguments are already what their parameter takes (a text for a text): kept
+            // as they are, with no async call and no copy of the parameter to hold across one.
+            if parameter.choices.isEmpty, parameter.accepts.isEmpty, let same = Conversions.unchanged(argument, for: ConversionTarget(parameter.type)) {
+                converted[index] = same
+                continue
+            }
             converted[index] = try await convert(argument, for: parameter, of: definition, step: step, chained: index == chained)
         }
         if Self.mayName(converted, definition) {
