@@ -126,4 +126,18 @@ import Testing
         #expect(found == ["'get-value' takes a dictionary as input, but the previous step, 'run-workflow' (line 2), outputs a number"])
         #expect(diagnostics("steps:\n  - run-workflow: five.yaml\n  - round-number: 1\n", path: path).isEmpty)
     }
+
+    @Test("a variable set in one place with a known type is held where it is used")
+    func variableTypes() {
+        let found = errors("steps:\n  - number: 5\n    as: n\n  - text: x\n  - delete-file: { file: \"${n}\" }\n  - delete-file:\n    input: ${n}\n")
+        #expect(found.contains("'delete-file' parameter 'file' takes a file that exists, but ${n} is a number (set at line 2)"), "\(found)")
+        #expect(found.contains { $0.contains("'input:' gives a number") }, "\(found)")
+        // Set in two places, or given from outside: no type to hold.
+        #expect(errors("steps:\n  - number: 5\n    as: n\n  - set: { n: a.txt }\n  - delete-file: { file: \"${n}\" }\n").isEmpty)
+        #expect(errors("variables: { n: a.txt }\nsteps:\n  - number: 5\n    as: n\n  - delete-file: { file: \"${n}\" }\n").isEmpty)
+        // A list of files kept in a variable runs once per file.
+        #expect(errors("steps:\n  - find-files: .\n    as: files\n  - text: x\n  - delete-file: { file: \"${files}\" }\n").isEmpty)
+        #expect(errors("steps:\n  - list: [1, 2]\n    as: l\n  - text: x\n  - delete-file: { file: \"${l}\" }\n")
+            .contains { $0.contains("but ${l} is a list of numbers") })
+    }
 }

@@ -22,6 +22,12 @@ public struct Checker {
     /// When the previous output is a list whose items' type is known (`find-files`: files; a
     /// literal list of numbers): that type, which an action run once per item is held to.
     private var item: ValueType?
+    /// The variables the workflow sets in one place only, with `as:` on a step whose output type
+    /// is known: that type (and its items'), from that step on. A variable set in two places, or
+    /// given from outside, has no type the checker can hold.
+    private var variableTypes: [String: (type: ValueType, item: ValueType?, line: Int)] = [:]
+    /// How many places set each variable (`as:`, `set`, `append`, `variables:`, a loop's `as`).
+    private var assignmentCounts: [String: Int] = [:]
 
     /// Checks `workflow`. `predefined` are variables given from outside (`--set`).
     /// The checked workflow is nil when there were errors.
@@ -43,6 +49,8 @@ public struct Checker {
             checker.scope.runVariables.insert(assignment.name.text)
         }
         if let defaultValue = workflow.input?.defaultValue { checker.checkReferences(defaultValue) }
+        checker.assignmentCounts = Self.assignmentCounts(in: workflow.steps)
+        for name in workflow.variables.map(\.name.text) + predefined { checker.assignmentCounts[name, default: 0] += 2 }
         var previous: ValueType? = workflow.input.map(\.type.type)
         if previous == .any { previous = nil }
         let steps = checker.checkSteps(workflow.steps, previous: &previous)
@@ -146,8 +154,8 @@ public struct Checker {
         var stepInput = previous
         var stepItem = item
         if let input = modifiers.input {
-            stepInput = input.literalValue?.type ?? nil
-            stepItem = input.literalValue.flatMap(Self.itemType)
+            stepInput = input.literalValue?.type ?? typed(input)?.type
+            stepItem = input.literalValue.flatMap(Self.itemType) ?? typed(input)?.item
         }
         var outputItem: ValueType?
         let onError: PlannedErrorHandling?
@@ -247,6 +255,9 @@ public struct Checker {
             kind = .stop(value)
         }
         if let outputVariable = modifiers.outputVariable { scope.runVariables.insert(outputVariable.text) }
+        if let name = modifiers.outputVariable?.text, assignmentCounts[name] == 1, let output, modifiers.condition == nil, modifiers.onError == nil {
+            variableTypes[name] = (output, outputItem, step.keyRange.start.line)
+        }
         previous = modifiers.condition == nil ? output : (output == stepInput ? output : nil)
         item = modifiers.condition == nil ? outputItem : (outputItem == stepItem ? outputItem : nil)
         guard let kind else { return nil }
@@ -311,6 +322,7 @@ public struct Checker {
             }
             checkReferences(template)
             checkLiteral(template, for: parameter, of: action)
+            checkTyped(template, for: parameter, of: action)
         }
         checkFilterClauses(action, arguments)
         checkWorkflowPath(action, arguments)
@@ -571,6 +583,45 @@ public struct Checker {
     }
 
     // MARK: - Types
+
+    /// The type of a template that is one variable the checker knows the type of (`${n}`).
+    private func typed(_ template: Template) -> (type: ValueType, item: ValueType?, line: Int)? {
+        guard case .expression(let expression) = template.kind, case .variable(let name) = expression.kind else { return nil }
+        return variableTypes[name]
+    }
+
+    /// A parameter written as a variable whose type is known, which can never become what the
+    /// parameter takes: `delete-file: { file: "${n}" }` after `number: 5` with `as: n`.
+    private mutating func checkTyped(_ template: Template, for parameter: ParameterDefinition, of action: ActionDefinition) {
+        guard let (type, item, line) = typed(template), case .expression(let expression) = template.kind,
+            case .variable(let name) = expression.kind
+        else { return }
+        let target = ConversionTarget(parameter: parameter)
+        let runsPerItem = parameter.isInput && type == .list && action.mapsOverListInput && parameter.existing
+        let found = runsPerItem ? item.map { "a list of \(Self.plural($0))" } : type.withArticle
+        guard let found, let why = neverConverts(runsPerItem ? item ?? .any : type, to: target) else { return }
+        report(
+            "'\(action.name)' parameter '\(parameter.name)' takes \(target), but ${\(name)} is \(found) (set at line \(line))", at: template.range,
+            notes: ["note: \(why)"])
+    }
+
+    /// How many places set each variable in `steps`, nested blocks included.
+    static func assignmentCounts(in steps: [Step]) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        func visit(_ steps: [Step]) {
+            for step in steps {
+                if let name = step.modifiers.outputVariable?.text { counts[name, default: 0] += 1 }
+                switch step.kind {
+                case .set(let assignments), .append(let assignments): for assignment in assignments { counts[assignment.name.text, default: 0] += 1 }
+                case .forEach(let forEach): counts[forEach.variable?.text ?? "item", default: 0] += 2
+                default: break
+                }
+                for block in step.blocks { visit(block) }
+            }
+        }
+        visit(steps)
+        return counts
+    }
 
     /// The type of each item of a list output: as the action declares it; the items it was given,
     /// for one that only keeps, orders or picks from them (`filter`, `sort-list`); the items
