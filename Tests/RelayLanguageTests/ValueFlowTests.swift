@@ -125,6 +125,8 @@ import Testing
         let found = diagnostics("steps:\n  - run-workflow: five.yaml\n  - get-value: a\n", path: path).map(\.message)
         #expect(found == ["'get-value' takes a dictionary as input, but the previous step, 'run-workflow' (line 2), outputs a number"])
         #expect(diagnostics("steps:\n  - run-workflow: five.yaml\n  - round-number: 1\n", path: path).isEmpty)
+        // A device is never read (it would never end), nor a workflow outside the workflow's folder.
+        #expect(diagnostics("steps:\n  - run-workflow: /dev/zero\n  - get-value: a\n", path: path).allSatisfy { !$0.message.contains("outputs") })
     }
 
     @Test("a variable set in one place with a known type is held where it is used")

@@ -25,17 +25,29 @@ extension Checker {
     /// The output type a `run-workflow` step's workflow declares (`output:`), when its path is
     /// written literally and the file is there: the step gives that type, which the next step is
     /// held to. Nil when it declares none or cannot be read (the run reports that).
-    func subWorkflowOutput(_ action: ActionDefinition, _ arguments: [Template?]) -> ValueType? {
+    mutating func subWorkflowOutput(_ action: ActionDefinition, _ arguments: [Template?]) -> ValueType? {
         guard action.name == "run-workflow", let index = action.parameterIndex(named: "path"), let template = arguments[index],
             case .text(let written)? = template.literalValue, !written.isEmpty
         else { return nil }
         let expanded = HomeFolder.expandingTilde(in: written)
         let path = expanded.hasPrefix("/") ? expanded : (folder as NSString).appendingPathComponent(expanded)
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-            (attributes[.size] as? Int ?? Int.max) <= Limits.workflowBytes,
-            let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
+        // Each file is read once however many steps name it, and only so many in all.
+        if let known = subWorkflowOutputs[path] { return known }
+        guard subWorkflowOutputs.count < 64 else { return nil }
+        subWorkflowOutputs[path] = .some(nil)
+        // Only a regular file in the workflow's own folder, which the run may read freely; a
+        // device or a FIFO is never opened, a file over the limit never read.
+        let root = ResolvedPath.resolve(URL(fileURLWithPath: folder).standardizedFileURL.path)
+        guard ResolvedPath.path(ResolvedPath.resolve(path), isWithin: root) else { return nil }
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= Limits.workflowBytes,
+            let handle = FileHandle(forReadingAtPath: path)
         else { return nil }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: Limits.workflowBytes), let text = String(data: data, encoding: .utf8) else { return nil }
         let declared = WorkflowParser.parse(SourceFile(path: path, text: text), entityTypes: registry.entityTypes).workflow?.output?.type
-        return declared == .any ? nil : declared
+        let type = declared == .any ? nil : declared
+        subWorkflowOutputs[path] = .some(type)
+        return type
     }
 }

@@ -28,6 +28,8 @@ public struct Checker {
     private var variableTypes: [String: (type: ValueType, item: ValueType?, line: Int)] = [:]
     /// How many places set each variable (`as:`, `set`, `append`, `variables:`, a loop's `as`).
     private var assignmentCounts: [String: Int] = [:]
+    /// The output types that the workflows `run-workflow` steps name declare, by path, read once.
+    var subWorkflowOutputs: [String: ValueType?] = [:]
 
     /// Checks `workflow`. `predefined` are variables given from outside (`--set`).
     /// The checked workflow is nil when there were errors.
