@@ -111,7 +111,11 @@ import Testing
         // Items that may convert, items of mixed types, and unknown items are left to the run.
         #expect(errors("steps:\n  - split-text: { by: spaces }\n    input: \"a b\"\n  - change-case: upper\n").isEmpty)
         #expect(errors("steps:\n  - find-files: .\n  - rotate-image: 90\n").isEmpty)
-        #expect(errors("steps:\n  - list: [a.txt, 2]\n  - delete-file\n").isEmpty)
+        // A list written with items of several types: each item is held to the input's type.
+        #expect(errors("steps:\n  - list: [a.txt, 2]\n  - delete-file\n")
+            == ["'delete-file' takes a file that exists as input, but the previous step, 'list' (line 2), outputs a list whose item 2 is number 2"])
+        #expect(errors("steps:\n  - list: [a.txt, b.txt]\n  - delete-file\n").isEmpty)
+        #expect(errors("steps:\n  - delete-file:\n    input: [a.txt, { a: 1 }]\n").contains { $0.contains("'input:' gives a list whose item 2 is a dictionary") })
         #expect(errors("steps:\n  - list: [1, 2]\n  - for-each:\n    do:\n      - number: 3\n  - delete-file\n").isEmpty)
     }
 

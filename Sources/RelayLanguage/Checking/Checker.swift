@@ -22,6 +22,9 @@ public struct Checker {
     /// When the previous output is a list whose items' type is known (`find-files`: files; a
     /// literal list of numbers): that type, which an action run once per item is held to.
     private var item: ValueType?
+    /// When the previous output is a list written in the workflow (`list: [a.txt, 5]`): its items,
+    /// each of which an action run once per item is held to, whatever the others are.
+    private var literalItems: [Value]?
     /// The variables the workflow sets in one place only, with `as:` on a step whose output type
     /// is known: that type (and its items'), from that step on. A variable set in two places, or
     /// given from outside, has no type the checker can hold.
@@ -117,10 +120,10 @@ public struct Checker {
     private mutating func checkBlock(_ steps: [Step], blockVariables: Set<String>, previous: ValueType?) -> [PlannedStep] {
         scope.blockVariables.append(blockVariables)
         // Each branch's first step receives what the control step received.
-        let before = (producer, item)
+        let before = (producer, item, literalItems)
         defer {
             scope.blockVariables.removeLast()
-            (producer, item) = before
+            (producer, item, literalItems) = before
         }
         var blockPrevious = previous
         return checkSteps(steps, previous: &blockPrevious)
@@ -155,11 +158,14 @@ public struct Checker {
         if let condition = modifiers.condition { warnIfPlainText(condition, as: "when") }
         var stepInput = previous
         var stepItem = item
+        var stepLiterals = literalItems
         if let input = modifiers.input {
             stepInput = input.literalValue?.type ?? typed(input)?.type
             stepItem = input.literalValue.flatMap(Self.itemType) ?? typed(input)?.item
+            if case .list(let items)? = input.literalValue { stepLiterals = items } else { stepLiterals = nil }
         }
         var outputItem: ValueType?
+        var outputLiterals: [Value]?
         let onError: PlannedErrorHandling?
         switch modifiers.onError {
         case .none: onError = nil
@@ -174,7 +180,8 @@ public struct Checker {
         case .action(let call):
             name = call.name.text
             kind = checkAction(
-                call, input: stepInput, item: stepItem, hasInputModifier: modifiers.input != nil, output: &output, outputItem: &outputItem)
+                call, input: stepInput, item: stepItem, literals: stepLiterals, hasInputModifier: modifiers.input != nil, output: &output,
+                outputItem: &outputItem, outputLiterals: &outputLiterals)
         case .conditional(let conditional):
             name = "if"
             checkReferences(conditional.condition)
@@ -262,6 +269,7 @@ public struct Checker {
         }
         previous = modifiers.condition == nil ? output : (output == stepInput ? output : nil)
         item = modifiers.condition == nil ? outputItem : (outputItem == stepItem ? outputItem : nil)
+        literalItems = modifiers.condition == nil ? outputLiterals : nil
         guard let kind else { return nil }
         if let label = modifiers.label { name = label }
         return PlannedStep(
@@ -290,7 +298,8 @@ public struct Checker {
     // MARK: - Actions
 
     private mutating func checkAction(
-        _ call: ActionCall, input: ValueType?, item: ValueType?, hasInputModifier: Bool, output: inout ValueType?, outputItem: inout ValueType?
+        _ call: ActionCall, input: ValueType?, item: ValueType?, literals: [Value]?, hasInputModifier: Bool, output: inout ValueType?,
+        outputItem: inout ValueType?, outputLiterals: inout [Value]?
     ) -> PlannedStep.Kind? {
         let name = call.name.text
         let action: ActionDefinition
@@ -337,6 +346,14 @@ public struct Checker {
                 report(
                     InputMismatch.message(action: action.name, wants: ConversionTarget(parameter: parameter), "\(source) a list of \(Self.plural(item))"),
                     at: call.name.range, notes: ["note: the action runs once per item; \(why)", InputMismatch.help(making: parameter.type)])
+            } else if mapsOverList, item == nil, let literals, let (position, bad, why) = firstNeverConverting(literals, to: parameter) {
+                // A list written with items of several types: each is held to the input's type.
+                let source = hasInputModifier ? "'input:' gives" : producer.map { "the previous step, \($0), outputs" } ?? "the workflow's input is"
+                report(
+                    InputMismatch.message(
+                        action: action.name, wants: ConversionTarget(parameter: parameter),
+                        "\(source) a list whose item \(position + 1) is \(bad.briefDescription)"),
+                    at: call.name.range, notes: ["note: the action runs once per item; \(why)", InputMismatch.help(making: parameter.type)])
             }
             if !mapsOverList, let why = neverConverts(input, to: ConversionTarget(parameter: parameter)) {
                 let source = hasInputModifier ? "'input:' gives" : producer.map { "the previous step, \($0), outputs" } ?? "the workflow's input is"
@@ -354,6 +371,12 @@ public struct Checker {
             output = action.output
         }
         if action.output == .list, outputItem == nil { outputItem = itemOutput(of: action, arguments, receiving: item) }
+        // The items of a list written after the action's name (`list: [a.txt, 5]`), as they are.
+        if action.output == .list, action.inputIndex == nil, action.outputItem == nil, let primary = action.primaryIndex,
+            action.parameters[primary].type == .list, case .list(let items)? = arguments[primary]?.literalValue
+        {
+            outputLiterals = items
+        }
         // A sub-workflow's declared output is what the step gives (Docs/Language.md, "A workflow file").
         if let declared = subWorkflowOutput(action, arguments) { output = declared }
         return .action(PlannedAction(definition: action, arguments: arguments))
@@ -643,6 +666,15 @@ public struct Checker {
     static func itemType(of value: Value) -> ValueType? {
         guard case .list(let items) = value, let first = items.first?.type, first != .nothing else { return nil }
         return items.allSatisfy { $0.type == first } ? first : nil
+    }
+
+    /// The first of `items` that can never become what `parameter` takes, with its position and why.
+    private func firstNeverConverting(_ items: [Value], to parameter: ParameterDefinition) -> (Int, Value, String)? {
+        let target = ConversionTarget(parameter: parameter)
+        for (position, value) in items.enumerated() {
+            if let why = neverConverts(value.type, to: target) { return (position, value, why) }
+        }
+        return nil
     }
 
     /// `numbers`, `files`, `dictionaries`: a type's name for several.
