@@ -6,6 +6,8 @@ import RelayFuzzing
 // files: `relay-fuzz TARGET FILE…` (Docs/Reliability.md, "Fuzzing").
 
 /// Runs `target`'s check of `bytes` to its end, from libFuzzer's own (non-cooperative) thread.
+/// The semaphore waits on that thread, never on one of Swift's: libFuzzer calls this
+/// synchronously, and no workflow step runs here.
 private func finding(of target: FuzzTarget, _ bytes: [UInt8]) -> String? {
     final class Outcome: @unchecked Sendable { var finding: String? }
     let outcome = Outcome()

@@ -342,13 +342,13 @@ public struct Checker {
             let mapsOverList = input == .list && action.mapsOverListInput
             // Run once per item: each item is what must become the input's type.
             if mapsOverList, let item, let why = neverConverts(item, to: ConversionTarget(parameter: parameter)) {
-                let source = hasInputModifier ? "'input:' gives" : producer.map { "the previous step, \($0), outputs" } ?? "the workflow's input is"
+                let source = inputSource(hasInputModifier)
                 report(
                     InputMismatch.message(action: action.name, wants: ConversionTarget(parameter: parameter), "\(source) a list of \(Self.plural(item))"),
                     at: call.name.range, notes: ["note: the action runs once per item; \(why)", InputMismatch.help(making: parameter.type)])
             } else if mapsOverList, item == nil, let literals, let (position, bad, why) = firstNeverConverting(literals, to: parameter) {
                 // A list written with items of several types: each is held to the input's type.
-                let source = hasInputModifier ? "'input:' gives" : producer.map { "the previous step, \($0), outputs" } ?? "the workflow's input is"
+                let source = inputSource(hasInputModifier)
                 report(
                     InputMismatch.message(
                         action: action.name, wants: ConversionTarget(parameter: parameter),
@@ -356,7 +356,7 @@ public struct Checker {
                     at: call.name.range, notes: ["note: the action runs once per item; \(why)", InputMismatch.help(making: parameter.type)])
             }
             if !mapsOverList, let why = neverConverts(input, to: ConversionTarget(parameter: parameter)) {
-                let source = hasInputModifier ? "'input:' gives" : producer.map { "the previous step, \($0), outputs" } ?? "the workflow's input is"
+                let source = inputSource(hasInputModifier)
                 report(
                     InputMismatch.message(action: action.name, wants: ConversionTarget(parameter: parameter), "\(source) \(input.withArticle)"),
                     at: call.name.range, notes: ["note: \(why)", InputMismatch.help(making: parameter.type)])
@@ -653,7 +653,7 @@ public struct Checker {
     /// written, for one that outputs the list written after its name (`list: [1, 2]`).
     private func itemOutput(of action: ActionDefinition, _ arguments: [Template?], receiving item: ValueType?) -> ValueType? {
         if let declared = action.outputItem { return declared }
-        if let input = action.inputParameter, [.list, .any].contains(input.type), action.capabilities.isEmpty {
+        if action.picksFromInput {
             return action.inputIndex.flatMap { arguments[$0] } == nil ? item : arguments[action.inputIndex ?? 0]?.literalValue.flatMap(Self.itemType)
         }
         if action.inputIndex == nil, let primary = action.primaryIndex, action.parameters[primary].type == .list {
@@ -666,6 +666,12 @@ public struct Checker {
     static func itemType(of value: Value) -> ValueType? {
         guard case .list(let items) = value, let first = items.first?.type, first != .nothing else { return nil }
         return items.allSatisfy { $0.type == first } ? first : nil
+    }
+
+    /// Where a step's input comes from, for messages: "'input:' gives", "the previous step,
+    /// 'number' (line 2), outputs", "the workflow's input is".
+    private func inputSource(_ hasInputModifier: Bool) -> String {
+        hasInputModifier ? "'input:' gives" : producer.map { "the previous step, \($0), outputs" } ?? "the workflow's input is"
     }
 
     /// The first of `items` that can never become what `parameter` takes, with its position and why.

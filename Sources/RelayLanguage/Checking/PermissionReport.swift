@@ -184,9 +184,7 @@ public struct PermissionReport: Sendable {
         let definition = action.definition
         // An action that only picks from, orders or keeps part of the files it is given (filter,
         // get-item, sort-list …) gives files from where they were.
-        if definition.capabilities.isEmpty, let input = definition.inputParameter, [.list, .any].contains(input.type),
-            [.list, .any, .file].contains(definition.output), action.arguments[definition.inputIndex ?? 0] == nil
-        {
+        if definition.picksFromInput, action.arguments[definition.inputIndex ?? 0] == nil {
             return received
         }
         guard definition.output == .file || definition.output == .list,

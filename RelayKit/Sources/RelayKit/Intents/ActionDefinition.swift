@@ -226,6 +226,15 @@ public final class ActionDefinition: Sendable {
     /// The input parameter, if the action takes the previous step's output.
     public var inputParameter: ParameterDefinition? { inputIndex.map { parameters[$0] } }
 
+    /// Whether the action only keeps, orders or picks from the list it is given (`filter`,
+    /// `sort-list`, `get-item`): it touches nothing, takes a list or any value and gives a list, a
+    /// value or a file. What it gives are items of what it was given: the checker keeps their type,
+    /// and the permission report where the files came from.
+    public var picksFromInput: Bool {
+        guard capabilities.isEmpty, let input = inputParameter else { return false }
+        return [.list, .any].contains(input.type) && [.list, .any, .file].contains(output)
+    }
+
     /// Whether the input parameter takes one item, so that a list input runs the action once per item.
     public var mapsOverListInput: Bool {
         guard let input = inputParameter else { return false }
