@@ -146,4 +146,27 @@ import Testing
         #expect(errors("steps:\n  - list: [1, 2]\n    as: l\n  - text: x\n  - delete-file: { file: \"${l}\" }\n")
             .contains { $0.contains("but ${l} is a list of numbers") })
     }
+
+    @Test("a property of a value of known type has a known type: a list's property is a list, and a missing one is an error")
+    func propertyTypes() {
+        // `count` is a number, of a list and of a single value alike.
+        let counted = errors("steps:\n  - find-files: .\n    as: files\n  - text: x\n  - delete-file:\n    input: ${files.count}\n")
+        #expect(counted.contains { $0.contains("'input:' gives a number") }, "\(counted)")
+        // A property of a list of files is a list of that property: sizes are numbers, not files.
+        let sizes = errors("steps:\n  - find-files: .\n    as: files\n  - text: x\n  - delete-file: { file: \"${files.size}\" }\n")
+        #expect(sizes.contains("'delete-file' parameter 'file' takes a file that exists, but ${files.size} is a list of numbers (set at line 2)"), "\(sizes)")
+        // `first` of a list of files is a file; a path of one is text, which names a file.
+        #expect(errors("steps:\n  - find-files: .\n    as: files\n  - text: x\n  - delete-file: { file: \"${files.first}\" }\n").isEmpty)
+        #expect(errors("steps:\n  - find-files: .\n    as: files\n  - text: x\n  - delete-file: { file: \"${files.first.path}\" }\n").isEmpty)
+        // A property no such value has stops the check, with the ones there are.
+        let misspelt = errors("steps:\n  - find-files: .\n    as: files\n  - text: \"${files.widht}\"\n")
+        #expect(misspelt == ["${files} is a list of files (set at line 2), which has no property 'widht'; did you mean 'width'?"])
+        #expect(errors("steps:\n  - current-date:\n    as: now\n  - text: \"${now.yaer}\"\n")
+            == ["${now} is a date (set at line 2), which has no property 'yaer'; did you mean 'year'?"])
+        // Where the type is not known, the run decides: a dictionary's keys, a variable set twice.
+        #expect(errors("steps:\n  - dictionary: { a: 1 }\n    as: d\n  - text: \"${d.anything}\"\n").isEmpty)
+        #expect(errors("steps:\n  - current-date:\n    as: now\n  - set: { now: x }\n  - text: \"${now.yaer}\"\n").isEmpty)
+        // A single value's list properties: a date's count is 1, its first the date.
+        #expect(errors("steps:\n  - current-date:\n    as: now\n  - text: \"${now.count} ${now.first.year}\"\n").isEmpty)
+    }
 }

@@ -563,6 +563,7 @@ public struct Checker {
                 at: reference.range, notes: ["note: a workflow names the secrets it reads in a top-level list: secrets: [\(reference.name)]"])
         }
         for reference in template.variableReferences { variablesRead.insert(reference.name) }
+        checkProperties(template)
         for reference in template.variableReferences where !scope.isDefined(reference.name) {
             if reference.name == "secrets" {
                 // `${secrets.NAME}` without a `secrets:` list is reported above.
@@ -609,17 +610,43 @@ public struct Checker {
 
     // MARK: - Types
 
-    /// The type of a template that is one variable the checker knows the type of (`${n}`).
+    /// The type of a template that is one expression the checker knows the type of: a variable
+    /// (`${n}`), or a property of one (`${files.count}`, `${photos.width}`).
     private func typed(_ template: Template) -> (type: ValueType, item: ValueType?, line: Int)? {
-        guard case .expression(let expression) = template.kind, case .variable(let name) = expression.kind else { return nil }
-        return variableTypes[name]
+        guard case .expression(let expression) = template.kind else { return nil }
+        return typed(expression)
+    }
+
+    private func typed(_ expression: ValueExpression) -> (type: ValueType, item: ValueType?, line: Int)? {
+        switch expression.kind {
+        case .variable(let name):
+            return variableTypes[name]
+        case .property(let base, let name):
+            guard let (type, item, line) = typed(base),
+                case .known(let propertyType, let propertyItem) = propertyTyping.property(name, of: type, item: item)
+            else { return nil }
+            return (propertyType, propertyItem, line)
+        default:
+            return nil
+        }
+    }
+
+    private var propertyTyping: PropertyTyping { PropertyTyping(entityTypes: registry.entityTypes) }
+
+    /// The written text of a variable or a chain of properties of one (`files.count`), for messages.
+    private static func written(_ expression: ValueExpression) -> String? {
+        switch expression.kind {
+        case .variable(let name): name
+        case .property(let base, let name): written(base).map { "\($0).\(name)" }
+        default: nil
+        }
     }
 
     /// A parameter written as a variable whose type is known, which can never become what the
     /// parameter takes: `delete-file: { file: "${n}" }` after `number: 5` with `as: n`.
     private mutating func checkTyped(_ template: Template, for parameter: ParameterDefinition, of action: ActionDefinition) {
         guard let (type, item, line) = typed(template), case .expression(let expression) = template.kind,
-            case .variable(let name) = expression.kind
+            let name = Self.written(expression)
         else { return }
         let target = ConversionTarget(parameter: parameter)
         let runsPerItem = parameter.isInput && type == .list && action.mapsOverListInput && parameter.existing
@@ -628,6 +655,28 @@ public struct Checker {
         report(
             "'\(action.name)' parameter '\(parameter.name)' takes \(target), but ${\(name)} is \(found) (set at line \(line))", at: template.range,
             notes: ["note: \(why)"])
+    }
+
+    /// A property that no value of the type read has (`${files.widht}` of a list of files):
+    /// the run would stop there, so the checker says so first.
+    private mutating func checkProperties(_ template: Template) {
+        for expression in template.expressions {
+            for read in expression.propertyReads {
+                guard let (type, item, line) = typed(read.base), let base = Self.written(read.base),
+                    case .missing(let available) = propertyTyping.property(read.name, of: type, item: item)
+                else { continue }
+                var what = type.withArticle
+                var note = "note: \(type.withArticle) has \(available.joined(separator: ", "))"
+                if type == .list, let item {
+                    what = "a list of \(Self.plural(item))"
+                    let own = ["count", "first", "last"]
+                    note = "note: \(item.withArticle) has \(available.filter { !own.contains($0) }.joined(separator: ", ")); the list itself has \(own.joined(separator: ", "))"
+                }
+                report(
+                    "${\(base)} is \(what) (set at line \(line)), which has no property '\(read.name)'\(Suggestions.didYouMean(read.name, in: available))",
+                    at: read.range, notes: [note])
+            }
+        }
     }
 
     /// How many places set each variable in `steps`, nested blocks included.

@@ -35,7 +35,7 @@ public struct Template: Sendable {
     public var secretReferences: [(name: String, range: SourceRange)] { expressions.flatMap(\.secretReferences) }
 
     /// The `${…}` expressions written in the template, in order.
-    private var expressions: [ValueExpression] {
+    var expressions: [ValueExpression] {
         switch kind {
         case .literal: []
         case .expression(let expression): [expression]

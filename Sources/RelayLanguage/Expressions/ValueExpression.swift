@@ -52,6 +52,17 @@ public struct ValueExpression: Sendable {
         return references
     }
 
+    /// Every property read, `${base.name}`, outermost first, with where it is written (the
+    /// checker types them: Docs/Language.md, "Variables and expressions").
+    var propertyReads: [(base: ValueExpression, name: String, range: SourceRange)] {
+        var reads: [(base: ValueExpression, name: String, range: SourceRange)] = []
+        visit { expression in
+            if case .property(let base, let name) = expression.kind { reads.append((base, name, expression.range)) }
+            return true
+        }
+        return reads
+    }
+
     /// Walks the tree, each node before the nodes inside it; `body` says whether to look inside.
     private func visit(_ body: (ValueExpression) -> Bool) {
         guard body(self) else { return }
