@@ -159,14 +159,11 @@ public final class Interpreter: Sendable {
     /// Why `step` output nothing, for a note.
     static func gaveNothing(_ step: PlannedStep) -> String {
         let place = "line \(step.range.start.line)"
-        switch step.kind {
-        case .conditional(_, _, let otherwise) where otherwise.isEmpty:
-            return "the 'if' at \(place) has no 'else', so it gives nothing when its condition is false"
-        case .menu, .match:
-            return "the '\(step.displayName)' at \(place) ran a branch that gave nothing"
-        default:
-            return "step '\(step.displayName)' at \(place) gave nothing"
+        if let keyword = step.grammar?.keyword, let (fallback, when) = step.givesNothingWhen {
+            return "the '\(keyword)' at \(place) has no '\(fallback)', so it gives nothing when \(when)"
         }
+        if case .branch? = step.grammar?.output { return "the '\(step.displayName)' at \(place) ran a branch that gave nothing" }
+        return "step '\(step.displayName)' at \(place) gave nothing"
     }
 
     /// Runs one step with its modifiers — its input, `if:`, `retry:`, `timeout:` and `on-error` —

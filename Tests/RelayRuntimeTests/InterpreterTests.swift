@@ -91,6 +91,8 @@ struct InterpreterTests {
         let cases = [
             ("- list: [a]\n- if: ${previous.count > 5}\n  then:\n    - text: big\n- text: \"${previous.id}\"", "has no 'else', so it gives nothing when its condition is false"),
             ("- nothing\n- text: \"${previous.id}\"", "step 'nothing' at line"),
+            ("- text: a\n- match: ${previous}\n  cases:\n    b:\n      - text: x\n- text: \"${previous.id}\"",
+             "the 'match' at line 3 has no 'default', so it gives nothing when no case matches"),
         ]
         for (steps, note) in cases {
             let error = await failure(steps)

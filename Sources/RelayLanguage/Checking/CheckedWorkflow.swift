@@ -76,6 +76,33 @@ public final class PlannedStep: Sendable {
 }
 
 extension PlannedStep {
+    /// The control step's declaration (ControlGrammar), nil for an action.
+    public var grammar: ControlGrammar.Step? {
+        switch kind {
+        case .action: nil
+        case .conditional: ControlGrammar.step("if")
+        case .repeatCount: ControlGrammar.step("repeat")
+        case .forEach: ControlGrammar.step("for-each")
+        case .menu: ControlGrammar.step("menu")
+        case .match: ControlGrammar.step("match")
+        case .set: ControlGrammar.step("set")
+        case .append: ControlGrammar.step("append")
+        case .stop: ControlGrammar.step("stop")
+        }
+    }
+
+    /// When the step gives nothing because no branch of it runs, why, for a message: "has no
+    /// 'else', so it gives nothing when its condition is false" (ControlGrammar.Output).
+    public var givesNothingWhen: (fallback: String, when: String)? {
+        guard case .branch(let fallback?, let when)? = grammar?.output else { return nil }
+        switch kind {
+        case .conditional(_, _, let otherwise), .match(_, _, let otherwise, _): return otherwise.isEmpty ? (fallback, when) : nil
+        default: return nil
+        }
+    }
+}
+
+extension PlannedStep {
     /// The blocks of steps inside this one, in order: branches, a loop's body, a menu's options,
     /// then its `on-error` steps.
     public var blocks: [[PlannedStep]] {

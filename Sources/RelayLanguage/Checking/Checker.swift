@@ -188,7 +188,6 @@ public struct Checker {
             warnIfPlainText(conditional.condition, as: "if")
             let branches = checkBranches([conditional.then, conditional.otherwise ?? []], previous: stepInput)
             kind = .conditional(condition: conditional.condition, then: branches[0], otherwise: branches[1])
-            output = nil
         case .repeatCount(let repeatCount):
             name = "repeat"
             checkReferences(repeatCount.count)
@@ -201,7 +200,6 @@ public struct Checker {
                 }
             }
             kind = .repeatCount(count: repeatCount.count, body: checkLoopBody(repeatCount.body, blockVariables: ["index"], previous: stepInput))
-            output = .list
         case .forEach(let forEach):
             name = "for-each"
             if let items = forEach.items { checkReferences(items) }
@@ -234,13 +232,11 @@ public struct Checker {
             }
             let body = checkLoopBody(forEach.body, blockVariables: [loopVariable ?? "item", "index"], previous: nil)
             kind = .forEach(items: forEach.items, variable: loopVariable, parallel: forEach.parallel, body: body)
-            output = .list
         case .menu(let menu):
             name = "menu"
             checkReferences(menu.prompt)
             let bodies = checkBranches(menu.options.map(\.body), previous: stepInput)
             kind = .menu(prompt: menu.prompt, options: zip(menu.options, bodies).map { PlannedMenuOption(label: $0.label.text, body: $1) })
-            output = nil
         case .match(let match):
             name = "match"
             if let value = match.value { checkReferences(value) }
@@ -248,7 +244,6 @@ public struct Checker {
             kind = .match(
                 value: match.value, cases: zip(match.cases, bodies).map { PlannedMenuOption(label: $0.label.text, body: $1) },
                 otherwise: bodies.last ?? [], caseSensitive: match.caseSensitive)
-            output = nil
         case .set(let assignments), .append(let assignments):
             let isSet: Bool
             if case .set = step.kind { isSet = true } else { isSet = false }
@@ -262,6 +257,12 @@ public struct Checker {
             name = "stop"
             if let value { checkReferences(value) }
             kind = .stop(value)
+        }
+        // What a control step gives is its grammar's (ControlGrammar.Output).
+        switch step.grammar?.output {
+        case .branch?: output = nil
+        case .eachTime?: output = .list
+        case .input?, .stops?, nil: break
         }
         if let outputVariable = modifiers.outputVariable { scope.runVariables.insert(outputVariable.text) }
         if let name = modifiers.outputVariable?.text, assignmentCounts[name] == 1, let output, modifiers.condition == nil, modifiers.onError == nil {
@@ -744,22 +745,16 @@ public struct Checker {
     private mutating func checkGivesSomething(_ last: PlannedStep, declared: TypeAnnotation) {
         guard ![.any, .nothing, .list].contains(declared.type) else { return }
         let note = "note: a workflow that declares 'output: \(declared.type.name)' must end with a step that gives \(declared.type.withArticle)"
-        switch last.kind {
-        case .action(let action) where action.definition.output == .nothing && last.condition == nil:
+        if case .action(let action) = last.kind, action.definition.output == .nothing, last.condition == nil {
             report(
                 "the workflow declares output \(declared.type.name), but its last step, '\(last.displayName)' (line \(last.range.start.line)), gives nothing",
                 at: declared.range, notes: [note])
-        case .conditional(_, _, let otherwise) where otherwise.isEmpty:
+        } else if let keyword = last.grammar?.keyword, let (fallback, when) = last.givesNothingWhen {
             diagnostics.append(Diagnostic(
                 .warning,
-                "the workflow declares output \(declared.type.name), but its last step, the 'if' at line \(last.range.start.line), has no 'else' and gives nothing when its condition is false",
-                at: last.range, notes: ["help: add an 'else' that gives \(declared.type.withArticle), or a step after the 'if'"]))
-        case .match(_, _, let otherwise, _) where otherwise.isEmpty:
-            diagnostics.append(Diagnostic(
-                .warning,
-                "the workflow declares output \(declared.type.name), but its last step, the 'match' at line \(last.range.start.line), has no 'default' and gives nothing when no case matches",
-                at: last.range, notes: ["help: add a 'default' that gives \(declared.type.withArticle)"]))
-        default: break
+                "the workflow declares output \(declared.type.name), but its last step, the '\(keyword)' at line \(last.range.start.line), has no '\(fallback)' and gives nothing when \(when)",
+                at: last.range,
+                notes: ["help: add \(Naming.indefiniteArticle(for: fallback)) '\(fallback)' that gives \(declared.type.withArticle), or a step after the '\(keyword)'"]))
         }
     }
 

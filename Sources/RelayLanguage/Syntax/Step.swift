@@ -36,6 +36,12 @@ extension Step {
         }
     }
 
+    /// The control step's declaration (ControlGrammar), nil for an action.
+    public var grammar: ControlGrammar.Step? {
+        if case .action = kind { return nil }
+        return ControlGrammar.step(keyword)
+    }
+
     /// The blocks of steps written inside this one: branches, a loop's body, a menu's options, a
     /// match's cases and default, then its `on-error` steps.
     public var blocks: [[Step]] {

@@ -531,100 +531,75 @@ public struct WorkflowParser {
                 ok = false
             }
         }
-        guard let modifiers = modifiers(keyed, allowed: modifierKeys, stepName: keyword), ok else { return nil }
-        let value = head.value
-        let kind: Step.Kind?
-        switch keyword {
-        case "if":
-            guard let thenPair = parts["then"] else {
-                report("an 'if' step needs 'then:' with the steps to run" + indentedUnder(head, "then", keyword), at: head.key.range)
-                return nil
-            }
-            kind = template(value, required: "a condition", for: keyword).map {
-                .conditional(Conditional(condition: $0, then: steps(thenPair.value, in: "then"), otherwise: parts["else"].map { steps($0.value, in: "else") }))
-            }
-        case "repeat":
-            guard let body = parts["do"] else {
-                report("a 'repeat' step needs 'do:' with the steps to repeat" + indentedUnder(head, "do", keyword), at: head.key.range)
-                return nil
-            }
-            kind = template(value, required: "a count", for: keyword).map {
-                .repeatCount(RepeatCount(count: $0, body: steps(body.value, in: "do")))
-            }
-        case "for-each":
-            guard let body = parts["do"] else {
-                report("a 'for-each' step needs 'do:' with the steps to run for each item" + indentedUnder(head, "do", keyword), at: head.key.range)
-                return nil
-            }
-            let items = value.isNull ? nil : attempt { () throws(Diagnostic) in try TemplateParser.template(from: value) }
-            let variable = parts["as"].flatMap { variableName($0.value) }
-            let parallel = parts["parallel"].flatMap { pair in
-                attempt { () throws(Diagnostic) in try TemplateParser.template(from: pair.value) }
-            }
-            kind = .forEach(ForEach(items: items, variable: variable, parallel: parallel, body: steps(body.value, in: "do")))
-        case "menu":
-            guard let optionsPair = parts["options"], case .mapping(let optionPairs) = optionsPair.value.kind,
-                !optionPairs.isEmpty
-            else {
-                report("a 'menu' step needs 'options:', a mapping of each choice to its steps", at: head.key.range)
-                return nil
-            }
-            let options = optionPairs.compactMap { pair -> Menu.Option? in
-                guard let label = pair.key.scalarText else {
-                    report("a menu option is a label", at: pair.key.range)
-                    return nil
-                }
-                return Menu.Option(label: Name(text: label, range: pair.key.range), body: steps(pair.value, in: label))
-            }
-            kind = template(value, required: "a prompt", for: keyword).map { .menu(Menu(prompt: $0, options: options)) }
-        case "match":
-            guard let casesPair = parts["cases"], case .mapping(let casePairs) = casesPair.value.kind, !casePairs.isEmpty else {
-                report("a 'match' step needs 'cases:', a mapping of each value to its steps" + indentedUnder(head, "cases", keyword), at: head.key.range)
-                return nil
-            }
-            var caseSensitive = false
-            if let flag = parts["case-sensitive"] {
-                switch ScalarResolver.resolve(flag.value) {
-                case .boolean(let on): caseSensitive = on
-                default:
-                    report("'case-sensitive' takes true or false", at: flag.value.range)
-                    return nil
-                }
-            }
-            var seen: [String: SourceRange] = [:]
-            let cases = casePairs.compactMap { pair -> Menu.Option? in
-                guard let label = pair.key.scalarText else {
-                    report("a case of 'match' is a value written as text or a number, not a list or a mapping", at: pair.key.range)
-                    return nil
-                }
-                // Cases that differ only in case are the same case unless case counts.
-                let key = caseSensitive ? label : label.lowercased()
-                if seen[key] != nil {
-                    report("the case '\(label)' is written twice; the second could never run", at: pair.key.range)
-                    return nil
-                }
-                seen[key] = pair.key.range
-                return Menu.Option(label: Name(text: label, range: pair.key.range), body: steps(pair.value, in: label))
-            }
-            let matched = value.isNull ? nil : attempt { () throws(Diagnostic) in try TemplateParser.template(from: value) }
-            kind = .match(
-                Match(value: matched, cases: cases, otherwise: parts["default"].map { steps($0.value, in: "default") }, caseSensitive: caseSensitive))
-        case "set", "append":
-            let list = assignments(value, in: keyword)
-            kind = keyword == "set" ? .set(list) : .append(list)
-        default:
-            kind = .stop(value.isNull ? nil : attempt { () throws(Diagnostic) in try TemplateParser.template(from: value) })
+        guard let modifiers = modifiers(keyed, allowed: modifierKeys, stepName: keyword), ok,
+            let grammar = ControlGrammar.step(keyword)
+        else { return nil }
+        parts[keyword] = head
+        // The keys it needs first, then each key by its shape, then the step from its keys.
+        let article = "aeiou".contains(keyword.prefix(1)) ? "an" : "a"
+        for key in grammar.keys where key.isRequired && !isUsable(parts[key.name]?.value, as: key.shape) {
+            report(
+                "\(article) '\(keyword)' step needs '\(key.name):'\(key.need.hasPrefix(",") ? "" : " ")\(key.need)" + indentedUnder(head, key.name, keyword),
+                at: head.key.range)
+            return nil
         }
+        var read = ControlParts()
+        for key in grammar.allKeys {
+            guard let pair = parts[key.name] else { continue }
+            guard let part = part(pair.value, as: key, of: keyword) else { return nil }
+            if let part { read.parts[key.name] = part }
+        }
+        let kind = grammar.build(&read)
+        for problem in read.problems { report(problem.message, at: problem.range) }
         guard let kind else { return nil }
         return Step(kind: kind, modifiers: modifiers, range: range, keyRange: head.key.range)
     }
 
-    private mutating func template(_ node: YAMLNode, required what: String, for keyword: String) -> Template? {
-        if node.isNull {
-            report("'\(keyword)' needs \(what)", at: node.range)
-            return nil
+    /// Whether `node` is there and, for options, a mapping with at least one.
+    private func isUsable(_ node: YAMLNode?, as shape: ControlGrammar.Shape) -> Bool {
+        guard let node else { return false }
+        guard shape == .options else { return true }
+        if case .mapping(let pairs) = node.kind { return !pairs.isEmpty }
+        return false
+    }
+
+    /// One key of a control step read by its shape: nil when it cannot be read (reported), a nil
+    /// part when it is left empty.
+    private mutating func part(_ node: YAMLNode, as key: ControlGrammar.Key, of keyword: String) -> ControlParts.Part?? {
+        switch key.shape {
+        case .steps, .stepsOrContinue:
+            return .some(.steps(steps(node, in: key.name)))
+        case .options:
+            guard case .mapping(let pairs) = node.kind else { return .some(nil) }
+            var options: [Menu.Option] = []
+            for pair in pairs {
+                guard let label = pair.key.scalarText else {
+                    report("each key of '\(key.name)' is a label written as text or a number, not a list or a mapping", at: pair.key.range)
+                    continue
+                }
+                options.append(Menu.Option(label: Name(text: label, range: pair.key.range), body: steps(pair.value, in: label)))
+            }
+            return .some(.options(options))
+        case .name:
+            guard let name = variableName(node) else { return .some(nil) }
+            return .some(.name(name))
+        case .flag:
+            guard case .boolean(let on) = ScalarResolver.resolve(node) else {
+                report("'\(key.name)' takes true or false", at: node.range)
+                return nil
+            }
+            return .some(.flag(on))
+        case .assignments:
+            return .some(.assignments(assignments(node, in: keyword)))
+        case .value, .text, .count, .seconds, .parallelism, .retry:
+            if node.isNull {
+                guard key.isRequired, !key.need.isEmpty else { return .some(nil) }
+                report("'\(keyword)' needs \(key.need)", at: node.range)
+                return nil
+            }
+            guard let template = attempt({ () throws(Diagnostic) in try TemplateParser.template(from: node) }) else { return nil }
+            return .some(.template(template))
         }
-        return attempt { () throws(Diagnostic) in try TemplateParser.template(from: node) }
     }
 
     /// What to say when `key`, which a control step needs beside its name, was written one level
