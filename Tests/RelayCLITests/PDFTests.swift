@@ -77,6 +77,12 @@ struct PDFTests {
         #expect(FileManager.default.contents(atPath: alone) == FileManager.default.contents(atPath: path), "one PDF alone is copied byte for byte")
         let text = try await make("- read-file: all.pdf\n- get-text", in: root)
         #expect(text.contains("Cover") && text.contains("Inner page one") && text.contains("Back"))
+        // The typesetter joins ff, fi, ffl into one glyph; the text read back has the letters.
+        // Pages copied into another PDF keep those glyphs without the letters behind them.
+        _ = try await make("- text: \"Waffles in the office, fine flowers\"\n- make-pdf: { to: words.pdf }", in: root)
+        let words = try await make(
+            "- read-file: words.pdf\n  as: words\n- list: [\"Cover\", \"${words}\"]\n- make-pdf: { to: merged.pdf }\n- get-text", in: root)
+        #expect(words.contains("Waffles in the office, fine flowers"), "\(words.unicodeScalars.map { String($0.value, radix: 16) })")
         let broken = try folder(["bad.pdf": Data("%PDF-1.4 not really".utf8)])
         try "steps:\n  - read-file: bad.pdf\n  - get-text\n".write(to: broken.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
         let result = try await RelayProcess.running(["run", "w.yaml"], in: broken)

@@ -34,15 +34,30 @@ final class PDFReader {
         return body(page)
     }
 
-    /// The text of every page, pages separated by form feeds as `pdftotext` does.
+    /// The text of every page, pages separated by form feeds as `pdftotext` does, with the
+    /// typesetter's ligatures (ﬁ, ﬄ) as the letters they join, so that "office" is found.
     var text: String {
         (0..<pageCount).compactMap { index in
             withPage(index) { page -> String in
                 guard let text = functions.pageText(page) else { return "" }
                 defer { g_free(text) }
-                return String(cString: text)
+                return Self.withoutLigatures(String(cString: text))
             }
         }.joined(separator: "\u{0C}")
+    }
+
+    /// `text` with the Latin ligatures (U+FB00 to U+FB06) as their letters.
+    static func withoutLigatures(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { (0xFB00...0xFB06).contains($0.value) }) else { return text }
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if (0xFB00...0xFB06).contains(scalar.value) {
+                result.append(contentsOf: String(scalar).decomposedStringWithCompatibilityMapping.unicodeScalars)
+            } else {
+                result.append(scalar)
+            }
+        }
+        return String(result)
     }
 
     /// The size of page `index` in points.
