@@ -78,7 +78,8 @@ public struct RelayCommand: AsyncParsableCommand {
 
     /// Prints diagnostics to standard error.
     static func report(_ diagnostics: [Diagnostic], masking secrets: RunSecrets? = nil) {
+        // The renderer shows each piece of a diagnostic visibly, and colours it.
         let text = DiagnosticRenderer(usesColor: StandardStreams.errorUsesColor).render(diagnostics)
-        StandardStreams.writeError(secrets?.redact(text) ?? text)
+        StandardStreams.writeStyled(secrets?.redact(text) ?? text)
     }
 }

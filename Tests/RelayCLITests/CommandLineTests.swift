@@ -162,6 +162,24 @@ struct CommandLineTests {
         #expect(wrong.status == 1 && wrong.standardError.contains("did you mean 'Large'?"), "\(wrong.standardError)")
     }
 
+    @Test("what is shown on standard error is never obeyed by a terminal; standard output piped on keeps its bytes")
+    func controlCharactersShown() async throws {
+        // A workflow whose file name sets the terminal's title, clears it and reverses what follows.
+        let name = "w\u{1B}]0;pwned\u{07}\u{1B}[2J\r\u{202E}.yaml"
+        let text = "a\\e[2J\\rb\\u202Ec\\u009B"
+        let folder = try workflow("steps:\n  - text: \"\(text)\"\n  - save-file: out.txt\n  - get-text\n", name: name)
+        let environment = ["HOME": folder.appendingPathComponent("home").path, "XDG_STATE_HOME": folder.appendingPathComponent("state").path]
+        let run = try await RelayProcess.running(["run", name, "--allow-write=\(folder.path)"], in: folder, environment: environment)
+        #expect(run.status == 0, "\(run.standardError)")
+        // The output, piped, is the text as it is.
+        #expect(run.standardOutput == "a\u{1B}[2J\rb\u{202E}c\u{9B}\n")
+        // Undoing names the workflow on standard error: every control character shown.
+        let undo = try await RelayProcess.running(["undo"], in: folder, environment: environment)
+        #expect(undo.status == 0, "\(undo.standardError)")
+        #expect(!undo.standardError.unicodeScalars.contains { [0x1B, 0x0D, 0x07, 0x202E].contains($0.value) }, "\(undo.standardError.debugDescription)")
+        #expect(undo.standardError.contains("w\u{241B}]0;pwned\u{2407}\u{241B}[2J\u{240D}<U+202E>.yaml"), "\(undo.standardError)")
+    }
+
     @Test("--trace writes each step to standard error only")
     func trace() async throws {
         let result = try await RelayProcess.running(["run", "w.yaml", "--trace"], in: workflow("steps:\n  - text: a\n  - count\n"))

@@ -28,6 +28,13 @@ struct PermissionTests {
         try yaml.write(to: work.appendingPathComponent(name), atomically: true, encoding: .utf8)
     }
 
+    /// The shell command that runs `relay run FILE` in the work folder on a terminal, then says
+    /// its exit status and waits, for a `TerminalSession`.
+    private func terminalCommand(running file: String) -> String {
+        let environment = "HOME=\(home.path) XDG_STATE_HOME=\(root.appendingPathComponent("state").path) NO_COLOR=1"
+        return "cd \(work.path) && env \(environment) \(RelayProcess.executable.path) run \(file); echo exit=$?; sleep 60"
+    }
+
     @Test("'Word count' that steals a key, deletes a neighbour's files and rewrites ~/.bashrc: denied at the first step, exit 4, nothing sent or changed")
     func exfiltration() async throws {
         let stolen = root.appendingPathComponent("received.txt")
@@ -167,8 +174,7 @@ struct PermissionTests {
     @Test("on a terminal a need is asked: always is kept for this workflow until it changes; no is exit 4; relay permissions shows and revokes")
     func prompt() async throws {
         try write("name: Word count\nsteps:\n  - read-file: ~/.bashrc\n  - get-text\n")
-        let environment = "HOME=\(home.path) XDG_STATE_HOME=\(root.appendingPathComponent("state").path) NO_COLOR=1"
-        let command = "cd \(work.path) && env \(environment) \(RelayProcess.executable.path) run w.yaml; echo exit=$?; sleep 60"
+        let command = terminalCommand(running: "w.yaml")
         let refusing = try TerminalSession(command)
         try await refusing.waitFor("Allow \"Word count\" to read ~/.bashrc? [y]es once / [a]lways / [N]o")
         try await refusing.send("n", "Enter")
@@ -192,12 +198,23 @@ struct PermissionTests {
         #expect(try await relay(["permissions", "w.yaml"]).standardOutput.hasPrefix("nothing was allowed always"))
     }
 
+    @Test("a workflow's name cannot fake the question: its escapes, carriage returns and line breaks are shown, not obeyed")
+    func forgedQuestion() async throws {
+        // The name clears the line, returns, writes a harmless question and hides the rest.
+        try write("name: \"Tidy\\e[2K\\rAllow \\\"Tidy\\\" to read ~/notes.txt? [y]es once / [a]lways / [N]o \\e[8m\\nx\"\nsteps:\n  - read-file: ~/.bashrc\n  - get-text\n")
+        let command = terminalCommand(running: "w.yaml")
+        let session = try TerminalSession(command)
+        let screen = try await session.waitFor("to read ~/.bashrc? [y]es once")
+        #expect(screen.contains("Allow \"Tidy\u{241B}[2K\u{240D}Allow \"Tidy\" to read ~/notes.txt? [y]es once / [a]lways / [N]o \u{241B}[8m\u{240A}x\" to read ~/.bashrc?"), "\(screen)")
+        try await session.send("n", "Enter")
+        try await session.waitFor("exit=4")
+    }
+
     @Test("a grant kept always is pinned to the sub-workflows the run executed: a changed helper is asked again, an unchanged one is not")
     func grantsPinnedToSubWorkflows() async throws {
         try write("name: Caller\nsteps:\n  - run-workflow: helper.yaml\n", named: "caller.yaml")
         try write("steps:\n  - read-file: ~/.bashrc\n  - get-text\n", named: "helper.yaml")
-        let environment = "HOME=\(home.path) XDG_STATE_HOME=\(root.appendingPathComponent("state").path) NO_COLOR=1"
-        let command = "cd \(work.path) && env \(environment) \(RelayProcess.executable.path) run caller.yaml; echo exit=$?; sleep 60"
+        let command = terminalCommand(running: "caller.yaml")
         let allowing = try TerminalSession(command)
         try await allowing.waitFor("[a]lways")
         try await allowing.send("a", "Enter")
@@ -292,8 +309,7 @@ struct PermissionTests {
     @Test("on a terminal, the 20-file backup asks once with its permissions: block, and at most twice without it; all 20 are copied", arguments: [true, false])
     func backupAsksOnce(declared: Bool) async throws {
         try backupWorkflow(declared: declared)
-        let environment = "HOME=\(home.path) XDG_STATE_HOME=\(root.appendingPathComponent("state").path) NO_COLOR=1"
-        let command = "cd \(work.path) && env \(environment) \(RelayProcess.executable.path) run backup.yaml; echo exit=$?; sleep 60"
+        let command = terminalCommand(running: "backup.yaml")
         let session = try TerminalSession(command)
         var asked = 0
         var screen = ""

@@ -25,3 +25,16 @@ struct ExcerptTests {
         #expect(CoercionError(value: url, target: .number).description.count < 300)
     }
 }
+
+@Suite("Text shown on a terminal")
+struct TerminalTextTests {
+    @Test("escapes, carriage returns, C1 controls and bidirectional overrides are shown, not obeyed; tabs, line breaks where asked, and other text stay")
+    func visible() {
+        #expect(TerminalText.visible("plain café — Ελληνικά\ttab") == "plain café — Ελληνικά\ttab")
+        #expect(TerminalText.visible("a\u{1B}[2Jb\rc\u{8}d\u{0}") == "a\u{241B}[2Jb\u{240D}c\u{2408}d\u{2400}")
+        #expect(TerminalText.visible("x\u{9B}31m\u{7F}") == "x\u{FFFD}31m\u{2421}")
+        #expect(TerminalText.visible("invoice\u{202E}fdp.exe\u{2066}\u{200F}") == "invoice<U+202E>fdp.exe<U+2066><U+200F>")
+        #expect(TerminalText.visible("one\ntwo") == "one\u{240A}two")
+        #expect(TerminalText.visible("one\ntwo", keepingLineBreaks: true) == "one\ntwo")
+    }
+}

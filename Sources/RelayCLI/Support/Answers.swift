@@ -150,7 +150,7 @@ struct TerminalPrompter: Sendable {
         for (index, option) in request.options.enumerated() {
             let destructive = request.destructive.contains(index)
             let mark = destructive ? (StandardStreams.errorUsesColor ? " \u{1B}[31m(destroys)\u{1B}[0m" : " (destroys)") : ""
-            say("  \(index + 1). \(option)\(mark)")
+            StandardStreams.writeStyled(TerminalText.visible(RunSecrets.masked("  \(index + 1). \(option)")) + mark + "\n")
         }
         let hint = request.allowsMultiple ? "Numbers or names, separated by commas:" : "Number or name:"
         return try readLine(prompt: hint, defaultValue: request.defaultIndex.map { request.options[$0] })

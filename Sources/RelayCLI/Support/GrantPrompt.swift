@@ -27,7 +27,7 @@ final class GrantPrompt: @unchecked Sendable {
         self.workflow = workflow
         self.interactive = interactive
         self.store = store
-        name = workflow.map { (($0 as NSString).lastPathComponent as NSString).deletingPathExtension } ?? "the REPL"
+        name = workflow.map { TerminalText.visible((($0 as NSString).lastPathComponent as NSString).deletingPathExtension) } ?? "the REPL"
     }
 
     /// The gate of a run of the workflow at `file` (nil: a REPL session): what the flags grant,
@@ -75,7 +75,8 @@ final class GrantPrompt: @unchecked Sendable {
     /// Names the workflow in the prompt by its `name:`, once it is known.
     func name(_ workflowName: String?) {
         guard let workflowName, !workflowName.isEmpty else { return }
-        lock.withLock { name = workflowName }
+        // Shown in the question: no line break or escape in it may fake another question.
+        lock.withLock { name = TerminalText.visible(workflowName) }
     }
 
     private func ask(_ access: Access) async -> GrantAnswer? {
@@ -92,7 +93,7 @@ final class GrantPrompt: @unchecked Sendable {
     private func askLocked(_ access: Access) -> GrantAnswer {
         // Another step may have been given the same while this one waited.
         if let gate, gate.allows(access) { return .once }
-        return askLocked("Allow \"\(name)\" to \(access.phrase)?", about: [access])
+        return askLocked("Allow \"\(name)\" to \(TerminalText.visible(access.phrase))?", about: [access])
     }
 
     /// Puts `question` on the terminal and reads the answer; "always" keeps `accesses`.
@@ -177,14 +178,14 @@ final class GrantPrompt: @unchecked Sendable {
             let answer = try? await BlockingWork.run { _ in
                 self.lock.withLock { () -> GrantAnswer in
                     let accesses = needs.map(\.access)
-                    if needs.count == 1 { return self.askLocked("Allow \"\(self.name)\" to \(accesses[0].phrase)?", about: accesses) }
+                    if needs.count == 1 { return self.askLocked("Allow \"\(self.name)\" to \(TerminalText.visible(accesses[0].phrase))?", about: accesses) }
                     let width = needs.map { $0.access.capability.rawValue.count }.max() ?? 0
-                    let targetWidth = needs.map { $0.access.shownTarget.count }.max() ?? 0
+                    let targetWidth = needs.map { TerminalText.visible($0.access.shownTarget).count }.max() ?? 0
                     var question = "\"\(self.name)\" needs, before it starts:\n"
                     for need in needs {
                         let verb = need.access.capability.rawValue.padding(toLength: width, withPad: " ", startingAt: 0)
-                        let target = need.access.shownTarget.padding(toLength: targetWidth, withPad: " ", startingAt: 0)
-                        question += "  \(verb)  \(target)  (\(need.reason))\n"
+                        let target = TerminalText.visible(need.access.shownTarget).padding(toLength: targetWidth, withPad: " ", startingAt: 0)
+                        question += "  \(verb)  \(target)  (\(TerminalText.visible(need.reason)))\n"
                     }
                     return self.askLocked(question + "Allow all of it?", about: accesses)
                 }

@@ -3,13 +3,25 @@ import RelayKit
 import RelayRuntime
 
 /// Writes to standard output and standard error without buffering surprises.
+/// What goes to a terminal is shown, never obeyed (Docs/Security.md, "Nothing shown is believed"):
+/// standard error is for people, so its control characters are always made visible; standard
+/// output only when it is a terminal, so that a workflow's output piped on keeps its bytes.
 enum StandardStreams {
     static func writeOutput(_ text: String) {
         guard !text.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(text.utf8))
+        let shown = isatty(1) == 1 ? TerminalText.visible(text, keepingLineBreaks: true) : text
+        FileHandle.standardOutput.write(Data(shown.utf8))
     }
 
+    /// Writes text for people to standard error, with its control characters made visible.
     static func writeError(_ text: String) {
+        guard !text.isEmpty else { return }
+        FileHandle.standardError.write(Data(TerminalText.visible(text, keepingLineBreaks: true).utf8))
+    }
+
+    /// Writes text Relay styled itself — colours, a progress line redrawn in place — whose every
+    /// piece from elsewhere was made visible with `TerminalText.visible` first.
+    static func writeStyled(_ text: String) {
         guard !text.isEmpty else { return }
         FileHandle.standardError.write(Data(text.utf8))
     }
@@ -50,7 +62,7 @@ struct TerminalRunOutput: RunOutput {
     func progress(_ fraction: Double, label: String?, step: String) {
         // A question waits for its answer: a bar drawn over it would hide it.
         guard isatty(2) == 1, terminal?.isPrompting != true else { return }
-        StandardStreams.writeError(ProgressBar.line(fraction, label: label.map(masked), step: step))
+        StandardStreams.writeStyled(ProgressBar.line(fraction, label: label.map { TerminalText.visible(masked($0)) }, step: TerminalText.visible(step)))
         terminal?.barShown(fraction < 1)
     }
 }
@@ -107,7 +119,7 @@ final class TerminalState: @unchecked Sendable {
     /// Erases a bar a step left on the screen (a loop stopped part way), before anything else is written.
     func endBar() {
         guard lock.withLock({ defer { bar = false }; return bar }) else { return }
-        StandardStreams.writeError(ProgressBar.line(1, label: nil, step: ""))
+        StandardStreams.writeStyled(ProgressBar.line(1, label: nil, step: ""))
     }
 
     func barShown(_ shown: Bool) { lock.withLock { bar = shown } }

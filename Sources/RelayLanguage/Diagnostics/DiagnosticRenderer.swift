@@ -1,3 +1,5 @@
+import RelayKit
+
 /// Renders diagnostics like a compiler: `file:line:col: error: message`, the source line with a
 /// right-aligned line-number gutter, a caret and tildes under the range, then notes.
 public struct DiagnosticRenderer: Sendable {
@@ -55,23 +57,9 @@ public struct DiagnosticRenderer: Sendable {
         return gutter + shown + "\n" + blankGutter.dropLast() + " " + padding + paint(marker, "\u{1B}[1;32m") + "\n"
     }
 
-    /// `text` with the control characters a terminal would act on (an escape sequence in a
-    /// server's answer, a workflow's line or a file's name) shown as their pictures (␛, ␀) or �.
-    /// Tabs stay, and line breaks where asked.
+    /// `text` as a terminal may show it (TerminalText).
     static func visible(_ text: some StringProtocol, keepingLineBreaks: Bool = false) -> String {
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) else { return String(text) }
-        var output = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x09: output.append(scalar)
-            case 0x0A where keepingLineBreaks: output.append(scalar)
-            case 0x00..<0x20: output.append(Unicode.Scalar(0x2400 + scalar.value) ?? "\u{FFFD}")
-            case 0x7F: output.append("\u{2421}")
-            case 0x80..<0xA0: output.append("\u{FFFD}")
-            default: output.append(scalar)
-            }
-        }
-        return String(output)
+        TerminalText.visible(text, keepingLineBreaks: keepingLineBreaks)
     }
 
     /// The most characters of a source line shown under a diagnostic.

@@ -273,7 +273,7 @@ final class HostConnection: @unchecked Sendable {
                 partial.append(chunk)
                 while let newline = partial.firstIndex(of: 10) {
                     let line = String(decoding: partial[partial.startIndex...newline], as: UTF8.self)
-                    FileHandle.standardError.write(Data((shown + (secrets?.redact(line) ?? line)).utf8))
+                    FileHandle.standardError.write(Data((shown + TerminalText.visible(secrets?.redact(line) ?? line, keepingLineBreaks: true)).utf8))
                     partial.removeSubrange(partial.startIndex...newline)
                 }
                 if partial.count > 4096 { partial.removeAll() }
