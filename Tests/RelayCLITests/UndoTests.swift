@@ -103,6 +103,31 @@ struct UndoTests {
         #expect(snapshot(folder) == before)
     }
 
+    @Test("a journal folder, or a run history, that others may change is not believed: undo and the history refuse it with the chmod that fixes it")
+    func journalsArePrivate() async throws {
+        let folder = try sandbox(["w.yaml": Data("steps:\n  - text: new\n  - save-file: new.txt\n".utf8)])
+        #expect(try await relay(["run", "w.yaml", "--allow-write=\(folder.path)"], in: folder).status == 0)
+        let state = folder.appendingPathComponent("home/.local/state/relay")
+        let mode = { (path: String) in ((try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int) ?? -1 }
+        #expect(mode(state.path) == 0o700 && mode(state.appendingPathComponent("runs").path) == 0o700)
+        #expect(mode(state.appendingPathComponent("history.sqlite").path) == 0o600)
+        // Anyone could have planted a journal there, which undo would follow to write anywhere.
+        let runs = state.appendingPathComponent("runs")
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: runs.path)
+        let refused = try await relay(["undo"], in: folder)
+        #expect(refused.status == 1 && refused.standardError.contains("run chmod 700 \(runs.path)"), "\(refused.standardError)")
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("new.txt").path))
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: runs.path)
+        // The history, which 'relay runs rerun' takes grants from.
+        let history = state.appendingPathComponent("history.sqlite")
+        try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: history.path)
+        let rerun = try await relay(["runs", "rerun", "last"], in: folder)
+        #expect(rerun.status != 0 && rerun.standardError.contains("run chmod 600 \(history.path)"), "\(rerun.standardError)")
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: history.path)
+        #expect(try await relay(["undo"], in: folder).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("new.txt").path))
+    }
+
     @Test("undo --list shows the runs and their changes")
     func list() async throws {
         let folder = try sandbox(["a.txt": Data("a".utf8)])

@@ -20,13 +20,19 @@ struct GrantStoreTests {
         #expect(streamed.finish() == ContentHash.of(Data("abc".utf8)))
     }
 
-    @Test("a workflow's grants hold while its content is the same; an edit drops them; revoke forgets them")
-    func workflowGrants() throws {
+    /// A workflow that reads ~/x, with that read remembered for it.
+    private func rememberedReadOfX() throws -> (workflow: URL, access: Access) {
         let workflow = root.appendingPathComponent("w.yaml")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         try "steps:\n  - read-file: ~/x\n".write(to: workflow, atomically: true, encoding: .utf8)
         let access = Access.read(HomeFolder.path + "/x")
         try store.remember(access, forWorkflow: workflow.path)
+        return (workflow, access)
+    }
+
+    @Test("a workflow's grants hold while its content is the same; an edit drops them; revoke forgets them")
+    func workflowGrants() throws {
+        let (workflow, access) = try rememberedReadOfX()
         try store.remember(access, forWorkflow: workflow.path)
         #expect(store.grants(forWorkflow: workflow.path) == [access])
         try "steps:\n  - read-file: ~/x\n  - text: changed\n".write(to: workflow, atomically: true, encoding: .utf8)
@@ -35,6 +41,30 @@ struct GrantStoreTests {
         #expect(try store.revoke(workflow: workflow.path))
         #expect(store.entry(forWorkflow: workflow.path) == nil)
         #expect(try !store.revoke(workflow: workflow.path))
+    }
+
+    @Test("what is kept is its owner's alone: folders 0700, files 0600; a grant others may change is not believed, with the chmod that fixes it")
+    func privateState() throws {
+        let (workflow, access) = try rememberedReadOfX()
+        let grants = store.root.appendingPathComponent("grants")
+        let mode = { (path: String) in ((try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int) ?? -1 }
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: grants.path).first).description
+        #expect(mode(store.root.path) == 0o700 && mode(grants.path) == 0o700)
+        #expect(mode(grants.appendingPathComponent(file).path) == 0o600)
+        #expect(store.grants(forWorkflow: workflow.path) == [access] && store.refusal(forWorkflow: workflow.path) == nil)
+        // A folder others may write to: whatever is in it may have been planted.
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: grants.path)
+        #expect(store.grants(forWorkflow: workflow.path).isEmpty)
+        #expect(store.refusal(forWorkflow: workflow.path)?.contains("run chmod 700 \(grants.path)") == true, "\(store.refusal(forWorkflow: workflow.path) ?? "")")
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: grants.path)
+        // The file itself, writable by others: not believed either; written again, it is 0600.
+        try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: grants.appendingPathComponent(file).path)
+        #expect(store.grants(forWorkflow: workflow.path).isEmpty)
+        #expect(store.refusal(forWorkflow: workflow.path)?.contains("(mode 0666)") == true)
+        try store.remember(Access.read(HomeFolder.path + "/y"), forWorkflow: workflow.path)
+        #expect(mode(grants.appendingPathComponent(file).path) == 0o600)
+        // What was there was not believed, so it is not carried over.
+        #expect(store.grants(forWorkflow: workflow.path) == [Access.read(HomeFolder.path + "/y")])
     }
 
     @Test("a package is trusted as its files are: a changed, added or linked file makes it untrusted; build output does not count")

@@ -15,6 +15,10 @@ struct UndoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let history = UndoHistory(root: UndoHistory.defaultRoot)
+        if let problem = history.problem {
+            StandardStreams.writeError("error: the undo journals are not used: \(problem)\n")
+            throw ExitStatus.runtimeError.exitCode
+        }
         if list {
             StandardStreams.writeOutput(Self.describe(Array(history.newestFirst().prefix(20))))
             return

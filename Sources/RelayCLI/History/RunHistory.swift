@@ -92,12 +92,13 @@ final class RunHistory: @unchecked Sendable {
     init(path: String = RunHistory.defaultPath, busyTimeout: Int32 = 1_000) throws {
         self.path = path
         let folder = (path as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(
-                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        do throws(FileOperationError) {
+            try PrivateState.makeFolder(folder)
         } catch {
-            throw IntentError("cannot make the folder '\(folder)': \(error.localizedDescription)")
+            throw IntentError(error.message)
         }
+        // A history others may change is not believed: `relay runs rerun` takes grants from it.
+        if let problem = PrivateState.problem(with: path, under: folder) { throw IntentError("the run history is not used: \(problem)") }
         // Made readable by its owner only (the log and index files SQLite adds take its mode): it
         // holds runs' inputs and variables.
         let made = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0o600)

@@ -1,4 +1,5 @@
 import Foundation
+import RelayKit
 import RelayActions
 
 /// Line editing, history and tab completion for the REPL on a terminal, through libedit's
@@ -34,7 +35,7 @@ final class LineEditor {
             self.historyFile = historyFile
             usingHistory()
             stifle(1000)
-            try? FileManager.default.createDirectory(atPath: (historyFile as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try? PrivateState.makeFolder((historyFile as NSString).deletingLastPathComponent)
             _ = readHistory(historyFile)
             try Self.installCompletion(library, completer)
         } catch {

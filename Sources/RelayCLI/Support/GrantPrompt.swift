@@ -41,6 +41,9 @@ final class GrantPrompt: @unchecked Sendable {
         let gate = AccessGate(granted: granted, asker: { await prompt.ask($0) }, dryRun: dryRun, advisesFlags: advisesFlags)
         prompt.gate = gate
         if let file {
+            if let refusal = store.refusal(forWorkflow: file) {
+                StandardStreams.writeError("warning: what was allowed always for \(ResolvedPath.abbreviated(file)) is not used: \(refusal)\n")
+            }
             let remembered = store.grants(forWorkflow: file)
             if !remembered.isEmpty {
                 gate.allowRemembered(remembered)

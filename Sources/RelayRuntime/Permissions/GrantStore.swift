@@ -180,8 +180,21 @@ public struct GrantStore: Sendable {
         root.appendingPathComponent(folder).appendingPathComponent(String(StableHash.of(path), radix: 16) + ".json")
     }
 
+    /// Why what is kept for the workflow at `path` is not believed (others may change it), with
+    /// the `chmod` that fixes it; nil when it is its owner's alone or there is nothing.
+    public func refusal(forWorkflow path: String) -> String? {
+        PrivateState.problem(with: file(for: ResolvedPath.resolve(path), in: "grants").path, under: root.path)
+    }
+
+    /// The same of the trust kept for the package at `path`.
+    public func refusal(forPackage path: String) -> String? {
+        PrivateState.problem(with: file(for: ResolvedPath.resolve(path), in: "packages").path, under: root.path)
+    }
+
+    /// What is kept at `url`, if it is its owner's alone: a grant planted by another user, or in
+    /// a folder others may write to, is not believed.
     private func read<T: Decodable>(_ type: T.Type, at url: URL) -> T? {
-        guard let data = try? Data(contentsOf: url) else { return nil }
+        guard PrivateState.problem(with: url.path, under: root.path) == nil, let data = try? Data(contentsOf: url) else { return nil }
         return try? JSONDecoder().decode(type, from: data)
     }
 
@@ -189,8 +202,8 @@ public struct GrantStore: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try AtomicFile.write(try encoder.encode(value), to: url.path)
+            try PrivateState.makeFolder(url.deletingLastPathComponent().path)
+            try AtomicFile.write(try encoder.encode(value), to: url.path, privateMode: true)
         } catch let error as FileOperationError {
             throw error
         } catch {

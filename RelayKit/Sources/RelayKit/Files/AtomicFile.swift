@@ -24,10 +24,12 @@ public struct FileOperationError: Error, Sendable, CustomStringConvertible {
 /// the bytes go to a temporary file beside the target, are flushed to disk, and the temporary file
 /// is renamed over the target; then the folder is flushed so the rename itself is durable.
 public enum AtomicFile {
-    /// Writes `data` to `path`, keeping an existing file's permissions (new files get 0644). A
-    /// symbolic link is written through to its target, and stays a link.
-    public static func write(_ data: Data, to requestedPath: String, withoutLinks: Bool = false) throws(FileOperationError) {
-        try replace(requestedPath, withoutLinks: withoutLinks) { descriptor throws(FileOperationError) in
+    /// Writes `data` to `path`, keeping an existing file's permissions (new files get 0644), or
+    /// with `privateMode` always 0600: Relay's own state, readable by its owner alone. A symbolic
+    /// link is written through to its target, and stays a link.
+    public static func write(_ data: Data, to requestedPath: String, withoutLinks: Bool = false, privateMode: Bool = false) throws(FileOperationError) {
+        try replace(requestedPath, newFileMode: privateMode ? 0o600 : 0o644, keepingMode: !privateMode, withoutLinks: withoutLinks) {
+            descriptor throws(FileOperationError) in
             guard data.withUnsafeBytes({ writeAll($0, to: descriptor) }) else {
                 throw FileOperationError(String(cString: strerror(errno)))
             }
@@ -65,7 +67,7 @@ public enum AtomicFile {
     /// open folder, so a folder swapped for a link since cannot lead the write elsewhere; a link
     /// now at the name itself is replaced, not followed.
     private static func replace(
-        _ requestedPath: String, newFileMode: mode_t = 0o644, withoutLinks: Bool = false,
+        _ requestedPath: String, newFileMode: mode_t = 0o644, keepingMode: Bool = true, withoutLinks: Bool = false,
         filling fill: (Int32) throws(FileOperationError) -> Void
     ) throws(FileOperationError) {
         defer { FileGeneration.advance() }
@@ -86,7 +88,7 @@ public enum AtomicFile {
         let target = withoutLinks ? name : path
         var mode = newFileMode
         var existing = stat()
-        if fstatat(folderDescriptor, target, &existing, withoutLinks ? AT_SYMLINK_NOFOLLOW : 0) == 0,
+        if keepingMode, fstatat(folderDescriptor, target, &existing, withoutLinks ? AT_SYMLINK_NOFOLLOW : 0) == 0,
             (existing.st_mode & S_IFMT) == S_IFREG
         {
             mode = existing.st_mode & 0o7777

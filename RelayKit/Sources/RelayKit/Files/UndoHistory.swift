@@ -22,6 +22,10 @@ public struct UndoHistory: Sendable {
     /// The recorded runs, newest first.
     public func runs() -> [Run] { Array(newestFirst()) }
 
+    /// Why the journals are not believed (others may change the folder that holds them), with
+    /// the `chmod` that fixes it; nil when they are their owner's alone.
+    public var problem: String? { PrivateState.problem(with: root.appendingPathComponent("runs").path, under: root.path) }
+
     /// The recorded runs, newest first, each read when it is reached: finding the last run to
     /// undo reads its journal, not every run's.
     public func newestFirst() -> some Sequence<Run> {
@@ -29,8 +33,12 @@ public struct UndoHistory: Sendable {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: runsFolder.path)) ?? []
         return names.sorted(by: >).lazy.compactMap { name in
             let folder = runsFolder.appendingPathComponent(name, isDirectory: true)
+            // A journal another user could have written is not believed: undoing it would write
+            // where they chose (`problem`, for the reason).
+            let journal = folder.appendingPathComponent("changes.jsonl").path
+            guard PrivateState.problem(with: journal, under: root.path) == nil else { return nil }
             // Read as bytes: a line a killed run cut inside a character must not hide the others.
-            guard let bytes = FileManager.default.contents(atPath: folder.appendingPathComponent("changes.jsonl").path) else {
+            guard let bytes = FileManager.default.contents(atPath: journal) else {
                 return nil
             }
             let changes = Self.changes(in: String(decoding: bytes, as: UTF8.self))

@@ -177,7 +177,7 @@ public final class UndoJournal: @unchecked Sendable {
     private func start() throws(FileOperationError) {
         guard !started else { return }
         do {
-            try FileManager.default.createDirectory(at: folder.appendingPathComponent("saved"), withIntermediateDirectories: true)
+            try PrivateState.makeFolder(folder.appendingPathComponent("saved").path)
         } catch {
             throw FileOperationError("cannot create the undo journal '\(folder.path)': \(error.localizedDescription)")
         }
