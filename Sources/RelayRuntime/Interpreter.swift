@@ -160,7 +160,8 @@ public final class Interpreter: Sendable {
     static func gaveNothing(_ step: PlannedStep) -> String {
         let place = "line \(step.range.start.line)"
         if let keyword = step.grammar?.keyword, let (fallback, when) = step.givesNothingWhen {
-            return "the '\(keyword)' at \(place) has no '\(fallback)', so it gives nothing when \(when)"
+            // Which branch ran is not kept: both ways to nothing are said.
+            return "the '\(keyword)' at \(place) gives nothing when \(when) (it has no '\(fallback)' steps), or ran steps that gave nothing"
         }
         if case .branch? = step.grammar?.output { return "the '\(step.displayName)' at \(place) ran a branch that gave nothing" }
         return "step '\(step.displayName)' at \(place) gave nothing"

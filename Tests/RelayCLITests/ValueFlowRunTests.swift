@@ -137,7 +137,7 @@ struct ValueFlowRunTests {
         let run = try await relay(["run", "w.yaml"], in: folder)
         #expect(run.status == 1)
         #expect(run.standardOutput.isEmpty)
-        #expect(run.standardError.contains("w.yaml:1:9: error: the workflow declares output text, but it gave nothing: the 'if' at line 4 has no 'else'"), "\(run.standardError)")
+        #expect(run.standardError.contains("w.yaml:1:9: error: the workflow declares output text, but it gave nothing: the 'if' at line 4 gives nothing when its condition is false (it has no 'else' steps)"), "\(run.standardError)")
     }
 
     @Test("the question before the first step includes a move's source folder; granted both, the move runs")

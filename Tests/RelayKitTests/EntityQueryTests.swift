@@ -155,5 +155,9 @@ struct EntityQueryTests {
         #expect(try chore.property("minutes") == 45)
         #expect(throws: ValueAccessError.self) { try chore.property("detail") }
         #expect(throws: ValueAccessError.self) { try chore.property("colour") }
+        // A single entity is a list of one where a list's own property is read, fetched or not.
+        #expect(try await chore.resolvedProperty("count") == 1)
+        #expect(try await chore.resolvedProperty("first") == chore)
+        #expect(try chore.property("last") == chore)
     }
 }

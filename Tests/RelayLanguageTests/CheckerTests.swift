@@ -197,6 +197,7 @@ struct CheckerTests {
         #expect(only("steps:\n  - repeat: -1\n    do: []\n").contains("whole number"))
         #expect(only("steps:\n  - repeat: 2.5\n    do: []\n").contains("whole number"))
         #expect(only("steps:\n  - for-each:\n    parallel: 0\n    do: []\n").contains("'parallel'"))
+        #expect(only("steps:\n  - list: [a]\n  - for-each:\n    parallel:\n    do: []\n").contains("'parallel' takes"))
         #expect(only("steps:\n  - menu: Pick\n").contains("needs 'options:'"))
         #expect(only("steps:\n  - set: [a]\n").contains("mapping of variable names"))
         #expect(only("steps:\n  - set: { 1x: 2 }\n").contains("not a variable name"))

@@ -166,6 +166,13 @@ import Testing
         // Where the type is not known, the run decides: a dictionary's keys, a variable set twice.
         #expect(errors("steps:\n  - dictionary: { a: 1 }\n    as: d\n  - text: \"${d.anything}\"\n").isEmpty)
         #expect(errors("steps:\n  - current-date:\n    as: now\n  - set: { now: x }\n  - text: \"${now.yaer}\"\n").isEmpty)
+        // A block's own names hide a variable of the same name, and previous is always the input.
+        #expect(errors("steps:\n  - number: 5\n    as: error\n  - fail: oops\n    on-error:\n      - text: \"${error.words.count}\"\n").isEmpty)
+        #expect(errors("steps:\n  - current-date:\n    as: index\n  - repeat: 2\n    do:\n      - number: ${index}\n").isEmpty)
+        #expect(errors("steps:\n  - number: 5\n    as: previous\n  - text: a b\n  - text: \"${previous.words.count}\"\n").isEmpty)
+        // What a value has is said apart from what every value has as a list of one.
+        let numbers = diagnostics("steps:\n  - list: [1, 2]\n    as: l\n  - text: \"${l.foo}\"\n").flatMap(\.notes)
+        #expect(numbers == ["note: a number has no properties of its own; the list itself has count, first, last"], "\(numbers)")
         // A single value's list properties: a date's count is 1, its first the date.
         #expect(errors("steps:\n  - current-date:\n    as: now\n  - text: \"${now.count} ${now.first.year}\"\n").isEmpty)
     }

@@ -89,10 +89,10 @@ struct InterpreterTests {
     @Test("a property of nothing names the step that gave the nothing")
     func nothingNamesItsStep() async {
         let cases = [
-            ("- list: [a]\n- if: ${previous.count > 5}\n  then:\n    - text: big\n- text: \"${previous.id}\"", "has no 'else', so it gives nothing when its condition is false"),
+            ("- list: [a]\n- if: ${previous.count > 5}\n  then:\n    - text: big\n- text: \"${previous.id}\"", "the 'if' at line 3 gives nothing when its condition is false (it has no 'else' steps), or ran steps that gave nothing"),
             ("- nothing\n- text: \"${previous.id}\"", "step 'nothing' at line"),
             ("- text: a\n- match: ${previous}\n  cases:\n    b:\n      - text: x\n- text: \"${previous.id}\"",
-             "the 'match' at line 3 has no 'default', so it gives nothing when no case matches"),
+             "the 'match' at line 3 gives nothing when no case matches (it has no 'default' steps), or ran steps that gave nothing"),
         ]
         for (steps, note) in cases {
             let error = await failure(steps)

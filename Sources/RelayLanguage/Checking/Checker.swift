@@ -621,6 +621,9 @@ public struct Checker {
     private func typed(_ expression: ValueExpression) -> (type: ValueType, item: ValueType?, line: Int)? {
         switch expression.kind {
         case .variable(let name):
+            // `previous` is always the step's input, and a block's own names (`item`, `index`,
+            // `error`, a loop's `as`) hide a variable of the same name inside it.
+            guard name != "previous", !scope.blockVariables.contains(where: { $0.contains(name) }) else { return nil }
             return variableTypes[name]
         case .property(let base, let name):
             guard let (type, item, line) = typed(base),
@@ -664,17 +667,23 @@ public struct Checker {
         for expression in template.expressions {
             for read in expression.propertyReads {
                 guard let (type, item, line) = typed(read.base), let base = Self.written(read.base),
-                    case .missing(let available) = propertyTyping.property(read.name, of: type, item: item)
+                    case .missing(let own) = propertyTyping.property(read.name, of: type, item: item)
                 else { continue }
+                let listOwn = PropertyTyping.listProperties.joined(separator: ", ")
                 var what = type.withArticle
-                var note = "note: \(type.withArticle) has \(available.joined(separator: ", "))"
+                let owner = type == .list ? item ?? type : type
+                var note = own.isEmpty
+                    ? "note: \(owner.withArticle) has no properties of its own"
+                    : "note: \(owner.withArticle) has \(own.joined(separator: ", "))"
                 if type == .list, let item {
                     what = "a list of \(Self.plural(item))"
-                    let own = ["count", "first", "last"]
-                    note = "note: \(item.withArticle) has \(available.filter { !own.contains($0) }.joined(separator: ", ")); the list itself has \(own.joined(separator: ", "))"
+                    note += "; the list itself has \(listOwn)"
+                } else {
+                    note += "; as a list of one, it has \(listOwn)"
                 }
+                let candidates = own + PropertyTyping.listProperties.filter { !own.contains($0) }
                 report(
-                    "${\(base)} is \(what) (set at line \(line)), which has no property '\(read.name)'\(Suggestions.didYouMean(read.name, in: available))",
+                    "${\(base)} is \(what) (set at line \(line)), which has no property '\(read.name)'\(Suggestions.didYouMean(read.name, in: candidates))",
                     at: read.range, notes: [note])
             }
         }
@@ -752,7 +761,7 @@ public struct Checker {
         } else if let keyword = last.grammar?.keyword, let (fallback, when) = last.givesNothingWhen {
             diagnostics.append(Diagnostic(
                 .warning,
-                "the workflow declares output \(declared.type.name), but its last step, the '\(keyword)' at line \(last.range.start.line), has no '\(fallback)' and gives nothing when \(when)",
+                "the workflow declares output \(declared.type.name), but its last step, the '\(keyword)' at line \(last.range.start.line), has no '\(fallback)' steps and gives nothing when \(when)",
                 at: last.range,
                 notes: ["help: add \(Naming.indefiniteArticle(for: fallback)) '\(fallback)' that gives \(declared.type.withArticle), or a step after the '\(keyword)'"]))
         }

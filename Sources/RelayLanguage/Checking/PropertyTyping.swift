@@ -11,12 +11,13 @@ struct PropertyTyping {
         case known(ValueType, item: ValueType?)
         /// The value has the property, or may have it, but its type is not known before the run.
         case unknown
-        /// No value of the type has the property; these are the ones it has.
-        case missing(available: [String])
+        /// No value of the type has the property; these are the ones it has of its own (besides
+        /// `count`, `first` and `last`, which every value has as a list of one).
+        case missing(own: [String])
     }
 
     /// The properties of a list itself, not of its items, which every value has as a list of one.
-    private static let listProperties = ["count", "first", "last"]
+    static let listProperties = ["count", "first", "last"]
 
     func property(_ name: String, of type: ValueType, item: ValueType?) -> Outcome {
         switch type {
@@ -31,7 +32,7 @@ struct PropertyTyping {
             switch property(name, of: item, item: nil) {
             case .known(let itemType, _): return .known(.list, item: itemType)
             case .unknown: return .known(.list, item: nil)
-            case .missing(let available): return .missing(available: available)
+            case .missing(let own): return .missing(own: own)
             }
         case .any, .dictionary, .union, .nothing:
             return .unknown
@@ -75,7 +76,7 @@ struct PropertyTyping {
         switch name {
         case "count": return .known(.number, item: nil)
         case "first", "last": return .known(type, item: nil)
-        default: return .missing(available: own + Self.listProperties.filter { !own.contains($0) })
+        default: return .missing(own: own)
         }
     }
 }

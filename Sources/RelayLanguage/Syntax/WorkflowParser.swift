@@ -592,7 +592,9 @@ public struct WorkflowParser {
         case .assignments:
             return .some(.assignments(assignments(node, in: keyword)))
         case .value, .text, .count, .seconds, .parallelism, .retry:
-            if node.isNull {
+            // The keyword's own value may be left empty (the step's input); another key written
+            // empty is a value of nothing, which the checker holds to the key's shape.
+            if node.isNull, key.name == keyword {
                 guard key.isRequired, !key.need.isEmpty else { return .some(nil) }
                 report("'\(keyword)' needs \(key.need)", at: node.range)
                 return nil

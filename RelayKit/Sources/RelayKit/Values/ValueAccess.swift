@@ -129,6 +129,8 @@ extension Value {
     /// Reads a property as `property(_:)` does, fetching an entity's deferred property.
     public func resolvedProperty(_ name: String) async throws -> Value {
         switch self {
+        // A list's own property of an entity without one of that name: the entity as a list of one.
+        case .entity(let entity) where Self.listProperties.contains(name) && !entity.propertyNames.contains(name): return try property(name)
         case .entity(let entity): return try await entity.property(name)
         case .file(let file): if let fetched = try await file.fetchedProperty(name) { return fetched } else { return try property(name) }
         case .list(let items) where mayFetch(name):
