@@ -22,10 +22,13 @@ package enum Evaluator {
         case .interpolation(let parts):
             var text = ""
             for part in parts {
+                let piece: String
                 switch part {
-                case .text(let literal): text += literal
-                case .expression(let expression): text += try await evaluate(expression, variables).textValue
+                case .text(let literal): piece = literal
+                case .expression(let expression): piece = try await evaluate(expression, variables).textValue
                 }
+                if let problem = Value.textSizeProblem(text.utf8.count + piece.utf8.count) { throw RuntimeError(problem, at: template.range) }
+                text += piece
             }
             return .text(text)
         case .list(let items):
@@ -100,15 +103,27 @@ package enum Evaluator {
         }
     }
 
+    /// `a` then `b`, when the text is within `Limits.textBytes`.
+    private static func joined(_ a: String, _ b: String, _ expression: ValueExpression) throws(RuntimeError) -> Value {
+        if let problem = Value.textSizeProblem(a.utf8.count + b.utf8.count) { throw RuntimeError(problem, at: expression.range) }
+        return .text(a + b)
+    }
+
+    /// `list`, made only when its `count` items are within `Limits.collectionItems`.
+    private static func sized(_ count: Int, _ list: @autoclosure () -> Value, _ expression: ValueExpression) throws(RuntimeError) -> Value {
+        if let problem = Value.itemsProblem(count, of: "a list") { throw RuntimeError(problem, at: expression.range) }
+        return list()
+    }
+
     private static func apply(_ op: BinaryOperator, _ lhs: Value, _ rhs: Value, _ expression: ValueExpression) throws(RuntimeError) -> Value {
         switch op {
         case .add:
             switch (lhs, rhs) {
-            case (.list(let a), .list(let b)): return .list(a + b)
-            case (.list(let a), _): return .list(a + [rhs])
-            case (.text(let a), .text(let b)): return .text(a + b)
-            case (.text(let a), _) where !isNumeric(lhs) || !isNumeric(rhs): return .text(a + rhs.textValue)
-            case (_, .text(let b)) where !isNumeric(lhs) || !isNumeric(rhs): return .text(lhs.textValue + b)
+            case (.list(let a), .list(let b)): return try sized(a.count + b.count, .list(a + b), expression)
+            case (.list(let a), _): return try sized(a.count + 1, .list(a + [rhs]), expression)
+            case (.text(let a), .text(let b)): return try joined(a, b, expression)
+            case (.text(let a), _) where !isNumeric(lhs) || !isNumeric(rhs): return try joined(a, rhs.textValue, expression)
+            case (_, .text(let b)) where !isNumeric(lhs) || !isNumeric(rhs): return try joined(lhs.textValue, b, expression)
             default: break
             }
             return .number(try arithmetic(lhs, rhs, expression) { $0 + $1 })

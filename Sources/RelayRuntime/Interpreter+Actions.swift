@@ -146,7 +146,9 @@ extension Interpreter {
                 // Only a list or a dictionary can nest: most steps give neither, and pay one look.
                 switch value {
                 case .list, .dictionary:
-                    if let problem = value.nestingProblem { throw RuntimeError(problem, step: step.displayName, at: step.range) }
+                    if let problem = value.sizeProblem ?? value.nestingProblem { throw RuntimeError(problem, step: step.displayName, at: step.range) }
+                case .text:
+                    if let problem = value.sizeProblem { throw RuntimeError(problem, step: step.displayName, at: step.range) }
                 default: break
                 }
                 return value

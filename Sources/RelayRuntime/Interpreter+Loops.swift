@@ -23,7 +23,11 @@ extension Interpreter {
             try Task.checkCancellation()
             variables["index"] = .number(Double(index + 1))
             switch try await run(body, input: input, variables: &variables) {
-            case .normal(let output): if !output.isNothing { results.append(output) }
+            case .normal(let output):
+                if !output.isNothing { results.append(output) }
+                if let problem = Value.itemsProblem(results.count, of: "the list of a 'repeat'") {
+                    throw RuntimeError(problem, step: step.displayName, at: step.range)
+                }
             case .stopped(let output): return .stopped(output)
             }
         }

@@ -368,7 +368,11 @@ public final class Interpreter: Sendable {
             for assignment in assignments {
                 let value = try await Evaluator.evaluate(assignment.value, variables)
                 let existing = variables[assignment.name.text]?.asList ?? []
-                variables[assignment.name.text] = .list(existing + value.asList)
+                let added = value.asList
+                if let problem = Value.itemsProblem(existing.count + added.count, of: "the list '\(assignment.name.text)'") {
+                    throw RuntimeError(problem, step: step.displayName, at: assignment.name.range)
+                }
+                variables[assignment.name.text] = .list(existing + added)
             }
             return .normal(input)
         case .stop(let value):

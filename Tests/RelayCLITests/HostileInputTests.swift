@@ -78,6 +78,19 @@ struct HostileInputTests {
         #expect(try await relay(["run", "repeat.yaml"], in: root).standardOutput == "done\n")
     }
 
+    @Test("a text doubled in a loop, by interpolation or by +, stops at the bound on a text with a located error, not an abort")
+    func doubledText() async throws {
+        let root = try folder()
+        for (name, doubling) in [("interpolated", "\"${t}${t}\""), ("added", "\"${t + t}\"")] {
+            try "steps:\n  - set: { t: x }\n  - repeat: 40\n    do:\n      - set: { t: \(doubling) }\n  - text: \"${t.count}\"\n"
+                .write(to: root.appendingPathComponent("\(name).yaml"), atomically: true, encoding: .utf8)
+            let result = try await relay(["run", "\(name).yaml"], in: root)
+            #expect(result.status == 1, "\(name): \(result.standardError)")
+            #expect(result.standardError.hasPrefix("\(name).yaml:5:"), "\(name): \(result.standardError)")
+            #expect(result.standardError.contains("a text may be at most 256 MiB; this one would be 512 MiB"), "\(name): \(result.standardError)")
+        }
+    }
+
     @Test("a Markdown or HTML file of 10,000 nested quotes is a located error for get-text and convert")
     func deepDocuments() async throws {
         let root = try folder()

@@ -76,4 +76,14 @@ struct ValueAccessTests {
         #expect(NumberFormatting.text(0.05, places: 3) == "0.050")
         #expect(NumberFormatting.text(-1.005, places: 1) == "-1.0")
     }
+
+    @Test("a value's own size is held to the bounds: a text's bytes, a list's or a dictionary's items")
+    func sizeBounds() {
+        #expect(Value.text("small").sizeProblem == nil)
+        #expect(Value.textSizeProblem(Limits.textBytes) == nil)
+        #expect(Value.textSizeProblem(Limits.textBytes + 1)?.hasPrefix("a text may be at most 256 MiB") == true)
+        #expect(Value.itemsProblem(Limits.collectionItems, of: "a list") == nil)
+        #expect(Value.itemsProblem(Limits.collectionItems + 1, of: "a list") == "a list may hold at most 10000000 items; this one would hold 10000001")
+        #expect(Value.list([1, 2]).sizeProblem == nil)
+    }
 }

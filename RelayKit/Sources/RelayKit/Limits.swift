@@ -14,6 +14,13 @@ public enum Limits {
     /// Walking a value deeper than this would exhaust the stack.
     public static let valueDepth = 512
 
+    /// The largest text a run holds as a value (256 MiB of UTF-8), and the most items a list or
+    /// keys a dictionary may have (10 million): a loop that doubles a text or grows a list stops
+    /// with a located error naming the bound, not an abort or the machine's memory. A file may be
+    /// larger: files are streamed, not held (Docs/Reliability.md, "Big files").
+    public static let textBytes = 256 << 20
+    public static let collectionItems = 10_000_000
+
     /// How many parts a dotted key path (`user.address.city`) may have.
     public static let keyPathParts = 200
 

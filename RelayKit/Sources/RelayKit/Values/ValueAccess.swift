@@ -251,6 +251,29 @@ extension Value {
     }
 
     /// Nil when the value nests no deeper than `Limits.valueDepth`, else what to say.
+    /// Why the value is larger than a run may hold (`Limits.textBytes`, `Limits.collectionItems`),
+    /// looking at its own size only, which costs nothing; nil when it is within them.
+    public var sizeProblem: String? {
+        switch self {
+        case .text(let text): Self.textSizeProblem(text.utf8.count)
+        case .list(let items): Self.itemsProblem(items.count, of: "a list")
+        case .dictionary(let entries): Self.itemsProblem(entries.count, of: "a dictionary")
+        default: nil
+        }
+    }
+
+    /// Why a text of `bytes` bytes is larger than a run may hold; nil when it is not.
+    public static func textSizeProblem(_ bytes: Int) -> String? {
+        guard bytes > Limits.textBytes else { return nil }
+        return "a text may be at most \(ByteCount.text(Int64(Limits.textBytes), binary: true)); this one would be \(ByteCount.text(Int64(bytes), binary: true)) (does a loop keep doubling it?)"
+    }
+
+    /// Why `count` items are more than `what` may hold; nil when they are not.
+    public static func itemsProblem(_ count: Int, of what: String) -> String? {
+        guard count > Limits.collectionItems else { return nil }
+        return "\(what) may hold at most \(Limits.collectionItems) items; this one would hold \(count)"
+    }
+
     public var nestingProblem: String? {
         switch self {
         case .list, .dictionary:
