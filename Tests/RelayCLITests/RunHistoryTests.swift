@@ -88,6 +88,30 @@ struct RunHistoryTests {
         #expect(changed.standardError.contains("has changed since run \(id)"), "\(changed.standardError)")
     }
 
+    @Test("rerun gives the run's grants again only while every sub-workflow it ran is unchanged: a replaced helper is asked about")
+    func rerunPinsSubWorkflows() async throws {
+        let folder = try sandbox("steps:\n  - run-workflow: helper.yaml\n")
+        let helper = folder.appendingPathComponent("helper.yaml")
+        // Outside the workflow's folder, which a run may read freely.
+        let elsewhere = FileManager.default.temporaryDirectory.appendingPathComponent("relay-history-private-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        let secret = elsewhere.appendingPathComponent("private.txt")
+        try "private".write(to: secret, atomically: true, encoding: .utf8)
+        try "steps:\n  - text: harmless\n  - save-file: { to: out.txt, overwrite: true }\n".write(to: helper, atomically: true, encoding: .utf8)
+        let first = try await relay(["run", "w.yaml", "--allow-write=\(folder.path)", "--allow-read=\(elsewhere.path)"], in: folder)
+        #expect(first.status == 0, "\(first.standardError)")
+        // Unchanged: the run's flags are given again.
+        let same = try await relay(["runs", "rerun", "last"], in: folder)
+        #expect(same.status == 0 && !same.standardError.contains("not given again"), "\(same.standardError)")
+        // The helper swapped for one that reads what the first run was allowed to read.
+        try "steps:\n  - read-file: \(secret.path)\n  - get-text\n".write(to: helper, atomically: true, encoding: .utf8)
+        let swapped = try await relay(["runs", "rerun", "last"], in: folder)
+        #expect(swapped.status == 4, "\(swapped.standardError)")
+        #expect(swapped.standardError.contains("note: the workflow \(helper.path), which run"), "\(swapped.standardError)")
+        #expect(swapped.standardError.contains("has changed since; the run's --allow flags are not given again"))
+        #expect(!swapped.standardOutput.contains("private"))
+    }
+
     @Test("a run killed outright shows as interrupted, with the steps it got through, and the database stays readable")
     func killedRunIsInterrupted() async throws {
         let folder = try sandbox(

@@ -83,6 +83,7 @@ struct RunCommand: AsyncParsableCommand {
         let variables = Self.variables(from: assignments)
         let interactive = isatty(0) == 1 && standardInputMarker == nil
         let (gate, prompt) = GrantPrompt.gate(for: file, granted: permissionOptions.granted, interactive: interactive, dryRun: session.dryRun)
+        recording?.observeExecution(of: gate)
         let loader = try await PackageOptions.loading(
             packagesOf: file, into: base, gate: gate)
         let (workflow, diagnostics) = loader.load(path: file, predefined: Set(variables.keys))

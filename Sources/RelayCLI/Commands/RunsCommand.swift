@@ -85,8 +85,8 @@ struct RunsCommand: AsyncParsableCommand {
             discussion: """
                 Runs in the folder the run ran in, with its command line: the same input (from --input, --input-file or \
                 standard input), --set values and options. The run's --allow flags are given again only while the \
-                workflow file is unchanged since; when it has changed, Relay says so and asks (or denies) as for a new \
-                file. --allow flags given here replace the run's.
+                workflow file, and each sub-workflow and package the run executed, is unchanged since; when one has \
+                changed, Relay says which and asks (or denies) as for a new file. --allow flags given here replace the run's.
                 """)
 
         @Argument(help: "The run's ID, as 'relay runs' lists it, or 'last' for the newest.") var id: RunID
@@ -117,10 +117,17 @@ struct RunsCommand: AsyncParsableCommand {
                 throw ExitStatus.invalid.exitCode
             }
             let givesOwn = !permissionOptions.granted.isEmpty || permissionOptions.declared
+            // The run's grants were given for what it executed: the workflow, and each
+            // sub-workflow and package as they were then.
+            let changed = past.executed.first { !$0.holds }
             if past.content == nil || now != past.content {
                 let what = now == nil ? "cannot be read now" : past.content == nil ? "was too long to keep with run \(id)" : "has changed since run \(id)"
                 StandardStreams.writeError(
                     "note: \(past.workflow) \(what); the run's --allow flags are not given again\n")
+                command.permissionOptions = permissionOptions
+            } else if let changed {
+                StandardStreams.writeError(
+                    "note: the \(changed.kind) \(changed.path), which run \(id) executed, has changed since; the run's --allow flags are not given again\n")
                 command.permissionOptions = permissionOptions
             } else if givesOwn {
                 command.permissionOptions = permissionOptions

@@ -40,6 +40,9 @@ final class RunHistory: @unchecked Sendable {
         var grants: [String]
         /// The working folder it ran in.
         var folder: String?
+        /// What it executed besides its workflow — sub-workflows and packages — with their hashes
+        /// then: `relay runs rerun` gives the run's grants again only while each is unchanged.
+        var executed: [GrantStore.Pin] = []
         var steps: [RunRecorder.StepRecord] = []
 
         var duration: Double? { ended.map { $0.timeIntervalSince(started) } }
@@ -108,7 +111,9 @@ final class RunHistory: @unchecked Sendable {
         var version: Int64 = 0
         try database.query("PRAGMA user_version") { version = $0.integer(0) }
         if version < Self.version {
-            try database.execute(Self.schema + "PRAGMA user_version = \(Self.version);")
+            // Version 2 added what a run executed besides its workflow.
+            let added = version == 1 ? "ALTER TABLE runs ADD COLUMN executed TEXT NOT NULL DEFAULT '[]';" : ""
+            try database.execute(Self.schema + added + "PRAGMA user_version = \(Self.version);")
         }
         // The log is checkpointed every 64 pages (a few runs): a process that opens the history
         // reads what the log holds beyond the database, so a short log keeps that quick.
@@ -116,7 +121,7 @@ final class RunHistory: @unchecked Sendable {
     }
 
     /// The schema's version, kept in the database's `user_version`.
-    static let version: Int64 = 1
+    static let version: Int64 = 2
 
     /// The tables (Docs/Runs.md, "The history's schema"). `AUTOINCREMENT`: a pruned run's ID is
     /// never given to a later run.
@@ -137,7 +142,8 @@ final class RunHistory: @unchecked Sendable {
             input TEXT,
             error TEXT,
             journal TEXT,
-            grants TEXT NOT NULL DEFAULT '[]');
+            grants TEXT NOT NULL DEFAULT '[]',
+            executed TEXT NOT NULL DEFAULT '[]');
         CREATE INDEX IF NOT EXISTS runs_by_workflow ON runs (workflow, id);
         CREATE INDEX IF NOT EXISTS runs_by_start ON runs (started);
         CREATE INDEX IF NOT EXISTS runs_running ON runs (status) WHERE status = 'running';
@@ -221,6 +227,7 @@ final class RunHistory: @unchecked Sendable {
         var input: String?
         var journal: String?
         var grants: [String] = []
+        var executed: [GrantStore.Pin] = []
         var steps: [RunRecorder.StepRecord] = []
     }
 
@@ -229,11 +236,11 @@ final class RunHistory: @unchecked Sendable {
     func finish(_ run: Int64, workflow: String, _ end: End, retention: Retention, at date: Date = Date()) throws {
         try transaction {
             try database.query(
-                "UPDATE runs SET ended = ?, status = ?, exit_status = ?, error = ?, arguments = ?, input = ?, journal = ?, grants = ? WHERE id = ?",
+                "UPDATE runs SET ended = ?, status = ?, exit_status = ?, error = ?, arguments = ?, input = ?, journal = ?, grants = ?, executed = ? WHERE id = ?",
                 [
                     .real(date.timeIntervalSince1970), .text(end.status.rawValue), .integer(Int64(end.exitStatus)), Self.optional(end.error),
                     Self.optional(end.arguments.flatMap(Self.json)), Self.optional(end.input),
-                    Self.optional(end.journal), .text(Self.json(end.grants) ?? "[]"), .integer(run),
+                    Self.optional(end.journal), .text(Self.json(end.grants) ?? "[]"), .text(Self.json(end.executed) ?? "[]"), .integer(run),
                 ])
             try write(end.steps, of: run)
             try prune(workflow: workflow, retention, now: date)
@@ -324,7 +331,7 @@ final class RunHistory: @unchecked Sendable {
         return steps
     }
 
-    private static let runColumns = "id, workflow, content, started, ended, status, exit_status, arguments, input, error, journal, grants, folder"
+    private static let runColumns = "id, workflow, content, started, ended, status, exit_status, arguments, input, error, journal, grants, folder, executed"
 
     private static func run(from row: SQLiteDatabase.Row) -> Run {
         func optional(_ column: Int32) -> String? { row.isNull(column) ? nil : row.text(column) }
@@ -333,7 +340,8 @@ final class RunHistory: @unchecked Sendable {
             ended: row.isNull(4) ? nil : Date(timeIntervalSince1970: row.real(4)), status: Status(rawValue: row.text(5)) ?? .failed,
             exitStatus: row.isNull(6) ? nil : Int32(truncatingIfNeeded: row.integer(6)),
             arguments: optional(7).flatMap { decoded([String].self, $0) }, input: optional(8), error: optional(9), journal: optional(10),
-            grants: decoded([String].self, row.text(11)) ?? [], folder: optional(12))
+            grants: decoded([String].self, row.text(11)) ?? [], folder: optional(12),
+            executed: decoded([GrantStore.Pin].self, row.text(13)) ?? [])
     }
 
     private func transaction(_ body: () throws -> Void) throws {
@@ -353,6 +361,11 @@ final class RunHistory: @unchecked Sendable {
     /// run's start a millisecond).
     private static func json(_ strings: [String]) -> String? {
         JSONWriter.string(for: .list(strings.map { .text($0) }), pretty: false)
+    }
+
+    /// `pins` as a JSON array of objects (`kind`, `path`, `hash`), with JSONWriter as above.
+    private static func json(_ pins: [GrantStore.Pin]) -> String? {
+        JSONWriter.string(for: .list(pins.map { .dictionary(["kind": .text($0.kind), "path": .text($0.path), "hash": .text($0.hash)]) }), pretty: false)
     }
 
     private static func decoded<T: Decodable>(_ type: T.Type, _ text: String) -> T? {

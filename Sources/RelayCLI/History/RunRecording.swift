@@ -22,6 +22,8 @@ final class RunRecording: @unchecked Sendable {
     private var stopped = false
     private var journal: UndoJournal?
     private var gate: AccessGate?
+    /// What the run executed besides its workflow (sub-workflows, packages), as it was then.
+    private var executed: [GrantStore.Pin] = []
     private var arguments: [String]?
     private var input: String?
     /// The run's secrets, once the workflow's are looked up: masked in all that is kept.
@@ -122,6 +124,15 @@ final class RunRecording: @unchecked Sendable {
         }
     }
 
+    /// Keeps what the run executes besides its workflow — its packages as they load, the
+    /// sub-workflows as they run — pinned as each is then, for a rerun to check.
+    func observeExecution(of gate: AccessGate) {
+        gate.observeExecution { [weak self] executed in
+            guard let self, let pin = GrantStore.Pin.of(executed) else { return }
+            self.lock.withLock { if !self.executed.contains(pin) { self.executed.append(pin) } }
+        }
+    }
+
     /// The run was stopped from outside: a signal or its time bound.
     func noteStopped() {
         lock.withLock { stopped = true }
@@ -144,7 +155,7 @@ final class RunRecording: @unchecked Sendable {
             return RunHistory.End(
                 status: status, exitStatus: exitStatus, error: error.map { secrets?.redact($0) ?? $0 }, arguments: arguments, input: input,
                 journal: journal.flatMap { $0.hasChanges ? $0.folder.lastPathComponent : nil },
-                grants: (gate?.grantsUsed ?? []).map { "\($0.capability.rawValue) \($0.target)" }, steps: steps)
+                grants: (gate?.grantsUsed ?? []).map { "\($0.capability.rawValue) \($0.target)" }, executed: executed, steps: steps)
         }
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             queue.async { [self] in

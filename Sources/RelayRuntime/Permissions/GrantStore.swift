@@ -37,7 +37,7 @@ public struct GrantStore: Sendable {
         }
 
         /// Whether the file or package it names is still what it was.
-        var holds: Bool {
+        public var holds: Bool {
             switch kind {
             case "workflow": GrantStore.contentHash(ofFile: path) == hash
             case "package": GrantStore.filesHash(ofPackageAt: path) == hash

@@ -104,7 +104,7 @@ public final class AccessGate: @unchecked Sendable {
     /// What was allowed "always" in an earlier run of this workflow: it holds only while the run
     /// executes what it executed then (`executes`).
     private var remembered: [Access] = []
-    private var executionObserver: (@Sendable (Executed) -> Void)?
+    private var executionObservers: [@Sendable (Executed) -> Void] = []
     private var lastDenial: AccessDenied?
     /// The grants that let an access through (`grantsUsed`).
     private var used: Set<Access> = []
@@ -178,14 +178,15 @@ public final class AccessGate: @unchecked Sendable {
         case package(path: String)
     }
 
-    /// Calls `observer` with everything the run executes from now on.
+    /// Calls `observer` with everything the run executes from now on (the grants' pins, and the
+    /// run history's, which `relay runs rerun` checks).
     public func observeExecution(_ observer: @escaping @Sendable (Executed) -> Void) {
-        lock.withLock { executionObserver = observer }
+        lock.withLock { executionObservers.append(observer) }
     }
 
     /// Tells the gate that the run is about to execute `executed` (before its first step runs).
     public func executes(_ executed: Executed) {
-        lock.withLock { executionObserver }?(executed)
+        for observer in lock.withLock({ executionObservers }) { observer(executed) }
     }
 
     /// What was granted, what is free, and what was allowed at a prompt, at this moment.
