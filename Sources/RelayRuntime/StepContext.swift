@@ -96,7 +96,19 @@ struct StepContext: IntentContext {
         guard let executable = ChildProcess.find(program.program) else {
             throw IntentError("there is no program '\(program.program)' on PATH; install it, or name another")
         }
-        return try await ProgramRunner.run(executable: executable, program)
+        // Inside the run's grants, with a small environment and its temporary files in the
+        // run's scratch folder (Docs/Security.md, "Programs").
+        let scratch = interpreter.environment.scratchFolder
+        do throws(FileOperationError) {
+            try scratch.make()
+        } catch {
+            throw IntentError("cannot make the run's scratch folder for '\(program.program)': \(error.message)")
+        }
+        let confinement = program.reachesDesktop
+            ? nil : ProgramSandbox.confinement(executable: executable, granted: interpreter.environment.gate.confinement)
+        return try await ProgramRunner.run(
+            executable: executable, program, confinement: confinement,
+            environment: ProgramSandbox.environment(scratch: scratch.folder.path, reachesDesktop: program.reachesDesktop))
     }
 
     /// The paths of the files in `value`, looking into lists.

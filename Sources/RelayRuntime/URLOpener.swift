@@ -63,8 +63,11 @@ public struct URLOpener: Sendable {
         let child: ChildProcess
         do throws(ChildProcessError) {
             // The opener's own output is not the workflow's output.
+            // A desktop helper's small environment (Docs/Security.md, "Programs").
+            let temporary = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
             child = try ChildProcess(
-                executable: executable, arguments: Array(words.dropFirst()), input: .null, output: .standardError, errors: .standardError)
+                executable: executable, arguments: Array(words.dropFirst()), input: .null, output: .standardError, errors: .standardError,
+                environment: ProgramSandbox.environment(scratch: temporary, reachesDesktop: true), inheritsEnvironment: false)
         } catch {
             throw IntentError("cannot start the opener '\(program)': \(error.message)")
         }

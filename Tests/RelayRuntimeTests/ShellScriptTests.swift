@@ -13,6 +13,14 @@ import Glibc
 struct ShellScriptTests {
     let running: [Capability: GrantScope] = [.run: .everywhere]
 
+    /// `running`, and reading the folder of the version manager whose shim `python3` is, when it
+    /// is one in the home folder (pyenv's reads its own folder, which a run must grant).
+    var runningPython: [Capability: GrantScope] {
+        guard let python = ChildProcess.find("python3"), python.hasPrefix(HomeFolder.path + "/") else { return running }
+        let tool = python.dropFirst(HomeFolder.path.count + 1).split(separator: "/").first.map { HomeFolder.path + "/" + $0 } ?? python
+        return running.merging([.read: .only([tool])]) { $1 }
+    }
+
     @Test("standard input, arguments, other interpreters; the output without its last line feed")
     func inputAndOutput() async throws {
         #expect(try await run("- text: hello\n- run-shell-script: tr a-z A-Z", granted: running) == "HELLO")
@@ -24,7 +32,7 @@ struct ShellScriptTests {
         // A list is its items' texts, a line each.
         #expect(try await run("- list: [x, y]\n- run-shell-script: \"wc -l | tr -d ' '\"", granted: running) == "2")
         if ChildProcess.find("python3") != nil {
-            #expect(try await run("- run-shell-script: { script: 'print(6 * 7)', shell: python3 }", granted: running) == "42")
+            #expect(try await run("- run-shell-script: { script: 'print(6 * 7)', shell: python3 }", granted: runningPython) == "42")
         }
     }
 
@@ -86,7 +94,9 @@ struct ShellScriptTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let pidFile = folder.appendingPathComponent("pid").path
         let finished = folder.appendingPathComponent("finished").path
-        await expectFailure("- run-shell-script: 'sleep 60 & echo $! > \(pidFile); sleep 60; touch \(finished)'\n  timeout: 1", "timed out")
+        await expectFailure(
+            "- run-shell-script: 'sleep 60 & echo $! > \(pidFile); sleep 60; touch \(finished)'\n  timeout: 1", "timed out",
+            granted: running.merging([.write: .only([folder.path])]) { $1 })
         // Stopped, not waited for: the script never got to its end.
         #expect(!FileManager.default.fileExists(atPath: finished))
         let pid = try #require(pid_t(String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
@@ -106,15 +116,53 @@ struct ShellScriptTests {
         guard let sh = ChildProcess.find("sh") else { return }
         do {
             _ = try await ProgramRunner.run(
-                executable: sh, ProgramRun(program: "sh", arguments: ["-c", "yes"], outputLimit: 1 << 20))
+                executable: sh, ProgramRun(program: "sh", arguments: ["-c", "yes"], outputLimit: 1 << 20), confinement: nil, environment: Self.path)
             Issue.record("endless output was accepted")
         } catch let error as IntentError {
             #expect(error.message.contains("wrote more than 1 MiB"), "\(error.message)")
         }
         // Standard input a program never reads is no error.
         let outcome = try await ProgramRunner.run(
-            executable: sh, ProgramRun(program: "sh", arguments: ["-c", "exit 0"], input: Data(count: 4 << 20)))
+            executable: sh, ProgramRun(program: "sh", arguments: ["-c", "exit 0"], input: Data(count: 4 << 20)), confinement: nil, environment: Self.path)
         #expect(outcome.succeeded)
+    }
+
+    private static let path = ["PATH": "/usr/bin:/bin"]
+
+    @Test("a script runs inside the run's grants: a file, a folder to write, a connection each need theirs")
+    func confined() async throws {
+        guard HostSandbox.version >= 4 else {
+            print("skipped: this kernel's Landlock (version \(HostSandbox.version)) cannot confine a script's files and connections")
+            return
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-confined-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let secret = folder.appendingPathComponent("secret.txt")
+        try "private".write(to: secret, atomically: true, encoding: .utf8)
+        let read = "- run-shell-script: 'cat \(secret.path) 2>&1 || true'"
+        #expect(try await run(read, granted: running).textValue.contains("Permission denied"))
+        #expect(try await run(read, granted: running.merging([.read: .only([folder.path])]) { $1 }) == "private")
+        let made = folder.appendingPathComponent("made.txt").path
+        let write = "- run-shell-script: 'echo x > \(made) 2>&1; test -e \(made) && echo made || echo refused'"
+        #expect(try await run(write, granted: running) == "refused")
+        #expect(try await run(write, granted: running.merging([.write: .only([folder.path])]) { $1 }) == "made")
+        // Its temporary files go to the run's scratch folder, which it may write.
+        #expect(try await run("- run-shell-script: 'f=$(mktemp) && echo ok > \"$f\" && cat \"$f\"'", granted: running) == "ok")
+        if ChildProcess.find("python3") != nil {
+            let connect = "- run-shell-script: { shell: python3, script: \"import socket\\ntry:\\n  socket.socket()\\n  print('socket')\\nexcept OSError as e:\\n  print(e.errno)\" }"
+            #expect(try await run(connect, granted: runningPython) == .text("\(EACCES)"))
+            #expect(try await run(connect, granted: runningPython.merging([.net: .everywhere]) { $1 }) == "socket")
+        }
+    }
+
+    @Test("a program's environment is small and fixed: Relay's tokens and sockets never reach it; a desktop helper gets the display")
+    func environment() {
+        let relay = ["PATH": "/bin", "HOME": "/home/me", "LANG": "C.UTF-8", "GITHUB_TOKEN": "t0ken", "SSH_AUTH_SOCK": "/run/agent", "DISPLAY": ":0"]
+        let script = ProgramSandbox.environment(scratch: "/tmp/scratch", reachesDesktop: false, from: relay)
+        #expect(script == ["PATH": "/bin", "HOME": "/home/me", "LANG": "C.UTF-8", "TMPDIR": "/tmp/scratch"])
+        let helper = ProgramSandbox.environment(scratch: "/tmp/scratch", reachesDesktop: true, from: relay)
+        #expect(helper["DISPLAY"] == ":0" && helper["GITHUB_TOKEN"] == nil && helper["SSH_AUTH_SOCK"] == nil)
     }
 
     /// Whether `pid` is gone, or a zombie, within five seconds.
@@ -133,10 +181,12 @@ struct ShellScriptTests {
         return stat[stat.index(after: close)...].split(separator: " ").first == "Z"
     }
 
-    private func expectFailure(_ steps: String, _ fragment: String, unlessFound program: String? = nil, shorterThan limit: Int = .max) async {
+    private func expectFailure(
+        _ steps: String, _ fragment: String, unlessFound program: String? = nil, shorterThan limit: Int = .max, granted: [Capability: GrantScope]? = nil
+    ) async {
         if let program, ChildProcess.find(program) != nil { return }
         do {
-            let value = try await run(steps, granted: running)
+            let value = try await run(steps, granted: granted ?? running)
             Issue.record("\(steps) gave \(value)")
         } catch let error as RuntimeError {
             #expect(error.message.contains(fragment), "\(error.message)")

@@ -43,7 +43,7 @@ enum DesktopPrograms {
 
     /// Starts `name` with `arguments` and `input`; its output, or an error saying it could not do `job`.
     static func start(_ name: String, _ arguments: [String], input: Data = Data(), job: String, _ context: any IntentContext) async throws -> Data {
-        let outcome = try await context.runProgram(ProgramRun(program: name, arguments: arguments, input: input))
+        let outcome = try await context.runProgram(ProgramRun(program: name, arguments: arguments, input: input, reachesDesktop: true))
         guard outcome.succeeded else { throw outcome.failure("\(name) could not \(job)", limit: 300) }
         return outcome.output
     }

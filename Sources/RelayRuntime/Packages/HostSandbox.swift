@@ -93,10 +93,10 @@ enum HostSandbox {
     /// A ruleset allowing what `confinement` says, and reading and writing `/dev/null` and
     /// reading the random devices; nil where the kernel has no Landlock. A path that does not
     /// exist is left out (nothing may be made there).
-    static func ruleset(for confinement: Confinement) throws(HostError) -> Ruleset? {
+    static func ruleset(for confinement: Confinement, of what: String = "the package's host") throws(HostError) -> Ruleset? {
         guard version > 0 else { return nil }
         let made = relay_landlock_ruleset(version, confinement.network ? 0 : 1)
-        guard made >= 0 else { throw HostError("cannot confine the package's host: \(String(cString: strerror(-made)))") }
+        guard made >= 0 else { throw HostError("cannot confine \(what): \(String(cString: strerror(-made)))") }
         let ruleset = Ruleset(descriptor: made)
         let simplified = confinement.simplified
         let rules: [(String, relay_rule_kind)] =
@@ -106,7 +106,7 @@ enum HostSandbox {
             let failure = relay_landlock_allow(ruleset.descriptor, version, path, kind)
             // A path that does not exist, or that this user cannot reach, grants nothing.
             guard failure != 0, failure != ENOENT, failure != EACCES, failure != ENOTDIR, failure != ELOOP else { continue }
-            throw HostError("cannot confine the package's host to '\(path)': \(String(cString: strerror(failure)))")
+            throw HostError("cannot confine \(what) to '\(path)': \(String(cString: strerror(failure)))")
         }
         return ruleset
     }

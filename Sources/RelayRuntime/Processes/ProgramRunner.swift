@@ -13,10 +13,20 @@ import Darwin
 /// wait holds a cooperative thread, and a cancelled step (a `timeout:`, a signal) stops it and all
 /// it started. When the program ends, whatever it left running in its session is killed with it.
 enum ProgramRunner {
-    static func run(executable: String, _ program: ProgramRun) async throws -> ProgramOutcome {
+    /// Runs it with `environment` alone, confined by the kernel to `confinement` when one is given
+    /// (where the kernel can: `HostSandbox`), with the system calls that would get around it refused.
+    static func run(executable: String, _ program: ProgramRun, confinement: Confinement?, environment: [String: String]) async throws -> ProgramOutcome {
+        let ruleset: HostSandbox.Ruleset?
+        do throws(HostError) {
+            ruleset = try confinement.flatMap { (confinement) throws(HostError) in try HostSandbox.ruleset(for: confinement, of: "'\(program.program)'") }
+        } catch {
+            throw IntentError(error.message)
+        }
         let child: ChildProcess
         do throws(ChildProcessError) {
-            child = try ChildProcess(executable: executable, arguments: program.arguments)
+            child = try ChildProcess(
+                executable: executable, arguments: program.arguments, environment: environment, inheritsEnvironment: false, ruleset: ruleset,
+                refusedCalls: confinement.map(HostSandbox.refusedCalls) ?? [])
         } catch {
             throw IntentError(error.message)
         }

@@ -10,12 +10,17 @@ public struct ProgramRun: Sendable {
     /// The most bytes of standard output kept; a program that writes more is stopped, and the
     /// step fails, so that no output can fill memory.
     public var outputLimit: Int
+    /// Whether it is one of the helpers that reach the desktop (a clipboard, notifications): a
+    /// program Relay chose, with arguments Relay chose, which gets the display's variables and
+    /// sockets. Every other program runs inside the run's grants (Docs/Security.md, "Programs").
+    public var reachesDesktop: Bool
 
-    public init(program: String, arguments: [String] = [], input: Data = Data(), outputLimit: Int = Limits.programOutput) {
+    public init(program: String, arguments: [String] = [], input: Data = Data(), outputLimit: Int = Limits.programOutput, reachesDesktop: Bool = false) {
         self.program = program
         self.arguments = arguments
         self.input = input
         self.outputLimit = outputLimit
+        self.reachesDesktop = reachesDesktop
     }
 }
 
