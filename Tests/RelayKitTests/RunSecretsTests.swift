@@ -25,6 +25,17 @@ struct RunSecretsTests {
         #expect(secrets.redact("ends in gh…") == "ends in gh…")  // three characters say nothing
     }
 
+    @Test("a secret's end shown after '…' by a message cut at its start (a script's last errors) is masked too")
+    func masksCutEnds() {
+        let secrets = RunSecrets()
+        secrets.add("TOKEN", value: "ghp_0123456789abcdef")
+        // Cut inside the secret: what is left of it follows the "…".
+        let cut = Excerpt.end(of: "token was ghp_0123456789abcdef\n", limit: 13)
+        #expect(cut == "…456789abcdef\n")
+        #expect(secrets.redact(cut) == "…•••\n")
+        #expect(secrets.redact("…def and more") == "…def and more")  // three characters say nothing
+    }
+
     @Test("a preview is masked before it is cut, so no part of a secret is kept")
     func previewMaskedBeforeCut() {
         let secrets = RunSecrets()

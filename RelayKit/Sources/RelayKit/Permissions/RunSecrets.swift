@@ -182,7 +182,7 @@ public final class RunSecrets: @unchecked Sendable {
             result = result.replacingOccurrences(of: fragment.text, with: Self.mask, options: .literal)
         }
         guard result.contains("…") else { return result }
-        return Self.maskingCutStarts(in: result, of: fragments)
+        return maskingCutStarts(in: result, of: fragments)
     }
 
     /// The first `limit` characters of `text`, with its secrets masked before it is cut (so that
@@ -195,8 +195,9 @@ public final class RunSecrets: @unchecked Sendable {
     }
 
     /// Masks, before each "…", the longest start (four characters or more) of a secret that ends
-    /// there. Compared by Unicode scalars, as `holds` compares.
-    private static func maskingCutStarts(in text: String, of fragments: [Fragment]) -> String {
+    /// there, and after it the longest end of one that starts there. Compared by Unicode scalars,
+    /// as `holds` compares.
+    private func maskingCutStarts(in text: String, of fragments: [Fragment]) -> String {
         var result = ""
         var rest = Substring(text)
         while let ellipsis = rest.firstIndex(of: "…") {
@@ -207,7 +208,7 @@ public final class RunSecrets: @unchecked Sendable {
                 while length >= 4 {
                     if before.suffix(length).elementsEqual(secret.prefix(length)) {
                         before.removeLast(length)
-                        before += mask.unicodeScalars
+                        before += Self.mask.unicodeScalars
                         break
                     }
                     length -= 1
@@ -216,6 +217,25 @@ public final class RunSecrets: @unchecked Sendable {
             result.unicodeScalars.append(contentsOf: before)
             result += "…"
             rest = rest[rest.index(after: ellipsis)...]
+            // The end of a secret that a message cut at its start ("…" then the last characters
+            // of a script's errors) shows just after the "…".
+            let after = Array(rest.unicodeScalars.prefix(lock.withLock { longest }))
+            var masked = 0
+            for fragment in fragments {
+                let secret = Array(fragment.text.unicodeScalars)
+                var length = min(secret.count - 1, after.count)
+                while length >= 4, length > masked {
+                    if after.prefix(length).elementsEqual(secret.suffix(length)) {
+                        masked = length
+                        break
+                    }
+                    length -= 1
+                }
+            }
+            if masked > 0 {
+                result += Self.mask
+                rest = Substring(String(String.UnicodeScalarView(rest.unicodeScalars.dropFirst(masked))))
+            }
         }
         return result + rest
     }
