@@ -85,7 +85,7 @@ static int filter_calls(unsigned filters) {
     unsigned short count = 0;
     // Another architecture's calls: refused (the jump target is patched below, to `deny`).
     program[count++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
-    unsigned short jumps[8];
+    unsigned short jumps[12];
     unsigned short jump_count = 0;
     jumps[jump_count++] = count;
     program[count++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NATIVE_ARCH, 0, 0); // jt: next, jf: deny
@@ -102,6 +102,14 @@ static int filter_calls(unsigned filters) {
     if (filters & RELAY_FILTER_IO_URING) {
         jumps[jump_count++] = count;
         program[count++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_io_uring_setup, 0, 0);
+    }
+    if (filters & RELAY_FILTER_KEYRING) {
+        jumps[jump_count++] = count;
+        program[count++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_keyctl, 0, 0);
+        jumps[jump_count++] = count;
+        program[count++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_add_key, 0, 0);
+        jumps[jump_count++] = count;
+        program[count++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_request_key, 0, 0);
     }
     program[count++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
     unsigned short deny = count;
@@ -214,3 +222,19 @@ int relay_spawn(const char *path, char *const argv[], char *const environment[],
 }
 
 pid_t relay_session_of(pid_t pid) { return getsid(pid); }
+
+int relay_adopt_orphans(void) {
+#if defined(__linux__)
+    return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0 ? 0 : errno;
+#else
+    return ENOSYS;
+#endif
+}
+
+int relay_seal_memory(void) {
+#if defined(__linux__)
+    return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == 0 ? 0 : errno;
+#else
+    return ENOSYS;
+#endif
+}

@@ -9,4 +9,9 @@ internal import CMallocArena
 relay_use_one_malloc_arena()
 // Before any thread starts: every thread then blocks these signals, and one listener reads them.
 ProcessSignals.prepare()
+// Before any secret is read: no other process of this user may read Relay's memory or its
+// /proc entries (its environment, where a token may be), and it leaves no core dump
+// (Docs/Security.md, "Programs").
+// A program or package host that detaches from its session is still Relay's, and ends with it.
+ProcessSignals.sealAndAdopt()
 exit(await RelayCommand.main(linking: []))

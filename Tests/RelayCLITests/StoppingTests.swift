@@ -72,6 +72,22 @@ struct StoppingTests {
         return (process, errors)
     }
 
+    @Test("a script's child that leaves its session (setsid, a double fork) does not outlive the run")
+    func detachedChildEnds() async throws {
+        let root = try folder()
+        // The escaped sleep notes its pid in the workflow's folder, which the run may write.
+        try write(
+            "steps:\n  - run-shell-script: \"setsid sh -c 'sleep 300 & echo $! > \(root.path)/pids' > /dev/null 2>&1 < /dev/null & while [ ! -s \(root.path)/pids ]; do sleep 0.05; done; echo started\"\n",
+            to: root)
+        let result = try await RelayProcess.running(
+            ["run", "w.yaml", "--allow-run", "--allow-write=\(root.path)"], in: root, environment: ["HOME": root.appendingPathComponent("home").path])
+        #expect(result.status == 0 && result.standardOutput == "started\n", "\(result.standardError)")
+        let escaped = ((try? String(contentsOf: root.appendingPathComponent("pids"), encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(!escaped.isEmpty, "the script never started its detached child")
+        // Gone (or a zombie its new parent has yet to reap) once relay has exited.
+        #expect(openersRunning(in: root).isEmpty, "the detached sleep \(escaped) outlived the run")
+    }
+
     @Test("a step's timeout stops an opener that would take two minutes, and the opener with it")
     func openerTimeout() async throws {
         let root = try folder()

@@ -153,6 +153,14 @@ struct ShellScriptTests {
             let connect = "- run-shell-script: { shell: python3, script: \"import socket\\ntry:\\n  socket.socket()\\n  print('socket')\\nexcept OSError as e:\\n  print(e.errno)\" }"
             #expect(try await run(connect, granted: runningPython) == .text("\(EACCES)"))
             #expect(try await run(connect, granted: runningPython.merging([.net: .everywhere]) { $1 }) == "socket")
+            // The kernel's keyrings, where a session keeps keys and tokens: refused.
+            #if arch(x86_64)
+                let keyctl = 250
+            #else
+                let keyctl = 219
+            #endif
+            let keyring = "- run-shell-script: { shell: python3, script: \"import ctypes\\nlibc = ctypes.CDLL(None, use_errno=True)\\nlibc.syscall(\(keyctl), 0, -3, 0)\\nprint(ctypes.get_errno())\" }"
+            #expect(try await run(keyring, granted: runningPython) == .text("\(EACCES)"))
         }
     }
 

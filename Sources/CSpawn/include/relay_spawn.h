@@ -30,6 +30,9 @@ enum {
     RELAY_FILTER_SOCKETS = 1 << 0,
     /// `io_uring_setup()`: io_uring's operations would be a way around the filter.
     RELAY_FILTER_IO_URING = 1 << 1,
+    /// `keyctl()`, `add_key()`, `request_key()`: the kernel's keyrings, where a user's session
+    /// keeps keys and tokens, are out of reach.
+    RELAY_FILTER_KEYRING = 1 << 2,
 };
 
 /// Starts `path` with `argv` (NULL-terminated) and `environment` (NULL-terminated; NULL for this
@@ -43,6 +46,14 @@ enum {
 /// (of the fork, or of the exec in the child).
 int relay_spawn(const char *path, char *const argv[], char *const environment[], unsigned long long memory_limit, int niceness,
                 int ruleset, unsigned filters, relay_streams streams, relay_child *child);
+
+/// Makes this process inherit the processes its descendants leave behind (Linux's child
+/// subreaper). Returns 0 or an errno value (ENOSYS elsewhere).
+int relay_adopt_orphans(void);
+
+/// Marks this process not dumpable: other processes of its user cannot read its memory or its
+/// /proc entries, and it leaves no core dump. Returns 0 or an errno value (ENOSYS elsewhere).
+int relay_seal_memory(void);
 
 /// The session of process `pid`, or -1.
 pid_t relay_session_of(pid_t pid);

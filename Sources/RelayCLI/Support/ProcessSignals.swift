@@ -23,6 +23,14 @@ public enum ProcessSignals {
     nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
     nonisolated(unsafe) private static var handler: (@Sendable (Int32) -> Void)?
 
+    /// Seals this process's memory and /proc entries from other processes, and makes it adopt
+    /// what its children leave behind (`ChildProcesses.sealMemory`, `adoptOrphans`). First in
+    /// `main`, before any secret is read.
+    public static func sealAndAdopt() {
+        ChildProcesses.sealMemory()
+        ChildProcesses.adoptOrphans()
+    }
+
     /// Blocks the signals in this thread and listens for them. Call it first in `main`, before
     /// anything starts a thread; calling it again does nothing.
     public static func prepare() {

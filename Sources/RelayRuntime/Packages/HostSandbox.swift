@@ -64,13 +64,15 @@ enum HostSandbox {
         static let sockets = RefusedCalls(rawValue: UInt32(RELAY_FILTER_SOCKETS))
         /// io_uring, whose operations would not pass through the filter.
         static let ioUring = RefusedCalls(rawValue: UInt32(RELAY_FILTER_IO_URING))
+        /// The kernel's keyrings (`keyctl`, `add_key`, `request_key`).
+        static let keyring = RefusedCalls(rawValue: UInt32(RELAY_FILTER_KEYRING))
     }
 
-    /// What a host confined to `confinement` is refused besides Landlock's rules: io_uring
-    /// always, and every new socket unless the run has a `net` grant.
+    /// What a host confined to `confinement` is refused besides Landlock's rules: io_uring and
+    /// the keyrings always, and every new socket unless the run has a `net` grant.
     static func refusedCalls(for confinement: Confinement) -> RefusedCalls {
         #if os(Linux)
-            return confinement.network ? [.ioUring] : [.sockets, .ioUring]
+            return confinement.network ? [.ioUring, .keyring] : [.sockets, .ioUring, .keyring]
         #else
             return []
         #endif

@@ -171,10 +171,38 @@ final class ChildProcess: @unchecked Sendable {
         for child in children { child.stop() }
     }
 
-    /// Kills every child still running and what it started, at once (Relay is ending).
+    /// Kills every child still running and what it started, at once (Relay is ending); then
+    /// whatever detached from them (a new session, a double fork), which this process adopted
+    /// (`ChildProcesses.adoptOrphans`), and what those started in turn.
     static func stopAll() {
         let children = liveLock.withLock { Array(live.values) }
         for child in children { child.signal(SIGKILL) }
+        #if os(Linux)
+            // Each kill orphans the killed process's children to this process: a few rounds take
+            // a whole tree, however it forks.
+            for _ in 0..<50 {
+                let adopted = childrenOfThisProcess()
+                if adopted.isEmpty { break }
+                for pid in adopted { _ = kill(pid, SIGKILL) }
+                var status: Int32 = 0
+                for _ in adopted { _ = waitpid(-1, &status, WNOHANG) }
+                usleep(2_000)
+            }
+        #endif
+    }
+
+    /// The processes whose parent is this process (the fourth field of /proc/PID/stat), zombies left out.
+    private static func childrenOfThisProcess() -> [pid_t] {
+        let me = getpid()
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+        return entries.compactMap { entry -> pid_t? in
+            guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 1, fields[0] != "Z", pid_t(fields[1]) == me else { return nil }
+            return pid
+        }
     }
 
     /// Notes how much address space the host uses now (from /proc), keeping the largest seen.
@@ -237,6 +265,20 @@ final class ChildProcess: @unchecked Sendable {
 
 /// The processes this process started, as a whole.
 public enum ChildProcesses {
+    /// Makes this process the one that inherits every process its children leave behind
+    /// (Linux's child subreaper): a program or host that detaches — a new session, a double fork —
+    /// is still Relay's, and ends with it (`stopAll`). Call it first in `main`.
+    public static func adoptOrphans() {
+        _ = relay_adopt_orphans()
+    }
+
+    /// Marks this process as not dumpable: other processes of the same user cannot read its
+    /// memory or its /proc entries (its environment, where a token may be), and it leaves no core
+    /// dump. Call it first in `main`, before any secret is read.
+    public static func sealMemory() {
+        _ = relay_seal_memory()
+    }
+
     /// How long a child stopped with SIGTERM has before SIGKILL, in seconds.
     public static var grace: TimeInterval { ChildProcess.grace }
 
