@@ -25,6 +25,27 @@ struct DataTests {
         #expect(try CSV.records(in: text) == expected)
     }
 
+    @Test("a CSV or JSON text of more values than a run holds is an error where the bound is passed, not gigabytes")
+    func readBounds() throws {
+        // Empty fields cost nothing to write and a value each to read.
+        let commas = String(repeating: ",", count: Limits.readValues + 10)
+        do {
+            _ = try CSV.records(in: commas)
+            Issue.record("\(Limits.readValues + 11) fields were read")
+        } catch {
+            #expect(error.line == 1 && error.reason.hasPrefix("a CSV text may have at most 4000000 fields"), "\(error)")
+        }
+        let zeros = "[" + String(repeating: "0,", count: Limits.readValues) + "0]"
+        do {
+            _ = try JSONReader.value(from: zeros)
+            Issue.record("\(Limits.readValues + 2) JSON values were read")
+        } catch {
+            #expect(String(describing: error).contains("a JSON text may hold at most 4000000 values"), "\(error)")
+        }
+        // Within the bound, as before.
+        #expect(try CSV.records(in: "a,b\n1,2\n") == [["a", "b"], ["1", "2"]])
+    }
+
     @Test("what CSV cannot hold is an error naming its line and column")
     func csvErrors() {
         #expect(throws: CSV.ReadError.self) { try CSV.records(in: "a,b\n1,\"2\n3,4\n") }

@@ -38,7 +38,12 @@ package enum CSV {
         var quoteLine = 0, quoteColumn = 0
         var previous: Unicode.Scalar?
 
+        var fields = 0
+        /// Whether another field is beyond `Limits.readValues`.
+        var full = false
         func endField() {
+            fields += 1
+            if fields > Limits.readValues { full = true }
             record.append(String(field))
             field = String.UnicodeScalarView()
         }
@@ -61,6 +66,11 @@ package enum CSV {
         }
 
         for scalar in scalars {
+            if full {
+                throw ReadError(
+                    line: line, column: column,
+                    reason: "a CSV text may have at most \(Limits.readValues) fields; this one has more (split the file, or filter it with a program first)")
+            }
             // CR LF is one line end: the LF after a CR that ended a line (outside quotes) is skipped.
             let isLineEnd = scalar == "\n" || scalar == "\r"
             defer {

@@ -24,6 +24,8 @@ public struct JSONReader {
     private let bytes: [UInt8]
     private var position = 0
     private var depth = 0
+    /// How many values it has read, held to `Limits.readValues`.
+    private var count = 0
     /// How deeply arrays and objects may nest.
     public static let maximumDepth = 512
 
@@ -53,6 +55,10 @@ public struct JSONReader {
 
     private mutating func readValue() throws(JSONReadError) -> Value {
         guard position < bytes.count else { throw error("expected a value, found the end of the text") }
+        count += 1
+        guard count <= Limits.readValues else {
+            throw error("a JSON text may hold at most \(Limits.readValues) values; this one holds more (split it, or filter it with a program such as jq first)")
+        }
         switch bytes[position] {
         case UInt8(ascii: "{"): return try readObject()
         case UInt8(ascii: "["): return try readArray()
