@@ -87,7 +87,8 @@ extension Interpreter {
     private func invoke(_ definition: ActionDefinition, _ arguments: [Value?], step: PlannedStep, chained: Int? = nil) async throws -> Value {
         let secrets = environment.secrets
         guard !secrets.isEmpty else { return try await invokeCarrying(definition, arguments, step: step, chained: chained) }
-        var carried: Set<String> = []
+        // The secrets the step's values were made from (SecretLabels), and any whose text they hold.
+        var carried = SecretLabels.step
         for argument in arguments { if let argument { carried.formUnion(secrets.names(in: argument)) } }
         guard !carried.isEmpty else { return try await invokeCarrying(definition, arguments, step: step, chained: chained) }
         if let package = definition.source {

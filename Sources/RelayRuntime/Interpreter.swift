@@ -74,6 +74,11 @@ public final class Interpreter: Sendable {
         }
         var state: Variables = variables
         state["input"] = input
+        // A workflow run by a step gets its input with the secrets it was made from.
+        if !SecretLabels.step.isEmpty {
+            SecretLabels.set(SecretLabels.step, on: "input", in: &state)
+            SecretLabels.set(SecretLabels.step, on: "previous", in: &state)
+        }
         _ = try setScratch(in: &state)
         if !workflow.secrets.isEmpty { state["secrets"] = SecretBinding.variable(for: workflow, from: environment.secrets) }
         for assignment in workflow.variables where variables[assignment.name.text] == nil {
@@ -85,6 +90,8 @@ public final class Interpreter: Sendable {
         case .normal(let value): (output, stopped) = (value, false)
         case .stopped(let value): (output, stopped) = (value, true)
         }
+        // The secrets its output was made from go to the step that ran it, or to the front end.
+        SecretLabels.returned?.add(SecretLabels.of("previous", in: state))
         if let declared = workflow.output {
             // A declared output is kept: nothing is not a text or a number (Docs/Language.md, "A workflow file").
             if output.isNothing, ![.any, .nothing, .list].contains(declared.type) {
@@ -179,22 +186,34 @@ public final class Interpreter: Sendable {
         var attempts = 1
         var status = RunRecorder.StepStatus.succeeded
         var completion: Completion
+        // What the step reads carries the secrets it was made from (SecretLabels); a run without
+        // secrets follows none.
+        let labelling = !environment.secrets.isEmpty
+        var inputLabels: Set<String> = labelling ? SecretLabels.of("previous", in: variables) : []
+        var context = labelling ? SecretLabels.context : []
+        let returned = labelling ? SecretLabels.Returned() : nil
         do {
             var input = previous
             if let template = step.input {
                 input = try await located(step) { () async throws(RuntimeError) in try await Evaluator.evaluate(template, variables) }
+                if labelling { inputLabels = SecretLabels.read(by: [template], in: variables) }
             }
-            if let condition = step.condition,
-                !(try await located(step) { () async throws(RuntimeError) in try await Evaluator.evaluate(condition, variables) }).isTruthy
-            {
-                recorder?.finished(step, status: .skipped, started: started)
-                return .normal(input)
+            if let condition = step.condition {
+                if labelling { context.formUnion(SecretLabels.read(by: [condition], in: variables)) }
+                if !(try await located(step) { () async throws(RuntimeError) in try await Evaluator.evaluate(condition, variables) }).isTruthy {
+                    if labelling { SecretLabels.set(inputLabels.union(context), on: "previous", in: &variables) }
+                    recorder?.finished(step, status: .skipped, started: started)
+                    return .normal(input)
+                }
             }
             do {
-                if let retry = step.retry {
-                    completion = try await performTrying(step, retry, input: input, variables: &variables, attempts: &attempts)
+                if let returned {
+                    let stepLabels = (Self.readsInput(step) ? inputLabels : []).union(context).union(SecretLabels.read(by: step.ownTemplates, in: variables))
+                    completion = try await SecretLabels.$frame.withValue(.init(step: stepLabels, context: context, returned: returned)) {
+                        try await performWithRetries(step, input: input, variables: &variables, attempts: &attempts)
+                    }
                 } else {
-                    completion = try await performAttempt(step, input: input, variables: &variables)
+                    completion = try await performWithRetries(step, input: input, variables: &variables, attempts: &attempts)
                 }
             } catch var error as RuntimeError {
                 if error.stepName == nil { error.stepName = step.displayName }
@@ -214,13 +233,60 @@ public final class Interpreter: Sendable {
             output = value
         case .stopped(let value): output = value
         }
-        recorder?.finished(step, status: status, started: started, attempts: attempts, output: output)
+        var outputLabels: Set<String> = []
+        if let returned {
+            outputLabels = labels(ofOutputOf: step, input: inputLabels, context: context, variables: variables).union(returned.all)
+            SecretLabels.set(outputLabels, on: "previous", in: &variables)
+            if let name = step.outputVariable { SecretLabels.set(outputLabels, on: name, in: &variables) }
+            // Its text is the secrets' too, wherever it is shown (a message, the history).
+            if !outputLabels.isEmpty { environment.secrets.derive(output, from: outputLabels) }
+        }
+        recorder?.finished(step, status: status, started: started, attempts: attempts, output: output, labelled: !outputLabels.isEmpty)
         if environment.tracing {
             let elapsed = Double(RunRecorder.now - started) / 1_000_000
             environment.output.trace(
                 "trace: \(workflow.file.path):\(step.range.start.line): \(step.displayName) → \(output.type.name) (\(String(format: "%.3f", elapsed)) ms)")
         }
         return completion
+    }
+
+    /// The step tried once, or as its `retry:` says.
+    private func performWithRetries(_ step: PlannedStep, input: Value, variables: inout Variables, attempts: inout Int) async throws -> Completion {
+        if let retry = step.retry {
+            return try await performTrying(step, retry, input: input, variables: &variables, attempts: &attempts)
+        }
+        return try await performAttempt(step, input: input, variables: &variables)
+    }
+
+    /// The secrets `step`'s output was made from: its input's, what it and the steps in its
+    /// blocks read, and the conditions that chose it. What a server, a program or a package
+    /// answers is theirs: only the conditions' go with it.
+    private func labels(ofOutputOf step: PlannedStep, input: Set<String>, context: Set<String>, variables: Variables) -> Set<String> {
+        if case .action(let action) = step.kind, action.definition.capabilities.contains(where: { [.net, .run, .packages].contains($0) }) {
+            return context
+        }
+        let own = SecretLabels.read(by: step.ownTemplates, in: variables).union(context)
+        switch step.grammar?.output {
+        case .branch?:
+            // The branch that ran left its output's labels as the previous step's; the condition's
+            // go with them (a branch of no steps gives its input).
+            return own.union(SecretLabels.of("previous", in: variables))
+        case .input?:
+            return input.union(context)
+        case .stops?:
+            if case .stop(nil) = step.kind { return input.union(context) }
+            return own
+        case .eachTime?, nil:
+            return (Self.readsInput(step) ? input : []).union(context).union(SecretLabels.read(by: step.allTemplates, in: variables))
+        }
+    }
+
+    /// Whether `step` reads its input: an action whose input parameter is not written in the
+    /// step (Docs/Language.md, "How values flow"), or any control step (its blocks get it).
+    static func readsInput(_ step: PlannedStep) -> Bool {
+        guard case .action(let action) = step.kind else { return true }
+        guard let index = action.definition.parameters.firstIndex(where: \.isInput) else { return step.input != nil }
+        return action.arguments.indices.contains(index) && action.arguments[index] == nil || step.input != nil
     }
 
     /// Whether `error` is a stop from outside the step (a signal, the run's time bound, a
@@ -330,6 +396,17 @@ public final class Interpreter: Sendable {
         }
     }
 
+    /// Runs `body` with the secrets `templates` read (and `also`) added to the conditions that
+    /// chose the steps under way (SecretLabels.context); as it is when they read none.
+    private func choosing(
+        by templates: [Template], also: Set<String> = [], variables: Variables, _ body: () async throws -> Completion
+    ) async throws -> Completion {
+        guard !environment.secrets.isEmpty else { return try await body() }
+        let labels = SecretLabels.read(by: templates, in: variables).union(also)
+        guard !labels.isSubset(of: SecretLabels.context) else { return try await body() }
+        return try await SecretLabels.choosing(by: labels) { try await body() }
+    }
+
     /// Does what the step is, without its modifiers.
     private func perform(_ step: PlannedStep, input: Value, variables: inout Variables) async throws -> Completion {
         switch step.kind {
@@ -337,12 +414,25 @@ public final class Interpreter: Sendable {
             return .normal(try await performAction(action, step: step, input: input, variables: variables))
         case .conditional(let condition, let then, let otherwise):
             let branch = try await Evaluator.evaluate(condition, variables).isTruthy ? then : otherwise
-            return try await runBranch(branch, input: input, variables: &variables)
+            // Which branch runs tells of the condition: what it makes carries its secrets.
+            return try await choosing(by: [condition], variables: variables) {
+                try await runBranch(branch, input: input, variables: &variables)
+            }
         case .repeatCount(let count, let body):
-            return try await runRepeat(count: count, body: body, step: step, input: input, variables: &variables)
+            return try await choosing(by: [count], variables: variables) {
+                try await runRepeat(count: count, body: body, step: step, input: input, variables: &variables)
+            }
         case .forEach(let items, let variable, let parallel, let body):
             var list = input
             if let items { list = try await Evaluator.evaluate(items, variables) }
+            // Each item is made from the list, and the loop runs as often as it has items.
+            let listLabels = items.map { SecretLabels.read(by: [$0], in: variables) } ?? SecretLabels.of("previous", in: variables)
+            if !listLabels.isEmpty {
+                SecretLabels.set(listLabels.union(SecretLabels.context), on: variable ?? "item", in: &variables)
+                return try await SecretLabels.choosing(by: listLabels) {
+                    try await runForEach(list.asList, as: variable ?? "item", parallel: parallel, body: body, step: step, variables: &variables)
+                }
+            }
             return try await runForEach(
                 list.asList, as: variable ?? "item", parallel: parallel, body: body, step: step, variables: &variables)
         case .menu(let prompt, let options):
@@ -358,10 +448,18 @@ public final class Interpreter: Sendable {
             if let value { matched = try await Evaluator.evaluate(value, variables) }
             // Compared as == compares: texts ignoring case, unless the step says case counts.
             let chosen = cases.first { ValueComparison.equal(matched, Self.caseValue($0.label), ignoringCase: !caseSensitive) }
-            return try await runBranch(chosen?.body ?? otherwise, input: input, variables: &variables)
+            let read = value.map { [$0] } ?? []
+            let inputLabels = value == nil ? SecretLabels.of("previous", in: variables) : []
+            return try await choosing(by: read, also: inputLabels, variables: variables) {
+                try await runBranch(chosen?.body ?? otherwise, input: input, variables: &variables)
+            }
         case .set(let assignments):
             for assignment in assignments {
                 variables[assignment.name.text] = try await Evaluator.evaluate(assignment.value, variables)
+                if !environment.secrets.isEmpty {
+                    SecretLabels.set(
+                        SecretLabels.read(by: [assignment.value], in: variables).union(SecretLabels.context), on: assignment.name.text, in: &variables)
+                }
             }
             return .normal(input)
         case .append(let assignments):
@@ -373,6 +471,10 @@ public final class Interpreter: Sendable {
                     throw RuntimeError(problem, step: step.displayName, at: assignment.name.range)
                 }
                 variables[assignment.name.text] = .list(existing + added)
+                if !environment.secrets.isEmpty {
+                    SecretLabels.add(
+                        SecretLabels.read(by: [assignment.value], in: variables).union(SecretLabels.context), to: assignment.name.text, in: &variables)
+                }
             }
             return .normal(input)
         case .stop(let value):

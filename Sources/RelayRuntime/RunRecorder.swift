@@ -160,7 +160,12 @@ public final class RunRecorder: @unchecked Sendable {
     }
 
     /// Counts one run of `step`, begun at `started` (`now`), that tried `attempts` times.
-    func finished(_ step: PlannedStep, status: StepStatus, started: UInt64, attempts: Int = 1, output: Value? = nil, error: RuntimeError? = nil) {
+    /// An output made from a secret (`labelled`) is kept as `•••`, whatever its form.
+    func finished(
+        _ step: PlannedStep, status: StepStatus, started: UInt64, attempts: Int = 1, output: Value? = nil, error: RuntimeError? = nil,
+        labelled: Bool = false
+    ) {
+        let output = labelled && output != nil ? .text(RunSecrets.mask) : output
         let ended = Self.now
         lock.lock()
         let due = Self.count(step, status, ticks: ended &- started, attempts, output, error, in: &state, checkingSaveAt: save == nil ? nil : ended, every: saveInterval)

@@ -146,7 +146,11 @@ struct RunCommand: AsyncParsableCommand {
         let bound = [timeout, workflow.timeout].compactMap { $0 }.min()
         if let reason = await stopper.run(timeout: bound, {
             do {
-                outcome.set(.success(try await Interpreter(workflow: workflow, environment: environment).run(input: workflowInput, variables: variables)))
+                let (value, labelled) = try await SecretLabels.collectingOutput {
+                    try await Interpreter(workflow: workflow, environment: environment).run(input: workflowInput, variables: variables)
+                }
+                // An output made from a secret is shown as ••• whole, whatever its form (a number, a list).
+                outcome.set(.success(labelled ? .text(RunSecrets.mask) : value))
             } catch {
                 outcome.set(.failure(error))
             }

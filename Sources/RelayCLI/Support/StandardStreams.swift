@@ -43,7 +43,8 @@ struct TerminalRunOutput: RunOutput {
     var secrets: RunSecrets? = nil
 
     func show(_ value: Value) {
-        let text = masked(OutputFormatter.render(value, json: json))
+        // A value the step made from a secret is shown as ••• whole (Docs/Runs.md, "Secrets").
+        let text = masked(OutputFormatter.render(SecretLabels.step.isEmpty ? value : .text(RunSecrets.mask), json: json))
         scratch?.note(text)
         terminal?.endBar()
         StandardStreams.writeOutput(text)

@@ -91,6 +91,24 @@ extension PlannedStep {
         }
     }
 
+    /// The templates written in the step itself, not in its blocks: its action's arguments or
+    /// its control values, and its modifiers.
+    public var ownTemplates: [Template] {
+        var templates = [input, condition, timeout].compactMap { $0 }
+        switch kind {
+        case .action(let action): templates += action.arguments.compactMap { $0 }
+        case .conditional(let condition, _, _), .repeatCount(let condition, _), .menu(let condition, _): templates.append(condition)
+        case .forEach(let items, _, let parallel, _): templates += [items, parallel].compactMap { $0 }
+        case .match(let value, _, _, _): if let value { templates.append(value) }
+        case .set(let assignments), .append(let assignments): templates += assignments.map(\.value)
+        case .stop(let value): if let value { templates.append(value) }
+        }
+        return templates
+    }
+
+    /// Every template in the step and in its blocks.
+    public var allTemplates: [Template] { ownTemplates + blocks.flatMap { $0.flatMap(\.allTemplates) } }
+
     /// When the step gives nothing because no branch of it runs, why, for a message: "has no
     /// 'else', so it gives nothing when its condition is false" (ControlGrammar.Output).
     public var givesNothingWhen: (fallback: String, when: String)? {
