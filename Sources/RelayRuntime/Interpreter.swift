@@ -207,8 +207,10 @@ public final class Interpreter: Sendable {
                 }
             }
             do {
-                if let returned {
-                    let stepLabels = (Self.readsInput(step) ? inputLabels : []).union(context).union(SecretLabels.read(by: step.ownTemplates, in: variables))
+                let stepLabels = labelling ? (step.readsInput ? inputLabels : []).union(context).union(SecretLabels.read(step.ownReads, in: variables)) : []
+                // A frame of its own only when the step carries other labels than the one it is in,
+                // or may start a run that returns some.
+                if let returned, stepLabels != SecretLabels.step || context != SecretLabels.context || Self.startsRuns(step) {
                     completion = try await SecretLabels.$frame.withValue(.init(step: stepLabels, context: context, returned: returned)) {
                         try await performWithRetries(step, input: input, variables: &variables, attempts: &attempts)
                     }
@@ -265,7 +267,7 @@ public final class Interpreter: Sendable {
         if case .action(let action) = step.kind, action.definition.capabilities.contains(where: { [.net, .run, .packages].contains($0) }) {
             return context
         }
-        let own = SecretLabels.read(by: step.ownTemplates, in: variables).union(context)
+        let own = SecretLabels.read(step.ownReads, in: variables).union(context)
         switch step.grammar?.output {
         case .branch?:
             // The branch that ran left its output's labels as the previous step's; the condition's
@@ -277,16 +279,14 @@ public final class Interpreter: Sendable {
             if case .stop(nil) = step.kind { return input.union(context) }
             return own
         case .eachTime?, nil:
-            return (Self.readsInput(step) ? input : []).union(context).union(SecretLabels.read(by: step.allTemplates, in: variables))
+            return (step.readsInput ? input : []).union(context).union(SecretLabels.read(step.allReads, in: variables))
         }
     }
 
-    /// Whether `step` reads its input: an action whose input parameter is not written in the
-    /// step (Docs/Language.md, "How values flow"), or any control step (its blocks get it).
-    static func readsInput(_ step: PlannedStep) -> Bool {
-        guard case .action(let action) = step.kind else { return true }
-        guard let index = action.definition.parameters.firstIndex(where: \.isInput) else { return step.input != nil }
-        return action.arguments.indices.contains(index) && action.arguments[index] == nil || step.input != nil
+    /// Whether `step` may start a run of a workflow, whose output's labels it then takes.
+    static func startsRuns(_ step: PlannedStep) -> Bool {
+        if case .action(let action) = step.kind { return action.definition.name == "run-workflow" }
+        return false
     }
 
     /// Whether `error` is a stop from outside the step (a signal, the run's time bound, a

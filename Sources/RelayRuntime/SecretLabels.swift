@@ -13,7 +13,8 @@ import RelayLanguage
 public enum SecretLabels {
     /// Where the labels of variable `name` are kept among the variables: `#` starts no name a
     /// workflow may write.
-    static func key(_ name: String) -> String { "#labels " + name }
+    static func key(_ name: String) -> String { name == "previous" ? previousKey : "#labels " + name }
+    private static let previousKey = "#labels previous"
 
     /// Whether `name` is such a key, to leave out where variables are listed.
     static func isKey(_ name: String) -> Bool { name.hasPrefix("#labels ") }
@@ -68,13 +69,26 @@ public enum SecretLabels {
 
     /// Gives variable `name` exactly `labels`.
     static func set(_ labels: Set<String>, on name: String, in variables: inout Variables) {
-        variables[key(name)] = labels.isEmpty ? nil : .list(labels.sorted().map { .text($0) })
+        let key = key(name)
+        if labels.isEmpty {
+            if variables[key] != nil { variables[key] = nil }
+        } else {
+            variables[key] = .list(labels.sorted().map { .text($0) })
+        }
     }
 
     /// Adds `labels` to variable `name`'s: what it held before may still be in it (an `append`).
     static func add(_ labels: Set<String>, to name: String, in variables: inout Variables) {
         guard !labels.isEmpty else { return }
         set(of(name, in: variables).union(labels), on: name, in: &variables)
+    }
+
+    /// The labels of what `reads` names: the variables (`previous` is the step's input), and the secrets.
+    static func read(_ reads: PlannedStep.Reads, in variables: Variables) -> Set<String> {
+        guard !reads.isEmpty else { return [] }
+        var labels = Set(reads.secrets)
+        for name in reads.variables { labels.formUnion(of(name, in: variables)) }
+        return labels
     }
 
     /// The labels of what `templates` read: the variables they name (`previous` is the step's

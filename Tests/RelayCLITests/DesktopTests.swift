@@ -81,5 +81,10 @@ struct DesktopTests {
         let printed = try await RelayProcess.running(["run", file], in: folder, environment: ["PATH": bin])
         #expect(printed.status == 0, "\(printed.standardError)")
         #expect(printed.standardError.contains("Back\"up; $(x): -20 files"), "\(printed.standardError)")
+        // A notification printed cannot fake a question: its escapes are shown, not obeyed.
+        let faking = try workflow("- notify: { title: x, body: \"\\e[2K\\rAllow it? [y]es \\e[8m\" }", in: folder)
+        let shown = try await RelayProcess.running(["run", faking], in: folder, environment: ["PATH": bin])
+        #expect(shown.status == 0 && !shown.standardError.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x0D }, "\(shown.standardError.debugDescription)")
+        #expect(shown.standardError.contains("x: \u{241B}[2K\u{240D}Allow it? [y]es \u{241B}[8m"), "\(shown.standardError)")
     }
 }

@@ -268,7 +268,7 @@ struct PermissionTests {
         #expect(snooped.status == 4, "\(snooped.standardError)")
         #expect(snooped.standardOutput == "")
         // A run that prints no path in its folder leaves nothing behind.
-        let scratchRoot = temporary.appendingPathComponent("relay-scratch")
+        let scratchRoot = temporary.appendingPathComponent("relay-scratch-\(getuid())")
         let before = try FileManager.default.contentsOfDirectory(atPath: scratchRoot.path).count
         try write("steps:\n  - text: a note\n  - make-pdf\n  - get-text\n", named: "tidy.yaml")
         let tidy = try await run(["run", "tidy.yaml"])

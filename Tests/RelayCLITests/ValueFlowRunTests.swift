@@ -186,7 +186,7 @@ struct ValueFlowRunTests {
         let run = try await relay(["run", "w.yaml"], in: folder)
         #expect(run.status == 0, "\(run.standardError)")
         let path = run.standardOutput.trimmingCharacters(in: .newlines)
-        #expect(path.hasPrefix(folder.appendingPathComponent("tmp/relay-scratch/").path), "\(path)")
+        #expect(path.hasPrefix(folder.appendingPathComponent("tmp/relay-scratch-\(getuid())/").path), "\(path)")
         #expect(path.hasSuffix("/draft.txt"))
         #expect(FileManager.default.contents(atPath: path) == Data("draft\n".utf8))
     }

@@ -81,7 +81,7 @@ struct WebTests {
             guard case .file(let file) = value else { Issue.record("not a file: \(value)"); continue }
             #expect(file.name == name)
             let folder = URL(fileURLWithPath: file.path).deletingLastPathComponent().path
-            #expect(folder.contains("/relay-scratch/run-") && !folder.hasSuffix(".."), "\(file.path)")
+            #expect(folder.contains("/relay-scratch-\(getuid())/run-") && !folder.hasSuffix(".."), "\(file.path)")
         }
     }
 

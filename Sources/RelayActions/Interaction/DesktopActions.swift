@@ -108,7 +108,8 @@ struct Notify: Intent {
             let script = "display notification \(Self.appleScriptText(body)) with title \(Self.appleScriptText(title))"
             _ = try await DesktopPrograms.start("osascript", ["-e", script], job: "show the notification", context)
         } else {
-            FileHandle.standardError.write(Data("\(title): \(body)\n".utf8))
+            // Shown, never obeyed: no escape in it may fake a question (Docs/Security.md, "Nothing shown is believed").
+            FileHandle.standardError.write(Data((TerminalText.visible(title) + ": " + TerminalText.visible(body, keepingLineBreaks: true) + "\n").utf8))
         }
         return .value(value)
     }

@@ -58,6 +58,38 @@ public final class PlannedStep: Sendable {
     public let timeout: Template?
     /// `retry:`: how often and when the step is tried again after it fails.
     public let retry: RetryPolicy?
+    /// The variables and secrets the step's own templates read, and those it and the steps in its
+    /// blocks read: what the secrets it was made from are found in, worked out once.
+    public let ownReads: Reads
+    public let allReads: Reads
+    /// Whether it reads its input: an action whose input parameter is not written in the step
+    /// (Docs/Language.md, "How values flow"), or any control step (its blocks get it).
+    public let readsInput: Bool
+
+    /// Variable and secret names, each once.
+    public struct Reads: Sendable {
+        public var variables: [String] = []
+        public var secrets: [String] = []
+
+        init(_ templates: [Template]) {
+            var variables = Set<String>(), secrets = Set<String>()
+            for template in templates {
+                for reference in template.secretReferences { secrets.insert(reference.name) }
+                for reference in template.variableReferences where reference.name != "secrets" { variables.insert(reference.name) }
+            }
+            self.variables = variables.sorted()
+            self.secrets = secrets.sorted()
+        }
+
+        mutating func add(_ other: Reads) {
+            guard !other.isEmpty else { return }
+            variables = Set(variables).union(other.variables).sorted()
+            secrets = Set(secrets).union(other.secrets).sorted()
+        }
+
+        /// Whether it reads nothing.
+        public var isEmpty: Bool { variables.isEmpty && secrets.isEmpty }
+    }
 
     public init(
         kind: Kind, displayName: String, range: SourceRange, outputVariable: String?, input: Template?,
@@ -72,6 +104,20 @@ public final class PlannedStep: Sendable {
         self.condition = condition
         self.onError = onError
         self.timeout = timeout
+        let own = Self.templates(kind: kind, input: input, condition: condition, timeout: timeout)
+        ownReads = Reads(own)
+        var all = ownReads
+        for block in Self.blocks(of: kind, onError: onError) { for step in block { all.add(step.allReads) } }
+        allReads = all
+        switch kind {
+        case .action(let action):
+            if let index = action.definition.parameters.firstIndex(where: \.isInput) {
+                readsInput = input != nil || (action.arguments.indices.contains(index) && action.arguments[index] == nil)
+            } else {
+                readsInput = input != nil
+            }
+        default: readsInput = true
+        }
     }
 }
 
@@ -93,7 +139,9 @@ extension PlannedStep {
 
     /// The templates written in the step itself, not in its blocks: its action's arguments or
     /// its control values, and its modifiers.
-    public var ownTemplates: [Template] {
+    public var ownTemplates: [Template] { Self.templates(kind: kind, input: input, condition: condition, timeout: timeout) }
+
+    static func templates(kind: Kind, input: Template?, condition: Template?, timeout: Template?) -> [Template] {
         var templates = [input, condition, timeout].compactMap { $0 }
         switch kind {
         case .action(let action): templates += action.arguments.compactMap { $0 }
@@ -123,7 +171,9 @@ extension PlannedStep {
 extension PlannedStep {
     /// The blocks of steps inside this one, in order: branches, a loop's body, a menu's options,
     /// then its `on-error` steps.
-    public var blocks: [[PlannedStep]] {
+    public var blocks: [[PlannedStep]] { Self.blocks(of: kind, onError: onError) }
+
+    static func blocks(of kind: Kind, onError: PlannedErrorHandling?) -> [[PlannedStep]] {
         var blocks: [[PlannedStep]]
         switch kind {
         case .conditional(_, let then, let otherwise): blocks = [then, otherwise]

@@ -12,7 +12,9 @@ public final class ScratchFolder: @unchecked Sendable {
     private let lock = NSLock()
     private var made = false
 
-    public init(root: URL = FileManager.default.temporaryDirectory.appendingPathComponent("relay-scratch")) {
+    /// `root` is by default `$TMPDIR/relay-scratch-UID`: each user's own, so that no other user
+    /// can make it, or swap a run's folder inside it for a link (Docs/Security.md, "What is free").
+    public init(root: URL = FileManager.default.temporaryDirectory.appendingPathComponent("relay-scratch-\(getuid())")) {
         self.root = root
         folder = root.appendingPathComponent("run-\(Int(Date().timeIntervalSince1970))-\(getpid())-\(UUID().uuidString.prefix(8))", isDirectory: true)
     }
@@ -77,11 +79,21 @@ public final class ScratchFolder: @unchecked Sendable {
         if made { return folder }
         clearOldFolders()
         do {
-            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-            // Only this user may list or read it (the root may be shared with other users' runs).
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(at: root.deletingLastPathComponent(), withIntermediateDirectories: true)
         } catch {
             throw FileOperationError("cannot make the scratch folder '\(folder.path)': \(error.localizedDescription)")
+        }
+        // The root and the run's folder are this user's alone, made 0700 and checked to be so:
+        // one another user made, or one that is a link, could lead the run's files elsewhere.
+        for path in [root.path, folder.path] {
+            if mkdir(path, 0o700) != 0, errno != EEXIST || path == folder.path {
+                throw FileOperationError("cannot make the scratch folder '\(path)': \(String(cString: strerror(errno)))")
+            }
+            var info = stat()
+            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, info.st_uid == getuid(), info.st_mode & 0o077 == 0 else {
+                throw FileOperationError(
+                    "the scratch folder '\(path)' is not this user's alone (a link, another user's, or open to others); remove it, or set TMPDIR to a folder of your own")
+            }
         }
         made = true
         return folder
