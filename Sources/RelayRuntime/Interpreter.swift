@@ -188,30 +188,28 @@ public final class Interpreter: Sendable {
         var completion: Completion
         // What the step reads carries the secrets it was made from (SecretLabels); a run without
         // secrets follows none.
-        let labelling = !environment.secrets.isEmpty
-        var inputLabels: Set<String> = labelling ? SecretLabels.of("previous", in: variables) : []
-        var context = labelling ? SecretLabels.context : []
-        let returned = labelling ? SecretLabels.Returned() : nil
+        // One optional value, nil without secrets: a step of such a run carries nothing more.
+        var labels = environment.secrets.isEmpty ? nil : SecretLabels.Step(step, variables: variables)
         do {
             var input = previous
             if let template = step.input {
                 input = try await located(step) { () async throws(RuntimeError) in try await Evaluator.evaluate(template, variables) }
-                if labelling { inputLabels = SecretLabels.read(by: [template], in: variables) }
+                labels?.input = SecretLabels.read(by: [template], in: variables)
             }
             if let condition = step.condition {
-                if labelling { context.formUnion(SecretLabels.read(by: [condition], in: variables)) }
+                labels?.context.formUnion(SecretLabels.read(by: [condition], in: variables))
                 if !(try await located(step) { () async throws(RuntimeError) in try await Evaluator.evaluate(condition, variables) }).isTruthy {
-                    if labelling { SecretLabels.set(inputLabels.union(context), on: "previous", in: &variables) }
+                    if let labels { SecretLabels.set(labels.input.union(labels.context), on: "previous", in: &variables) }
                     recorder?.finished(step, status: .skipped, started: started)
                     return .normal(input)
                 }
             }
             do {
-                let stepLabels = labelling ? (step.readsInput ? inputLabels : []).union(context).union(SecretLabels.read(step.ownReads, in: variables)) : []
+                labels?.read(step, variables: variables)
                 // A frame of its own only when the step carries other labels than the one it is in,
                 // or may start a run that returns some.
-                if let returned, stepLabels != SecretLabels.step || context != SecretLabels.context || Self.startsRuns(step) {
-                    completion = try await SecretLabels.$frame.withValue(.init(step: stepLabels, context: context, returned: returned)) {
+                if let frame = labels?.newFrame {
+                    completion = try await SecretLabels.$frame.withValue(frame) {
                         try await performWithRetries(step, input: input, variables: &variables, attempts: &attempts)
                     }
                 } else {
@@ -236,9 +234,13 @@ public final class Interpreter: Sendable {
         case .stopped(let value): output = value
         }
         var outputLabels: Set<String> = []
-        if let returned {
-            outputLabels = labels(ofOutputOf: step, input: inputLabels, context: context, variables: variables).union(returned.all)
-            SecretLabels.set(outputLabels, on: "previous", in: &variables)
+        if let labels {
+            outputLabels = self.labels(ofOutputOf: step, made: labels.step, input: labels.input, context: labels.context, variables: variables)
+                .union(labels.returned?.all ?? [])
+            // An action changes no labels but its own: with none before and none now, nothing to write.
+            if !(outputLabels.isEmpty && labels.input.isEmpty && step.grammar == nil) {
+                SecretLabels.set(outputLabels, on: "previous", in: &variables)
+            }
             if let name = step.outputVariable { SecretLabels.set(outputLabels, on: name, in: &variables) }
             // Its text is the secrets' too, wherever it is shown (a message, the history).
             if !outputLabels.isEmpty { environment.secrets.derive(output, from: outputLabels) }
@@ -263,9 +265,10 @@ public final class Interpreter: Sendable {
     /// The secrets `step`'s output was made from: its input's, what it and the steps in its
     /// blocks read, and the conditions that chose it. What a server, a program or a package
     /// answers is theirs: only the conditions' go with it.
-    private func labels(ofOutputOf step: PlannedStep, input: Set<String>, context: Set<String>, variables: Variables) -> Set<String> {
-        if case .action(let action) = step.kind, action.definition.capabilities.contains(where: { [.net, .run, .packages].contains($0) }) {
-            return context
+    private func labels(ofOutputOf step: PlannedStep, made stepLabels: Set<String>, input: Set<String>, context: Set<String>, variables: Variables) -> Set<String> {
+        if case .action(let action) = step.kind {
+            // What it read is what it made its output from (`stepLabels`).
+            return action.definition.capabilities.contains(where: { [.net, .run, .packages].contains($0) }) ? context : stepLabels
         }
         let own = SecretLabels.read(step.ownReads, in: variables).union(context)
         switch step.grammar?.output {

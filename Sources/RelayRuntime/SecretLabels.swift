@@ -13,8 +13,8 @@ import RelayLanguage
 public enum SecretLabels {
     /// Where the labels of variable `name` are kept among the variables: `#` starts no name a
     /// workflow may write.
-    static func key(_ name: String) -> String { name == "previous" ? previousKey : "#labels " + name }
-    private static let previousKey = "#labels previous"
+    static func key(_ name: String) -> String { name == "previous" ? previousKey : PlannedStep.labelKey(name) }
+    private static let previousKey = PlannedStep.labelKey("previous")
 
     /// Whether `name` is such a key, to leave out where variables are listed.
     static func isKey(_ name: String) -> Bool { name.hasPrefix("#labels ") }
@@ -37,6 +37,38 @@ public enum SecretLabels {
     public static var step: Set<String> { frame.step }
     static var context: Set<String> { frame.context }
     static var returned: Returned? { frame.returned }
+
+    /// What one step's labels are worked out from, in a run that has secrets.
+    struct Step {
+        /// Its input's, from the previous step or `input:`.
+        var input: Set<String>
+        /// The conditions' that chose it: the frame's, and its own `when:`.
+        var context: Set<String>
+        /// What it read: its input (when it reads it), its templates, `context`.
+        var step: Set<String> = []
+        /// The frame it is in, read once (a task-local value costs a look each time).
+        let frame: Frame
+        /// Where a run it starts leaves its output's labels: only a step that may start one.
+        let returned: Returned?
+
+        init(_ planned: PlannedStep, variables: Variables) {
+            input = of("previous", in: variables)
+            frame = SecretLabels.frame
+            context = frame.context
+            returned = Interpreter.startsRuns(planned) ? Returned() : nil
+        }
+
+        /// Works out `step`, once its input and conditions are known.
+        mutating func read(_ planned: PlannedStep, variables: Variables) {
+            step = (planned.readsInput ? input : []).union(context).union(SecretLabels.read(planned.ownReads, in: variables))
+        }
+
+        /// The frame to run the step in, when it differs from the one it is in.
+        var newFrame: Frame? {
+            guard returned != nil || step != frame.step || context != frame.context else { return nil }
+            return Frame(step: step, context: context, returned: returned)
+        }
+    }
 
     /// Runs `body` with `labels` added to the conditions that chose the steps under way.
     static func choosing<T>(by labels: Set<String>, _ body: () async throws -> T) async rethrows -> T {
@@ -62,8 +94,11 @@ public enum SecretLabels {
     }
 
     /// The labels of variable `name`.
-    static func of(_ name: String, in variables: Variables) -> Set<String> {
-        guard case .list(let names)? = variables[key(name)] else { return [] }
+    static func of(_ name: String, in variables: Variables) -> Set<String> { labels(at: key(name), in: variables) }
+
+    /// The labels kept at `key`.
+    private static func labels(at key: String, in variables: Variables) -> Set<String> {
+        guard case .list(let names)? = variables[key] else { return [] }
         return Set(names.map(\.textValue))
     }
 
@@ -87,7 +122,7 @@ public enum SecretLabels {
     static func read(_ reads: PlannedStep.Reads, in variables: Variables) -> Set<String> {
         guard !reads.isEmpty else { return [] }
         var labels = Set(reads.secrets)
-        for name in reads.variables { labels.formUnion(of(name, in: variables)) }
+        for key in reads.labelKeys { labels.formUnion(Self.labels(at: key, in: variables)) }
         return labels
     }
 

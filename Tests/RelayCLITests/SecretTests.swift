@@ -111,6 +111,20 @@ struct SecretTests {
         expectNoLeak(sent.standardOutput + sent.standardError, "the run")
     }
 
+    @Test("a workflow run by a step gets its input with the secrets it was made from, and gives them back with its output")
+    func subWorkflowFollowed() async throws {
+        let base = await LocalHTTPServer.base()
+        let folder = try sandbox(
+            "secrets: [API_TOKEN]\npermissions: { secrets: { API_TOKEN: [api.example.com] } }\nsteps:\n  - text: \"${secrets.API_TOKEN}\"\n  - run-workflow: send.yaml\n")
+        try "steps:\n  - split-text: characters\n  - combine-text: \".\"\n  - get-contents-of-url: \"\(base)/echo?x=${previous}\"\n"
+            .write(to: folder.appendingPathComponent("send.yaml"), atomically: true, encoding: .utf8)
+        let sent = try await relay(["run", "w.yaml", "--allow-net=127.0.0.1"], in: folder, ["API_TOKEN": Self.token])
+        #expect(sent.status == 4 && sent.standardError.contains("the secret API_TOKEN"), "\(sent.standardError)")
+        try "steps:\n  - count: characters\n".write(to: folder.appendingPathComponent("send.yaml"), atomically: true, encoding: .utf8)
+        let counted = try await relay(["run", "w.yaml"], in: folder, ["API_TOKEN": Self.token])
+        #expect(counted.status == 0 && counted.standardOutput == "•••\n", "\(counted.standardOutput)\(counted.standardError)")
+    }
+
     @Test("what is made from a secret is shown as ••• whole: a number from it, a text of its letters, a branch chosen by it")
     func madeFromSecretShown() async throws {
         for (steps, shown) in [

@@ -68,8 +68,13 @@ public final class PlannedStep: Sendable {
 
     /// Variable and secret names, each once.
     public struct Reads: Sendable {
-        public var variables: [String] = []
+        public var variables: [String] = [] {
+            didSet { labelKeys = variables.map(PlannedStep.labelKey) }
+        }
         public var secrets: [String] = []
+        /// Where the secrets each variable was made from are kept among the run's variables
+        /// (`labelKey`), made once.
+        public private(set) var labelKeys: [String] = []
 
         init(_ templates: [Template]) {
             var variables = Set<String>(), secrets = Set<String>()
@@ -79,6 +84,8 @@ public final class PlannedStep: Sendable {
             }
             self.variables = variables.sorted()
             self.secrets = secrets.sorted()
+            // Observers do not run in an initializer.
+            labelKeys = self.variables.map(PlannedStep.labelKey)
         }
 
         mutating func add(_ other: Reads) {
@@ -90,6 +97,10 @@ public final class PlannedStep: Sendable {
         /// Whether it reads nothing.
         public var isEmpty: Bool { variables.isEmpty && secrets.isEmpty }
     }
+
+    /// Where the run keeps, among its variables, the secrets variable `name` was made from: a
+    /// name no workflow can write (`#` starts none).
+    public static func labelKey(_ name: String) -> String { "#labels " + name }
 
     public init(
         kind: Kind, displayName: String, range: SourceRange, outputVariable: String?, input: Template?,
