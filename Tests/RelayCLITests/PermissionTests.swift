@@ -313,8 +313,10 @@ struct PermissionTests {
         let session = try TerminalSession(command)
         var asked = 0
         var screen = ""
-        for _ in 0..<3 {
-            screen = try await session.waitFor("[N]o")
+        for round in 0..<3 {
+            // The first question waits for a debug build's start, which under the whole suite on
+            // two cores once took more than 30 s: a bound on liveness, not on speed.
+            screen = try await session.waitFor("[N]o", seconds: round == 0 ? 120 : 30)
             asked = screen.components(separatedBy: "[N]o").count - 1
             if screen.contains("exit=") { break }
             try await session.send("y", "Enter")
