@@ -91,6 +91,17 @@ struct HostileInputTests {
         }
     }
 
+    @Test("a text split into more parts than a list may hold is an error before the list is made")
+    func splitPastTheBound() async throws {
+        let root = try folder()
+        // 2^24 characters: more than the 10 million items a list may hold.
+        try "steps:\n  - set: { t: x }\n  - repeat: 24\n    do:\n      - set: { t: \"${t}${t}\" }\n  - split-text: { text: \"${t}\", by: characters }\n  - count\n"
+            .write(to: root.appendingPathComponent("split.yaml"), atomically: true, encoding: .utf8)
+        let result = try await relay(["run", "split.yaml"], in: root)
+        #expect(result.status == 1, "\(result.standardError)")
+        #expect(result.standardError.contains("may hold at most 10000000 items; this one would hold 10000001"), "\(result.standardError)")
+    }
+
     @Test("a Markdown or HTML file of 10,000 nested quotes is a located error for get-text and convert")
     func deepDocuments() async throws {
         let root = try folder()

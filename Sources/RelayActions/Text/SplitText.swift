@@ -13,6 +13,11 @@ struct SplitText: Intent {
     @Parameter(primary: true, summary: "'newline', 'spaces', 'characters', or any separator text.") var by: String = "newline"
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
+        // Counted before the list is made: a list past the bound is an error, not gigabytes first
+        // (Docs/Reliability.md, "No crash, no hang, bounded memory").
+        if let problem = Value.itemsProblem(try Self.countBound(of: text, by: by), of: "the list '\(by)' splits this text into") {
+            throw IntentError(problem)
+        }
         let parts: [String]
         switch by {
         case "newline": parts = TextSplitting.lines(text)
@@ -22,5 +27,52 @@ struct SplitText: Intent {
         default: parts = text.components(separatedBy: by)
         }
         return .value(.list(parts.map { .text($0) }))
+    }
+
+    /// How many parts splitting `text` by `by` makes, or more, counted without making them;
+    /// counting stops once past `Limits.collectionItems`.
+    static func countBound(of text: String, by: String) throws -> Int {
+        let limit = Limits.collectionItems
+        switch by {
+        case "characters":
+            var count = 0
+            for _ in text {
+                count += 1
+                if count > limit { break }
+            }
+            return count
+        case "newline":
+            // At most one part more than the line ends.
+            var count = 1
+            for byte in text.utf8 where byte == 10 || byte == 13 {
+                count += 1
+                if count > limit { break }
+            }
+            return count
+        case "spaces":
+            // One part for each run of characters that are not white space.
+            var count = 0
+            var inWord = false
+            for character in text {
+                if character.isWhitespace {
+                    inWord = false
+                } else if !inWord {
+                    inWord = true
+                    count += 1
+                    if count > limit { break }
+                }
+            }
+            return count
+        case "": return 0
+        default:
+            var count = 1
+            var rest = text[...]
+            while let found = rest.range(of: by) {
+                count += 1
+                if count > limit { break }
+                rest = rest[found.upperBound...]
+            }
+            return count
+        }
     }
 }
