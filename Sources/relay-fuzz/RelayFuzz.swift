@@ -11,6 +11,7 @@ import RelayFuzzing
 private func finding(of target: FuzzTarget, _ bytes: [UInt8]) -> String? {
     final class Outcome: @unchecked Sendable { var finding: String? }
     let outcome = Outcome()
+    // Not reachable from a step: this blocks libFuzzer's own thread, never a cooperative one.
     let done = DispatchSemaphore(value: 0)
     Task.detached {
         outcome.finding = await target.check(bytes)

@@ -58,16 +58,6 @@ struct RelayProcess {
         _ = try? await BlockingWork.run { _ in process.waitUntilExit() }
     }
 
-    /// Waits as `waitForExit` does and returns when the process ended, as the waiting thread saw
-    /// it: on a loaded machine the test task may wait a while for one of Swift's cooperative
-    /// threads after that, which is not the process's time.
-    static func exitInstant(of process: Process) async -> ContinuousClock.Instant {
-        (try? await BlockingWork.run { _ in
-            process.waitUntilExit()
-            return ContinuousClock.now
-        }) ?? ContinuousClock.now
-    }
-
     /// Another program, found on PATH (`/usr/bin/env` starts it), run the way `running` runs Relay.
     static func tool(_ arguments: [String], in folder: URL = root) async throws -> Result {
         try await BlockingWork.run { _ in try run(arguments, in: folder, program: URL(fileURLWithPath: "/usr/bin/env")) }

@@ -12,11 +12,11 @@ struct StoppingTests {
         return folder
     }
 
-    /// An opener script that notes its process id in `pids` and sleeps 30 s; with `stubborn`, it
-    /// ignores SIGTERM too.
+    /// An opener script that notes its process id in `pids`, sleeps 120 s, then notes `finished`;
+    /// with `stubborn`, it ignores SIGTERM too.
     private func slowOpener(in folder: URL, stubborn: Bool = false) throws -> String {
         let script = folder.appendingPathComponent("opener.sh")
-        try "#!/bin/sh\n\(stubborn ? "trap '' TERM INT HUP\n" : "")echo $$ >> \(folder.path)/pids\nsleep 120\n"
+        try "#!/bin/sh\n\(stubborn ? "trap '' TERM INT HUP\n" : "")echo $$ >> \(folder.path)/pids\nsleep 120\necho done > \(folder.path)/finished\n"
             .write(to: script, atomically: true, encoding: .utf8)
         return "/bin/sh \(script.path)"
     }
@@ -95,7 +95,8 @@ struct StoppingTests {
         let result = try await RelayProcess.running(["run", "w.yaml", "--allow-open", "--open-with", try slowOpener(in: root)], in: root)
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput == "after\n")
-        #expect(result.elapsed < .seconds(15))
+        // Stopped, not waited for: it never got to its end, and it is gone.
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("finished").path))
         #expect(openersRunning(in: root).isEmpty)
     }
 
@@ -125,24 +126,20 @@ struct StoppingTests {
         try writeFourFetches(of: "http://127.0.0.1:\(port)/slow", with: ["timeout: 2", "on-error: continue"], then: "text: done", to: root)
         let result = try await RelayProcess.running(["run", "w.yaml", "--allow-net=127.0.0.1"], in: root)
         #expect(result.standardOutput == "done\n", "\(result.standardError)")
-        #expect(result.elapsed < .seconds(15))
+        // The requests ended at their timeouts, while the server still held them open (60 s).
+        #expect(server.isRunning)
     }
 
-    @Test("parallel: 4 runs four slow requests at once, whatever the number of cores: four 3-second answers take about 3 s")
+    @Test("parallel: 4 runs four requests at once, whatever the number of cores: each finds the other three there")
     func parallelRequests() async throws {
         let root = try folder()
+        // Each request is answered only once all four are at the server together: one after
+        // another, or two at a time, they would each wait out the server's 30 s and be "alone".
         try write(
-            "steps:\n  - current-date:\n    as: start\n  - list: [1, 2, 3, 4]\n  - for-each:\n    parallel: 4\n    do:\n"
-                + "      - url: \(await LocalHTTPServer.base())/slow\n      - get-contents-of-url:\n        timeout: 20\n  - count\n  - show\n"
-                + "  - time-between: { unit: seconds }\n    input: ${start}\n", to: root)
+            "steps:\n  - list: [1, 2, 3, 4]\n  - for-each:\n    parallel: 4\n    do:\n"
+                + "      - url: \(await LocalHTTPServer.base())/together/4\n      - get-contents-of-url:\n        timeout: 60\n", to: root)
         let result = try await RelayProcess.running(["run", "w.yaml", "--allow-net=127.0.0.1"], in: root)
-        let lines = result.standardOutput.split(separator: "\n").map(String.init)
-        #expect(lines.first == "4", "\(result.standardError)")
-        // Timed by the workflow itself, from before the loop to after it, so that a loaded machine's
-        // slow start does not count: one after another the four take 12 s, two or three at a time
-        // at least 6 s; waiting holds no thread, so two cores do not limit it.
-        let seconds = try #require(lines.last.flatMap { Int($0) }, "\(result.standardOutput)")
-        #expect(seconds < 6, "the loop took \(seconds) s")
+        #expect(result.standardOutput == "together\ntogether\ntogether\ntogether\n", "\(result.standardOutput)\(result.standardError)")
     }
 
     @Test("a signal stops the run and its children, says where, and exits 128 + the signal", arguments: [
@@ -176,14 +173,14 @@ struct StoppingTests {
         let reader = errors.fileHandleForReading
         let said = try await BlockingWork.run { _ in reader.availableData }
         #expect(String(decoding: said, as: UTF8.self) == "stopping… (Ctrl-C again to stop at once)\n")
-        let interrupted = ContinuousClock.now
         kill(process.processIdentifier, SIGINT)
-        let ended = await RelayProcess.exitInstant(of: process)
-        #expect(ended - interrupted < .seconds(10))
+        await RelayProcess.waitForExit(process)
         #expect(process.terminationStatus == 130)
         #expect(String(decoding: reader.readDataToEndOfFile(), as: UTF8.self) == "stopped at once by a second SIGINT\n")
         try await Task.sleep(for: .milliseconds(200))
+        // The stubborn opener, whose grace is 30 s, was killed at once: gone, never finished.
         #expect(openersRunning(in: root).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("finished").path))
     }
 
     @Test("relay run --timeout and a workflow's timeout: bound the whole run; on-error cannot catch it")
@@ -192,7 +189,6 @@ struct StoppingTests {
         try write("steps:\n  - text: a\n  - wait: 30\n    on-error: continue\n", to: root)
         let flag = try await RelayProcess.running(["run", "w.yaml", "--timeout", "1"], in: root)
         #expect(flag.status == 1)
-        #expect(flag.elapsed < .seconds(10))
         #expect(flag.standardError == "error: the run timed out after 1 s, at step 2 (wait at w.yaml:3:5)\n")
         try write("timeout: 1.5\nsteps:\n  - repeat: 100\n    do:\n      - wait: 0.1\n", to: root)
         let own = try await RelayProcess.running(["run", "w.yaml", "--timeout", "60"], in: root)

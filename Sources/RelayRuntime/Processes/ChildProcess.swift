@@ -191,18 +191,11 @@ final class ChildProcess: @unchecked Sendable {
         #endif
     }
 
-    /// The processes whose parent is this process (the fourth field of /proc/PID/stat), zombies left out.
+    /// The processes whose parent is this process (the second field after the name in
+    /// /proc/PID/stat), zombies (state `Z`, the first) left out.
     private static func childrenOfThisProcess() -> [pid_t] {
         let me = getpid()
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
-        return entries.compactMap { entry -> pid_t? in
-            guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")")
-            else { return nil }
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 1, fields[0] != "Z", pid_t(fields[1]) == me else { return nil }
-            return pid
-        }
+        return processes { fields in fields[0] != "Z" && pid_t(fields[1]) == me }
     }
 
     /// Notes how much address space the host uses now (from /proc), keeping the largest seen.
@@ -235,15 +228,21 @@ final class ChildProcess: @unchecked Sendable {
         #endif
     }
 
-    /// The processes whose session is `session` (the fifth field after the name in /proc/PID/stat).
+    /// The processes whose session is `session` (the fourth field after the name in /proc/PID/stat).
     private static func sessionMembers(_ session: pid_t) -> [pid_t] {
+        processes { fields in pid_t(fields[3]) == session }
+    }
+
+    /// The processes whose fields after the name in /proc/PID/stat (state, parent, group,
+    /// session …) `matches` takes.
+    private static func processes(where matches: ([Substring]) -> Bool) -> [pid_t] {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
         return entries.compactMap { entry -> pid_t? in
             guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
                 let close = stat.lastIndex(of: ")")
             else { return nil }
             let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 3, pid_t(fields[3]) == session else { return nil }
+            guard fields.count > 3, matches(fields) else { return nil }
             return pid
         }
     }

@@ -1,5 +1,5 @@
 """A local HTTP server for the get-contents-of-url tests. Prints its port, then serves:
-/json, /text, /html, /png (a tiny PNG), /status/CODE, /slow (waits 3 s), /redirect/CODE?to=URL, /loop (redirects to itself), and any method on
+/json, /text, /html, /png (a tiny PNG), /status/CODE, /slow (waits 3 s), /together/N (answers once N requests are in at once), /redirect/CODE?to=URL, /loop (redirects to itself), and any method on
 /echo (answers JSON with the method, the headers and the body it received), /flaky/KEY/N (503 for the
 first N requests naming KEY, then 200) and /busy/KEY/SECONDS (429 with Retry-After the first time). For big bodies:
 /file/PATH streams the file at PATH (with /unannounced/PATH, without a Content-Length), /store/PATH
@@ -17,6 +17,10 @@ import urllib.parse
 PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAIAAAADCAIAAAA2iEnWAAAAEklEQVR4nGP8z8DAwMDAxAAFAA0BAQFXJJ5aAAAAAElFTkSuQmCC")
 
+
+# Requests to /together/N that have arrived, by N.
+ARRIVED = {}
+TOGETHER = threading.Condition()
 
 # Requests counted by key, for /flaky and /busy.
 COUNTS = {}
@@ -148,6 +152,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
         elif self.path == "/slow":
             time.sleep(3)
             self.answer(200, "text/plain", b"late")
+        elif self.path.startswith("/together/"):
+            # Answers "together" once N requests to /together/N are here at once (within 30 s),
+            # else "alone": whether requests run side by side, whatever the machine's speed.
+            wanted = int(self.path.split("/")[-1])
+            with TOGETHER:
+                ARRIVED[wanted] = ARRIVED.get(wanted, 0) + 1
+                TOGETHER.notify_all()
+                met = TOGETHER.wait_for(lambda: ARRIVED[wanted] >= wanted, timeout=30)
+            self.answer(200, "text/plain", b"together" if met else b"alone")
         else:
             self.answer(404, "text/plain", b"unknown path")
 
