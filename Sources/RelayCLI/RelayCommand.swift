@@ -24,8 +24,9 @@ public struct RelayCommand: AsyncParsableCommand {
     public init() {}
 
     /// What `relay --version` prints: Relay's version and the package protocol it speaks
-    /// (Docs/PackageProtocol.md).
-    public static let version = "relay 0.9.0 (package protocol \(HostProtocol.version))"
+    /// (Docs/PackageProtocol.md),
+    /// and what the kernel gives it to confine programs and package hosts (Docs/Security.md).
+    public static var version: String { "relay 0.9.0 (package protocol \(HostProtocol.version))\n\(HostedPackage.sandboxSummary)" }
 
     /// Packages linked into this executable by a custom runner.
     @TaskLocal static var linkedPackages: [any IntentPackage.Type] = []

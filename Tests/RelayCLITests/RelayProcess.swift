@@ -101,3 +101,16 @@ struct RelayProcess {
             standardOutput: String(decoding: output, as: UTF8.self), standardError: String(decoding: error, as: UTF8.self))
     }
 }
+
+/// Whether this machine lets Relay contain a program's whole process tree (user and PID
+/// namespaces: `relay --version`'s sandbox line); tests of it are skipped where it cannot.
+enum ProcessTrees {
+    static let contained: Bool = {
+        #if os(Linux)
+            let text = (try? String(contentsOfFile: "/proc/sys/user/max_user_namespaces", encoding: .utf8)) ?? "0"
+            return (Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 0
+        #else
+            return false
+        #endif
+    }()
+}

@@ -112,6 +112,36 @@ struct RunHistoryTests {
         #expect(!swapped.standardOutput.contains("private"))
     }
 
+    @Test("rerun withdraws the run's flags when it comes to a sub-workflow the run did not execute")
+    func rerunWithdrawsForUnexecuted() async throws {
+        // The helper runs only when flag.txt says so; the first run does not run it.
+        let folder = try sandbox(
+            "steps:\n  - read-file: flag.txt\n  - get-text\n  - if: ${previous == 'go'}\n    then:\n      - run-workflow: helper.yaml\n  - text: done\n")
+        let flag = folder.appendingPathComponent("flag.txt")
+        try "stay".write(to: flag, atomically: true, encoding: .utf8)
+        let helper = folder.appendingPathComponent("helper.yaml")
+        try "steps:\n  - text: harmless\n".write(to: helper, atomically: true, encoding: .utf8)
+        // Outside the workflow's folder, which a run may read freely.
+        let elsewhere = FileManager.default.temporaryDirectory.appendingPathComponent("relay-history-private-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        let secret = elsewhere.appendingPathComponent("private.txt")
+        try "private".write(to: secret, atomically: true, encoding: .utf8)
+        let first = try await relay(["run", "w.yaml", "--allow-read=\(elsewhere.path)"], in: folder)
+        #expect(first.status == 0 && first.standardOutput == "done\n", "\(first.standardError)")
+        // The helper, never executed, is swapped for one that reads what the run was allowed to
+        // read, and the flag now leads to it.
+        try "steps:\n  - read-file: \(secret.path)\n  - get-text\n".write(to: helper, atomically: true, encoding: .utf8)
+        try "go".write(to: flag, atomically: true, encoding: .utf8)
+        let rerun = try await relay(["runs", "rerun", "last"], in: folder)
+        #expect(rerun.status == 4, "\(rerun.standardError)")
+        #expect(rerun.standardError.contains("note: the workflow \(helper.path), which run 1 did not execute, is about to run"), "\(rerun.standardError)")
+        #expect(!rerun.standardOutput.contains("private"))
+        // A rerun that executes only what the run did keeps its flags.
+        try "stay".write(to: flag, atomically: true, encoding: .utf8)
+        let same = try await relay(["runs", "rerun", "1"], in: folder)
+        #expect(same.status == 0 && same.standardOutput == "done\n", "\(same.standardError)")
+    }
+
     @Test("a run killed outright shows as interrupted, with the steps it got through, and the database stays readable")
     func killedRunIsInterrupted() async throws {
         let folder = try sandbox(

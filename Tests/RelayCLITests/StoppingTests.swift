@@ -75,17 +75,67 @@ struct StoppingTests {
     @Test("a script's child that leaves its session (setsid, a double fork) does not outlive the run")
     func detachedChildEnds() async throws {
         let root = try folder()
-        // The escaped sleep notes its pid in the workflow's folder, which the run may write.
+        // The escaped script notes that it started in the workflow's folder, which the run may write.
+        let detached = root.appendingPathComponent("detached.sh")
+        try "echo started > \(root.path)/pids\nexec sleep 300\n".write(to: detached, atomically: true, encoding: .utf8)
         try write(
-            "steps:\n  - run-shell-script: \"setsid sh -c 'sleep 300 & echo $! > \(root.path)/pids' > /dev/null 2>&1 < /dev/null & while [ ! -s \(root.path)/pids ]; do sleep 0.05; done; echo started\"\n",
+            "steps:\n  - run-shell-script: \"setsid sh -c 'sh \(detached.path) &' > /dev/null 2>&1 < /dev/null & while [ ! -s \(root.path)/pids ]; do sleep 0.05; done; echo started\"\n",
             to: root)
         let result = try await RelayProcess.running(
             ["run", "w.yaml", "--allow-run", "--allow-write=\(root.path)"], in: root, environment: ["HOME": root.appendingPathComponent("home").path])
         #expect(result.status == 0 && result.standardOutput == "started\n", "\(result.standardError)")
-        let escaped = ((try? String(contentsOf: root.appendingPathComponent("pids"), encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(!escaped.isEmpty, "the script never started its detached child")
         // Gone (or a zombie its new parent has yet to reap) once relay has exited.
-        #expect(openersRunning(in: root).isEmpty, "the detached sleep \(escaped) outlived the run")
+        #expect(ProcessMarks.running(marked: detached.path).isEmpty, "the detached script outlived the run")
+    }
+
+    @Test("a chain of processes, each starting the next and ending at once, ends with the run", .enabled(if: ProcessTrees.contained))
+    func forkChainEnds() async throws {
+        let root = try folder()
+        // Each link notes itself, starts the next in the background and ends: no process of the
+        // chain lives long enough to be found by a search. It ends by itself after 20,000 links.
+        let chain = root.appendingPathComponent("chain.sh")
+        try "n=$1\n[ \"$n\" -gt 0 ] || exit 0\necho $$ >> \(root.path)/pids\nsh \(chain.path) $((n - 1)) > /dev/null 2>&1 < /dev/null &\n"
+            .write(to: chain, atomically: true, encoding: .utf8)
+        try write(
+            "steps:\n  - run-shell-script: \"sh \(chain.path) 20000 > /dev/null 2>&1 < /dev/null & while [ ! -s \(root.path)/pids ]; do sleep 0.05; done; echo started\"\n",
+            to: root)
+        let result = try await RelayProcess.running(
+            ["run", "w.yaml", "--allow-run", "--allow-write=\(root.path)"], in: root, environment: ["HOME": root.appendingPathComponent("home").path])
+        #expect(result.status == 0 && result.standardOutput == "started\n", "\(result.standardError)")
+        let links = { ((try? String(contentsOf: root.appendingPathComponent("pids"), encoding: .utf8)) ?? "").split(separator: "\n").count }
+        let atEnd = links()
+        // A chain still running adds a link every few milliseconds; one that ended adds none.
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(ProcessMarks.running(marked: chain.path).isEmpty, "the chain outlived the run")
+        #expect(links() == atEnd, "the chain went on after the run: \(atEnd) links, then \(links())")
+        #expect(atEnd < 20_000, "the chain ran to its end before the run did")
+    }
+
+    @Test(
+        "a script that starts a thousand processes is stopped at the bound of processes a program may have",
+        .enabled(if: ProcessTrees.contained && (getuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"))))
+    func processBound() async throws {
+        // The bound does not hold for root: as root, the run is made as another user.
+        // In /tmp itself: the test's own temporary folder may be closed to another user.
+        let root = URL(fileURLWithPath: "/tmp/relay-bound-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o777])
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: root.path)
+        try write("steps:\n  - run-shell-script: \"for i in $(seq 1000); do sleep 60 & done; echo all started\"\n", to: root)
+        let arguments = ["run", "w.yaml", "--allow-run"]
+        let asOther = getuid() == 0
+        let result = try await BlockingWork.run { _ in
+            try RelayProcess.run(
+                asOther ? ["--reuid=65534", "--regid=65534", "--clear-groups", RelayProcess.executable.path] + arguments : arguments, in: root,
+                environment: [
+                    "HOME": root.path, "TMPDIR": root.path, "XDG_STATE_HOME": root.path + "/state", "XDG_CONFIG_HOME": root.path + "/config",
+                ],
+                program: asOther ? URL(fileURLWithPath: "/usr/bin/setpriv") : RelayProcess.executable)
+        }
+        #expect(result.status == 1, "\(result.standardOutput)\(result.standardError)")
+        // The shell's words for a fork the kernel refused.
+        #expect(result.standardError.contains("Cannot fork") || result.standardError.contains("temporarily unavailable"), "\(result.standardError)")
+        #expect(!result.standardOutput.contains("all started"))
     }
 
     @Test("a step's timeout stops an opener that would take two minutes, and the opener with it")

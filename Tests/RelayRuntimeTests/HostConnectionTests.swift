@@ -80,25 +80,16 @@ struct HostConnectionTests {
         #expect(relays.message.contains("sent a message only Relay sends"), "\(relays.message)")
     }
 
-    /// Whether process `pid` still runs (a zombie waiting for its parent does not).
-    private func running(_ pid: pid_t) -> Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else {
-            return false
-        }
-        return !stat[stat.index(after: close)...].hasPrefix(" Z")
-    }
-
     @Test("a host and the children it starts are all stopped after a timeout, even ones that ignore SIGTERM")
     func orphans() async throws {
-        let pids = FileManager.default.temporaryDirectory.appendingPathComponent("relay-pids-\(UUID().uuidString)")
-        let script = "trap '' TERM\n(trap '' TERM; exec sleep 300) &\necho $! > \(pids.path)\necho $$ >> \(pids.path)\nread line\nsleep 300\n"
+        // Sleeps known by their lengths: the host sees its own process numbers, not this process's.
+        let mark = "300.\(UInt32.random(in: 100_000...999_999))"
+        let script = "trap '' TERM\n(trap '' TERM; exec sleep \(mark)1) &\nread line\nsleep \(mark)2\n"
         let error = try #require(try await failure(of: script, timeout: .milliseconds(300)))
         #expect(error.message.contains("did not answer"))
         let started = ContinuousClock.now
-        let stopped = try String(contentsOf: pids, encoding: .utf8).split(separator: "\n").compactMap { pid_t($0) }
-        #expect(stopped.count == 2)
-        while stopped.contains(where: running), ContinuousClock.now - started < .seconds(10) { try await Task.sleep(for: .milliseconds(50)) }
-        #expect(!stopped.contains(where: running), "still running: \(stopped.filter(running))")
+        while !ProcessMarks.running(marked: mark).isEmpty, ContinuousClock.now - started < .seconds(10) { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(ProcessMarks.running(marked: mark).isEmpty, "still running: \(ProcessMarks.running(marked: mark))")
     }
 
     @Test("a host that closes its input while it runs: the request fails with a clear error; no SIGPIPE ends this process")

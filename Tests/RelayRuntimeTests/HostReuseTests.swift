@@ -8,14 +8,16 @@ import Testing
 /// exactly what the run grants, never one started for a run that was granted more.
 @Suite("Package hosts and the grants of runs")
 struct HostReuseTests {
-    /// A stand-in host: says hello, then answers every request with its process id.
+    /// A stand-in host: says hello, then answers every request with a number it drew at its start
+    /// (which host it is; its process id is the same in every host's namespace).
     private static let script = """
         #!/bin/sh
+        me=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
         while read -r line; do
           id=$(printf '%s' "$line" | sed -n 's/^{"id":\\([0-9]*\\).*/\\1/p')
           case "$line" in
             *'"method":"hello"'*) printf '{"id":%s,"result":{"protocol":\(HostProtocol.version),"capabilities":["manifest"]}}\\n' "$id" ;;
-            *) printf '{"id":%s,"result":%s}\\n' "$id" "$$" ;;
+            *) printf '{"id":%s,"result":%s}\\n' "$id" "$me" ;;
           esac
         done
         """

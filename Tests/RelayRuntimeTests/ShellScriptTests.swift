@@ -92,23 +92,24 @@ struct ShellScriptTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-shell-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let pidFile = folder.appendingPathComponent("pid").path
         let finished = folder.appendingPathComponent("finished").path
+        // A sleep known by its length: the script sees its own process numbers, not this process's.
+        let mark = Self.mark()
         await expectFailure(
-            "- run-shell-script: 'sleep 60 & echo $! > \(pidFile); sleep 60; touch \(finished)'\n  timeout: 1", "timed out",
+            "- run-shell-script: 'sleep \(mark) & sleep 60; touch \(finished)'\n  timeout: 1", "timed out",
             granted: running.merging([.write: .only([folder.path])]) { $1 })
         // Stopped, not waited for: the script never got to its end.
         #expect(!FileManager.default.fileExists(atPath: finished))
-        let pid = try #require(pid_t(String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         // The background sleep went with the script (killed, then reaped by whoever adopted it).
-        #expect(try await Self.ends(pid), "the background sleep \(pid) still runs")
+        #expect(try await Self.ends(marked: mark), "the background sleep \(mark) still runs")
     }
 
     @Test("a script that ends leaves nothing running behind it")
     func endingStopsChildren() async throws {
-        let started = try await run("- run-shell-script: 'sleep 60 > /dev/null 2>&1 & echo $!'", granted: running)
-        let pid = try #require(pid_t(started.textValue))
-        #expect(try await Self.ends(pid), "the background sleep \(pid) outlived its script")
+        let mark = Self.mark()
+        let started = try await run("- run-shell-script: 'sleep \(mark) > /dev/null 2>&1 & echo started'", granted: running)
+        #expect(started.textValue == "started")
+        #expect(try await Self.ends(marked: mark), "the background sleep \(mark) outlived its script")
     }
 
     @Test("output past the limit stops the program with an error; memory stays bounded")
@@ -174,19 +175,17 @@ struct ShellScriptTests {
     }
 
     /// Whether `pid` is gone, or a zombie, within five seconds.
-    private static func ends(_ pid: pid_t) async throws -> Bool {
+    /// A number of seconds no other test sleeps for (60 and a random fraction): a process running
+    /// `sleep` for it is found by its command line.
+    private static func mark() -> String { "60.\(UInt32.random(in: 100_000...999_999))" }
+
+    /// Whether every process whose command line holds `mark` ends (or is a zombie) within 5 s.
+    private static func ends(marked mark: String) async throws -> Bool {
         for _ in 0..<100 {
-            if kill(pid, 0) != 0 || isZombie(pid) { return true }
+            if ProcessMarks.running(marked: mark).isEmpty { return true }
             try await Task.sleep(for: .milliseconds(50))
         }
         return false
-    }
-
-    private static func isZombie(_ pid: pid_t) -> Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else {
-            return true
-        }
-        return stat[stat.index(after: close)...].split(separator: " ").first == "Z"
     }
 
     private func expectFailure(

@@ -64,6 +64,10 @@ public enum Limits {
     public static let programOutput = 256 << 20
     /// How much of a program's standard error is kept for its step's error: the last 64 KiB.
     public static let programErrors = 64 << 10
+    /// The most processes a program a step starts, or a package's host, may have running at once,
+    /// itself and all it starts (where the kernel gives it namespaces of its own, and it does not
+    /// run as root): a fork bomb stops here.
+    public static let processesPerTree = 512
 
     /// What is wrong with `seconds` as a length of time to wait or to allow, or nil: it must be a
     /// finite number from 0 to `longestDuration`.

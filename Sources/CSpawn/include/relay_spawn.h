@@ -12,6 +12,9 @@ typedef struct {
     /// Read ends of the child's standard output and standard error.
     int output;
     int errors;
+    /// Read end of a pipe on which the first process of the child's namespaces writes how the
+    /// program ended (a wait status, as an int) before it ends; -1 when the child is not contained.
+    int status;
 } relay_child;
 
 /// What the child's standard input, output and error are: -1 for a new pipe, or a descriptor of
@@ -21,6 +24,16 @@ typedef struct {
     int output;
     int errors;
 } relay_streams;
+
+/// Whether the child's whole process tree is contained: when `contained` is non-zero (and the
+/// kernel allows it), the child starts as the first process of new user and PID namespaces, which
+/// starts the program and passes signals on to it; when the program ends, the kernel ends every
+/// process left in the namespace, however it detached; with at most `process_limit` processes in it
+/// (0: no limit of its own; the limit does not bind a program run by root).
+typedef struct {
+    int contained;
+    unsigned long long process_limit;
+} relay_tree;
 
 /// System calls a child is refused with EACCES by a seccomp filter installed before it starts
 /// (Linux; ignored elsewhere). System calls of another architecture's table (i386's `int 0x80`,
@@ -42,10 +55,14 @@ enum {
 /// address space limited to `memory_limit` bytes (0: no limit), its scheduling priority lowered
 /// by `niceness` (0: as this process's; see nice(2)), with the system calls `filters` names refused
 /// (0: none; a filter that cannot be installed is a failure to start), with pipes for its standard
-/// streams and no other descriptor of this process open in it. Returns 0, or an errno value
-/// (of the fork, or of the exec in the child).
+/// streams and no other descriptor of this process open in it; its tree contained as `tree` says.
+/// Returns 0, or an errno value (of the fork, or of the exec in the child).
 int relay_spawn(const char *path, char *const argv[], char *const environment[], unsigned long long memory_limit, int niceness,
-                int ruleset, unsigned filters, relay_streams streams, relay_child *child);
+                int ruleset, unsigned filters, relay_streams streams, relay_tree tree, relay_child *child);
+
+/// Whether children asked to be contained are (new user and PID namespaces work here, as far as
+/// this process has seen). 0 elsewhere than Linux.
+int relay_contains_trees(void);
 
 /// Makes this process inherit the processes its descendants leave behind (Linux's child
 /// subreaper). Returns 0 or an errno value (ENOSYS elsewhere).

@@ -7,6 +7,10 @@ import RelayRuntime
 
 /// `relay run FILE`: runs a workflow and prints its output.
 struct RunCommand: AsyncParsableCommand {
+    /// Set by `relay runs rerun` when the run gets an earlier run's flags: what that run executed,
+    /// which the flags hold to.
+    @TaskLocal static var rerun: RerunPins?
+
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Run a workflow file and print its output.",
@@ -84,6 +88,7 @@ struct RunCommand: AsyncParsableCommand {
         let interactive = isatty(0) == 1 && standardInputMarker == nil
         let (gate, prompt) = GrantPrompt.gate(for: file, granted: permissionOptions.granted, interactive: interactive, dryRun: session.dryRun)
         recording?.observeExecution(of: gate)
+        if let rerun = Self.rerun { rerun.hold(gate) }
         let loader = try await PackageOptions.loading(
             packagesOf: file, into: base, gate: gate)
         let (workflow, diagnostics) = loader.load(path: file, predefined: Set(variables.keys))
@@ -118,7 +123,7 @@ struct RunCommand: AsyncParsableCommand {
         prompt.name(workflow.name)
         // Everything known before the first step is asked for at once (Docs/Security.md, "Asking once").
         let report = PermissionReport(workflow, entityTypes: loader.registry.entityTypes, variables: variables)
-        if permissionOptions.declared { for (access, _) in report.declaredAccesses { gate.allow(access) } }
+        if permissionOptions.declared { for (access, _) in report.declaredAccesses { gate.allow(access, fromCommandLine: true) } }
         if let (denials, commandLine) = await prompt.askBeforeRunning(
             GrantPrompt.needs(
                 of: report, gate: gate, subWorkflows: SubWorkflowReports.collect(workflow, loader: loader, variables: variables).map(\.report)),

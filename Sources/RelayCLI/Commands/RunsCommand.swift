@@ -132,8 +132,12 @@ struct RunsCommand: AsyncParsableCommand {
             } else if givesOwn {
                 command.permissionOptions = permissionOptions
             }
+            // The earlier run's flags hold only for what it executed (`RerunPins`).
+            let reusesFlags = !givesOwn && (!command.permissionOptions.granted.isEmpty || command.permissionOptions.declared)
             arguments = ["run"] + arguments
-            try await RelayCommand.$givenArguments.withValue(arguments) { try await command.run() }
+            try await RunCommand.$rerun.withValue(reusesFlags ? RerunPins(run: id, executed: past.executed) : nil) {
+                try await RelayCommand.$givenArguments.withValue(arguments) { try await command.run() }
+            }
         }
     }
 

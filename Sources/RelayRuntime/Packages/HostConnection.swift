@@ -72,7 +72,7 @@ final class HostConnection: @unchecked Sendable {
         do throws(ChildProcessError) {
             host = try ChildProcess(
                 executable: executable.path, arguments: arguments, memoryLimit: memoryLimit, environment: environment,
-                inheritsEnvironment: inheritsEnvironment, ruleset: ruleset, refusedCalls: refusedCalls)
+                inheritsEnvironment: inheritsEnvironment, ruleset: ruleset, refusedCalls: refusedCalls, contained: true)
         } catch {
             throw HostError("cannot start the host of package '\(packageName)' (\(executable.path)): \(error.message)")
         }

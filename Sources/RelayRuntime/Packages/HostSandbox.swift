@@ -35,6 +35,38 @@ enum HostSandbox {
         #endif
     }
 
+    /// What the kernel gives Relay to confine programs and hosts, in a line for `relay --version`:
+    /// Landlock's version and what it covers, the seccomp filter, and whether a process tree is
+    /// contained (user and PID namespaces: `relay_tree`) — or, for each, that it is missing.
+    static var summary: String {
+        #if os(Linux)
+            let landlock =
+                switch version {
+                case 0: "no Landlock (programs and hosts touch what you can)"
+                case 1..<4: "Landlock \(version) (files; network connections not confined)"
+                case 4, 5: "Landlock \(version) (files, TCP)"
+                default: "Landlock \(version) (files, TCP, signals, abstract sockets)"
+                }
+            let trees = namespacesAvailable
+                ? "process trees contained (user and PID namespaces)"
+                : "process trees not contained (no user namespaces here: a detached process is ended by a search, not by the kernel)"
+            return "sandbox: \(landlock), seccomp, \(trees)"
+        #else
+            return "sandbox: none on this system (programs and hosts touch what you can)"
+        #endif
+    }
+
+    /// Whether this system lets Relay make user and PID namespaces for a program (as far as
+    /// /proc says; a child that cannot have them starts without, and `relay_contains_trees` then
+    /// says so).
+    static var namespacesAvailable: Bool {
+        func number(_ path: String) -> Int? {
+            (try? String(contentsOfFile: path, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+        guard relay_contains_trees() != 0, number("/proc/sys/user/max_user_namespaces").map({ $0 > 0 }) ?? false else { return false }
+        return number("/proc/sys/kernel/unprivileged_userns_clone").map { $0 != 0 || getuid() == 0 } ?? true
+    }
+
     /// Folders every host may read: the system's programs, libraries and settings, what the
     /// kernel shows of processes and devices, and the Swift toolchain the host was built with.
     static let systemFolders: [String] = {

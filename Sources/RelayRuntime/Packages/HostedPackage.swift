@@ -96,6 +96,8 @@ public final class HostedPackage: @unchecked Sendable {
 
     /// Why package hosts are not confined here, or less than Docs/Security.md says; nil when they are.
     public static var confinementWarning: String? { HostSandbox.warning }
+    /// What the kernel gives Relay to confine programs and hosts, in a line (`relay --version`).
+    public static var sandboxSummary: String { HostSandbox.summary }
 
     /// Ends the host.
     public func close() { lock.withLock { connection }?.close() }

@@ -41,6 +41,13 @@ final class ChildProcess: @unchecked Sendable {
     let errors: FileHandle?
     /// The address-space limit in bytes, if any.
     let memoryLimit: UInt64?
+    /// Whether the child is the first process of namespaces of its own, which end with it and
+    /// everything in them (`relay_tree`); it passes signals on to the program.
+    let isContained: Bool
+    /// Where that first process writes how the program ended, when it is contained.
+    private let statusDescriptor: Int32
+    /// The program's process when the child is contained (found when first asked), else the child.
+    private var program: pid_t?
     private let lock = NSLock()
     private var ended: (signalled: Bool, status: Int32)?
     /// The most address space the host was seen to use (sampled by `sampleMemory`).
@@ -54,13 +61,15 @@ final class ChildProcess: @unchecked Sendable {
     /// `environment` added (or only `environment`, when it does not `inheritsEnvironment`);
     /// `refusedCalls` are refused to it by the kernel; `niceness` lowers its scheduling priority (nice(2)), for work that
     /// must not crowd out the run; `ruleset` confines it (a ruleset the kernel will not apply is
-    /// a failure to start, never an unconfined child). A failure to start is an error with the
-    /// system's reason.
+    /// a failure to start, never an unconfined child). A `contained` child's whole process tree
+    /// ends with it, however it detaches, with at most `processLimit` processes in it (where the
+    /// kernel allows namespaces; `relay_tree`). A failure to start is an error with the system's
+    /// reason.
     init(
         executable: String, arguments: [String], memoryLimit: UInt64? = nil, niceness: Int32 = 0,
         input inputStream: Stream = .pipe, output outputStream: Stream = .pipe, errors errorStream: Stream = .pipe,
         environment: [String: String] = [:], inheritsEnvironment: Bool = true, ruleset: HostSandbox.Ruleset? = nil,
-        refusedCalls: HostSandbox.RefusedCalls = []
+        refusedCalls: HostSandbox.RefusedCalls = [], contained: Bool = false, processLimit: Int = Limits.processesPerTree
     ) throws(ChildProcessError) {
         let null = open("/dev/null", O_RDWR | O_CLOEXEC)
         defer { if null >= 0 { close(null) } }
@@ -91,7 +100,8 @@ final class ChildProcess: @unchecked Sendable {
                 relay_spawn(
                     executable, UnsafeMutablePointer(mutating: pointers.baseAddress),
                     replaces ? UnsafeMutablePointer(mutating: entries.baseAddress) : nil, memoryLimit ?? 0, niceness,
-                    ruleset?.descriptor ?? -1, refusedCalls.rawValue, streams, &child)
+                    ruleset?.descriptor ?? -1, refusedCalls.rawValue, streams,
+                    relay_tree(contained: contained ? 1 : 0, process_limit: UInt64(max(0, processLimit))), &child)
             }
         }
         guard status == 0 else { throw ChildProcessError("cannot start '\(executable)': \(String(cString: strerror(status)))") }
@@ -100,6 +110,8 @@ final class ChildProcess: @unchecked Sendable {
         output = child.output >= 0 ? FileHandle(fileDescriptor: child.output, closeOnDealloc: true) : nil
         errors = child.errors >= 0 ? FileHandle(fileDescriptor: child.errors, closeOnDealloc: true) : nil
         self.memoryLimit = memoryLimit
+        isContained = child.status >= 0
+        statusDescriptor = child.status
         Self.liveLock.withLock { Self.live[pid] = self }
     }
 
@@ -132,12 +144,19 @@ final class ChildProcess: @unchecked Sendable {
         var info = siginfo_t()
         var waited: Int32
         repeat { waited = waitid(P_PID, id_t(bitPattern: pid), &info, WEXITED | WNOWAIT) } while waited < 0 && errno == EINTR
-        // The host is gone; what it started goes with it.
-        if waited == 0 { Self.signalSession(of: pid, SIGKILL) }
+        // The host is gone; what it started goes with it (a contained one's, by the kernel's hand).
+        if waited == 0 && !isContained { Self.signalSession(of: pid, SIGKILL) }
         var status: Int32 = 0
         let result: (signalled: Bool, status: Int32) = lock.withLock {
             if let ended { return ended }
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            if isContained {
+                // How the program ended, written before its namespace's first process ended; none
+                // when that process was killed (a stop), which then is how it ended.
+                var programStatus: Int32 = 0
+                if read(statusDescriptor, &programStatus, MemoryLayout<Int32>.size) == MemoryLayout<Int32>.size { status = programStatus }
+                close(statusDescriptor)
+            }
             let result = (status & 0x7F) != 0 ? (true, status & 0x7F) : (false, (status >> 8) & 0xFF)
             ended = result
             return result
@@ -151,7 +170,9 @@ final class ChildProcess: @unchecked Sendable {
     private func signal(_ signal: Int32) {
         lock.withLock {
             guard ended == nil else { return }
-            Self.signalSession(of: pid, signal)
+            // A contained child passes a signal on to every process in its namespace, and ends
+            // them all when it is killed.
+            if isContained { _ = kill(pid, signal) } else { Self.signalSession(of: pid, signal) }
         }
     }
 
@@ -200,7 +221,17 @@ final class ChildProcess: @unchecked Sendable {
 
     /// Notes how much address space the host uses now (from /proc), keeping the largest seen.
     func sampleMemory() {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+        let measured: pid_t
+        if isContained {
+            // The first process of the namespaces holds a copy of Relay's address space; the
+            // program is its child.
+            guard let found = lock.withLock({ program }) ?? Self.processes(where: { $0[0] != "Z" && pid_t($0[1]) == pid }).first else { return }
+            lock.withLock { program = found }
+            measured = found
+        } else {
+            measured = pid
+        }
+        guard let status = try? String(contentsOfFile: "/proc/\(measured)/status", encoding: .utf8),
             let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmPeak:") }),
             let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ UInt64($0) })
         else { return }

@@ -26,7 +26,7 @@ enum ProgramRunner {
         do throws(ChildProcessError) {
             child = try ChildProcess(
                 executable: executable, arguments: program.arguments, environment: environment, inheritsEnvironment: false, ruleset: ruleset,
-                refusedCalls: confinement.map(HostSandbox.refusedCalls) ?? [])
+                refusedCalls: confinement.map(HostSandbox.refusedCalls) ?? [], contained: true)
         } catch {
             throw IntentError(error.message)
         }

@@ -100,6 +100,8 @@ public final class AccessGate: @unchecked Sendable {
     /// The places a person allowed at a prompt, or that were allowed for the run (each covers what
     /// is inside it: `Access.covers`), and the needs a person refused.
     private var allowedPlaces: [Access] = []
+    /// Which of `allowedPlaces` the command line allowed (`withdrawCommandLine`).
+    private var commandLinePlaces: Set<Access> = []
     private var refused: Set<Access> = []
     /// What was allowed "always" in an earlier run of this workflow: it holds only while the run
     /// executes what it executed then (`executes`).
@@ -151,9 +153,23 @@ public final class AccessGate: @unchecked Sendable {
     }
 
     /// Allows `place` — a file or folder and what is inside it, a host, a scheme — for the rest of
-    /// the run (a yes to the question asked before the first step).
-    public func allow(_ place: Access) {
-        lock.withLock { allowedPlaces.append(place) }
+    /// the run (a yes to the question asked before the first step; or what the command line's
+    /// `--allow-declared` grants, `fromCommandLine`).
+    public func allow(_ place: Access, fromCommandLine: Bool = false) {
+        lock.withLock {
+            allowedPlaces.append(place)
+            if fromCommandLine { commandLinePlaces.insert(place) }
+        }
+    }
+
+    /// Stops allowing what the command line granted (its `--allow-…` flags): a run started again
+    /// with an earlier run's flags executes something that run did not (`relay runs rerun`).
+    /// What was answered at a prompt, and what is free, stays.
+    public func withdrawCommandLine() {
+        lock.withLock {
+            granted = [:]
+            allowedPlaces.removeAll { commandLinePlaces.contains($0) }
+        }
     }
 
     /// Allows `accesses`, remembered from an earlier run, until `withdrawRemembered`.

@@ -1,0 +1,1 @@
+../RelayRuntimeTests/ProcessMarks.swift
