@@ -88,7 +88,8 @@ extension Interpreter {
         let secrets = environment.secrets
         guard !secrets.isEmpty else { return try await invokeCarrying(definition, arguments, step: step, chained: chained) }
         // The secrets the step's values were made from (SecretLabels), and any whose text they hold.
-        var carried = SecretLabels.step
+        let labels = SecretLabels.step
+        var carried = labels.isEmpty ? [] : labels.names
         for argument in arguments { if let argument { carried.formUnion(secrets.names(in: argument)) } }
         guard !carried.isEmpty else { return try await invokeCarrying(definition, arguments, step: step, chained: chained) }
         if let package = definition.source {

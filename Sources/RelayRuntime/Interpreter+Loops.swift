@@ -16,13 +16,15 @@ extension Interpreter {
         }
         let savedIndex = variables["index"]
         defer { variables["index"] = savedIndex }
+        // Each time starts from the loop's input, with its secrets (what the time before left is not it).
+        let inputLabels = environment.secrets.isFollowing ? SecretLabels.of("previous", in: variables) : nil
         var results: [Value] = []
         // Grown as results come: a huge count must not reserve memory up front.
         results.reserveCapacity(min(Int(count), 1024))
         for index in 0..<Int(count) {
             try Task.checkCancellation()
             variables["index"] = .number(Double(index + 1))
-            switch try await run(body, input: input, variables: &variables) {
+            switch try await run(body, input: input, inputLabels: inputLabels, variables: &variables) {
             case .normal(let output):
                 if !output.isNothing { results.append(output) }
                 if let problem = Value.itemsProblem(results.count, of: "the list of a 'repeat'") {
@@ -35,10 +37,11 @@ extension Interpreter {
     }
 
     /// `for-each`: runs the body once per item with the item in `variable` (default `item`) and
-    /// `index`; the item is also the body's input. Outputs the list of each iteration's last output.
+    /// `index`; the item is also the body's input, made from the secrets `itemLabels` names (in a
+    /// run that follows secrets). Outputs the list of each iteration's last output.
     func runForEach(
         _ items: [Value], as variable: String, parallel: Template?, body: [PlannedStep], step: PlannedStep,
-        variables: inout Variables
+        itemLabels: SecretNames?, variables: inout Variables
     ) async throws -> Completion {
         let wanted = try await parallelism(parallel, variables, step: step)
         if wanted > 1, items.count > 1 {
@@ -46,7 +49,8 @@ extension Interpreter {
             let extra = environment.parallelSlots.take(upTo: min(wanted, items.count) - 1)
             defer { environment.parallelSlots.give(back: extra) }
             if extra > 0 {
-                return try await runInParallel(items, as: variable, width: extra + 1, body: body, step: step, variables: variables)
+                return try await runInParallel(
+                    items, as: variable, width: extra + 1, body: body, step: step, itemLabels: itemLabels, variables: variables)
             }
         }
         let saved = (variables[variable], variables["index"])
@@ -61,7 +65,7 @@ extension Interpreter {
             try Task.checkCancellation()
             variables[variable] = item
             variables["index"] = .number(Double(index + 1))
-            switch try await run(body, input: item, variables: &variables) {
+            switch try await run(body, input: item, inputLabels: itemLabels, variables: &variables) {
             case .normal(let output): if !output.isNothing { results.append(output) }
             case .stopped(let output): return .stopped(output)
             }
@@ -73,7 +77,8 @@ extension Interpreter {
     /// Runs iterations concurrently, at most `width` at once, each on its own copy of the variables;
     /// results keep the items' order. A `stop` in any iteration ends the loop with its value.
     private func runInParallel(
-        _ items: [Value], as variable: String, width: Int, body: [PlannedStep], step: PlannedStep, variables: Variables
+        _ items: [Value], as variable: String, width: Int, body: [PlannedStep], step: PlannedStep, itemLabels: SecretNames?,
+        variables: Variables
     ) async throws -> Completion {
         try await withThrowingTaskGroup(of: (Int, Completion).self) { group in
             var outputs = [Value?](repeating: nil, count: items.count)
@@ -87,7 +92,7 @@ extension Interpreter {
                 copy[variable] = items[index]
                 copy["index"] = .number(Double(index + 1))
                 group.addTask {
-                    (index, try await self.run(body, input: items[index], variables: &copy))
+                    (index, try await self.run(body, input: items[index], inputLabels: itemLabels, variables: &copy))
                 }
             }
             while next < min(width, items.count) { startNext() }

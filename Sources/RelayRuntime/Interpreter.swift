@@ -131,7 +131,11 @@ public final class Interpreter: Sendable {
     }
 
     /// Runs steps in order, each one's output the next one's input.
-    func run(_ steps: [PlannedStep], input: Value, variables: inout Variables) async throws -> Completion {
+    /// Runs `steps`, the first given `input`; in a run that follows secrets, `inputLabels` are
+    /// the secrets the input was made from (a loop gives each time's: what the time before left
+    /// is not the input).
+    func run(_ steps: [PlannedStep], input: Value, inputLabels: SecretNames? = nil, variables: inout Variables) async throws -> Completion {
+        if let inputLabels, SecretLabels.of("previous", in: variables) != inputLabels { SecretLabels.set(inputLabels, on: "previous", in: &variables) }
         var previous = input
         // The workflow's own steps are numbered, for a run stopped from outside to say where.
         let numbered = callStack.count == 1 && steps.count == workflow.steps.count && steps.first === workflow.steps.first
@@ -188,13 +192,24 @@ public final class Interpreter: Sendable {
         var completion: Completion
         // What the step reads carries the secrets it was made from (SecretLabels); a run without
         // secrets follows none.
-        // One optional value, nil without secrets: a step of such a run carries nothing more.
-        var labels = environment.secrets.isEmpty ? nil : SecretLabels.Step(step, variables: variables)
+        // One optional value, nil without secrets, or before any step named one: a step of such a
+        // run carries nothing more.
+        var labels: SecretLabels.Step? = nil
+        if !environment.secrets.isEmpty {
+            if !step.allReads.secrets.isEmpty { environment.secrets.startFollowing() }
+            if environment.secrets.isFollowing { labels = SecretLabels.Step(step, variables: variables) }
+        }
         do {
             var input = previous
             if let template = step.input {
                 input = try await located(step) { () async throws(RuntimeError) in try await Evaluator.evaluate(template, variables) }
-                labels?.input = SecretLabels.read(by: [template], in: variables)
+                if var following = labels {
+                    following.input = SecretLabels.read(by: [template], in: variables)
+                    // What the step's blocks get first is this input: it carries its secrets there
+                    // (with the previous output's, which `${previous}` still names).
+                    SecretLabels.add(following.input, to: "previous", in: &variables)
+                    labels = following
+                }
             }
             if let condition = step.condition {
                 labels?.context.formUnion(SecretLabels.read(by: [condition], in: variables))
@@ -212,8 +227,11 @@ public final class Interpreter: Sendable {
                     completion = try await SecretLabels.$frame.withValue(frame) {
                         try await performWithRetries(step, input: input, variables: &variables, attempts: &attempts)
                     }
+                } else if let retry = step.retry {
+                    completion = try await performTrying(step, retry, input: input, variables: &variables, attempts: &attempts)
                 } else {
-                    completion = try await performWithRetries(step, input: input, variables: &variables, attempts: &attempts)
+                    // Most steps: no async call between here and the step's own.
+                    completion = try await performAttempt(step, input: input, variables: &variables)
                 }
             } catch var error as RuntimeError {
                 if error.stepName == nil { error.stepName = step.displayName }
@@ -233,17 +251,17 @@ public final class Interpreter: Sendable {
             output = value
         case .stopped(let value): output = value
         }
-        var outputLabels: Set<String> = []
+        var outputLabels = SecretNames.none
         if let labels {
             outputLabels = self.labels(ofOutputOf: step, made: labels.step, input: labels.input, context: labels.context, variables: variables)
-                .union(labels.returned?.all ?? [])
+                .union(labels.returned?.all ?? .none)
             // An action changes no labels but its own: with none before and none now, nothing to write.
             if !(outputLabels.isEmpty && labels.input.isEmpty && step.grammar == nil) {
                 SecretLabels.set(outputLabels, on: "previous", in: &variables)
             }
             if let name = step.outputVariable { SecretLabels.set(outputLabels, on: name, in: &variables) }
             // Its text is the secrets' too, wherever it is shown (a message, the history).
-            if !outputLabels.isEmpty { environment.secrets.derive(output, from: outputLabels) }
+            if !outputLabels.isEmpty { environment.secrets.derive(output, from: outputLabels.names) }
         }
         recorder?.finished(step, status: status, started: started, attempts: attempts, output: output, labelled: !outputLabels.isEmpty)
         if environment.tracing {
@@ -265,7 +283,7 @@ public final class Interpreter: Sendable {
     /// The secrets `step`'s output was made from: its input's, what it and the steps in its
     /// blocks read, and the conditions that chose it. What a server, a program or a package
     /// answers is theirs: only the conditions' go with it.
-    private func labels(ofOutputOf step: PlannedStep, made stepLabels: Set<String>, input: Set<String>, context: Set<String>, variables: Variables) -> Set<String> {
+    private func labels(ofOutputOf step: PlannedStep, made stepLabels: SecretNames, input: SecretNames, context: SecretNames, variables: Variables) -> SecretNames {
         if case .action(let action) = step.kind {
             // What it read is what it made its output from (`stepLabels`).
             return action.definition.capabilities.contains(where: { [.net, .run, .packages].contains($0) }) ? context : stepLabels
@@ -282,7 +300,7 @@ public final class Interpreter: Sendable {
             if case .stop(nil) = step.kind { return input.union(context) }
             return own
         case .eachTime?, nil:
-            return (step.readsInput ? input : []).union(context).union(SecretLabels.read(step.allReads, in: variables))
+            return (step.readsInput ? input : .none).union(context).union(SecretLabels.read(step.allReads, in: variables))
         }
     }
 
@@ -402,7 +420,7 @@ public final class Interpreter: Sendable {
     /// Runs `body` with the secrets `templates` read (and `also`) added to the conditions that
     /// chose the steps under way (SecretLabels.context); as it is when they read none.
     private func choosing(
-        by templates: [Template], also: Set<String> = [], variables: Variables, _ body: () async throws -> Completion
+        by templates: [Template], also: SecretNames = .none, variables: Variables, _ body: () async throws -> Completion
     ) async throws -> Completion {
         guard !environment.secrets.isEmpty else { return try await body() }
         let labels = SecretLabels.read(by: templates, in: variables).union(also)
@@ -429,15 +447,17 @@ public final class Interpreter: Sendable {
             var list = input
             if let items { list = try await Evaluator.evaluate(items, variables) }
             // Each item is made from the list, and the loop runs as often as it has items.
-            let listLabels = items.map { SecretLabels.read(by: [$0], in: variables) } ?? SecretLabels.of("previous", in: variables)
-            if !listLabels.isEmpty {
-                SecretLabels.set(listLabels.union(SecretLabels.context), on: variable ?? "item", in: &variables)
-                return try await SecretLabels.choosing(by: listLabels) {
-                    try await runForEach(list.asList, as: variable ?? "item", parallel: parallel, body: body, step: step, variables: &variables)
-                }
+            guard environment.secrets.isFollowing else {
+                return try await runForEach(
+                    list.asList, as: variable ?? "item", parallel: parallel, body: body, step: step, itemLabels: nil, variables: &variables)
             }
-            return try await runForEach(
-                list.asList, as: variable ?? "item", parallel: parallel, body: body, step: step, variables: &variables)
+            let listLabels = items.map { SecretLabels.read(by: [$0], in: variables) } ?? SecretLabels.of("previous", in: variables)
+            let itemLabels = listLabels.union(SecretLabels.context)
+            SecretLabels.set(itemLabels, on: variable ?? "item", in: &variables)
+            return try await SecretLabels.choosing(by: listLabels) {
+                try await runForEach(
+                    list.asList, as: variable ?? "item", parallel: parallel, body: body, step: step, itemLabels: itemLabels, variables: &variables)
+            }
         case .menu(let prompt, let options):
             let promptText = try await Evaluator.evaluate(prompt, variables).textValue
             let request = ChoiceRequest(prompt: promptText, options: options.map(\.label))
@@ -452,7 +472,7 @@ public final class Interpreter: Sendable {
             // Compared as == compares: texts ignoring case, unless the step says case counts.
             let chosen = cases.first { ValueComparison.equal(matched, Self.caseValue($0.label), ignoringCase: !caseSensitive) }
             let read = value.map { [$0] } ?? []
-            let inputLabels = value == nil ? SecretLabels.of("previous", in: variables) : []
+            let inputLabels = value == nil ? SecretLabels.of("previous", in: variables) : .none
             return try await choosing(by: read, also: inputLabels, variables: variables) {
                 try await runBranch(chosen?.body ?? otherwise, input: input, variables: &variables)
             }

@@ -24,6 +24,10 @@ public final class ReplSession {
     public private(set) var variables: [String: Value] = [:]
     /// The last entry's output: the next entry's input.
     public private(set) var previous: Value = .nothing
+    /// Whether the last entry's output was made from a secret: it is shown as `•••`.
+    public var previousIsLabelled: Bool { SecretLabels.isLabelled("previous", in: variables) }
+    /// The variables the session's entries set, without what Relay keeps beside them.
+    public var shownVariables: [String: Value] { variables.filter { !SecretLabels.isKey($0.key) } }
     /// The entries that ran, as typed, for `:save`.
     public private(set) var entries: [String] = []
     /// The undo journals of the entries that changed files: `:undo` undoes these, never what an
@@ -42,7 +46,7 @@ public final class ReplSession {
     /// Checks and runs `entry`: one step, or a control step with its indented block.
     public func run(_ entry: String) async -> Outcome {
         let file = SourceFile(path: "<repl>", text: "steps:\n" + Self.asStep(entry) + "\n")
-        let (workflow, diagnostics) = loader.load(file, predefined: Set(variables.keys).union(["previous"]))
+        let (workflow, diagnostics) = loader.load(file, predefined: Set(shownVariables.keys).union(["previous"]))
         let typed = SourceFile(path: "<repl>", text: entry)
         guard let workflow else { return .invalid(diagnostics.map { Self.relocated($0, to: typed) }) }
         let journal = journalRoot.map { UndoJournal(root: $0, workflow: "relay repl") }

@@ -17,16 +17,19 @@ public enum SecretLabels {
     private static let previousKey = PlannedStep.labelKey("previous")
 
     /// Whether `name` is such a key, to leave out where variables are listed.
-    static func isKey(_ name: String) -> Bool { name.hasPrefix("#labels ") }
+    public static func isKey(_ name: String) -> Bool { name.hasPrefix("#") }
+
+    /// Whether variable `name` was made from a secret: a front end shows it as `•••`.
+    public static func isLabelled(_ name: String, in variables: [String: Value]) -> Bool { variables[key(name)] != nil }
 
     /// What the steps under way carry, set once per step (one task-local value: each costs a step
     /// an allocation).
     struct Frame: Sendable {
         /// The labels of what the step under way read: its input and its templates, and `context`.
-        var step: Set<String> = []
+        var step = SecretNames.none
         /// The labels of the conditions that chose the steps under way: an `if`, a `match`, a
         /// loop's count or list, a `when:`.
-        var context: Set<String> = []
+        var context = SecretNames.none
         /// Where a run the step starts (`run-workflow`) leaves the labels of its output.
         var returned: Returned? = nil
     }
@@ -34,44 +37,49 @@ public enum SecretLabels {
     @TaskLocal static var frame = Frame()
 
     /// The labels of what the step under way read. What it shows is shown as `•••` when there are any.
-    public static var step: Set<String> { frame.step }
-    static var context: Set<String> { frame.context }
+    public static var step: SecretNames { frame.step }
+    static var context: SecretNames { frame.context }
     static var returned: Returned? { frame.returned }
 
     /// What one step's labels are worked out from, in a run that has secrets.
     struct Step {
         /// Its input's, from the previous step or `input:`.
-        var input: Set<String>
+        var input: SecretNames
         /// The conditions' that chose it: the frame's, and its own `when:`.
-        var context: Set<String>
+        var context: SecretNames
         /// What it read: its input (when it reads it), its templates, `context`.
-        var step: Set<String> = []
+        var step = SecretNames.none
         /// The frame it is in, read once (a task-local value costs a look each time).
         let frame: Frame
         /// Where a run it starts leaves its output's labels: only a step that may start one.
         let returned: Returned?
+        /// Whether it is an action: a control step shows and sends nothing itself, so the steps in
+        /// its blocks run with their own `step` labels, not with what it read.
+        let isAction: Bool
 
         init(_ planned: PlannedStep, variables: Variables) {
             input = of("previous", in: variables)
             frame = SecretLabels.frame
             context = frame.context
             returned = Interpreter.startsRuns(planned) ? Returned() : nil
+            if case .action = planned.kind { isAction = true } else { isAction = false }
         }
 
         /// Works out `step`, once its input and conditions are known.
         mutating func read(_ planned: PlannedStep, variables: Variables) {
-            step = (planned.readsInput ? input : []).union(context).union(SecretLabels.read(planned.ownReads, in: variables))
+            step = (planned.readsInput ? input : .none).union(context).union(SecretLabels.read(planned.ownReads, in: variables))
         }
 
         /// The frame to run the step in, when it differs from the one it is in.
         var newFrame: Frame? {
-            guard returned != nil || step != frame.step || context != frame.context else { return nil }
-            return Frame(step: step, context: context, returned: returned)
+            let shown = isAction ? step : frame.step
+            guard returned != nil || shown != frame.step || context != frame.context else { return nil }
+            return Frame(step: shown, context: context, returned: returned)
         }
     }
 
     /// Runs `body` with `labels` added to the conditions that chose the steps under way.
-    static func choosing<T>(by labels: Set<String>, _ body: () async throws -> T) async rethrows -> T {
+    static func choosing<T>(by labels: SecretNames, _ body: () async throws -> T) async rethrows -> T {
         var frame = frame
         frame.context.formUnion(labels)
         return try await $frame.withValue(frame) { try await body() }
@@ -80,9 +88,9 @@ public enum SecretLabels {
     /// Where a run started by a step (`run-workflow`) leaves the labels of its output.
     final class Returned: @unchecked Sendable {
         private let lock = NSLock()
-        private var labels: Set<String> = []
-        func add(_ more: Set<String>) { if !more.isEmpty { lock.withLock { labels.formUnion(more) } } }
-        var all: Set<String> { lock.withLock { labels } }
+        private var labels = SecretNames.none
+        func add(_ more: SecretNames) { if !more.isEmpty { lock.withLock { labels.formUnion(more) } } }
+        var all: SecretNames { lock.withLock { labels } }
     }
 
     /// Runs `body` (a run of a workflow) and says whether its output was made from a secret, so
@@ -94,44 +102,38 @@ public enum SecretLabels {
     }
 
     /// The labels of variable `name`.
-    static func of(_ name: String, in variables: Variables) -> Set<String> { labels(at: key(name), in: variables) }
-
-    /// The labels kept at `key`.
-    private static func labels(at key: String, in variables: Variables) -> Set<String> {
-        guard case .list(let names)? = variables[key] else { return [] }
-        return Set(names.map(\.textValue))
-    }
+    static func of(_ name: String, in variables: Variables) -> SecretNames { SecretNames(variables[key(name)]) }
 
     /// Gives variable `name` exactly `labels`.
-    static func set(_ labels: Set<String>, on name: String, in variables: inout Variables) {
+    static func set(_ labels: SecretNames, on name: String, in variables: inout Variables) {
         let key = key(name)
         if labels.isEmpty {
-            if variables[key] != nil { variables[key] = nil }
+            variables.removeValue(forKey: key)
         } else {
-            variables[key] = .list(labels.sorted().map { .text($0) })
+            variables[key] = labels.value
         }
     }
 
     /// Adds `labels` to variable `name`'s: what it held before may still be in it (an `append`).
-    static func add(_ labels: Set<String>, to name: String, in variables: inout Variables) {
+    static func add(_ labels: SecretNames, to name: String, in variables: inout Variables) {
         guard !labels.isEmpty else { return }
         set(of(name, in: variables).union(labels), on: name, in: &variables)
     }
 
     /// The labels of what `reads` names: the variables (`previous` is the step's input), and the secrets.
-    static func read(_ reads: PlannedStep.Reads, in variables: Variables) -> Set<String> {
-        guard !reads.isEmpty else { return [] }
-        var labels = Set(reads.secrets)
-        for key in reads.labelKeys { labels.formUnion(Self.labels(at: key, in: variables)) }
+    static func read(_ reads: PlannedStep.Reads, in variables: Variables) -> SecretNames {
+        guard !reads.isEmpty else { return .none }
+        var labels = reads.secretNames
+        for key in reads.labelKeys { labels.formUnion(SecretNames(variables[key])) }
         return labels
     }
 
     /// The labels of what `templates` read: the variables they name (`previous` is the step's
     /// input), and the secrets they name.
-    static func read(by templates: [Template], in variables: Variables) -> Set<String> {
-        var labels: Set<String> = []
+    static func read(by templates: [Template], in variables: Variables) -> SecretNames {
+        var labels = SecretNames.none
         for template in templates {
-            for reference in template.secretReferences { labels.insert(reference.name) }
+            for reference in template.secretReferences { labels.formUnion(SecretNames([reference.name])) }
             for reference in template.variableReferences where reference.name != "secrets" {
                 labels.formUnion(of(reference.name, in: variables))
             }

@@ -131,6 +131,16 @@ struct SecretTests {
             ("  - text: \"${secrets.API_TOKEN}\"\n  - count: characters\n  - calculate: \"${previous} + 1\"", "•••\n"),
             ("  - split-text: { text: \"${secrets.API_TOKEN}\", by: characters }\n  - combine-text: \".\"", "•••\n"),
             ("  - if: ${secrets.API_TOKEN matches '^t'}\n    then:\n      - text: starts with t\n    else:\n      - text: does not", "•••\n"),
+            // Each time of a loop starts from the loop's input, whatever the time before left.
+            (
+                "  - text: \"${secrets.API_TOKEN}\"\n  - repeat: 2\n    do:\n      - count: characters\n"
+                    + "      - set: { last: \"${previous}\" }\n      - number: 0\n  - text: \"${last} characters\"", "•••\n"
+            ),
+            // A block's input given by `input:` carries its secrets into the block.
+            (
+                "  - number: 1\n  - repeat: 1\n    input: \"${secrets.API_TOKEN}\"\n    do:\n      - count: characters\n"
+                    + "      - set: { n: \"${previous}\" }\n  - text: \"${n} characters\"", "•••\n"
+            ),
             // What is not made from it is shown as it is.
             ("  - text: \"${secrets.API_TOKEN}\"\n    as: kept\n  - number: 41\n  - calculate: \"${previous} + 1\"", "42\n"),
         ] {
@@ -288,9 +298,14 @@ struct SecretTests {
         let folder = try sandbox("steps:\n  - nothing\n")
         let session = try await relay(
             ["repl"], in: folder,
-            input: ":secret API_TOKEN\ntext: \"key ${secrets.API_TOKEN}\"\n:vars\nfail: \"${secrets.API_TOKEN}\"\n:save saved.yaml\n:secret MISSING\n",
+            input: ":secret API_TOKEN\ntext: \"key ${secrets.API_TOKEN}\"\nhash: sha256\nset: {digest: \"${previous}\"}\n:vars\nfail: \"${secrets.API_TOKEN}\"\n:save saved.yaml\n:secret MISSING\n",
             ["API_TOKEN": Self.token])
-        #expect(session.standardOutput.contains("key •••   # a text"), "\(session.standardOutput)")
+        // Made from the secret, in whatever form (its digest too): ••• whole, in values and :vars.
+        #expect(session.standardOutput.components(separatedBy: "\n").filter { $0 == "•••" }.count == 3, "\(session.standardOutput)")
+        #expect(session.standardOutput.contains("digest = •••"), "\(session.standardOutput)")
+        // No digest, and none of what Relay keeps beside the variables.
+        #expect(session.standardOutput.range(of: "[0-9a-f]{64}", options: .regularExpression) == nil, "\(session.standardOutput)")
+        #expect(!session.standardOutput.contains("#"), "\(session.standardOutput)")
         #expect(session.standardError.contains("error: step 'fail': •••"), "\(session.standardError)")
         #expect(session.standardError.contains("the secret 'MISSING' is not set"), "\(session.standardError)")
         expectNoLeak(session.standardOutput + session.standardError, "the REPL")

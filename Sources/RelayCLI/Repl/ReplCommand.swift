@@ -43,7 +43,7 @@ struct ReplCommand: AsyncParsableCommand {
         if interactive {
             let history = UndoHistory.defaultRoot.appendingPathComponent("repl-history").path
             repl.editor = LineEditor(historyFile: history) { [session, registry] line, word, start in
-                ReplCompletion.candidates(line: line, word: word, start: start, registry: registry, variables: Array(session.variables.keys))
+                ReplCompletion.candidates(line: line, word: word, start: start, registry: registry, variables: Array(session.shownVariables.keys))
             }
         }
         // Ctrl-C at the prompt is ignored (during a step it stops the step); SIGTERM and SIGHUP end it.
@@ -119,7 +119,8 @@ struct Repl {
         }
         switch outcome {
         case .value(let value):
-            StandardStreams.writeOutput(secrets.redact(Self.printed(value)))
+            // Made from a secret, in whatever form: shown as ••• whole.
+            StandardStreams.writeOutput(session.previousIsLabelled ? RunSecrets.mask + "\n" : secrets.redact(Self.printed(value)))
         case .invalid(let diagnostics):
             RelayCommand.report(diagnostics, masking: secrets)
         case .failed(let error):
@@ -160,10 +161,13 @@ struct Repl {
             case .failure(let error): StandardStreams.writeError("error: \(error.message)\n")
             }
         case "vars":
-            let names = session.variables.keys.sorted()
+            let shown = session.shownVariables
+            let names = shown.keys.sorted()
+            func described(_ name: String) -> String {
+                SecretLabels.isLabelled(name, in: session.variables) ? RunSecrets.mask : shown[name]?.briefDescription ?? ""
+            }
             StandardStreams.writeOutput(
-                secrets.redact(
-                    names.isEmpty ? "no variables yet\n" : names.map { "\($0) = \(session.variables[$0]?.briefDescription ?? "")" }.joined(separator: "\n") + "\n"))
+                secrets.redact(names.isEmpty ? "no variables yet\n" : names.map { "\($0) = \(described($0))" }.joined(separator: "\n") + "\n"))
         case "type": StandardStreams.writeOutput("\(session.previous.type.withArticle)\n")
         case "reset":
             session.reset()

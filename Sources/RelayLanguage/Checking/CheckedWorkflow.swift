@@ -71,7 +71,11 @@ public final class PlannedStep: Sendable {
         public var variables: [String] = [] {
             didSet { labelKeys = variables.map(PlannedStep.labelKey) }
         }
-        public var secrets: [String] = []
+        public var secrets: [String] = [] {
+            didSet { secretNames = SecretNames(secrets) }
+        }
+        /// `secrets` as a set to follow, made once.
+        public private(set) var secretNames = SecretNames.none
         /// Where the secrets each variable was made from are kept among the run's variables
         /// (`labelKey`), made once.
         public private(set) var labelKeys: [String] = []
@@ -86,6 +90,7 @@ public final class PlannedStep: Sendable {
             self.secrets = secrets.sorted()
             // Observers do not run in an initializer.
             labelKeys = self.variables.map(PlannedStep.labelKey)
+            secretNames = SecretNames(self.secrets)
         }
 
         mutating func add(_ other: Reads) {
@@ -99,8 +104,9 @@ public final class PlannedStep: Sendable {
     }
 
     /// Where the run keeps, among its variables, the secrets variable `name` was made from: a
-    /// name no workflow can write (`#` starts none).
-    public static func labelKey(_ name: String) -> String { "#labels " + name }
+    /// name no workflow can write (`#` starts none). Short, so that most are kept inline (up to
+    /// 15 bytes), with no reference to count on each look.
+    public static func labelKey(_ name: String) -> String { "#" + name }
 
     public init(
         kind: Kind, displayName: String, range: SourceRange, outputVariable: String?, input: Template?,

@@ -40,6 +40,17 @@ public final class RunSecrets: @unchecked Sendable {
     /// the steps that use it, and never back.
     public private(set) var isEmpty = true
 
+    /// Whether a step has named a secret yet (`${secrets.NAME}`): until one does, no value of the
+    /// run was made from a secret, and its steps have no labels to follow (Docs/Runs.md, "Secrets
+    /// follow what is made from them"). Read without the lock, like `isEmpty`: it turns true once,
+    /// before the step that names the secret runs, and never back.
+    public private(set) var isFollowing = false
+
+    /// Notes that a step names a secret: from now on every step follows labels.
+    public func startFollowing() {
+        if !isFollowing { isFollowing = true }
+    }
+
     /// The names of the secrets the run has read.
     public var names: [String] { lock.withLock { values.keys.sorted() } }
 

@@ -1,0 +1,78 @@
+import Foundation
+
+/// A set of secrets' names, kept as bits: what a value was made from is followed through every
+/// step of a run (Docs/Runs.md, "Secrets follow what is made from them"), so it must cost a step
+/// next to nothing to copy, join and compare — no allocation, no hashing.
+///
+/// Each name this process meets gets a bit of its own, in the order met; the 53rd name and every
+/// later one share the last bit, which then stands for all of them (a value made from one of them
+/// is held to the pins of each: more careful, never less). 53 bits: a set is kept among a run's
+/// variables as a number, which holds whole numbers exactly up to 2⁵³.
+public struct SecretNames: Sendable, Hashable {
+    public private(set) var bits: UInt64
+
+    /// No secret.
+    public static let none = SecretNames(bits: 0)
+
+    private init(bits: UInt64) { self.bits = bits }
+
+    /// The set of `names`.
+    public init(_ names: some Sequence<String>) {
+        bits = 0
+        for name in names { bits |= Self.bit(for: name) }
+    }
+
+    public var isEmpty: Bool { bits == 0 }
+
+    public func union(_ other: SecretNames) -> SecretNames { SecretNames(bits: bits | other.bits) }
+    public mutating func formUnion(_ other: SecretNames) { bits |= other.bits }
+    public func isSubset(of other: SecretNames) -> Bool { bits & ~other.bits == 0 }
+
+    /// The names in the set (every name sharing the last bit, when it is set).
+    public var names: Set<String> {
+        guard bits != 0 else { return [] }
+        return Self.table.withLock { table in
+            Set(table.names.enumerated().compactMap { index, name in bits & (1 << UInt64(min(index, Self.lastBit))) != 0 ? name : nil })
+        }
+    }
+
+    /// The set as a value to keep among variables, and back.
+    public var value: Value { .number(Double(bits)) }
+    public init(_ value: Value?) {
+        if case .number(let number)? = value, number >= 0, number < 9_007_199_254_740_992 { bits = UInt64(number) } else { bits = 0 }
+    }
+
+    // MARK: The bits
+
+    /// The bit that stands for the 53rd name and every later one.
+    private static let lastBit = 52
+
+    private struct Table {
+        var bits: [String: UInt64] = [:]
+        var names: [String] = []
+    }
+
+    private static let table = Mutex(Table())
+
+    private static func bit(for name: String) -> UInt64 {
+        table.withLock { table in
+            if let bit = table.bits[name] { return bit }
+            let bit: UInt64 = 1 << UInt64(min(table.names.count, lastBit))
+            table.bits[name] = bit
+            table.names.append(name)
+            return bit
+        }
+    }
+}
+
+/// A value behind a lock, for the few tables a whole process shares.
+final class Mutex<State>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var state: State
+    init(_ state: State) { self.state = state }
+    func withLock<T>(_ body: (inout State) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&state)
+    }
+}
