@@ -36,8 +36,15 @@ public enum SecretBinding {
                 diagnostics.append(.error("the secret '\(name.text)' cannot be read: \(why)", at: name.range))
             }
         }
+        // Folders as `permissions:` entries are read: from the workflow's folder, `~` at home.
+        let folder = URL(fileURLWithPath: workflow.file.path).deletingLastPathComponent()
         for pin in workflow.secretPins where secrets.pins(of: pin.name.text) == nil {
-            secrets.pin(pin.name.text, to: pin.hosts.map(\.text))
+            secrets.pin(
+                pin.name.text,
+                to: RunSecrets.Pin(
+                    hosts: pin.hosts.map(\.text),
+                    folders: pin.folders.map { ResolvedPath.resolve(FileReference(path: $0.text, relativeTo: folder).path) },
+                    programs: pin.programs.map(\.text)))
         }
         // A value written in the file is no secret: it is in the file for anyone who reads it.
         let text = workflow.file.text

@@ -117,6 +117,28 @@ struct BigFileTests {
         #expect(peak > 0 && peak < 64, "peak memory \(peak) MB")
     }
 
+    @Test("a replacement that would make a text past the bound is refused before the text is made", arguments: [false, true])
+    func replacementPastTheBound(regex: Bool) async throws {
+        let root = try folder()
+        // 1 MiB of 'x', each to be replaced by 300 bytes: 300 MiB, past the 256 MiB a text may be.
+        let long = String(repeating: "y", count: 300)
+        try """
+            steps:
+              - set: { t: x }
+              - repeat: 20
+                do:
+                  - set: { t: "${t}${t}" }
+              - replace-text: { text: "${t}", find: "x", with: "\(long)", regex: \(regex) }
+              - text: "${previous.count}"
+            """.write(to: root.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
+        let (result, peak) = try await runMeasured(in: root, granting: [])
+        #expect(result.status == 1, "\(result.standardError)")
+        #expect(result.standardError.contains("w.yaml:6:"), "\(result.standardError)")
+        #expect(result.standardError.contains("a text may be at most 256 MiB"), "\(result.standardError)")
+        // The 300 MiB text was never made (a debug build's own footprint is about 60 MB).
+        #expect(peak > 0 && peak < 200, "peak memory \(peak) MB")
+    }
+
     @Test("a file sent as a request's body is read as it goes: every byte arrives, memory stays under 64 MB")
     func upload() async throws {
         let base = await LocalHTTPServer.base()

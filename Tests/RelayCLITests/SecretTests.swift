@@ -150,6 +150,41 @@ struct SecretTests {
         }
     }
 
+    @Test("a pin's long form lets what is made from a secret be written in its folders and handed to its programs, and nowhere else")
+    func longFormPin() async throws {
+        let folder = try sandbox("steps:\n  - nothing\n")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("reports"), withIntermediateDirectories: true)
+        func run(_ steps: String) async throws -> RelayProcess.Result {
+            try """
+                secrets: [API_TOKEN]
+                permissions: { secrets: { API_TOKEN: { net: [api.example.com], write: [reports], run: [sh] } } }
+                steps:
+                  - text: "${secrets.API_TOKEN}"
+                  - base64-encode
+
+                """.appending(steps).write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
+            return try await relay(["run", "w.yaml", "--allow-write=.", "--allow-run"], in: folder, ["API_TOKEN": Self.token])
+        }
+        let kept = try await run("  - save-file: { to: reports/token.txt }\n  - text: saved\n")
+        #expect(kept.status == 0 && kept.standardOutput == "saved\n", "\(kept.standardError)")
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("reports/token.txt").path))
+        let elsewhere = try await run("  - save-file: { to: token.txt }\n")
+        #expect(elsewhere.status == 4, "\(elsewhere.standardError)")
+        #expect(elsewhere.standardError.contains("pins it to api.example.com, writing in"), "\(elsewhere.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("token.txt").path))
+        let handed = try await run("  - run-shell-script: \"cat > /dev/null; echo read\"\n")
+        #expect(handed.status == 0 && handed.standardOutput == "read\n", "\(handed.standardError)")
+        let other = try await run("  - run-shell-script: { script: \"cat > /dev/null; echo read\", shell: bash }\n")
+        #expect(other.status == 4, "\(other.standardError)")
+        #expect(other.standardError.contains("the program sh"), "\(other.standardError)")
+        // A misspelt place is a located error with a suggestion.
+        try "secrets: [API_TOKEN]\npermissions: { secrets: { API_TOKEN: { wirte: [reports] } } }\nsteps:\n  - nothing\n"
+            .write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
+        let misspelt = try await relay(["check", "w.yaml"], in: folder)
+        #expect(misspelt.status != 0 && misspelt.standardError.contains("w.yaml:2:40: error: the secret 'API_TOKEN' in 'permissions' may go to 'net', 'write' or 'run', not 'wirte'"), "\(misspelt.standardError)")
+        #expect(misspelt.standardError.contains("did you mean 'write'"), "\(misspelt.standardError)")
+    }
+
     @Test("a pinned secret sent to another host, written to a file or handed to a program is refused with exit 4")
     func pinnedSecretStaysPinned() async throws {
         let base = await LocalHTTPServer.base()

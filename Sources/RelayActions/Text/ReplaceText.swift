@@ -23,6 +23,25 @@ struct ReplaceText: Intent {
             return .value(.text(try await RegularExpressions.replacingMatches(of: expression, in: text, with: with)))
         }
         let options: String.CompareOptions = caseSensitive ? [] : [.caseInsensitive]
+        // Its size is known before it is made: a long replacement of a frequent text is refused
+        // before it takes gigabytes.
+        if let problem = Value.textSizeProblem(Self.replacedSize(of: text, find: find, with: with, options: options)) {
+            throw IntentError(problem)
+        }
         return .value(.text(text.replacingOccurrences(of: find, with: with, options: options)))
+    }
+
+    /// The size in bytes of `text` with every `find` replaced by `with`, counted as the matches are
+    /// found (a match without case may not be `find`'s size). Stops counting past the text bound.
+    static func replacedSize(of text: String, find: String, with: String, options: String.CompareOptions) -> Int {
+        var size = text.utf8.count
+        let added = with.utf8.count
+        var searched = text.startIndex..<text.endIndex
+        while let found = text.range(of: find, options: options, range: searched) {
+            size += added - text.utf8.distance(from: found.lowerBound, to: found.upperBound)
+            if size > Limits.textBytes { return size }
+            searched = found.upperBound..<text.endIndex
+        }
+        return size
     }
 }

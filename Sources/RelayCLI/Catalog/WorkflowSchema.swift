@@ -82,8 +82,19 @@ public enum WorkflowSchema {
                     "properties": .dictionary(ValueDictionary(uniqueKeysWithValues: Capability.allCases.map {
                         ($0.rawValue, object(["type": "array", "items": object(["type": "string", "minLength": 1])]))
                     } + [("secrets", object([
-                        "type": "object", "description": "Pins each secret to the hosts it may be sent to (Docs/Runs.md, \"Secrets\").",
-                        "additionalProperties": object(["type": "array", "items": object(["type": "string", "minLength": 1])]),
+                        "type": "object",
+                        "description": "Pins each secret: the hosts it may be sent to, or { net, write, run } (Docs/Runs.md, \"Secrets\").",
+                        "additionalProperties": object([
+                            "oneOf": .list([
+                                object(["type": "array", "items": object(["type": "string", "minLength": 1])]),
+                                object([
+                                    "type": "object", "additionalProperties": false,
+                                    "properties": .dictionary(ValueDictionary(uniqueKeysWithValues: ["net", "write", "run"].map {
+                                        ($0, object(["type": "array", "items": object(["type": "string", "minLength": 1])]))
+                                    })),
+                                ]),
+                            ])
+                        ]),
                     ]))])),
                 ]),
                 "secrets": object([

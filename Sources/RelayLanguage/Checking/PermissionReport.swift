@@ -39,9 +39,9 @@ public struct PermissionReport: Sendable {
     /// What `permissions:` declares, resolved, each with its place in the workflow; empty without the block.
     public private(set) var declaredAccesses: [(access: Access, range: SourceRange)] = []
 
-    /// The secrets the workflow reads and, for a pinned one, the hosts it may be sent to
-    /// (Docs/Runs.md, "Secrets"); nil hosts: not pinned.
-    public private(set) var secrets: [(name: String, hosts: [String]?, range: SourceRange)] = []
+    /// The secrets the workflow reads and, for a pinned one, where what is made from it may go
+    /// (Docs/Runs.md, "Secrets"); nil: not pinned.
+    public private(set) var secrets: [(name: String, pin: SecretPin?, range: SourceRange)] = []
 
     /// The entity types loaded, for the folders that `find`, `search` and `create-note` reach.
     private let entityTypes: EntityCatalog
@@ -61,7 +61,7 @@ public struct PermissionReport: Sendable {
         file = workflow.file.path
         self.entityTypes = entityTypes
         secrets = workflow.secrets.map { name in
-            (name.text, workflow.secretPins.first { $0.name.text == name.text }.map { $0.hosts.map(\.text) }, name.range)
+            (name.text, workflow.secretPins.first { $0.name.text == name.text }, name.range)
         }
         let folder = URL(fileURLWithPath: workflow.file.path).deletingLastPathComponent()
         var assigned: Set<String> = []
@@ -385,9 +385,7 @@ public struct PermissionReport: Sendable {
         if !secrets.isEmpty {
             output += "secrets:\n"
             for secret in secrets {
-                let whereTo =
-                    secret.hosts.map { $0.isEmpty ? "pinned to no host: sent nowhere" : "may be sent only to \($0.joined(separator: ", "))" }
-                    ?? "not pinned: may be sent wherever the run may connect"
+                let whereTo = secret.pin.map(Self.phrase) ?? "not pinned: may be sent wherever the run may connect"
                 output += "  \(secret.name)  \(whereTo)  (secrets: at \(file):\(secret.range.start.line):\(secret.range.start.column))\n"
             }
         }
@@ -433,7 +431,9 @@ public struct PermissionReport: Sendable {
         if !secrets.isEmpty {
             root["secrets"] = .list(secrets.map { secret in
                 .dictionary([
-                    "name": .text(secret.name), "hosts": secret.hosts.map { .list($0.map(Value.text)) } ?? .nothing,
+                    "name": .text(secret.name), "hosts": secret.pin.map { .list($0.hosts.map { .text($0.text) }) } ?? .nothing,
+                    "write": secret.pin.map { .list($0.folders.map { .text($0.text) }) } ?? .nothing,
+                    "run": secret.pin.map { .list($0.programs.map { .text($0.text) }) } ?? .nothing,
                     "line": .number(Double(secret.range.start.line)), "column": .number(Double(secret.range.start.column)),
                 ])
             })
@@ -447,5 +447,16 @@ public struct PermissionReport: Sendable {
             })
         }
         return .dictionary(root)
+    }
+}
+
+extension PermissionReport {
+    /// Where a pinned secret may go, for a person.
+    static func phrase(_ pin: SecretPin) -> String {
+        var places: [String] = []
+        if !pin.hosts.isEmpty { places.append("may be sent only to \(pin.hosts.map(\.text).joined(separator: ", "))") }
+        if !pin.folders.isEmpty { places.append("written only in \(pin.folders.map(\.text).joined(separator: ", "))") }
+        if !pin.programs.isEmpty { places.append("handed only to \(pin.programs.map(\.text).joined(separator: ", "))") }
+        return places.isEmpty ? "pinned to no host: sent nowhere" : places.joined(separator: "; ")
     }
 }

@@ -47,8 +47,21 @@ public struct Assignment: Sendable {
     public var value: Template
 }
 
-/// A secret pinned to hosts in `permissions:`: it may be sent to them and nowhere else.
+/// A secret pinned in `permissions:`: what is made from it may be sent to its hosts, written in
+/// its folders and handed to its programs, and nowhere else (Docs/Runs.md, "Secrets").
 public struct SecretPin: Sendable {
     public var name: Name
+    /// `net:` (or the short form's list): the hosts.
     public var hosts: [Name]
+    /// `write:`: the folders and files, as written.
+    public var folders: [Name] = []
+    /// `run:`: the programs, by name.
+    public var programs: [Name] = []
+
+    public init(name: Name, hosts: [Name], folders: [Name] = [], programs: [Name] = []) {
+        self.name = name
+        self.hosts = hosts
+        self.folders = folders
+        self.programs = programs
+    }
 }

@@ -223,7 +223,8 @@ public struct WorkflowParser {
         return names
     }
 
-    /// `secrets:` in `permissions:`: each secret's name and the hosts it may be sent to.
+    /// `secrets:` in `permissions:`: each secret's name and where what is made from it may go —
+    /// a list of hosts, or `{ net: [hosts], write: [folders], run: [programs] }`.
     private mutating func secretPins(_ node: YAMLNode) -> [SecretPin] {
         let example = "secrets: { GITHUB_TOKEN: [api.github.com] }"
         guard case .mapping(let pairs) = node.kind else {
@@ -236,25 +237,54 @@ public struct WorkflowParser {
                 report("a secret's name is a plain word, not \(pair.key.shapeDescription)", at: pair.key.range)
                 continue
             }
-            guard let items = Self.listItems(pair.value) else {
-                report("the secret '\(name)' in 'permissions' takes a list of hosts, e.g. \(example)", at: pair.value.range)
-                continue
-            }
-            var hosts: [Name] = []
-            for item in items {
-                guard let text = item.scalarText else {
-                    report("the secret '\(name)' in 'permissions' takes a list of hosts, e.g. \(example)", at: item.range)
-                    continue
+            var pin = SecretPin(name: Name(text: name, range: pair.key.range), hosts: [])
+            if case .mapping(let places) = pair.value.kind {
+                let keys: [(String, Capability)] = [("net", .net), ("write", .write), ("run", .run)]
+                for place in places {
+                    guard let key = place.key.scalarText, let capability = keys.first(where: { $0.0 == key })?.1 else {
+                        let key = place.key.scalarText ?? place.key.shapeDescription
+                        report(
+                            "the secret '\(name)' in 'permissions' may go to 'net', 'write' or 'run', not '\(key)'"
+                                + Suggestions.didYouMean(key, in: keys.map(\.0)), at: place.key.range)
+                        continue
+                    }
+                    let entries = pinEntries(place.value, of: name, for: capability)
+                    switch capability {
+                    case .net: pin.hosts += entries
+                    case .write: pin.folders += entries
+                    default: pin.programs += entries
+                    }
                 }
-                if let problem = Access.entryProblem(text, for: .net) {
-                    report("the secret '\(name)' in 'permissions': \(problem)", at: item.range)
-                    continue
-                }
-                hosts.append(Name(text: Access.hostEntry(text) ?? text, range: item.range))
+            } else {
+                pin.hosts = pinEntries(pair.value, of: name, for: .net)
             }
-            pins.append(SecretPin(name: Name(text: name, range: pair.key.range), hosts: hosts))
+            pins.append(pin)
         }
         return pins
+    }
+
+    /// The entries of one list in a secret's pin: hosts (as `net:` entries are written down),
+    /// folders or programs, each checked as a `permissions:` entry of that kind is.
+    private mutating func pinEntries(_ node: YAMLNode, of name: String, for capability: Capability) -> [Name] {
+        let what = capability == .net ? "hosts" : capability == .write ? "folders" : "programs"
+        let example = "secrets: { \(name): { net: [api.github.com], write: [~/reports], run: [jq] } }"
+        guard let items = Self.listItems(node) else {
+            report("the secret '\(name)' in 'permissions' takes a list of \(what), e.g. \(example)", at: node.range)
+            return []
+        }
+        var entries: [Name] = []
+        for item in items {
+            guard let text = item.scalarText else {
+                report("the secret '\(name)' in 'permissions' takes a list of \(what), e.g. \(example)", at: item.range)
+                continue
+            }
+            if let problem = Access.entryProblem(text, for: capability) {
+                report("the secret '\(name)' in 'permissions': \(problem)", at: item.range)
+                continue
+            }
+            entries.append(Name(text: capability == .net ? Access.hostEntry(text) ?? text : text, range: item.range))
+        }
+        return entries
     }
 
     /// A list's items, or a single scalar as a list of one; nil for a mapping.

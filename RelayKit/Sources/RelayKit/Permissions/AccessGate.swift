@@ -21,7 +21,8 @@ public struct AccessDenied: Error, Sendable, CustomStringConvertible {
         case confined(package: String)
         /// A dry run changes, sends and opens nothing; `granted` says whether a real run could.
         case dryRun(granted: Bool)
-        /// The step holds the secret `name`, which the workflow pins to `hosts` (Docs/Runs.md, "Secrets").
+        /// The step holds the secret `name`, which the workflow pins to `hosts` — its hosts, then
+        /// its folders and programs as a person reads them (Docs/Runs.md, "Secrets").
         case secretPinned(name: String, hosts: [String])
     }
 
@@ -52,10 +53,10 @@ public struct AccessDenied: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        if case .secretPinned(let name, let hosts) = reason {
-            let pinned = hosts.isEmpty ? "to no host" : "to \(hosts.joined(separator: ", "))"
+        if case .secretPinned(let name, let places) = reason {
+            let pinned = places.isEmpty ? "to no host" : "to \(places.joined(separator: ", "))"
             return "refused to \(access.phrase) in a step given the secret \(name): the workflow's 'permissions:' pins it \(pinned), "
-                + "and a pinned secret goes only to its hosts, never to another host, a file, a program or a package"
+                + "and what is made from a pinned secret goes only where its pin says, never to another host, file, program or package"
         }
         if access.capability == .packages { return "the package \(access.shownTarget) is not trusted: " + trustAdvice }
         let why: String
@@ -288,20 +289,27 @@ public final class AccessGate: @unchecked Sendable {
         try refusePinned(carried, access)
     }
 
-    /// Refuses `access` by a step that holds a secret pinned to hosts, when the access sends it
-    /// elsewhere: to another host, a file outside the run's own, a program or a package.
+    /// Refuses `access` by a step that holds a pinned secret, when the access takes it elsewhere
+    /// than the pin says: to another host, a file outside the run's own and the pin's folders, a
+    /// program the pin does not name, or a package.
     private func refusePinned(_ carried: Set<String>, _ access: Access) throws(AccessDenied) {
         guard access.capability != .read, !isRelaysOwn(access) else { return }
         for name in carried.sorted() {
-            guard let hosts = secrets.pins(of: name) else { continue }
-            let host: String? =
-                switch access.capability {
-                case .net: access.target
-                case .open: URL(string: access.target).flatMap(Access.hostTarget)
-                default: nil
-                }
-            if let host, hosts.contains(where: { Self.host($0, matches: host) }) { continue }
-            throw deny(access, reason: .secretPinned(name: name, hosts: hosts))
+            guard let pin = secrets.pins(of: name) else { continue }
+            let allowed: Bool
+            switch access.capability {
+            case .net: allowed = pin.hosts.contains { Self.host($0, matches: access.target) }
+            case .open:
+                let host = URL(string: access.target).flatMap(Access.hostTarget)
+                allowed = host.map { host in pin.hosts.contains { Self.host($0, matches: host) } } ?? false
+            case .write: allowed = pin.folders.contains { Access(.write, $0).covers(access) }
+            case .run:
+                let program = (access.target as NSString).lastPathComponent
+                allowed = pin.programs.contains { $0 == access.target || $0 == program }
+            case .read, .packages: allowed = false
+            }
+            if allowed { continue }
+            throw deny(access, reason: .secretPinned(name: name, hosts: pin.places))
         }
     }
 

@@ -29,7 +29,7 @@ public final class RunSecrets: @unchecked Sendable {
     /// Every text known to be secret, longest first (so a longer one is masked whole).
     private var fragments: [Fragment] = []
     private var values: [String: String] = [:]
-    private var pins: [String: [String]] = [:]
+    private var pins: [String: Pin] = [:]
     /// The longest fragment's length in Unicode scalars.
     private var longest = 0
 
@@ -87,13 +87,37 @@ public final class RunSecrets: @unchecked Sendable {
         String(JSONWriter.string(for: .text(text), pretty: false).dropFirst().dropLast())
     }
 
-    /// Pins the secret `name` to `hosts`: it may be sent to them and nowhere else.
-    public func pin(_ name: String, to hosts: [String]) {
-        lock.withLock { pins[name] = hosts.map { $0.lowercased() } }
+    /// Where what is made from a pinned secret may go (Docs/Runs.md, "Secrets"): hosts it may be
+    /// sent to, folders (or files) it may be written in, programs it may be handed to.
+    public struct Pin: Sendable, Equatable {
+        public var hosts: [String]
+        /// Resolved paths.
+        public var folders: [String]
+        /// Program names (or paths).
+        public var programs: [String]
+
+        public init(hosts: [String], folders: [String] = [], programs: [String] = []) {
+            self.hosts = hosts.map { $0.lowercased() }
+            self.folders = folders
+            self.programs = programs
+        }
+
+        /// The places, for a person: the hosts, then "writing in" each folder, then "the program" each program.
+        public var places: [String] {
+            hosts + folders.map { "writing in \(ResolvedPath.abbreviated($0))" } + programs.map { "the program \($0)" }
+        }
     }
 
-    /// The hosts `name` is pinned to, or nil when it is not pinned.
-    public func pins(of name: String) -> [String]? { lock.withLock { pins[name] } }
+    /// Pins the secret `name` to `hosts`: it may be sent to them and nowhere else.
+    public func pin(_ name: String, to hosts: [String]) { pin(name, to: Pin(hosts: hosts)) }
+
+    /// Pins the secret `name` to `pin`'s places and nowhere else.
+    public func pin(_ name: String, to pin: Pin) {
+        lock.withLock { pins[name] = pin }
+    }
+
+    /// Where `name` may go, or nil when it is not pinned.
+    public func pins(of name: String) -> Pin? { lock.withLock { pins[name] } }
 
     private func insert(_ fragment: Fragment) {
         guard !fragments.contains(where: { $0.text == fragment.text }) else { return }

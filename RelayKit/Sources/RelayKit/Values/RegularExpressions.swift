@@ -93,8 +93,15 @@ public enum RegularExpressions {
     public static func replacingMatches(of expression: NSRegularExpression, in text: String, with template: String) async throws
         -> String
     {
-        try await run(expression, text, limit: .max) { found in
+        let replaced: String? = try await run(expression, text, limit: .max) { found in
             let source = text as NSString
+            // Its size first (in UTF-16 units, at least one byte each): a long replacement of a
+            // frequent match is refused before the text is made.
+            var size = source.length
+            for match in found {
+                size += (expression.replacementString(for: match, in: text, offset: 0, template: template) as NSString).length - match.range.length
+                if size > Limits.textBytes { return nil }
+            }
             var result = ""
             var position = 0
             for match in found {
@@ -104,6 +111,10 @@ public enum RegularExpressions {
             }
             return result + source.substring(from: position)
         }
+        guard let replaced, replaced.utf8.count <= Limits.textBytes else {
+            throw IntentError("a text may be at most \(ByteCount.text(Int64(Limits.textBytes), binary: true)); replacing every match would make a longer one")
+        }
+        return replaced
     }
 
     /// Finds up to `limit` matches and makes `finish` of them. A search that takes longer than a
