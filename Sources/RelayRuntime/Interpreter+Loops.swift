@@ -24,7 +24,7 @@ extension Interpreter {
         for index in 0..<Int(count) {
             try Task.checkCancellation()
             variables["index"] = .number(Double(index + 1))
-            switch try await run(body, input: input, inputLabels: inputLabels, variables: &variables) {
+            switch try await run(body, input: input, inputLabels: inputLabels, leavesLabels: false, variables: &variables) {
             case .normal(let output):
                 if !output.isNothing { results.append(output) }
                 if let problem = Value.itemsProblem(results.count, of: "the list of a 'repeat'") {
@@ -65,7 +65,7 @@ extension Interpreter {
             try Task.checkCancellation()
             variables[variable] = item
             variables["index"] = .number(Double(index + 1))
-            switch try await run(body, input: item, inputLabels: itemLabels, variables: &variables) {
+            switch try await run(body, input: item, inputLabels: itemLabels, leavesLabels: false, variables: &variables) {
             case .normal(let output): if !output.isNothing { results.append(output) }
             case .stopped(let output): return .stopped(output)
             }
@@ -92,7 +92,7 @@ extension Interpreter {
                 copy[variable] = items[index]
                 copy["index"] = .number(Double(index + 1))
                 group.addTask {
-                    (index, try await self.run(body, input: items[index], inputLabels: itemLabels, variables: &copy))
+                    (index, try await self.run(body, input: items[index], inputLabels: itemLabels, leavesLabels: false, variables: &copy))
                 }
             }
             while next < min(width, items.count) { startNext() }

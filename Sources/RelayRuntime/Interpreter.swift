@@ -134,15 +134,24 @@ public final class Interpreter: Sendable {
     /// Runs `steps`, the first given `input`; in a run that follows secrets, `inputLabels` are
     /// the secrets the input was made from (a loop gives each time's: what the time before left
     /// is not the input).
-    func run(_ steps: [PlannedStep], input: Value, inputLabels: SecretNames? = nil, variables: inout Variables) async throws -> Completion {
-        if let inputLabels, SecretLabels.of("previous", in: variables) != inputLabels { SecretLabels.set(inputLabels, on: "previous", in: &variables) }
+    ///
+    /// The labels of the value going from step to step are kept here (`flowing`), not among the
+    /// variables, where a step finds them only when it reads them there (`readsPreviousLabels`);
+    /// they are left among the variables at the end, for what ran the steps, unless
+    /// `leavesLabels` is false (a loop, which works out its own).
+    func run(
+        _ steps: [PlannedStep], input: Value, inputLabels: SecretNames? = nil, leavesLabels: Bool = true, variables: inout Variables
+    ) async throws -> Completion {
+        var flowing = inputLabels
+        defer { if leavesLabels, let flowing { SecretLabels.set(flowing, on: "previous", in: &variables) } }
         var previous = input
         // The workflow's own steps are numbered, for a run stopped from outside to say where.
         let numbered = callStack.count == 1 && steps.count == workflow.steps.count && steps.first === workflow.steps.first
         for (index, step) in steps.enumerated() {
             let completion: Completion
             do {
-                completion = try await run(step, previous: previous, variables: &variables, topLevelNumber: numbered ? index + 1 : nil)
+                completion = try await run(
+                    step, previous: previous, previousLabels: &flowing, variables: &variables, topLevelNumber: numbered ? index + 1 : nil)
             } catch var error as RuntimeError {
                 // "nothing has no property 'id'": say which step gave the nothing.
                 if previous.isNothing, index > 0, error.message.hasPrefix("nothing ") {
@@ -180,7 +189,11 @@ public final class Interpreter: Sendable {
 
     /// Runs one step with its modifiers — its input, `if:`, `retry:`, `timeout:` and `on-error` —
     /// and counts it for the run history when there is one.
-    func run(_ step: PlannedStep, previous: Value, variables: inout Variables, topLevelNumber: Int? = nil) async throws -> Completion {
+    /// `previousLabels` are the secrets `previous` was made from (nil: as kept among the
+    /// variables); the step leaves its output's there.
+    func run(
+        _ step: PlannedStep, previous: Value, previousLabels: inout SecretNames?, variables: inout Variables, topLevelNumber: Int? = nil
+    ) async throws -> Completion {
         environment.position.enter(step, topLevelNumber: topLevelNumber)
         // File values look for their files again in each step (another program may have moved them).
         FileChecks.startRound()
@@ -197,7 +210,12 @@ public final class Interpreter: Sendable {
         var labels: SecretLabels.Step? = nil
         if !environment.secrets.isEmpty {
             if !step.allReads.secrets.isEmpty { environment.secrets.startFollowing() }
-            if environment.secrets.isFollowing { labels = SecretLabels.Step(step, variables: variables) }
+            if environment.secrets.isFollowing {
+                let flowing = previousLabels ?? SecretLabels.of("previous", in: variables)
+                // What reads them among the variables finds them there.
+                if Self.readsPreviousLabels(step) { SecretLabels.set(flowing, on: "previous", in: &variables) }
+                labels = SecretLabels.Step(step, input: flowing)
+            }
         }
         do {
             var input = previous
@@ -207,14 +225,14 @@ public final class Interpreter: Sendable {
                     following.input = SecretLabels.read(by: [template], in: variables)
                     // What the step's blocks get first is this input: it carries its secrets there
                     // (with the previous output's, which `${previous}` still names).
-                    SecretLabels.add(following.input, to: "previous", in: &variables)
+                    if Self.readsPreviousLabels(step) { SecretLabels.add(following.input, to: "previous", in: &variables) }
                     labels = following
                 }
             }
             if let condition = step.condition {
                 labels?.context.formUnion(SecretLabels.read(by: [condition], in: variables))
                 if !(try await located(step) { () async throws(RuntimeError) in try await Evaluator.evaluate(condition, variables) }).isTruthy {
-                    if let labels { SecretLabels.set(labels.input.union(labels.context), on: "previous", in: &variables) }
+                    if let labels { previousLabels = labels.input.union(labels.context) }
                     recorder?.finished(step, status: .skipped, started: started)
                     return .normal(input)
                 }
@@ -255,10 +273,7 @@ public final class Interpreter: Sendable {
         if let labels {
             outputLabels = self.labels(ofOutputOf: step, made: labels.step, input: labels.input, context: labels.context, variables: variables)
                 .union(labels.returned?.all ?? .none)
-            // An action changes no labels but its own: with none before and none now, nothing to write.
-            if !(outputLabels.isEmpty && labels.input.isEmpty && step.grammar == nil) {
-                SecretLabels.set(outputLabels, on: "previous", in: &variables)
-            }
+            previousLabels = outputLabels
             if let name = step.outputVariable { SecretLabels.set(outputLabels, on: name, in: &variables) }
             // Its text is the secrets' too, wherever it is shown (a message, the history).
             if !outputLabels.isEmpty { environment.secrets.derive(output, from: outputLabels.names) }
@@ -270,6 +285,13 @@ public final class Interpreter: Sendable {
                 "trace: \(workflow.file.path):\(step.range.start.line): \(step.displayName) → \(output.type.name) (\(String(format: "%.3f", elapsed)) ms)")
         }
         return completion
+    }
+
+    /// Whether `step` finds the labels of `previous` among the variables: a template of its
+    /// names `previous`, or it runs steps (a control step's blocks, an `on-error`'s steps).
+    static func readsPreviousLabels(_ step: PlannedStep) -> Bool {
+        guard case .action = step.kind else { return true }
+        return step.onError != nil || step.allReads.variables.contains("previous")
     }
 
     /// The step tried once, or as its `retry:` says.

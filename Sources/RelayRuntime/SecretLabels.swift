@@ -57,8 +57,8 @@ public enum SecretLabels {
         /// its blocks run with their own `step` labels, not with what it read.
         let isAction: Bool
 
-        init(_ planned: PlannedStep, variables: Variables) {
-            input = of("previous", in: variables)
+        init(_ planned: PlannedStep, input: SecretNames) {
+            self.input = input
             frame = SecretLabels.frame
             context = frame.context
             returned = Interpreter.startsRuns(planned) ? Returned() : nil
