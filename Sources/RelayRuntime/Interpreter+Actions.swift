@@ -101,8 +101,9 @@ extension Interpreter {
             }
         }
         let output = try await RunSecrets.$carried.withValue(carried) { try await invokeCarrying(definition, arguments, step: step, chained: chained) }
-        // What a server, a program or a package answers is theirs, not a text made from the secret.
-        if !definition.capabilities.contains(where: { [.net, .run, .packages].contains($0) }) { secrets.derive(output, from: carried) }
+        // What a server or a package answers is theirs, not a text made from the secret; a
+        // program's is made from what it was given.
+        if !definition.capabilities.contains(where: { [.net, .packages].contains($0) }) { secrets.derive(output, from: carried) }
         return output
     }
 

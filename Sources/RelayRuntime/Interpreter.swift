@@ -217,6 +217,7 @@ public final class Interpreter: Sendable {
                 labels = SecretLabels.Step(step, input: flowing)
             }
         }
+        let reads = labels != nil && environment.secrets.hasLabelledFiles ? RunSecrets.StepReads() : nil
         do {
             var input = previous
             if let template = step.input {
@@ -241,7 +242,17 @@ public final class Interpreter: Sendable {
                 labels?.read(step, variables: variables)
                 // A frame of its own only when the step carries other labels than the one it is in,
                 // or may start a run that returns some.
-                if let frame = labels?.newFrame {
+                if let reads {
+                    // The run wrote a file from a secret: what this step reads of it is noted.
+                    completion = try await RunSecrets.$stepReads.withValue(reads) {
+                        if let frame = labels?.newFrame {
+                            return try await SecretLabels.$frame.withValue(frame) {
+                                try await performWithRetries(step, input: input, variables: &variables, attempts: &attempts)
+                            }
+                        }
+                        return try await performWithRetries(step, input: input, variables: &variables, attempts: &attempts)
+                    }
+                } else if let frame = labels?.newFrame {
                     completion = try await SecretLabels.$frame.withValue(frame) {
                         try await performWithRetries(step, input: input, variables: &variables, attempts: &attempts)
                     }
@@ -272,7 +283,7 @@ public final class Interpreter: Sendable {
         var outputLabels = SecretNames.none
         if let labels {
             outputLabels = self.labels(ofOutputOf: step, made: labels.step, input: labels.input, context: labels.context, variables: variables)
-                .union(labels.returned?.all ?? .none)
+                .union(labels.returned?.all ?? .none).union(reads.map { SecretNames($0.all) } ?? .none)
             previousLabels = outputLabels
             if let name = step.outputVariable { SecretLabels.set(outputLabels, on: name, in: &variables) }
             // Its text is the secrets' too, wherever it is shown (a message, the history).
@@ -303,12 +314,13 @@ public final class Interpreter: Sendable {
     }
 
     /// The secrets `step`'s output was made from: its input's, what it and the steps in its
-    /// blocks read, and the conditions that chose it. What a server, a program or a package
-    /// answers is theirs: only the conditions' go with it.
+    /// blocks read, and the conditions that chose it. What a server or a package answers is
+    /// theirs: only the conditions' go with it. A program's output is made from what it was given
+    /// (a `run:` pin hands it the secret, and `base64` gives it back).
     private func labels(ofOutputOf step: PlannedStep, made stepLabels: SecretNames, input: SecretNames, context: SecretNames, variables: Variables) -> SecretNames {
         if case .action(let action) = step.kind {
             // What it read is what it made its output from (`stepLabels`).
-            return action.definition.capabilities.contains(where: { [.net, .run, .packages].contains($0) }) ? context : stepLabels
+            return action.definition.capabilities.contains(where: { [.net, .packages].contains($0) }) ? context : stepLabels
         }
         let own = SecretLabels.read(step.ownReads, in: variables).union(context)
         switch step.grammar?.output {

@@ -51,6 +51,8 @@ public final class ReplSession {
         guard let workflow else { return .invalid(diagnostics.map { Self.relocated($0, to: typed) }) }
         let journal = journalRoot.map { UndoJournal(root: $0, workflow: "relay repl") }
         let interpreter = Interpreter(workflow: workflow, environment: makeEnvironment(journal))
+        // A path made from a secret is kept as it is, to be undone, and shown masked.
+        journal?.shown = { [secrets = interpreter.environment.secrets] in secrets.redact($0) }
         defer { if let journal, journal.hasChanges { journalFolders.insert(journal.folder.standardizedFileURL.path) } }
         var state = variables
         state["previous"] = previous

@@ -113,6 +113,11 @@ struct UndoTests {
         #expect(mode(state.appendingPathComponent("history.sqlite").path) == 0o600)
         // Anyone could have planted a journal there, which undo would follow to write anywhere.
         let runs = state.appendingPathComponent("runs")
+        // The journal's own files, which name every file the run changed, are the owner's alone.
+        let journal = try #require(try FileManager.default.contentsOfDirectory(atPath: runs.path).first)
+        for name in ["changes.jsonl", "run.json"] {
+            #expect(mode(runs.appendingPathComponent("\(journal)/\(name)").path) == 0o600, "\(name)")
+        }
         try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: runs.path)
         let refused = try await relay(["undo"], in: folder)
         #expect(refused.status == 1 && refused.standardError.contains("run chmod 700 \(runs.path)"), "\(refused.standardError)")

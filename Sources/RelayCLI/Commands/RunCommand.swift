@@ -136,6 +136,8 @@ struct RunCommand: AsyncParsableCommand {
         let workflowInput = try readInput(declared: workflow.input?.type.type, recording)
         let history = UndoHistory(root: UndoHistory.defaultRoot)
         let journal = UndoJournal(root: history.root, workflow: URL(fileURLWithPath: file).standardizedFileURL.path)
+        // A path made from a secret is kept as it is, to be undone, and shown masked.
+        journal.shown = { [secrets] in secrets.redact($0) }
         defer { if journal.hasChanges { history.prune(keeping: 100) } }
         recording?.attach(journal: journal, gate: gate)
         let scratch = ScratchMentions(ScratchFolder())

@@ -67,7 +67,7 @@ struct UndoCommand: AsyncParsableCommand {
             let when = run.started.map { DateFormatting.iso8601($0) } ?? "?"
             let state = !run.isUndone ? "" : run.notReverted.isEmpty ? "  (undone)" : "  (undone; \(run.notReverted.count) not reverted)"
             var lines = ["\(when)  \(run.workflow)\(state)"]
-            lines += run.changes.map { "  \($0.summary)" }
+            lines += run.summaries.map { "  \($0)" }
             lines += run.notReverted.map { "  not reverted: \($0)" }
             return lines.joined(separator: "\n") + "\n"
         }.joined()

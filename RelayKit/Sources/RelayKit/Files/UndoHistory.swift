@@ -10,6 +10,8 @@ public struct UndoHistory: Sendable {
         public let workflow: String
         public let started: Date?
         public let changes: [UndoJournal.Change]
+        /// Each change in a few words as a person sees it: its paths with the run's secrets masked.
+        public let summaries: [String]
         public let isUndone: Bool
         /// What the undo could not revert, when it was undone.
         public let notReverted: [String]
@@ -41,7 +43,8 @@ public struct UndoHistory: Sendable {
             guard let bytes = FileManager.default.contents(atPath: journal) else {
                 return nil
             }
-            let changes = Self.changes(in: String(decoding: bytes, as: UTF8.self))
+            let entries = Self.entries(in: String(decoding: bytes, as: UTF8.self))
+            let changes = entries.map(\.change)
             let info = (try? String(contentsOf: folder.appendingPathComponent("run.json"), encoding: .utf8))
                 .flatMap { try? JSONReader.value(from: $0) }
             let workflow = (try? info?.property("workflow"))??.textValue ?? "?"
@@ -50,16 +53,34 @@ public struct UndoHistory: Sendable {
             let undone = marker != nil || FileManager.default.fileExists(atPath: folder.appendingPathComponent("undone").path)
             let notReverted = TextSplitting.lines(marker ?? "").filter { $0.hasPrefix("not reverted: ") }
                 .map { String($0.dropFirst("not reverted: ".count)) }
-            return Run(folder: folder, workflow: workflow, started: started, changes: changes, isUndone: undone, notReverted: notReverted)
+            return Run(
+                folder: folder, workflow: workflow, started: started, changes: changes, summaries: entries.map(\.summary), isUndone: undone,
+                notReverted: notReverted)
         }
     }
 
     /// The changes a journal's `changes.jsonl` records, one JSON object a line. A line that is
     /// not a change (the half-written last line of a killed run) is left out. A CR left at a
     /// line's end (a journal saved with CR LF) is JSON whitespace.
-    public static func changes(in text: String) -> [UndoJournal.Change] {
+    public static func changes(in text: String) -> [UndoJournal.Change] { entries(in: text).map(\.change) }
+
+    /// The changes with their summaries as shown (a path that held a secret, masked).
+    private static func entries(in text: String) -> [(change: UndoJournal.Change, summary: String)] {
         text.splitAtLineFeeds(omittingEmpty: true).compactMap { line in
-            (try? JSONReader.value(from: line)).flatMap(UndoJournal.Change.init)
+            guard let value = try? JSONReader.value(from: line), let change = UndoJournal.Change(value) else { return nil }
+            guard case .dictionary(let entry) = value, ["shown-path", "shown-from", "shown-to"].contains(where: { entry[$0] != nil }) else {
+                return (change, change.summary)
+            }
+            let shown = { (key: String, path: String) in entry["shown-" + key]?.textValue ?? path }
+            let summary: String =
+                switch change {
+                case .modified(let path, let saved): UndoJournal.Change.modified(path: shown("path", path), saved: saved).summary
+                case .created(let path): UndoJournal.Change.created(path: shown("path", path)).summary
+                case .moved(let from, let to): UndoJournal.Change.moved(from: shown("from", from), to: shown("to", to)).summary
+                case .deleted(let path, let saved): UndoJournal.Change.deleted(path: shown("path", path), saved: saved).summary
+                case .intent: change.summary
+                }
+            return (change, summary)
         }
     }
 

@@ -37,6 +37,15 @@ public final class UndoJournal: @unchecked Sendable {
     private var writtenFrom: [String: String] = [:]
 
     /// A journal for a new run of `workflow` under `root`.
+    /// How a path is shown to a person: with the run's secrets masked (`RunSecrets.redact`). A
+    /// change whose path holds a secret keeps the path it needs and, beside it, the path as shown
+    /// (`shown-path`, `shown-from`, `shown-to`), which `relay undo --list` prints.
+    public var shown: (@Sendable (String) -> String)? {
+        get { lock.withLock { shownPath } }
+        set { lock.withLock { shownPath = newValue } }
+    }
+    private var shownPath: (@Sendable (String) -> String)?
+
     public init(root: URL, workflow: String) {
         folder = root.appendingPathComponent("runs/\(Self.stamp(Date()))-\(getpid())-\(UUID().uuidString.prefix(6))")
         self.workflow = workflow
@@ -149,7 +158,16 @@ public final class UndoJournal: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         try start()
-        let line = JSONWriter.string(for: change.value, pretty: false) + "\n"
+        var value = change.value
+        if let shownPath, case .dictionary(var entry) = value {
+            for key in ["path", "from", "to"] {
+                guard case .text(let path)? = entry[key] else { continue }
+                let shown = shownPath(path)
+                if shown != path { entry["shown-" + key] = .text(shown) }
+            }
+            value = .dictionary(entry)
+        }
+        let line = JSONWriter.string(for: value, pretty: false) + "\n"
         // Joined as text: `appendingPathComponent` asks the file system whether it names a folder.
         let path = folder.path + "/changes.jsonl"
         if changes < 0 {
@@ -184,8 +202,10 @@ public final class UndoJournal: @unchecked Sendable {
         var run = ValueDictionary()
         run["workflow"] = .text(workflow)
         run["started"] = .date(Date())
-        try AtomicFile.write(Data(JSONWriter.string(for: .dictionary(run), pretty: true).utf8), to: folder.appendingPathComponent("run.json").path)
-        try AtomicFile.write(Data(), to: folder.appendingPathComponent("changes.jsonl").path)
+        // Private, as the rest of the state (Docs/Security.md, "Private state").
+        try AtomicFile.write(
+            Data(JSONWriter.string(for: .dictionary(run), pretty: true).utf8), to: folder.appendingPathComponent("run.json").path, privateMode: true)
+        try AtomicFile.write(Data(), to: folder.appendingPathComponent("changes.jsonl").path, privateMode: true)
         started = true
     }
 }

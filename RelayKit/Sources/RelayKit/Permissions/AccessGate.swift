@@ -254,8 +254,17 @@ public final class AccessGate: @unchecked Sendable {
     /// person is asked when there is one. A denial is kept: the run ends with it.
     public func authorize(_ access: Access) async throws(AccessDenied) {
         if isDryRun, access.capability.hasEffects, !isRelaysOwn(access) { throw deny(access, reason: .dryRun(granted: allows(access))) }
-        let carried = RunSecrets.carried
-        if !carried.isEmpty { try refusePinned(carried, access) }
+        var carried = RunSecrets.carried
+        if secrets.hasLabelledFiles, let reads = RunSecrets.stepReads {
+            // A file the run wrote from a secret is that secret's: what the step makes from it,
+            // writes or sends is held to its pins.
+            if access.capability == .read { reads.add(secrets.names(readingFrom: access.target)) }
+            carried.formUnion(reads.all)
+        }
+        if !carried.isEmpty {
+            try refusePinned(carried, access)
+            if access.capability == .write { secrets.noteWritten(access.target, names: carried) }
+        }
         let allowed: Bool = lock.withLock {
             switch coverLocked(access) {
             case .free?: return true

@@ -12,6 +12,53 @@ public final class RunSecrets: @unchecked Sendable {
     /// package is checked against their pins (`AccessGate.authorize`).
     @TaskLocal public static var carried: Set<String> = []
 
+    /// The secrets of the files the step under way has read that the run wrote from a secret
+    /// (`noteWritten`): its output carries them, and what it writes or sends is held to their
+    /// pins. Set only in a run that has written such a file.
+    @TaskLocal public static var stepReads: StepReads?
+
+    /// What one step read from files written from secrets.
+    public final class StepReads: @unchecked Sendable {
+        private let lock = NSLock()
+        private var names: Set<String> = []
+        public init() {}
+        public func add(_ more: Set<String>) { if !more.isEmpty { lock.withLock { names.formUnion(more) } } }
+        public var all: Set<String> { lock.withLock { names } }
+    }
+
+    /// The files (and folders) the run wrote from secrets, resolved, with the secrets' names.
+    private var labelledFiles: [String: Set<String>] = [:]
+
+    /// Whether the run has written a file from a secret. Read without the lock, like `isEmpty`.
+    public private(set) var hasLabelledFiles = false
+
+    /// Notes that `path` was written by a step holding `names`: what is read from it later is
+    /// made from them.
+    public func noteWritten(_ path: String, names: Set<String>) {
+        guard !names.isEmpty else { return }
+        let resolved = ResolvedPath.resolve(path)
+        lock.withLock {
+            labelledFiles[resolved, default: []].formUnion(names)
+            hasLabelledFiles = true
+        }
+        startFollowing()
+    }
+
+    /// The secrets of what reading `path` reads that the run wrote from them: the file itself,
+    /// a file in a folder written from them, or such files in a folder read whole.
+    public func names(readingFrom path: String) -> Set<String> {
+        guard hasLabelledFiles else { return [] }
+        let resolved = ResolvedPath.resolve(path)
+        return lock.withLock {
+            var found: Set<String> = []
+            for (file, names) in labelledFiles
+            where ResolvedPath.path(resolved, isWithin: file) || ResolvedPath.path(file, isWithin: resolved) {
+                found.formUnion(names)
+            }
+            return found
+        }
+    }
+
     private struct Fragment {
         let text: String
         let name: String
