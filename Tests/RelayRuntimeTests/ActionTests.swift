@@ -147,6 +147,9 @@ struct ActionTests {
     }
 
     @Test("actions fail with clear messages", arguments: [
+        // A group asked of a pattern that has none: an error, not a range from 1 to 0.
+        ("- text: start\n- match-text: { pattern: x, group: \"1\" }", "the pattern has 0 groups; there is no group 1"),
+        ("- text: start\n- match-text: { pattern: \"(x)\", group: 2 }", "the pattern has 1 group; there is no group 2"),
         // Formulas from a variable: written literally they are the checker's (CheckerTests).
         ("- text: \"abc + 1\"\n- calculate: \"${previous}\"", "cannot read 'abc' as a number"),
         ("- text: \"1 / 0\"\n- calculate: \"${previous}\"", "division by zero"),

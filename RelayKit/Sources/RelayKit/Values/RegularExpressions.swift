@@ -31,7 +31,8 @@ public enum RegularExpressions {
     ) async throws -> [String] {
         switch group {
         case .number(let number):
-            guard (1...max(expression.numberOfCaptureGroups, 0)).contains(number) else {
+            // A pattern of no groups has none to take: no range from 1 to 0 is made.
+            guard number >= 1, number <= expression.numberOfCaptureGroups else {
                 throw IntentError(
                     "the pattern has \(expression.numberOfCaptureGroups) group\(expression.numberOfCaptureGroups == 1 ? "" : "s"); there is no group \(number)")
             }
