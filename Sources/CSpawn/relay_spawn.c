@@ -260,6 +260,10 @@ static void lead_namespace(const char *uid_line, const char *gid_line, const cha
     sigemptyset(&passing.sa_mask);
     const int passed[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2};
     for (size_t i = 0; i < sizeof passed / sizeof passed[0]; i++) sigaction(passed[i], &passing, NULL);
+    // Relay's threads block the signals its listener reads; this process must get them to pass on.
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
     // A plain fork without glibc's handlers: another thread of Relay may have held a lock they take.
     pid_t program = (pid_t)syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
     if (program < 0) report_failure(3, errno);

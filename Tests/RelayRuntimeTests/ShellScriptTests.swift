@@ -104,6 +104,19 @@ struct ShellScriptTests {
         #expect(try await Self.ends(marked: mark), "the background sleep \(mark) still runs")
     }
 
+    @Test("a timeout asks the script to stop first (SIGTERM), so that it can tidy up")
+    func timeoutTerminates() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-shell-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tidied = folder.appendingPathComponent("tidied").path
+        await expectFailure(
+            "- run-shell-script: \"trap 'echo tidied > \(tidied); exit 3' TERM; sleep 60 & wait\"\n  timeout: 1", "timed out",
+            granted: running.merging([.write: .only([folder.path])]) { $1 })
+        // The trap ran: the script got SIGTERM before any SIGKILL.
+        #expect((try? String(contentsOfFile: tidied, encoding: .utf8)) == "tidied\n")
+    }
+
     @Test("a script that ends leaves nothing running behind it")
     func endingStopsChildren() async throws {
         let mark = Self.mark()
