@@ -48,6 +48,8 @@ final class ChildProcess: @unchecked Sendable {
     private let statusDescriptor: Int32
     /// The program's process when the child is contained (found when first asked), else the child.
     private var program: pid_t?
+    /// Whether `statusDescriptor` is still to be closed (a child never waited for closes it here).
+    private var statusOpen = true
     private let lock = NSLock()
     private var ended: (signalled: Bool, status: Int32)?
     /// The most address space the host was seen to use (sampled by `sampleMemory`).
@@ -115,6 +117,10 @@ final class ChildProcess: @unchecked Sendable {
         Self.liveLock.withLock { Self.live[pid] = self }
     }
 
+    deinit {
+        if isContained, statusOpen { close(statusDescriptor) }
+    }
+
     /// The full path of `program` found on `$PATH` (or `program` itself when it has a `/`).
     static func find(_ program: String) -> String? { ProgramRun.find(program) }
 
@@ -156,6 +162,7 @@ final class ChildProcess: @unchecked Sendable {
                 var programStatus: Int32 = 0
                 if read(statusDescriptor, &programStatus, MemoryLayout<Int32>.size) == MemoryLayout<Int32>.size { status = programStatus }
                 close(statusDescriptor)
+                statusOpen = false
             }
             let result = (status & 0x7F) != 0 ? (true, status & 0x7F) : (false, (status >> 8) & 0xFF)
             ended = result

@@ -17,9 +17,12 @@ public struct SecretNames: Sendable, Hashable {
     private init(bits: UInt64) { self.bits = bits }
 
     /// The set of `names`.
-    public init(_ names: some Sequence<String>) {
+    public init(_ names: some Sequence<String>) { self.init(names, table: .shared) }
+
+    /// The set of `names`, numbered in `table` (a test's own, to start from none).
+    init(_ names: some Sequence<String>, table: NameTable) {
         bits = 0
-        for name in names { bits |= Self.bit(for: name) }
+        for name in names { bits |= table.bit(for: name) }
     }
 
     public var isEmpty: Bool { bits == 0 }
@@ -29,11 +32,11 @@ public struct SecretNames: Sendable, Hashable {
     public func isSubset(of other: SecretNames) -> Bool { bits & ~other.bits == 0 }
 
     /// The names in the set (every name sharing the last bit, when it is set).
-    public var names: Set<String> {
+    public var names: Set<String> { names(in: .shared) }
+
+    func names(in table: NameTable) -> Set<String> {
         guard bits != 0 else { return [] }
-        return Self.table.withLock { table in
-            Set(table.names.enumerated().compactMap { index, name in bits & (1 << UInt64(min(index, Self.lastBit))) != 0 ? name : nil })
-        }
+        return table.names(of: bits)
     }
 
     /// The set as a value to keep among variables, and back.
@@ -42,37 +45,28 @@ public struct SecretNames: Sendable, Hashable {
         if case .number(let number)? = value, number >= 0, number < 9_007_199_254_740_992 { bits = UInt64(number) } else { bits = 0 }
     }
 
-    // MARK: The bits
+    /// The bit of each name, in the order met; the 53rd name and every later one share the last.
+    final class NameTable: @unchecked Sendable {
+        static let shared = NameTable()
+        private static let lastBit = 52
+        private let lock = NSLock()
+        private var bits: [String: UInt64] = [:]
+        private var names: [String] = []
 
-    /// The bit that stands for the 53rd name and every later one.
-    private static let lastBit = 52
-
-    private struct Table {
-        var bits: [String: UInt64] = [:]
-        var names: [String] = []
-    }
-
-    private static let table = Mutex(Table())
-
-    private static func bit(for name: String) -> UInt64 {
-        table.withLock { table in
-            if let bit = table.bits[name] { return bit }
-            let bit: UInt64 = 1 << UInt64(min(table.names.count, lastBit))
-            table.bits[name] = bit
-            table.names.append(name)
-            return bit
+        func bit(for name: String) -> UInt64 {
+            lock.withLock {
+                if let bit = bits[name] { return bit }
+                let bit: UInt64 = 1 << UInt64(min(names.count, Self.lastBit))
+                bits[name] = bit
+                names.append(name)
+                return bit
+            }
         }
-    }
-}
 
-/// A value behind a lock, for the few tables a whole process shares.
-final class Mutex<State>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var state: State
-    init(_ state: State) { self.state = state }
-    func withLock<T>(_ body: (inout State) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&state)
+        func names(of set: UInt64) -> Set<String> {
+            lock.withLock {
+                Set(names.enumerated().compactMap { index, name in set & (1 << UInt64(min(index, Self.lastBit))) != 0 ? name : nil })
+            }
+        }
     }
 }
