@@ -264,6 +264,8 @@ public final class Interpreter: Sendable {
                 }
             } catch var error as RuntimeError {
                 if error.stepName == nil { error.stepName = step.displayName }
+                // A `fail`'s message is made from what it read: from a secret, it is the secret's.
+                if let labels, !labels.step.isEmpty, Self.failsWithItsMessage(step) { error.message = RunSecrets.mask }
                 // A run stopped from outside (a signal, its own time bound) is not the step's error to handle.
                 guard let handler = step.onError, !error.endsRun, !Task.isCancelled else { throw error }
                 completion = try await handle(error, with: handler, input: input, variables: &variables)
@@ -339,6 +341,12 @@ public final class Interpreter: Sendable {
     }
 
     /// Whether `step` may start a run of a workflow, whose output's labels it then takes.
+    /// Whether `step` is a `fail`, whose error is the message it was given.
+    static func failsWithItsMessage(_ step: PlannedStep) -> Bool {
+        if case .action(let action) = step.kind { return action.definition.name == "fail" }
+        return false
+    }
+
     static func startsRuns(_ step: PlannedStep) -> Bool {
         if case .action(let action) = step.kind { return action.definition.name == "run-workflow" }
         return false

@@ -226,6 +226,16 @@ struct SecretTests {
         #expect(misspelt.standardError.contains("did you mean 'write'"), "\(misspelt.standardError)")
     }
 
+    @Test("a fail whose message is made from a secret says ••• whole, a number from it too")
+    func failMadeFromSecret() async throws {
+        let folder = try sandbox(
+            "secrets: [API_TOKEN]\nsteps:\n  - text: \"${secrets.API_TOKEN}\"\n  - count: characters\n  - fail: \"length ${previous}\"\n")
+        let run = try await relay(["run", "w.yaml"], in: folder, ["API_TOKEN": Self.token])
+        #expect(run.status == 1, "\(run.standardError)")
+        #expect(run.standardError.contains("step 'fail': •••\n"), "\(run.standardError)")
+        #expect(!run.standardError.contains("length \(Self.token.count)"), "\(run.standardError)")
+    }
+
     @Test("a pinned secret sent to another host, written to a file or handed to a program is refused with exit 4")
     func pinnedSecretStaysPinned() async throws {
         let base = await LocalHTTPServer.base()
