@@ -158,6 +158,11 @@ struct SecretTests {
         for (steps, shown) in [
             ("  - read-file: \"${scratch}/t.txt\"\n  - base64-encode\n", "•••\n"),
             ("  - copy-file: { file: \"${scratch}/t.txt\", to: \"${scratch}/u.txt\" }\n  - read-file: \"${scratch}/u.txt\"\n  - base64-encode\n", "•••\n"),
+            // Renamed by its path (no value made from the secret in the step): it takes its secret along.
+            (
+                "  - text: \"${scratch}/t.txt\"\n  - rename-file: { file: \"${previous}\", name: v.txt }\n  - text: \"${scratch}/v.txt\"\n"
+                    + "  - read-file: \"${previous}\"\n  - base64-encode\n", "•••\n"
+            ),
         ] {
             try (header + steps).write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
             let run = try await relay(["run", "w.yaml"], in: folder, ["API_TOKEN": Self.token])

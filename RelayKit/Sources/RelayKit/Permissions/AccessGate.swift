@@ -257,8 +257,9 @@ public final class AccessGate: @unchecked Sendable {
         var carried = RunSecrets.carried
         if secrets.hasLabelledFiles, let reads = RunSecrets.stepReads {
             // A file the run wrote from a secret is that secret's: what the step makes from it,
-            // writes or sends is held to its pins.
-            if access.capability == .read { reads.add(secrets.names(readingFrom: access.target)) }
+            // writes or sends is held to its pins — whether it reads it, or moves or renames it
+            // (a change of the file, which takes its secrets where it goes).
+            if access.capability == .read || access.capability == .write { reads.add(secrets.names(readingFrom: access.target)) }
             carried.formUnion(reads.all)
         }
         if !carried.isEmpty {
