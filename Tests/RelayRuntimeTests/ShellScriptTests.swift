@@ -38,8 +38,7 @@ struct ShellScriptTests {
 
     @Test("a file is read on standard input; output that is not text becomes a file")
     func filesInAndOut() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-shell-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try "one\ntwo\nthree\n".write(to: folder.appendingPathComponent("lines.txt"), atomically: true, encoding: .utf8)
         let workflow = folder.appendingPathComponent("w.yaml").path
@@ -64,8 +63,7 @@ struct ShellScriptTests {
 
     @Test("an argument holding a NUL starts nothing: exec would cut it there, and the script would get another argument")
     func argumentWithNul() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-shell-nul-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let keep = folder.appendingPathComponent("keep")
         try "kept".write(to: keep, atomically: true, encoding: .utf8)
@@ -89,8 +87,7 @@ struct ShellScriptTests {
 
     @Test("a timeout stops the script and what it started in the background")
     func timeoutStopsChildren() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-shell-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let finished = folder.appendingPathComponent("finished").path
         // A sleep known by its length: the script sees its own process numbers, not this process's.
@@ -106,8 +103,7 @@ struct ShellScriptTests {
 
     @Test("a timeout asks the script to stop first (SIGTERM), so that it can tidy up")
     func timeoutTerminates() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-shell-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let tidied = folder.appendingPathComponent("tidied").path
         await expectFailure(
@@ -188,6 +184,13 @@ struct ShellScriptTests {
     }
 
     /// Whether `pid` is gone, or a zombie, within five seconds.
+    /// A new empty folder of the test's own, to remove when it is done.
+    private static func folder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-shell-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
     /// A number of seconds no other test sleeps for (60 and a random fraction): a process running
     /// `sleep` for it is found by its command line.
     private static func mark() -> String { "60.\(UInt32.random(in: 100_000...999_999))" }

@@ -21,9 +21,9 @@ public struct AccessDenied: Error, Sendable, CustomStringConvertible {
         case confined(package: String)
         /// A dry run changes, sends and opens nothing; `granted` says whether a real run could.
         case dryRun(granted: Bool)
-        /// The step holds the secret `name`, which the workflow pins to `hosts` — its hosts, then
+        /// The step holds the secret `name`, which the workflow pins to `places`: its hosts, then
         /// its folders and programs as a person reads them (Docs/Runs.md, "Secrets").
-        case secretPinned(name: String, hosts: [String])
+        case secretPinned(name: String, places: [String])
     }
 
     public let access: Access
@@ -259,8 +259,9 @@ public final class AccessGate: @unchecked Sendable {
             // A file the run wrote from a secret is that secret's: what the step makes from it,
             // writes or sends is held to its pins — whether it reads it, or moves or renames it
             // (a change of the file, which takes its secrets where it goes).
-            if access.capability == .read || access.capability == .write { reads.add(secrets.names(readingFrom: access.target)) }
-            carried.formUnion(reads.all)
+            if access.capability == .read || access.capability == .write { reads.add(SecretNames(secrets.names(readingFrom: access.target))) }
+            let read = reads.all
+            if !read.isEmpty { carried.formUnion(read.names) }
         }
         if !carried.isEmpty {
             try refusePinned(carried, access)
@@ -319,7 +320,7 @@ public final class AccessGate: @unchecked Sendable {
             case .read, .packages: allowed = false
             }
             if allowed { continue }
-            throw deny(access, reason: .secretPinned(name: name, hosts: pin.places))
+            throw deny(access, reason: .secretPinned(name: name, places: pin.places))
         }
     }
 

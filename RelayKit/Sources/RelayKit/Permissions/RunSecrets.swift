@@ -15,16 +15,7 @@ public final class RunSecrets: @unchecked Sendable {
     /// The secrets of the files the step under way has read that the run wrote from a secret
     /// (`noteWritten`): its output carries them, and what it writes or sends is held to their
     /// pins. Set only in a run that has written such a file.
-    @TaskLocal public static var stepReads: StepReads?
-
-    /// What one step read from files written from secrets.
-    public final class StepReads: @unchecked Sendable {
-        private let lock = NSLock()
-        private var names: Set<String> = []
-        public init() {}
-        public func add(_ more: Set<String>) { if !more.isEmpty { lock.withLock { names.formUnion(more) } } }
-        public var all: Set<String> { lock.withLock { names } }
-    }
+    @TaskLocal public static var stepReads: SecretCollector?
 
     /// The files (and folders) the run wrote from secrets, resolved, with the secrets' names.
     private var labelledFiles: [String: Set<String>] = [:]

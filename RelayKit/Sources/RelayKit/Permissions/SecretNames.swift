@@ -70,3 +70,14 @@ public struct SecretNames: Sendable, Hashable {
         }
     }
 }
+
+/// Where the secrets of what a step, or a run a step started, took in are gathered, from any task:
+/// the files it read that the run wrote from secrets (`RunSecrets.stepReads`), the output of a
+/// workflow it ran.
+public final class SecretCollector: @unchecked Sendable {
+    private let lock = NSLock()
+    private var names = SecretNames.none
+    public init() {}
+    public func add(_ more: SecretNames) { if !more.isEmpty { lock.withLock { names.formUnion(more) } } }
+    public var all: SecretNames { lock.withLock { names } }
+}
