@@ -204,6 +204,14 @@ static void report_failure(int fd, int failure) {
     _exit(127);
 }
 
+/// In the child: moves it into the control group whose `cgroup.procs` is open as `procs` (when
+/// >= 0), or ends it after reporting why not on `report`.
+static void join_group(int procs, int report) {
+    if (procs < 0) return;
+    if (write(procs, "0", 1) != 1) report_failure(report, errno);
+    close(procs);
+}
+
 #if defined(__linux__) && defined(CLONE_NEWUSER) && defined(CLONE_NEWPID)
 #define RELAY_CONTAINS_TREES 1
 
@@ -237,7 +245,8 @@ static int write_all_text(int fd, const char *text) {
 static void lead_namespace(const char *uid_line, const char *gid_line, const char *path, char *const argv[],
                            char *const environment[], unsigned long long memory_limit, unsigned long long process_limit,
                            int niceness, int ruleset, unsigned filters, int in[2], int out[2], int err[2], int report[2],
-                           int status[2]) {
+                           int status[2], int control_group) {
+    join_group(control_group, report[1]);
     // Its /proc files are the user's only while it is dumpable; it holds a copy of Relay's memory,
     // so it is dumpable just long enough to open them (the writes are checked at the open).
     prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
@@ -317,7 +326,7 @@ int relay_spawn(const char *path, char *const argv[], char *const environment[],
         if (pid == 0 && contain) {
             setsid();
             lead_namespace(uid_line, gid_line, path, argv, environment, memory_limit, tree.process_limit, niceness, ruleset, filters,
-                           in, out, err, report, status);
+                           in, out, err, report, status, tree.control_group);
         }
     } else
 #endif
@@ -330,6 +339,7 @@ int relay_spawn(const char *path, char *const argv[], char *const environment[],
     }
     if (pid == 0) {
         // The child: nothing here may allocate or take a lock another thread of the parent held.
+        join_group(tree.control_group, report[1]);
         setsid();
         int confined = confine_all(ruleset, filters);
         if (confined != 0) report_failure(report[1], confined);

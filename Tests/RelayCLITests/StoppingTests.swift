@@ -138,6 +138,28 @@ struct StoppingTests {
         #expect(!result.standardOutput.contains("all started"))
     }
 
+    @Test("a script's processes share one memory bound: four of 100 MB each under a bound of 256 MiB fail the step")
+    func treeMemoryBound() async throws {
+        let version = try await RelayProcess.running(["--version"], in: try folder())
+        guard version.standardOutput.contains("memory bounded per process tree") else {
+            print("skipped: no control group of Relay's own here: \(version.standardOutput)")
+            return
+        }
+        let root = try folder()
+        // The text is really written (not merely reserved), so each shell uses its 100 MB.
+        try write(
+            "steps:\n  - run-shell-script: |\n      for i in 1 2 3 4; do ( x=$(head -c 100000000 /dev/zero | tr '\\0' a); sleep 1 ) & done\n"
+                + "      wait\n      echo all done\n", to: root)
+        let result = try await RelayProcess.running(["run", "w.yaml", "--allow-run"], in: root, environment: ["RELAY_PROGRAM_MEMORY": "256M"])
+        #expect(result.status == 1, "\(result.standardOutput)\(result.standardError)")
+        #expect(result.standardError.contains("'sh' ran out of memory: it and the processes it started were using all the 256 MiB"), "\(result.standardError)")
+        #expect(!result.standardOutput.contains("all done"))
+        // Within the bound, the same script runs.
+        let within = try await RelayProcess.running(["run", "w.yaml", "--allow-run"], in: root, environment: ["RELAY_PROGRAM_MEMORY": "1G"])
+        #expect(within.status == 0, "\(within.standardError)")
+        #expect(within.standardOutput.contains("all done"))
+    }
+
     @Test("a step's timeout stops an opener that would take two minutes, and the opener with it")
     func openerTimeout() async throws {
         let root = try folder()

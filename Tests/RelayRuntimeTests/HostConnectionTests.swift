@@ -145,7 +145,22 @@ struct HostConnectionTests {
     func outOfMemory() async throws {
         let leak = "read line\nexec python3 -c 'kept = []\nwhile True: kept.append(bytearray(8 << 20))'\n"
         let error = try #require(try await failure(of: leak, timeout: .seconds(60), memoryLimit: 400 << 20))
-        #expect(error.message.contains("the package 'Stand-in' ran out of memory (its host may use 419.4 MB; set RELAY_PACKAGE_MEMORY"), "\(error.message)")
+        let who = ControlGroup.hierarchy == nil ? "its host" : "its host and what it starts"
+        #expect(error.message.contains("the package 'Stand-in' ran out of memory (\(who) may use 419.4 MB; set RELAY_PACKAGE_MEMORY"), "\(error.message)")
+    }
+
+    @Test("a host's children share its memory bound: four of 150 MB each under a bound of 400 MB end it, and the error says so")
+    func treeOutOfMemory() async throws {
+        guard ControlGroup.hierarchy != nil else {
+            print("skipped: no control group of Relay's own here (\(ControlGroup.summary))")
+            return
+        }
+        // Each child stays well under the bound alone (its address space is limited to it too):
+        // only together are they over it. The bytes are written, so the memory is really used.
+        let children = "read line\nfor i in 1 2 3 4; do python3 -c 'x = b\"a\" * (150 << 20); import time; time.sleep(3)' & done\nwait\nexit 3\n"
+        let error = try #require(try await failure(of: children, timeout: .seconds(60), memoryLimit: 400 << 20))
+        #expect(
+            error.message.contains("the package 'Stand-in' ran out of memory (its host and what it starts may use 419.4 MB"), "\(error.message)")
     }
 
     @Test("a crashed host's standard error shows its own last words and how it crashed, not registers")

@@ -29,10 +29,14 @@ typedef struct {
 /// kernel allows it), the child starts as the first process of new user and PID namespaces, which
 /// starts the program and passes signals on to it; when the program ends, the kernel ends every
 /// process left in the namespace, however it detached; with at most `process_limit` processes in it
-/// (0: no limit of its own; the limit does not bind a program run by root).
+/// (0: no limit of its own; the limit does not bind a program run by root). When `control_group`
+/// is a descriptor (>= 0) of a control group's `cgroup.procs` open for writing, the child writes
+/// itself into that group before anything else, so that all it starts is in the group too; a
+/// child that cannot is a failure to start.
 typedef struct {
     int contained;
     unsigned long long process_limit;
+    int control_group;
 } relay_tree;
 
 /// System calls a child is refused with EACCES by a seccomp filter installed before it starts

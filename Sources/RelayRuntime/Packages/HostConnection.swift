@@ -72,7 +72,8 @@ final class HostConnection: @unchecked Sendable {
         do throws(ChildProcessError) {
             host = try ChildProcess(
                 executable: executable.path, arguments: arguments, memoryLimit: memoryLimit, environment: environment,
-                inheritsEnvironment: inheritsEnvironment, ruleset: ruleset, refusedCalls: refusedCalls, contained: true)
+                inheritsEnvironment: inheritsEnvironment, ruleset: ruleset, refusedCalls: refusedCalls, contained: true,
+                treeMemory: memoryLimit)
         } catch {
             throw HostError("cannot start the host of package '\(packageName)' (\(executable.path)): \(error.message)")
         }
@@ -249,7 +250,8 @@ final class HostConnection: @unchecked Sendable {
             Thread.sleep(forTimeInterval: 0.05)
             if (signalled || status != 0), self.host.ranOutOfMemory(standardError: self.standardErrorText), let limit = self.host.memoryLimit {
                 self.fail(
-                    "the package '\(self.packageName)' ran out of memory (its host may use \(ByteCount.text(Int64(clamping: limit))); "
+                    "the package '\(self.packageName)' ran out of memory (its host\(self.host.controlGroup == nil ? "" : " and what it starts") "
+                        + "may use \(ByteCount.text(Int64(clamping: limit))); "
                         + "set RELAY_PACKAGE_MEMORY to change that)", stop: false)
             } else {
                 let how = signalled ? "was killed by signal \(status)" : "exited with status \(status)"

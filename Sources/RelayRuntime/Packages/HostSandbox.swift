@@ -50,7 +50,7 @@ enum HostSandbox {
             let trees = namespacesAvailable
                 ? "process trees contained (user and PID namespaces)"
                 : "process trees not contained (no user namespaces here: a detached process is ended by a search, not by the kernel)"
-            return "sandbox: \(landlock), seccomp, \(trees)"
+            return "sandbox: \(landlock), seccomp, \(trees), \(ControlGroup.summary)"
         #else
             return "sandbox: none on this system (programs and hosts touch what you can)"
         #endif

@@ -44,6 +44,12 @@ final class ChildProcess: @unchecked Sendable {
     /// Whether the child is the first process of namespaces of its own, which end with it and
     /// everything in them (`relay_tree`); it passes signals on to the program.
     let isContained: Bool
+    /// The control group the child and everything it starts are in, their memory held together to
+    /// its limit (where there is one: `ControlGroup`).
+    let controlGroup: ControlGroup?
+    /// Whether the kernel killed a process of the tree because the tree used all the memory it
+    /// may; known once the child has ended.
+    private var treeRanOutOfMemory = false
     /// Where that first process writes how the program ended, when it is contained.
     private let statusDescriptor: Int32
     /// The program's process when the child is contained (found when first asked), else the child.
@@ -66,12 +72,14 @@ final class ChildProcess: @unchecked Sendable {
     /// a failure to start, never an unconfined child). A `contained` child's whole process tree
     /// ends with it, however it detaches, with at most `processLimit` processes in it (where the
     /// kernel allows namespaces; `relay_tree`). A failure to start is an error with the system's
-    /// reason.
+    /// reason. A contained child's processes may together use `treeMemory` bytes, where the system
+    /// gives Relay control groups (`ControlGroup`).
     init(
         executable: String, arguments: [String], memoryLimit: UInt64? = nil, niceness: Int32 = 0,
         input inputStream: Stream = .pipe, output outputStream: Stream = .pipe, errors errorStream: Stream = .pipe,
         environment: [String: String] = [:], inheritsEnvironment: Bool = true, ruleset: HostSandbox.Ruleset? = nil,
-        refusedCalls: HostSandbox.RefusedCalls = [], contained: Bool = false, processLimit: Int = Limits.processesPerTree
+        refusedCalls: HostSandbox.RefusedCalls = [], contained: Bool = false, processLimit: Int = Limits.processesPerTree,
+        treeMemory: UInt64? = nil
     ) throws(ChildProcessError) {
         let null = open("/dev/null", O_RDWR | O_CLOEXEC)
         defer { if null >= 0 { close(null) } }
@@ -97,16 +105,21 @@ final class ChildProcess: @unchecked Sendable {
         let replaces = !environment.isEmpty || !inheritsEnvironment
         let environ = replaces ? merged.map { strdup("\($0.key)=\($0.value)") } : []
         defer { environ.forEach { free($0) } }
+        let group = contained ? treeMemory.flatMap { ControlGroup.make(limit: $0) } : nil
         let status = (argv + [nil]).withUnsafeBufferPointer { pointers in
             (environ + [nil]).withUnsafeBufferPointer { entries in
                 relay_spawn(
                     executable, UnsafeMutablePointer(mutating: pointers.baseAddress),
                     replaces ? UnsafeMutablePointer(mutating: entries.baseAddress) : nil, memoryLimit ?? 0, niceness,
                     ruleset?.descriptor ?? -1, refusedCalls.rawValue, streams,
-                    relay_tree(contained: contained ? 1 : 0, process_limit: UInt64(max(0, processLimit))), &child)
+                    relay_tree(contained: contained ? 1 : 0, process_limit: UInt64(max(0, processLimit)), control_group: group?.procs ?? -1), &child)
             }
         }
-        guard status == 0 else { throw ChildProcessError("cannot start '\(executable)': \(String(cString: strerror(status)))") }
+        guard status == 0 else {
+            group?.remove()
+            throw ChildProcessError("cannot start '\(executable)': \(String(cString: strerror(status)))")
+        }
+        controlGroup = group
         pid = child.pid
         input = child.input >= 0 ? FileHandle(fileDescriptor: child.input, closeOnDealloc: true) : nil
         output = child.output >= 0 ? FileHandle(fileDescriptor: child.output, closeOnDealloc: true) : nil
@@ -165,6 +178,10 @@ final class ChildProcess: @unchecked Sendable {
                 statusOpen = false
             }
             let result = (status & 0x7F) != 0 ? (true, status & 0x7F) : (false, (status >> 8) & 0xFF)
+            if let controlGroup {
+                treeRanOutOfMemory = controlGroup.ranOutOfMemory
+                controlGroup.remove()
+            }
             ended = result
             return result
         }
@@ -245,10 +262,15 @@ final class ChildProcess: @unchecked Sendable {
         lock.withLock { largestMemory = max(largestMemory, kilobytes * 1024) }
     }
 
+    /// Whether the kernel ended a process of the child's tree because the tree used all the memory
+    /// its control group allows (known once the child has been waited for).
+    var ranOutOfTreeMemory: Bool { lock.withLock { treeRanOutOfMemory } }
+
     /// Whether the host ran out of memory under its limit: it said it could not allocate (Swift's
     /// "failed to allocate", Python's `MemoryError`, C++'s `bad_alloc`…), or was last seen using
     /// most of its limit.
     func ranOutOfMemory(standardError: String) -> Bool {
+        if ranOutOfTreeMemory { return true }
         guard let memoryLimit else { return false }
         let said = ["failed to allocate", "Could not allocate", "Cannot allocate memory", "MemoryError", "bad_alloc", "out of memory"]
             .contains { standardError.contains($0) }
@@ -287,8 +309,14 @@ final class ChildProcess: @unchecked Sendable {
 
     /// A memory limit from `$RELAY_PACKAGE_MEMORY` (bytes, or with K, M, G: `512M`), else half
     /// of the machine's memory; `0` or `none` sets no limit.
-    static var configuredMemoryLimit: UInt64? {
-        if let text = ProcessInfo.processInfo.environment["RELAY_PACKAGE_MEMORY"]?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
+    static var configuredMemoryLimit: UInt64? { memoryLimit(named: "RELAY_PACKAGE_MEMORY") }
+
+    /// The memory a program a step starts and everything it starts may use together, from
+    /// `$RELAY_PROGRAM_MEMORY` as `configuredMemoryLimit` reads its variable.
+    static var configuredProgramMemory: UInt64? { memoryLimit(named: "RELAY_PROGRAM_MEMORY") }
+
+    private static func memoryLimit(named variable: String) -> UInt64? {
+        if let text = ProcessInfo.processInfo.environment[variable]?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
             if text == "0" || text.lowercased() == "none" { return nil }
             let units: [Character: UInt64] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
             if let unit = text.last.flatMap({ units[Character($0.uppercased())] }), let number = UInt64(text.dropLast()) {

@@ -26,7 +26,8 @@ enum ProgramRunner {
         do throws(ChildProcessError) {
             child = try ChildProcess(
                 executable: executable, arguments: program.arguments, environment: environment, inheritsEnvironment: false, ruleset: ruleset,
-                refusedCalls: confinement.map(HostSandbox.refusedCalls) ?? [], contained: true)
+                refusedCalls: confinement.map(HostSandbox.refusedCalls) ?? [], contained: true,
+                treeMemory: ChildProcess.configuredProgramMemory)
         } catch {
             throw IntentError(error.message)
         }
@@ -41,6 +42,11 @@ enum ProgramRunner {
         let outcome = ProgramOutcome(status: status, signalled: signalled, output: await output, errors: await errors)
         await written
         try Task.checkCancellation()
+        if child.ranOutOfTreeMemory, let limit = child.controlGroup?.limit {
+            throw IntentError(
+                "'\(program.program)' ran out of memory: it and the processes it started were using all the \(ByteCount.text(Int64(clamping: limit), binary: true)) "
+                    + "they may use together, so the system ended one (set RELAY_PROGRAM_MEMORY to allow more)")
+        }
         if overflowed.isRaised {
             throw IntentError(
                 "'\(program.program)' wrote more than \(ByteCount.text(Int64(program.outputLimit), binary: true)) to its standard output, so it was stopped; have it write to a file instead")
