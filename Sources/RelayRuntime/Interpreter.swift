@@ -34,7 +34,13 @@ public final class Interpreter: Sendable {
         // registry's content types and file properties are the run's.
         return try await AccessGate.$running.withValue(environment.gate) {
             try await environment.loader.registry.declarations.using {
-                try await FetchedProperties.run { try await runHeaderAndSteps(input: input, variables: variables) }
+                try await FetchedProperties.run {
+                    // A workflow a step runs is held to the quota by the run it is part of.
+                    guard callStack.count == 1 else { return try await runHeaderAndSteps(input: input, variables: variables) }
+                    return try await ScratchQuota.holding(environment.scratchFolder, position: environment.position) {
+                        try await self.runHeaderAndSteps(input: input, variables: variables)
+                    }
+                }
             }
         }
     }
@@ -111,9 +117,15 @@ public final class Interpreter: Sendable {
     public func continueRun(input: Value, variables: inout [String: Value]) async throws -> Value {
         let scratch = try setScratch(in: &variables)
         defer { if scratch { variables["scratch"] = nil } }
-        switch try await run(workflow.steps, input: input, variables: &variables) {
-        case .normal(let value), .stopped(let value): return value
+        let before = variables
+        let (value, after) = try await ScratchQuota.holding(environment.scratchFolder, position: environment.position) {
+            var variables = before
+            switch try await self.run(self.workflow.steps, input: input, variables: &variables) {
+            case .normal(let value), .stopped(let value): return (value, variables)
+            }
         }
+        variables = after
+        return value
     }
 
     /// `scratch`, the run's scratch folder, made when the workflow reads it and sets no variable of

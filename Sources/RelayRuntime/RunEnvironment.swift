@@ -96,6 +96,9 @@ public final class RunPosition: @unchecked Sendable {
         innermost = (step.displayName, step.range)
     }
 
+    /// The innermost step under way, or nil before the first step.
+    var current: (name: String, range: SourceRange)? { lock.withLock { innermost } }
+
     /// `step 3 (rotate-image at w.yaml:7:9)`, or nil before the first step.
     public var description: String? {
         lock.lock()

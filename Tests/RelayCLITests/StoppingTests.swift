@@ -160,6 +160,34 @@ struct StoppingTests {
         #expect(within.standardOutput.contains("all done"))
     }
 
+    @Test("a run past its scratch folder's quota is stopped at the step under way, which on-error cannot keep going, and its folder is removed")
+    func scratchQuota() async throws {
+        let root = try folder()
+        let scratchRoot = root.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: scratchRoot, withIntermediateDirectories: true)
+        let environment = ["RELAY_SCRATCH_QUOTA": "64M", "TMPDIR": scratchRoot.path]
+        // A script fills the folder, then takes its time: the watch stops it.
+        try write(
+            "steps:\n  - run-shell-script: |\n      for i in 1 2 3; do head -c 40000000 /dev/zero > \"$TMPDIR/part$i\"; done\n      sleep 30\n      echo finished\n"
+                + "    on-error: continue\n  - text: after\n", to: root)
+        let stopped = try await RelayProcess.running(["run", "w.yaml", "--allow-run"], in: root, environment: environment)
+        #expect(stopped.status == 1, "\(stopped.standardOutput)\(stopped.standardError)")
+        #expect(stopped.standardError.contains("w.yaml:2:5: error: step 'run-shell-script': the run's scratch folder holds more than 64 MiB"), "\(stopped.standardError)")
+        #expect(!stopped.standardOutput.contains("finished") && !stopped.standardOutput.contains("after"))
+        // One that fills it and ends at once is caught when the run ends.
+        try write("steps:\n  - run-shell-script: head -c 80000000 /dev/zero > \"$TMPDIR/all\"\n", to: root)
+        let ended = try await RelayProcess.running(["run", "w.yaml", "--allow-run"], in: root, environment: environment)
+        #expect(ended.status == 1)
+        #expect(ended.standardError.contains("holds more than 64 MiB"), "\(ended.standardError)")
+        let left = try FileManager.default.subpathsOfDirectory(atPath: scratchRoot.path).filter { $0.hasSuffix("part1") || $0.hasSuffix("all") }
+        #expect(left.isEmpty, "\(left)")
+        // Within the quota, the same run goes on.
+        try write("steps:\n  - run-shell-script: head -c 8000000 /dev/zero > \"$TMPDIR/all\"; echo made\n", to: root)
+        let within = try await RelayProcess.running(["run", "w.yaml", "--allow-run"], in: root, environment: environment)
+        #expect(within.status == 0, "\(within.standardError)")
+        #expect(within.standardOutput == "made\n")
+    }
+
     @Test("a step's timeout stops an opener that would take two minutes, and the opener with it")
     func openerTimeout() async throws {
         let root = try folder()

@@ -34,4 +34,43 @@ struct ScratchFolderTests {
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).isEmpty)
     }
+
+    @Test("the quota counts what the files take on the disk, every name however spelled, each folder, not what links point to; and how deep folders nest")
+    func quota() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("relay-scratch-test-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: base) }
+        let scratch = ScratchFolder(root: base, quota: .bounded(1 << 20), quotaEntries: 20)
+        #expect(scratch.overQuota() == nil, "not made yet")
+        try scratch.make()
+        let folder = scratch.folder.path
+        // A sparse file of 1 GB takes next to nothing.
+        let sparse = open(folder + "/sparse", O_WRONLY | O_CREAT, 0o600)
+        #expect(ftruncate(sparse, 1 << 30) == 0)
+        close(sparse)
+        // A link to a big file elsewhere takes nothing here.
+        let big = base.appendingPathComponent("big").path
+        #expect(FileManager.default.createFile(atPath: big, contents: Data(repeating: 1, count: 3 << 20)))
+        try FileManager.default.createSymbolicLink(atPath: folder + "/link", withDestinationPath: big)
+        #expect(scratch.overQuota() == nil)
+        // 2 MB written under a name that is not UTF-8, in a folder.
+        try FileManager.default.createDirectory(atPath: folder + "/inner", withIntermediateDirectories: true)
+        let name = Array((folder + "/inner/").utf8CString.dropLast()) + [CChar(bitPattern: 0xFF), CChar(bitPattern: 0xFE), 0]
+        let hidden = open(name, O_WRONLY | O_CREAT, 0o600)
+        #expect(hidden >= 0)
+        let bytes = [UInt8](repeating: 7, count: 2 << 20)
+        #expect(write(hidden, bytes, bytes.count) == bytes.count)
+        close(hidden)
+        #expect(scratch.overQuota()?.contains("holds more than 1 MiB (a run may keep at most 1 MiB and 20 files there") == true, "\(scratch.overQuota() ?? "nil")")
+        unlink(name)
+        #expect(scratch.overQuota() == nil)
+        // Many files, each empty.
+        for number in 0..<25 { FileManager.default.createFile(atPath: folder + "/inner/\(number)", contents: nil) }
+        #expect(scratch.overQuota()?.contains("holds more than 20 files and folders") == true)
+        // Folders inside folders, deeper than any run needs.
+        let deep = ScratchFolder(root: base.appendingPathComponent("deep"), quota: .unbounded, quotaEntries: 1000)
+        try deep.make()
+        try FileManager.default.createDirectory(
+            atPath: deep.folder.path + String(repeating: "/d", count: Limits.scratchDepth + 2), withIntermediateDirectories: true)
+        #expect(deep.overQuota()?.contains("nested more than 64 deep") == true)
+    }
 }

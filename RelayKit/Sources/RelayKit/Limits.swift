@@ -69,6 +69,12 @@ public enum Limits {
     /// run as root): a fork bomb stops here.
     public static let processesPerTree = 512
 
+    /// The most files and folders a run may keep in its scratch folder, and how deeply its folders
+    /// may nest there (its bytes are bounded by `$RELAY_SCRATCH_QUOTA`): a script that makes
+    /// millions of empty files, or folders within folders, is stopped as one that fills the disk.
+    public static let scratchEntries = 100_000
+    public static let scratchDepth = 64
+
     /// What is wrong with `seconds` as a length of time to wait or to allow, or nil: it must be a
     /// finite number from 0 to `longestDuration`.
     public static func durationProblem(_ seconds: Double) -> String? {

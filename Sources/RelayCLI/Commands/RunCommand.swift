@@ -140,7 +140,7 @@ struct RunCommand: AsyncParsableCommand {
         journal.shown = { [secrets] in secrets.redact($0) }
         defer { if journal.hasChanges { history.prune(keeping: 100) } }
         recording?.attach(journal: journal, gate: gate)
-        let scratch = ScratchMentions(ScratchFolder())
+        let scratch = ScratchMentions(ScratchFolder.forRun())
         defer { scratch.finish() }
         let environment = RunEnvironment(
             interaction: session.interaction(interactive: interactive, questions: questions.prompts.map(\.prompt)),

@@ -33,7 +33,7 @@ struct ReplCommand: AsyncParsableCommand {
         let opener = sessionOptions.opener()
         let terminal = TerminalState()
         // One scratch folder for the session: a file one line makes there, the next finds.
-        let scratch = ScratchFolder()
+        let scratch = ScratchFolder.forRun()
         let session = ReplSession(loader: loader, journalRoot: UndoHistory.defaultRoot) { journal in
             RunEnvironment(
                 interaction: answers, output: TerminalRunOutput(json: false, terminal: terminal, secrets: gate.secrets), loader: loader, journal: journal,

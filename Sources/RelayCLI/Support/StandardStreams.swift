@@ -125,3 +125,11 @@ final class TerminalState: @unchecked Sendable {
 
     func barShown(_ shown: Bool) { lock.withLock { bar = shown } }
 }
+
+extension ScratchFolder {
+    /// A run's scratch folder, its quota from `$RELAY_SCRATCH_QUOTA` when that is set (bytes, or
+    /// `512M`, `8G`; `none`), else the default (Docs/Reliability.md, "The scratch folder").
+    static func forRun() -> ScratchFolder {
+        ScratchFolder(quota: ProcessInfo.processInfo.environment["RELAY_SCRATCH_QUOTA"].flatMap(ByteCount.setting))
+    }
+}

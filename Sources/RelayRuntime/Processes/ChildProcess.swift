@@ -316,15 +316,11 @@ final class ChildProcess: @unchecked Sendable {
     static var configuredProgramMemory: UInt64? { memoryLimit(named: "RELAY_PROGRAM_MEMORY") }
 
     private static func memoryLimit(named variable: String) -> UInt64? {
-        if let text = ProcessInfo.processInfo.environment[variable]?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
-            if text == "0" || text.lowercased() == "none" { return nil }
-            let units: [Character: UInt64] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
-            if let unit = text.last.flatMap({ units[Character($0.uppercased())] }), let number = UInt64(text.dropLast()) {
-                return number.multipliedReportingOverflow(by: unit).overflow ? nil : number * unit
-            }
-            if let bytes = UInt64(text) { return bytes }
+        switch ProcessInfo.processInfo.environment[variable].flatMap(ByteCount.setting) {
+        case .bounded(let bytes): bytes
+        case .unbounded: nil
+        case nil: ProcessInfo.processInfo.physicalMemory / 2
         }
-        return ProcessInfo.processInfo.physicalMemory / 2
     }
 }
 

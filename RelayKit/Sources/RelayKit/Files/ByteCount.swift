@@ -32,4 +32,25 @@ public enum ByteCount {
         }
         return "\(count) byte\(count == 1 ? "" : "s")"
     }
+
+    /// What a size setting (`$RELAY_PACKAGE_MEMORY`, `$RELAY_SCRATCH_QUOTA`) says.
+    public enum Setting: Sendable, Equatable {
+        /// At most this many bytes.
+        case bounded(UInt64)
+        /// `0` or `none`: no bound.
+        case unbounded
+    }
+
+    /// The setting `text` spells: bytes, or a whole number with `K`, `M` or `G` (binary: `512M` is
+    /// 512 MiB), or `0`/`none`; nil when it is none of these (or too big to count).
+    public static func setting(_ text: String) -> Setting? {
+        let text = text.trimmingCharacters(in: .whitespaces)
+        if text == "0" || text.lowercased() == "none" { return .unbounded }
+        let units: [Character: UInt64] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+        if let unit = text.last.flatMap({ units[Character($0.uppercased())] }), let number = UInt64(text.dropLast()) {
+            let (bytes, overflow) = number.multipliedReportingOverflow(by: unit)
+            return overflow ? nil : .bounded(bytes)
+        }
+        return UInt64(text).map { .bounded($0) }
+    }
 }

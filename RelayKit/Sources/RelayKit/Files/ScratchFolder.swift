@@ -9,14 +9,99 @@ public final class ScratchFolder: @unchecked Sendable {
     public let root: URL
     /// This run's own folder, inside `root`: it exists once a file was made in it, or `make` was called.
     public let folder: URL
+    /// The most the run may keep in its folder, in bytes of the disk (nil: no bound), and in
+    /// files and folders (Docs/Reliability.md, "The scratch folder").
+    public let quota: UInt64?
+    public let quotaEntries: Int
     private let lock = NSLock()
     private var made = false
 
     /// `root` is by default `$TMPDIR/relay-scratch-UID`: each user's own, so that no other user
     /// can make it, or swap a run's folder inside it for a link (Docs/Security.md, "What is free").
-    public init(root: URL = FileManager.default.temporaryDirectory.appendingPathComponent("relay-scratch-\(getuid())")) {
+    /// `quota` is the most the run may keep in it: by default 4 GiB, and no more than half the
+    /// space free where it is when the folder is made.
+    public init(
+        root: URL = FileManager.default.temporaryDirectory.appendingPathComponent("relay-scratch-\(getuid())"),
+        quota: ByteCount.Setting? = nil, quotaEntries: Int = Limits.scratchEntries
+    ) {
         self.root = root
         folder = root.appendingPathComponent("run-\(Int(Date().timeIntervalSince1970))-\(getpid())-\(UUID().uuidString.prefix(8))", isDirectory: true)
+        switch quota {
+        case .bounded(let bytes): self.quota = bytes
+        case .unbounded: self.quota = nil
+        case nil:
+            // Half of what is free, so that a run never fills the disk (or, on a tmpfs, the memory).
+            var space = statvfs()
+            let parent = FileManager.default.fileExists(atPath: root.path) ? root.path : root.deletingLastPathComponent().path
+            let free = statvfs(parent, &space) == 0 ? UInt64(space.f_bavail) &* UInt64(space.f_frsize) : UInt64.max
+            self.quota = min(4 << 30, free / 2)
+        }
+        self.quotaEntries = quotaEntries
+    }
+
+    /// What the run keeps in its folder.
+    public struct Usage: Sendable, Equatable {
+        /// Bytes of the disk its files take (a sparse file counts what it uses, not its length).
+        public var bytes: UInt64 = 0
+        /// Files, folders and links in it.
+        public var entries = 0
+        /// Whether its folders nest more deeply than `Limits.scratchDepth`.
+        public var tooDeep = false
+    }
+
+    /// What is over the quota in the run's folder now: nil when it is within it (or not made).
+    /// Links are not followed; the count stops once it is past the quota.
+    public func overQuota() -> String? {
+        guard lock.withLock({ made }) else { return nil }
+        var usage = Usage()
+        let descriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        measure(descriptor, depth: 0, into: &usage)
+        let shown = quota.map { ByteCount.text(Int64(clamping: $0), binary: true) } ?? "no bound"
+        // 100,000: the digits in threes.
+        let digits = Array(String(quotaEntries))
+        let entries = String(digits.enumerated().flatMap { $0.offset > 0 && (digits.count - $0.offset) % 3 == 0 ? [",", $0.element] : [$0.element] })
+        let bound = "a run may keep at most \(shown) and \(entries) files there; set RELAY_SCRATCH_QUOTA to allow more"
+        if let quota, usage.bytes > quota {
+            return "the run's scratch folder holds more than \(ByteCount.text(Int64(clamping: quota), binary: true)) (\(bound))"
+        }
+        if usage.entries > quotaEntries { return "the run's scratch folder holds more than \(entries) files and folders (\(bound))" }
+        if usage.tooDeep { return "the run's scratch folder has folders nested more than \(Limits.scratchDepth) deep" }
+        return nil
+    }
+
+    /// Adds what is in the folder open as `descriptor` (which it closes) to `usage`, stopping
+    /// once it is over the quota.
+    private func measure(_ descriptor: Int32, depth: Int, into usage: inout Usage) {
+        guard let directory = fdopendir(descriptor) else {
+            close(descriptor)
+            return
+        }
+        defer { closedir(directory) }
+        let folder = dirfd(directory)
+        while let entry = readdir(directory) {
+            // The name as the bytes it is (one that is not UTF-8 is counted too).
+            var status = stat()
+            let (counted, name) = withUnsafePointer(to: &entry.pointee.d_name) { bytes in
+                bytes.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: bytes.pointee)) { name in
+                    let dots = strcmp(name, ".") == 0 || strcmp(name, "..") == 0
+                    return (!dots && fstatat(folder, name, &status, AT_SYMLINK_NOFOLLOW) == 0, dots ? nil : strdup(name))
+                }
+            }
+            defer { free(name) }
+            guard counted, let name else { continue }
+            usage.entries += 1
+            usage.bytes &+= UInt64(max(0, status.st_blocks)) &* 512
+            if usage.entries > quotaEntries || usage.bytes > (quota ?? .max) { return }
+            guard (status.st_mode & S_IFMT) == S_IFDIR else { continue }
+            guard depth < Limits.scratchDepth else {
+                usage.tooDeep = true
+                return
+            }
+            let inner = openat(folder, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            if inner >= 0 { measure(inner, depth: depth + 1, into: &usage) }
+            if usage.tooDeep { return }
+        }
     }
 
     /// Makes this run's folder if it does not exist yet: a package's host, confined to it, can
