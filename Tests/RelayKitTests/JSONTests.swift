@@ -184,6 +184,38 @@ struct JSONTests {
         #expect(entries.keys.elementsEqual(["a", "b"]))
     }
 
+    @Test("object: a key given twice in a wide object, or in objects inside lists inside objects, keeps its first place and its last value")
+    func duplicateKeysWide() throws {
+        let keys = (1...20).map { "k\($0)" }
+        let members = keys.enumerated().map { "\"\($0.element)\": \($0.offset)" } + ["\"k3\": \"again\"", "\"k20\": [1, {\"x\": 1, \"x\": 2}]"]
+        let text = "[[0], {" + members.joined(separator: ", ") + "}, {\"k1\": true}, 9]"
+        guard case .list(let items) = try JSONReader.value(from: text), items.count == 4, case .dictionary(let wide) = items[1] else {
+            Issue.record("not a list of four with an object second")
+            return
+        }
+        #expect(Array(wide.keys) == keys)
+        #expect(wide["k3"] == .text("again") && wide["k2"] == .number(1))
+        #expect(wide["k20"] == .list([.number(1), .dictionary(["x": 2])]))
+        #expect(items[0] == .list([.number(0)]) && items[2] == .dictionary(["k1": .boolean(true)]) && items[3] == .number(9))
+    }
+
+    @Test("objects with the same keys share them: a list of records holds each key once; changing one record leaves the others")
+    func sharedKeys() throws {
+        guard case .list(let records) = try JSONReader.value(from: #"[{"id": 1, "name": "a"}, {"id": 2, "name": "b"}, {"name": "c", "id": 3}]"#),
+            case .dictionary(var first) = records[0], case .dictionary(let second) = records[1], case .dictionary(let third) = records[2]
+        else {
+            Issue.record("not three records")
+            return
+        }
+        let storage = { (entries: ValueDictionary) in entries.keys.elements.withUnsafeBufferPointer { $0.baseAddress } }
+        #expect(storage(first) == storage(second))
+        #expect(storage(first) != storage(third), "another order is another shape")
+        first["id"] = .number(10)
+        #expect(second == ["id": 2, "name": "b"] && first == ["id": 10, "name": "a"])
+        // Values take 32 bytes each, not the 88 of a file reference.
+        #expect(MemoryLayout<Value>.stride <= 32)
+    }
+
     @Test("text after the value is an error; whitespace is not", arguments: [("1 2", 2), ("{} {}", 3), ("null x", 5), ("\"a\"\"b\"", 3), ("[]\u{0}", 2)])
     func afterValue(text: String, offset: Int) throws {
         let error = try #require(failure(text))

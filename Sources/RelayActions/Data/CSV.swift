@@ -26,6 +26,19 @@ package enum CSV {
         in text: String, separator: Unicode.Scalar = ","
     ) throws(ReadError) -> [(line: Int, fields: [String])] {
         var records: [(line: Int, fields: [String])] = []
+        try forEachRecord(in: text, separator: separator) { line, fields in
+            records.append((line, fields))
+            return true
+        }
+        return records
+    }
+
+    /// Gives `body` each record of `text` as it is read, with the line it starts on, until it
+    /// returns false: a reader that keeps what it makes of each record, not the records too.
+    package static func forEachRecord(
+        in text: String, separator: Unicode.Scalar = ",", _ body: (_ line: Int, _ fields: [String]) -> Bool
+    ) throws(ReadError) {
+        var stopped = false
         var recordLine = 1
         enum State { case fieldStart, unquoted, quoted, quoteInQuoted }
         var state = State.fieldStart
@@ -49,7 +62,7 @@ package enum CSV {
         }
         func endRecord() {
             endField()
-            records.append((recordLine, record))
+            if !stopped, !body(recordLine, record) { stopped = true }
             record = []
         }
         /// Ends the field at a separator, or the record at a line end; false for anything else.
@@ -66,6 +79,7 @@ package enum CSV {
         }
 
         for scalar in scalars {
+            if stopped { return }
             if full {
                 throw ReadError(
                     line: line, column: column,
@@ -123,7 +137,6 @@ package enum CSV {
             // A separator before the end ends the record with an empty field; a line end already ended it.
             if !record.isEmpty { endRecord() }
         }
-        return records
     }
 
     /// `records` written as CSV: a field is quoted when it holds the separator, a quote, a line

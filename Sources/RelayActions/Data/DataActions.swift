@@ -78,11 +78,11 @@ enum DataConverters {
             try scratch(try json(of: value, pretty: true) + "\n", named: "Data.json", context)
         },
         Converter(from: .file(.json), to: .value(.dictionary), lossy: false) { value, _ in
-            let text = try text(of: value, kind: "JSON")
             let parsed: Value
             do {
-                parsed = try JSONReader.value(from: text)
-            } catch {
+                // The file's bytes are read as they are: no text is made of them first.
+                parsed = try JSONReader.value(from: try bytes(of: value, kind: "JSON"))
+            } catch let error as JSONReadError {
                 throw IntentError("cannot read the JSON: \(error)")
             }
             guard case .dictionary = parsed else { throw IntentError("the JSON file holds \(parsed.type.withArticle), not a dictionary") }
@@ -116,20 +116,25 @@ enum DataConverters {
     /// The text of a value: a file's bytes as UTF-8 (at most `largestDocument`), else its text.
     static func text(of value: Value, kind: String) throws -> String {
         guard case .file(let file) = value.oneValue else { return value.textValue }
-        let size = (try? file.attributes()[.size] as? NSNumber)?.intValue ?? 0
-        guard size <= largestDocument else {
-            throw IntentError("'\(file.name)' is \(ByteCount.text(Int64(size))); a \(kind) file is read whole, and may be at most \(ByteCount.text(Int64(largestDocument), binary: true))")
-        }
-        let bytes: [UInt8]
-        do {
-            bytes = [UInt8](try file.contents())
-        } catch {
-            throw IntentError(error.message)
-        }
+        let bytes = try bytes(of: value, kind: kind)
         if let offset = UTF8Validation.firstInvalidByte(in: bytes) {
             throw IntentError("'\(file.name)' is not UTF-8 text: byte \(offset) is not")
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The bytes of `value`, a file of `kind` read whole (at most `largestDocument`), or a text's.
+    static func bytes(of value: Value, kind: String) throws -> Data {
+        guard case .file(let file) = value.oneValue else { return Data(value.textValue.utf8) }
+        let size = (try? file.attributes()[.size] as? NSNumber)?.intValue ?? 0
+        guard size <= largestDocument else {
+            throw IntentError("'\(file.name)' is \(ByteCount.text(Int64(size))); a \(kind) file is read whole, and may be at most \(ByteCount.text(Int64(largestDocument), binary: true))")
+        }
+        do {
+            return try file.contents()
+        } catch {
+            throw IntentError(error.message)
+        }
     }
 
     /// The separator a parameter names: one character, or `tab`.
@@ -148,31 +153,39 @@ enum DataConverters {
     }
 
     /// The rows of CSV `text`: dictionaries keyed by the first record's names, or lists of fields.
+    /// Each row is made as its record is read; every row's dictionary shares the header's keys.
     static func list(fromCSV text: String, header: Bool, separator: Unicode.Scalar) throws -> Value {
-        let records: [(line: Int, fields: [String])]
+        var rows: [Value] = []
+        var template: ValueDictionary?
+        var problem: String?
         do {
-            records = try CSV.numberedRecords(in: text, separator: separator)
+            try CSV.forEachRecord(in: text, separator: separator) { line, fields in
+                guard header else {
+                    rows.append(.list(fields.map(Value.text)))
+                    return true
+                }
+                guard var row = template else {
+                    for (index, name) in fields.enumerated() {
+                        if let first = fields[..<index].firstIndex(of: name) {
+                            problem = "column \(index + 1) of the header is named '\(Excerpt.start(of: name, limit: 60))', as column \(first + 1) is; each column needs a name of its own"
+                            return false
+                        }
+                    }
+                    template = ValueDictionary(uniqueKeys: fields, values: repeatElement(Value.nothing, count: fields.count))
+                    return true
+                }
+                guard fields.count == row.count else {
+                    problem = "the record on line \(line) has \(fields.count) field\(fields.count == 1 ? "" : "s"), and the header \(row.count); give every record as many, or read it with header: false"
+                    return false
+                }
+                for (index, field) in fields.enumerated() { row.values[index] = .text(field) }
+                rows.append(.dictionary(row))
+                return true
+            }
         } catch {
             throw IntentError("cannot read the CSV at \(error)")
         }
-        guard header else { return .list(records.map { .list($0.fields.map(Value.text)) }) }
-        guard let names = records.first?.fields else { return .list([]) }
-        for (index, name) in names.enumerated() {
-            if let first = names[..<index].firstIndex(of: name) {
-                throw IntentError("column \(index + 1) of the header is named '\(Excerpt.start(of: name, limit: 60))', as column \(first + 1) is; each column needs a name of its own")
-            }
-        }
-        var rows: [Value] = []
-        rows.reserveCapacity(records.count - 1)
-        for record in records.dropFirst() {
-            guard record.fields.count == names.count else {
-                throw IntentError(
-                    "the record on line \(record.line) has \(record.fields.count) field\(record.fields.count == 1 ? "" : "s"), and the header \(names.count); give every record as many, or read it with header: false")
-            }
-            var row = ValueDictionary()
-            for (name, field) in zip(names, record.fields) { row[name] = .text(field) }
-            rows.append(.dictionary(row))
-        }
+        if let problem { throw IntentError(problem) }
         return .list(rows)
     }
 

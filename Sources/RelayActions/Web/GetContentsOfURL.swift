@@ -141,7 +141,7 @@ enum ResponseValue {
         }
         if type.conforms(to: .json) || mime?.hasSuffix("+json") == true {
             do {
-                return try JSONReader.value(from: [UInt8](body))
+                return try JSONReader.value(from: body)
             } catch {
                 // Everything needed to tell whose fault it is: the server, its answer, and where the text goes wrong.
                 throw IntentError(

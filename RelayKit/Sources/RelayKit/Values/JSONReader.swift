@@ -1,3 +1,5 @@
+import Foundation
+
 /// A JSON text that could not be read: what was wrong and where (Docs/Language.md, "Reading JSON").
 public struct JSONReadError: Error, Sendable, CustomStringConvertible {
     /// What was wrong, e.g. "expected ',' or ']' after an element, found '}'".
@@ -21,22 +23,45 @@ public struct JSONReadError: Error, Sendable, CustomStringConvertible {
 /// readers do not. The rules it follows, and what it does where the RFC leaves a choice, are in
 /// Docs/Language.md, "Reading JSON".
 public struct JSONReader {
-    private let bytes: [UInt8]
+    /// The text, valid while it is read.
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var position = 0
     private var depth = 0
     /// How many values it has read, held to `Limits.readValues`.
     private var count = 0
+    /// The elements and member values of the arrays and objects being read, innermost last: each
+    /// is copied out whole when it closes, so that it takes no more room than it needs (an array
+    /// grown by appending has room for up to twice its elements).
+    private var pending = ContiguousArray<Value>()
+    private var pendingKeys = ContiguousArray<String>()
+    /// The key lists of objects read so far, each with a dictionary of them: objects with the same
+    /// keys in the same order (the records of a list) become copies of that one, which share its
+    /// keys (and the table that finds them) and have values of their own.
+    private var shapes: [ContiguousArray<String>: ValueDictionary] = [:]
+    /// How many key lists `shapes` keeps; objects of other shapes have their own.
+    private static let shapeLimit = 1_024
     /// How deeply arrays and objects may nest.
     public static let maximumDepth = 512
 
     /// Reads the JSON text `text` as one value.
     public static func value(from text: String) throws(JSONReadError) -> Value {
-        try value(from: Array(text.utf8))
+        // Read where the text is: a copy of a file's worth of JSON is a file's worth of memory.
+        var text = text
+        return try text.withUTF8 { bytes in Result { () throws(JSONReadError) in try value(in: bytes) } }.get()
     }
 
     /// Reads the UTF-8 bytes `bytes` as one JSON value. A byte order mark at the start is skipped;
     /// bytes that are not UTF-8 are an error.
     public static func value(from bytes: [UInt8]) throws(JSONReadError) -> Value {
+        try bytes.withUnsafeBufferPointer { bytes in Result { () throws(JSONReadError) in try value(in: bytes) } }.get()
+    }
+
+    /// Reads `data`, UTF-8 bytes, as one JSON value, as `value(from:)` reads bytes.
+    public static func value(from data: Data) throws(JSONReadError) -> Value {
+        try data.withUnsafeBytes { raw in Result { () throws(JSONReadError) in try value(in: raw.bindMemory(to: UInt8.self)) } }.get()
+    }
+
+    private static func value(in bytes: UnsafeBufferPointer<UInt8>) throws(JSONReadError) -> Value {
         var reader = JSONReader(bytes: bytes)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { reader.position = 3 }
         reader.skipWhitespace()
@@ -49,7 +74,7 @@ public struct JSONReader {
         return value
     }
 
-    private init(bytes: [UInt8]) { self.bytes = bytes }
+    private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     // MARK: Values
 
@@ -84,7 +109,12 @@ public struct JSONReader {
     }
 
     private mutating func readObject() throws(JSONReadError) -> Value {
-        var dictionary = ValueDictionary()
+        // The object's values are pending from `first` on, its keys from `firstKey` (the elements
+        // of arrays around it are pending too, with no key).
+        let first = pending.count, firstKey = pendingKeys.count
+        // Keys seen in this object, once it has more than a few (finding one in a list is quicker
+        // until then); a key given twice keeps its first place and its last value.
+        var seen: [String: Int]?
         try readElements(closedBy: UInt8(ascii: "}"), of: "a member") { reader throws(JSONReadError) in
             guard reader.position < reader.bytes.count, reader.bytes[reader.position] == UInt8(ascii: "\"") else {
                 throw reader.error("expected a key in double quotes, found \(reader.found)")
@@ -96,17 +126,60 @@ public struct JSONReader {
             }
             reader.position += 1
             reader.skipWhitespace()
-            // A key given twice keeps its first place and its last value.
-            dictionary[key] = try reader.readValue()
+            let value = try reader.readValue()
+            if let earlier = reader.place(of: key, from: firstKey, seen: &seen) {
+                reader.pending[first + earlier] = value
+            } else {
+                reader.pendingKeys.append(key)
+                reader.pending.append(value)
+            }
         }
+        let keys = ContiguousArray(pendingKeys[firstKey...])
+        var dictionary: ValueDictionary
+        if var shaped = shapes[keys] ?? newShape(keys) {
+            for index in keys.indices { shaped.values[index] = pending[first + index] }
+            dictionary = shaped
+        } else {
+            dictionary = ValueDictionary(uncheckedUniqueKeys: keys, values: pending[first...])
+        }
+        pendingKeys.removeSubrange(firstKey...)
+        pending.removeSubrange(first...)
         return .dictionary(dictionary)
     }
 
-    private mutating func readArray() throws(JSONReadError) -> Value {
-        var items: [Value] = []
-        try readElements(closedBy: UInt8(ascii: "]"), of: "an element") { reader throws(JSONReadError) in
-            items.append(try reader.readValue())
+    /// A dictionary of `keys` for objects of that shape to be copies of, kept while there are
+    /// fewer than `shapeLimit`; else nil.
+    private mutating func newShape(_ keys: ContiguousArray<String>) -> ValueDictionary? {
+        guard shapes.count < Self.shapeLimit, !keys.isEmpty else { return nil }
+        let shaped = ValueDictionary(uncheckedUniqueKeys: keys, values: repeatElement(Value.nothing, count: keys.count))
+        shapes[keys] = shaped
+        return shaped
+    }
+
+    /// Where `key` is among the keys of the object whose first key is pending at `first`,
+    /// counted from that one; nil the first time it is seen.
+    private func place(of key: String, from first: Int, seen: inout [String: Int]?) -> Int? {
+        if pendingKeys.count - first < 16 {
+            for index in first..<pendingKeys.count where pendingKeys[index] == key { return index - first }
+            return nil
         }
+        if seen == nil {
+            seen = [:]
+            for index in first..<pendingKeys.count { seen?[pendingKeys[index]] = index - first }
+        }
+        if let earlier = seen?[key] { return earlier }
+        seen?[key] = pendingKeys.count - first
+        return nil
+    }
+
+    private mutating func readArray() throws(JSONReadError) -> Value {
+        let first = pending.count
+        try readElements(closedBy: UInt8(ascii: "]"), of: "an element") { reader throws(JSONReadError) in
+            let value = try reader.readValue()
+            reader.pending.append(value)
+        }
+        let items = Array(pending[first...])
+        pending.removeSubrange(first...)
         return .list(items)
     }
 

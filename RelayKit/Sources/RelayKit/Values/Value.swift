@@ -12,7 +12,9 @@ public enum Value: Sendable, Hashable {
     case boolean(Bool)
     case date(Date)
     case url(URL)
-    case file(FileReference)
+    // Boxed: a file reference is 88 bytes, and every value would be as big (a list of a million
+    // numbers took 88 MB rather than 32).
+    indirect case file(FileReference)
     case richText(RichText)
     case list([Value])
     case dictionary(ValueDictionary)
