@@ -44,7 +44,7 @@ struct DateFromParts: Intent {
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         let parts = [("year", year), ("month", month), ("day", day), ("hour", hour), ("minute", minute), ("second", second)]
         // Within bounds that keep the calendar's arithmetic exact.
-        if let (name, value) = parts.first(where: { abs($0.1) > 1_000_000 }) { throw IntentError("'\(name)' is out of range: \(value)") }
+        if let (name, value) = parts.first(where: { !(-1_000_000...1_000_000).contains($0.1) }) { throw IntentError("'\(name)' is out of range: \(value)") }
         var components = DateComponents()
         (components.year, components.month, components.day) = (year, month, day)
         (components.hour, components.minute, components.second) = (hour, minute, second)

@@ -23,9 +23,12 @@ struct CropImage: Intent {
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         try await FileLock.exclusive(image.path) {
             let (source, type) = try loadImage(image)
-            let cropWidth = width ?? (source.width - x), cropHeight = height ?? (source.height - y)
             // Compared without adding, so that no number at its limit can overflow.
-            guard x >= 0, y >= 0, cropWidth > 0, cropHeight > 0, x < source.width, y < source.height,
+            guard x >= 0, y >= 0 else {
+                throw IntentError("the crop starts at (\(x), \(y)), outside '\(image.name)': 'x' and 'y' are 0 or more")
+            }
+            let cropWidth = width ?? (source.width - x), cropHeight = height ?? (source.height - y)
+            guard cropWidth > 0, cropHeight > 0, x < source.width, y < source.height,
                 cropWidth <= source.width - x, cropHeight <= source.height - y
             else {
                 throw IntentError(
