@@ -25,7 +25,7 @@ struct CropImage: Intent {
             let (source, type) = try loadImage(image)
             // Compared without adding, so that no number at its limit can overflow.
             guard x >= 0, y >= 0 else {
-                throw IntentError("the crop starts at (\(x), \(y)), outside '\(image.name)': 'x' and 'y' are 0 or more")
+                throw IntentError("the crop at (\(x), \(y)) is not inside '\(image.name)', which is \(source.width)×\(source.height): 'x' and 'y' are 0 or more")
             }
             let cropWidth = width ?? (source.width - x), cropHeight = height ?? (source.height - y)
             guard cropWidth > 0, cropHeight > 0, x < source.width, y < source.height,
