@@ -220,6 +220,8 @@ public final class Interpreter: Sendable {
         // One optional value, nil without secrets, or before any step named one: a step of such a
         // run carries nothing more.
         var labels: SecretLabels.Step? = nil
+        /// The labels of what chose the way a control step went, in a run that follows secrets.
+        var choosing = SecretNames.none
         if !environment.secrets.isEmpty {
             if !step.allReads.secrets.isEmpty { environment.secrets.startFollowing() }
             if environment.secrets.isFollowing {
@@ -245,13 +247,21 @@ public final class Interpreter: Sendable {
             if let condition = step.condition {
                 labels?.context.formUnion(SecretLabels.read(by: [condition], in: variables))
                 if !(try await located(step) { () async throws(RuntimeError) in try await Evaluator.evaluate(condition, variables) }).isTruthy {
-                    if let labels { previousLabels = labels.input.union(labels.context) }
+                    if let labels {
+                        previousLabels = labels.input.union(labels.context)
+                        // What it would have set keeps what it held, which tells of the condition as much.
+                        Self.label(step.assignedBySkipping, with: labels.context, in: &variables)
+                    }
                     recorder?.finished(step, status: .skipped, started: started)
                     return .normal(input)
                 }
             }
             do {
                 labels?.read(step, variables: variables)
+                // Which way a control step goes tells of what chose it, whichever way it goes.
+                if let labels, !step.assignedInside.isEmpty {
+                    choosing = labels.context.union(Self.choosingLabels(of: step, input: labels.input, variables: variables))
+                }
                 // A frame of its own only when the step carries other labels than the one it is in,
                 // or may start a run that returns some.
                 if let reads {
@@ -283,6 +293,15 @@ public final class Interpreter: Sendable {
                 completion = try await handle(error, with: handler, input: input, variables: &variables)
                 status = .handled
             }
+            if let labels {
+                Self.label(step.assignedInside, with: choosing, in: &variables)
+                // Whether it failed tells of what it read, its blocks included: what its `on-error`
+                // steps set carries that, whether they ran or not.
+                if !step.assignedOnError.isEmpty {
+                    let failing = labels.step.union(labels.context).union(SecretLabels.read(step.allReads, in: variables))
+                    Self.label(step.assignedOnError, with: failing, in: &variables)
+                }
+            }
         } catch {
             recorder?.finished(step, status: Self.stopped(by: error) ? .stopped : .failed, started: started, attempts: attempts, error: error as? RuntimeError)
             throw error
@@ -310,6 +329,24 @@ public final class Interpreter: Sendable {
                 "trace: \(workflow.file.path):\(step.range.start.line): \(step.displayName) → \(output.type.name) (\(String(format: "%.3f", elapsed)) ms)")
         }
         return completion
+    }
+
+    /// Adds `labels` to those of each of `names`.
+    static func label(_ names: [String], with labels: SecretNames, in variables: inout Variables) {
+        guard !labels.isEmpty else { return }
+        for name in names { SecretLabels.add(labels, to: name, in: &variables) }
+    }
+
+    /// The labels of what a control step goes by: an `if`'s condition, a `repeat`'s count, the
+    /// list a `for-each` goes through, the value a `match` compares (its input, `input`, when it
+    /// names none).
+    static func choosingLabels(of step: PlannedStep, input: SecretNames, variables: Variables) -> SecretNames {
+        switch step.kind {
+        case .conditional(let template, _, _), .repeatCount(let template, _): SecretLabels.read(by: [template], in: variables)
+        case .forEach(let items, _, _, _): items.map { SecretLabels.read(by: [$0], in: variables) } ?? input
+        case .match(let value, _, _, _): value.map { SecretLabels.read(by: [$0], in: variables) } ?? input
+        case .action, .menu, .set, .append, .stop: .none
+        }
     }
 
     /// Whether `step` finds the labels of `previous` among the variables: a template of its

@@ -141,6 +141,27 @@ struct SecretTests {
                 "  - number: 1\n  - repeat: 1\n    input: \"${secrets.API_TOKEN}\"\n    do:\n      - count: characters\n"
                     + "      - set: { n: \"${previous}\" }\n  - text: \"${n} characters\"", "•••\n"
             ),
+            // A variable a branch on it did not set tells as much as one it set: the branch not
+            // taken, the step its `if:` skipped, the case not matched, the `on-error` not run.
+            (
+                "  - set: { flag: \"no\" }\n  - if: ${secrets.API_TOKEN matches '^z'}\n    then: [ { set: { flag: \"yes\" } } ]\n"
+                    + "  - text: \"${flag}\"", "•••\n"
+            ),
+            ("  - text: \"no\"\n    as: flag\n  - text: \"yes\"\n    as: flag\n    when: ${secrets.API_TOKEN matches '^z'}\n  - text: \"${flag}\"", "•••\n"),
+            ("  - set: { flag: \"no\" }\n  - set: { flag: \"yes\" }\n    when: ${secrets.API_TOKEN matches '^z'}\n  - text: \"${flag}\"", "•••\n"),
+            (
+                "  - set: { flag: \"no\" }\n  - match: ${secrets.API_TOKEN}\n    cases:\n      zzz: [ { set: { flag: \"yes\" } } ]\n"
+                    + "  - text: \"${flag}\"", "•••\n"
+            ),
+            (
+                "  - set: { flag: \"ok\" }\n  - split-text: { text: \"${secrets.API_TOKEN}\", by: characters }\n"
+                    + "    on-error: [ { set: { flag: \"failed\" } } ]\n  - text: \"${flag}\"", "•••\n"
+            ),
+            // A loop that runs no time, by a count made from it, leaves what it would have set, too.
+            (
+                "  - set: { flag: \"no\" }\n  - text: \"${secrets.API_TOKEN}\"\n  - count: characters\n  - calculate: \"${previous} - 22\"\n"
+                    + "  - repeat: ${previous}\n    do: [ { set: { flag: \"yes\" } } ]\n  - text: \"${flag}\"", "•••\n"
+            ),
             // What is not made from it is shown as it is.
             ("  - text: \"${secrets.API_TOKEN}\"\n    as: kept\n  - number: 41\n  - calculate: \"${previous} + 1\"", "42\n"),
         ] {

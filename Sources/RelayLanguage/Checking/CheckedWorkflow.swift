@@ -65,6 +65,21 @@ public final class PlannedStep: Sendable {
     /// Whether it reads its input: an action whose input parameter is not written in the step
     /// (Docs/Language.md, "How values flow"), or any control step (its blocks get it).
     public let readsInput: Bool
+    /// The variables its blocks' steps may set (an `as:`, a `set`, an `append`), however deep,
+    /// whichever branch runs: a condition that chose whether they ran is a flow to them both ways,
+    /// since a variable left as it was tells as much as one set.
+    public let assignedInside: [String]
+    /// What its `on-error` steps may set, so.
+    public let assignedOnError: [String]
+    /// What the step would have set had its `if:` not skipped it: its `as:`, its `set` or
+    /// `append` names, and all the above.
+    public var assignedBySkipping: [String] {
+        var names = assignedInside + assignedOnError
+        if let outputVariable { names.append(outputVariable) }
+        if case .set(let assignments) = kind { names += assignments.map(\.name.text) }
+        if case .append(let assignments) = kind { names += assignments.map(\.name.text) }
+        return names
+    }
 
     /// Variable and secret names, each once.
     public struct Reads: Sendable {
@@ -126,6 +141,21 @@ public final class PlannedStep: Sendable {
         var all = ownReads
         for block in Self.blocks(of: kind, onError: onError) { for step in block { all.add(step.allReads) } }
         allReads = all
+        func assigned(in steps: [PlannedStep]) -> Set<String> {
+            var names = Set<String>()
+            for step in steps {
+                if let name = step.outputVariable { names.insert(name) }
+                switch step.kind {
+                case .set(let assignments), .append(let assignments): names.formUnion(assignments.map(\.name.text))
+                default: break
+                }
+                names.formUnion(step.assignedInside)
+                names.formUnion(step.assignedOnError)
+            }
+            return names
+        }
+        assignedInside = assigned(in: Self.blocks(of: kind, onError: nil).flatMap { $0 }).sorted()
+        if case .steps(let handler)? = onError { assignedOnError = assigned(in: handler).sorted() } else { assignedOnError = [] }
         switch kind {
         case .action(let action):
             if let index = action.definition.parameters.firstIndex(where: \.isInput) {
