@@ -91,6 +91,9 @@ extension Interpreter {
         let labels = SecretLabels.step
         var carried = labels.isEmpty ? [] : labels.names
         for argument in arguments { if let argument { carried.formUnion(secrets.names(in: argument)) } }
+        // A package's host reads what it likes within the run's grants: it is given every file the
+        // run wrote from a secret that it could read.
+        if definition.source != nil, secrets.hasLabelledFiles { carried.formUnion(environment.gate.labelledSecretsReadable()) }
         guard !carried.isEmpty else { return try await invokeCarrying(definition, arguments, step: step, chained: chained) }
         if let package = definition.source {
             do throws(AccessDenied) {

@@ -171,7 +171,7 @@ struct SecretTests {
         }
     }
 
-    @Test("a file written from a secret is that secret's: read back, copied and read, it is shown as ••• and held to the pin")
+    @Test("a file written from a secret is that secret's: read back, copied and read, or where a program may read it, it is held to the pin")
     func throughFiles() async throws {
         let folder = try sandbox("steps:\n  - nothing\n")
         let header = "secrets: [API_TOKEN]\npermissions: { secrets: { API_TOKEN: [api.example.com] } }\nsteps:\n"
@@ -196,6 +196,29 @@ struct SecretTests {
         let sent = try await relay(["run", "w.yaml", "--allow-net=127.0.0.1"], in: folder, ["API_TOKEN": Self.token])
         #expect(sent.status == 4, "\(sent.standardOutput)\(sent.standardError)")
         #expect(sent.standardError.contains("pins it to api.example.com"), "\(sent.standardError)")
+        // A program reads what it likes in the scratch folder (its TMPDIR), or in what the run may
+        // read: started while such a file is there, it is given the secret, so its pin must name it.
+        let out = folder.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let writable = header.replacingOccurrences(of: "API_TOKEN: [api.example.com]", with: "API_TOKEN: { net: [api.example.com], write: [out] }")
+        for text in [
+            header + "  - nothing\n  - run-shell-script: 'cp \"$TMPDIR/t.txt\" out/leak.txt'\n",
+            writable + "  - save-file: { to: out/kept.txt, overwrite: true }\n  - delete-file: \"${scratch}/t.txt\"\n  - nothing\n"
+                + "  - run-shell-script: 'cp out/kept.txt out/leak.txt'\n",
+        ] {
+            let grants = ["--allow-run", "--allow-write=out"]
+            let steps = text
+            try text.write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
+            let copied = try await relay(["run", "w.yaml"] + grants, in: folder, ["API_TOKEN": Self.token])
+            #expect(copied.status == 4, "\(steps): \(copied.standardOutput)\(copied.standardError)")
+            #expect(copied.standardError.contains("refused to start sh in a step given the secret API_TOKEN"), "\(copied.standardError)")
+            #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("leak.txt").path))
+        }
+        // Once the file is gone, a program is given nothing of it.
+        try (header + "  - delete-file: \"${scratch}/t.txt\"\n  - nothing\n  - run-shell-script: 'echo ran'\n")
+            .write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
+        let after = try await relay(["run", "w.yaml", "--allow-run"], in: folder, ["API_TOKEN": Self.token])
+        #expect(after.status == 0 && after.standardOutput == "ran\n", "\(after.standardOutput)\(after.standardError)")
     }
 
     @Test("a file named from a secret is listed by undo with the secret masked, and still undone")

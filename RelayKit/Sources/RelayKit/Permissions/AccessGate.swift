@@ -260,6 +260,8 @@ public final class AccessGate: @unchecked Sendable {
             // writes or sends is held to its pins — whether it reads it, or moves or renames it
             // (a change of the file, which takes its secrets where it goes).
             if access.capability == .read || access.capability == .write { reads.add(SecretNames(secrets.names(readingFrom: access.target))) }
+            // A program reads what it likes within the run's grants: it is given every such file.
+            if access.capability == .run { reads.add(SecretNames(labelledSecretsReadable())) }
             let read = reads.all
             if !read.isEmpty { carried.formUnion(read.names) }
         }
@@ -292,6 +294,18 @@ public final class AccessGate: @unchecked Sendable {
             lock.withLock { _ = refused.insert(place) }
             throw deny(access, reason: .refused)
         }
+    }
+
+    /// The secrets of the files the run wrote from them that a program or a package's host could
+    /// read now: those still there within what the run may read (its grants, its scratch folder,
+    /// what is free), where the kernel lets it read as the run may (Docs/Security.md, "Programs").
+    public func labelledSecretsReadable() -> Set<String> {
+        var names: Set<String> = []
+        for file in secrets.existingLabelledFiles() where !file.names.isSubset(of: names) {
+            let readable = lock.withLock { coverLocked(Access(.read, file.path)) != nil }
+            if readable { names.formUnion(file.names) }
+        }
+        return names
     }
 
     /// Refuses `access` by a step that holds the secrets `carried` when one of them is pinned to

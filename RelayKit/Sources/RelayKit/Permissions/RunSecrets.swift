@@ -50,6 +50,17 @@ public final class RunSecrets: @unchecked Sendable {
         }
     }
 
+    /// The files (and folders) the run wrote from secrets that are still there, with the
+    /// secrets' names: a program or a package's host may read them without asking Relay.
+    public func existingLabelledFiles() -> [(path: String, names: Set<String>)] {
+        guard hasLabelledFiles else { return [] }
+        let files = lock.withLock { labelledFiles.map { (path: $0.key, names: $0.value) } }
+        return files.filter { file in
+            var status = stat()
+            return lstat(file.path, &status) == 0
+        }
+    }
+
     private struct Fragment {
         let text: String
         let name: String
