@@ -114,8 +114,10 @@ extension Interpreter {
     /// Tells the run's output how far a loop has got (a terminal draws a bar; others ignore it):
     /// at most ten times a second, and at the end, so a loop of 10,000 quick steps does not spend
     /// its time drawing.
+    /// A loop chosen by a secret (its list made from one, or inside a branch on one) shows none:
+    /// how far it got would tell how long its list is.
     private func reportProgress(_ progress: inout LoopProgress, done: Int, step: PlannedStep) {
-        guard progress.total > 1, let label = progress.label(done: done) else { return }
+        guard progress.total > 1, let label = progress.label(done: done), SecretLabels.context.isEmpty else { return }
         environment.output.progress(Double(done) / Double(progress.total), label: label, step: step.displayName)
     }
 

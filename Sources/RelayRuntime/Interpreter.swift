@@ -210,7 +210,7 @@ public final class Interpreter: Sendable {
         // File values look for their files again in each step (another program may have moved them).
         FileChecks.startRound()
         variables["previous"] = previous
-        let recorder = environment.recorder
+        var recorder = environment.recorder
         let started = environment.tracing || recorder != nil ? RunRecorder.now : 0
         var attempts = 1
         var status = RunRecorder.StepStatus.succeeded
@@ -229,6 +229,9 @@ public final class Interpreter: Sendable {
                 // What reads them among the variables finds them there.
                 if Self.readsPreviousLabels(step) { SecretLabels.set(flowing, on: "previous", in: &variables) }
                 labels = SecretLabels.Step(step, input: flowing)
+                // Whether a step chosen by a secret ran, and how often, would tell of the secret:
+                // it is not in the history's steps (its own `when:` is looked at below).
+                if !SecretLabels.context.isEmpty { recorder = nil }
             }
         }
         let reads = labels != nil && environment.secrets.hasLabelledFiles ? SecretCollector() : nil
@@ -246,6 +249,7 @@ public final class Interpreter: Sendable {
             }
             if let condition = step.condition {
                 labels?.context.formUnion(SecretLabels.read(by: [condition], in: variables))
+                if labels?.context.isEmpty == false { recorder = nil }
                 if !(try await located(step) { () async throws(RuntimeError) in try await Evaluator.evaluate(condition, variables) }).isTruthy {
                     if let labels {
                         previousLabels = labels.input.union(labels.context)
@@ -287,10 +291,19 @@ public final class Interpreter: Sendable {
             } catch var error as RuntimeError {
                 if error.stepName == nil { error.stepName = step.displayName }
                 // A `fail`'s message is made from what it read: from a secret, it is the secret's.
-                if let labels, !labels.step.isEmpty, Self.failsWithItsMessage(step) { error.message = RunSecrets.mask }
+                if let labels, !labels.step.isEmpty {
+                    if Self.failsWithItsMessage(step) {
+                        error.message = RunSecrets.mask
+                    } else if error.denial == nil {
+                        // What it was given may be quoted in its message, whole or cut short.
+                        error.message = await Self.masking(error.message, madeFrom: step, input: labels.input.isEmpty ? nil : input, variables: variables)
+                    }
+                }
                 // A run stopped from outside (a signal, its own time bound) is not the step's error to handle.
                 guard let handler = step.onError, !error.endsRun, !Task.isCancelled else { throw error }
-                completion = try await handle(error, with: handler, input: input, variables: &variables)
+                // The error is made from what the step read.
+                let errorLabels = labels.map { $0.step.union($0.context).union(SecretLabels.read(step.allReads, in: variables)) } ?? .none
+                completion = try await handle(error, labels: errorLabels, with: handler, input: input, variables: &variables)
                 status = .handled
             }
             if let labels {
@@ -323,7 +336,7 @@ public final class Interpreter: Sendable {
             if !outputLabels.isEmpty { environment.secrets.derive(output, from: outputLabels.names) }
         }
         recorder?.finished(step, status: status, started: started, attempts: attempts, output: output, labelled: !outputLabels.isEmpty)
-        if environment.tracing {
+        if environment.tracing, labels?.context.isEmpty ?? true {
             let elapsed = Double(RunRecorder.now - started) / 1_000_000
             environment.output.trace(
                 "trace: \(workflow.file.path):\(step.range.start.line): \(step.displayName) → \(output.type.name) (\(String(format: "%.3f", elapsed)) ms)")
@@ -455,18 +468,36 @@ public final class Interpreter: Sendable {
         return action.definition.source == nil && action.definition.capabilities.contains(.net) ? "the server" : "the action"
     }
 
+    /// Runs the `on-error` steps with `error` as `${error}`, which carries `labels`.
     private func handle(
-        _ error: RuntimeError, with handler: PlannedErrorHandling, input: Value, variables: inout Variables
+        _ error: RuntimeError, labels: SecretNames, with handler: PlannedErrorHandling, input: Value, variables: inout Variables
     ) async throws -> Completion {
         switch handler {
         case .continueRun:
             return .normal(.nothing)
         case .steps(let steps):
-            let saved = variables["error"]
+            let saved = variables["error"], savedLabels = SecretLabels.of("error", in: variables)
             variables["error"] = .text(error.message)
-            defer { variables["error"] = saved }
+            if !environment.secrets.isEmpty { SecretLabels.set(labels, on: "error", in: &variables) }
+            defer {
+                variables["error"] = saved
+                if !environment.secrets.isEmpty { SecretLabels.set(savedLabels, on: "error", in: &variables) }
+            }
             return try await run(steps, input: input, variables: &variables)
         }
+    }
+
+    /// `message`, the error of `step`, which was given values made from secrets: as it is, unless
+    /// it holds one of them — the text of a value the step's own templates made from a secret, or
+    /// of its `input` (nil when that was made from none), whole or any six characters of it in a
+    /// row (a message may cut a value short) — and then `•••` in its place, whole.
+    static func masking(_ message: String, madeFrom step: PlannedStep, input: Value?, variables: Variables) async -> String {
+        var texts: [String] = []
+        if let input { texts.append(input.textValue) }
+        for template in step.ownTemplates where !SecretLabels.read(by: [template], in: variables).isEmpty {
+            if let value = try? await Evaluator.evaluate(template, variables) { texts.append(value.textValue) }
+        }
+        return texts.contains(where: { RunSecrets.quotes($0, in: message) }) ? "its message is not shown: it holds a value made from a secret (\(RunSecrets.mask))" : message
     }
 
     private func runWithTimeout(

@@ -285,6 +285,36 @@ struct SecretTests {
         #expect(!run.standardError.contains("length \(Self.token.count)"), "\(run.standardError)")
     }
 
+    @Test("a secret rebuilt in a step's parameter is not shown by its error, in standard error, ${error} or the history")
+    func rebuiltInError() async throws {
+        let letters = (1...8).map { "${c[\($0)]}" }.joined(separator: " ")
+        let folder = try sandbox(
+            "secrets: [API_TOKEN]\nsteps:\n  - split-text: { text: \"${secrets.API_TOKEN}\", by: characters }\n    as: c\n"
+                + "  - number: \"q \(letters)\"\n    on-error: [ { show: \"${error}\" } ]\n  - number: \"q \(letters)\"\n")
+        let run = try await relay(["run", "w.yaml"], in: folder, ["API_TOKEN": Self.token])
+        #expect(run.status == 1, "\(run.standardError)")
+        // The token's first letters, spaced out as the parameter spaced them.
+        let spaced = Self.token.prefix(8).map(String.init).joined(separator: " ")
+        #expect(!run.standardOutput.contains(spaced) && run.standardOutput == "•••\n", "\(run.standardOutput)")
+        #expect(!run.standardError.contains(spaced), "\(run.standardError)")
+        #expect(run.standardError.contains("w.yaml:7:5: error: step 'number': its message is not shown: it holds a value made from a secret (•••)"), "\(run.standardError)")
+        let listed = try await relay(["runs", "--json"], in: folder)
+        #expect(!listed.standardOutput.contains(spaced), "\(listed.standardOutput)")
+    }
+
+    @Test("how often a step chosen by a secret ran is not in the history, the trace or a loop's progress")
+    func countsChosenBySecret() async throws {
+        let folder = try sandbox(
+            "secrets: [PIN]\nsteps:\n  - number: \"${secrets.PIN}\"\n    as: n\n  - repeat: ${n % 1000}\n    do:\n      - text: inside\n  - text: done\n")
+        let run = try await relay(["run", "w.yaml", "--trace"], in: folder, ["PIN": "4829173"])
+        #expect(run.status == 0 && run.standardOutput == "done\n", "\(run.standardOutput)\(run.standardError)")
+        #expect(!run.standardError.contains("trace: w.yaml:7: text"), "\(run.standardError)")
+        #expect(run.standardError.contains("trace: w.yaml:5: repeat"), "\(run.standardError)")
+        let listed = try await relay(["runs", "--json"], in: folder)
+        #expect(!listed.standardOutput.contains("173") && !listed.standardOutput.contains("w.yaml:7:9"), "\(listed.standardOutput)")
+        #expect(listed.standardOutput.contains("w.yaml:5:5"), "\(listed.standardOutput)")
+    }
+
     @Test("a pinned secret sent to another host, written to a file or handed to a program is refused with exit 4")
     func pinnedSecretStaysPinned() async throws {
         let base = await LocalHTTPServer.base()

@@ -61,6 +61,34 @@ public final class RunSecrets: @unchecked Sendable {
         }
     }
 
+    /// Whether `message` holds `text`: the whole of it, or, for a text of six characters or more,
+    /// any six of them in a row (a message may quote a value cut short). A short text counts
+    /// only standing as a word of its own. Only the first 64 KiB of `text` are looked at.
+    public static func quotes(_ text: String, in message: String) -> Bool {
+        let scalars = Array(text.unicodeScalars.prefix(65_536))
+        guard !scalars.isEmpty else { return false }
+        let said = Array(message.unicodeScalars)
+        let window = 6
+        guard scalars.count >= window else {
+            // As a word: not inside a longer run of letters and digits.
+            var start = said.startIndex
+            while start + scalars.count <= said.count {
+                if Array(said[start..<start + scalars.count]) == scalars {
+                    let before = start == 0 ? nil : said[start - 1], after = start + scalars.count < said.count ? said[start + scalars.count] : nil
+                    let joined = { (scalar: Unicode.Scalar?) in scalar.map { $0.properties.isAlphabetic || $0.properties.numericType != nil } ?? false }
+                    if !joined(before) && !joined(after) { return true }
+                }
+                start += 1
+            }
+            return false
+        }
+        guard said.count >= window else { return false }
+        var windows = Set<String>()
+        for start in 0...(scalars.count - window) { windows.insert(String(String.UnicodeScalarView(scalars[start..<start + window]))) }
+        for start in 0...(said.count - window) where windows.contains(String(String.UnicodeScalarView(said[start..<start + window]))) { return true }
+        return false
+    }
+
     private struct Fragment {
         let text: String
         let name: String
