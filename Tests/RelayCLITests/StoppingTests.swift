@@ -160,7 +160,7 @@ struct StoppingTests {
         #expect(within.standardOutput.contains("all done"))
     }
 
-    @Test("a run past its scratch folder's quota is stopped at the step under way, which on-error cannot keep going, and its folder is removed")
+    @Test("a run past its scratch folder's quota is stopped at the step under way, which on-error cannot keep going, and its folder is removed; a file removed but held open counts")
     func scratchQuota() async throws {
         let root = try folder()
         let scratchRoot = root.appendingPathComponent("tmp")
@@ -174,6 +174,14 @@ struct StoppingTests {
         #expect(stopped.status == 1, "\(stopped.standardOutput)\(stopped.standardError)")
         #expect(stopped.standardError.contains("w.yaml:2:5: error: step 'run-shell-script': the run's scratch folder holds more than 64 MiB"), "\(stopped.standardError)")
         #expect(!stopped.standardOutput.contains("finished") && !stopped.standardOutput.contains("after"))
+        // A file removed while the script holds it open takes the disk all the same.
+        try write(
+            "steps:\n  - run-shell-script: |\n      exec 3>\"$TMPDIR/hidden\"\n      rm \"$TMPDIR/hidden\"\n      head -c 80000000 /dev/zero >&3\n"
+                + "      sleep 30\n      echo finished\n", to: root)
+        let hidden = try await RelayProcess.running(["run", "w.yaml", "--allow-run"], in: root, environment: environment)
+        #expect(hidden.status == 1, "\(hidden.standardOutput)\(hidden.standardError)")
+        #expect(hidden.standardError.contains("holds more than 64 MiB"), "\(hidden.standardError)")
+        #expect(!hidden.standardOutput.contains("finished"))
         // One that fills it and ends at once is caught when the run ends.
         try write("steps:\n  - run-shell-script: head -c 80000000 /dev/zero > \"$TMPDIR/all\"\n", to: root)
         let ended = try await RelayProcess.running(["run", "w.yaml", "--allow-run"], in: root, environment: environment)

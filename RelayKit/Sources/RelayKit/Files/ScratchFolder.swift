@@ -51,9 +51,11 @@ public final class ScratchFolder: @unchecked Sendable {
 
     /// What is over the quota in the run's folder now: nil when it is within it (or not made).
     /// Links are not followed; the count stops once it is past the quota.
-    public func overQuota() -> String? {
+    /// `held` is what files removed from it but still open take (`ChildProcess.bytesHeldRemoved`).
+    public func overQuota(held: UInt64 = 0) -> String? {
         guard lock.withLock({ made }) else { return nil }
         var usage = Usage()
+        usage.bytes = held
         let descriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         measure(descriptor, depth: 0, into: &usage)
