@@ -53,6 +53,21 @@ struct ArchiveTests {
         await expectFailure("- read-file: c.txt\n- make-archive: out/all.\(format)", in: root, "already exists; set overwrite: true")
     }
 
+    @Test("an archive made in the scratch folder is there after the step, made again over itself too")
+    func inScratch() async throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        for overwrite in ["false", "true"] {
+            let made = try await run(
+                "- read-file: c.txt\n- make-archive: { to: \"${scratch}/z.zip\", overwrite: \(overwrite) }\n- make-archive: { to: \"${scratch}/z.zip\", overwrite: true }",
+                in: root)
+            let file = try made.fileValue()
+            #expect(file.name == "z.zip" && FileManager.default.fileExists(atPath: file.path), "\(file.path)")
+            let others = try FileManager.default.contentsOfDirectory(atPath: (file.path as NSString).deletingLastPathComponent)
+            #expect(others == ["z.zip"], "\(others)")
+        }
+    }
+
     @Test("entries that leave the folder, links, bombs, damage and repeats are refused, and nothing is left")
     func hostile() async throws {
         let root = try folder()

@@ -50,7 +50,8 @@ struct MakeArchive: Intent {
         }
         // Made whole in the scratch folder, then copied into place as one undoable change.
         let made: String
-        do { made = try context.scratchFolder.path(forNewFile: to.name) } catch { throw IntentError(error.message) }
+        // A name of its own: the archive may be asked for in the scratch folder itself.
+        do { made = try context.scratchFolder.path(forNewFile: "making \(UUID().uuidString) \(to.name)") } catch { throw IntentError(error.message) }
         let list = entries
         try await BlockingWork.run { stop in try Archive.write(list, format: format, to: made, stop: stop) }
         let path = try FileDestination.path(for: to, named: to.name, asFolder: false)
