@@ -36,5 +36,7 @@ struct TerminalTextTests {
         #expect(TerminalText.visible("invoice\u{202E}fdp.exe\u{2066}\u{200F}") == "invoice<U+202E>fdp.exe<U+2066><U+200F>")
         #expect(TerminalText.visible("one\ntwo") == "one\u{240A}two")
         #expect(TerminalText.visible("one\ntwo", keepingLineBreaks: true) == "one\ntwo")
+        // Line and paragraph separators break a line on some terminals: a question could be split.
+        #expect(TerminalText.visible("allow\u{2028}read\u{2029}x\u{85}") == "allow<U+2028>read<U+2029>x\u{FFFD}")
     }
 }
