@@ -40,6 +40,20 @@ struct HTMLReaderTests {
         #expect(again == document, "\(html)")
     }
 
+    @Test("elements nested past what libxml2 reads (256) are an error that says so, not text lost without a word")
+    func deepElements() throws {
+        let read = try HTMLReader.richText(from: String(repeating: "<div>", count: 200) + "hello")
+        #expect(read.plainText.contains("hello"))
+        do {
+            let lost = try HTMLReader.richText(from: String(repeating: "<div>", count: 300) + "hello")
+            Issue.record("300 nested divs read as '\(lost.plainText)'")
+        } catch {
+            #expect("\(error)".contains("more than 256 levels deep"), "\(error)")
+        }
+        // The next reading starts afresh.
+        #expect(try HTMLReader.richText(from: "<p>after</p>").plainText.contains("after"))
+    }
+
     @Test("quotes and lists nest at most 100 levels deep, as in Markdown: deeper is an error that says so")
     func deepNesting() throws {
         for (open, element) in [("<ol><li>x", "list"), ("<blockquote>x", "quote")] {

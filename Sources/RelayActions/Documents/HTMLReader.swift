@@ -10,16 +10,22 @@ package enum HTMLReader {
         let xml = try LibXML2.shared()
         let options = Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue)
         let bytes = Array(html.utf8)
+        xml.resetLastError()
         let parsed = bytes.withUnsafeBufferPointer { buffer in
             buffer.baseAddress?.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
                 xml.readMemory($0, Int32(buffer.count), nil, "UTF-8", options)
             }
         }
+        // libxml2 stops reading elements nested past 256 levels, and says so only here: the rest
+        // of the text would be lost without a word.
+        let tooDeep = xml.lastError().flatMap { $0.pointee.message }.map { String(cString: $0).contains("Excessive depth") } ?? false
         guard let document = parsed ?? nil else { throw IntentError("cannot parse the HTML") }
         defer { xml.freeDocument(document) }
         guard let root = xml.rootElement(document) else { return RichText(blocks: []) }
         var builder = Builder(depth: 0)
+        // Quotes and lists past their own bound say so first.
         try builder.blocks(in: root)
+        if tooDeep { throw IntentError("the HTML nests elements more than 256 levels deep, past what it can be read to") }
         return RichText(blocks: RichText.pruned(builder.finish()))
     }
 
@@ -276,6 +282,8 @@ private struct LibXML2: @unchecked Sendable {
     typealias Content = @convention(c) (UnsafePointer<xmlNode>?) -> UnsafeMutablePointer<UInt8>?
     typealias Free = @convention(c) (UnsafeMutableRawPointer?) -> Void
     typealias FreeFunctionLocation = @convention(c) () -> UnsafeMutablePointer<Free?>?
+    typealias LastError = @convention(c) () -> UnsafePointer<xmlError>?
+    typealias ResetLastError = @convention(c) () -> Void
 
     let readMemory: ReadMemory
     let freeDocument: FreeDocument
@@ -283,6 +291,8 @@ private struct LibXML2: @unchecked Sendable {
     let property: Property
     let content: Content
     let free: Free
+    let lastError: LastError
+    let resetLastError: ResetLastError
 
     private static let library = SharedObject(
         names: ["libxml2.so.2", "libxml2.so", "libxml2.2.dylib", "/opt/homebrew/opt/libxml2/lib/libxml2.dylib"],
@@ -300,7 +310,9 @@ private struct LibXML2: @unchecked Sendable {
             rootElement: try library.function("xmlDocGetRootElement", as: RootElement.self),
             property: try library.function("xmlGetProp", as: Property.self),
             content: try library.function("xmlNodeGetContent", as: Content.self),
-            free: try freeFunction())
+            free: try freeFunction(),
+            lastError: try library.function("xmlGetLastError", as: LastError.self),
+            resetLastError: try library.function("xmlResetLastError", as: ResetLastError.self))
         loaded = functions
         return functions
     }
