@@ -84,8 +84,12 @@ struct AdjustDate: Intent {
         guard add != nil || subtract != nil else { throw IntentError("give 'add' or 'subtract', e.g. add: 3 days") }
         var result = date
         let calendar = Calendar.current
-        if let add, let next = calendar.date(byAdding: try DurationText.parse(add), to: result) { result = next }
-        if let subtract, let next = calendar.date(byAdding: try DurationText.parse(subtract).negated, to: result) {
+        for (text, sign) in [(add, 1), (subtract, -1)] {
+            guard let text else { continue }
+            let duration = try DurationText.parse(text)
+            guard let next = calendar.date(byAdding: sign > 0 ? duration : duration.negated, to: result) else {
+                throw IntentError("\(sign > 0 ? "adding" : "subtracting") '\(text)' leaves the dates the calendar can count")
+            }
             result = next
         }
         return .value(.date(result))

@@ -19,14 +19,22 @@ public enum DurationText {
         var components = DateComponents()
         for pair in stride(from: 0, to: words.count, by: 2) {
             guard let amount = Int(words[pair]), let unit = units[words[pair + 1].lowercased()] else { throw invalid(text) }
-            if unit == .weekOfYear {
-                components.day = (components.day ?? 0) + amount * 7
-            } else {
-                components.setValue((components.value(for: unit) ?? 0) + amount, for: unit)
+            // Each part, and each unit's sum, within a billion: the calendar's sums stay exact, and
+            // no number at its limit overflows (Int.max is also the calendar's "no value").
+            let component: Calendar.Component = unit == .weekOfYear ? .day : unit
+            let count = unit == .weekOfYear ? amount.multipliedReportingOverflow(by: 7) : (partialValue: amount, overflow: false)
+            let total = (components.value(for: component) ?? 0).addingReportingOverflow(count.partialValue)
+            let sum = total.partialValue
+            guard !count.overflow, !total.overflow, (-largest...largest).contains(sum) else {
+                throw IntentError("'\(text)' is too long a duration: at most \(largest) of a unit")
             }
+            components.setValue(sum, for: component)
         }
         return components
     }
+
+    /// The most of one unit a duration may have.
+    private static let largest = 1_000_000_000
 
     private static func invalid(_ text: String) -> IntentError {
         IntentError("'\(text)' is not a duration; write N UNIT, e.g. '3 days' (units: seconds, minutes, hours, days, weeks, months, years)")
