@@ -178,6 +178,12 @@ public struct JSONReader {
             let value = try reader.readValue()
             reader.pending.append(value)
         }
+        // Alone among the pending values (the outermost array, or one such as {"items": [...]}),
+        // its elements are taken as they are, not copied: a copy of a big list would hold two.
+        if first == 0 {
+            defer { pending = [] }
+            return .list(Array(pending))
+        }
         let items = Array(pending[first...])
         pending.removeSubrange(first...)
         return .list(items)
