@@ -182,6 +182,19 @@ struct StoppingTests {
         #expect(hidden.status == 1, "\(hidden.standardOutput)\(hidden.standardError)")
         #expect(hidden.standardError.contains("holds more than 64 MiB"), "\(hidden.standardError)")
         #expect(!hidden.standardOutput.contains("finished"))
+        // A file of the scratch folder written over or deleted again and again is not kept in the
+        // undo journal, where the quota would not see it.
+        let state = root.appendingPathComponent("state")
+        try write(
+            "steps:\n  - set: { s: \"0123456789abcdef\" }\n  - repeat: 20\n    do: [ { set: { s: \"${s}${s}\" } } ]\n  - repeat: 6\n    do:\n"
+                + "      - text: \"${s}\"\n      - save-file: { to: \"${scratch}/f.txt\", overwrite: true }\n      - delete-file: ${previous}\n", to: root)
+        let churned = try await RelayProcess.running(
+            ["run", "w.yaml"], in: root, environment: environment.merging(["XDG_STATE_HOME": state.path]) { $1 })
+        #expect(churned.status == 0, "\(churned.standardError)")
+        let kept = (FileManager.default.enumerator(atPath: state.path)?.allObjects as? [String] ?? []).reduce(0) { total, name in
+            total + (((try? FileManager.default.attributesOfItem(atPath: state.appendingPathComponent(name).path))?[.size] as? Int) ?? 0)
+        }
+        #expect(kept < 8 << 20, "the state folder holds \(kept) bytes")
         // One that fills it and ends at once is caught when the run ends.
         try write("steps:\n  - run-shell-script: head -c 80000000 /dev/zero > \"$TMPDIR/all\"\n", to: root)
         let ended = try await RelayProcess.running(["run", "w.yaml", "--allow-run"], in: root, environment: environment)

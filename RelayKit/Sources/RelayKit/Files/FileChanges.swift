@@ -13,6 +13,14 @@ public struct FileChanges: Sendable {
         self.gate = gate
     }
 
+    /// The journal a change of `path` is recorded in: none for a file in the run's own scratch
+    /// folder, which is removed after the run and never undone — its old bytes kept in the
+    /// journal would be disk the scratch folder's quota does not see.
+    private func journal(for path: String) -> UndoJournal? {
+        if let gate, gate.isRunsOwn(path) { return nil }
+        return journal
+    }
+
     /// Asks the gate for each access, before anything changes.
     private func authorize(_ accesses: Access...) async throws(FileOperationError) {
         guard let gate else { return }
@@ -207,7 +215,7 @@ public struct FileChanges: Sendable {
         if lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
             throw FileOperationError("'\(Excerpt.start(of: path))' is a folder; it is not replaced")
         }
-        guard let journal else {
+        guard let journal = journal(for: path) else {
             try AtomicFile.removeWithoutLinks(path)
             return
         }
@@ -253,7 +261,7 @@ public struct FileChanges: Sendable {
         try await onOwnThread { stop throws(FileOperationError) in
             defer { FileGeneration.advance() }
             guard AtomicFile.entryExists(path) else { throw FileOperationError("no such file: '\(Excerpt.start(of: path))'") }
-            guard let journal else {
+            guard let journal = journal(for: path) else {
                 var info = stat()
                 if withoutLinks, lstat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR {
                     try AtomicFile.removeWithoutLinks(path)
@@ -285,6 +293,7 @@ public struct FileChanges: Sendable {
     ) throws(FileOperationError) {
         let path = withoutLinks ? requestedPath : try AtomicFile.target(of: requestedPath)
         if let source, let journal { try journal.claim(path, from: source) }
+        let journal = journal(for: path)
         guard !refusing || !AtomicFile.entryExists(requestedPath) else { throw FileOperationError(Overwrite.refusal(requestedPath)) }
         let before = FileIdentity(path: path)
         let existed = before != nil || FileManager.default.fileExists(atPath: path)

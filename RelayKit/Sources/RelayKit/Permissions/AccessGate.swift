@@ -338,6 +338,9 @@ public final class AccessGate: @unchecked Sendable {
         }
     }
 
+    /// Whether `path` is where the run keeps its own files (the scratch folder).
+    public func isRunsOwn(_ path: String) -> Bool { isRelaysOwn(Access(.write, path)) }
+
     /// Whether `access` writes where the run keeps its own files (the scratch folder), which a
     /// dry run writes as a real run does: nothing of the person's changes.
     private func isRelaysOwn(_ access: Access) -> Bool {
