@@ -117,6 +117,9 @@ public enum SecretLabels {
         guard !reads.isEmpty else { return .none }
         var labels = reads.secretNames
         for key in reads.labelKeys { labels.formUnion(SecretNames(variables[key])) }
+        if let secrets = AccessGate.running?.secrets, secrets.hasLabelledFiles {
+            for name in reads.variables { labels.formUnion(filesLabels(of: variables[name], in: secrets)) }
+        }
         return labels
     }
 
@@ -124,12 +127,28 @@ public enum SecretLabels {
     /// input), and the secrets they name.
     static func read(by templates: [Template], in variables: Variables) -> SecretNames {
         var labels = SecretNames.none
+        let secrets = AccessGate.running?.secrets
         for template in templates {
             for reference in template.secretReferences { labels.formUnion(SecretNames([reference.name])) }
             for reference in template.variableReferences where reference.name != "secrets" {
                 labels.formUnion(of(reference.name, in: variables))
+                if let secrets, secrets.hasLabelledFiles { labels.formUnion(filesLabels(of: variables[reference.name], in: secrets)) }
             }
         }
         return labels
+    }
+
+    /// The secrets of the files `value` names (a file, or the files of a list) that the run wrote
+    /// from secrets since: a file variable set before its file was written from a secret reads
+    /// that file's size, dates and bytes now (Docs/Runs.md, "Secrets follow what is made from them").
+    static func filesLabels(of value: Value?, in secrets: RunSecrets) -> SecretNames {
+        switch value {
+        case .file(let file)?: return SecretNames(secrets.names(readingFrom: file.path))
+        case .list(let items)?:
+            var labels = SecretNames.none
+            for case .file(let file) in items.prefix(10_000) { labels.formUnion(SecretNames(secrets.names(readingFrom: file.path))) }
+            return labels
+        default: return .none
+        }
     }
 }

@@ -162,6 +162,17 @@ struct SecretTests {
                 "  - set: { flag: \"no\" }\n  - text: \"${secrets.API_TOKEN}\"\n  - count: characters\n  - calculate: \"${previous} - 22\"\n"
                     + "  - repeat: ${previous}\n    do: [ { set: { flag: \"yes\" } } ]\n  - text: \"${flag}\"", "•••\n"
             ),
+            // A file variable set before its file was written from the secret, or deleted in a
+            // branch on it, reads the file as it is now: its size tells of the secret.
+            (
+                "  - text: public\n  - save-file: { to: \"${scratch}/p.txt\", overwrite: true }\n    as: pf\n  - text: \"${secrets.API_TOKEN}\"\n"
+                    + "  - save-file: { to: \"${scratch}/p.txt\", overwrite: true }\n  - nothing\n  - text: \"${pf.size}\"", "•••\n"
+            ),
+            (
+                "  - text: public\n  - save-file: { to: \"${scratch}/p.txt\", overwrite: true }\n    as: pf\n"
+                    + "  - if: ${secrets.API_TOKEN matches '^t'}\n    then: [ { delete-file: \"${pf}\" } ]\n"
+                    + "  - text: \"${pf.size}\"\n    on-error: [ { text: gone } ]", "•••\n"
+            ),
             // What is not made from it is shown as it is.
             ("  - text: \"${secrets.API_TOKEN}\"\n    as: kept\n  - number: 41\n  - calculate: \"${previous} + 1\"", "42\n"),
         ] {
