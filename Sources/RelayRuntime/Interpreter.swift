@@ -333,7 +333,13 @@ public final class Interpreter: Sendable {
             previousLabels = outputLabels
             if let name = step.outputVariable { SecretLabels.set(outputLabels, on: name, in: &variables) }
             // Its text is the secrets' too, wherever it is shown (a message, the history).
-            if !outputLabels.isEmpty { environment.secrets.derive(output, from: outputLabels.names) }
+            if !outputLabels.isEmpty {
+                environment.secrets.derive(output, from: outputLabels.names)
+                // A file it made in the scratch folder (a PDF, an archive, a conversion) is theirs.
+                for path in Self.scratchFiles(in: output, scratch: environment.scratchFolder.folder.path) {
+                    environment.secrets.noteWritten(path, names: outputLabels.names)
+                }
+            }
         }
         recorder?.finished(step, status: status, started: started, attempts: attempts, output: output, labelled: !outputLabels.isEmpty)
         if environment.tracing, labels?.context.isEmpty ?? true {
@@ -342,6 +348,15 @@ public final class Interpreter: Sendable {
                 "trace: \(workflow.file.path):\(step.range.start.line): \(step.displayName) → \(output.type.name) (\(String(format: "%.3f", elapsed)) ms)")
         }
         return completion
+    }
+
+    /// The paths of the files in `value` (looking into lists) that are in the scratch folder `scratch`.
+    static func scratchFiles(in value: Value, scratch: String) -> [String] {
+        switch value {
+        case .file(let file): file.path.hasPrefix(scratch + "/") ? [file.path] : []
+        case .list(let items): items.prefix(10_000).flatMap { scratchFiles(in: $0, scratch: scratch) }
+        default: []
+        }
     }
 
     /// Adds `labels` to those of each of `names`.

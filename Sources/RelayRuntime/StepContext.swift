@@ -106,6 +106,15 @@ struct StepContext: IntentContext {
         }
         let confinement = program.reachesDesktop
             ? nil : ProgramSandbox.confinement(executable: executable, granted: interpreter.environment.gate.confinement)
+        defer {
+            // A program given a secret may have written it anywhere it may write: what is read
+            // from there later carries the secret (Docs/Runs.md, "Secrets follow what is made from them").
+            let carried = RunSecrets.carried.union(RunSecrets.stepReads?.all.names ?? [])
+            if !carried.isEmpty {
+                let secrets = interpreter.environment.secrets
+                for place in [scratch.folder.path] + (confinement?.write.sorted() ?? []) { secrets.noteWritten(place, names: carried) }
+            }
+        }
         return try await ProgramRunner.run(
             executable: executable, program, confinement: confinement,
             environment: ProgramSandbox.environment(scratch: scratch.folder.path, reachesDesktop: program.reachesDesktop))

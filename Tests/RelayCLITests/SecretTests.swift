@@ -225,6 +225,21 @@ struct SecretTests {
             #expect(copied.standardError.contains("refused to start sh in a step given the secret API_TOKEN"), "\(copied.standardError)")
             #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("leak.txt").path))
         }
+        // A file a step made from it in the scratch folder (a conversion, a PDF), or whatever a
+        // program given it may have written there, is the secret's too: an unpinned program is refused.
+        let runsSh = header.replacingOccurrences(of: "API_TOKEN: [api.example.com]", with: "API_TOKEN: { net: [api.example.com], run: [sh] }")
+        for text in [
+            "secrets: [API_TOKEN]\npermissions: { secrets: { API_TOKEN: { net: [api.example.com], run: [sh] } } }\nsteps:\n"
+                + "  - text: \"${secrets.API_TOKEN}\"\n  - convert: html\n  - nothing\n  - run-shell-script: { script: 'cat \"$TMPDIR\"/*.html', shell: bash }\n",
+            runsSh + "  - nothing\n  - run-shell-script: { script: 'cp \"$TMPDIR/t.txt\" \"$TMPDIR/copy.txt\"', shell: sh }\n"
+                + "  - delete-file: \"${scratch}/t.txt\"\n  - nothing\n  - run-shell-script: { script: 'cat \"$TMPDIR/copy.txt\"', shell: bash }\n",
+        ] {
+            try text.write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
+            let run = try await relay(["run", "w.yaml", "--allow-run"], in: folder, ["API_TOKEN": Self.token])
+            #expect(run.status == 4, "\(text): \(run.standardOutput)\(run.standardError)")
+            #expect(run.standardError.contains("refused to start bash in a step given the secret API_TOKEN"), "\(run.standardError)")
+            expectNoLeak(run.standardOutput + run.standardError, "the run")
+        }
         // Once the file is gone, a program is given nothing of it.
         try (header + "  - delete-file: \"${scratch}/t.txt\"\n  - nothing\n  - run-shell-script: 'echo ran'\n")
             .write(to: folder.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
