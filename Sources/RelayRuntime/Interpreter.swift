@@ -466,8 +466,10 @@ public final class Interpreter: Sendable {
                 let wait = retry.wait(after: attempt, asked: error.retryAfter)
                 if environment.tracing {
                     let asked = error.retryAfter == nil ? "" : " (as \(Self.asker(of: step)) asked)"
+                    // A step given a value made from a secret says no more here than in its error.
+                    let message = SecretLabels.step.isEmpty ? error.message : await Self.masking(error.message, madeFrom: step, input: input, variables: variables)
                     environment.output.trace(
-                        "trace: \(workflow.file.path):\(step.range.start.line): \(step.displayName) attempt \(attempt) of \(retry.times + 1) failed: \(error.message); trying again in \(NumberFormatting.text(wait)) s\(asked)")
+                        "trace: \(workflow.file.path):\(step.range.start.line): \(step.displayName) attempt \(attempt) of \(retry.times + 1) failed: \(message); trying again in \(NumberFormatting.text(wait)) s\(asked)")
                 }
                 // The wait is cancellable: a signal or the run's time bound ends it.
                 try await Task.sleep(for: Limits.duration(seconds: wait))
