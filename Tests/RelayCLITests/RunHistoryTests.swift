@@ -78,6 +78,10 @@ struct RunHistoryTests {
         let last = try await relay(["runs", "show", "last"], in: folder)
         #expect(last.status == 0, "\(last.standardError)")
         #expect(last.standardOutput.hasPrefix("run \(id + 1): "), "\(last.standardOutput)")
+        // With its steps, as a run named by its number has them.
+        #expect(last.standardOutput.contains("w.yaml:"), "\(last.standardOutput)")
+        let lastJSON = try await relay(["runs", "show", "last", "--json"], in: folder)
+        #expect(lastJSON.standardOutput.contains("\"place\""), "\(lastJSON.standardOutput)")
         #expect(try await relay(["runs", "rerun", "last"], in: folder).standardOutput == first.standardOutput)
 
         // Once the file has changed, a rerun says so.

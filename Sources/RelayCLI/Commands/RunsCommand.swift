@@ -173,7 +173,7 @@ struct RunsCommand: AsyncParsableCommand {
     static func find(_ reference: RunID) throws -> RunHistory.Run {
         guard let history = openHistory() else { throw ExitStatus.runtimeError.exitCode }
         guard case .number(let id) = reference else {
-            guard let newest = try reading({ try history.runs(matching: RunHistory.Filter(limit: 1)).first }) else {
+            guard let newest = try reading({ try history.runs(matching: RunHistory.Filter(limit: 1), withSteps: true).first }) else {
                 StandardStreams.writeError("error: there is no run in the history yet\n")
                 throw ExitStatus.runtimeError.exitCode
             }
