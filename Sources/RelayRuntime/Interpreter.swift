@@ -228,10 +228,11 @@ public final class Interpreter: Sendable {
                 let flowing = previousLabels ?? SecretLabels.of("previous", in: variables)
                 // What reads them among the variables finds them there.
                 if Self.readsPreviousLabels(step) { SecretLabels.set(flowing, on: "previous", in: &variables) }
-                labels = SecretLabels.Step(step, input: flowing)
+                let following = SecretLabels.Step(step, input: flowing)
+                labels = following
                 // Whether a step chosen by a secret ran, and how often, would tell of the secret:
                 // it is not in the history's steps (its own `when:` is looked at below).
-                if !SecretLabels.context.isEmpty { recorder = nil }
+                if !following.context.isEmpty { recorder = nil }
             }
         }
         let reads = labels != nil && environment.secrets.hasLabelledFiles ? SecretCollector() : nil

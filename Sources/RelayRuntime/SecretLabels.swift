@@ -117,7 +117,7 @@ public enum SecretLabels {
         guard !reads.isEmpty else { return .none }
         var labels = reads.secretNames
         for key in reads.labelKeys { labels.formUnion(SecretNames(variables[key])) }
-        if let secrets = AccessGate.running?.secrets, secrets.hasLabelledFiles {
+        if RunSecrets.anyLabelledFiles, let secrets = AccessGate.running?.secrets, secrets.hasLabelledFiles {
             for name in reads.variables { labels.formUnion(filesLabels(of: variables[name], in: secrets)) }
         }
         return labels
@@ -127,7 +127,7 @@ public enum SecretLabels {
     /// input), and the secrets they name.
     static func read(by templates: [Template], in variables: Variables) -> SecretNames {
         var labels = SecretNames.none
-        let secrets = AccessGate.running?.secrets
+        let secrets = RunSecrets.anyLabelledFiles ? AccessGate.running?.secrets : nil
         for template in templates {
             for reference in template.secretReferences { labels.formUnion(SecretNames([reference.name])) }
             for reference in template.variableReferences where reference.name != "secrets" {

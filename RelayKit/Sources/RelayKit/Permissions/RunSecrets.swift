@@ -23,6 +23,10 @@ public final class RunSecrets: @unchecked Sendable {
     /// Whether the run has written a file from a secret. Read without the lock, like `isEmpty`.
     public private(set) var hasLabelledFiles = false
 
+    /// Whether any run of this process has: until one has, a step need not look for the run's
+    /// secrets to ask (a look at a task-local value costs every step).
+    nonisolated(unsafe) public private(set) static var anyLabelledFiles = false
+
     /// Notes that `path` was written by a step holding `names`: what is read from it later is
     /// made from them.
     public func noteWritten(_ path: String, names: Set<String>) {
@@ -31,6 +35,7 @@ public final class RunSecrets: @unchecked Sendable {
         lock.withLock {
             labelledFiles[resolved, default: []].formUnion(names)
             hasLabelledFiles = true
+            Self.anyLabelledFiles = true
         }
         startFollowing()
     }
