@@ -159,11 +159,24 @@ public final class Interpreter: Sendable {
         var previous = input
         // The workflow's own steps are numbered, for a run stopped from outside to say where.
         let numbered = callStack.count == 1 && steps.count == workflow.steps.count && steps.first === workflow.steps.first
+        // What chose whether an earlier step stopped the run: the steps after it run only when it
+        // did not, so they are chosen by it too.
+        var stopChoosing = SecretNames.none
         for (index, step) in steps.enumerated() {
             let completion: Completion
             do {
-                completion = try await run(
-                    step, previous: previous, previousLabels: &flowing, variables: &variables, topLevelNumber: numbered ? index + 1 : nil)
+                if stopChoosing.isEmpty || stopChoosing.isSubset(of: SecretLabels.context) {
+                    completion = try await run(
+                        step, previous: previous, previousLabels: &flowing, variables: &variables, topLevelNumber: numbered ? index + 1 : nil)
+                } else {
+                    completion = try await SecretLabels.choosing(by: stopChoosing) {
+                        try await run(
+                            step, previous: previous, previousLabels: &flowing, variables: &variables, topLevelNumber: numbered ? index + 1 : nil)
+                    }
+                }
+                if step.mayStop, environment.secrets.isFollowing {
+                    stopChoosing.formUnion(SecretLabels.read(step.allReads, in: variables).union(SecretLabels.context))
+                }
             } catch var error as RuntimeError {
                 // "nothing has no property 'id'": say which step gave the nothing.
                 if previous.isNothing, index > 0, error.message.hasPrefix("nothing ") {
@@ -295,9 +308,20 @@ public final class Interpreter: Sendable {
                 if let labels, !labels.step.isEmpty {
                     if Self.failsWithItsMessage(step) {
                         error.message = RunSecrets.mask
-                    } else if error.denial == nil {
-                        // What it was given may be quoted in its message, whole or cut short.
-                        error.message = await Self.masking(error.message, madeFrom: step, input: labels.input.isEmpty ? nil : input, variables: variables)
+                    } else if var denial = error.denial {
+                        // What it would have touched, when made from what it was given, is not named.
+                        let texts = await Self.labelledTexts(of: step, input: labels.input.isEmpty ? nil : input, variables: variables)
+                        if Self.masking(error.message, texts) != error.message {
+                            denial.hidesTarget = true
+                            error.denial = denial
+                            error.message = denial.description
+                        }
+                        error.notes = error.notes.map { Self.masking($0, texts) == $0 ? $0 : "note: \(RunSecrets.mask)" }
+                    } else {
+                        // What it was given may be quoted in its message or its notes, whole or cut short.
+                        let texts = await Self.labelledTexts(of: step, input: labels.input.isEmpty ? nil : input, variables: variables)
+                        error.message = Self.masking(error.message, texts)
+                        error.notes = error.notes.map { Self.masking($0, texts) == $0 ? $0 : "note: \(RunSecrets.mask)" }
                     }
                 }
                 // A run stopped from outside (a signal, its own time bound) is not the step's error to handle.
@@ -501,7 +525,9 @@ public final class Interpreter: Sendable {
                 variables["error"] = saved
                 if !environment.secrets.isEmpty { SecretLabels.set(savedLabels, on: "error", in: &variables) }
             }
-            return try await run(steps, input: input, variables: &variables)
+            // Whether they run tells of what the failing step read: they are chosen by it.
+            guard !labels.isEmpty, !labels.isSubset(of: SecretLabels.context) else { return try await run(steps, input: input, variables: &variables) }
+            return try await SecretLabels.choosing(by: labels) { try await run(steps, input: input, variables: &variables) }
         }
     }
 
@@ -510,12 +536,23 @@ public final class Interpreter: Sendable {
     /// of its `input` (nil when that was made from none), whole or any six characters of it in a
     /// row (a message may cut a value short) — and then `•••` in its place, whole.
     static func masking(_ message: String, madeFrom step: PlannedStep, input: Value?, variables: Variables) async -> String {
+        masking(message, await labelledTexts(of: step, input: input, variables: variables))
+    }
+
+    /// `message` as it is, unless it quotes one of `texts` (RunSecrets.quotes): then a line saying so.
+    static func masking(_ message: String, _ texts: [String]) -> String {
+        texts.contains(where: { RunSecrets.quotes($0, in: message) }) ? "its message is not shown: it holds a value made from a secret (\(RunSecrets.mask))" : message
+    }
+
+    /// The texts of what `step`'s own templates made from secrets, and of its `input` (nil when
+    /// that was made from none).
+    static func labelledTexts(of step: PlannedStep, input: Value?, variables: Variables) async -> [String] {
         var texts: [String] = []
         if let input { texts.append(input.textValue) }
         for template in step.ownTemplates where !SecretLabels.read(by: [template], in: variables).isEmpty {
             if let value = try? await Evaluator.evaluate(template, variables) { texts.append(value.textValue) }
         }
-        return texts.contains(where: { RunSecrets.quotes($0, in: message) }) ? "its message is not shown: it holds a value made from a secret (\(RunSecrets.mask))" : message
+        return texts
     }
 
     private func runWithTimeout(

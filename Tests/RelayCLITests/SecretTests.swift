@@ -329,6 +329,37 @@ struct SecretTests {
         #expect(!listed.standardOutput.contains(spaced), "\(listed.standardOutput)")
     }
 
+    @Test("on-error steps and the steps after a stop are chosen by what chose them; a denial or a note does not name what was made from a secret")
+    func chosenByFailureOrStop() async throws {
+        let base = await LocalHTTPServer.base()
+        let header = "secrets: [API_TOKEN]\npermissions: { net: [127.0.0.1], write: [out], secrets: { API_TOKEN: [api.example.com] } }\nsteps:\n"
+        // Whether the on-error steps run, or the steps after a stop, tells of the condition.
+        for steps in [
+            "  - if: ${secrets.API_TOKEN matches '^t'}\n    then: [ { fail: x } ]\n    on-error: [ { get-contents-of-url: \"\(base)/echo\" } ]\n",
+            "  - if: ${secrets.API_TOKEN matches '^z'}\n    then: [ { stop } ]\n  - get-contents-of-url: \"\(base)/echo\"\n",
+        ] {
+            let folder = try sandbox(header + steps)
+            let run = try await relay(["run", "w.yaml", "--allow-net=127.0.0.1", "--allow-write=out"], in: folder, ["API_TOKEN": Self.token])
+            #expect(run.status == 4, "\(steps): \(run.standardOutput)\(run.standardError)")
+            #expect(run.standardError.contains("refused to connect to 127.0.0.1"), "\(run.standardError)")
+        }
+        // A path made of its letters, refused; a short piece of it quoted in a note.
+        let letters = (1...12).map { "${c[\($0)]}" }
+        let split = "  - split-text: { text: \"${secrets.API_TOKEN}\", by: characters }\n    as: c\n"
+        for steps in [
+            split + "  - create-folder: \"out/\(letters[0..<4].joined())/\(letters[4..<8].joined())/\(letters[8..<12].joined())\"\n",
+            split + "  - text: \"\(letters[0..<4].joined())\"\n  - format-date: x\n",
+        ] {
+            let folder = try sandbox(header + steps)
+            let run = try await relay(["run", "w.yaml", "--allow-write=out", "--allow-net=127.0.0.1"], in: folder, ["API_TOKEN": Self.token])
+            #expect(run.status != 0, "\(run.standardError)")
+            #expect(run.standardError.contains("step '"), "\(run.standardError)")
+            #expect(!run.standardError.contains(String(Self.token.prefix(4))), "\(steps): \(run.standardError)")
+            let shown = try await relay(["runs", "show", "last"], in: folder)
+            #expect(!shown.standardOutput.contains(String(Self.token.prefix(4))), "\(shown.standardOutput)")
+        }
+    }
+
     @Test("what a program given a secret writes to standard error is not in its step's error, in whatever form")
     func programErrorsHidden() async throws {
         let folder = try sandbox(

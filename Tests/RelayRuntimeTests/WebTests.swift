@@ -116,7 +116,7 @@ struct WebTests {
         let slow = await fetchFailure("- url: \(base)/slow\n- get-contents-of-url:\n  timeout: 0.5")
         #expect(slow?.message.contains("timed out after 0.5 seconds") == true, "\(slow?.message ?? "")")
         let closed = await fetchFailure("- url: http://127.0.0.1:9/\n- get-contents-of-url:\n  timeout: 5")
-        #expect(closed?.message.contains("failed:") == true)
+        #expect(closed?.message.contains("failed:") == true, "\(closed?.message ?? "")")
         let scheme = await fetchFailure("- url: ftp://example.com/x\n- get-contents-of-url")
         #expect(scheme?.message.contains("takes an http or https URL") == true)
     }

@@ -71,6 +71,9 @@ public final class PlannedStep: Sendable {
     public let assignedInside: [String]
     /// What its `on-error` steps may set, so.
     public let assignedOnError: [String]
+    /// Whether it is a `stop`, or holds one in its blocks: whether the steps after it run then
+    /// tells of what chose the way it went.
+    public let mayStop: Bool
     /// What the step would have set had its `if:` not skipped it: its `as:`, its `set` or
     /// `append` names, and all the above.
     public var assignedBySkipping: [String] {
@@ -156,6 +159,7 @@ public final class PlannedStep: Sendable {
         }
         assignedInside = assigned(in: Self.blocks(of: kind, onError: nil).flatMap { $0 }).sorted()
         if case .steps(let handler)? = onError { assignedOnError = assigned(in: handler).sorted() } else { assignedOnError = [] }
+        if case .stop = kind { mayStop = true } else { mayStop = Self.blocks(of: kind, onError: onError).contains { $0.contains(where: \.mayStop) } }
         switch kind {
         case .action(let action):
             if let index = action.definition.parameters.firstIndex(where: \.isInput) {

@@ -33,6 +33,9 @@ public struct AccessDenied: Error, Sendable, CustomStringConvertible {
     /// Whether the flag it suggests grants the need's place (its folder; Docs/Security.md, "Asking
     /// once") rather than the need itself: for a need found only at run time.
     public var suggestsPlace = true
+    /// Whether what it names (the file, the folder, the host, the URL) is made from a secret: then
+    /// it is shown as `•••`, in the flag it suggests too.
+    public var hidesTarget = false
 
     public init(access: Access, reason: Reason) {
         self.access = access
@@ -53,6 +56,16 @@ public struct AccessDenied: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
+        guard hidesTarget else { return plainDescription }
+        var text = plainDescription
+        for target in Set([access.target, access.shownTarget, access.place.target, access.place.shownTarget]).sorted(by: { $0.count > $1.count })
+        where !target.isEmpty {
+            text = text.replacingOccurrences(of: target, with: RunSecrets.mask)
+        }
+        return text
+    }
+
+    private var plainDescription: String {
         if case .secretPinned(let name, let places) = reason {
             let pinned = places.isEmpty ? "to no host" : "to \(places.joined(separator: ", "))"
             return "refused to \(access.phrase) in a step given the secret \(name): the workflow's 'permissions:' pins it \(pinned), "
