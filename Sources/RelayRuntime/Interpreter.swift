@@ -277,7 +277,7 @@ public final class Interpreter: Sendable {
             do {
                 labels?.read(step, variables: variables)
                 // Which way a control step goes tells of what chose it, whichever way it goes.
-                if let labels, !step.assignedInside.isEmpty {
+                if let labels, Self.choosesBlocks(step) {
                     choosing = labels.context.union(Self.choosingLabels(of: step, input: labels.input, variables: variables))
                 }
                 // A frame of its own only when the step carries other labels than the one it is in,
@@ -306,7 +306,30 @@ public final class Interpreter: Sendable {
                 if error.stepName == nil { error.stepName = step.displayName }
                 // A `fail`'s message is made from what it read: from a secret, it is the secret's.
                 if let labels, !labels.step.isEmpty {
-                    if Self.failsWithItsMessage(step) {
+                    if !choosing.isEmpty, !choosing.isSubset(of: labels.frame.context), error.range != step.range {
+                        // A step inside failed, one this step chose by a secret: which one, and what it
+                        // says, would tell of it. The error is this step's (a denial still ends the run).
+                        if var denial = error.denial {
+                            denial.hidesTarget = true
+                            error.denial = denial
+                            error.message = "a step it chose by a secret was refused: " + denial.description
+                        } else {
+                            error.message = "a step it chose by a secret failed; what it says is not shown (\(RunSecrets.mask))"
+                        }
+                        error.stepName = step.displayName
+                        error.range = step.range
+                        error.notes = []
+                    } else if !labels.context.isEmpty {
+                        // Chosen by a secret: that it ran at all tells of it, and so would its words.
+                        if var denial = error.denial {
+                            denial.hidesTarget = true
+                            error.denial = denial
+                            error.message = denial.description
+                        } else {
+                            error.message = "its message is not shown: the step was chosen by a secret (\(RunSecrets.mask))"
+                        }
+                        error.notes = []
+                    } else if Self.failsWithItsMessage(step) {
                         error.message = RunSecrets.mask
                     } else if var denial = error.denial {
                         // What it would have touched, when made from what it was given, is not named.
@@ -381,6 +404,14 @@ public final class Interpreter: Sendable {
         case .file(let file): file.path.hasPrefix(scratch + "/") ? [file.path] : []
         case .list(let items): items.prefix(10_000).flatMap { scratchFiles(in: $0, scratch: scratch) }
         default: []
+        }
+    }
+
+    /// Whether `step` is a control step that chooses which of its blocks run, or how often.
+    static func choosesBlocks(_ step: PlannedStep) -> Bool {
+        switch step.kind {
+        case .conditional, .repeatCount, .forEach, .match, .menu: true
+        case .action, .set, .append, .stop: false
         }
     }
 

@@ -20,6 +20,21 @@ public typealias SecretSource = @Sendable (_ names: [String]) async -> [String: 
 public enum SecretBinding {
     /// Adds `workflow`'s secrets to `secrets`; the problems, each at the place that names the
     /// secret: one not set, one that cannot be read, one whose value is written in the file.
+    /// Pins the secrets `workflow`'s `permissions:` pins, that are not pinned yet (the REPL's
+    /// `:load` too, which runs a workflow's steps in the session).
+    public static func pin(_ workflow: CheckedWorkflow, into secrets: RunSecrets) {
+        // Folders as `permissions:` entries are read: from the workflow's folder, `~` at home.
+        let folder = URL(fileURLWithPath: workflow.file.path).deletingLastPathComponent()
+        for pin in workflow.secretPins where secrets.pins(of: pin.name.text) == nil {
+            secrets.pin(
+                pin.name.text,
+                to: RunSecrets.Pin(
+                    hosts: pin.hosts.map(\.text),
+                    folders: pin.folders.map { ResolvedPath.resolve(FileReference(path: $0.text, relativeTo: folder).path) },
+                    programs: pin.programs.map(\.text)))
+        }
+    }
+
     public static func bind(_ workflow: CheckedWorkflow, into secrets: RunSecrets, from source: SecretSource) async -> [Diagnostic] {
         guard !workflow.secrets.isEmpty else { return [] }
         let wanted = workflow.secrets.map(\.text).filter { secrets.value(of: $0) == nil }
@@ -36,16 +51,7 @@ public enum SecretBinding {
                 diagnostics.append(.error("the secret '\(name.text)' cannot be read: \(why)", at: name.range))
             }
         }
-        // Folders as `permissions:` entries are read: from the workflow's folder, `~` at home.
-        let folder = URL(fileURLWithPath: workflow.file.path).deletingLastPathComponent()
-        for pin in workflow.secretPins where secrets.pins(of: pin.name.text) == nil {
-            secrets.pin(
-                pin.name.text,
-                to: RunSecrets.Pin(
-                    hosts: pin.hosts.map(\.text),
-                    folders: pin.folders.map { ResolvedPath.resolve(FileReference(path: $0.text, relativeTo: folder).path) },
-                    programs: pin.programs.map(\.text)))
-        }
+        pin(workflow, into: secrets)
         // A value written in the file is no secret: it is in the file for anyone who reads it.
         let text = workflow.file.text
         for name in workflow.secrets {

@@ -341,7 +341,22 @@ struct SecretTests {
             let folder = try sandbox(header + steps)
             let run = try await relay(["run", "w.yaml", "--allow-net=127.0.0.1", "--allow-write=out"], in: folder, ["API_TOKEN": Self.token])
             #expect(run.status == 4, "\(steps): \(run.standardOutput)\(run.standardError)")
-            #expect(run.standardError.contains("refused to connect to 127.0.0.1"), "\(run.standardError)")
+            // Chosen by the secret, the step does not say where it would have gone, either.
+            #expect(run.standardError.contains("refused to connect to ••• in a step given the secret API_TOKEN"), "\(run.standardError)")
+        }
+        // A value made before, shown or quoted by a step a branch on it chose: which one is shown
+        // tells of it, so none is.
+        for steps in [
+            "  - text: visible-text\n    as: p\n  - if: ${secrets.API_TOKEN matches '^t'}\n    then: [ { number: \"${p}\" } ]\n",
+            "  - text: visible-text\n    as: p\n  - if: ${secrets.API_TOKEN matches '^t'}\n    then: [ { notify: \"${p}\" } ]\n",
+        ] {
+            let folder = try sandbox(header + steps)
+            let run = try await relay(["run", "w.yaml", "--allow-net=127.0.0.1", "--allow-write=out"], in: folder, ["API_TOKEN": Self.token])
+            #expect(!run.standardError.contains("visible-text"), "\(steps): \(run.standardError)")
+            // The history's errors neither (the first step's own output is its own).
+            let shown = try await relay(["runs", "show", "last", "--json"], in: folder)
+            let errors = shown.standardOutput.split(separator: "\n").filter { $0.contains("\"error") }
+            #expect(!errors.contains { $0.contains("visible-text") }, "\(errors)")
         }
         // A path made of its letters, refused; a short piece of it quoted in a note.
         let letters = (1...12).map { "${c[\($0)]}" }
@@ -547,6 +562,16 @@ struct SecretTests {
         #expect(saved.hasPrefix("secrets: [API_TOKEN]\nsteps:\n"), "\(saved)")
         let again = try await relay(["run", "saved.yaml"], in: folder, ["API_TOKEN": Self.token])
         #expect(again.standardOutput == "•••\n", "\(again.standardOutput)\(again.standardError)")
+        // :load holds the session to the loaded workflow's pins, and :type of a value made from the
+        // secret says •••.
+        let base = await LocalHTTPServer.base()
+        try ("secrets: [API_TOKEN]\npermissions: { net: [127.0.0.1], secrets: { API_TOKEN: [api.example.com] } }\nsteps:\n"
+            + "  - text: \"${secrets.API_TOKEN}\"\n  - count: characters\n  - get-contents-of-url: \"\(base)/echo?n=${previous}\"\n")
+            .write(to: folder.appendingPathComponent("pinned.yaml"), atomically: true, encoding: .utf8)
+        let loaded = try await relay(
+            ["repl", "--allow-net=127.0.0.1"], in: folder, input: ":secret API_TOKEN\n:load pinned.yaml\n:type\n", ["API_TOKEN": Self.token])
+        #expect(loaded.standardError.contains("in a step given the secret API_TOKEN"), "\(loaded.standardError)")
+        #expect(!loaded.standardOutput.contains("a number") && !loaded.standardOutput.contains("/echo"), "\(loaded.standardOutput)")
     }
 
     @Test("a notification shows a secret as •••, and a step asking a question that holds one runs with its answer")
@@ -565,7 +590,8 @@ struct SecretTests {
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         let run = try await relay(["run", "w.yaml", "--allow-run", "--answer", "answer=ok"], in: folder, ["API_TOKEN": Self.token, "PATH": empty.path])
         #expect(run.status == 0, "\(run.standardError)")
-        #expect(run.standardError.contains("Relay: token •••"), "\(run.standardError)")
+        // Given the secret, the notification says nothing of its own: which text it shows would tell.
+        #expect(run.standardError.contains("•••: •••"), "\(run.standardError)")
         expectNoLeak(run.standardOutput + run.standardError, "the run")
     }
 

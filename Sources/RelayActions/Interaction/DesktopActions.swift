@@ -100,8 +100,10 @@ struct Notify: Intent {
     @Parameter(summary: "Its title.") var title: String = "Relay"
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
-        // A notification is shown: the run's secrets in it are masked, as in any output.
-        let (title, body) = (RunSecrets.masked(title), RunSecrets.masked(body))
+        // A notification is shown: the run's secrets in it are masked, as in any output; a step
+        // given one, or chosen by one, shows `•••` whole (which text it shows would tell of it).
+        let carried = !RunSecrets.carried.isEmpty
+        let (title, body) = carried ? (RunSecrets.mask, RunSecrets.mask) : (RunSecrets.masked(title), RunSecrets.masked(body))
         if ProgramRun.find("notify-send") != nil {
             _ = try await DesktopPrograms.start("notify-send", ["--app-name=Relay", "--", title, body], job: "show the notification", context)
         } else if ProgramRun.find("osascript") != nil {

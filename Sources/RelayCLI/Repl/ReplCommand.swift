@@ -168,7 +168,8 @@ struct Repl {
             }
             StandardStreams.writeOutput(
                 secrets.redact(names.isEmpty ? "no variables yet\n" : names.map { "\($0) = \(described($0))" }.joined(separator: "\n") + "\n"))
-        case "type": StandardStreams.writeOutput("\(session.previous.type.withArticle)\n")
+        // The type of a value made from a secret would tell which way a branch on it went.
+        case "type": StandardStreams.writeOutput(session.previousIsLabelled ? RunSecrets.mask + "\n" : "\(session.previous.type.withArticle)\n")
         case "reset":
             session.reset()
             StandardStreams.writeOutput("session cleared\n")
@@ -228,6 +229,10 @@ struct Repl {
         } catch {
             StandardStreams.writeError("error: :load: \(error.message)\n")
             return
+        }
+        // The workflow's pins hold in the session from now on, as in a run of it.
+        if let workflow = session.loader.load(SourceFile(path: FileReference(path: path).path, text: text)).workflow {
+            SecretBinding.pin(workflow, into: secrets)
         }
         for entry in ReplEntries.steps(ofWorkflow: text) {
             await evaluate(entry)
