@@ -38,7 +38,9 @@ enum ScratchQuota {
     /// Throws the run's error when `folder` is over its quota. The folder is measured on a thread
     /// of its own: a folder of many files takes a while.
     private static func check(_ folder: ScratchFolder, position: RunPosition) async throws {
-        guard let problem = try await BlockingWork.run({ _ in folder.overQuota(held: ChildProcess.bytesHeldRemoved(in: folder.folder.path)) })
+        // Most runs never make the folder: nothing to measure, and no thread asked to.
+        guard folder.isMade else { return }
+        guard let problem = try await BlockingWork.run({ _ in folder.overQuota(held: { ChildProcess.bytesHeldRemoved(in: folder.folder.path) }) })
         else { return }
         let step = position.current
         var error = RuntimeError(problem, step: step?.name, at: step?.range)

@@ -300,12 +300,15 @@ final class ChildProcess: @unchecked Sendable {
         #if os(Linux)
             let roots = liveLock.withLock { Set(live.keys) }
             guard !roots.isEmpty else { return 0 }
-            // Every process whose parent is one of them, however deep.
-            var children: [pid_t: [pid_t]] = [:]
-            for (pid, fields) in processFields() { if let parent = pid_t(fields[1]) { children[parent, default: []].append(pid) } }
+            // Every process whose parent is one of them, however deep: from each process's own list
+            // of children (its threads' `children` files), not a look at every process there is.
             var tree: [pid_t] = Array(roots), index = 0
             while index < tree.count, tree.count < 100_000 {
-                tree += children[tree[index]] ?? []
+                let tasks = "/proc/\(tree[index])/task"
+                for thread in (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? [] {
+                    guard let listed = try? String(contentsOfFile: "\(tasks)/\(thread)/children", encoding: .utf8) else { continue }
+                    tree += listed.split(separator: " ").compactMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+                }
                 index += 1
             }
             var seen = Set<String>(), bytes: UInt64 = 0

@@ -51,11 +51,12 @@ public final class ScratchFolder: @unchecked Sendable {
 
     /// What is over the quota in the run's folder now: nil when it is within it (or not made).
     /// Links are not followed; the count stops once it is past the quota.
-    /// `held` is what files removed from it but still open take (`ChildProcess.bytesHeldRemoved`).
-    public func overQuota(held: UInt64 = 0) -> String? {
+    /// `held` tells what files removed from it but still open take (`ChildProcess.bytesHeldRemoved`),
+    /// asked only once the folder is there.
+    public func overQuota(held: () -> UInt64 = { 0 }) -> String? {
         guard lock.withLock({ made }) else { return nil }
         var usage = Usage()
-        usage.bytes = held
+        usage.bytes = held()
         let descriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         measure(descriptor, depth: 0, into: &usage)
@@ -118,6 +119,9 @@ public final class ScratchFolder: @unchecked Sendable {
     public func isMentioned(in text: String) -> Bool {
         text.contains(folder.path)
     }
+
+    /// Whether this run's folder has been made.
+    public var isMade: Bool { lock.withLock { made } }
 
     /// Removes this run's folder and what is in it, when it was made: at the end of a run that
     /// printed no path in it (Docs/Security.md, "What is free").
