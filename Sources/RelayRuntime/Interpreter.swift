@@ -106,7 +106,14 @@ public final class Interpreter: Sendable {
                     "the workflow declares output \(declared.type.name), but it gave nothing: \(why)", at: declared.range,
                     notes: ["note: a workflow that declares 'output: \(declared.type.name)' must end with a step that gives \(declared.type.withArticle)"])
             }
-            return try await converted(output, to: declared.type, declaredAt: declared.range, as: "output", relativeTo: baseDirectory)
+            do {
+                return try await converted(output, to: declared.type, declaredAt: declared.range, as: "output", relativeTo: baseDirectory)
+            } catch var error as RuntimeError where !SecretLabels.of("previous", in: state).isEmpty {
+                // An output made from a secret is not quoted by the error that it is not what was declared.
+                error.message = Self.masking(error.message, [output.textValue])
+                error.notes = error.notes.map { Self.masking($0, [output.textValue]) == $0 ? $0 : "note: \(RunSecrets.mask)" }
+                throw error
+            }
         }
         return output
     }
@@ -350,7 +357,9 @@ public final class Interpreter: Sendable {
                 // A run stopped from outside (a signal, its own time bound) is not the step's error to handle.
                 guard let handler = step.onError, !error.endsRun, !Task.isCancelled else { throw error }
                 // The error is made from what the step read.
-                let errorLabels = labels.map { $0.step.union($0.context).union(SecretLabels.read(step.allReads, in: variables)) } ?? .none
+                let errorLabels = labels.map {
+                    $0.step.union($0.context).union(SecretLabels.read(step.allReads, in: variables)).union($0.returned?.all ?? .none)
+                } ?? .none
                 completion = try await handle(error, labels: errorLabels, with: handler, input: input, variables: &variables)
                 status = .handled
             }

@@ -375,6 +375,17 @@ struct SecretTests {
         }
     }
 
+    @Test("a workflow's declared output that a value made from a secret is not: the error does not quote it, however short")
+    func outputNotQuoted() async throws {
+        let folder = try sandbox(
+            "secrets: [API_TOKEN]\noutput: number\nsteps:\n  - split-text: { text: \"${secrets.API_TOKEN}\", by: characters }\n"
+                + "  - get-item: { from: 1, to: 4 }\n  - combine-text: \"\"\n")
+        let run = try await relay(["run", "w.yaml"], in: folder, ["API_TOKEN": Self.token])
+        #expect(run.status == 1, "\(run.standardError)")
+        #expect(run.standardError.contains("its message is not shown"), "\(run.standardError)")
+        #expect(!run.standardError.contains(String(Self.token.prefix(4))), "\(run.standardError)")
+    }
+
     @Test("what a program given a secret writes to standard error is not in its step's error, in whatever form")
     func programErrorsHidden() async throws {
         let folder = try sandbox(
