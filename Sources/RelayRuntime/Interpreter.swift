@@ -393,9 +393,8 @@ public final class Interpreter: Sendable {
             if !outputLabels.isEmpty {
                 environment.secrets.derive(output, from: outputLabels.names)
                 // A file it made in the scratch folder (a PDF, an archive, a conversion) is theirs.
-                for path in Self.scratchFiles(in: output, scratch: environment.scratchFolder.folder.path) {
-                    environment.secrets.noteWritten(path, names: outputLabels.names)
-                }
+                let scratch = environment.scratchFolder.folder.path + "/"
+                for path in Self.files(in: output) where path.hasPrefix(scratch) { environment.secrets.noteWritten(path, names: outputLabels.names) }
             }
         }
         recorder?.finished(step, status: status, started: started, attempts: attempts, output: output, labelled: !outputLabels.isEmpty)
@@ -407,11 +406,11 @@ public final class Interpreter: Sendable {
         return completion
     }
 
-    /// The paths of the files in `value` (looking into lists) that are in the scratch folder `scratch`.
-    static func scratchFiles(in value: Value, scratch: String) -> [String] {
+    /// The paths of the files in `value`, looking into lists.
+    static func files(in value: Value) -> [String] {
         switch value {
-        case .file(let file): file.path.hasPrefix(scratch + "/") ? [file.path] : []
-        case .list(let items): items.prefix(10_000).flatMap { scratchFiles(in: $0, scratch: scratch) }
+        case .file(let file): [file.path]
+        case .list(let items): items.flatMap(files)
         default: []
         }
     }

@@ -120,21 +120,12 @@ struct StepContext: IntentContext {
             environment: ProgramSandbox.environment(scratch: scratch.folder.path, reachesDesktop: program.reachesDesktop))
     }
 
-    /// The paths of the files in `value`, looking into lists.
-    private static func files(in value: Value) -> [String] {
-        switch value {
-        case .file(let file): [file.path]
-        case .list(let items): items.flatMap(files)
-        default: []
-        }
-    }
-
     /// Asked for by name, as `convert` and `get-text` do: through the run's conversions. A path
     /// made a file tells what is there (its size, dates and type): that is reading it.
     func convert(_ value: Value, to representation: Representation) async throws -> Value {
         let converted = try await interpreter.conversions.convert(value, to: ConversionTarget(representation), in: self)
-        let given = Set(Self.files(in: value))
-        for path in Self.files(in: converted) where !given.contains(path) && !path.hasPrefix(scratchFolder.folder.path + "/") {
+        let given = Set(Interpreter.files(in: value))
+        for path in Interpreter.files(in: converted) where !given.contains(path) && !path.hasPrefix(scratchFolder.folder.path + "/") {
             try await authorize(.read(path))
         }
         return converted
