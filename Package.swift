@@ -101,7 +101,7 @@ let package = Package(
         .testTarget(
             name: "RelayRuntimeTests", dependencies: ["RelayRuntime", "RelayLanguage", "RelayActions", "CGraphics", "CLazyLibraries"],
             exclude: ["Fixtures"], swiftSettings: systemHeaderFlags),
-        .testTarget(name: "RelayCLITests", dependencies: ["RelayCLI", .product(name: "RelayKit", package: "RelayKit")], swiftSettings: systemHeaderFlags),
+        .testTarget(name: "RelayCLITests", dependencies: ["RelayCLI", "RelayLanguage", "RelayRuntime", .product(name: "RelayKit", package: "RelayKit")], swiftSettings: systemHeaderFlags),
         .testTarget(name: "RelayFuzzingTests", dependencies: ["RelayFuzzing"], swiftSettings: systemHeaderFlags),
     ],
     swiftLanguageModes: [.v6]

@@ -21,10 +21,11 @@ extension Interpreter {
         var results: [Value] = []
         // Grown as results come: a huge count must not reserve memory up front.
         results.reserveCapacity(min(Int(count), 1024))
+        let choice = StopChoice()
         for index in 0..<Int(count) {
             try Task.checkCancellation()
             variables["index"] = .number(Double(index + 1))
-            switch try await run(body, input: input, inputLabels: inputLabels, leavesLabels: false, variables: &variables) {
+            switch try await run(body, input: input, inputLabels: inputLabels, leavesLabels: false, stopChoice: choice, variables: &variables) {
             case .normal(let output):
                 if !output.isNothing { results.append(output) }
                 if let problem = Value.itemsProblem(results.count, of: "the list of a 'repeat'") {
@@ -61,15 +62,16 @@ extension Interpreter {
         var results: [Value] = []
         results.reserveCapacity(items.count)
         var progress = LoopProgress(total: items.count)
+        let choice = StopChoice()
         for (index, item) in items.enumerated() {
             try Task.checkCancellation()
             variables[variable] = item
             variables["index"] = .number(Double(index + 1))
-            switch try await run(body, input: item, inputLabels: itemLabels, leavesLabels: false, variables: &variables) {
+            switch try await run(body, input: item, inputLabels: itemLabels, leavesLabels: false, stopChoice: choice, variables: &variables) {
             case .normal(let output): if !output.isNothing { results.append(output) }
             case .stopped(let output): return .stopped(output)
             }
-            reportProgress(&progress, done: index + 1, step: step)
+            reportProgress(&progress, done: index + 1, step: step, choice: choice)
         }
         return .normal(.list(results))
     }
@@ -85,6 +87,7 @@ extension Interpreter {
             var next = 0
             var done = 0
             var progress = LoopProgress(total: items.count)
+            let choice = StopChoice()
             func startNext() {
                 let index = next
                 next += 1
@@ -92,7 +95,10 @@ extension Interpreter {
                 copy[variable] = items[index]
                 copy["index"] = .number(Double(index + 1))
                 group.addTask {
-                    (index, try await self.run(body, input: items[index], inputLabels: itemLabels, leavesLabels: false, variables: &copy))
+                    (
+                        index,
+                        try await self.run(body, input: items[index], inputLabels: itemLabels, leavesLabels: false, stopChoice: choice, variables: &copy)
+                    )
                 }
             }
             while next < min(width, items.count) { startNext() }
@@ -104,7 +110,7 @@ extension Interpreter {
                     return .stopped(output)
                 }
                 done += 1
-                reportProgress(&progress, done: done, step: step)
+                reportProgress(&progress, done: done, step: step, choice: choice)
                 if next < items.count { startNext() }
             }
             return .normal(.list(outputs.compactMap { $0 }.filter { !$0.isNothing }))
@@ -115,9 +121,10 @@ extension Interpreter {
     /// at most ten times a second, and at the end, so a loop of 10,000 quick steps does not spend
     /// its time drawing.
     /// A loop chosen by a secret (its list made from one, or inside a branch on one) shows none:
-    /// how far it got would tell how long its list is.
-    private func reportProgress(_ progress: inout LoopProgress, done: Int, step: PlannedStep) {
-        guard progress.total > 1, let label = progress.label(done: done), SecretLabels.context.isEmpty else { return }
+    /// how far it got would tell how long its list is. Nor does one whose iterations may have
+    /// been stopped by a step chosen by a secret (`choice`): how far it got would tell where.
+    private func reportProgress(_ progress: inout LoopProgress, done: Int, step: PlannedStep, choice: StopChoice) {
+        guard progress.total > 1, SecretLabels.context.isEmpty, choice.labels.isEmpty, let label = progress.label(done: done) else { return }
         environment.output.progress(Double(done) / Double(progress.total), label: label, step: step.displayName)
     }
 
@@ -152,5 +159,20 @@ struct LoopProgress {
         let seconds = Double(now &- started) / 1e9
         let rate = seconds > 0.5 ? ", \(Int(Double(done) / seconds).formatted()) a second" : ""
         return "\(done.formatted()) of \(total.formatted())\(rate)"
+    }
+}
+
+/// The secrets that chose whether a step stopped the run, as a run of steps goes on: the steps
+/// after it run only because it did not stop, so they are chosen by them too. Shared by a loop's
+/// iterations, parallel ones included.
+final class StopChoice: @unchecked Sendable {
+    private let lock = NSLock()
+    private var chosen = SecretNames.none
+
+    var labels: SecretNames { lock.withLock { chosen } }
+
+    func add(_ labels: SecretNames) {
+        guard !labels.isEmpty else { return }
+        lock.withLock { chosen.formUnion(labels) }
     }
 }

@@ -110,8 +110,9 @@ public final class Interpreter: Sendable {
                 return try await converted(output, to: declared.type, declaredAt: declared.range, as: "output", relativeTo: baseDirectory)
             } catch var error as RuntimeError where !SecretLabels.of("previous", in: state).isEmpty {
                 // An output made from a secret is not quoted by the error that it is not what was declared.
-                error.message = Self.masking(error.message, [output.textValue])
-                error.notes = error.notes.map { Self.masking($0, [output.textValue]) == $0 ? $0 : "note: \(RunSecrets.mask)" }
+                let texts = Self.quotableTexts(of: output)
+                error.message = Self.masking(error.message, texts)
+                error.notes = error.notes.map { Self.masking($0, texts) == $0 ? $0 : "note: \(RunSecrets.mask)" }
                 throw error
             }
         }
@@ -158,8 +159,12 @@ public final class Interpreter: Sendable {
     /// variables, where a step finds them only when it reads them there (`readsPreviousLabels`);
     /// they are left among the variables at the end, for what ran the steps, unless
     /// `leavesLabels` is false (a loop, which works out its own).
+    ///
+    /// `stopChoice` is shared by a loop's iterations: a step that may have stopped the run in one
+    /// chooses every step after it in the later ones too, which run only because it did not.
     func run(
-        _ steps: [PlannedStep], input: Value, inputLabels: SecretNames? = nil, leavesLabels: Bool = true, variables: inout Variables
+        _ steps: [PlannedStep], input: Value, inputLabels: SecretNames? = nil, leavesLabels: Bool = true, stopChoice: StopChoice? = nil,
+        variables: inout Variables
     ) async throws -> Completion {
         var flowing = inputLabels
         defer { if leavesLabels, let flowing { SecretLabels.set(flowing, on: "previous", in: &variables) } }
@@ -168,10 +173,11 @@ public final class Interpreter: Sendable {
         let numbered = callStack.count == 1 && steps.count == workflow.steps.count && steps.first === workflow.steps.first
         // What chose whether an earlier step stopped the run: the steps after it run only when it
         // did not, so they are chosen by it too.
-        var stopChoosing = SecretNames.none
+        let choice = stopChoice ?? StopChoice()
         for (index, step) in steps.enumerated() {
             let completion: Completion
             do {
+                let stopChoosing = choice.labels
                 if stopChoosing.isEmpty || stopChoosing.isSubset(of: SecretLabels.context) {
                     completion = try await run(
                         step, previous: previous, previousLabels: &flowing, variables: &variables, topLevelNumber: numbered ? index + 1 : nil)
@@ -182,7 +188,7 @@ public final class Interpreter: Sendable {
                     }
                 }
                 if step.mayStop, environment.secrets.isFollowing {
-                    stopChoosing.formUnion(SecretLabels.read(step.allReads, in: variables).union(SecretLabels.context))
+                    choice.add(SecretLabels.read(step.allReads, in: variables).union(SecretLabels.context))
                 }
             } catch var error as RuntimeError {
                 // "nothing has no property 'id'": say which step gave the nothing.
@@ -400,8 +406,11 @@ public final class Interpreter: Sendable {
         recorder?.finished(step, status: status, started: started, attempts: attempts, output: output, labelled: !outputLabels.isEmpty)
         if environment.tracing, labels?.context.isEmpty ?? true {
             let elapsed = Double(RunRecorder.now - started) / 1_000_000
+            // A value made from a secret, or chosen by one, does not show its type: which branch
+            // gave it could.
+            let type = outputLabels.isEmpty ? output.type.name : RunSecrets.mask
             environment.output.trace(
-                "trace: \(workflow.file.path):\(step.range.start.line): \(step.displayName) → \(output.type.name) (\(String(format: "%.3f", elapsed)) ms)")
+                "trace: \(workflow.file.path):\(step.range.start.line): \(step.displayName) → \(type) (\(String(format: "%.3f", elapsed)) ms)")
         }
         return completion
     }
@@ -587,9 +596,38 @@ public final class Interpreter: Sendable {
     /// that was made from none).
     static func labelledTexts(of step: PlannedStep, input: Value?, variables: Variables) async -> [String] {
         var texts: [String] = []
-        if let input { texts.append(input.textValue) }
+        if let input { texts += quotableTexts(of: input) }
         for template in step.ownTemplates where !SecretLabels.read(by: [template], in: variables).isEmpty {
-            if let value = try? await Evaluator.evaluate(template, variables) { texts.append(value.textValue) }
+            if let value = try? await Evaluator.evaluate(template, variables) { texts += quotableTexts(of: value) }
+        }
+        return texts
+    }
+
+    /// What a message may say of `value`: its text, each item's however deep (the first 4,096),
+    /// and its sizes as messages put them — how many items or keys, how many characters or bytes —
+    /// since a message that quotes one item, or says "a list of 13 items", tells of it as much.
+    static func quotableTexts(of value: Value) -> [String] {
+        var texts = [value.textValue]
+        // The value itself is said whole above; what it holds, item by item.
+        var pending: [(value: Value, isItem: Bool)] = [(value, false)]
+        var budget = 4_096
+        while let (next, isItem) = pending.popLast(), budget > 0 {
+            budget -= 1
+            if isItem { texts.append(next.textValue) }
+            switch next {
+            // Sizes as messages say them ("a list of 13 items"): a bare number would hide every
+            // message with a 1 in it.
+            case .list(let items):
+                texts.append("\(items.count) item")
+                pending += items.prefix(budget).map { ($0, true) }
+            case .dictionary(let dictionary):
+                texts.append("\(dictionary.count) key")
+                pending += dictionary.values.prefix(budget).map { ($0, true) }
+            case .text(let text):
+                texts += ["\(text.count) character", "\(text.utf8.count) byte"]
+            default:
+                break
+            }
         }
         return texts
     }

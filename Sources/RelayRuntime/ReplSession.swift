@@ -52,7 +52,7 @@ public final class ReplSession {
         let journal = journalRoot.map { UndoJournal(root: $0, workflow: "relay repl") }
         let interpreter = Interpreter(workflow: workflow, environment: makeEnvironment(journal))
         // A path made from a secret is kept as it is, to be undone, and shown masked.
-        journal?.shown = { [secrets = interpreter.environment.secrets] in secrets.redact($0) }
+        journal?.shown = { [gate = interpreter.environment.gate] in SecretLabels.shownPath($0, gate: gate) }
         defer { if let journal, journal.hasChanges { journalFolders.insert(journal.folder.standardizedFileURL.path) } }
         var state = variables
         state["previous"] = previous

@@ -85,6 +85,25 @@ public enum SecretLabels {
         return try await $frame.withValue(frame) { try await body() }
     }
 
+    /// How a path the step under way changes is shown to a person (the undo journal's list):
+    /// with the run's secrets masked; and when the step was given or chosen by a value made from
+    /// one, or the run wrote the path from one, as the place a secret's pin or a grant names that
+    /// holds it, then `•••` — since the rest may be made from the secret, however short its
+    /// pieces (`out/a-hun.txt`). The change may be recorded on a thread of its own, which has no
+    /// step: the gate's note of what it let be written from a secret tells then.
+    public static func shownPath(_ path: String, gate: AccessGate) -> String {
+        let secrets = gate.secrets
+        let names = frame.step.union(frame.context).names.union(secrets.names(readingFrom: path))
+        guard !names.isEmpty else { return secrets.redact(path) }
+        let pinned = names.flatMap { secrets.pins(of: $0)?.folders ?? [] }.map(ResolvedPath.resolve)
+        let granted = gate.place(holding: path, for: .write).map { [ResolvedPath.resolve($0)] } ?? []
+        guard let holder = (pinned + granted).filter({ ResolvedPath.path(path, isWithin: $0) }).max(by: { $0.count < $1.count }) else {
+            return RunSecrets.mask
+        }
+        // A file the pin or the grant names is written as it is.
+        return path == holder ? secrets.redact(path) : secrets.redact(holder) + "/" + RunSecrets.mask
+    }
+
     /// Runs `body` (a run of a workflow) and says whether its output was made from a secret, so
     /// that a front end shows it as `•••` whatever its form.
     public static func collectingOutput(_ body: () async throws -> Value) async throws -> (value: Value, labelled: Bool) {

@@ -33,10 +33,15 @@ public struct URLOpener: Sendable {
         return .system
     }
 
+    /// `url` as it may be shown: one made from a secret not at all, however short its pieces.
+    static func shown(_ url: URL) -> String {
+        SecretLabels.step.isEmpty ? RunSecrets.masked(url.absoluteString) : RunSecrets.mask
+    }
+
     public func open(_ url: URL) async throws {
         switch strategy {
         case .dryRun:
-            report("open \(url.absoluteString)")
+            report("open " + Self.shown(url))
         case .command(let words):
             try await run(words + [url.absoluteString])
         case .system:
@@ -46,7 +51,7 @@ public struct URLOpener: Sendable {
                 let opener = ChildProcess.find("xdg-open")
             #endif
             guard let opener, FileManager.default.isExecutableFile(atPath: opener) else {
-                report("open \(url.absoluteString)")
+                report("open " + Self.shown(url))
                 return
             }
             try await run([opener, url.absoluteString])

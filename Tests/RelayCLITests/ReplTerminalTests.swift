@@ -198,6 +198,33 @@ struct PromptTerminalTests {
         try await url.waitFor("https://example.com\n[exit 0]")
     }
 
+    @Test("a step given a value made from a secret shows its prompt, its default and its options as •••, however short their pieces")
+    func promptsFromSecret() async throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("w.yaml")
+        try """
+            secrets: [API_TOKEN]
+            steps:
+              - split-text: { text: "${secrets.API_TOKEN}", by: characters }
+                as: c
+              - ask: "Q ${c[1]}${c[2]}${c[3]}"
+                default: "${c[4]}${c[5]}"
+              - get-item: { from: 1, to: 3 }
+                input: "${c}"
+              - choose-from-list: Which?
+            """.write(to: file, atomically: true, encoding: .utf8)
+        let terminal = try TerminalSession(
+            "env NO_COLOR=1 API_TOKEN=qzx_7kw XDG_STATE_HOME=\(folder.path)/state \(RelayProcess.executable.path) run \(file.path); echo \"[exit $?]\"; sleep 30")
+        let asked = try await terminal.waitFor("•••]")
+        try await terminal.send("Enter")
+        try await terminal.waitFor("3. •••")
+        try await terminal.send("2", "Enter")
+        let screen = try await terminal.waitFor("[exit 0]")
+        for piece in ["qzx", "Q q", "_7", "1. q", "2. z"] {
+            #expect(!asked.contains(piece) && !screen.contains(piece), "\(piece): \(screen)")
+        }
+    }
+
     @Test("choose-from-list and menu show numbered options, take a number or a name and re-ask otherwise; text is taken as typed; confirm takes y or n")
     func choicesAndConfirmations() async throws {
         let choose = try run("steps:\n  - list: [apples, pears, plums]\n  - choose-from-list: Which fruit?\n")

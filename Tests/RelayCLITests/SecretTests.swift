@@ -255,7 +255,8 @@ struct SecretTests {
         let written = folder.appendingPathComponent("out-\(Self.token).txt")
         #expect(FileManager.default.fileExists(atPath: written.path))
         let listing = try await relay(["undo", "--list"], in: folder)
-        #expect(listing.standardOutput.contains("created  ") && listing.standardOutput.contains("out-•••.txt"), "\(listing.standardOutput)")
+        // Named as the granted folder it is in: the rest may be made from the secret.
+        #expect(listing.standardOutput.contains("created  ") && listing.standardOutput.contains("/•••\n"), "\(listing.standardOutput)")
         expectNoLeak(listing.standardOutput + listing.standardError, "undo --list")
         let undone = try await relay(["undo"], in: folder)
         #expect(undone.status == 0, "\(undone.standardError)")
@@ -373,6 +374,88 @@ struct SecretTests {
             let shown = try await relay(["runs", "show", "last"], in: folder)
             #expect(!shown.standardOutput.contains(String(Self.token.prefix(4))), "\(shown.standardOutput)")
         }
+    }
+
+    @Test("a stop chosen by a secret in a loop chooses the later turns: they send nothing elsewhere, and how many ran is not kept or shown")
+    func stopInLoopChoosesLaterTurns() async throws {
+        let base = await LocalHTTPServer.base()
+        let header = "secrets: [API_TOKEN]\npermissions: { net: [127.0.0.1], secrets: { API_TOKEN: [api.example.com] } }\nsteps:\n"
+            + "  - split-text: { text: \"${secrets.API_TOKEN}\", by: characters }\n  - get-item: 1\n    as: c\n"
+        // The first letter, found by how far a loop over the alphabet got before a branch on it stopped.
+        for loop in [
+            "  - for-each: [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, r, s, t, u, v, w, x, y, z]\n    as: L\n    do:\n",
+            "  - for-each: [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, r, s, t, u, v, w, x, y, z]\n    as: L\n    parallel: 2\n    do:\n",
+        ] {
+            let folder = try sandbox(
+                header + loop + "      - get-contents-of-url: \"\(base)/echo?${L}\"\n      - if: ${L == c}\n        then: [ { stop } ]\n")
+            let run = try await relay(["run", "w.yaml", "--allow-net=127.0.0.1"], in: folder, ["API_TOKEN": Self.token])
+            #expect(run.status == 4, "\(loop): \(run.standardOutput)\(run.standardError)")
+            #expect(run.standardError.contains("refused to connect to ••• in a step given the secret API_TOKEN"), "\(run.standardError)")
+        }
+        // Counted, traced or shown as progress, the turns before the stop would say where it was.
+        let folder = try sandbox(
+            header + "  - repeat: 26\n    do:\n      - text: inside\n      - if: ${index == 20}\n        then: [ { stop } ]\n"
+                + "      - if: ${c == 'q'}\n        then: [ { stop } ]\n  - text: done\n")
+        let run = try await relay(["run", "w.yaml", "--trace", "--allow-net=127.0.0.1"], in: folder, ["API_TOKEN": Self.token])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardError.components(separatedBy: "trace: w.yaml:9: text").count == 2, "\(run.standardError)")
+        let listed = try await relay(["runs", "show", "last", "--json"], in: folder)
+        #expect(listed.standardOutput.range(of: #""runs": *20\b"#, options: .regularExpression) == nil, "\(listed.standardOutput)")
+    }
+
+    @Test("an error does not quote a short item of a list made from a secret, nor say how long the list or a text made from it is")
+    func shortItemsAndSizes() async throws {
+        let split = "secrets: [API_TOKEN]\nsteps:\n  - text: \"${secrets.API_TOKEN}\"\n"
+        for (steps, hidden) in [
+            ("  - match-text: \".{1,5}\"\n  - get-item: { from: 2, to: -1 }\n  - get-value: zzz\n", String(Self.token.dropFirst(5).prefix(5))),
+            ("  - split-text: characters\n  - get-item: { from: 3, to: 3 }\n  - round-number\n", "'\(Self.token.dropFirst(2).prefix(1))'"),
+            ("  - split-text: characters\n    as: cs\n  - number: \"${cs}\"\n", "\(Self.token.count) items"),
+        ] {
+            let folder = try sandbox(split + steps)
+            let run = try await relay(["run", "w.yaml"], in: folder, ["API_TOKEN": Self.token])
+            #expect(run.status == 1, "\(steps): \(run.standardError)")
+            #expect(run.standardError.contains("its message is not shown"), "\(steps): \(run.standardError)")
+            #expect(!run.standardError.contains(hidden), "\(steps): \(run.standardError)")
+            let shown = try await relay(["runs", "show", "last"], in: folder)
+            #expect(!shown.standardOutput.contains(hidden), "\(shown.standardOutput)")
+        }
+    }
+
+    @Test("--trace does not say the type of a value a secret chose; undo --list and a dry run do not name a place made from one, however short its pieces")
+    func placesAndTypesMadeFromSecret() async throws {
+        let branch = try sandbox(
+            "secrets: [API_TOKEN]\nsteps:\n  - if: ${secrets.API_TOKEN matches '^t'}\n    then: [ { number: 1 } ]\n    else: [ { text: abc } ]\n")
+        let traced = try await relay(["run", "w.yaml", "--trace"], in: branch, ["API_TOKEN": Self.token])
+        #expect(traced.status == 0, "\(traced.standardError)")
+        #expect(traced.standardError.contains("w.yaml:3: if → ••• ("), "\(traced.standardError)")
+        #expect(!traced.standardError.contains("if → number") && !traced.standardError.contains("if → text"), "\(traced.standardError)")
+
+        // Pieces of three letters, too short to be known as the secret's.
+        let split = "  - split-text: { text: \"${secrets.API_TOKEN}\", by: characters }\n    as: c\n"
+        let piece = String(Self.token.prefix(3))
+        let pinned = try sandbox(
+            "secrets: [API_TOKEN]\npermissions: { write: [out], secrets: { API_TOKEN: { write: [out] } } }\nsteps:\n" + split
+                + "  - text: hi\n  - save-file: \"out/a-${c[1]}${c[2]}${c[3]}.txt\"\n")
+        let wrote = try await relay(["run", "w.yaml", "--allow-declared"], in: pinned, ["API_TOKEN": Self.token])
+        #expect(wrote.status == 0, "\(wrote.standardError)")
+        let listed = try await relay(["undo", "--list"], in: pinned)
+        #expect(listed.standardOutput.contains("/out/•••"), "\(listed.standardOutput)")
+        #expect(!listed.standardOutput.contains("a-\(piece)"), "\(listed.standardOutput)")
+
+        // A dry run holds the secret to its pins, and does not name what it would touch.
+        let dry = try sandbox(
+            "secrets: [API_TOKEN]\npermissions: { secrets: { API_TOKEN: { write: [out] } } }\nsteps:\n" + split
+                + "  - text: hi\n  - save-file: \"elsewhere/${c[1]}${c[2]}${c[3]}.txt\"\n")
+        let refused = try await relay(["run", "w.yaml", "--dry-run"], in: dry, ["API_TOKEN": Self.token])
+        #expect(refused.status == 4, "\(refused.standardError)")
+        #expect(!refused.standardError.contains("/\(piece)"), "\(refused.standardError)")
+        let unpinned = try sandbox(
+            "secrets: [API_TOKEN]\nsteps:\n" + split + "  - text: hi\n  - save-file: \"out/${c[1]}${c[2]}${c[3]}.txt\"\n"
+                + "  - open: \"https://example.com/?t=${c[1]}${c[2]}${c[3]}\"\n  - open: \"https://example.com/?t=${secrets.API_TOKEN}\"\n")
+        let skipped = try await relay(["run", "w.yaml", "--dry-run"], in: unpinned, ["API_TOKEN": Self.token])
+        #expect(skipped.status == 0, "\(skipped.standardError)")
+        #expect(skipped.standardError.contains("save-file would write •••"), "\(skipped.standardError)")
+        #expect(!skipped.standardError.contains(piece) && !skipped.standardError.contains("t=\(Self.token)"), "\(skipped.standardError)")
     }
 
     @Test("a workflow's declared output that a value made from a secret is not: the error does not quote it, however short")

@@ -39,6 +39,20 @@ struct SearchIndexTests {
         return try await index.search(text, types: [memos], limit: 10).map(\.id)
     }
 
+    @Test("the index is its owner's alone: it holds the text of what it indexed")
+    func ownersAlone() async throws {
+        Memo.store.withLock { $0 = [Memo(id: "a", title: "Note", text: "the word zanzibarquux", tags: [], modified: Date(timeIntervalSince1970: 5))] }
+        let folder = (path as NSString).deletingLastPathComponent
+        // A folder made before as others may read it is made the owner's too.
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        let index = try SearchIndex(path: path)
+        #expect(try await ids(index, "zanzibarquux") == ["a"])
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder) {
+            #expect(try FileManager.default.attributesOfItem(atPath: folder + "/" + file)[.posixPermissions] as? Int == 0o600, "\(file)")
+        }
+        #expect(try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? Int == 0o700)
+    }
+
     @Test("entities are added, re-indexed when changed and removed when gone")
     func keptInStep() async throws {
         let start = Date(timeIntervalSince1970: 1_000_000)

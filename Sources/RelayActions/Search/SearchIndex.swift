@@ -60,11 +60,20 @@ actor SearchIndex {
 
     /// Opens the index at `path`, making it (and its folder) if needed.
     init(path: String = SearchIndex.defaultPath) throws {
-        do {
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        // Its owner's alone, as Relay's state is: it holds the text of what it indexed.
+        do throws(FileOperationError) {
+            try PrivateState.makeFolder((path as NSString).deletingLastPathComponent)
         } catch {
-            throw IntentError("cannot make the folder of the search index '\(path)': \(error.localizedDescription)")
+            throw IntentError("cannot make the folder of the search index '\(path)': \(error.message)")
         }
+        // Made readable by its owner only (the log SQLite adds takes its mode); one made before
+        // is made so too.
+        let made = Foundation.open(path, O_CREAT | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        if made >= 0 {
+            fchmod(made, 0o600)
+            close(made)
+        }
+        chmod((path as NSString).deletingLastPathComponent, 0o700)
         database = try SQLiteDatabase(path: path, subject: "the search index")
         try database.execute(
             """

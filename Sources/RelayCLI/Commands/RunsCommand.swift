@@ -95,10 +95,10 @@ struct RunsCommand: AsyncParsableCommand {
         func run() async throws {
             let past = try RunsCommand.find(id)
             let id = past.id
-            guard var arguments = past.arguments else {
+            guard let arguments = past.arguments else {
                 // Not kept: standard input too long, or a command line that held a secret's value.
                 let why =
-                    past.input?.hasSuffix("from standard input") == true
+                    RunsCommand.standardInputBytes(past.input).map { $0 > RunHistory.keptInputBytes } == true
                     ? "its input came from standard input and was too long to keep (more than \(RunHistory.keptInputBytes / 1024) KiB); run it again with: relay run \(ShellQuoting.quoted(past.workflow)) -"
                     : "its command line held a secret's value, which the history does not keep (Docs/Runs.md, \"Secrets\")"
                 StandardStreams.writeError("error: run \(id) cannot be run again: \(why)\n")
@@ -134,11 +134,18 @@ struct RunsCommand: AsyncParsableCommand {
             }
             // The earlier run's flags hold only for what it executed (`RerunPins`).
             let reusesFlags = !givesOwn && (!command.permissionOptions.granted.isEmpty || command.permissionOptions.declared)
-            arguments = ["run"] + arguments
-            try await RunCommand.$rerun.withValue(reusesFlags ? RerunPins(run: id, executed: past.executed) : nil) {
-                try await RelayCommand.$givenArguments.withValue(arguments) { try await command.run() }
-            }
+            var run = command.workflowRun()
+            run.arguments = arguments
+            run.rerun = reusesFlags ? RerunPins(run: id, executed: past.executed) : nil
+            let outcome = await run.run()
+            if outcome.status != ExitStatus.success.rawValue { throw ExitCode(outcome.status) }
         }
+    }
+
+    /// How many bytes a run read from standard input, from its input as the history words it.
+    static func standardInputBytes(_ input: String?) -> Int? {
+        guard let input, input.hasPrefix("text, "), input.hasSuffix(" from standard input") else { return nil }
+        return Int(input.dropFirst(6).prefix { $0.isNumber })
     }
 
     // MARK: Reading

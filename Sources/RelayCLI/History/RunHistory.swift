@@ -80,7 +80,9 @@ final class RunHistory: @unchecked Sendable {
     }
 
     /// Where the history is kept.
-    static var defaultPath: String { UndoHistory.defaultRoot.appendingPathComponent("history.sqlite").path }
+    static var defaultPath: String { UndoHistory.defaultRoot.appendingPathComponent(fileName).path }
+    /// Its name in the state folder.
+    static let fileName = "history.sqlite"
 
     /// The longest input from standard input that is kept for `rerun`.
     static let keptInputBytes = 64 * 1024

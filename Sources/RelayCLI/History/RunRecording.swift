@@ -139,8 +139,10 @@ final class RunRecording: @unchecked Sendable {
     }
 
     /// Records how the run ended — its exit status, the undo journal when it changed files, the
-    /// grants it used — once the writes before it are done.
-    func finish(exitStatus: Int32) async {
+    /// grants it used — once the writes before it are done. Returns the run's ID in the history,
+    /// nil when it could not be recorded.
+    @discardableResult
+    func finish(exitStatus: Int32) async -> Int64? {
         let steps = recorder.records
         let arguments = keptArguments
         let end: RunHistory.End = lock.withLock {
@@ -157,17 +159,18 @@ final class RunRecording: @unchecked Sendable {
                 journal: journal.flatMap { $0.hasChanges ? $0.folder.lastPathComponent : nil },
                 grants: (gate?.grantsUsed ?? []).map { "\($0.capability.rawValue) \($0.target)" }, executed: executed, steps: steps)
         }
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        return await withCheckedContinuation { (done: CheckedContinuation<Int64?, Never>) in
             queue.async { [self] in
-                defer { done.resume() }
-                guard let history else { return }
+                guard let history else { return done.resume(returning: nil) }
                 self.history = nil
                 do {
                     history.setBusyTimeout(1_000)
                     try history.markInterrupted()
                     try history.finish(id, workflow: workflow, end, retention: retention)
+                    done.resume(returning: id)
                 } catch {
                     Self.warn("\(Interpreter.message(for: error)); this run's end is not recorded")
+                    done.resume(returning: nil)
                 }
             }
         }

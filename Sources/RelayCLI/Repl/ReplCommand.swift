@@ -20,7 +20,7 @@ struct ReplCommand: AsyncParsableCommand {
     @OptionGroup var permissionOptions: PermissionOptions
 
     func run() async throws {
-        try await sessionOptions.usingLibraryFolders { try await runSession() }
+        try await sessionOptions.settings.usingLibraryFolders { try await runSession() }
     }
 
     private func runSession() async throws {
@@ -29,8 +29,8 @@ struct ReplCommand: AsyncParsableCommand {
         let interactive = isatty(0) == 1
         // One gate for the session: what is allowed at a prompt stays allowed until it ends.
         let (gate, _) = GrantPrompt.gate(for: nil, granted: permissionOptions.granted, interactive: interactive, dryRun: sessionOptions.dryRun)
-        let answers = sessionOptions.interaction(interactive: interactive)
-        let opener = sessionOptions.opener()
+        let answers = sessionOptions.settings.interaction(interactive: interactive)
+        let opener = sessionOptions.settings.opener()
         let terminal = TerminalState()
         // One scratch folder for the session: a file one line makes there, the next finds.
         let scratch = ScratchFolder.forRun()

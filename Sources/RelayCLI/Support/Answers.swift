@@ -98,7 +98,7 @@ struct Answers: Interaction {
         if assumeYes { return true }
         if mode == .interactive {
             while true {
-                let line = try terminal.readLine(prompt: prompt + " [y/N]", defaultValue: nil).lowercased()
+                let line = try terminal.readLine(prompt: TerminalPrompter.shown(prompt) + " [y/N]", defaultValue: nil, ownWords: true).lowercased()
                 if line.isEmpty || line == "n" || line == "no" { return false }
                 if line == "y" || line == "yes" { return true }
                 terminal.say("answer y or n")
@@ -130,16 +130,25 @@ struct Answers: Interaction {
 }
 
 /// Asks questions on the terminal: prompts on standard error, answers from standard input. The
-/// run's secrets in a prompt or an option are masked (Docs/Runs.md, "Secrets").
+/// run's secrets in a prompt or an option are masked (Docs/Runs.md, "Secrets"); a step given or
+/// chosen by a value made from a secret shows its prompt, its default and its options as •••
+/// whole, since any piece of them may be made from it.
 struct TerminalPrompter: Sendable {
     func say(_ text: String) {
-        StandardStreams.writeError(RunSecrets.masked(text) + "\n")
+        StandardStreams.writeError(Self.shown(text) + "\n")
     }
 
-    func readLine(prompt: String, defaultValue: String?) throws -> String {
-        let suffix = defaultValue.map { " [\($0)]" } ?? ""
-        StandardStreams.writeError(RunSecrets.masked(prompt + suffix) + " ")
-        guard let line = Swift.readLine() else { throw RunCancelled("standard input closed at the prompt '\(prompt)'") }
+    /// `text` from the workflow, as a person may see it.
+    static func shown(_ text: String) -> String {
+        SecretLabels.step.isEmpty ? RunSecrets.masked(text) : RunSecrets.mask
+    }
+
+    /// Reads a line after `prompt`; `ownWords` when the prompt is Relay's, not the workflow's.
+    func readLine(prompt: String, defaultValue: String?, ownWords: Bool = false) throws -> String {
+        let suffix = defaultValue.map { " [\(Self.shown($0))]" } ?? ""
+        let shownPrompt = ownWords ? prompt : Self.shown(prompt)
+        StandardStreams.writeError(shownPrompt + suffix + " ")
+        guard let line = Swift.readLine() else { throw RunCancelled("standard input closed at the prompt '\(shownPrompt)'") }
         return line.trimmingCharacters(in: .whitespaces)
     }
 
@@ -150,9 +159,9 @@ struct TerminalPrompter: Sendable {
         for (index, option) in request.options.enumerated() {
             let destructive = request.destructive.contains(index)
             let mark = destructive ? (StandardStreams.errorUsesColor ? " \u{1B}[31m(destroys)\u{1B}[0m" : " (destroys)") : ""
-            StandardStreams.writeStyled(TerminalText.visible(RunSecrets.masked("  \(index + 1). \(option)")) + mark + "\n")
+            StandardStreams.writeStyled(TerminalText.visible("  \(index + 1). \(Self.shown(option))") + mark + "\n")
         }
         let hint = request.allowsMultiple ? "Numbers or names, separated by commas:" : "Number or name:"
-        return try readLine(prompt: hint, defaultValue: request.defaultIndex.map { request.options[$0] })
+        return try readLine(prompt: hint, defaultValue: request.defaultIndex.map { request.options[$0] }, ownWords: true)
     }
 }

@@ -14,6 +14,11 @@ struct PackageOptions: ParsableArguments {
     /// into a library of this command's own; exits with status 1 after reporting a package that
     /// cannot be loaded.
     func loader() async throws -> WorkflowLoader {
+        try await Self.loader(packages: paths)
+    }
+
+    /// A loader with the built-in and linked actions plus the packages at `paths`.
+    static func loader(packages paths: [String]) async throws -> WorkflowLoader {
         var registry = try RelayCommand.registry()
         var loaded: Set<String> = []
         let packages = LoadedPackages()
@@ -23,7 +28,7 @@ struct PackageOptions: ParsableArguments {
                 let package = try await packages.package(at: absolute, progress: Self.showProgress)
                 try registry.register(hosted: package)
                 loaded.insert(absolute)
-                Self.warnIfUnconfined()
+                warnIfUnconfined()
             } catch {
                 StandardStreams.writeError("error: --package \(path): \(error)\n")
                 throw ExitStatus.runtimeError.exitCode

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import RelayActions
 import RelayKit
 import RelayRuntime
 
@@ -23,25 +22,8 @@ struct SessionOptions: ParsableArguments {
         }
     }
 
-    /// How prompts are answered.
-    /// How the run is answered; `questions` are the prompts the workflow is known to ask, named
-    /// when one goes unanswered so that every answer can be given at once.
-    func interaction(interactive: Bool, questions: [String] = []) -> Answers {
-        var answers = Answers(answers: answers, assumeYes: yes, interactive: interactive)
-        answers.questions = questions
-        return answers
-    }
-
-    /// How `open` opens URLs: `--open-with`, else `$RELAY_OPEN`, else the system's opener.
-    func opener() -> URLOpener {
-        URLOpener(strategy: URLOpener.strategy(dryRun: dryRun, openWith: openWith, environment: ProcessInfo.processInfo.environment)) {
-            StandardStreams.writeError($0 + "\n")
-        }
-    }
-
-    /// Runs `body` with the flags' library folders, which travel with its tasks rather than in
-    /// the process's environment.
-    func usingLibraryFolders<T: Sendable>(_ body: () async throws -> T) async throws -> T {
-        try await LibraryFolders.using(photos: photos, notes: notes, body)
+    /// The settings these flags give a run or a session.
+    var settings: RunSettings {
+        RunSettings(answers: answers, assumeYes: yes, dryRun: dryRun, openWith: openWith, photos: photos, notes: notes)
     }
 }

@@ -256,6 +256,19 @@ public final class AccessGate: @unchecked Sendable {
         return nil
     }
 
+    /// The folder (or file) granted or free for `capability` that holds `path`, as the grant
+    /// names it; nil when none does, or the grant is for everywhere.
+    public func place(holding path: String, for capability: Capability) -> String? {
+        let access = Access(capability, path)
+        let cover: Cover? = lock.withLock { coverLocked(access) }
+        switch cover {
+        case .grant(let place)? where place.target != "*": return place.target
+        case .free?:
+            return lock.withLock { free[capability, default: []].filter { Access(capability, $0).covers(access) }.max { $0.count < $1.count } }
+        default: return nil
+        }
+    }
+
     /// The grants that let this run's accesses through so far — each grant once, whether given on
     /// the command line, at a prompt or remembered (`*` for a capability granted everywhere) —
     /// for the run history. What is free is not among them.
@@ -266,7 +279,6 @@ public final class AccessGate: @unchecked Sendable {
     /// Allows `access` or throws: granted, free or allowed earlier in the run goes through; else a
     /// person is asked when there is one. A denial is kept: the run ends with it.
     public func authorize(_ access: Access) async throws(AccessDenied) {
-        if isDryRun, access.capability.hasEffects, !isRelaysOwn(access) { throw deny(access, reason: .dryRun(granted: allows(access))) }
         var carried = RunSecrets.carried
         if secrets.hasLabelledFiles, let reads = RunSecrets.stepReads {
             // A file the run wrote from a secret is that secret's: what the step makes from it,
@@ -278,10 +290,15 @@ public final class AccessGate: @unchecked Sendable {
             let read = reads.all
             if !read.isEmpty { carried.formUnion(read.names) }
         }
-        if !carried.isEmpty {
-            try refusePinned(carried, access)
-            if access.capability == .write { secrets.noteWritten(access.target, names: carried) }
+        // A dry run holds a secret to its pins as a real run does; what it would touch, made
+        // from a secret, it names as •••.
+        if !carried.isEmpty { try refusePinned(carried, access) }
+        if isDryRun, access.capability.hasEffects, !isRelaysOwn(access) {
+            var denial = deny(access, reason: .dryRun(granted: allows(access)))
+            denial.hidesTarget = !carried.isEmpty
+            throw denial
         }
+        if !carried.isEmpty, access.capability == .write { secrets.noteWritten(access.target, names: carried) }
         let allowed: Bool = lock.withLock {
             switch coverLocked(access) {
             case .free?: return true

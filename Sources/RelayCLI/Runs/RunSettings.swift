@@ -1,0 +1,42 @@
+import Foundation
+import RelayActions
+import RelayKit
+import RelayRuntime
+
+/// How a run or a REPL session answers its prompts, whether it is a dry run, how it opens URLs
+/// and where its libraries are: what `relay run`'s and `relay repl`'s flags say, or what another
+/// front end chooses, held by the run rather than in the process's environment.
+struct RunSettings: Sendable {
+    /// `PROMPT=VALUE` answers (`--answer`).
+    var answers: [String] = []
+    /// Every confirmation answered yes (`--yes`).
+    var assumeYes = false
+    /// Write, send and open nothing (`--dry-run`).
+    var dryRun = false
+    /// The command that opens URLs (`--open-with`).
+    var openWith: String?
+    /// The photo library and notes folders (`--photos`, `--notes`).
+    var photos: String?
+    var notes: String?
+
+    /// How the run is answered; `questions` are the prompts the workflow is known to ask, named
+    /// when one goes unanswered so that every answer can be given at once.
+    func interaction(interactive: Bool, questions: [String] = []) -> Answers {
+        var answers = Answers(answers: answers, assumeYes: assumeYes, interactive: interactive)
+        answers.questions = questions
+        return answers
+    }
+
+    /// How `open` opens URLs: `--open-with`, else `$RELAY_OPEN`, else the system's opener.
+    func opener() -> URLOpener {
+        URLOpener(strategy: URLOpener.strategy(dryRun: dryRun, openWith: openWith, environment: ProcessInfo.processInfo.environment)) {
+            StandardStreams.writeError($0 + "\n")
+        }
+    }
+
+    /// Runs `body` with these library folders, which travel with its tasks rather than in the
+    /// process's environment.
+    func usingLibraryFolders<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        try await LibraryFolders.using(photos: photos, notes: notes, body)
+    }
+}
