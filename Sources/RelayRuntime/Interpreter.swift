@@ -88,7 +88,17 @@ public final class Interpreter: Sendable {
         _ = try setScratch(in: &state)
         if !workflow.secrets.isEmpty { state["secrets"] = SecretBinding.variable(for: workflow, from: environment.secrets) }
         for assignment in workflow.variables where variables[assignment.name.text] == nil {
-            state[assignment.name.text] = try await Evaluator.evaluate(assignment.value, state)
+            let value = try await Evaluator.evaluate(assignment.value, state)
+            state[assignment.name.text] = value
+            // A default made from a secret is the secret's, as a step's output would be.
+            if !environment.secrets.isEmpty {
+                let labels = SecretLabels.read(by: [assignment.value], in: state)
+                if !labels.isEmpty {
+                    environment.secrets.startFollowing()
+                    SecretLabels.set(labels, on: assignment.name.text, in: &state)
+                    environment.secrets.derive(value, from: labels.names)
+                }
+            }
         }
         let output: Value
         let stopped: Bool

@@ -458,6 +458,27 @@ struct SecretTests {
         #expect(!skipped.standardError.contains(piece) && !skipped.standardError.contains("t=\(Self.token)"), "\(skipped.standardError)")
     }
 
+    @Test("a variables: default made from a secret is the secret's; secrets are read by name only, not whole or by an index")
+    func defaultsAndWholeSecrets() async throws {
+        let base = await LocalHTTPServer.base()
+        let header = "secrets: [API_TOKEN]\npermissions: { net: [127.0.0.1], secrets: { API_TOKEN: [api.example.com] } }\n"
+        let spread = "  - split-text: characters\n  - combine-text: \"-\"\n"
+        let defaulted = try sandbox(header + "variables:\n  t: \"${secrets.API_TOKEN}\"\nsteps:\n  - text: \"${t}\"\n" + spread)
+        let shown = try await relay(["run", "w.yaml", "--allow-net=127.0.0.1"], in: defaulted, ["API_TOKEN": Self.token])
+        #expect(shown.status == 0 && shown.standardOutput == "•••\n", "\(shown.standardOutput)\(shown.standardError)")
+        let sent = try sandbox(
+            header + "variables:\n  t: \"${secrets.API_TOKEN}\"\nsteps:\n  - text: \"${t}\"\n" + spread + "  - get-contents-of-url: \"\(base)/echo?${previous}\"\n")
+        let refused = try await relay(["run", "w.yaml", "--allow-net=127.0.0.1"], in: sent, ["API_TOKEN": Self.token])
+        #expect(refused.status == 4, "\(refused.standardError)")
+        for read in ["${secrets}", "${secrets['API_TOKEN']}", "${secrets[previous]}"] {
+            let folder = try sandbox(header + "steps:\n  - text: \"\(read)\"\n")
+            let run = try await relay(["run", "w.yaml"], in: folder, ["API_TOKEN": Self.token])
+            #expect(run.status == 2, "\(read): \(run.standardOutput)\(run.standardError)")
+            #expect(run.standardError.contains("w.yaml:4:14: error: secrets are read one at a time, as ${secrets.NAME}"), "\(run.standardError)")
+            #expect(!run.standardOutput.contains(String(Self.token.prefix(6))))
+        }
+    }
+
     @Test("a workflow's declared output that a value made from a secret is not: the error does not quote it, however short")
     func outputNotQuoted() async throws {
         let folder = try sandbox(

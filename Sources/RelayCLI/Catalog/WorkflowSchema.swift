@@ -103,9 +103,51 @@ public enum WorkflowSchema {
                 ]),
                 "variables": object(["type": "object", "description": "Initial values of variables."]),
                 "timeout": object(["type": "number", "exclusiveMinimum": 0, "description": "The most seconds the whole run may take."]),
+                "on": object([
+                    "type": "array", "description": "What starts a run under relay serve: a schedule, a folder to watch, a webhook (Docs/Automations.md).",
+                    "items": triggerSchema,
+                ]),
                 "steps": ref("steps"),
             ]),
             "definitions": .dictionary(definitions),
+        ])
+    }
+
+    /// One entry of `on:`.
+    private static var triggerSchema: Value {
+        let seconds = object(["type": "number", "minimum": 0])
+        let common: [(String, Value)] = [
+            ("concurrency", object(["enum": .list(Trigger.Concurrency.allCases.map { .text($0.rawValue) })])),
+        ]
+        func kind(_ key: String, _ value: Value, _ options: [(String, Value)]) -> Value {
+            object([
+                "type": "object", "required": [.text(key)], "additionalProperties": false,
+                "properties": .dictionary(ValueDictionary(uniqueKeysWithValues: [(key, value)] + options + common)),
+            ])
+        }
+        return object([
+            "oneOf": .list([
+                kind(
+                    "schedule",
+                    object([
+                        "oneOf": .list([
+                            object(["type": "string", "description": "Five cron fields, or @hourly, @daily, @weekly, @monthly, @yearly."]),
+                            object([
+                                "type": "object", "required": ["every"], "additionalProperties": false,
+                                "properties": object(["every": object(["type": "string", "pattern": "^[0-9.]+[smhd]$"])]),
+                            ]),
+                        ])
+                    ]), [("catch-up", object(["type": "boolean"]))]),
+                kind(
+                    "watch", object(["type": "string", "minLength": 1]),
+                    [
+                        ("glob", object(["type": "string"])),
+                        ("events", object(["type": "array", "items": object(["enum": .list(Trigger.WatchEvent.allCases.map { .text($0.rawValue) })])])),
+                    ]),
+                kind(
+                    "webhook", object(["type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9_-]*$"]),
+                    [("wait", seconds), ("limit", object(["type": "integer", "minimum": 1]))]),
+            ])
         ])
     }
 

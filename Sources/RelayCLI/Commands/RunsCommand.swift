@@ -218,7 +218,7 @@ struct RunsCommand: AsyncParsableCommand {
         for run in runs {
             lines.append(
                 padded(String(run.id), idWidth, right: true) + "  " + padded(run.status.rawValue, 11) + "  " + padded(DateFormatting.iso8601(run.started), 25)
-                    + "  " + padded(run.duration.map(seconds) ?? "—", 9, right: true) + "  " + run.workflow)
+                    + "  " + padded(run.duration.map(seconds) ?? "—", 9, right: true) + "  " + run.workflow + (run.trigger.map { " (\($0))" } ?? ""))
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -242,6 +242,7 @@ struct RunsCommand: AsyncParsableCommand {
         if let duration = run.duration { when += ", took \(seconds(duration))" }
         lines.append(when)
         if let folder = run.folder { lines.append("in \(folder)") }
+        if let trigger = run.trigger { lines.append("started by: \(trigger) (relay serve)") }
         if let arguments = run.arguments { lines.append("command: relay run " + arguments.map(ShellQuoting.quoted).joined(separator: " ")) }
         if let input = run.input { lines.append("input: \(input)") }
         if let content = run.content, let hash = run.contentHash {
@@ -284,6 +285,7 @@ struct RunsCommand: AsyncParsableCommand {
         entry["id"] = .number(Double(run.id))
         entry["workflow"] = .text(run.workflow)
         entry["status"] = .text(run.status.rawValue)
+        entry["trigger"] = run.trigger.map { .text($0) } ?? .nothing
         entry["exitStatus"] = run.exitStatus.map { .number(Double($0)) } ?? .nothing
         entry["started"] = .text(DateFormatting.iso8601(run.started))
         entry["ended"] = run.ended.map { .text(DateFormatting.iso8601($0)) } ?? .nothing

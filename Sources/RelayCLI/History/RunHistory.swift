@@ -44,6 +44,8 @@ final class RunHistory: @unchecked Sendable {
         /// then: `relay runs rerun` gives the run's grants again only while each is unchanged.
         var executed: [GrantStore.Pin] = []
         var steps: [RunRecorder.StepRecord] = []
+        /// What started it under `relay serve` (`schedule`, `watch`, `webhook`); nil for a command line.
+        var trigger: String?
 
         var duration: Double? { ended.map { $0.timeIntervalSince(started) } }
     }
@@ -113,8 +115,10 @@ final class RunHistory: @unchecked Sendable {
         var version: Int64 = 0
         try database.query("PRAGMA user_version") { version = $0.integer(0) }
         if version < Self.version {
-            // Version 2 added what a run executed besides its workflow.
-            let added = version == 1 ? "ALTER TABLE runs ADD COLUMN executed TEXT NOT NULL DEFAULT '[]';" : ""
+            // Version 2 added what a run executed besides its workflow; version 3 what started it.
+            let added =
+                (version == 1 ? "ALTER TABLE runs ADD COLUMN executed TEXT NOT NULL DEFAULT '[]';" : "")
+                + (version == 1 || version == 2 ? "ALTER TABLE runs ADD COLUMN started_by TEXT;" : "")
             try database.execute(Self.schema + added + "PRAGMA user_version = \(Self.version);")
         }
         // The log is checkpointed every 64 pages (a few runs): a process that opens the history
@@ -123,7 +127,7 @@ final class RunHistory: @unchecked Sendable {
     }
 
     /// The schema's version, kept in the database's `user_version`.
-    static let version: Int64 = 2
+    static let version: Int64 = 3
 
     /// The tables (Docs/Runs.md, "The history's schema"). `AUTOINCREMENT`: a pruned run's ID is
     /// never given to a later run.
@@ -145,7 +149,8 @@ final class RunHistory: @unchecked Sendable {
             error TEXT,
             journal TEXT,
             grants TEXT NOT NULL DEFAULT '[]',
-            executed TEXT NOT NULL DEFAULT '[]');
+            executed TEXT NOT NULL DEFAULT '[]',
+            started_by TEXT);
         CREATE INDEX IF NOT EXISTS runs_by_workflow ON runs (workflow, id);
         CREATE INDEX IF NOT EXISTS runs_by_start ON runs (started);
         CREATE INDEX IF NOT EXISTS runs_running ON runs (status) WHERE status = 'running';
@@ -178,16 +183,18 @@ final class RunHistory: @unchecked Sendable {
         var folder: String
         var arguments: [String]?
         var input: String?
+        var trigger: String? = nil
     }
 
     /// Records that a run has started; its ID.
     func begin(_ start: Start, at date: Date = Date()) throws -> Int64 {
         var id: Int64 = 0
         try database.query(
-            "INSERT INTO runs (workflow, content, started, status, pid, process_start, folder, arguments, input) VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?) RETURNING id",
+            "INSERT INTO runs (workflow, content, started, status, pid, process_start, folder, arguments, input, started_by) VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?, ?) RETURNING id",
             [
                 .text(start.workflow), start.content.map { .blob($0) } ?? .null, .real(date.timeIntervalSince1970), .integer(Int64(getpid())),
                 Self.optional(ProcessIdentity.startOfThisProcess), .text(start.folder), Self.optional(start.arguments.flatMap(Self.json)), Self.optional(start.input),
+                Self.optional(start.trigger),
             ]
         ) { row in id = row.integer(0) }
         return id
@@ -333,7 +340,7 @@ final class RunHistory: @unchecked Sendable {
         return steps
     }
 
-    private static let runColumns = "id, workflow, content, started, ended, status, exit_status, arguments, input, error, journal, grants, folder, executed"
+    private static let runColumns = "id, workflow, content, started, ended, status, exit_status, arguments, input, error, journal, grants, folder, executed, started_by"
 
     private static func run(from row: SQLiteDatabase.Row) -> Run {
         func optional(_ column: Int32) -> String? { row.isNull(column) ? nil : row.text(column) }
@@ -343,7 +350,7 @@ final class RunHistory: @unchecked Sendable {
             exitStatus: row.isNull(6) ? nil : Int32(truncatingIfNeeded: row.integer(6)),
             arguments: optional(7).flatMap { decoded([String].self, $0) }, input: optional(8), error: optional(9), journal: optional(10),
             grants: decoded([String].self, row.text(11)) ?? [], folder: optional(12),
-            executed: decoded([GrantStore.Pin].self, row.text(13)) ?? [])
+            executed: decoded([GrantStore.Pin].self, row.text(13)) ?? [], trigger: optional(14))
     }
 
     private func transaction(_ body: () throws -> Void) throws {

@@ -34,8 +34,8 @@ final class RunRecording: @unchecked Sendable {
     /// Records that a run of `workflow` (its path as given) is starting; the row is written on the
     /// recording's queue while the run goes on.
     init(
-        workflow: String, arguments: [String]?, input: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
-        path: String = RunHistory.defaultPath
+        workflow: String, arguments: [String]?, input: String?, trigger: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment, path: String = RunHistory.defaultPath
     ) {
         let resolved = URL(fileURLWithPath: workflow).standardizedFileURL.path
         self.workflow = resolved
@@ -55,7 +55,7 @@ final class RunRecording: @unchecked Sendable {
             do {
                 let history = try RunHistory(path: path)
                 // The command line waits until the run's secrets are known (`mask`): it may hold one.
-                id = try history.begin(.init(workflow: resolved, content: content, folder: folder, arguments: nil, input: input))
+                id = try history.begin(.init(workflow: resolved, content: content, folder: folder, arguments: nil, input: input, trigger: trigger))
                 history.setBusyTimeout(0)
                 self.history = history
             } catch {

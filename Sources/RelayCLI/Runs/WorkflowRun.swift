@@ -63,6 +63,12 @@ struct WorkflowRun: Sendable {
     var console: any RunConsole = StandardConsole()
     /// Relay's state folder: the run history, the undo journal, the grants kept for workflows.
     var stateFolder = UndoHistory.defaultRoot
+    /// What started the run, for the history: nil for a person at a command line, else the
+    /// trigger's kind (`schedule`, `watch`, `webhook`).
+    var trigger: String?
+    /// Whether the run has the process to itself: signals stop it. A server's runs share it, and
+    /// each is stopped by cancelling the task it runs in.
+    var ownsProcess = true
 
     /// Runs the workflow to its end, a signal or its time bound, prints its output and errors,
     /// and records it.
@@ -73,7 +79,7 @@ struct WorkflowRun: Sendable {
             !keepsHistory || settings.dryRun
             ? nil
             : RunRecording(
-                workflow: file, arguments: arguments, input: inputDescription(standardInput: nil),
+                workflow: file, arguments: arguments, input: inputDescription(standardInput: nil), trigger: trigger,
                 path: stateFolder.appendingPathComponent(RunHistory.fileName).path)
         var outcome = Outcome(status: ExitStatus.success.rawValue)
         do {
@@ -156,7 +162,7 @@ struct WorkflowRun: Sendable {
             journal: journal, scratchFolder: scratch.folder, opener: settings.opener(), gate: gate, recorder: recording?.recorder,
             secretSource: SecretStore.source)
         // The run goes in a task that a signal or the run's own time bound stops.
-        let stopper = RunStopper(position: environment.position)
+        let stopper = RunStopper(position: environment.position, ownsProcess: ownsProcess)
         let outcome = ResultBox()
         let bound = [timeout, workflow.timeout].compactMap { $0 }.min()
         if let reason = await stopper.run(

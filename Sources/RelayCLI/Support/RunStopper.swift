@@ -28,16 +28,22 @@ final class RunStopper: @unchecked Sendable {
     private var task: Task<Void, Never>?
     private let queue = DispatchQueue(label: "relay.run-stopper")
     private let position: RunPosition
+    /// Whether the run owns the process: signals stop it, and a run that does not end ends Relay.
+    /// A server's runs share the process: the server takes the signals and stops each run by
+    /// cancelling the task it runs in.
+    private let ownsProcess: Bool
 
     /// A stopper for a run whose place `position` tells.
-    init(position: RunPosition) { self.position = position }
+    init(position: RunPosition, ownsProcess: Bool = true) {
+        self.position = position
+        self.ownsProcess = ownsProcess
+    }
 
-    /// Runs `work` until it ends, a signal arrives, or `timeout` seconds pass; returns why it was
-    /// stopped, or nil when it ended by itself.
+    /// Runs `work` until it ends, a signal arrives (or the task this is called in is cancelled,
+    /// taken as SIGTERM), or `timeout` seconds pass; returns why it was stopped, or nil when it
+    /// ended by itself.
     func run(timeout: Double?, _ work: @escaping @Sendable () async -> Void) async -> Reason? {
-        ProcessSignals.prepare()
-        // The handler is in place before the run starts: a signal can come at its first step.
-        await ProcessSignals.handling(with: { [self] number in stop(.signal(number)) }) {
+        let body = { [self] in
             let task = Task { await work() }
             let stoppedEarly = lock.withLock {
                 self.task = task
@@ -51,8 +57,15 @@ final class RunStopper: @unchecked Sendable {
                     if !Task.isCancelled { self.stop(.timeout(timeout)) }
                 }
             }
-            await task.value
+            await withTaskCancellationHandler { await task.value } onCancel: { self.stop(.signal(SIGTERM)) }
             timer?.cancel()
+        }
+        if ownsProcess {
+            ProcessSignals.prepare()
+            // The handler is in place before the run starts: a signal can come at its first step.
+            await ProcessSignals.handling(with: { [self] number in stop(.signal(number)) }, body)
+        } else {
+            await body()
         }
         return lock.withLock { reason }
     }
@@ -84,7 +97,7 @@ final class RunStopper: @unchecked Sendable {
         }
         guard first else {
             // A second SIGINT: end now, with everything the run started.
-            if case .signal(SIGINT) = newReason {
+            if ownsProcess, case .signal(SIGINT) = newReason {
                 // Said first, and the run's own report held back: killing the children lets the
                 // run end on its own thread, which must not report or exit before this does.
                 lock.withLock { exiting = true }
@@ -92,6 +105,11 @@ final class RunStopper: @unchecked Sendable {
                 ChildProcesses.stopAll()
                 exit(128 + SIGINT)
             }
+            return
+        }
+        // A run sharing the process stops by its task alone: what it started stops with its steps.
+        guard ownsProcess else {
+            lock.withLock { task }?.cancel()
             return
         }
         if case .signal(SIGINT) = newReason { StandardStreams.writeError("stopping… (Ctrl-C again to stop at once)\n") }

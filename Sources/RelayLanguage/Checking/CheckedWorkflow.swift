@@ -19,6 +19,8 @@ public struct CheckedWorkflow: Sendable {
     /// The secrets it reads (`secrets:`), and the hosts a pinned one may be sent to.
     public var secrets: [Name] = []
     public var secretPins: [SecretPin] = []
+    /// `on:`: what starts a run of it under `relay serve`.
+    public var triggers: [Trigger] = []
 
     /// The names of `given` (`--set`) that the workflow neither reads nor declares, each with a
     /// did-you-mean, in order.

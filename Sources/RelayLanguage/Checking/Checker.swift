@@ -70,7 +70,7 @@ public struct Checker {
             file: workflow.file, name: workflow.name ?? Self.defaultName(workflow.file.path), input: workflow.input,
             output: workflow.output, packages: workflow.packages, variables: workflow.variables, steps: steps, timeout: workflow.timeout,
             permissions: workflow.permissions, variablesRead: checker.variablesRead, secrets: workflow.secrets,
-            secretPins: workflow.secretPins)
+            secretPins: workflow.secretPins, triggers: workflow.triggers)
         // Needs beyond what `permissions:` declares are warnings (the run asks for them).
         if !errors, workflow.permissions != nil { checker.diagnostics += PermissionReport(checked, entityTypes: checker.registry.entityTypes).warnings }
         errors = checker.diagnostics.contains { $0.severity == .error }
@@ -562,6 +562,12 @@ public struct Checker {
             report(
                 "the secret '\(reference.name)' is not declared\(Suggestions.didYouMean(reference.name, in: secretNames))",
                 at: reference.range, notes: ["note: a workflow names the secrets it reads in a top-level list: secrets: [\(reference.name)]"])
+        }
+        // One at a time, by name: a secret is followed from where its name is written.
+        for range in template.wholeSecretsReads where secretsGiven || !secretNames.isEmpty {
+            report(
+                "secrets are read one at a time, as ${secrets.NAME}, not whole or by an index", at: range,
+                notes: secretNames.isEmpty ? [] : ["note: the secrets this workflow declares are \(secretNames.sorted().map { "${secrets.\($0)}" }.joined(separator: ", "))"])
         }
         for reference in template.variableReferences { variablesRead.insert(reference.name) }
         checkProperties(template)

@@ -33,6 +33,8 @@ public struct Template: Sendable {
 
     /// Every `${secrets.NAME}` the template reads: each NAME, with where.
     public var secretReferences: [(name: String, range: SourceRange)] { expressions.flatMap(\.secretReferences) }
+    /// Where it reads `secrets` whole or by an index (`${secrets}`, `${secrets['NAME']}`).
+    public var wholeSecretsReads: [SourceRange] { expressions.flatMap(\.wholeSecretsReads) }
 
     /// The `${…}` expressions written in the template, in order.
     var expressions: [ValueExpression] {

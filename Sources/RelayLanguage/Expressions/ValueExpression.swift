@@ -52,6 +52,18 @@ public struct ValueExpression: Sendable {
         return references
     }
 
+    /// Where the expression reads `secrets` other than as `${secrets.NAME}` — whole, or by an
+    /// index — which would read every secret at once.
+    public var wholeSecretsReads: [SourceRange] {
+        var ranges: [SourceRange] = []
+        visit { expression in
+            if case .property(let base, _) = expression.kind, case .variable("secrets") = base.kind { return false }
+            if case .variable("secrets") = expression.kind { ranges.append(expression.range) }
+            return true
+        }
+        return ranges
+    }
+
     /// Every property read, `${base.name}`, outermost first, with where it is written (the
     /// checker types them: Docs/Language.md, "Variables and expressions").
     var propertyReads: [(base: ValueExpression, name: String, range: SourceRange)] {

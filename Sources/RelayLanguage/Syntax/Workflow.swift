@@ -18,6 +18,8 @@ public struct Workflow: Sendable {
     public var secrets: [Name] = []
     /// `permissions: { secrets: { NAME: [host, …] } }`: the hosts each pinned secret may be sent to.
     public var secretPins: [SecretPin] = []
+    /// `on:`: what starts a run of it under `relay serve` (Docs/Automations.md).
+    public var triggers: [Trigger] = []
     /// The range of the `steps:` key, for diagnostics about the workflow as a whole.
     public var range: SourceRange
 }

@@ -4,11 +4,11 @@ import RelayKit
 /// (unknown keys, wrong shapes) rather than stopping at the first. Names of actions are not
 /// resolved here: that is the checker's job.
 public struct WorkflowParser {
-    static let topLevelKeys = ["name", "description", "input", "output", "packages", "permissions", "secrets", "variables", "timeout", "steps"]
+    static let topLevelKeys = ["name", "description", "input", "output", "packages", "permissions", "secrets", "variables", "timeout", "on", "steps"]
     static let modifierKeys = ControlGrammar.modifierNames
     static let controlKeys = ControlGrammar.keywords
 
-    private let file: SourceFile
+    let file: SourceFile
     /// The entity types `input:` and `output:` may name besides the built-in types.
     private let entityTypes: EntityCatalog
     private var diagnostics: [Diagnostic] = []
@@ -34,7 +34,7 @@ public struct WorkflowParser {
         self.entityTypes = entityTypes
     }
 
-    private mutating func report(_ message: String, at range: SourceRange, notes: [String] = []) {
+    mutating func report(_ message: String, at range: SourceRange, notes: [String] = []) {
         diagnostics.append(.error(message, at: range, notes: notes))
     }
 
@@ -76,6 +76,7 @@ public struct WorkflowParser {
             case "secrets": workflow.secrets = secretNames(pair.value)
             case "variables": workflow.variables = assignments(pair.value, in: "variables")
             case "timeout": workflow.timeout = runTimeout(pair.value)
+            case "on": workflow.triggers = triggers(pair.value)
             case "steps":
                 sawSteps = true
                 workflow.range = pair.key.range
@@ -288,7 +289,7 @@ public struct WorkflowParser {
     }
 
     /// A list's items, or a single scalar as a list of one; nil for a mapping.
-    private static func listItems(_ node: YAMLNode) -> [YAMLNode]? {
+    static func listItems(_ node: YAMLNode) -> [YAMLNode]? {
         switch node.kind {
         case .sequence(let list): list
         case .scalar: [node]
