@@ -103,7 +103,10 @@ extension Interpreter {
                 throw RuntimeError(error, step: step.displayName, at: step.range)
             }
         }
-        let output = try await RunSecrets.$carried.withValue(carried) { try await invokeCarrying(definition, arguments, step: step, chained: chained) }
+        let chosen = !SecretLabels.context.isEmpty
+        let output = try await RunSecrets.$carried.withValue(carried) {
+            try await RunSecrets.$chosen.withValue(chosen) { try await invokeCarrying(definition, arguments, step: step, chained: chained) }
+        }
         // What a server or a package answers is theirs, not a text made from the secret; a
         // program's is made from what it was given.
         if !definition.capabilities.contains(where: { [.net, .packages].contains($0) }) { secrets.derive(output, from: carried) }
@@ -170,7 +173,8 @@ extension Interpreter {
     /// run"): says what it would do, and gives on the value it would have worked on (its input),
     /// or nothing.
     private func skipped(_ definition: ActionDefinition, _ arguments: [Value?], step: PlannedStep, effects: [AccessDenied]) -> Value {
-        for effect in effects {
+        // Chosen by a secret, it says nothing: that it would act tells which way the choice went.
+        for effect in effects where SecretLabels.context.isEmpty {
             environment.output.trace("dry run: \(step.range.file.path):\(step.range.start.line): \(step.displayName) \(effect)")
         }
         return definition.inputIndex.flatMap { arguments[$0] } ?? .nothing

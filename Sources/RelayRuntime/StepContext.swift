@@ -18,19 +18,31 @@ struct StepContext: IntentContext {
     var entityTypes: EntityCatalog { interpreter.environment.loader.registry.entityTypes }
 
     func show(_ value: Value) async {
+        // Chosen by a secret, it shows nothing: that it showed would tell which way the choice went.
+        guard SecretLabels.context.isEmpty else { return }
         interpreter.environment.output.show(value)
     }
 
+    /// A step chosen by a secret asks nothing: that it asked would tell which way the choice went.
+    private func refuseAskingWhenChosen() throws {
+        guard SecretLabels.context.isEmpty else {
+            throw IntentError("a step chosen by a secret asks nothing: whether it asked would tell of the secret (Docs/Runs.md, \"Secrets\")")
+        }
+    }
+
     func ask(_ question: Question) async throws -> Value {
+        try refuseAskingWhenChosen()
         let answer = try await interpreter.environment.interaction.ask(question, key: step.outputVariable)
         return try answer.coerced(to: question.type)
     }
 
     func choose(_ request: ChoiceRequest) async throws -> [Int] {
-        try await interpreter.environment.interaction.choose(request, key: step.outputVariable)
+        try refuseAskingWhenChosen()
+        return try await interpreter.environment.interaction.choose(request, key: step.outputVariable)
     }
 
     func requestConfirmation(_ prompt: String) async throws {
+        try refuseAskingWhenChosen()
         guard try await interpreter.environment.interaction.confirm(prompt, key: step.outputVariable) else {
             throw RunCancelled("'\(prompt)' was declined")
         }
@@ -54,8 +66,12 @@ struct StepContext: IntentContext {
     }
 
     func warn(_ message: String) async {
+        // Chosen by a secret, it warns of nothing: that it warned would tell which way the choice
+        // went; given a value made from one, it does not say what, which may hold any piece of it.
+        guard SecretLabels.context.isEmpty else { return }
+        let said = SecretLabels.step.isEmpty ? Excerpt.cappingQuotes(in: message) : "what it says is not shown: the step was given a value made from a secret (\(RunSecrets.mask))"
         let place = "\(step.range.file.path):\(step.range.start.line):\(step.range.start.column)"
-        interpreter.environment.output.trace("\(place): warning: \(step.displayName): \(Excerpt.cappingQuotes(in: message))")
+        interpreter.environment.output.trace("\(place): warning: \(step.displayName): \(said)")
     }
 
     func trace(_ detail: String) async {

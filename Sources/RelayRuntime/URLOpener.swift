@@ -39,6 +39,13 @@ public struct URLOpener: Sendable {
     }
 
     public func open(_ url: URL) async throws {
+        // Chosen by a secret, a dry run says nothing: that it would open tells which way it went.
+        if strategy == .dryRun, !SecretLabels.context.isEmpty { return }
+        // The opener gets the URL on its command line, which every user of this machine may read.
+        if strategy != .dryRun, !SecretLabels.step.isEmpty || !RunSecrets.carried.isEmpty {
+            throw IntentError(
+                "a URL made from a secret is not opened: the opener would get it on its command line, which every user of this machine can read (ps)")
+        }
         switch strategy {
         case .dryRun:
             report("open " + Self.shown(url))
@@ -67,7 +74,8 @@ public struct URLOpener: Sendable {
         }
         let child: ChildProcess
         do throws(ChildProcessError) {
-            // The opener's own output is not the workflow's output.
+            // The opener's own output is not the workflow's output (a URL made from a secret is
+            // never handed to it, so what it repeats of one holds none).
             // A desktop helper's small environment (Docs/Security.md, "Programs").
             let temporary = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
             child = try ChildProcess(

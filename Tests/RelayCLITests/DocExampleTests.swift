@@ -44,6 +44,9 @@ extension PackageTests {
         // The one file a documented example names that must exist for the check: run-workflow's helper.
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("helpers"), withIntermediateDirectories: true)
         try "steps:\n  - comment: resize\n".write(to: folder.appendingPathComponent("helpers/resize.yaml"), atomically: true, encoding: .utf8)
+        // And the folder a documented trigger watches, in a home of the test's own.
+        let home = folder.appendingPathComponent("home")
+        try FileManager.default.createDirectory(at: home.appendingPathComponent("Downloads"), withIntermediateDirectories: true)
         var checked = 0
         for file in ["README.md"] + docs {
             for block in try Self.yamlBlocks(in: file) {
@@ -51,7 +54,9 @@ extension PackageTests {
                 let name = "\(file.replacingOccurrences(of: "/", with: "-"))-\(block.line).yaml"
                 try text.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
                 // A secret a block declares is set, to a value of no meaning, for the check.
-                var environment: [String: String] = ["RELAY_KEYRING": "off", "XDG_CONFIG_HOME": folder.appendingPathComponent("config").path]
+                var environment: [String: String] = [
+                    "RELAY_KEYRING": "off", "XDG_CONFIG_HOME": folder.appendingPathComponent("config").path, "HOME": home.path,
+                ]
                 for line in text.split(separator: "\n") where line.hasPrefix("secrets: [") {
                     for secret in line.dropFirst("secrets: [".count).prefix(while: { $0 != "]" }).split(separator: ",") {
                         environment[secret.trimmingCharacters(in: .whitespaces)] = "placeholder-value"

@@ -102,6 +102,8 @@ struct Notify: Intent {
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         // A notification is shown: the run's secrets in it are masked, as in any output; a step
         // given one, or chosen by one, shows `•••` whole (which text it shows would tell of it).
+        // Chosen by a secret, it shows nothing: that it showed would tell which way the choice went.
+        if RunSecrets.chosen { return .value(value) }
         let carried = !RunSecrets.carried.isEmpty
         let (title, body) = carried ? (RunSecrets.mask, RunSecrets.mask) : (RunSecrets.masked(title), RunSecrets.masked(body))
         if ProgramRun.find("notify-send") != nil {

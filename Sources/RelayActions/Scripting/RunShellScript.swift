@@ -35,8 +35,25 @@ struct RunShellScript: Intent {
         guard let interpreter = Self.interpreters.first(where: { $0.key == shell })?.value else {
             throw IntentError("'\(shell)' is not a shell Relay knows; use \(Self.interpreters.map(\.key).joined(separator: ", "))")
         }
+        var scriptFile: String?
         var arguments = [interpreter.flag, script]
         if interpreter.takesName { arguments.append("relay") }
+        // A program's command line can be read by every user of this machine (ps): a step given
+        // a value made from a secret hands the script over in a file of the run's own, and takes
+        // no arguments from it.
+        if !RunSecrets.carried.isEmpty {
+            if inputMode == "arguments" {
+                throw IntentError(
+                    "a value made from a secret is not given as a program's arguments, which every user of this machine can read (ps); use input-mode: stdin")
+            }
+            let file = try Self.scriptFile(script, in: context.scratchFolder)
+            // The file is the secrets' while it is there (a program they are not pinned to may
+            // not be started meanwhile), and gone once the script ends.
+            AccessGate.running?.secrets.noteWritten(file, names: RunSecrets.carried)
+            arguments = [file]
+            scriptFile = file
+        }
+        defer { if let scriptFile { unlink(scriptFile) } }
         var standardInput = Data()
         if inputMode == "arguments" {
             arguments += Self.arguments(from: input)
@@ -48,6 +65,23 @@ struct RunShellScript: Intent {
             throw outcome.failure("the script " + (outcome.signalled ? "was ended by signal \(outcome.status)" : "exited with status \(outcome.status)"))
         }
         return .value(try Self.value(of: outcome.output, context))
+    }
+
+    /// Writes `script` to a new file only its owner may read, in the run's scratch folder; its path.
+    static func scriptFile(_ script: String, in scratch: ScratchFolder) throws -> String {
+        do {
+            let path = try scratch.path(forNewFile: "script-\(UUID().uuidString)")
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            guard descriptor >= 0 else { throw IntentError("cannot write the script to \(path): \(String(cString: strerror(errno)))") }
+            defer { close(descriptor) }
+            let bytes = Array(script.utf8)
+            guard bytes.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == bytes.count else {
+                throw IntentError("cannot write the script to \(path): \(String(cString: strerror(errno)))")
+            }
+            return path
+        } catch let error as FileOperationError {
+            throw IntentError("cannot write the script to the scratch folder: \(error.message)")
+        }
     }
 
     /// The arguments the input gives: each item of a list, a file's path, a text; nothing gives none.

@@ -69,6 +69,8 @@ struct WorkflowRun: Sendable {
     /// Whether the run has the process to itself: signals stop it. A server's runs share it, and
     /// each is stopped by cancelling the task it runs in.
     var ownsProcess = true
+    /// Told each path the run is let write.
+    var onWrite: (@Sendable (String) -> Void)?
 
     /// Runs the workflow to its end, a signal or its time bound, prints its output and errors,
     /// and records it.
@@ -103,6 +105,7 @@ struct WorkflowRun: Sendable {
         let (gate, prompt) = GrantPrompt.gate(
             for: file, granted: granted, interactive: interactive, dryRun: settings.dryRun, store: GrantStore(root: stateFolder))
         recording?.observeExecution(of: gate)
+        if let onWrite { gate.observeWrites(onWrite) }
         if let rerun { rerun.hold(gate) }
         let loader = try await PackageOptions.loading(packagesOf: file, into: base, gate: gate)
         let (workflow, diagnostics) = loader.load(path: file, predefined: Set(variables.keys))
@@ -111,6 +114,10 @@ struct WorkflowRun: Sendable {
             recording?.noteError(DiagnosticRenderer().render(diagnostics))
             throw ExitStatus.invalid.exitCode
         }
+        // What started it: nothing when a person runs a workflow that has triggers.
+        var given = variables
+        if !workflow.triggers.isEmpty, given["trigger"] == nil { given["trigger"] = .nothing }
+        let variables = given
         let unknownVariables = workflow.unknownVariables(variables.keys)
         if !unknownVariables.isEmpty {
             fail(unknownVariables.map { "error: \($0)\n" }.joined(), recording)

@@ -25,7 +25,8 @@ public struct CheckedWorkflow: Sendable {
     /// The names of `given` (`--set`) that the workflow neither reads nor declares, each with a
     /// did-you-mean, in order.
     public func unknownVariables(_ given: some Sequence<String>) -> [String] {
-        let known = variablesRead.union(variables.map(\.name.text)).subtracting(["input", "previous", "item", "index", "error", "secrets"])
+        var known = variablesRead.union(variables.map(\.name.text)).subtracting(["input", "previous", "item", "index", "error", "secrets"])
+        if !triggers.isEmpty { known.insert("trigger") }
         return given.filter { !known.contains($0) }.sorted().map { name in
             "--set \(name): \(self.name) has no variable '\(name)'\(Suggestions.didYouMean(name, in: known.sorted()))"
                 + (known.isEmpty ? "; it reads none" : " (it reads \(known.sorted().joined(separator: ", ")))")

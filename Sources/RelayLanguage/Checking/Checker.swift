@@ -46,6 +46,8 @@ public struct Checker {
     private static func checked(
         _ workflow: Workflow, registry: ActionRegistry, predefined: Set<String>
     ) -> (workflow: CheckedWorkflow?, diagnostics: [Diagnostic]) {
+        // A workflow with triggers reads what started it as `${trigger}` (nothing when run by hand).
+        let predefined = workflow.triggers.isEmpty ? predefined : predefined.union(["trigger"])
         var checker = Checker(registry: registry, scope: VariableScope(runVariables: predefined))
         checker.folder = URL(fileURLWithPath: workflow.file.path).deletingLastPathComponent().path
         checker.checkSecretDeclarations(workflow)

@@ -15,6 +15,35 @@ public struct UndoHistory: Sendable {
         public let isUndone: Bool
         /// What the undo could not revert, when it was undone.
         public let notReverted: [String]
+        /// Each path a change named that is shown otherwise (made from a secret), as shown.
+        var shownPaths: [String: String] = [:]
+
+        /// `text` (what undoing a change says) with each path the run made from a secret, and the
+        /// folders of it below the place shown, as it is shown: the undo knows no secret, only
+        /// what the run kept.
+        func masking(_ text: String) -> String {
+            guard !shownPaths.isEmpty else { return text }
+            var replacements: [(String, String)] = []
+            for (path, shown) in shownPaths {
+                replacements.append((path, shown))
+                let parent = { (path: String) in (path as NSString).deletingLastPathComponent }
+                if shown.hasSuffix("/" + RunSecrets.mask) {
+                    // The folders between the place shown and the path: a folder the run made
+                    // from a secret, which a message may name.
+                    let holder = String(shown.dropLast(RunSecrets.mask.count + 1))
+                    var folder = parent(path)
+                    while folder.hasPrefix(holder + "/") {
+                        replacements.append((folder, shown))
+                        folder = parent(folder)
+                    }
+                } else if shown == RunSecrets.mask, parent(path).count > 1 {
+                    replacements.append((parent(path), RunSecrets.mask))
+                }
+            }
+            var masked = text
+            for (path, shown) in replacements.sorted(by: { $0.0.count > $1.0.count }) { masked = masked.replacingOccurrences(of: path, with: shown) }
+            return masked
+        }
     }
 
     public let root: URL
@@ -43,7 +72,8 @@ public struct UndoHistory: Sendable {
             guard let bytes = FileManager.default.contents(atPath: journal) else {
                 return nil
             }
-            let entries = Self.entries(in: String(decoding: bytes, as: UTF8.self))
+            let text = String(decoding: bytes, as: UTF8.self)
+            let entries = Self.entries(in: text)
             let changes = entries.map(\.change)
             let info = (try? String(contentsOf: folder.appendingPathComponent("run.json"), encoding: .utf8))
                 .flatMap { try? JSONReader.value(from: $0) }
@@ -55,7 +85,7 @@ public struct UndoHistory: Sendable {
                 .map { String($0.dropFirst("not reverted: ".count)) }
             return Run(
                 folder: folder, workflow: workflow, started: started, changes: changes, summaries: entries.map(\.summary), isUndone: undone,
-                notReverted: notReverted)
+                notReverted: notReverted, shownPaths: Self.shownPaths(in: text))
         }
     }
 
@@ -63,6 +93,18 @@ public struct UndoHistory: Sendable {
     /// not a change (the half-written last line of a killed run) is left out. A CR left at a
     /// line's end (a journal saved with CR LF) is JSON whitespace.
     public static func changes(in text: String) -> [UndoJournal.Change] { entries(in: text).map(\.change) }
+
+    /// Each path the journal keeps a shown form of, with that form.
+    private static func shownPaths(in text: String) -> [String: String] {
+        var shown: [String: String] = [:]
+        for line in text.splitAtLineFeeds(omittingEmpty: true) {
+            guard case .dictionary(let entry)? = try? JSONReader.value(from: line) else { continue }
+            for key in ["path", "from", "to"] {
+                if case .text(let path)? = entry[key], case .text(let form)? = entry["shown-" + key] { shown[path] = form }
+            }
+        }
+        return shown
+    }
 
     /// The changes with their summaries as shown (a path that held a secret, masked).
     private static func entries(in text: String) -> [(change: UndoJournal.Change, summary: String)] {
@@ -139,7 +181,7 @@ public struct UndoHistory: Sendable {
                         outcome.stopped = true
                         return outcome
                     }
-                    outcome.failed.append("\(change.summary): \(error)")
+                    outcome.failed.append(run.masking("\(change.summary): \(error)"))
                 }
                 continue
             }
@@ -150,8 +192,8 @@ public struct UndoHistory: Sendable {
             for (change, result) in zip(files, reverted) {
                 switch result {
                 case .success(nil): outcome.reverted += 1
-                case .success(let never?): outcome.skipped.append(never)
-                case .failure(let error): outcome.failed.append("\(change.summary): \(error)")
+                case .success(let never?): outcome.skipped.append(run.masking(never))
+                case .failure(let error): outcome.failed.append(run.masking("\(change.summary): \(error)"))
                 }
             }
             // Stopped before the last: what is left is for the next undo.

@@ -94,9 +94,13 @@ public struct Access: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether an `open` grant entry covers the URL `target`: a scheme covers every URL of it,
-    /// anything longer the URLs that begin with it.
+    /// anything longer the URLs that begin with it. A scheme covers itself too: the place a need
+    /// to open a URL is asked for.
     public static func openEntry(_ entry: String, covers target: String) -> Bool {
-        if let scheme = scheme(entry) { return target.lowercased().hasPrefix(scheme + ":") }
+        if let scheme = scheme(entry) {
+            let lowered = target.lowercased()
+            return lowered == scheme || lowered.hasPrefix(scheme + ":")
+        }
         return target.hasPrefix(entry)
     }
 

@@ -121,6 +121,7 @@ public final class AccessGate: @unchecked Sendable {
     /// executes what it executed then (`executes`).
     private var remembered: [Access] = []
     private var executionObservers: [@Sendable (Executed) -> Void] = []
+    private var writeObservers: [@Sendable (String) -> Void] = []
     private var lastDenial: AccessDenied?
     /// The grants that let an access through (`grantsUsed`).
     private var used: Set<Access> = []
@@ -212,6 +213,17 @@ public final class AccessGate: @unchecked Sendable {
     /// run history's, which `relay runs rerun` checks).
     public func observeExecution(_ observer: @escaping @Sendable (Executed) -> Void) {
         lock.withLock { executionObservers.append(observer) }
+    }
+
+    /// Calls `observer` with each path the run is let write, as it is let (a server that watches
+    /// a folder knows a file the run itself wrote there).
+    public func observeWrites(_ observer: @escaping @Sendable (String) -> Void) {
+        lock.withLock { writeObservers.append(observer) }
+    }
+
+    private func allowedWrite(_ access: Access) {
+        guard access.capability == .write else { return }
+        for observer in lock.withLock({ writeObservers }) { observer(access.target) }
     }
 
     /// Tells the gate that the run is about to execute `executed` (before its first step runs).
@@ -308,7 +320,10 @@ public final class AccessGate: @unchecked Sendable {
             case nil: return false
             }
         }
-        if allowed { return }
+        if allowed {
+            allowedWrite(access)
+            return
+        }
         // A need found only now is asked for its place: the folder of a file, so that the files
         // beside it are not asked about one by one (Docs/Security.md, "At run time").
         let place = access.place
@@ -320,6 +335,7 @@ public final class AccessGate: @unchecked Sendable {
                 allowedPlaces.append(place)
                 used.insert(place)
             }
+            allowedWrite(access)
         case .no:
             lock.withLock { _ = refused.insert(place) }
             throw deny(access, reason: .refused)

@@ -12,6 +12,12 @@ public final class RunSecrets: @unchecked Sendable {
     /// package is checked against their pins (`AccessGate.authorize`).
     @TaskLocal public static var carried: Set<String> = []
 
+    /// Whether a secret chose that the step under way runs (a branch, a loop or a `when:` that
+    /// went by one): what it shows, notifies, warns or asks would tell which way the choice
+    /// went, so it shows nothing and asks nothing (Docs/Runs.md, "Secrets follow what is made
+    /// from them").
+    @TaskLocal public static var chosen = false
+
     /// The secrets of the files the step under way has read that the run wrote from a secret
     /// (`noteWritten`): its output carries them, and what it writes or sends is held to their
     /// pins. Set only in a run that has written such a file.

@@ -1,0 +1,162 @@
+import ArgumentParser
+import Foundation
+import RelayKit
+import RelayLanguage
+import RelayRuntime
+
+/// `relay serve [PATH…]`: runs workflows on their own, when their triggers fire
+/// (Docs/Automations.md).
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run workflows on their own: on a schedule or when a file lands in a folder, by their 'on:' triggers.",
+        discussion: """
+            Serves the workflow files named, and the .yaml and .yml files in the folders named (default: \
+            $XDG_CONFIG_HOME/relay/workflows). A workflow's 'on:' list says when it runs: schedule: "30 7 * * 1-5" \
+            (cron, in this machine's time zone; also @hourly, @daily, @weekly), schedule: { every: 10m }, or \
+            watch: FOLDER (a file that settled there is the run's input). \
+            A served run never asks: it runs with what was allowed always for its file ('relay permissions FILE \
+            --grant') and the --allow flags given here; a workflow that needs more is listed as needing grants and \
+            does not run. Each run is kept in 'relay runs', with what started it. SIGTERM or SIGINT: no run starts, \
+            runs under way finish for --grace seconds, then are stopped; exit 143 or 130 (Docs/Automations.md).
+            """)
+
+    @Argument(help: ArgumentHelp("Workflow files and folders of them (default: $XDG_CONFIG_HOME/relay/workflows).", valueName: "path"))
+    var paths: [String] = []
+    @Flag(help: "Print each workflow's triggers, their next times and the grants it needs, then exit.") var check = false
+    @Option(help: ArgumentHelp("After SIGTERM or SIGINT, how long runs under way may finish before they are stopped.", valueName: "seconds"))
+    var grace: Double = 30
+    @OptionGroup var packageOptions: PackageOptions
+    @OptionGroup var permissionOptions: PermissionOptions
+
+    func validate() throws {
+        if let problem = Limits.durationProblem(grace) { throw ValidationError("--grace: \(problem)") }
+        if grace < 0 { throw ValidationError("--grace takes a number of seconds from 0") }
+    }
+
+    func run() async throws {
+        let given = paths.isEmpty ? [ServedWorkflow.defaultFolder] : paths
+        let files: [String]
+        do throws(ServeError) {
+            files = try ServedWorkflow.files(in: given)
+        } catch {
+            StandardStreams.writeError("error: \(error)\(paths.isEmpty ? " (name files or folders to serve, or put workflows there)" : "")\n")
+            throw ExitStatus.invalid.exitCode
+        }
+        let base = try await packageOptions.loader()
+        let stateFolder = UndoHistory.defaultRoot
+        var served: [ServedWorkflow] = []
+        for file in files {
+            served.append(
+                await ServedWorkflow.load(
+                    file, base: base, granted: permissionOptions.granted, grantsDeclared: permissionOptions.declared, stateFolder: stateFolder))
+        }
+        if check {
+            StandardStreams.writeOutput(Self.report(served, now: Date()))
+            if served.contains(where: { $0.problem != nil }) { throw ExitStatus.invalid.exitCode }
+            return
+        }
+        let log = Server.ServeLog()
+        for workflow in served {
+            if let problem = workflow.problem {
+                log.note("\(workflow.file) does not check, and is not served:\n\(problem)", error: true)
+            } else if workflow.triggers.isEmpty {
+                log.note("\(workflow.file) has no triggers ('on:'), and is not served")
+            } else if !workflow.needs.isEmpty {
+                log.note("\(workflow.file) needs grants, and is not served: \(Self.needs(of: workflow))", error: true)
+            }
+        }
+        let armed = served.filter(\.isArmed)
+        log.note("serving \(armed.count) workflow\(armed.count == 1 ? "" : "s")" + (flags.isEmpty ? "" : ", each granted \(flags.joined(separator: " "))"))
+        let granted = permissionOptions.granted, declared = permissionOptions.declared, packages = packageOptions.paths
+        let server = Server(workflows: served, log: log) { workflow, firing in
+            var run = WorkflowRun(file: workflow.file)
+            run.variables = ["trigger": Self.triggerValue(firing)]
+            // A watched folder's file is the run's input: the file itself, or its path once removed.
+            if let file = firing.file { run.input = firing.event == .removed ? .text(file) : .file(file) }
+            run.granted = granted
+            run.grantsDeclared = declared
+            run.packages = packages
+            run.arguments = [workflow.file]
+            run.commandLine = ["run", workflow.file]
+            run.console = ServeConsole()
+            run.trigger = firing.trigger.word
+            run.ownsProcess = false
+            run.stateFolder = stateFolder
+            return run
+        }
+        let status = await server.serve(grace: grace, lastRuns: Self.lastScheduledRuns(of: armed, stateFolder: stateFolder))
+        throw ExitCode(status)
+    }
+
+    /// The `--allow-…` flags given, as written, for the log.
+    private var flags: [String] {
+        Array(RelayCommand.givenArguments.drop { $0 != "serve" }.dropFirst()).filter { $0.hasPrefix("--allow-") }
+    }
+
+    /// `${trigger}`: what started the run.
+    static func triggerValue(_ firing: Server.Firing) -> Value {
+        var value: ValueDictionary = ["kind": .text(firing.trigger.word), "time": .date(firing.time)]
+        if let file = firing.file {
+            value["file"] = firing.event == .removed ? .text(file) : .file(FileReference(path: file))
+            value["event"] = firing.event.map { .text($0.rawValue) } ?? .nothing
+        }
+        if case .schedule(let schedule) = firing.trigger.kind {
+            switch schedule {
+            case .cron(let cron): value["schedule"] = .text(cron.text)
+            case .every(let seconds): value["every"] = .number(seconds)
+            }
+        }
+        return .dictionary(value)
+    }
+
+    /// When each workflow last ran on a schedule, from the history: what `catch-up:` looks at.
+    static func lastScheduledRuns(of workflows: [ServedWorkflow], stateFolder: URL) -> [String: Date] {
+        guard workflows.contains(where: { $0.triggers.contains(where: \.catchUp) }),
+            let history = try? RunHistory(path: stateFolder.appendingPathComponent(RunHistory.fileName).path)
+        else { return [:] }
+        var last: [String: Date] = [:]
+        for workflow in workflows where workflow.triggers.contains(where: \.catchUp) {
+            let runs = (try? history.runs(matching: RunHistory.Filter(workflow: workflow.file, status: nil, since: nil, limit: 100))) ?? []
+            if let run = runs.first(where: { $0.trigger == "schedule" }) { last[workflow.file] = run.started }
+        }
+        return last
+    }
+
+    /// What `--check` prints.
+    static func report(_ served: [ServedWorkflow], now: Date) -> String {
+        var text = ""
+        for workflow in served {
+            if let problem = workflow.problem {
+                text += "\(workflow.file): does not check, and is not served\n" + problem.split(separator: "\n", omittingEmptySubsequences: false).map { "  \($0)" }.joined(separator: "\n") + "\n"
+                continue
+            }
+            if workflow.triggers.isEmpty {
+                text += "\(workflow.file): no triggers ('on:'), not served\n"
+                continue
+            }
+            text += workflow.needs.isEmpty ? "\(workflow.file): served\n" : "\(workflow.file): needs grants, and does not run until it has them\n"
+            for trigger in workflow.triggers {
+                let next = trigger.nextFire(after: now, started: now).map { " — next \(DateFormatting.iso8601($0))" } ?? ""
+                text += "  \(trigger.summary)\(next)\(trigger.concurrency == .queue ? "" : " (concurrency: \(trigger.concurrency.rawValue))")\n"
+            }
+            if !workflow.needs.isEmpty { text += "  needs: \(needs(of: workflow))\n" }
+        }
+        return text
+    }
+
+    /// What a workflow needs beyond its grants, and how to give it.
+    static func needs(of workflow: ServedWorkflow) -> String {
+        let listed = workflow.needs.map { "\($0.access.description) (\($0.reason))" }.joined(separator: ", ")
+        let flags = workflow.needs.map(\.access.grantingFlag).joined(separator: " ")
+        return "\(listed); declare them in its 'permissions:' and run 'relay permissions \(ShellQuoting.quoted(workflow.file)) --grant', or give relay serve \(flags)"
+    }
+}
+
+/// A served run's console: its output is kept in the history's preview, not printed; its errors
+/// are in the history, and the server's log says how it ended.
+struct ServeConsole: RunConsole {
+    func output(_ text: String) {}
+    func error(_ text: String) {}
+    func report(_ diagnostics: [Diagnostic], masking secrets: RunSecrets?) {}
+}

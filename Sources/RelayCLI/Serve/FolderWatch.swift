@@ -1,0 +1,165 @@
+import Foundation
+import RelayKit
+import RelayLanguage
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Watches a folder for files that settled — written and closed, moved in, or removed — with
+/// inotify (Linux), on a thread of its own that a stop wakes (Docs/Automations.md, "Watching a
+/// folder"). A folder that goes away is said so, and watched again once it is back.
+final class FolderWatch: @unchecked Sendable {
+    /// A file that settled, and how.
+    struct Event: Sendable {
+        var path: String
+        var kind: Trigger.WatchEvent
+    }
+
+    private let folder: String
+    private let glob: String?
+    private let events: Set<Trigger.WatchEvent>
+    private let deliver: @Sendable (Event) -> Void
+    private let note: @Sendable (String) -> Void
+    private let lock = NSLock()
+    private var stopped = false
+    /// Written to wake the thread when the watch stops.
+    private var wake: [Int32] = [-1, -1]
+
+    init(
+        _ watch: Trigger.Watch, deliver: @escaping @Sendable (Event) -> Void, note: @escaping @Sendable (String) -> Void
+    ) {
+        folder = watch.path
+        glob = watch.glob
+        events = watch.events
+        self.deliver = deliver
+        self.note = note
+    }
+
+    /// Starts watching; false (after saying why) where this system cannot.
+    func start() -> Bool {
+        #if os(Linux)
+            guard pipe(&wake) == 0 else {
+                note("cannot watch \(folder): \(String(cString: strerror(errno)))")
+                return false
+            }
+            let thread = Thread { [self] in watchLoop() }
+            thread.name = "relay.watch"
+            thread.start()
+            return true
+        #else
+            note("watching a folder is not available on this system yet: \(folder) is not watched")
+            return false
+        #endif
+    }
+
+    func stop() {
+        let descriptor: Int32 = lock.withLock {
+            stopped = true
+            return wake[1]
+        }
+        if descriptor >= 0 {
+            var byte: UInt8 = 1
+            _ = write(descriptor, &byte, 1)
+        }
+    }
+
+    private var isStopped: Bool { lock.withLock { stopped } }
+
+    #if os(Linux)
+        /// Watches, and when the folder is gone, waits for it to come back (looking each second).
+        private func watchLoop() {
+            var said = false
+            while !isStopped {
+                let inotify = inotify_init1(Int32(IN_CLOEXEC))
+                guard inotify >= 0 else {
+                    note("cannot watch \(folder): \(String(cString: strerror(errno)))")
+                    return
+                }
+                let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+                if inotify_add_watch(inotify, folder, mask) < 0 {
+                    close(inotify)
+                    if !said { note("the watched folder \(folder) is not there; it is watched again when it is back") }
+                    said = true
+                    if waitForWake(seconds: 1) { return }
+                    continue
+                }
+                if said { note("the watched folder \(folder) is back, and watched again") }
+                said = false
+                let gone = read(from: inotify)
+                close(inotify)
+                if gone, !isStopped {
+                    note("the watched folder \(folder) is gone; it is watched again when it is back")
+                    said = true
+                }
+            }
+        }
+
+        /// Reads events until the watch stops (false) or the folder goes (true).
+        private func read(from inotify: Int32) -> Bool {
+            // Files created and not yet closed: their close is "created", not "changed".
+            var created = Set<String>()
+            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+            while !isStopped {
+                var waiting = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0), pollfd(fd: wake[0], events: Int16(POLLIN), revents: 0)]
+                guard poll(&waiting, 2, -1) >= 0 else {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                if waiting[1].revents != 0 { return false }
+                let count = buffer.withUnsafeMutableBytes { Glibc.read(inotify, $0.baseAddress, $0.count) }
+                guard count > 0 else { continue }
+                var offset = 0
+                while offset + MemoryLayout<inotify_event>.size <= count {
+                    let (mask, length, name): (UInt32, Int, String) = buffer.withUnsafeBytes { bytes in
+                        let event = bytes.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
+                        let start = offset + MemoryLayout<inotify_event>.size
+                        let end = min(start + Int(event.len), count)
+                        let raw = bytes[start..<end].prefix { $0 != 0 }
+                        return (event.mask, Int(event.len), String(decoding: raw, as: UTF8.self))
+                    }
+                    offset += MemoryLayout<inotify_event>.size + length
+                    if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 { return true }
+                    if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                        note("too many changes in \(folder) at once: some were not seen")
+                        continue
+                    }
+                    guard !name.isEmpty, mask & UInt32(IN_ISDIR) == 0, matches(name) else { continue }
+                    let path = folder + "/" + name
+                    if mask & UInt32(IN_CREATE) != 0 {
+                        created.insert(name)
+                    } else if mask & UInt32(IN_CLOSE_WRITE) != 0 {
+                        offer(Event(path: path, kind: created.remove(name) != nil ? .created : .changed))
+                    } else if mask & UInt32(IN_MOVED_TO) != 0 {
+                        offer(Event(path: path, kind: .created))
+                    } else if mask & UInt32(IN_DELETE | IN_MOVED_FROM) != 0 {
+                        created.remove(name)
+                        offer(Event(path: path, kind: .removed))
+                    }
+                }
+            }
+            return false
+        }
+
+        /// Waits `seconds`, or until the watch stops: whether it stopped.
+        private func waitForWake(seconds: Int32) -> Bool {
+            var waiting = pollfd(fd: wake[0], events: Int16(POLLIN), revents: 0)
+            _ = poll(&waiting, 1, seconds * 1000)
+            return isStopped
+        }
+    #endif
+
+    private func offer(_ event: Event) {
+        if events.contains(event.kind) { deliver(event) }
+    }
+
+    /// Whether a file's name matches the glob (every name without one). Hidden files and the
+    /// temporary names editors and downloads use are not files that settled.
+    private func matches(_ name: String) -> Bool {
+        if name.hasPrefix(".") || name.hasSuffix("~") || name.hasSuffix(".part") || name.hasSuffix(".crdownload") { return false }
+        guard let glob else { return true }
+        return fnmatch(glob, name, 0) == 0
+    }
+}

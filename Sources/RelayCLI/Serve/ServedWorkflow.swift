@@ -1,0 +1,112 @@
+import Foundation
+import RelayKit
+import RelayLanguage
+import RelayRuntime
+
+/// A workflow file `relay serve` serves: checked, its triggers, and what it would need that its
+/// grants do not give it (Docs/Automations.md, "Permissions"). A served run never asks: a
+/// workflow that needs more than it was granted is listed as needing grants, and its triggers
+/// stay disarmed.
+struct ServedWorkflow: Sendable {
+    /// The file, absolute.
+    let file: String
+    let workflow: CheckedWorkflow?
+    /// Why it is not served: its check's errors, or the packages it cannot load.
+    let problem: String?
+    /// What it needs, before its first step, beyond what is granted to it.
+    let needs: [GrantPrompt.Need]
+
+    var triggers: [Trigger] { workflow?.triggers ?? [] }
+    /// Whether its triggers fire.
+    var isArmed: Bool { workflow != nil && needs.isEmpty && !triggers.isEmpty }
+
+    /// Reads and checks `file`, and works out what it needs beyond the grants remembered for it
+    /// and `granted` (what `relay serve`'s flags give every workflow).
+    static func load(
+        _ file: String, base: WorkflowLoader, granted: [Capability: GrantScope], grantsDeclared: Bool, stateFolder: URL
+    ) async -> ServedWorkflow {
+        let (gate, _) = GrantPrompt.gate(for: file, granted: granted, interactive: false, store: GrantStore(root: stateFolder))
+        let loader: WorkflowLoader
+        do {
+            loader = try await base.loadingPackages(of: file, gate: gate, progress: PackageOptions.showProgress)
+        } catch {
+            return ServedWorkflow(file: file, workflow: nil, problem: DiagnosticRenderer().render([error.diagnostic]), needs: [])
+        }
+        let (workflow, diagnostics) = loader.load(path: file, predefined: ["trigger"])
+        guard let workflow else {
+            return ServedWorkflow(file: file, workflow: nil, problem: DiagnosticRenderer().render(diagnostics), needs: [])
+        }
+        gate.allowFreely(runOf: file, inputFiles: [])
+        let report = PermissionReport(workflow, entityTypes: loader.registry.entityTypes)
+        if grantsDeclared { for (access, _) in report.declaredAccesses { gate.allow(access, fromCommandLine: true) } }
+        let needs = GrantPrompt.needs(
+            of: report, gate: gate, subWorkflows: SubWorkflowReports.collect(workflow, loader: loader).map(\.report))
+        return ServedWorkflow(file: file, workflow: workflow, problem: nil, needs: needs)
+    }
+
+    /// The workflow files in `paths`: each file, and the `.yaml` and `.yml` files in each folder
+    /// (not below it), in order; an error for a path that is neither.
+    static func files(in paths: [String]) throws(ServeError) -> [String] {
+        var files: [String] = []
+        for path in paths {
+            let absolute = URL(fileURLWithPath: FileReference(path: path).originalPath).standardizedFileURL.path
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isFolder) else {
+                throw ServeError("there is no file or folder '\(path)' to serve")
+            }
+            guard isFolder.boolValue else {
+                files.append(absolute)
+                continue
+            }
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: absolute)) ?? []
+            files += names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted().map { absolute + "/" + $0 }
+        }
+        return files
+    }
+
+    /// `$XDG_CONFIG_HOME/relay/workflows`, else `~/.config/relay/workflows`.
+    static var defaultFolder: String {
+        let environment = ProcessInfo.processInfo.environment
+        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? HomeFolder.path + "/.config"
+        return config + "/relay/workflows"
+    }
+}
+
+/// Why `relay serve` cannot start.
+struct ServeError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension Trigger {
+    /// The trigger in words: `schedule "30 7 * * 1-5"`, `schedule every 10 min`.
+    var summary: String {
+        switch kind {
+        case .schedule(.cron(let cron)): "schedule \"\(cron.text)\""
+        case .schedule(.every(let seconds)): "schedule every \(Self.interval(seconds))"
+        case .watch(let watch): "watch \(watch.path)" + (watch.glob.map { " (\($0))" } ?? "")
+        case .webhook(let hook): "webhook /hooks/\(hook.name.text)"
+        }
+    }
+
+    /// `10 min`, `1 h`, `90 s`: in the largest unit that holds it whole.
+    static func interval(_ seconds: Double) -> String {
+        for (unit, size) in [("d", 86_400.0), ("h", 3_600.0), ("min", 60.0)] where seconds >= size && seconds.truncatingRemainder(dividingBy: size) == 0 {
+            return "\(NumberFormatting.text(seconds / size)) \(unit)"
+        }
+        return "\(NumberFormatting.text(seconds)) s"
+    }
+
+    /// When a schedule fires next after `date` (`started`: when the server started, which an
+    /// interval counts from); nil for other triggers, or a schedule that never comes.
+    func nextFire(after date: Date, started: Date) -> Date? {
+        switch kind {
+        case .schedule(.cron(let cron)): return cron.next(after: date, in: .current)
+        case .schedule(.every(let seconds)):
+            let elapsed = date.timeIntervalSince(started)
+            let count = (elapsed / seconds).rounded(.down) + 1
+            return started.addingTimeInterval(max(count, 1) * seconds)
+        default: return nil
+        }
+    }
+}

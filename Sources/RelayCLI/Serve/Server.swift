@@ -1,0 +1,324 @@
+import Foundation
+import RelayKit
+import RelayLanguage
+import RelayRuntime
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Arms the schedules of the served workflows and hands each firing to the one run pipeline
+/// (`WorkflowRun`), as a run nobody is asked in, with the grants remembered for its file and the
+/// server's own flags (Docs/Automations.md). Until a signal: then it stops arming, lets the runs
+/// under way finish for the grace period, stops the rest, and returns the exit status.
+final class Server: @unchecked Sendable {
+    private let workflows: [ServedWorkflow]
+    /// Makes the run of a workflow for a firing.
+    private let makeRun: @Sendable (ServedWorkflow, Firing) -> WorkflowRun
+    private let log: ServeLog
+    private let started = Date()
+    private let lock = NSLock()
+    private var queues: [String: WorkflowQueue] = [:]
+    private var timers: [Task<Void, Never>] = []
+    private var watches: [FolderWatch] = []
+    private let runs = RunningRuns()
+
+    /// One firing of a trigger: which, and when it was due.
+    struct Firing: Sendable {
+        var trigger: Trigger
+        var time: Date
+        /// For a schedule's catch-up run at the start.
+        var catchingUp = false
+        /// For a watched folder: the file, and what happened to it.
+        var file: String? = nil
+        var event: Trigger.WatchEvent? = nil
+    }
+
+    init(workflows: [ServedWorkflow], log: ServeLog, makeRun: @escaping @Sendable (ServedWorkflow, Firing) -> WorkflowRun) {
+        self.workflows = workflows
+        self.log = log
+        self.makeRun = makeRun
+    }
+
+    /// Serves until SIGTERM, SIGINT or SIGHUP; returns 128 + the signal.
+    func serve(grace: Double, lastRuns: [String: Date]) async -> Int32 {
+        ProcessSignals.prepare()
+        let signal = SignalBox()
+        await ProcessSignals.handling(with: { number in signal.raise(number) }) {
+            for served in workflows where served.isArmed {
+                let queue = WorkflowQueue(served: served, runs: runs, log: log, makeRun: makeRun)
+                lock.withLock { queues[served.file] = queue }
+                for trigger in served.triggers {
+                    if case .watch(let watch) = trigger.kind {
+                        let folderWatch = FolderWatch(
+                            watch,
+                            deliver: { event in
+                                // A file the workflow's own runs wrote there starts nothing.
+                                guard !queue.wroteRecently(event.path) else { return }
+                                queue.fire(Firing(trigger: trigger, time: Date(), file: event.path, event: event.kind))
+                            }, note: { [log] in log.note("\(served.file): \($0)") })
+                        if folderWatch.start() { lock.withLock { watches.append(folderWatch) } }
+                        continue
+                    }
+                    guard case .schedule = trigger.kind else { continue }
+                    if trigger.catchUp, let last = lastRuns[served.file], let due = trigger.nextFire(after: last, started: last), due < started {
+                        queue.fire(Firing(trigger: trigger, time: due, catchingUp: true))
+                    }
+                    let timer = Task { await self.arm(trigger, of: queue) }
+                    lock.withLock { timers.append(timer) }
+                }
+            }
+            await signal.wait()
+        }
+        let number = signal.number
+        log.note("stopping on \(RunStopper.name(of: number)): no more runs start; runs under way may finish for \(NumberFormatting.text(grace)) s")
+        for timer in lock.withLock({ timers }) { timer.cancel() }
+        for watch in lock.withLock({ watches }) { watch.stop() }
+        for queue in lock.withLock({ Array(queues.values) }) { queue.close() }
+        if await !runs.finish(within: grace) {
+            log.note("stopping the runs still under way")
+            runs.cancelAll()
+            _ = await runs.finish(within: ChildProcesses.grace + 5)
+        }
+        return 128 + number
+    }
+
+    /// Fires `trigger` at each of its times until the server stops. A wait is at most a minute,
+    /// then worked out again: the clock may have been changed, or the machine asleep.
+    private func arm(_ trigger: Trigger, of queue: WorkflowQueue) async {
+        var after = started
+        while !Task.isCancelled {
+            guard let due = trigger.nextFire(after: after, started: started) else { return }
+            var wait = due.timeIntervalSinceNow
+            while wait > 0, !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(min(wait, 60)))
+                wait = due.timeIntervalSinceNow
+            }
+            guard !Task.isCancelled else { return }
+            queue.fire(Firing(trigger: trigger, time: due))
+            // A time missed while the machine slept is not made up: the next is after now.
+            after = max(due, Date())
+        }
+    }
+
+    /// What the server says on standard error: one line per run and per event.
+    final class ServeLog: Sendable {
+        /// Under systemd (its journal reads standard error): a priority, no time.
+        private let journal = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil
+
+        func note(_ text: String, error: Bool = false) {
+            let line = journal ? (error ? "<3>" : "<6>") + text : "\(DateFormatting.iso8601(Date())) \(text)"
+            StandardStreams.writeError(line + "\n")
+        }
+    }
+}
+
+/// A signal, once one comes.
+private final class SignalBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var raised: Int32?
+    private var waiter: CheckedContinuation<Void, Never>?
+
+    var number: Int32 { lock.withLock { raised ?? SIGTERM } }
+
+    func raise(_ number: Int32) {
+        let waiting: CheckedContinuation<Void, Never>? = lock.withLock {
+            guard raised == nil else { return nil }
+            raised = number
+            defer { waiter = nil }
+            return waiter
+        }
+        waiting?.resume()
+    }
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let now = lock.withLock { () -> Bool in
+                if raised != nil { return true }
+                waiter = continuation
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+}
+
+/// The runs of one workflow: what a firing does while one is under way is its trigger's
+/// `concurrency:` — skip it, queue it (one run at a time, in order), or start it alongside.
+final class WorkflowQueue: @unchecked Sendable {
+    /// The most firings waiting in a queue; more are dropped, and said so.
+    static let longest = 1_000
+
+    private let served: ServedWorkflow
+    private let runs: RunningRuns
+    private let log: Server.ServeLog
+    private let makeRun: @Sendable (ServedWorkflow, Server.Firing) -> WorkflowRun
+    private let lock = NSLock()
+    private var running = 0
+    private var waiting: [Server.Firing] = []
+    private var closed = false
+    /// The paths this workflow's runs wrote: nil while a run that wrote one is under way, else
+    /// when the last such run ended.
+    private var written: [String: Date?] = [:]
+    /// How long after its run ended a file it wrote still starts nothing (its events may come late).
+    static let writtenQuiet: TimeInterval = 2
+
+    init(served: ServedWorkflow, runs: RunningRuns, log: Server.ServeLog, makeRun: @escaping @Sendable (ServedWorkflow, Server.Firing) -> WorkflowRun) {
+        self.served = served
+        self.runs = runs
+        self.log = log
+        self.makeRun = makeRun
+    }
+
+    func fire(_ firing: Server.Firing) {
+        let start: Bool = lock.withLock {
+            guard !closed else { return false }
+            switch firing.trigger.concurrency {
+            case .parallel:
+                running += 1
+                return true
+            case .skip, .queue:
+                if running == 0 {
+                    running += 1
+                    return true
+                }
+                if firing.trigger.concurrency == .queue, waiting.count < Self.longest {
+                    waiting.append(firing)
+                }
+                return false
+            }
+        }
+        if start {
+            begin(firing)
+        } else if firing.trigger.concurrency == .skip {
+            log.note("\(served.file): \(firing.trigger.word) skipped: a run is under way (concurrency: skip)")
+        } else if firing.trigger.concurrency == .queue, lock.withLock({ waiting.count >= Self.longest && !closed }) {
+            log.note("\(served.file): \(firing.trigger.word) dropped: \(Self.longest) runs are waiting already", error: true)
+        }
+    }
+
+    /// No more runs start; those waiting are dropped.
+    func close() {
+        lock.withLock {
+            closed = true
+            waiting.removeAll()
+        }
+    }
+
+    /// A run of this workflow is let write `path`.
+    func wrote(_ path: String) {
+        lock.withLock { written[ResolvedPath.resolve(path)] = .some(nil) }
+    }
+
+    /// Whether `path` is a file this workflow's runs wrote, under way or just ended.
+    func wroteRecently(_ path: String) -> Bool {
+        lock.withLock {
+            guard let entry = written[ResolvedPath.resolve(path)] else { return false }
+            guard let ended = entry else { return true }
+            return Date().timeIntervalSince(ended) < Self.writtenQuiet
+        }
+    }
+
+    private func begin(_ firing: Server.Firing) {
+        var made = makeRun(served, firing)
+        made.onWrite = { [weak self] path in self?.wrote(path) }
+        let run = made
+        let log = self.log
+        runs.start { [self] in
+            let began = Date()
+            let outcome = await run.run()
+            let status = outcome.status >= 128 ? "stopped" : ExitStatus(rawValue: outcome.status).map(Self.word) ?? "failed"
+            let id = outcome.runID.map { "run \($0)" } ?? "a run (not recorded)"
+            let took = RunsCommand.seconds(Date().timeIntervalSince(began))
+            log.note(
+                "\(id) of \(served.file) (\(firing.trigger.word)\(firing.catchingUp ? ", catching up" : "")): \(status), exit \(outcome.status), \(took)",
+                error: outcome.status != 0)
+            finished()
+        }
+    }
+
+    private func finished() {
+        let next: Server.Firing? = lock.withLock {
+            running -= 1
+            // What the runs wrote quiets its events a little longer; what is old is forgotten.
+            let now = Date()
+            written = written.compactMapValues { ended in
+                guard let ended else { return running == 0 ? .some(now) : .some(nil) }
+                return now.timeIntervalSince(ended) < 60 ? .some(ended) : nil
+            }
+            guard !closed, running == 0, !waiting.isEmpty else { return nil }
+            running += 1
+            return waiting.removeFirst()
+        }
+        if let next { begin(next) }
+    }
+
+    private static func word(_ status: ExitStatus) -> String {
+        switch status {
+        case .success: "succeeded"
+        case .runtimeError: "failed"
+        case .invalid: "did not check"
+        case .cancelled: "cancelled"
+        case .permissionDenied: "denied"
+        }
+    }
+}
+
+/// The runs under way, to wait for or stop when the server stops.
+final class RunningRuns: @unchecked Sendable {
+    private let lock = NSLock()
+    private var tasks: [Int: Task<Void, Never>] = [:]
+    private var next = 0
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    func start(_ work: @escaping @Sendable () async -> Void) {
+        lock.lock()
+        let key = next
+        next += 1
+        let task = Task { [self] in
+            await work()
+            ended(key)
+        }
+        tasks[key] = task
+        lock.unlock()
+    }
+
+    private func ended(_ key: Int) {
+        let wake: [CheckedContinuation<Void, Never>] = lock.withLock {
+            tasks[key] = nil
+            guard tasks.isEmpty else { return [] }
+            defer { waiters.removeAll() }
+            return waiters
+        }
+        for waiter in wake { waiter.resume() }
+    }
+
+    /// Stops every run under way, as SIGTERM stops a run.
+    func cancelAll() {
+        for task in lock.withLock({ Array(tasks.values) }) { task.cancel() }
+    }
+
+    /// Waits until no run is under way, or `seconds` pass; whether none is.
+    func finish(within seconds: Double) async -> Bool {
+        let timer = Task { [self] in
+            try? await Task.sleep(for: .seconds(seconds))
+            let wake: [CheckedContinuation<Void, Never>] = lock.withLock {
+                defer { waiters.removeAll() }
+                return waiters
+            }
+            for waiter in wake { waiter.resume() }
+        }
+        await withCheckedContinuation { continuation in
+            let done = lock.withLock { () -> Bool in
+                if tasks.isEmpty { return true }
+                waiters.append(continuation)
+                return false
+            }
+            if done { continuation.resume() }
+        }
+        timer.cancel()
+        return lock.withLock { tasks.isEmpty }
+    }
+}

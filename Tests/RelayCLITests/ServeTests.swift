@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+
+@testable import RelayCLI
+
+/// `relay serve`: workflows run by their triggers, through the one run pipeline, into the history.
+@Suite("Serving workflows")
+struct ServeTests {
+    private let folder: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-serve-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("flows"), withIntermediateDirectories: true)
+    }
+
+    private var environment: [String: String] {
+        ["XDG_STATE_HOME": folder.appendingPathComponent("state").path, "HOME": folder.path, "NO_COLOR": "1", "PATH": "/usr/bin:/bin"]
+    }
+
+    private func write(_ name: String, _ text: String) throws {
+        try text.write(to: folder.appendingPathComponent("flows/\(name)"), atomically: true, encoding: .utf8)
+    }
+
+    /// Starts `relay serve ARGUMENTS…`, its standard error in a file.
+    private func serve(_ arguments: [String]) throws -> (Process, URL) {
+        let process = Process()
+        process.executableURL = RelayProcess.executable
+        process.arguments = ["serve"] + arguments
+        process.currentDirectoryURL = folder
+        process.environment = environment
+        let log = folder.appendingPathComponent("serve-\(UUID().uuidString).log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: log)
+        try process.run()
+        return (process, log)
+    }
+
+    /// The runs the history keeps, as `relay runs --json` gives them.
+    private func runs() async throws -> [[String: Any]] {
+        let listed = try await RelayProcess.running(["runs", "--json", "--limit", "1000"], in: folder, environment: environment)
+        return (try? JSONSerialization.jsonObject(with: Data(listed.standardOutput.utf8)) as? [[String: Any]]) ?? []
+    }
+
+    /// Waits until `done` holds of the history's runs; an issue after a minute.
+    private func waitForRuns(_ done: ([[String: Any]]) -> Bool) async throws -> [[String: Any]] {
+        for _ in 0..<600 {
+            let kept = try await runs()
+            if done(kept) { return kept }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        Issue.record("the runs never came: \(try await runs())")
+        return []
+    }
+
+    @Test("a schedule of every second runs its workflow again and again, each run kept with its trigger; SIGTERM ends the server with 143")
+    func everySecond() async throws {
+        try write("tick.yaml", "on:\n  - schedule: { every: 1s }\nsteps:\n  - text: \"tick ${trigger.kind}\"\n")
+        try write("needs.yaml", "on:\n  - schedule: { every: 1s }\nsteps:\n  - save-file: /tmp/relay-serve-never/out.txt\n")
+        let (server, log) = try serve(["flows"])
+        let kept = try await waitForRuns { $0.filter { ($0["status"] as? String) == "succeeded" }.count >= 2 }
+        kill(server.processIdentifier, SIGTERM)
+        await RelayProcess.waitForExit(server)
+        #expect(server.terminationStatus == 143)
+        #expect(kept.allSatisfy { ($0["trigger"] as? String) == "schedule" }, "\(kept)")
+        // The workflow that needs a grant it was not given never ran, and the log says why.
+        #expect(kept.allSatisfy { ($0["workflow"] as? String)?.hasSuffix("tick.yaml") == true }, "\(kept)")
+        let said = try String(contentsOf: log, encoding: .utf8)
+        #expect(said.contains("needs.yaml needs grants, and is not served: write /tmp/relay-serve-never/out.txt"), "\(said)")
+        #expect(said.contains("of \(folder.appendingPathComponent("flows/tick.yaml").path) (schedule): succeeded"), "\(said)")
+        let shown = try await RelayProcess.running(["runs", "show", "last"], in: folder, environment: environment)
+        #expect(shown.standardOutput.contains("started by: schedule (relay serve)"), "\(shown.standardOutput)")
+        #expect(shown.standardOutput.contains("→ text \"tick schedule\""), "\(shown.standardOutput)")
+    }
+
+    @Test("SIGTERM during a run: the run may finish for the grace period, then is stopped and kept as stopped; a firing while it runs is skipped")
+    func stoppedRun() async throws {
+        try write("slow.yaml", "on:\n  - schedule: { every: 1s }\n    concurrency: skip\nsteps:\n  - wait: 300\n")
+        let (server, log) = try serve(["flows/slow.yaml", "--grace", "0.5"])
+        _ = try await waitForRuns { $0.contains { ($0["status"] as? String) == "running" } }
+        // Once a firing found the run under way.
+        for _ in 0..<600 where !(try String(contentsOf: log, encoding: .utf8)).contains("skipped") { try await Task.sleep(for: .milliseconds(100)) }
+        kill(server.processIdentifier, SIGTERM)
+        await RelayProcess.waitForExit(server)
+        #expect(server.terminationStatus == 143)
+        let kept = try await runs()
+        #expect(kept.count == 1 && (kept.first?["status"] as? String) == "stopped", "\(kept)")
+        let said = try String(contentsOf: log, encoding: .utf8)
+        #expect(said.contains("schedule skipped: a run is under way (concurrency: skip)"), "\(said)")
+        #expect(said.contains("stopping the runs still under way"), "\(said)")
+    }
+
+    @Test("a file copied into a watched folder runs its workflow once with the file as input; 50 at once make 50 runs, one at a time; what a run writes there starts nothing")
+    func watchedFolder() async throws {
+        let inbox = folder.appendingPathComponent("inbox")
+        try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
+        // Each run writes a copy of its file beside it, in the watched folder, with a name the glob takes.
+        try write(
+            "inbox.yaml",
+            "permissions: { write: [../inbox] }\non:\n  - watch: ../inbox\n    glob: \"*.txt\"\ninput: file\nsteps:\n"
+                + "  - get-text\n  - save-file: \"../inbox/copy-${trigger.file.name}\"\n  - text: \"${trigger.event} ${trigger.file.name}\"\n")
+        let granted = try await RelayProcess.running(["permissions", "flows/inbox.yaml", "--grant"], in: folder, environment: environment)
+        #expect(granted.status == 0, "\(granted.standardError)")
+        let (server, log) = try serve(["flows/inbox.yaml"])
+        // Once it is watching.
+        for _ in 0..<600 where !(try String(contentsOf: log, encoding: .utf8)).contains("serving 1 workflow") { try await Task.sleep(for: .milliseconds(100)) }
+        try "one".write(to: inbox.appendingPathComponent("first.txt"), atomically: false, encoding: .utf8)
+        let first = try await waitForRuns { $0.count >= 1 && $0.allSatisfy { ($0["status"] as? String) != "running" } }
+        #expect((first.first?["trigger"] as? String) == "watch", "\(first)")
+        let shown = try await RelayProcess.running(["runs", "show", "last"], in: folder, environment: environment)
+        #expect(shown.standardOutput.contains("→ text \"created first.txt\""), "\(shown.standardOutput)")
+        #expect(try String(contentsOf: inbox.appendingPathComponent("copy-first.txt"), encoding: .utf8) == "one\n")
+        for index in 1...50 {
+            try "file \(index)".write(to: inbox.appendingPathComponent("burst-\(index).txt"), atomically: false, encoding: .utf8)
+        }
+        let all = try await waitForRuns { $0.count >= 51 && $0.allSatisfy { ($0["status"] as? String) != "running" } }
+        // A moment for a copy's events, which must start nothing.
+        try await Task.sleep(for: .milliseconds(500))
+        kill(server.processIdentifier, SIGTERM)
+        await RelayProcess.waitForExit(server)
+        let kept = try await runs()
+        let said = try String(contentsOf: log, encoding: .utf8)
+        #expect(kept.count == 51, "\(kept.count) runs: \(said)")
+        #expect(all.allSatisfy { ($0["status"] as? String) == "succeeded" }, "\(all)")
+        for index in 1...50 { #expect(FileManager.default.fileExists(atPath: inbox.appendingPathComponent("copy-burst-\(index).txt").path)) }
+        // One at a time (concurrency: queue): each run started after the one before ended.
+        let history = try RunHistory(path: folder.appendingPathComponent("state/relay/history.sqlite").path)
+        let spans = try history.runs(matching: RunHistory.Filter()).compactMap { run in run.ended.map { (run.started, $0) } }.sorted { $0.0 < $1.0 }
+        #expect(spans.count == 51)
+        #expect(zip(spans, spans.dropFirst()).allSatisfy { $1.0 >= $0.1 }, "\(spans)")
+    }
+
+    @Test("serve --check lists each workflow's triggers and next times, what it needs, and what does not check, with exit 2")
+    func check() async throws {
+        try write("daily.yaml", "on:\n  - schedule: \"30 7 * * 1-5\"\nsteps:\n  - text: hi\n")
+        try write("plain.yaml", "steps:\n  - text: hi\n")
+        let good = try await RelayProcess.running(["serve", "--check", "flows"], in: folder, environment: environment)
+        #expect(good.status == 0, "\(good.standardError)")
+        #expect(good.standardOutput.contains("daily.yaml: served\n  schedule \"30 7 * * 1-5\" — next "), "\(good.standardOutput)")
+        #expect(good.standardOutput.contains("plain.yaml: no triggers ('on:'), not served"), "\(good.standardOutput)")
+        try write("bad.yaml", "on:\n  - schedule: \"61 * * * *\"\nsteps:\n  - text: hi\n")
+        let bad = try await RelayProcess.running(["serve", "--check", "flows"], in: folder, environment: environment)
+        #expect(bad.status == 2)
+        #expect(bad.standardOutput.contains("bad.yaml: does not check, and is not served"), "\(bad.standardOutput)")
+        #expect(bad.standardOutput.contains("bad.yaml:2:15: error: schedule '61 * * * *': minute 61 is out of range"), "\(bad.standardOutput)")
+        // The example in workflows/ is served as its comment says.
+        let example = RelayProcess.root.appendingPathComponent("workflows/morning-note.yaml").path
+        let shown = try await RelayProcess.running(["serve", "--check", example], in: folder, environment: environment)
+        #expect(shown.status == 0, "\(shown.standardError)")
+        #expect(shown.standardOutput.contains("morning-note.yaml: served\n  schedule \"30 7 * * 1-5\" — next "), "\(shown.standardOutput)")
+        #expect(shown.standardOutput.contains("  schedule every 1 h — next "), "\(shown.standardOutput)")
+        #expect(shown.standardOutput.contains("(concurrency: skip)"), "\(shown.standardOutput)")
+        let missing = try await RelayProcess.running(["serve", "--check", "nowhere"], in: folder, environment: environment)
+        #expect(missing.status == 2 && missing.standardError.contains("there is no file or folder 'nowhere' to serve"), "\(missing.standardError)")
+    }
+}
+
