@@ -130,6 +130,38 @@ struct ServeTests {
         #expect(zip(spans, spans.dropFirst()).allSatisfy { $1.0 >= $0.1 }, "\(spans)")
     }
 
+    @Test("a served file that changes is read again: what it says now runs; one that no longer checks is disarmed, and the log says why")
+    func rereads() async throws {
+        let flow = "on:\n  - schedule: { every: 1s }\nsteps:\n  - text: VERSION\n"
+        try write("flow.yaml", flow.replacingOccurrences(of: "VERSION", with: "first"))
+        let (server, log) = try serve(["flows"])
+        _ = try await waitForRuns { $0.contains { ($0["status"] as? String) == "succeeded" } }
+        try write("flow.yaml", flow.replacingOccurrences(of: "VERSION", with: "second"))
+        for _ in 0..<600 where !(try String(contentsOf: log, encoding: .utf8)).contains("changed: read again, 1 trigger armed") {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        // A run of what it says now.
+        var second = false
+        for _ in 0..<600 where !second {
+            let shown = try await RelayProcess.running(["runs", "show", "last"], in: folder, environment: environment)
+            second = shown.standardOutput.contains("→ text \"second\"")
+            if !second { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(second)
+        try write("flow.yaml", "on:\n  - schedule: { every: 1s }\nsteps:\n  - chnage-case: upper\n")
+        for _ in 0..<600 where !(try String(contentsOf: log, encoding: .utf8)).contains("no longer checks") { try await Task.sleep(for: .milliseconds(100)) }
+        let before = try await runs().count
+        // Two firings' time: none comes while it does not check (one under way may end).
+        try await Task.sleep(for: .milliseconds(2_500))
+        let after = try await runs().count
+        kill(server.processIdentifier, SIGTERM)
+        await RelayProcess.waitForExit(server)
+        #expect(after <= before + 1, "\(before) → \(after)")
+        let said = try String(contentsOf: log, encoding: .utf8)
+        #expect(said.contains("no longer checks: its triggers are disarmed until it does"), "\(said)")
+        #expect(said.contains("unknown action 'chnage-case'"), "\(said)")
+    }
+
     @Test("serve --check lists each workflow's triggers and next times, what it needs, and what does not check, with exit 2")
     func check() async throws {
         try write("daily.yaml", "on:\n  - schedule: \"30 7 * * 1-5\"\nsteps:\n  - text: hi\n")
@@ -150,6 +182,13 @@ struct ServeTests {
         #expect(shown.standardOutput.contains("morning-note.yaml: served\n  schedule \"30 7 * * 1-5\" — next "), "\(shown.standardOutput)")
         #expect(shown.standardOutput.contains("  schedule every 1 h — next "), "\(shown.standardOutput)")
         #expect(shown.standardOutput.contains("(concurrency: skip)"), "\(shown.standardOutput)")
+        // A unit for systemd runs the same server, by absolute paths.
+        let unit = try await RelayProcess.running(["serve", "--print-unit", "flows", "--allow-net=example.com"], in: folder, environment: environment)
+        #expect(unit.status == 0, "\(unit.standardError)")
+        #expect(
+            unit.standardOutput.contains("ExecStart=\(RelayProcess.executable.resolvingSymlinksInPath().path) serve \(folder.appendingPathComponent("flows").path) --allow-net=example.com\n"),
+            "\(unit.standardOutput)")
+        #expect(unit.standardOutput.contains("[Install]\nWantedBy=default.target"), "\(unit.standardOutput)")
         let missing = try await RelayProcess.running(["serve", "--check", "nowhere"], in: folder, environment: environment)
         #expect(missing.status == 2 && missing.standardError.contains("there is no file or folder 'nowhere' to serve"), "\(missing.standardError)")
     }

@@ -24,6 +24,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("Workflow files and folders of them (default: $XDG_CONFIG_HOME/relay/workflows).", valueName: "path"))
     var paths: [String] = []
     @Flag(help: "Print each workflow's triggers, their next times and the grants it needs, then exit.") var check = false
+    @Flag(help: "Print a systemd user unit that runs this server at login, then exit (Docs/Automations.md).") var printUnit = false
     @Option(help: ArgumentHelp("After SIGTERM or SIGINT, how long runs under way may finish before they are stopped.", valueName: "seconds"))
     var grace: Double = 30
     @OptionGroup var packageOptions: PackageOptions
@@ -35,6 +36,10 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if printUnit {
+            StandardStreams.writeOutput(unit)
+            return
+        }
         let given = paths.isEmpty ? [ServedWorkflow.defaultFolder] : paths
         let files: [String]
         do throws(ServeError) {
@@ -69,7 +74,13 @@ struct ServeCommand: AsyncParsableCommand {
         let armed = served.filter(\.isArmed)
         log.note("serving \(armed.count) workflow\(armed.count == 1 ? "" : "s")" + (flags.isEmpty ? "" : ", each granted \(flags.joined(separator: " "))"))
         let granted = permissionOptions.granted, declared = permissionOptions.declared, packages = packageOptions.paths
-        let server = Server(workflows: served, log: log) { workflow, firing in
+        let state = stateFolder
+        let server = Server(
+            workflows: served, log: log,
+            reload: { file in
+                await ServedWorkflow.load(file, base: base, granted: granted, grantsDeclared: declared, stateFolder: state)
+            }
+        ) { workflow, firing in
             var run = WorkflowRun(file: workflow.file)
             run.variables = ["trigger": Self.triggerValue(firing)]
             // A watched folder's file is the run's input: the file itself, or its path once removed.
@@ -87,6 +98,39 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let status = await server.serve(grace: grace, lastRuns: Self.lastScheduledRuns(of: armed, stateFolder: stateFolder))
         throw ExitCode(status)
+    }
+
+    /// A systemd user unit that runs `relay serve` with these paths and flags, by absolute paths.
+    var unit: String {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
+        let served = paths.map { URL(fileURLWithPath: FileReference(path: $0).originalPath).standardizedFileURL.path }
+        let given = Array(RelayCommand.givenArguments.drop { $0 != "serve" }.dropFirst())
+        let options = given.filter { $0.hasPrefix("--allow-") || $0.hasPrefix("--grace") } + packageOptions.paths.flatMap {
+            ["--package", URL(fileURLWithPath: FileReference(path: $0).originalPath).standardizedFileURL.path]
+        }
+        let words = [executable, "serve"] + served + options
+        return """
+            [Unit]
+            Description=Relay automations (relay serve)
+
+            [Service]
+            ExecStart=\(words.map(Self.systemdQuoted).joined(separator: " "))
+            Restart=on-failure
+            KillSignal=SIGTERM
+            TimeoutStopSec=\(Int(grace.rounded(.up)) + 15)
+
+            [Install]
+            WantedBy=default.target
+
+            """
+    }
+
+    /// A word of a systemd command line: quoted when it holds a space, a quote, a backslash or `%` / `$`.
+    static func systemdQuoted(_ word: String) -> String {
+        let escaped = word.replacingOccurrences(of: "%", with: "%%").replacingOccurrences(of: "$", with: "$$")
+        guard escaped.contains(where: { " \t\"'\\;".contains($0) }) else { return escaped }
+        return "\"" + escaped.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 
     /// The `--allow-…` flags given, as written, for the log.

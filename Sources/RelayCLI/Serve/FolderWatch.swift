@@ -28,14 +28,21 @@ final class FolderWatch: @unchecked Sendable {
     /// Written to wake the thread when the watch stops.
     private var wake: [Int32] = [-1, -1]
 
+    /// Watches `folder` for the `events` of the files `glob` takes (every file without one).
     init(
-        _ watch: Trigger.Watch, deliver: @escaping @Sendable (Event) -> Void, note: @escaping @Sendable (String) -> Void
+        folder: String, glob: String?, events: Set<Trigger.WatchEvent>, deliver: @escaping @Sendable (Event) -> Void,
+        note: @escaping @Sendable (String) -> Void
     ) {
-        folder = watch.path
-        glob = watch.glob
-        events = watch.events
+        self.folder = folder
+        self.glob = glob
+        self.events = events
         self.deliver = deliver
         self.note = note
+    }
+
+    /// Watches what a workflow's `watch:` trigger names.
+    convenience init(_ watch: Trigger.Watch, deliver: @escaping @Sendable (Event) -> Void, note: @escaping @Sendable (String) -> Void) {
+        self.init(folder: watch.path, glob: watch.glob, events: watch.events, deliver: deliver, note: note)
     }
 
     /// Starts watching; false (after saying why) where this system cannot.

@@ -17,12 +17,19 @@ final class Server: @unchecked Sendable {
     private let workflows: [ServedWorkflow]
     /// Makes the run of a workflow for a firing.
     private let makeRun: @Sendable (ServedWorkflow, Firing) -> WorkflowRun
+    /// Reads and checks a served file again.
+    private let reload: @Sendable (String) async -> ServedWorkflow
     private let log: ServeLog
     private let started = Date()
     private let lock = NSLock()
     private var queues: [String: WorkflowQueue] = [:]
-    private var timers: [Task<Void, Never>] = []
-    private var watches: [FolderWatch] = []
+    /// What each served file armed: its schedules' timers and its folders' watches.
+    private var armed: [String: (timers: [Task<Void, Never>], watches: [FolderWatch])] = [:]
+    /// The watches of the served files' own folders, which read a file again when it changes.
+    private var fileWatches: [FolderWatch] = []
+    /// The reading of a file under way, which the next waits for.
+    private var rereads: [String: Task<Void, Never>] = [:]
+    private var stopping = false
     private let runs = RunningRuns()
 
     /// One firing of a trigger: which, and when it was due.
@@ -36,9 +43,13 @@ final class Server: @unchecked Sendable {
         var event: Trigger.WatchEvent? = nil
     }
 
-    init(workflows: [ServedWorkflow], log: ServeLog, makeRun: @escaping @Sendable (ServedWorkflow, Firing) -> WorkflowRun) {
+    init(
+        workflows: [ServedWorkflow], log: ServeLog, reload: @escaping @Sendable (String) async -> ServedWorkflow,
+        makeRun: @escaping @Sendable (ServedWorkflow, Firing) -> WorkflowRun
+    ) {
         self.workflows = workflows
         self.log = log
+        self.reload = reload
         self.makeRun = makeRun
     }
 
@@ -47,35 +58,18 @@ final class Server: @unchecked Sendable {
         ProcessSignals.prepare()
         let signal = SignalBox()
         await ProcessSignals.handling(with: { number in signal.raise(number) }) {
-            for served in workflows where served.isArmed {
-                let queue = WorkflowQueue(served: served, runs: runs, log: log, makeRun: makeRun)
-                lock.withLock { queues[served.file] = queue }
-                for trigger in served.triggers {
-                    if case .watch(let watch) = trigger.kind {
-                        let folderWatch = FolderWatch(
-                            watch,
-                            deliver: { event in
-                                // A file the workflow's own runs wrote there starts nothing.
-                                guard !queue.wroteRecently(event.path) else { return }
-                                queue.fire(Firing(trigger: trigger, time: Date(), file: event.path, event: event.kind))
-                            }, note: { [log] in log.note("\(served.file): \($0)") })
-                        if folderWatch.start() { lock.withLock { watches.append(folderWatch) } }
-                        continue
-                    }
-                    guard case .schedule = trigger.kind else { continue }
-                    if trigger.catchUp, let last = lastRuns[served.file], let due = trigger.nextFire(after: last, started: last), due < started {
-                        queue.fire(Firing(trigger: trigger, time: due, catchingUp: true))
-                    }
-                    let timer = Task { await self.arm(trigger, of: queue) }
-                    lock.withLock { timers.append(timer) }
-                }
-            }
+            for served in workflows { arm(served, lastRuns: lastRuns) }
+            watchFiles()
             await signal.wait()
         }
         let number = signal.number
         log.note("stopping on \(RunStopper.name(of: number)): no more runs start; runs under way may finish for \(NumberFormatting.text(grace)) s")
-        for timer in lock.withLock({ timers }) { timer.cancel() }
-        for watch in lock.withLock({ watches }) { watch.stop() }
+        let (files, watches) = lock.withLock { () -> ([String], [FolderWatch]) in
+            stopping = true
+            return (Array(armed.keys), fileWatches)
+        }
+        for watch in watches { watch.stop() }
+        for file in files { disarm(file) }
         for queue in lock.withLock({ Array(queues.values) }) { queue.close() }
         if await !runs.finish(within: grace) {
             log.note("stopping the runs still under way")
@@ -83,6 +77,87 @@ final class Server: @unchecked Sendable {
             _ = await runs.finish(within: ChildProcesses.grace + 5)
         }
         return 128 + number
+    }
+
+    /// Arms the triggers of `served`, when it checks and has its grants.
+    private func arm(_ served: ServedWorkflow, lastRuns: [String: Date]) {
+        guard served.isArmed else { return }
+        let queue: WorkflowQueue = lock.withLock {
+            if let queue = queues[served.file] {
+                queue.update(served)
+                return queue
+            }
+            let queue = WorkflowQueue(served: served, runs: runs, log: log, makeRun: makeRun)
+            queues[served.file] = queue
+            return queue
+        }
+        var timers: [Task<Void, Never>] = []
+        var watches: [FolderWatch] = []
+        for trigger in served.triggers {
+            switch trigger.kind {
+            case .watch(let watch):
+                let folderWatch = FolderWatch(
+                    watch,
+                    deliver: { event in
+                        // A file the workflow's own runs wrote there starts nothing.
+                        guard !queue.wroteRecently(event.path) else { return }
+                        queue.fire(Firing(trigger: trigger, time: Date(), file: event.path, event: event.kind))
+                    }, note: { [log] in log.note("\(served.file): \($0)") })
+                if folderWatch.start() { watches.append(folderWatch) }
+            case .schedule:
+                if trigger.catchUp, let last = lastRuns[served.file], let due = trigger.nextFire(after: last, started: last), due < started {
+                    queue.fire(Firing(trigger: trigger, time: due, catchingUp: true))
+                }
+                timers.append(Task { await self.arm(trigger, of: queue) })
+            case .webhook:
+                break
+            }
+        }
+        lock.withLock { armed[served.file] = (timers, watches) }
+    }
+
+    /// Stops the triggers of `file`; its runs under way go on.
+    private func disarm(_ file: String) {
+        guard let (timers, watches) = lock.withLock({ armed.removeValue(forKey: file) }) else { return }
+        for timer in timers { timer.cancel() }
+        for watch in watches { watch.stop() }
+    }
+
+    /// Watches the folders of the served files: a file that changes is read again.
+    private func watchFiles() {
+        let files = Set(workflows.map(\.file))
+        for folder in Set(files.map { ($0 as NSString).deletingLastPathComponent }).sorted() {
+            let folderWatch = FolderWatch(
+                folder: folder, glob: nil, events: [.created, .changed],
+                deliver: { [self] event in
+                    guard files.contains(event.path) else { return }
+                    reread(event.path)
+                }, note: { [log] in log.note($0) })
+            if folderWatch.start() { lock.withLock { fileWatches.append(folderWatch) } }
+        }
+    }
+
+    /// Reads `file` again and arms what it says now; one that no longer checks, or needs grants
+    /// it does not have, has its triggers disarmed, and the log says why.
+    private func reread(_ file: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !stopping else { return }
+        let previous = rereads[file]
+        rereads[file] = Task { [self] in
+            await previous?.value
+            let fresh = await reload(file)
+            guard !lock.withLock({ stopping }) else { return }
+            disarm(file)
+            if let problem = fresh.problem {
+                log.note("\(file) changed, and no longer checks: its triggers are disarmed until it does:\n\(problem)", error: true)
+            } else if !fresh.needs.isEmpty {
+                log.note("\(file) changed, and needs grants: its triggers are disarmed: \(ServeCommand.needs(of: fresh))", error: true)
+            } else {
+                log.note("\(file) changed: read again, \(fresh.triggers.count) trigger\(fresh.triggers.count == 1 ? "" : "s") armed")
+            }
+            arm(fresh, lastRuns: [:])
+        }
     }
 
     /// Fires `trigger` at each of its times until the server stops. A wait is at most a minute,
@@ -151,7 +226,7 @@ final class WorkflowQueue: @unchecked Sendable {
     /// The most firings waiting in a queue; more are dropped, and said so.
     static let longest = 1_000
 
-    private let served: ServedWorkflow
+    private var served: ServedWorkflow
     private let runs: RunningRuns
     private let log: Server.ServeLog
     private let makeRun: @Sendable (ServedWorkflow, Server.Firing) -> WorkflowRun
@@ -199,6 +274,11 @@ final class WorkflowQueue: @unchecked Sendable {
         }
     }
 
+    /// The workflow as read again: what runs from now on.
+    func update(_ served: ServedWorkflow) {
+        lock.withLock { self.served = served }
+    }
+
     /// No more runs start; those waiting are dropped.
     func close() {
         lock.withLock {
@@ -222,6 +302,7 @@ final class WorkflowQueue: @unchecked Sendable {
     }
 
     private func begin(_ firing: Server.Firing) {
+        let served = lock.withLock { self.served }
         var made = makeRun(served, firing)
         made.onWrite = { [weak self] path in self?.wrote(path) }
         let run = made
