@@ -29,15 +29,13 @@ struct ReplCommand: AsyncParsableCommand {
         let interactive = isatty(0) == 1
         // One gate for the session: what is allowed at a prompt stays allowed until it ends.
         let (gate, _) = GrantPrompt.gate(for: nil, granted: permissionOptions.granted, interactive: interactive, dryRun: sessionOptions.dryRun)
-        let answers = sessionOptions.settings.interaction(interactive: interactive)
-        let opener = sessionOptions.settings.opener()
+        let settings = sessionOptions.settings
         let terminal = TerminalState()
         // One scratch folder for the session: a file one line makes there, the next finds.
         let scratch = ScratchFolder.forRun()
         let session = ReplSession(loader: loader, journalRoot: UndoHistory.defaultRoot) { journal in
-            RunEnvironment(
-                interaction: answers, output: TerminalRunOutput(json: false, terminal: terminal, secrets: gate.secrets), loader: loader, journal: journal,
-                scratchFolder: scratch, opener: opener, gate: gate, secretSource: SecretStore.source)
+            // Each entry's steps run in the environment a workflow's run would (Docs/Architecture.md, "One run pipeline").
+            settings.environment(loader: loader, gate: gate, terminal: terminal, interactive: interactive, journal: journal, scratch: scratch)
         }
         var repl = Repl(session: session, registry: registry, interactive: interactive, terminal: terminal, secrets: gate.secrets)
         if interactive {

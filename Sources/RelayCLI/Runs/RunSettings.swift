@@ -1,6 +1,7 @@
 import Foundation
 import RelayActions
 import RelayKit
+import RelayLanguage
 import RelayRuntime
 
 /// How a run or a REPL session answers its prompts, whether it is a dry run, how it opens URLs
@@ -32,6 +33,21 @@ struct RunSettings: Sendable {
         URLOpener(strategy: URLOpener.strategy(dryRun: dryRun, openWith: openWith, environment: ProcessInfo.processInfo.environment)) {
             StandardStreams.writeError($0 + "\n")
         }
+    }
+
+    /// The environment a run or a REPL entry's steps run in, on a terminal's standard streams:
+    /// prompts answered by these settings (a person asked only when `interactive`), output and
+    /// traces through `terminal`, files changed through `journal`, URLs opened by these settings,
+    /// every access through `gate`, secrets looked up where `relay secrets` keeps them.
+    func environment(
+        loader: WorkflowLoader, gate: AccessGate, terminal: TerminalState, interactive: Bool, questions: [String] = [],
+        json: Bool = false, tracing: Bool = false, journal: UndoJournal?, scratch: ScratchFolder, mentions: ScratchMentions? = nil,
+        recorder: RunRecorder? = nil
+    ) -> RunEnvironment {
+        RunEnvironment(
+            interaction: interaction(interactive: interactive, questions: questions),
+            output: TerminalRunOutput(json: json, scratch: mentions, terminal: terminal, secrets: gate.secrets), loader: loader, tracing: tracing,
+            journal: journal, scratchFolder: scratch, opener: opener(), gate: gate, recorder: recorder, secretSource: SecretStore.source)
     }
 
     /// Runs `body` with these library folders, which travel with its tasks rather than in the

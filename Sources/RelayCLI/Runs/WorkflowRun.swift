@@ -163,11 +163,9 @@ struct WorkflowRun: Sendable {
         recording?.attach(journal: journal, gate: gate)
         let scratch = ScratchMentions(ScratchFolder.forRun())
         defer { scratch.finish() }
-        let environment = RunEnvironment(
-            interaction: settings.interaction(interactive: interactive, questions: questions.prompts.map(\.prompt)),
-            output: TerminalRunOutput(json: json, scratch: scratch, terminal: prompt.terminal, secrets: secrets), loader: loader, tracing: trace,
-            journal: journal, scratchFolder: scratch.folder, opener: settings.opener(), gate: gate, recorder: recording?.recorder,
-            secretSource: SecretStore.source)
+        let environment = settings.environment(
+            loader: loader, gate: gate, terminal: prompt.terminal, interactive: interactive, questions: questions.prompts.map(\.prompt), json: json,
+            tracing: trace, journal: journal, scratch: scratch.folder, mentions: scratch, recorder: recording?.recorder)
         // The run goes in a task that a signal or the run's own time bound stops.
         let stopper = RunStopper(position: environment.position, ownsProcess: ownsProcess)
         let outcome = ResultBox()
