@@ -26,6 +26,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case archive
     /// A secret and the text it is shown in: masked, it is not there (Docs/Runs.md, "Secrets").
     case secretMask = "secret-mask"
+    /// A schedule in a workflow's `on:`: its next times come later and later, at times it takes.
+    case cron
 
     /// What did not hold for `bytes`, or nil when everything did. (A crash is the other finding.)
     public func check(_ bytes: [UInt8]) async -> String? {
@@ -42,6 +44,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .csv: CSVHarness.check(bytes)
         case .archive: ArchiveHarness.check(bytes)
         case .secretMask: SecretMaskHarness.check(bytes)
+        case .cron: CronHarness.check(bytes)
         }
     }
 }

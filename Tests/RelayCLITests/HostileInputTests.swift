@@ -46,6 +46,19 @@ struct HostileInputTests {
         #expect(try await relay(["run", "ok.yaml"], in: root).standardOutput == "café\n")
     }
 
+    @Test("a pipe or a device named as a file a step reads is an error at once, not a read that never ends")
+    func pipesAreNotRead() async throws {
+        let root = try folder()
+        #expect(mkfifo(root.appendingPathComponent("pipe.txt").path, 0o600) == 0)
+        for source in ["pipe.txt", "/dev/zero"] {
+            try "timeout: 60\nsteps:\n  - read-file: \(source)\n  - hash\n".write(
+                to: root.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
+            let run = try await relay(["run", "w.yaml", "--allow-read"], in: root)
+            #expect(run.status == 1, "\(source): \(run.standardError)")
+            #expect(run.standardError.contains("is not a file (a pipe, a socket or a device), and is not read"), "\(source): \(run.standardError)")
+        }
+    }
+
     @Test("a workflow that runs itself twice under on-error: continue stops at the run's budget of workflow calls", arguments: [false, true])
     func selfRecursion(parallel: Bool) async throws {
         let root = try folder()

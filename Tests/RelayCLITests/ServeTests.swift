@@ -130,6 +130,59 @@ struct ServeTests {
         #expect(zip(spans, spans.dropFirst()).allSatisfy { $1.0 >= $0.1 }, "\(spans)")
     }
 
+    @Test("a link, a pipe or a name that is not UTF-8 moved into a watched folder starts nothing; a link put in the folder's place is not followed")
+    func hostileWatchedFolder() async throws {
+        let inbox = folder.appendingPathComponent("inbox")
+        let outside = folder.appendingPathComponent("outside")
+        for made in [inbox, outside] { try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true) }
+        try "private".write(to: outside.appendingPathComponent("key.txt"), atomically: true, encoding: .utf8)
+        try write("inbox.yaml", "on:\n  - watch: ../inbox\ninput: file\nsteps:\n  - get-text\n")
+        let (server, log) = try serve(["flows/inbox.yaml"])
+        for _ in 0..<600 where !(try String(contentsOf: log, encoding: .utf8)).contains("serving 1 workflow") { try await Task.sleep(for: .milliseconds(100)) }
+        // Made elsewhere and moved in: a link to a private file, a pipe, a name that is not UTF-8.
+        let staging = folder.appendingPathComponent("staging")
+        try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: staging.appendingPathComponent("link.txt").path, withDestinationPath: outside.appendingPathComponent("key.txt").path)
+        #expect(mkfifo(staging.appendingPathComponent("pipe.txt").path, 0o600) == 0)
+        let odd = staging.path + "/odd\u{FF}.txt"
+        let oddBytes = Array(staging.path.utf8) + Array("/odd".utf8) + [0xFF] + Array(".txt".utf8)
+        _ = odd
+        let descriptor = oddBytes.withUnsafeBufferPointer { buffer in
+            (Array(buffer) + [0]).withUnsafeBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_CREAT | O_WRONLY, 0o600) }
+        }
+        #expect(descriptor >= 0)
+        close(descriptor)
+        for name in ["link.txt", "pipe.txt"] {
+            #expect(rename(staging.appendingPathComponent(name).path, inbox.appendingPathComponent(name).path) == 0)
+        }
+        let target = Array(inbox.path.utf8) + Array("/odd".utf8) + [0xFF] + Array(".txt".utf8)
+        let moved = (oddBytes + [0]).withUnsafeBufferPointer { from in
+            (target + [0]).withUnsafeBufferPointer { to in
+                rename(UnsafeRawPointer(from.baseAddress!).assumingMemoryBound(to: CChar.self), UnsafeRawPointer(to.baseAddress!).assumingMemoryBound(to: CChar.self))
+            }
+        }
+        #expect(moved == 0)
+        // Then a plain file, which runs: the ones before it were passed over, not queued ahead of it.
+        try "plain".write(to: inbox.appendingPathComponent("plain.txt"), atomically: true, encoding: .utf8)
+        let kept = try await waitForRuns { $0.count >= 1 && $0.allSatisfy { ($0["status"] as? String) != "running" } }
+        // The folder swapped for a link to another: not watched there.
+        try FileManager.default.removeItem(at: inbox)
+        try FileManager.default.createSymbolicLink(atPath: inbox.path, withDestinationPath: outside.path)
+        for _ in 0..<600 where !(try String(contentsOf: log, encoding: .utf8)).contains("leads elsewhere now") { try await Task.sleep(for: .milliseconds(100)) }
+        try "new".write(to: outside.appendingPathComponent("new.txt"), atomically: true, encoding: .utf8)
+        try await Task.sleep(for: .milliseconds(1_500))
+        kill(server.processIdentifier, SIGTERM)
+        await RelayProcess.waitForExit(server)
+        #expect(server.terminationStatus == 143)
+        let all = try await runs()
+        #expect(all.count == 1 && kept.count == 1, "\(all)")
+        let shown = try await RelayProcess.running(["runs", "show", "last"], in: folder, environment: environment)
+        #expect(shown.standardOutput.contains("→ text \"plain\""), "\(shown.standardOutput)")
+        let said = try String(contentsOf: log, encoding: .utf8)
+        #expect(said.contains("link.txt is not a plain file") && said.contains("pipe.txt is not a plain file"), "\(said)")
+        #expect(said.contains("leads elsewhere now"), "\(said)")
+    }
+
     @Test("a served file that changes is read again: what it says now runs; one that no longer checks is disarmed, and the log says why")
     func rereads() async throws {
         let flow = "on:\n  - schedule: { every: 1s }\nsteps:\n  - text: VERSION\n"

@@ -84,7 +84,7 @@ struct ServeCommand: AsyncParsableCommand {
             var run = WorkflowRun(file: workflow.file)
             run.variables = ["trigger": Self.triggerValue(firing)]
             // A watched folder's file is the run's input: the file itself, or its path once removed.
-            if let file = firing.file { run.input = firing.event == .removed ? .text(file) : .file(file) }
+            if let file = firing.file { run.input = firing.event == .removed ? .text(file) : .settledFile(file) }
             run.granted = granted
             run.grantsDeclared = declared
             run.packages = packages

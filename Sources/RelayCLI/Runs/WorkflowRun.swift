@@ -21,6 +21,9 @@ struct WorkflowRun: Sendable {
         case file(String)
         /// Standard input, read to its end before the first step.
         case standardInput
+        /// A file a watched folder gave: a plain file when the run starts, not a link (which
+        /// could lead to any file, read freely as the input) nor a pipe or a device.
+        case settledFile(String)
     }
 
     /// How the run ended: its exit status (Docs/Language.md, "Output and exit status"), the output
@@ -138,6 +141,12 @@ struct WorkflowRun: Sendable {
             fail(secretProblems, recording, masking: secrets)
             throw ExitStatus.invalid.exitCode
         }
+        // A watched folder's file is read freely only when it is a plain file, reached by no link:
+        // a link put in its place later then leads where nothing is free.
+        if case .settledFile(let path) = input, !Self.isPlainFile(path) {
+            fail("error: \(Excerpt.start(of: path)) is not a plain file now (a link, a pipe or a device is not read), or is gone\n", recording)
+            throw ExitStatus.invalid.exitCode
+        }
         gate.allowFreely(runOf: file, inputFiles: inputFiles)
         // A trusted package's own files (a cover it hands over) are read without asking.
         for package in loader.loadedPackages { gate.allowFreely(.read, package) }
@@ -210,7 +219,7 @@ struct WorkflowRun: Sendable {
     private var inputFiles: [String] {
         switch input {
         case .text(let text): [text]
-        case .file(let path): [path]
+        case .file(let path), .settledFile(let path): [path]
         case .none, .standardInput: []
         }
     }
@@ -236,6 +245,7 @@ struct WorkflowRun: Sendable {
         switch input {
         case .text(let text): "text, \(Self.bytes(text)), from --input"
         case .file(let path): "the file \(URL(fileURLWithPath: path).standardizedFileURL.path) (--input-file)"
+        case .settledFile(let path): "the file \(path), from the watched folder"
         case .standardInput: standardInput.map { "text, \(Self.bytes($0)), from standard input" }
         case .none: nil
         }
@@ -264,6 +274,25 @@ struct WorkflowRun: Sendable {
         func get() throws -> Value { try lock.withLock { result }.get() }
     }
 
+    /// Whether `path` is a plain file, not a link: looked at, then resolved (a link put in its
+    /// place between the two resolves elsewhere than the file's place in its folder).
+    static func isPlainFile(_ path: String) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
+        let folder = ResolvedPath.resolve((path as NSString).deletingLastPathComponent)
+        return ResolvedPath.resolve(path) == (folder == "/" ? "" : folder) + "/" + (path as NSString).lastPathComponent
+    }
+
+    /// The text of the input file at `path`.
+    private func textOfInput(_ path: String, _ recording: RunRecording?) throws -> String {
+        do {
+            return try WorkflowLoader.readText(path)
+        } catch {
+            fail("error: --input-file: \(error.message)\n", recording)
+            throw ExitStatus.invalid.exitCode
+        }
+    }
+
     /// The run's input. A workflow whose input is a file gets the file `--input-file` names, not
     /// its contents read as a path.
     private func readInput(declared: ValueType?, _ recording: RunRecording?) throws -> Value {
@@ -280,12 +309,9 @@ struct WorkflowRun: Sendable {
             }
             return .file(file)
         case .file(let path):
-            do {
-                return .text(try WorkflowLoader.readText(path))
-            } catch {
-                fail("error: --input-file: \(error.message)\n", recording)
-                throw ExitStatus.invalid.exitCode
-            }
+            return .text(try textOfInput(path, recording))
+        case .settledFile(let path):
+            return declared == .file || declared == nil ? .file(FileReference(path: path)) : .text(try textOfInput(path, recording))
         case .standardInput:
             // Before the run starts, so no step can be waiting behind it, and no child is running
             // yet: a signal still ends Relay meanwhile (its default action), so nothing hangs.

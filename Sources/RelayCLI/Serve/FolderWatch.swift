@@ -76,10 +76,22 @@ final class FolderWatch: @unchecked Sendable {
     private var isStopped: Bool { lock.withLock { stopped } }
 
     #if os(Linux)
-        /// Watches, and when the folder is gone, waits for it to come back (looking each second).
+        /// Watches, and when the folder is gone, waits for it to come back (looking each second):
+        /// the same folder, not a link put in its place that leads elsewhere.
         private func watchLoop() {
-            var said = false
+            // Each state said once, as it begins.
+            var said: String?
+            func say(_ state: String, _ text: String) {
+                if said != state { note(text) }
+                said = state
+            }
+            let leadsTo = ResolvedPath.resolve(folder)
             while !isStopped {
+                if ResolvedPath.resolve(folder) != leadsTo {
+                    say("elsewhere", "\(folder) leads elsewhere now (\(ResolvedPath.resolve(folder))), and is not watched until it is the folder it was")
+                    if waitForWake(seconds: 1) { return }
+                    continue
+                }
                 let inotify = inotify_init1(Int32(IN_CLOEXEC))
                 guard inotify >= 0 else {
                     note("cannot watch \(folder): \(String(cString: strerror(errno)))")
@@ -88,19 +100,15 @@ final class FolderWatch: @unchecked Sendable {
                 let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
                 if inotify_add_watch(inotify, folder, mask) < 0 {
                     close(inotify)
-                    if !said { note("the watched folder \(folder) is not there; it is watched again when it is back") }
-                    said = true
+                    say("missing", "the watched folder \(folder) is not there; it is watched again when it is back")
                     if waitForWake(seconds: 1) { return }
                     continue
                 }
-                if said { note("the watched folder \(folder) is back, and watched again") }
-                said = false
+                if said != nil, said != "watching" { note("the watched folder \(folder) is back, and watched again") }
+                said = "watching"
                 let gone = read(from: inotify)
                 close(inotify)
-                if gone, !isStopped {
-                    note("the watched folder \(folder) is gone; it is watched again when it is back")
-                    said = true
-                }
+                if gone, !isStopped { say("missing", "the watched folder \(folder) is gone; it is watched again when it is back") }
             }
         }
 
@@ -125,7 +133,8 @@ final class FolderWatch: @unchecked Sendable {
                         let start = offset + MemoryLayout<inotify_event>.size
                         let end = min(start + Int(event.len), count)
                         let raw = bytes[start..<end].prefix { $0 != 0 }
-                        return (event.mask, Int(event.len), String(decoding: raw, as: UTF8.self))
+                        // A name that is not UTF-8 would name another file once decoded: none.
+                        return (event.mask, Int(event.len), String(validating: raw, as: UTF8.self) ?? "")
                     }
                     offset += MemoryLayout<inotify_event>.size + length
                     if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 { return true }
@@ -159,7 +168,17 @@ final class FolderWatch: @unchecked Sendable {
     #endif
 
     private func offer(_ event: Event) {
-        if events.contains(event.kind) { deliver(event) }
+        guard events.contains(event.kind) else { return }
+        // Only a plain file is a run's input: a link may lead anywhere (the run reads its input
+        // freely), and a pipe or a device would hold the run at its first read.
+        if event.kind != .removed {
+            var info = stat()
+            guard lstat(event.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+                note("\(event.path) is not a plain file (a link, a pipe or a device), and starts nothing")
+                return
+            }
+        }
+        deliver(event)
     }
 
     /// Whether a file's name matches the glob (every name without one). Hidden files and the

@@ -144,19 +144,19 @@ public struct CronError: Error, Sendable {
 }
 
 /// A time as a clock on the wall shows it: no time zone, no seconds.
-struct WallTime: Equatable {
-    var year: Int
-    var month: Int
-    var day: Int
-    var hour: Int
-    var minute: Int
+package struct WallTime: Equatable {
+    package var year: Int
+    package var month: Int
+    package var day: Int
+    package var hour: Int
+    package var minute: Int
 
     init(year: Int, month: Int, day: Int, hour: Int, minute: Int) {
         (self.year, self.month, self.day, self.hour, self.minute) = (year, month, day, hour, minute)
     }
 
     /// What the clocks of `zone` show at `date`.
-    init(_ date: Date, in zone: TimeZone) {
+    package init(_ date: Date, in zone: TimeZone) {
         let local = Int((date.timeIntervalSince1970 + Double(zone.secondsFromGMT(for: date))).rounded(.down))
         let (days, seconds) = local.quotientAndRemainder(dividingBy: 86_400)
         let (dayNumber, secondOfDay) = seconds < 0 ? (days - 1, seconds + 86_400) : (days, seconds)

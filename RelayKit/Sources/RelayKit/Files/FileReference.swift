@@ -164,14 +164,14 @@ public struct FileReference: Hashable, Sendable {
     /// Opens `resolvedPath` for reading without following a symbolic link anywhere along it (the
     /// path the gate allowed: a link there now was put there since).
     public static func openWithoutLinks(_ resolvedPath: String) throws(FileOperationError) -> Int32 {
-        let descriptor = relay_open_no_symlinks(resolvedPath, O_RDONLY, 0)
+        let descriptor = relay_open_no_symlinks(resolvedPath, O_RDONLY | O_NONBLOCK, 0)
         guard descriptor >= 0 else {
             if errno == ELOOP || errno == ENOTDIR {
                 throw FileOperationError("'\(resolvedPath)' changed after it was allowed (a symbolic link is in its place now), so it was not read")
             }
             throw FileOperationError("cannot read '\(resolvedPath)': \(String(cString: strerror(errno)))")
         }
-        return descriptor
+        return try plainFile(descriptor, resolvedPath)
     }
 
     /// This reference, to be read only at `resolvedPath`, which the gate allowed.
@@ -188,13 +188,30 @@ public struct FileReference: Hashable, Sendable {
             do throws(FileOperationError) {
                 return try Self.openWithoutLinks(approvedPath)
             } catch {
-                throw ValueAccessError(exists || error.message.contains("changed after") ? error.message : "the file '\(shownPath)' no longer exists")
+                throw ValueAccessError(exists || error.message.contains("changed after") || error.message.contains("not a file") ? error.message : "the file '\(shownPath)' no longer exists")
             }
         }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // Opened without waiting: a pipe would hold the read until something wrote to it.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             throw ValueAccessError(exists ? "cannot read '\(path)': \(String(cString: strerror(errno)))" : "the file '\(shownPath)' no longer exists")
         }
+        do throws(FileOperationError) {
+            return try Self.plainFile(descriptor, shownPath)
+        } catch {
+            throw ValueAccessError(error.message)
+        }
+    }
+
+    /// `descriptor`, open on a plain file, made to wait on reads again; closed, and an error,
+    /// when it is a pipe, a socket or a device: a read of one may never end.
+    static func plainFile(_ descriptor: Int32, _ shown: String) throws(FileOperationError) -> Int32 {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG || info.st_mode & S_IFMT == S_IFDIR else {
+            close(descriptor)
+            throw FileOperationError("'\(shown)' is not a file (a pipe, a socket or a device), and is not read")
+        }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         return descriptor
     }
 
