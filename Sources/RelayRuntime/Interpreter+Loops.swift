@@ -21,7 +21,7 @@ extension Interpreter {
         var results: [Value] = []
         // Grown as results come: a huge count must not reserve memory up front.
         results.reserveCapacity(min(Int(count), 1024))
-        let choice = StopChoice()
+        let choice = StopChoice.forLoop(body)
         for index in 0..<Int(count) {
             try Task.checkCancellation()
             variables["index"] = .number(Double(index + 1))
@@ -62,7 +62,7 @@ extension Interpreter {
         var results: [Value] = []
         results.reserveCapacity(items.count)
         var progress = LoopProgress(total: items.count)
-        let choice = StopChoice()
+        let choice = StopChoice.forLoop(body)
         for (index, item) in items.enumerated() {
             try Task.checkCancellation()
             variables[variable] = item
@@ -87,7 +87,7 @@ extension Interpreter {
             var next = 0
             var done = 0
             var progress = LoopProgress(total: items.count)
-            let choice = StopChoice()
+            let choice = StopChoice.forLoop(body)
             func startNext() {
                 let index = next
                 next += 1
@@ -123,8 +123,8 @@ extension Interpreter {
     /// A loop chosen by a secret (its list made from one, or inside a branch on one) shows none:
     /// how far it got would tell how long its list is. Nor does one whose iterations may have
     /// been stopped by a step chosen by a secret (`choice`): how far it got would tell where.
-    private func reportProgress(_ progress: inout LoopProgress, done: Int, step: PlannedStep, choice: StopChoice) {
-        guard progress.total > 1, SecretLabels.context.isEmpty, choice.labels.isEmpty, let label = progress.label(done: done) else { return }
+    private func reportProgress(_ progress: inout LoopProgress, done: Int, step: PlannedStep, choice: StopChoice?) {
+        guard progress.total > 1, SecretLabels.context.isEmpty, choice?.labels.isEmpty ?? true, let label = progress.label(done: done) else { return }
         environment.output.progress(Double(done) / Double(progress.total), label: label, step: step.displayName)
     }
 
@@ -166,6 +166,11 @@ struct LoopProgress {
 /// after it run only because it did not stop, so they are chosen by them too. Shared by a loop's
 /// iterations, parallel ones included.
 final class StopChoice: @unchecked Sendable {
+    /// One for a loop whose body may stop the run; nil for one that cannot (most).
+    static func forLoop(_ body: [PlannedStep]) -> StopChoice? {
+        body.contains(where: \.mayStop) ? StopChoice() : nil
+    }
+
     private let lock = NSLock()
     private var chosen = SecretNames.none
 

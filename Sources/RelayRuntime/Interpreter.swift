@@ -183,11 +183,12 @@ public final class Interpreter: Sendable {
         let numbered = callStack.count == 1 && steps.count == workflow.steps.count && steps.first === workflow.steps.first
         // What chose whether an earlier step stopped the run: the steps after it run only when it
         // did not, so they are chosen by it too.
-        let choice = stopChoice ?? StopChoice()
+        // Kept here, or in the loop's `stopChoice` (locked: a parallel loop's turns share it).
+        var ownChoosing = SecretNames.none
         for (index, step) in steps.enumerated() {
             let completion: Completion
             do {
-                let stopChoosing = choice.labels
+                let stopChoosing = environment.secrets.isFollowing ? stopChoice?.labels ?? ownChoosing : .none
                 if stopChoosing.isEmpty || stopChoosing.isSubset(of: SecretLabels.context) {
                     completion = try await run(
                         step, previous: previous, previousLabels: &flowing, variables: &variables, topLevelNumber: numbered ? index + 1 : nil)
@@ -198,7 +199,8 @@ public final class Interpreter: Sendable {
                     }
                 }
                 if step.mayStop, environment.secrets.isFollowing {
-                    choice.add(SecretLabels.read(step.allReads, in: variables).union(SecretLabels.context))
+                    let choosing = SecretLabels.read(step.allReads, in: variables).union(SecretLabels.context)
+                    if let stopChoice { stopChoice.add(choosing) } else { ownChoosing.formUnion(choosing) }
                 }
             } catch var error as RuntimeError {
                 // "nothing has no property 'id'": say which step gave the nothing.
