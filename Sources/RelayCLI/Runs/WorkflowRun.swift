@@ -102,6 +102,23 @@ struct WorkflowRun: Sendable {
 
     /// Read → load packages → check → ask once → run → report; returns what was printed.
     private func perform(_ recording: RunRecording?) async throws -> String {
+        try await execute(try await prepare(recording), recording)
+    }
+
+    /// What a run is ready to start with: its workflow, checked, and the gate that asked for
+    /// what it needs before its first step.
+    private struct Prepared {
+        var workflow: CheckedWorkflow
+        var loader: WorkflowLoader
+        var gate: AccessGate
+        var prompt: GrantPrompt
+        var variables: [String: Value]
+        var questions: Questions
+        var interactive: Bool
+    }
+
+    /// Reads and checks the workflow, looks up its secrets and asks once for what it needs.
+    private func prepare(_ recording: RunRecording?) async throws -> Prepared {
         let base = try await PackageOptions.loader(packages: packages)
         let readsStandardInput = if case .standardInput = input { true } else { false }
         let interactive = asksOnTerminal && !readsStandardInput
@@ -163,6 +180,14 @@ struct WorkflowRun: Sendable {
             if let shownCommand { console.error(shownCommand + "\n") }
             throw ExitStatus.permissionDenied.exitCode
         }
+        return Prepared(
+            workflow: workflow, loader: loader, gate: gate, prompt: prompt, variables: variables, questions: questions, interactive: interactive)
+    }
+
+    /// Runs the prepared workflow with its journal, scratch folder and stopper; prints its output.
+    private func execute(_ prepared: Prepared, _ recording: RunRecording?) async throws -> String {
+        let (workflow, gate, prompt, variables) = (prepared.workflow, prepared.gate, prepared.prompt, prepared.variables)
+        let secrets = gate.secrets
         let workflowInput = try readInput(declared: workflow.input?.type.type, recording)
         let history = UndoHistory(root: stateFolder)
         let journal = UndoJournal(root: history.root, workflow: URL(fileURLWithPath: file).standardizedFileURL.path)
@@ -173,7 +198,8 @@ struct WorkflowRun: Sendable {
         let scratch = ScratchMentions(ScratchFolder.forRun())
         defer { scratch.finish() }
         let environment = settings.environment(
-            loader: loader, gate: gate, terminal: prompt.terminal, interactive: interactive, questions: questions.prompts.map(\.prompt), json: json,
+            loader: prepared.loader, gate: gate, terminal: prompt.terminal, interactive: prepared.interactive,
+            questions: prepared.questions.prompts.map(\.prompt), json: json,
             tracing: trace, journal: journal, scratch: scratch.folder, mentions: scratch, recorder: recording?.recorder)
         // The run goes in a task that a signal or the run's own time bound stops.
         let stopper = RunStopper(position: environment.position, ownsProcess: ownsProcess)
