@@ -30,6 +30,42 @@ struct RunHistoryTests {
         return parsed as? [[String: Any]] ?? []
     }
 
+    @Test("runs show --html draws the workflow as nested blocks, each marked by what happened to it, everything from the run escaped")
+    func runAsPage() async throws {
+        let folder = try sandbox(
+            """
+            steps:
+              - list: [1, 0]
+              - for-each: ${previous}
+                do:
+                  - if: ${item > 5}
+                    then:
+                      - text: never
+                  - calculate: "10 / ${item}"
+                    on-error:
+                      - text: "<script>alert('x')</script>"
+              - text: "not a number"
+              - number: "${previous}"
+            """)
+        let run = try await relay(["run", "w.yaml"], in: folder)
+        #expect(run.status == 1, "\(run.standardError)")
+        let page = try await relay(["runs", "show", "last", "--html"], in: folder)
+        #expect(page.status == 0, "\(page.standardError)")
+        let html = page.standardOutput
+        #expect(html.hasPrefix("<!doctype html>"))
+        // The branch never taken, the step that failed and was handled, the one that ended the run.
+        #expect(html.contains("<li class=\"step not-run\"><div class=\"head\"><span class=\"name\">text</span> <span class=\"place\">line 7</span>"), "\(html)")
+        #expect(html.contains("<li class=\"step handled\"><div class=\"head\"><span class=\"name\">calculate</span> <span class=\"place\">line 8</span>"), "\(html)")
+        #expect(html.contains("<li class=\"step failed\"><div class=\"head\"><span class=\"name\">number</span> <span class=\"place\">line 12</span>"), "\(html)")
+        #expect(html.contains("<span class=\"label\">on-error</span>") && html.contains("<span class=\"label\">then</span>"), "\(html)")
+        #expect(html.contains("2 runs"), "\(html)")
+        // What came from the run is text on the page, never markup.
+        #expect(!html.contains("<script"), "\(html)")
+        #expect(html.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"), "\(html)")
+        let both = try await relay(["runs", "show", "last", "--html", "--json"], in: folder)
+        #expect(both.status == 2)
+    }
+
     @Test("a failed run's failing step, its error and the error's place are shown; rerun gives the same output")
     func failedRunShownAndRerun() async throws {
         let folder = try sandbox(

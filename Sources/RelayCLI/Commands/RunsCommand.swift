@@ -67,9 +67,19 @@ struct RunsCommand: AsyncParsableCommand {
 
         @Argument(help: "The run's ID, as 'relay runs' lists it, or 'last' for the newest.") var id: RunID
         @Flag(help: "Print the run as JSON.") var json = false
+        @Flag(help: "Print the run as a page of HTML: the workflow drawn as nested blocks, each coloured by what happened to it.")
+        var html = false
+
+        func validate() throws {
+            if json && html { throw ValidationError("--json and --html cannot be given together") }
+        }
 
         func run() async throws {
             let run = try RunsCommand.find(id)
+            if html {
+                StandardStreams.writeOutput(RunPage.html(run))
+                return
+            }
             if json {
                 StandardStreams.writeOutput(JSONWriter.string(for: RunsCommand.value(run), pretty: true) + "\n")
                 return
