@@ -183,6 +183,28 @@ struct ServeTests {
         #expect(said.contains("leads elsewhere now"), "\(said)")
     }
 
+    @Test("a watched folder removed while served is said so, and watched again once it is back")
+    func folderComesBack() async throws {
+        let inbox = folder.appendingPathComponent("inbox")
+        try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
+        try write("inbox.yaml", "on:\n  - watch: ../inbox\ninput: file\nsteps:\n  - get-text\n")
+        let (server, log) = try serve(["flows/inbox.yaml"])
+        func waitForLog(_ text: String) async throws {
+            for _ in 0..<600 where !(try String(contentsOf: log, encoding: .utf8)).contains(text) { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        try await waitForLog("serving 1 workflow")
+        try FileManager.default.removeItem(at: inbox)
+        try await waitForLog("is gone; it is watched again when it is back")
+        try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
+        try await waitForLog("is back, and watched again")
+        try "again".write(to: inbox.appendingPathComponent("later.txt"), atomically: true, encoding: .utf8)
+        let kept = try await waitForRuns { $0.count == 1 && ($0.first?["status"] as? String) == "succeeded" }
+        kill(server.processIdentifier, SIGTERM)
+        await RelayProcess.waitForExit(server)
+        let said = try String(contentsOf: log, encoding: .utf8)
+        #expect(kept.count == 1, "\(said)")
+    }
+
     @Test("a served file that changes is read again: what it says now runs; one that no longer checks is disarmed, and the log says why")
     func rereads() async throws {
         let flow = "on:\n  - schedule: { every: 1s }\nsteps:\n  - text: VERSION\n"
