@@ -70,6 +70,13 @@ struct ServeTests {
         #expect(said.contains("of \(folder.appendingPathComponent("flows/tick.yaml").path) (schedule): succeeded"), "\(said)")
         let shown = try await RelayProcess.running(["runs", "show", "last"], in: folder, environment: environment)
         #expect(shown.standardOutput.contains("started by: schedule (relay serve)"), "\(shown.standardOutput)")
+        // Filtered by what started them: every run here, none by a watched folder.
+        let scheduled = try await RelayProcess.running(["runs", "--trigger", "schedule", "--json"], in: folder, environment: environment)
+        let watched = try await RelayProcess.running(["runs", "--trigger", "watch", "--json"], in: folder, environment: environment)
+        #expect(scheduled.standardOutput.contains("\"trigger\": \"schedule\"") && watched.standardOutput == "[]\n", "\(scheduled.standardOutput)\(watched.standardOutput)")
+        let misspelt = try await RelayProcess.running(["runs", "--trigger", "schedul"], in: folder, environment: environment)
+        #expect(misspelt.status == 64 || misspelt.status == 2, "\(misspelt.status)")
+        #expect(misspelt.standardError.contains("did you mean 'schedule'"), "\(misspelt.standardError)")
         #expect(shown.standardOutput.contains("→ text \"tick schedule\""), "\(shown.standardOutput)")
     }
 

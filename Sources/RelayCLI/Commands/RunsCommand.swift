@@ -27,6 +27,8 @@ struct RunsCommand: AsyncParsableCommand {
         var status: String?
         @Option(help: ArgumentHelp("Only runs started since then: a date ('2026-11-25', 'today', '2026-11-25 08:00') or a time ago ('2 hours', '3d').", valueName: "when"))
         var since: String?
+        @Option(help: ArgumentHelp("Only the runs relay serve started so: schedule, watch or webhook.", valueName: "kind"))
+        var trigger: String?
         @Option(help: "At most this many runs.") var limit = 50
         @Flag(help: "Print a JSON array of runs, each with its steps and their errors.") var json = false
 
@@ -41,6 +43,10 @@ struct RunsCommand: AsyncParsableCommand {
                     "--since takes a date ('2026-11-25', 'today', '2026-11-25 08:00') or a time ago ('2 hours', '3d'), not '\(since)'")
             }
             if limit < 1 { throw ValidationError("--limit takes a number of runs from 1") }
+            let kinds = ["schedule", "watch", "webhook"]
+            if let trigger, !kinds.contains(trigger) {
+                throw ValidationError("--trigger takes one of \(kinds.joined(separator: ", ")), not '\(trigger)'\(Suggestions.didYouMean(trigger, in: kinds))")
+            }
         }
 
         func run() async throws {
@@ -51,7 +57,7 @@ struct RunsCommand: AsyncParsableCommand {
             guard let history = RunsCommand.openHistory() else { throw ExitStatus.runtimeError.exitCode }
             let filter = RunHistory.Filter(
                 workflow: workflow.map { URL(fileURLWithPath: $0).standardizedFileURL.path }, status: status.flatMap(RunHistory.Status.init),
-                since: since.flatMap { RunsCommand.date($0) }, limit: min(limit, 100_000))
+                since: since.flatMap { RunsCommand.date($0) }, limit: min(limit, 100_000), trigger: trigger)
             let runs = try RunsCommand.reading { try history.runs(matching: filter, withSteps: json) }
             if json {
                 StandardStreams.writeOutput(JSONWriter.string(for: .list(runs.map(RunsCommand.value)), pretty: true) + "\n")

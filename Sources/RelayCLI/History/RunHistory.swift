@@ -79,6 +79,8 @@ final class RunHistory: @unchecked Sendable {
         var status: Status?
         var since: Date?
         var limit = 1_000
+        /// What started the runs under `relay serve` (`schedule`, `watch`, `webhook`).
+        var trigger: String? = nil
     }
 
     /// Where the history is kept.
@@ -300,6 +302,10 @@ final class RunHistory: @unchecked Sendable {
         if let since = filter.since {
             conditions.append("started >= ?")
             bindings.append(.real(since.timeIntervalSince1970))
+        }
+        if let trigger = filter.trigger {
+            conditions.append("started_by = ?")
+            bindings.append(.text(trigger))
         }
         let condition = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         var runs: [Run] = []
