@@ -30,7 +30,9 @@ struct ServeTests {
         process.environment = environment
         let log = folder.appendingPathComponent("serve-\(UUID().uuidString).log")
         FileManager.default.createFile(atPath: log.path, contents: nil)
-        process.standardOutput = FileHandle.nullDevice
+        // Standard output beside the log, in LOG.out.
+        FileManager.default.createFile(atPath: log.path + ".out", contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log.path + ".out"))
         process.standardError = try FileHandle(forWritingTo: log)
         try process.run()
         return (process, log)
@@ -55,7 +57,7 @@ struct ServeTests {
 
     @Test("a schedule of every second runs its workflow again and again, each run kept with its trigger; SIGTERM ends the server with 143")
     func everySecond() async throws {
-        try write("tick.yaml", "on:\n  - schedule: { every: 1s }\nsteps:\n  - text: \"tick ${trigger.kind}\"\n")
+        try write("tick.yaml", "on:\n  - schedule: { every: 1s }\nsteps:\n  - show: shown\n  - text: \"tick ${trigger.kind}\"\n")
         try write("needs.yaml", "on:\n  - schedule: { every: 1s }\nsteps:\n  - save-file: /tmp/relay-serve-never/out.txt\n")
         let (server, log) = try serve(["flows"])
         let kept = try await waitForRuns { $0.filter { ($0["status"] as? String) == "succeeded" }.count >= 2 }
@@ -68,6 +70,8 @@ struct ServeTests {
         let said = try String(contentsOf: log, encoding: .utf8)
         #expect(said.contains("needs.yaml needs grants, and is not served: write /tmp/relay-serve-never/out.txt"), "\(said)")
         #expect(said.contains("of \(folder.appendingPathComponent("flows/tick.yaml").path) (schedule): succeeded"), "\(said)")
+        // What a served run shows is not printed: nobody watches it, and the history keeps it.
+        #expect(try String(contentsOfFile: log.path + ".out", encoding: .utf8) == "")
         let shown = try await RelayProcess.running(["runs", "show", "last"], in: folder, environment: environment)
         #expect(shown.standardOutput.contains("started by: schedule (relay serve)"), "\(shown.standardOutput)")
         // Filtered by what started them: every run here, none by a watched folder.

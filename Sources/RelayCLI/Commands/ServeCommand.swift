@@ -200,6 +200,7 @@ struct ServeCommand: AsyncParsableCommand {
 /// A served run's console: its output is kept in the history's preview, not printed; its errors
 /// are in the history, and the server's log says how it ended.
 struct ServeConsole: RunConsole {
+    var showsSteps: Bool { false }
     func output(_ text: String) {}
     func error(_ text: String) {}
     func report(_ diagnostics: [Diagnostic], masking secrets: RunSecrets?) {}

@@ -38,15 +38,17 @@ struct RunSettings: Sendable {
     /// The environment a run or a REPL entry's steps run in, on a terminal's standard streams:
     /// prompts answered by these settings (a person asked only when `interactive`), output and
     /// traces through `terminal`, files changed through `journal`, URLs opened by these settings,
-    /// every access through `gate`, secrets looked up where `relay secrets` keeps them.
+    /// every access through `gate`, secrets looked up where `relay secrets` keeps them. A `silent`
+    /// run (one a server started) shows nothing as it goes: the history keeps what it did.
     func environment(
         loader: WorkflowLoader, gate: AccessGate, terminal: TerminalState, interactive: Bool, questions: [String] = [],
         json: Bool = false, tracing: Bool = false, journal: UndoJournal?, scratch: ScratchFolder, mentions: ScratchMentions? = nil,
-        recorder: RunRecorder? = nil
+        recorder: RunRecorder? = nil, silent: Bool = false
     ) -> RunEnvironment {
-        RunEnvironment(
+        let output: any RunOutput = silent ? SilentRunOutput() : TerminalRunOutput(json: json, scratch: mentions, terminal: terminal, secrets: gate.secrets)
+        return RunEnvironment(
             interaction: interaction(interactive: interactive, questions: questions),
-            output: TerminalRunOutput(json: json, scratch: mentions, terminal: terminal, secrets: gate.secrets), loader: loader, tracing: tracing,
+            output: output, loader: loader, tracing: tracing,
             journal: journal, scratchFolder: scratch, opener: opener(), gate: gate, recorder: recorder, secretSource: SecretStore.source)
     }
 
@@ -55,4 +57,10 @@ struct RunSettings: Sendable {
     func usingLibraryFolders<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         try await LibraryFolders.using(photos: photos, notes: notes, body)
     }
+}
+
+/// What a run nobody watches shows as it goes: nothing.
+struct SilentRunOutput: RunOutput {
+    func show(_ value: Value) {}
+    func trace(_ line: String) {}
 }

@@ -200,7 +200,7 @@ struct WorkflowRun: Sendable {
         let environment = settings.environment(
             loader: prepared.loader, gate: gate, terminal: prompt.terminal, interactive: prepared.interactive,
             questions: prepared.questions.prompts.map(\.prompt), json: json,
-            tracing: trace, journal: journal, scratch: scratch.folder, mentions: scratch, recorder: recording?.recorder)
+            tracing: trace, journal: journal, scratch: scratch.folder, mentions: scratch, recorder: recording?.recorder, silent: !console.showsSteps)
         // The run goes in a task that a signal or the run's own time bound stops.
         let stopper = RunStopper(position: environment.position, ownsProcess: ownsProcess)
         let outcome = ResultBox()
@@ -356,8 +356,15 @@ protocol RunConsole: Sendable {
     func output(_ text: String)
     /// An error or a note, for people.
     func error(_ text: String)
+    /// Whether what the steps show (`show`, traces, warnings, progress) is printed as they go.
+    var showsSteps: Bool { get }
     /// The checker's diagnostics, with `secrets` masked.
     func report(_ diagnostics: [Diagnostic], masking secrets: RunSecrets?)
+}
+
+extension RunConsole {
+    /// Whether what the steps show (`show`, traces, warnings, progress) is printed as they go.
+    var showsSteps: Bool { true }
 }
 
 /// Standard output and standard error, diagnostics coloured on a terminal.
