@@ -216,6 +216,21 @@ struct ServeTests {
         #expect(kept.count == 1, "\(said)")
     }
 
+    @Test("a workflow that needs grants is armed within seconds of their being given, the server running")
+    func grantedWhileServing() async throws {
+        try write("needs.yaml", "permissions: { write: [../out] }\non:\n  - schedule: { every: 1s }\nsteps:\n  - text: hi\n  - save-file: ../out/hi.txt\n")
+        let (server, log) = try serve(["flows/needs.yaml"])
+        for _ in 0..<600 where !(try String(contentsOf: log, encoding: .utf8)).contains("needs grants") { try await Task.sleep(for: .milliseconds(100)) }
+        let granted = try await RelayProcess.running(["permissions", "flows/needs.yaml", "--grant"], in: folder, environment: environment)
+        #expect(granted.status == 0, "\(granted.standardError)")
+        let kept = try await waitForRuns { $0.contains { ($0["status"] as? String) == "succeeded" } }
+        kill(server.processIdentifier, SIGTERM)
+        await RelayProcess.waitForExit(server)
+        let said = try String(contentsOf: log, encoding: .utf8)
+        #expect(!kept.isEmpty && said.contains("has its grants now: 1 trigger armed"), "\(said)")
+        #expect(said.contains("run 'relay permissions") && !said.contains("declare them"), "\(said)")
+    }
+
     @Test("a served file that changes is read again: what it says now runs; one that no longer checks is disarmed, and the log says why")
     func rereads() async throws {
         let flow = "on:\n  - schedule: { every: 1s }\nsteps:\n  - text: VERSION\n"
@@ -269,11 +284,14 @@ struct ServeTests {
         #expect(shown.standardOutput.contains("  schedule every 1 h — next "), "\(shown.standardOutput)")
         #expect(shown.standardOutput.contains("(concurrency: skip)"), "\(shown.standardOutput)")
         // A unit for systemd runs the same server, by absolute paths.
-        let unit = try await RelayProcess.running(["serve", "--print-unit", "flows", "--allow-net=example.com"], in: folder, environment: environment)
+        let unit = try await RelayProcess.running(
+            ["serve", "--print-unit", "flows", "--allow-net=example.com", "--allow-write=out", "--grace", "5"], in: folder, environment: environment)
         #expect(unit.status == 0, "\(unit.standardError)")
         #expect(
-            unit.standardOutput.contains("ExecStart=\(RelayProcess.executable.resolvingSymlinksInPath().path) serve \(folder.appendingPathComponent("flows").path) --allow-net=example.com\n"),
+            unit.standardOutput.contains(
+                "ExecStart=\(RelayProcess.executable.resolvingSymlinksInPath().path) serve \(folder.appendingPathComponent("flows").path) --allow-write=\(folder.appendingPathComponent("out").path) --allow-net=example.com --grace=5\n"),
             "\(unit.standardOutput)")
+        #expect(unit.standardOutput.contains("Environment=XDG_STATE_HOME=\(folder.appendingPathComponent("state").path)\n"), "\(unit.standardOutput)")
         #expect(unit.standardOutput.contains("[Install]\nWantedBy=default.target"), "\(unit.standardOutput)")
         let missing = try await RelayProcess.running(["serve", "--check", "nowhere"], in: folder, environment: environment)
         #expect(missing.status == 2 && missing.standardError.contains("there is no file or folder 'nowhere' to serve"), "\(missing.standardError)")

@@ -56,6 +56,7 @@ struct TriggerTests {
         ("  - schedule: { every: 0s }", "2:24: 'every' takes a time greater than 0"),
         ("  - schedule: { every: -5m }", "2:24: 'every' takes a time greater than 0"),
         ("  - schedule: { evry: 5m }", "did you mean 'every'"),
+        ("  - schedule: { every: 5m, at: 5 }", "2:28: unknown key 'at' in a schedule"),
         ("  - every: 5m", "2:5: unknown key 'every' in a trigger"),
         ("  - watch: missing-folder", "2:12: 'watch': there is no folder 'missing-folder'"),
         ("  - watch: notes.txt", "'watch' takes a folder, and 'notes.txt' is a file; watch its folder with glob: \"notes.txt\""),

@@ -31,6 +31,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var permissionOptions: PermissionOptions
 
     func validate() throws {
+        if check && printUnit { throw ValidationError("--check and --print-unit cannot be given together") }
         if let problem = Limits.durationProblem(grace) { throw ValidationError("--grace: \(problem)") }
         if grace < 0 { throw ValidationError("--grace takes a number of seconds from 0") }
     }
@@ -67,6 +68,8 @@ struct ServeCommand: AsyncParsableCommand {
                 log.note("\(workflow.file) does not check, and is not served:\n\(problem)", error: true)
             } else if workflow.triggers.isEmpty {
                 log.note("\(workflow.file) has no triggers ('on:'), and is not served")
+            } else if workflow.servedTriggers.isEmpty {
+                log.note("\(workflow.file) has only webhooks, which are not served yet")
             } else if !workflow.needs.isEmpty {
                 log.note("\(workflow.file) needs grants, and is not served: \(Self.needs(of: workflow))", error: true)
             }
@@ -88,7 +91,8 @@ struct ServeCommand: AsyncParsableCommand {
             run.granted = granted
             run.grantsDeclared = declared
             run.packages = packages
-            run.arguments = [workflow.file]
+            // Run again, a watched folder's run gets its file again (as --input-file).
+            run.arguments = [workflow.file] + (firing.file.map { firing.event == .removed ? ["--input", $0] : ["--input-file", $0] } ?? [])
             run.commandLine = ["run", workflow.file]
             run.console = ServeConsole()
             run.trigger = firing.trigger.word
@@ -104,18 +108,35 @@ struct ServeCommand: AsyncParsableCommand {
     var unit: String {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
-        let served = paths.map { URL(fileURLWithPath: FileReference(path: $0).originalPath).standardizedFileURL.path }
-        let given = Array(RelayCommand.givenArguments.drop { $0 != "serve" }.dropFirst())
-        let options = given.filter { $0.hasPrefix("--allow-") || $0.hasPrefix("--grace") } + packageOptions.paths.flatMap {
-            ["--package", URL(fileURLWithPath: FileReference(path: $0).originalPath).standardizedFileURL.path]
+        let absolute = { (path: String) in URL(fileURLWithPath: FileReference(path: path).originalPath).standardizedFileURL.path }
+        let served = paths.map(absolute)
+        var options: [String] = []
+        // The flags as parsed, paths made absolute: a unit runs in another folder.
+        let places = { (entries: [String]) in entries.flatMap { $0.split(separator: ",").map(String.init) } }
+        for (flag, entries, isPath) in [
+            ("--allow-read", permissionOptions.read, true), ("--allow-write", permissionOptions.write, true), ("--allow-net", permissionOptions.net, false),
+            ("--allow-open", permissionOptions.open, false),
+        ] where !entries.isEmpty {
+            let values = places(entries).map { $0 == PermissionOptions.everywhere || !isPath ? $0 : absolute($0) }
+            options.append(values.contains(PermissionOptions.everywhere) ? flag : "\(flag)=\(values.joined(separator: ","))")
         }
+        for (flag, on) in [("--allow-run", permissionOptions.run), ("--allow-packages", permissionOptions.packages),
+            ("--allow-declared", permissionOptions.declared), ("--allow-all", permissionOptions.all)] where on {
+            options.append(flag)
+        }
+        if grace != 30 { options.append("--grace=\(NumberFormatting.text(grace))") }
+        options += packageOptions.paths.flatMap { ["--package", absolute($0)] }
         let words = [executable, "serve"] + served + options
+        // Where this server keeps its state and finds its workflows, as here.
+        let environment = ["XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"].compactMap { name in
+            ProcessInfo.processInfo.environment[name].flatMap { $0.hasPrefix("/") ? "Environment=\(Self.systemdQuoted("\(name)=\($0)"))\n" : nil }
+        }.joined()
         return """
             [Unit]
             Description=Relay automations (relay serve)
 
             [Service]
-            ExecStart=\(words.map(Self.systemdQuoted).joined(separator: " "))
+            \(environment)ExecStart=\(words.map(Self.systemdQuoted).joined(separator: " "))
             Restart=on-failure
             KillSignal=SIGTERM
             TimeoutStopSec=\(Int(grace.rounded(.up)) + 15)
@@ -179,9 +200,12 @@ struct ServeCommand: AsyncParsableCommand {
                 text += "\(workflow.file): no triggers ('on:'), not served\n"
                 continue
             }
-            text += workflow.needs.isEmpty ? "\(workflow.file): served\n" : "\(workflow.file): needs grants, and does not run until it has them\n"
+            text +=
+                !workflow.needs.isEmpty ? "\(workflow.file): needs grants, and does not run until it has them\n"
+                : workflow.servedTriggers.isEmpty ? "\(workflow.file): not served: webhooks are not served yet\n" : "\(workflow.file): served\n"
             for trigger in workflow.triggers {
-                let next = trigger.nextFire(after: now, started: now).map { " — next \(DateFormatting.iso8601($0))" } ?? ""
+                var next = trigger.nextFire(after: now, started: now).map { " — next \(DateFormatting.iso8601($0))" } ?? ""
+                if case .webhook = trigger.kind { next = " — not served yet" }
                 text += "  \(trigger.summary)\(next)\(trigger.concurrency == .queue ? "" : " (concurrency: \(trigger.concurrency.rawValue))")\n"
             }
             if !workflow.needs.isEmpty { text += "  needs: \(needs(of: workflow))\n" }
@@ -193,7 +217,11 @@ struct ServeCommand: AsyncParsableCommand {
     static func needs(of workflow: ServedWorkflow) -> String {
         let listed = workflow.needs.map { "\($0.access.description) (\($0.reason))" }.joined(separator: ", ")
         let flags = workflow.needs.map(\.access.grantingFlag).joined(separator: " ")
-        return "\(listed); declare them in its 'permissions:' and run 'relay permissions \(ShellQuoting.quoted(workflow.file)) --grant', or give relay serve \(flags)"
+        let file = ShellQuoting.quoted(workflow.file)
+        // What `permissions:` declares is granted in one command; anything else is declared first.
+        let declared = workflow.needs.allSatisfy { $0.step == nil }
+        let grant = declared ? "run 'relay permissions \(file) --grant'" : "declare them in its 'permissions:' and run 'relay permissions \(file) --grant'"
+        return "\(listed); \(grant) (the server arms it within seconds), or give relay serve \(flags)"
     }
 }
 

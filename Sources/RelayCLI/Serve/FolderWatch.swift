@@ -173,7 +173,9 @@ final class FolderWatch: @unchecked Sendable {
         // freely), and a pipe or a device would hold the run at its first read.
         if event.kind != .removed {
             var info = stat()
-            guard lstat(event.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            // Gone already (an editor's temporary file, renamed): nothing to say.
+            guard lstat(event.path, &info) == 0 else { return }
+            guard info.st_mode & S_IFMT == S_IFREG else {
                 note("\(event.path) is not a plain file (a link, a pipe or a device), and starts nothing")
                 return
             }

@@ -17,8 +17,12 @@ struct ServedWorkflow: Sendable {
     let needs: [GrantPrompt.Need]
 
     var triggers: [Trigger] { workflow?.triggers ?? [] }
+    /// The triggers a server arms: schedules and watched folders (webhooks are not served yet).
+    var servedTriggers: [Trigger] {
+        triggers.filter { if case .webhook = $0.kind { false } else { true } }
+    }
     /// Whether its triggers fire.
-    var isArmed: Bool { workflow != nil && needs.isEmpty && !triggers.isEmpty }
+    var isArmed: Bool { workflow != nil && needs.isEmpty && !servedTriggers.isEmpty }
 
     /// Reads and checks `file`, and works out what it needs beyond the grants remembered for it
     /// and `granted` (what `relay serve`'s flags give every workflow).

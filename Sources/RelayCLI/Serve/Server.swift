@@ -79,8 +79,20 @@ final class Server: @unchecked Sendable {
         return 128 + number
     }
 
-    /// Arms the triggers of `served`, when it checks and has its grants.
+    /// How often a workflow that needs grants is read again, to be armed once it has them.
+    static let grantsLookedAgain: Duration = .seconds(5)
+
+    /// Arms the triggers of `served`, when it checks and has its grants; one that needs grants is
+    /// read again every few seconds, and armed once they are given (`relay permissions FILE --grant`).
     private func arm(_ served: ServedWorkflow, lastRuns: [String: Date]) {
+        if served.problem == nil, !served.needs.isEmpty, !served.servedTriggers.isEmpty {
+            let waiting = Task { [self] in
+                try? await Task.sleep(for: Self.grantsLookedAgain)
+                if !Task.isCancelled { reread(served.file, quietly: true) }
+            }
+            lock.withLock { armed[served.file] = ([waiting], []) }
+            return
+        }
         guard served.isArmed else { return }
         let queue: WorkflowQueue = lock.withLock {
             if let queue = queues[served.file] {
@@ -139,7 +151,7 @@ final class Server: @unchecked Sendable {
 
     /// Reads `file` again and arms what it says now; one that no longer checks, or needs grants
     /// it does not have, has its triggers disarmed, and the log says why.
-    private func reread(_ file: String) {
+    private func reread(_ file: String, quietly: Bool = false) {
         lock.lock()
         defer { lock.unlock() }
         guard !stopping else { return }
@@ -149,12 +161,19 @@ final class Server: @unchecked Sendable {
             let fresh = await reload(file)
             guard !lock.withLock({ stopping }) else { return }
             disarm(file)
-            if let problem = fresh.problem {
+            // Looked at again while it waits for grants: said only once it has them.
+            if quietly, fresh.problem == nil, !fresh.needs.isEmpty {
+                arm(fresh, lastRuns: [:])
+                return
+            }
+            if quietly, fresh.problem == nil {
+                log.note("\(file) has its grants now: \(fresh.servedTriggers.count) trigger\(fresh.servedTriggers.count == 1 ? "" : "s") armed")
+            } else if let problem = fresh.problem {
                 log.note("\(file) changed, and no longer checks: its triggers are disarmed until it does:\n\(problem)", error: true)
             } else if !fresh.needs.isEmpty {
                 log.note("\(file) changed, and needs grants: its triggers are disarmed: \(ServeCommand.needs(of: fresh))", error: true)
             } else {
-                log.note("\(file) changed: read again, \(fresh.triggers.count) trigger\(fresh.triggers.count == 1 ? "" : "s") armed")
+                log.note("\(file) changed: read again, \(fresh.servedTriggers.count) trigger\(fresh.servedTriggers.count == 1 ? "" : "s") armed")
             }
             arm(fresh, lastRuns: [:])
         }
@@ -163,7 +182,8 @@ final class Server: @unchecked Sendable {
     /// Fires `trigger` at each of its times until the server stops. A wait is at most a minute,
     /// then worked out again: the clock may have been changed, or the machine asleep.
     private func arm(_ trigger: Trigger, of queue: WorkflowQueue) async {
-        var after = started
+        // From now: a schedule armed again (its file changed) does not make up the times before.
+        var after = Date()
         while !Task.isCancelled {
             guard let due = trigger.nextFire(after: after, started: started) else { return }
             var wait = due.timeIntervalSinceNow

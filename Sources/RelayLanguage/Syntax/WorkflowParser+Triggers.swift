@@ -85,11 +85,15 @@ extension WorkflowParser {
 
     private mutating func schedule(_ node: YAMLNode) -> Trigger.Schedule? {
         if case .mapping(let pairs) = node.kind {
-            guard pairs.count == 1, let pair = pairs.first, pair.key.scalarText == "every" else {
-                let key = pairs.first?.key.scalarText ?? ""
+            let others = pairs.filter { $0.key.scalarText != "every" }
+            for other in others {
+                let key = other.key.scalarText ?? ""
                 report(
-                    "a schedule is a cron text (\"30 7 * * 1-5\", @daily) or { every: 10m }\(Suggestions.didYouMean(key, in: ["every"]))",
-                    at: pairs.first?.key.range ?? node.range)
+                    "unknown key '\(key)' in a schedule, which is a cron text (\"30 7 * * 1-5\", @daily) or { every: 10m }\(Suggestions.didYouMean(key, in: ["every"]))",
+                    at: other.key.range)
+            }
+            guard others.isEmpty, pairs.count == 1, let pair = pairs.first else {
+                if pairs.isEmpty { report("a schedule is a cron text (\"30 7 * * 1-5\", @daily) or { every: 10m }", at: node.range) }
                 return nil
             }
             guard let text = pair.value.scalarText, let seconds = Trigger.interval(text), seconds > 0 else {
