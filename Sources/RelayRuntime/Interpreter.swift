@@ -207,6 +207,11 @@ public final class Interpreter: Sendable {
                 if previous.isNothing, index > 0, error.message.hasPrefix("nothing ") {
                     error.notes.append("note: 'previous' is nothing here: " + Self.gaveNothing(steps[index - 1]))
                 }
+                // `${trigger.file}` in a run nobody's trigger started.
+                if error.message.hasPrefix("nothing "), step.allReads.variables.contains("trigger"), variables["trigger"]?.isNothing ?? false {
+                    error.notes.append(
+                        "note: 'trigger' is nothing when a person runs the workflow: it holds what started the run under relay serve; guard it with 'if: ${trigger}' (Docs/Automations.md)")
+                }
                 // "the previous step gave number 5": say which step that was, as the checker does.
                 if error.isChainedMismatch, index > 0 {
                     let producer = InputMismatch.producer(steps[index - 1].displayName, line: steps[index - 1].range.start.line)

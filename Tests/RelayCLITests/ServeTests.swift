@@ -276,6 +276,11 @@ struct ServeTests {
         #expect(bad.status == 2)
         #expect(bad.standardOutput.contains("bad.yaml: does not check, and is not served"), "\(bad.standardOutput)")
         #expect(bad.standardOutput.contains("bad.yaml:2:15: error: schedule '61 * * * *': minute 61 is out of range"), "\(bad.standardOutput)")
+        // Run by hand, a workflow that reads what started it is told why that is nothing.
+        try write("byhand.yaml", "on:\n  - watch: .\nsteps:\n  - text: \"${trigger.file}\"\n")
+        let byHand = try await RelayProcess.running(["run", "flows/byhand.yaml"], in: folder, environment: environment)
+        #expect(byHand.status == 1 && byHand.standardError.contains("note: 'trigger' is nothing when a person runs the workflow"), "\(byHand.standardError)")
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("flows/byhand.yaml"))
         // The example in workflows/ is served as its comment says.
         let example = RelayProcess.root.appendingPathComponent("workflows/morning-note.yaml").path
         let shown = try await RelayProcess.running(["serve", "--check", example], in: folder, environment: environment)
