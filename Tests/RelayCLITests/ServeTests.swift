@@ -132,6 +132,8 @@ struct ServeTests {
         let kept = try await runs()
         let said = try String(contentsOf: log, encoding: .utf8)
         #expect(kept.count == 51, "\(kept.count) runs: \(said)")
+        // Each run's line names its file.
+        #expect(said.contains("(watch: \(inbox.appendingPathComponent("first.txt").path)): succeeded"), "\(said)")
         #expect(all.allSatisfy { ($0["status"] as? String) == "succeeded" }, "\(all)")
         for index in 1...50 { #expect(FileManager.default.fileExists(atPath: inbox.appendingPathComponent("copy-burst-\(index).txt").path)) }
         // One at a time (concurrency: queue): each run started after the one before ended.

@@ -334,7 +334,7 @@ final class WorkflowQueue: @unchecked Sendable {
             let id = outcome.runID.map { "run \($0)" } ?? "a run (not recorded)"
             let took = RunsCommand.seconds(Date().timeIntervalSince(began))
             log.note(
-                "\(id) of \(served.file) (\(firing.trigger.word)\(firing.catchingUp ? ", catching up" : "")): \(status), exit \(outcome.status), \(took)",
+                "\(id) of \(served.file) (\(firing.trigger.word)\(firing.catchingUp ? ", catching up" : "")\(firing.file.map { ": \($0)" } ?? "")): \(status), exit \(outcome.status), \(took)",
                 error: outcome.status != 0)
             finished()
         }
