@@ -265,7 +265,7 @@ struct ServeTests {
         #expect(said.contains("unknown action 'chnage-case'"), "\(said)")
     }
 
-    @Test("serve --check lists each workflow's triggers and next times, what it needs, and what does not check, with exit 2")
+    @Test("serve --check lists each workflow's triggers and next times, what it needs (exit 4), and what does not check (exit 2)")
     func check() async throws {
         try write("daily.yaml", "on:\n  - schedule: \"30 7 * * 1-5\"\nsteps:\n  - text: hi\n")
         try write("plain.yaml", "steps:\n  - text: hi\n")
@@ -273,6 +273,10 @@ struct ServeTests {
         #expect(good.status == 0, "\(good.standardError)")
         #expect(good.standardOutput.contains("daily.yaml: served\n  schedule \"30 7 * * 1-5\" — next "), "\(good.standardOutput)")
         #expect(good.standardOutput.contains("plain.yaml: no triggers ('on:'), not served"), "\(good.standardOutput)")
+        try write("needs.yaml", "on:\n  - schedule: \"@daily\"\nsteps:\n  - text: hi\n  - save-file: /tmp/relay-serve-never/x.txt\n")
+        let needy = try await RelayProcess.running(["serve", "--check", "flows"], in: folder, environment: environment)
+        #expect(needy.status == 4, "\(needy.standardOutput)")
+        #expect(needy.standardOutput.contains("needs.yaml: needs grants, and does not run until it has them"), "\(needy.standardOutput)")
         try write("bad.yaml", "on:\n  - schedule: \"61 * * * *\"\nsteps:\n  - text: hi\n")
         let bad = try await RelayProcess.running(["serve", "--check", "flows"], in: folder, environment: environment)
         #expect(bad.status == 2)

@@ -60,6 +60,7 @@ struct ServeCommand: AsyncParsableCommand {
         if check {
             StandardStreams.writeOutput(Self.report(served, now: Date()))
             if served.contains(where: { $0.problem != nil }) { throw ExitStatus.invalid.exitCode }
+            if served.contains(where: { !$0.needs.isEmpty }) { throw ExitStatus.permissionDenied.exitCode }
             return
         }
         let log = Server.ServeLog()
