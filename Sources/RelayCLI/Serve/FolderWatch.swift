@@ -25,8 +25,10 @@ final class FolderWatch: @unchecked Sendable {
     private let note: @Sendable (String) -> Void
     private let lock = NSLock()
     private var stopped = false
-    /// Written to wake the thread when the watch stops.
-    private var wake: [Int32] = [-1, -1]
+    /// The pipe whose write end wakes the thread when the watch stops: the read end is the
+    /// thread's (closed when it ends), the write end `stop`'s (closed there).
+    private var wakeRead: Int32 = -1
+    private var wakeWrite: Int32 = -1
 
     /// Watches `folder` for the `events` of the files `glob` takes (every file without one).
     init(
@@ -48,11 +50,17 @@ final class FolderWatch: @unchecked Sendable {
     /// Starts watching; false (after saying why) where this system cannot.
     func start() -> Bool {
         #if os(Linux)
-            guard pipe(&wake) == 0 else {
+            var ends: [Int32] = [-1, -1]
+            guard pipe(&ends) == 0 else {
                 note("cannot watch \(folder): \(String(cString: strerror(errno)))")
                 return false
             }
-            let thread = Thread { [self] in watchLoop() }
+            (wakeRead, wakeWrite) = (ends[0], ends[1])
+            let reading = wakeRead
+            let thread = Thread { [self] in
+                watchLoop()
+                close(reading)
+            }
             thread.name = "relay.watch"
             thread.start()
             return true
@@ -65,11 +73,13 @@ final class FolderWatch: @unchecked Sendable {
     func stop() {
         let descriptor: Int32 = lock.withLock {
             stopped = true
-            return wake[1]
+            defer { wakeWrite = -1 }
+            return wakeWrite
         }
         if descriptor >= 0 {
             var byte: UInt8 = 1
             _ = write(descriptor, &byte, 1)
+            close(descriptor)
         }
     }
 
@@ -118,7 +128,7 @@ final class FolderWatch: @unchecked Sendable {
             var created = Set<String>()
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
             while !isStopped {
-                var waiting = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0), pollfd(fd: wake[0], events: Int16(POLLIN), revents: 0)]
+                var waiting = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
                 guard poll(&waiting, 2, -1) >= 0 else {
                     if errno == EINTR { continue }
                     return false
@@ -161,7 +171,7 @@ final class FolderWatch: @unchecked Sendable {
 
         /// Waits `seconds`, or until the watch stops: whether it stopped.
         private func waitForWake(seconds: Int32) -> Bool {
-            var waiting = pollfd(fd: wake[0], events: Int16(POLLIN), revents: 0)
+            var waiting = pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)
             _ = poll(&waiting, 1, seconds * 1000)
             return isStopped
         }
