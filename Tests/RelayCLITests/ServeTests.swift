@@ -218,6 +218,29 @@ struct ServeTests {
         #expect(kept.count == 1, "\(said)")
     }
 
+    @Test("a watched workflow read again and again leaves no descriptors open behind it")
+    func rereadsLeaveNothingOpen() async throws {
+        let inbox = folder.appendingPathComponent("inbox")
+        try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
+        let flow = "on:\n  - watch: ../inbox\nsteps:\n  - text: VERSION\n"
+        try write("inbox.yaml", flow.replacingOccurrences(of: "VERSION", with: "0"))
+        let (server, log) = try serve(["flows/inbox.yaml"])
+        let said = { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+        for _ in 0..<600 where !said().contains("serving 1 workflow") { try await Task.sleep(for: .milliseconds(100)) }
+        let open = { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(server.processIdentifier)/fd").count) ?? 0 }
+        let before = open()
+        for version in 1...12 {
+            try write("inbox.yaml", flow.replacingOccurrences(of: "VERSION", with: String(version)))
+            for _ in 0..<600 where said().components(separatedBy: "changed: read again").count <= version { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        // A moment for the last watches' threads to end.
+        try await Task.sleep(for: .milliseconds(500))
+        let after = open()
+        kill(server.processIdentifier, SIGTERM)
+        await RelayProcess.waitForExit(server)
+        #expect(after <= before + 2, "\(before) descriptors open, then \(after) after 12 readings")
+    }
+
     @Test("a workflow that needs grants is armed within seconds of their being given, the server running")
     func grantedWhileServing() async throws {
         try write("needs.yaml", "permissions: { write: [../out] }\non:\n  - schedule: { every: 1s }\nsteps:\n  - text: hi\n  - save-file: ../out/hi.txt\n")
