@@ -74,6 +74,7 @@ struct ServeTests {
         #expect(try String(contentsOfFile: log.path + ".out", encoding: .utf8) == "")
         let shown = try await RelayProcess.running(["runs", "show", "last"], in: folder, environment: environment)
         #expect(shown.standardOutput.contains("started by: schedule (relay serve)"), "\(shown.standardOutput)")
+        #expect(shown.standardOutput.contains("run by hand as: relay run ") && !shown.standardOutput.contains("command:"), "\(shown.standardOutput)")
         // Filtered by what started them: every run here, none by a watched folder.
         let scheduled = try await RelayProcess.running(["runs", "--trigger", "schedule", "--json"], in: folder, environment: environment)
         let watched = try await RelayProcess.running(["runs", "--trigger", "watch", "--json"], in: folder, environment: environment)

@@ -259,7 +259,11 @@ struct RunsCommand: AsyncParsableCommand {
         lines.append(when)
         if let folder = run.folder { lines.append("in \(folder)") }
         if let trigger = run.trigger { lines.append("started by: \(trigger) (relay serve)") }
-        if let arguments = run.arguments { lines.append("command: relay run " + arguments.map(ShellQuoting.quoted).joined(separator: " ")) }
+        if let arguments = run.arguments {
+            // A served run was typed by nobody: its line is how to run it again by hand.
+            let label = run.trigger == nil ? "command" : "run by hand as"
+            lines.append("\(label): relay run " + arguments.map(ShellQuoting.quoted).joined(separator: " "))
+        }
         if let input = run.input { lines.append("input: \(input)") }
         if let content = run.content, let hash = run.contentHash {
             let now = FileManager.default.contents(atPath: run.workflow)
