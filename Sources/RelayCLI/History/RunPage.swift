@@ -108,22 +108,10 @@ enum RunPage {
         return blocks
     }
 
-    /// `text` for HTML: the five characters that could start markup or end an attribute, escaped;
-    /// control characters made visible.
+    /// `text` for HTML: control characters made visible, then the HTML writer's escaping, and
+    /// `'` too, so that no text can end an attribute whichever quote it uses.
     static func escaped(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for scalar in TerminalText.visible(text, keepingLineBreaks: true).unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
+        HTMLWriter.escape(TerminalText.visible(text, keepingLineBreaks: true)).replacingOccurrences(of: "'", with: "&#39;")
     }
 
     private static let style = """
