@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 /// Where Debian (x86_64 and arm64) and Homebrew put the headers of glib, pango, cairo, poppler,
@@ -25,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // RelayKit is a package of its own, which package authors depend on alone (Docs/Packages.md).
         .package(path: "RelayKit"),
+        // The HTTP server of `relay serve`: webhooks and the page of runs (Docs/Architecture.md).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0", traits: []),
     ],
     targets: [
         .systemLibrary(
@@ -69,6 +71,7 @@ let package = Package(
             dependencies: [
                 .product(name: "RelayKit", package: "RelayKit"), "RelayLanguage", "RelayRuntime", "RelayActions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"), "CSecretService",
+                .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: systemHeaderFlags
         ),

@@ -5,54 +5,12 @@ import Testing
 
 /// `relay serve`: workflows run by their triggers, through the one run pipeline, into the history.
 @Suite("Serving workflows")
-struct ServeTests {
-    private let folder: URL
+struct ServeTests: ServeFixture {
+    let folder: URL
 
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("flows"), withIntermediateDirectories: true)
-    }
-
-    private var environment: [String: String] {
-        ["XDG_STATE_HOME": folder.appendingPathComponent("state").path, "HOME": folder.path, "NO_COLOR": "1", "PATH": "/usr/bin:/bin"]
-    }
-
-    private func write(_ name: String, _ text: String) throws {
-        try text.write(to: folder.appendingPathComponent("flows/\(name)"), atomically: true, encoding: .utf8)
-    }
-
-    /// Starts `relay serve ARGUMENTS…`, its standard error in a file.
-    private func serve(_ arguments: [String]) throws -> (Process, URL) {
-        let process = Process()
-        process.executableURL = RelayProcess.executable
-        process.arguments = ["serve"] + arguments
-        process.currentDirectoryURL = folder
-        process.environment = environment
-        let log = folder.appendingPathComponent("serve-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
-        // Standard output beside the log, in LOG.out.
-        FileManager.default.createFile(atPath: log.path + ".out", contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log.path + ".out"))
-        process.standardError = try FileHandle(forWritingTo: log)
-        try process.run()
-        return (process, log)
-    }
-
-    /// The runs the history keeps, as `relay runs --json` gives them.
-    private func runs() async throws -> [[String: Any]] {
-        let listed = try await RelayProcess.running(["runs", "--json", "--limit", "1000"], in: folder, environment: environment)
-        return (try? JSONSerialization.jsonObject(with: Data(listed.standardOutput.utf8)) as? [[String: Any]]) ?? []
-    }
-
-    /// Waits until `done` holds of the history's runs; an issue after a minute.
-    private func waitForRuns(_ done: ([[String: Any]]) -> Bool) async throws -> [[String: Any]] {
-        for _ in 0..<600 {
-            let kept = try await runs()
-            if done(kept) { return kept }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        Issue.record("the runs never came: \(try await runs())")
-        return []
     }
 
     @Test("a schedule of every second runs its workflow again and again, each run kept with its trigger; SIGTERM ends the server with 143")

@@ -6,15 +6,26 @@ import RelayRuntime
 
 /// `relay serve [PATH…]`: runs workflows on their own, when their triggers fire
 /// (Docs/Automations.md).
-struct ServeCommand: AsyncParsableCommand {
+struct ServeGroup: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Run workflows on their own: on a schedule or when a file lands in a folder, by their 'on:' triggers.",
+        abstract: ServeCommand.configuration.abstract,
+        discussion: ServeCommand.configuration.discussion + " 'relay serve PATH…' is 'relay serve workflows PATH…': its options are in 'relay serve workflows --help'.",
+        subcommands: [ServeCommand.self, ServeTokenCommand.self],
+        defaultSubcommand: ServeCommand.self)
+}
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "workflows",
+        abstract: "Run workflows on their own: on a schedule, when a file lands in a folder, or when a webhook is called.",
         discussion: """
             Serves the workflow files named, and the .yaml and .yml files in the folders named (default: \
             $XDG_CONFIG_HOME/relay/workflows). A workflow's 'on:' list says when it runs: schedule: "30 7 * * 1-5" \
             (cron, in this machine's time zone; also @hourly, @daily, @weekly), schedule: { every: 10m }, or \
-            watch: FOLDER (a file that settled there is the run's input). \
+            watch: FOLDER (a file that settled there is the run's input), or webhook: NAME (POST /hooks/NAME with \
+            'Authorization: Bearer TOKEN', the token made by 'relay serve token NAME'; the body is the input). \
+            The page at http://127.0.0.1:8765/ lists the workflows, their next times and their runs. \
             A served run never asks: it runs with what was allowed always for its file ('relay permissions FILE \
             --grant') and the --allow flags given here; a workflow that needs more is listed as needing grants and \
             does not run. Each run is kept in 'relay runs', with what started it. SIGTERM or SIGINT: no run starts, \
@@ -27,6 +38,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Print a systemd user unit that runs this server at login, then exit (Docs/Automations.md).") var printUnit = false
     @Option(help: ArgumentHelp("After SIGTERM or SIGINT, how long runs under way may finish before they are stopped.", valueName: "seconds"))
     var grace: Double = 30
+    @Option(help: ArgumentHelp("The port of the page and the webhooks (0: one the system chooses, said in the log).", valueName: "port"))
+    var port: Int = 8765
+    @Option(help: ArgumentHelp("The address to listen on; one other than loopback needs --token-file.", valueName: "address"))
+    var listen: String = "127.0.0.1"
+    @Option(help: ArgumentHelp("A file holding the token the page asks for (at least 16 characters).", valueName: "file"))
+    var tokenFile: String?
     @OptionGroup var packageOptions: PackageOptions
     @OptionGroup var permissionOptions: PermissionOptions
 
@@ -34,6 +51,26 @@ struct ServeCommand: AsyncParsableCommand {
         if check && printUnit { throw ValidationError("--check and --print-unit cannot be given together") }
         if let problem = Limits.durationProblem(grace) { throw ValidationError("--grace: \(problem)") }
         if grace < 0 { throw ValidationError("--grace takes a number of seconds from 0") }
+        if !(0...65_535).contains(port) { throw ValidationError("--port takes a port from 0 to 65535") }
+        if !WebServer.isLoopback(listen), tokenFile == nil {
+            throw ValidationError("--listen \(listen) lets other machines reach the page: give it a token with --token-file FILE")
+        }
+    }
+
+    /// The page's token, from `--token-file`.
+    private func pageToken() throws -> String? {
+        guard let tokenFile else { return nil }
+        let path = FileReference(path: tokenFile).originalPath
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            StandardStreams.writeError("error: --token-file: cannot read '\(tokenFile)'\n")
+            throw ExitStatus.invalid.exitCode
+        }
+        let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard token.count >= 16, !token.contains(where: { $0.isWhitespace || $0 == ";" || $0 == "," }) else {
+            StandardStreams.writeError("error: --token-file: the token is one word of at least 16 characters, without spaces, ';' or ','\n")
+            throw ExitStatus.invalid.exitCode
+        }
+        return token
     }
 
     func run() async throws {
@@ -49,16 +86,20 @@ struct ServeCommand: AsyncParsableCommand {
             StandardStreams.writeError("error: \(error)\(paths.isEmpty ? " (name files or folders to serve, or put workflows there)" : "")\n")
             throw ExitStatus.invalid.exitCode
         }
+        let token = try pageToken()
         let base = try await packageOptions.loader()
         let stateFolder = UndoHistory.defaultRoot
         var served: [ServedWorkflow] = []
         for file in files {
-            served.append(
-                await ServedWorkflow.load(
-                    file, base: base, granted: permissionOptions.granted, grantsDeclared: permissionOptions.declared, stateFolder: stateFolder))
+            var workflow = await ServedWorkflow.load(
+                file, base: base, granted: permissionOptions.granted, grantsDeclared: permissionOptions.declared, stateFolder: stateFolder)
+            // A webhook's name is one workflow's: the first served has it.
+            workflow.refuseHooks(takenBy: served)
+            served.append(workflow)
         }
+        let tokens = HookTokens(stateFolder: stateFolder)
         if check {
-            StandardStreams.writeOutput(Self.report(served, now: Date()))
+            StandardStreams.writeOutput(Self.report(served, now: Date(), tokens: tokens))
             if served.contains(where: { $0.problem != nil }) { throw ExitStatus.invalid.exitCode }
             if served.contains(where: { !$0.needs.isEmpty }) { throw ExitStatus.permissionDenied.exitCode }
             return
@@ -69,14 +110,17 @@ struct ServeCommand: AsyncParsableCommand {
                 log.note("\(workflow.file) does not check, and is not served:\n\(problem)", error: true)
             } else if workflow.triggers.isEmpty {
                 log.note("\(workflow.file) has no triggers ('on:'), and is not served")
-            } else if workflow.servedTriggers.isEmpty {
-                log.note("\(workflow.file) has only webhooks, which are not served yet")
             } else if !workflow.needs.isEmpty {
                 log.note("\(workflow.file) needs grants, and is not served: \(Self.needs(of: workflow))", error: true)
             }
         }
+        for workflow in served where workflow.isArmed {
+            for (name, _) in workflow.hooks where !tokens.exists(name) {
+                log.note("\(workflow.file): webhook '\(name)' has no token yet, and answers every call 401: make one with 'relay serve token \(name)'", error: true)
+            }
+        }
         let armed = served.filter(\.isArmed)
-        log.note("serving \(armed.count) workflow\(armed.count == 1 ? "" : "s")" + (flags.isEmpty ? "" : ", each granted \(flags.joined(separator: " "))"))
+        let armedNote = "serving \(armed.count) workflow\(armed.count == 1 ? "" : "s")" + (flags.isEmpty ? "" : ", each granted \(flags.joined(separator: " "))")
         let granted = permissionOptions.granted, declared = permissionOptions.declared, packages = packageOptions.paths
         let state = stateFolder
         let server = Server(
@@ -89,19 +133,30 @@ struct ServeCommand: AsyncParsableCommand {
             run.variables = ["trigger": Self.triggerValue(firing)]
             // A watched folder's file is the run's input: the file itself, or its path once removed.
             if let file = firing.file { run.input = firing.event == .removed ? .text(file) : .settledFile(file) }
+            // A webhook's body; its caller gets the output as JSON.
+            if let request = firing.request {
+                run.input = request.body
+                run.json = true
+            }
             run.granted = granted
             run.grantsDeclared = declared
             run.packages = packages
             // Run again, a watched folder's run gets its file again (as --input-file).
-            run.arguments = [workflow.file] + (firing.file.map { firing.event == .removed ? ["--input", $0] : ["--input-file", $0] } ?? [])
+            // A webhook's run is not: its body is not kept.
+            run.arguments =
+                firing.request != nil ? nil : [workflow.file] + (firing.file.map { firing.event == .removed ? ["--input", $0] : ["--input-file", $0] } ?? [])
             run.commandLine = ["run", workflow.file]
             run.console = ServeConsole()
-            run.trigger = firing.trigger.word
+            run.trigger = firing.word
             run.ownsProcess = false
             run.stateFolder = stateFolder
+            // A caller that waits is told what went wrong.
+            if let watcher = firing.watcher { run.console = WatchedConsole(watcher: watcher) }
             return run
         }
-        let status = await server.serve(grace: grace, lastRuns: Self.lastScheduledRuns(of: armed, stateFolder: stateFolder))
+        let web = WebServer(
+            server: server, tokens: tokens, stateFolder: stateFolder, log: log, host: listen, port: port, pageToken: token, flags: flags)
+        let status = await server.serve(grace: grace, lastRuns: Self.lastScheduledRuns(of: armed, stateFolder: stateFolder), web: web, armedNote: armedNote)
         throw ExitCode(status)
     }
 
@@ -126,6 +181,9 @@ struct ServeCommand: AsyncParsableCommand {
             options.append(flag)
         }
         if grace != 30 { options.append("--grace=\(NumberFormatting.text(grace))") }
+        if port != 8765 { options.append("--port=\(port)") }
+        if listen != "127.0.0.1" { options.append("--listen=\(listen)") }
+        if let tokenFile { options.append("--token-file=\(absolute(tokenFile))") }
         options += packageOptions.paths.flatMap { ["--package", absolute($0)] }
         let words = [executable, "serve"] + served + options
         // Where this server keeps its state and finds its workflows, as here.
@@ -162,12 +220,17 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// `${trigger}`: what started the run.
     static func triggerValue(_ firing: Server.Firing) -> Value {
-        var value: ValueDictionary = ["kind": .text(firing.trigger.word), "time": .date(firing.time)]
+        var value: ValueDictionary = ["kind": .text(firing.word), "time": .date(firing.time)]
         if let file = firing.file {
             value["file"] = firing.event == .removed ? .text(file) : .file(FileReference(path: file))
             value["event"] = firing.event.map { .text($0.rawValue) } ?? .nothing
         }
-        if case .schedule(let schedule) = firing.trigger.kind {
+        if let request = firing.request {
+            let (request, query) = request.value
+            value["request"] = request
+            value["query"] = query
+        }
+        if case .schedule(let schedule) = firing.trigger?.kind {
             switch schedule {
             case .cron(let cron): value["schedule"] = .text(cron.text)
             case .every(let seconds): value["every"] = .number(seconds)
@@ -190,7 +253,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     /// What `--check` prints.
-    static func report(_ served: [ServedWorkflow], now: Date) -> String {
+    static func report(_ served: [ServedWorkflow], now: Date, tokens: HookTokens) -> String {
         var text = ""
         for workflow in served {
             if let problem = workflow.problem {
@@ -201,12 +264,12 @@ struct ServeCommand: AsyncParsableCommand {
                 text += "\(workflow.file): no triggers ('on:'), not served\n"
                 continue
             }
-            text +=
-                !workflow.needs.isEmpty ? "\(workflow.file): needs grants, and does not run until it has them\n"
-                : workflow.servedTriggers.isEmpty ? "\(workflow.file): not served: webhooks are not served yet\n" : "\(workflow.file): served\n"
+            text += !workflow.needs.isEmpty ? "\(workflow.file): needs grants, and does not run until it has them\n" : "\(workflow.file): served\n"
             for trigger in workflow.triggers {
                 var next = trigger.nextFire(after: now, started: now).map { " — next \(DateFormatting.iso8601($0))" } ?? ""
-                if case .webhook = trigger.kind { next = " — not served yet" }
+                if case .webhook(let hook) = trigger.kind, !tokens.exists(hook.name.text) {
+                    next = " — no token yet: make one with 'relay serve token \(hook.name.text)'"
+                }
                 text += "  \(trigger.summary)\(next)\(trigger.concurrency == .queue ? "" : " (concurrency: \(trigger.concurrency.rawValue))")\n"
             }
             if !workflow.needs.isEmpty { text += "  needs: \(needs(of: workflow))\n" }
@@ -223,6 +286,50 @@ struct ServeCommand: AsyncParsableCommand {
         let declared = workflow.needs.allSatisfy { $0.step == nil }
         let grant = declared ? "run 'relay permissions \(file) --grant'" : "declare them in its 'permissions:' and run 'relay permissions \(file) --grant'"
         return "\(listed); \(grant) (the server arms it within seconds), or give relay serve \(flags)"
+    }
+}
+
+/// A served run's console when someone waits for the run (a webhook's caller): its errors are
+/// kept for them.
+struct WatchedConsole: RunConsole {
+    let watcher: RunWatcher
+    var showsSteps: Bool { false }
+    func output(_ text: String) {}
+    func error(_ text: String) { watcher.noteError(text) }
+    func report(_ diagnostics: [Diagnostic], masking secrets: RunSecrets?) {
+        let text = DiagnosticRenderer().render(diagnostics)
+        watcher.noteError(secrets?.redact(text) ?? text)
+    }
+}
+
+/// `relay serve token NAME`: makes a webhook's token.
+struct ServeTokenCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "token",
+        abstract: "Make the token a webhook's callers give (Authorization: Bearer TOKEN), replacing its old one.",
+        discussion: """
+            Prints the new token once: keep it as a password. Only its digest is kept, in Relay's state folder; \
+            a running server takes the new token at its next call (Docs/Automations.md, "Webhooks").
+            """)
+
+    @Argument(help: ArgumentHelp("The webhook's name, as in its workflow's 'webhook:'.", valueName: "name")) var name: String
+
+    func validate() throws {
+        guard Trigger.isWebhookName(name) else {
+            throw ValidationError("'\(name)' is not a webhook name: letters, digits, '-' and '_', starting with a letter or digit, up to 64")
+        }
+    }
+
+    func run() throws {
+        do {
+            let token = try HookTokens(stateFolder: UndoHistory.defaultRoot).make(for: name)
+            StandardStreams.writeOutput(token + "\n")
+            StandardStreams.writeError(
+                "made webhook '\(name)''s token; it is shown only now. Callers send it as 'Authorization: Bearer TOKEN' to POST /hooks/\(name)\n")
+        } catch {
+            StandardStreams.writeError("error: \(error)\n")
+            throw ExitStatus.runtimeError.exitCode
+        }
     }
 }
 

@@ -11,7 +11,7 @@ import RelayRuntime
 final class RunHistory: @unchecked Sendable {
     /// How a run ended.
     enum Status: String, CaseIterable, Codable {
-        case running, succeeded, failed, stopped, denied, interrupted
+        case queued, running, succeeded, failed, stopped, denied, interrupted
     }
 
     /// One run, as kept.
@@ -188,18 +188,37 @@ final class RunHistory: @unchecked Sendable {
         var trigger: String? = nil
     }
 
-    /// Records that a run has started; its ID.
-    func begin(_ start: Start, at date: Date = Date()) throws -> Int64 {
+    /// Records that a run has started, or is queued to start (`status`); its ID.
+    func begin(_ start: Start, status: Status = .running, at date: Date = Date()) throws -> Int64 {
         var id: Int64 = 0
         try database.query(
-            "INSERT INTO runs (workflow, content, started, status, pid, process_start, folder, arguments, input, started_by) VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?, ?) RETURNING id",
+            "INSERT INTO runs (workflow, content, started, status, pid, process_start, folder, arguments, input, started_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             [
-                .text(start.workflow), start.content.map { .blob($0) } ?? .null, .real(date.timeIntervalSince1970), .integer(Int64(getpid())),
+                .text(start.workflow), start.content.map { .blob($0) } ?? .null, .real(date.timeIntervalSince1970), .text(status.rawValue), .integer(Int64(getpid())),
                 Self.optional(ProcessIdentity.startOfThisProcess), .text(start.folder), Self.optional(start.arguments.flatMap(Self.json)), Self.optional(start.input),
                 Self.optional(start.trigger),
             ]
         ) { row in id = row.integer(0) }
         return id
+    }
+
+    /// Records that the queued run `id` has started, as `start` says; false when it is not queued
+    /// (marked interrupted meanwhile).
+    func start(queued id: Int64, _ start: Start, at date: Date = Date()) throws -> Bool {
+        var started = false
+        try database.query(
+            "UPDATE runs SET content = ?, started = ?, status = 'running', pid = ?, process_start = ?, folder = ?, input = ? WHERE id = ? AND status = 'queued' RETURNING id",
+            [
+                start.content.map { .blob($0) } ?? .null, .real(date.timeIntervalSince1970), .integer(Int64(getpid())),
+                Self.optional(ProcessIdentity.startOfThisProcess), .text(start.folder), Self.optional(start.input), .integer(id),
+            ]
+        ) { _ in started = true }
+        return started
+    }
+
+    /// Removes the queued run `id`, which never started.
+    func forget(queued id: Int64) throws {
+        try database.query("DELETE FROM runs WHERE id = ? AND status = 'queued'", [.integer(id)])
     }
 
     /// The run's command line, once it is known to hold no secret's value (Docs/Runs.md, "Secrets").
@@ -263,7 +282,7 @@ final class RunHistory: @unchecked Sendable {
     private func prune(workflow: String, _ retention: Retention, now: Date) throws {
         let oldest = now.timeIntervalSince1970 - Double(retention.days) * 86_400
         let dropped = """
-            SELECT id FROM runs WHERE status != 'running' AND (started < ?1 OR (workflow = ?2 AND id <= (
+            SELECT id FROM runs WHERE status NOT IN ('running', 'queued') AND (started < ?1 OR (workflow = ?2 AND id <= (
                 SELECT id FROM runs WHERE workflow = ?2 ORDER BY id DESC LIMIT 1 OFFSET ?3)))
             """
         let bindings: [SQLiteDatabase.Binding] = [.real(oldest), .text(workflow), .integer(Int64(retention.runsPerWorkflow))]
@@ -271,18 +290,18 @@ final class RunHistory: @unchecked Sendable {
         try database.query("DELETE FROM runs WHERE id IN (\(dropped))", bindings)
     }
 
-    /// Marks as interrupted each run still "running" whose process is gone (killed outright, or
-    /// its machine stopped).
+    /// Marks as interrupted each run still running or queued whose process is gone (killed
+    /// outright, or its machine stopped).
     func markInterrupted() throws {
         var gone: [Int64] = []
-        try database.query("SELECT id, pid, process_start FROM runs WHERE status = 'running'") { row in
+        try database.query("SELECT id, pid, process_start FROM runs WHERE status IN ('running', 'queued')") { row in
             let identity = ProcessIdentity(pid: Int32(truncatingIfNeeded: row.integer(1)), start: row.isNull(2) ? nil : row.text(2))
             if !identity.isRunning { gone.append(row.integer(0)) }
         }
         guard !gone.isEmpty else { return }
         try transaction {
             for id in gone {
-                try database.query("UPDATE runs SET status = 'interrupted' WHERE id = ? AND status = 'running'", [.integer(id)])
+                try database.query("UPDATE runs SET status = 'interrupted' WHERE id = ? AND status IN ('running', 'queued')", [.integer(id)])
             }
         }
     }

@@ -9,14 +9,16 @@ import RelayRuntime
 /// with its time, attempts, output and error as the history kept them (secrets masked there).
 /// Everything from the workflow, a file or a step is escaped: it is shown, never obeyed. No script.
 enum RunPage {
-    static func html(_ run: RunHistory.Run) -> String {
+    /// `back`: where a link to the page of all runs goes, on a served page, which loads itself
+    /// again each second while the run goes on.
+    static func html(_ run: RunHistory.Run, back: String? = nil) -> String {
         var page = """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>Run \(run.id): \(escaped((run.workflow as NSString).lastPathComponent))</title>
+            \(back != nil && (run.status == .running || run.status == .queued) ? "<meta http-equiv=\"refresh\" content=\"1\">\n" : "")<title>Run \(run.id): \(escaped((run.workflow as NSString).lastPathComponent))</title>
             <style>\(style)</style></head><body>
-            <header><h1>Run \(run.id) <span class="status \(run.status.rawValue)">\(run.status.rawValue)</span></h1>
+            \(back.map { "<nav><a href=\"\(escaped($0))\">All workflows and runs</a></nav>\n" } ?? "")<header><h1>Run \(run.id) <span class="status \(run.status.rawValue)">\(run.status.rawValue)</span></h1>
             <dl>
             """
         func term(_ name: String, _ value: String?) {

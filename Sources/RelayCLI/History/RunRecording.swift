@@ -34,7 +34,7 @@ final class RunRecording: @unchecked Sendable {
     /// Records that a run of `workflow` (its path as given) is starting; the row is written on the
     /// recording's queue while the run goes on.
     init(
-        workflow: String, arguments: [String]?, input: String?, trigger: String? = nil,
+        workflow: String, arguments: [String]?, input: String?, trigger: String? = nil, queued: Int64? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment, path: String = RunHistory.defaultPath
     ) {
         let resolved = URL(fileURLWithPath: workflow).standardizedFileURL.path
@@ -55,12 +55,25 @@ final class RunRecording: @unchecked Sendable {
             do {
                 let history = try RunHistory(path: path)
                 // The command line waits until the run's secrets are known (`mask`): it may hold one.
-                id = try history.begin(.init(workflow: resolved, content: content, folder: folder, arguments: nil, input: input, trigger: trigger))
+                let start = RunHistory.Start(workflow: resolved, content: content, folder: folder, arguments: nil, input: input, trigger: trigger)
+                // A run a server acknowledged before it could start is in the history already, queued.
+                if let queued, try history.start(queued: queued, start) {
+                    id = queued
+                } else {
+                    id = try history.begin(start)
+                }
                 history.setBusyTimeout(0)
                 self.history = history
             } catch {
                 Self.warn("\(Interpreter.message(for: error)); this run is not recorded (--no-history runs without it)")
             }
+        }
+    }
+
+    /// The run's ID in the history, once its start is written; nil when it is not recorded.
+    func recordedID() async -> Int64? {
+        await withCheckedContinuation { (done: CheckedContinuation<Int64?, Never>) in
+            queue.async { [self] in done.resume(returning: history == nil ? nil : id) }
         }
     }
 

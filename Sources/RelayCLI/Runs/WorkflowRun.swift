@@ -24,6 +24,9 @@ struct WorkflowRun: Sendable {
         /// A file a watched folder gave: a plain file when the run starts, not a link (which
         /// could lead to any file, read freely as the input) nor a pipe or a device.
         case settledFile(String)
+        /// A value a caller gave (a webhook's request body), and what it was, in words, for the
+        /// history; a file given so is read freely, as a named input file is.
+        case given(Value, String)
     }
 
     /// How the run ended: its exit status (Docs/Language.md, "Output and exit status"), the output
@@ -74,6 +77,11 @@ struct WorkflowRun: Sendable {
     var ownsProcess = true
     /// Told each path the run is let write.
     var onWrite: (@Sendable (String) -> Void)?
+    /// The run's row in the history, written when a server acknowledged it before it could
+    /// start; the run takes it over.
+    var queuedID: Int64?
+    /// Told the run's ID in the history once its start is written (nil when it is not recorded).
+    var onRecorded: (@Sendable (Int64?) -> Void)?
 
     /// Runs the workflow to its end, a signal or its time bound, prints its output and errors,
     /// and records it.
@@ -84,8 +92,11 @@ struct WorkflowRun: Sendable {
             !keepsHistory || settings.dryRun
             ? nil
             : RunRecording(
-                workflow: file, arguments: arguments, input: inputDescription(standardInput: nil), trigger: trigger,
+                workflow: file, arguments: arguments, input: inputDescription(standardInput: nil), trigger: trigger, queued: queuedID,
                 path: stateFolder.appendingPathComponent(RunHistory.fileName).path)
+        if let onRecorded {
+            if let recording { Task { onRecorded(await recording.recordedID()) } } else { onRecorded(nil) }
+        }
         var outcome = Outcome(status: ExitStatus.success.rawValue)
         do {
             // The library folders travel with the run's tasks, not in the process's environment.
@@ -246,7 +257,8 @@ struct WorkflowRun: Sendable {
         switch input {
         case .text(let text): [text]
         case .file(let path), .settledFile(let path): [path]
-        case .none, .standardInput: []
+        case .given(.file(let file), _): [file.path]
+        case .none, .standardInput, .given: []
         }
     }
 
@@ -274,6 +286,7 @@ struct WorkflowRun: Sendable {
         case .settledFile(let path): "the file \(path), from the watched folder"
         case .standardInput: standardInput.map { "text, \(Self.bytes($0)), from standard input" }
         case .none: nil
+        case .given(_, let description): description
         }
     }
 
@@ -325,6 +338,8 @@ struct WorkflowRun: Sendable {
         switch input {
         case .none:
             return .nothing
+        case .given(let value, _):
+            return value
         case .text(let text):
             return .text(text)
         case .file(let path) where declared == .file:

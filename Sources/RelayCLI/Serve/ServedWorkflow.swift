@@ -12,17 +12,34 @@ struct ServedWorkflow: Sendable {
     let file: String
     let workflow: CheckedWorkflow?
     /// Why it is not served: its check's errors, or the packages it cannot load.
-    let problem: String?
+    var problem: String?
     /// What it needs, before its first step, beyond what is granted to it.
     let needs: [GrantPrompt.Need]
 
     var triggers: [Trigger] { workflow?.triggers ?? [] }
-    /// The triggers a server arms: schedules and watched folders (webhooks are not served yet).
-    var servedTriggers: [Trigger] {
-        triggers.filter { if case .webhook = $0.kind { false } else { true } }
-    }
+    /// The triggers a server arms.
+    var servedTriggers: [Trigger] { problem == nil ? triggers : [] }
     /// Whether its triggers fire.
-    var isArmed: Bool { workflow != nil && needs.isEmpty && !servedTriggers.isEmpty }
+    var isArmed: Bool { workflow != nil && problem == nil && needs.isEmpty && !triggers.isEmpty }
+    /// Its webhooks' names.
+    var hooks: [(name: String, trigger: Trigger)] {
+        triggers.compactMap { trigger in if case .webhook(let hook) = trigger.kind { (hook.name.text, trigger) } else { nil } }
+    }
+
+    /// A webhook of this workflow that one of `others` has already: a webhook's name is one
+    /// workflow's. Made this workflow's problem, located at the name.
+    mutating func refuseHooks(takenBy others: [ServedWorkflow]) {
+        guard problem == nil, workflow != nil else { return }
+        for others in others where others.file != file && others.workflow != nil {
+            for trigger in triggers {
+                guard case .webhook(let hook) = trigger.kind, others.hooks.contains(where: { $0.name == hook.name.text }) else { continue }
+                let diagnostic = Diagnostic(
+                    .error, "webhook '\(hook.name.text)' is served by \(others.file) already; give this one another name", at: hook.name.range)
+                problem = DiagnosticRenderer().render([diagnostic])
+                return
+            }
+        }
+    }
 
     /// Reads and checks `file`, and works out what it needs beyond the grants remembered for it
     /// and `granted` (what `relay serve`'s flags give every workflow).

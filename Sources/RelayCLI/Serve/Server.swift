@@ -21,6 +21,8 @@ final class Server: @unchecked Sendable {
     private let reload: @Sendable (String) async -> ServedWorkflow
     private let log: ServeLog
     private let started = Date()
+    /// When it started: a schedule's interval counts from then.
+    var startedAt: Date { started }
     private let lock = NSLock()
     private var queues: [String: WorkflowQueue] = [:]
     /// What each served file armed: its schedules' timers and its folders' watches.
@@ -31,16 +33,40 @@ final class Server: @unchecked Sendable {
     private var rereads: [String: Task<Void, Never>] = [:]
     private var stopping = false
     private let runs = RunningRuns()
+    /// Each served file as last read, in the order served.
+    private var current: [String: ServedWorkflow] = [:]
+    private let order: [String]
+    /// The armed webhooks, by name: the file that has each, and its trigger.
+    private var hooks: [String: (file: String, trigger: Trigger)] = [:]
 
     /// One firing of a trigger: which, and when it was due.
     struct Firing: Sendable {
-        var trigger: Trigger
+        /// The trigger; nil for "Run now" on the page.
+        var trigger: Trigger?
         var time: Date
         /// For a schedule's catch-up run at the start.
         var catchingUp = false
         /// For a watched folder: the file, and what happened to it.
         var file: String? = nil
         var event: Trigger.WatchEvent? = nil
+        /// For a webhook: the request.
+        var request: HookRequest? = nil
+        /// Its row in the history, written before the caller was answered.
+        var queuedID: Int64? = nil
+        /// Told the run's ID and how it ended, for a caller that waits.
+        var watcher: RunWatcher? = nil
+
+        /// The word in the history's trigger column and the log.
+        var word: String { trigger?.word ?? "page" }
+        var concurrency: Trigger.Concurrency { trigger?.concurrency ?? .queue }
+    }
+
+    /// What became of a firing.
+    enum Fired: Sendable {
+        /// A run started, or waits its turn.
+        case started, queued
+        /// Dropped: a run was under way (`concurrency: skip`), too many wait, or the server stops.
+        case skipped, dropped, closed
     }
 
     init(
@@ -48,18 +74,41 @@ final class Server: @unchecked Sendable {
         makeRun: @escaping @Sendable (ServedWorkflow, Firing) -> WorkflowRun
     ) {
         self.workflows = workflows
+        order = workflows.map(\.file)
+        current = Dictionary(workflows.map { ($0.file, $0) }, uniquingKeysWith: { first, _ in first })
         self.log = log
         self.reload = reload
         self.makeRun = makeRun
     }
 
-    /// Serves until SIGTERM, SIGINT or SIGHUP; returns 128 + the signal.
-    func serve(grace: Double, lastRuns: [String: Date]) async -> Int32 {
+    /// Serves until SIGTERM, SIGINT or SIGHUP; returns 128 + the signal, or 1 when `web` cannot
+    /// listen.
+    func serve(grace: Double, lastRuns: [String: Date], web: WebServer?, armedNote: String) async -> Int32 {
         ProcessSignals.prepare()
+        var listening: Task<Void, Never>?
+        if let web {
+            let ready = ReadyBox()
+            listening = Task {
+                do {
+                    try await web.run { port in ready.set(.success(port)) }
+                    ready.set(.failure(ServeError("the HTTP server stopped")))
+                } catch {
+                    ready.set(.failure(ServeError("\(error)")))
+                }
+            }
+            switch await ready.wait() {
+            case .success(let port):
+                log.note("listening on http://\(web.host.contains(":") ? "[\(web.host)]" : web.host):\(port)/")
+            case .failure(let problem):
+                log.note("error: could not listen on \(web.host) port \(web.port): \(problem) (--port chooses another port)", error: true)
+                return 1
+            }
+        }
         let signal = SignalBox()
         await ProcessSignals.handling(with: { number in signal.raise(number) }) {
             for served in workflows { arm(served, lastRuns: lastRuns) }
             watchFiles()
+            log.note(armedNote)
             await signal.wait()
         }
         let number = signal.number
@@ -76,6 +125,8 @@ final class Server: @unchecked Sendable {
             runs.cancelAll()
             _ = await runs.finish(within: ChildProcesses.grace + 5)
         }
+        listening?.cancel()
+        await listening?.value
         return 128 + number
     }
 
@@ -85,6 +136,7 @@ final class Server: @unchecked Sendable {
     /// Arms the triggers of `served`, when it checks and has its grants; one that needs grants is
     /// read again every few seconds, and armed once they are given (`relay permissions FILE --grant`).
     private func arm(_ served: ServedWorkflow, lastRuns: [String: Date]) {
+        lock.withLock { current[served.file] = served }
         if served.problem == nil, !served.needs.isEmpty, !served.servedTriggers.isEmpty {
             let waiting = Task { [self] in
                 try? await Task.sleep(for: Self.grantsLookedAgain)
@@ -121,8 +173,8 @@ final class Server: @unchecked Sendable {
                     queue.fire(Firing(trigger: trigger, time: due, catchingUp: true))
                 }
                 timers.append(Task { await self.arm(trigger, of: queue) })
-            case .webhook:
-                break
+            case .webhook(let hook):
+                lock.withLock { hooks[hook.name.text] = (served.file, trigger) }
             }
         }
         lock.withLock { armed[served.file] = (timers, watches) }
@@ -130,7 +182,10 @@ final class Server: @unchecked Sendable {
 
     /// Stops the triggers of `file`; its runs under way go on.
     private func disarm(_ file: String) {
-        guard let (timers, watches) = lock.withLock({ armed.removeValue(forKey: file) }) else { return }
+        guard let (timers, watches) = lock.withLock({ () -> ([Task<Void, Never>], [FolderWatch])? in
+            hooks = hooks.filter { $0.value.file != file }
+            return armed.removeValue(forKey: file)
+        }) else { return }
         for timer in timers { timer.cancel() }
         for watch in watches { watch.stop() }
     }
@@ -158,8 +213,9 @@ final class Server: @unchecked Sendable {
         let previous = rereads[file]
         rereads[file] = Task { [self] in
             await previous?.value
-            let fresh = await reload(file)
+            var fresh = await reload(file)
             guard !lock.withLock({ stopping }) else { return }
+            fresh.refuseHooks(takenBy: lock.withLock { order.filter { $0 != file }.compactMap { current[$0] } })
             disarm(file)
             // Looked at again while it waits for grants: said only once it has them.
             if quietly, fresh.problem == nil, !fresh.needs.isEmpty {
@@ -177,6 +233,24 @@ final class Server: @unchecked Sendable {
             }
             arm(fresh, lastRuns: [:])
         }
+    }
+
+    /// The served workflows as last read, in the order served.
+    var served: [ServedWorkflow] { lock.withLock { order.compactMap { current[$0] } } }
+
+    /// The armed webhook `name`: its workflow and trigger.
+    func hook(_ name: String) -> (served: ServedWorkflow, trigger: Trigger)? {
+        lock.withLock {
+            guard let (file, trigger) = hooks[name], let served = current[file] else { return nil }
+            return (served, trigger)
+        }
+    }
+
+    /// Fires `firing` for the armed workflow `file`; `.closed` when it is not armed (or the
+    /// server stops).
+    func fire(_ firing: Firing, of file: String) -> Fired {
+        guard let queue = lock.withLock({ stopping || current[file]?.isArmed != true ? nil : queues[file] }) else { return .closed }
+        return queue.fire(firing)
     }
 
     /// Fires `trigger` at each of its times until the server stops. A wait is at most a minute,
@@ -206,6 +280,34 @@ final class Server: @unchecked Sendable {
         func note(_ text: String, error: Bool = false) {
             let line = journal ? (error ? "<3>" : "<6>") + text : "\(DateFormatting.iso8601(Date())) \(text)"
             StandardStreams.writeError(line + "\n")
+        }
+    }
+}
+
+/// Whether the HTTP server listens, once it knows: its port, or why not.
+private final class ReadyBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var result: Result<Int, ServeError>?
+    private var waiter: CheckedContinuation<Result<Int, ServeError>, Never>?
+
+    func set(_ result: Result<Int, ServeError>) {
+        let waiting: CheckedContinuation<Result<Int, ServeError>, Never>? = lock.withLock {
+            guard self.result == nil else { return nil }
+            self.result = result
+            defer { waiter = nil }
+            return waiter
+        }
+        waiting?.resume(returning: result)
+    }
+
+    func wait() async -> Result<Int, ServeError> {
+        await withCheckedContinuation { continuation in
+            let now = lock.withLock { () -> Result<Int, ServeError>? in
+                if let result { return result }
+                waiter = continuation
+                return nil
+            }
+            if let now { continuation.resume(returning: now) }
         }
     }
 }
@@ -267,31 +369,32 @@ final class WorkflowQueue: @unchecked Sendable {
         self.makeRun = makeRun
     }
 
-    func fire(_ firing: Server.Firing) {
-        let start: Bool = lock.withLock {
-            guard !closed else { return false }
-            switch firing.trigger.concurrency {
+    @discardableResult
+    func fire(_ firing: Server.Firing) -> Server.Fired {
+        let fired: Server.Fired = lock.withLock {
+            guard !closed else { return .closed }
+            switch firing.concurrency {
             case .parallel:
                 running += 1
-                return true
+                return .started
             case .skip, .queue:
                 if running == 0 {
                     running += 1
-                    return true
+                    return .started
                 }
-                if firing.trigger.concurrency == .queue, waiting.count < Self.longest {
-                    waiting.append(firing)
-                }
-                return false
+                guard firing.concurrency == .queue else { return .skipped }
+                guard waiting.count < Self.longest else { return .dropped }
+                waiting.append(firing)
+                return .queued
             }
         }
-        if start {
-            begin(firing)
-        } else if firing.trigger.concurrency == .skip {
-            log.note("\(served.file): \(firing.trigger.word) skipped: a run is under way (concurrency: skip)")
-        } else if firing.trigger.concurrency == .queue, lock.withLock({ waiting.count >= Self.longest && !closed }) {
-            log.note("\(served.file): \(firing.trigger.word) dropped: \(Self.longest) runs are waiting already", error: true)
+        switch fired {
+        case .started: begin(firing)
+        case .skipped: log.note("\(served.file): \(firing.word) skipped: a run is under way (concurrency: skip)")
+        case .dropped: log.note("\(served.file): \(firing.word) dropped: \(Self.longest) runs are waiting already", error: true)
+        case .queued, .closed: break
         }
+        return fired
     }
 
     /// The workflow as read again: what runs from now on.
@@ -299,11 +402,17 @@ final class WorkflowQueue: @unchecked Sendable {
         lock.withLock { self.served = served }
     }
 
-    /// No more runs start; those waiting are dropped.
+    /// No more runs start; those waiting are dropped (a webhook's, acknowledged, stays in the
+    /// history as queued, and is marked interrupted once this server is gone).
     func close() {
-        lock.withLock {
+        let dropped: [Server.Firing] = lock.withLock {
             closed = true
-            waiting.removeAll()
+            defer { waiting.removeAll() }
+            return waiting
+        }
+        for firing in dropped {
+            if let spool = firing.request?.spool { try? FileManager.default.removeItem(atPath: spool) }
+            firing.watcher?.ended(nil)
         }
     }
 
@@ -325,16 +434,20 @@ final class WorkflowQueue: @unchecked Sendable {
         let served = lock.withLock { self.served }
         var made = makeRun(served, firing)
         made.onWrite = { [weak self] path in self?.wrote(path) }
+        made.queuedID = firing.queuedID
+        if let watcher = firing.watcher { made.onRecorded = { watcher.recorded($0) } }
         let run = made
         let log = self.log
         runs.start { [self] in
             let began = Date()
             let outcome = await run.run()
+            if let spool = firing.request?.spool { try? FileManager.default.removeItem(atPath: spool) }
+            firing.watcher?.ended(outcome)
             let status = outcome.status >= 128 ? "stopped" : ExitStatus(rawValue: outcome.status).map(Self.word) ?? "failed"
             let id = outcome.runID.map { "run \($0)" } ?? "a run (not recorded)"
             let took = RunsCommand.seconds(Date().timeIntervalSince(began))
             log.note(
-                "\(id) of \(served.file) (\(firing.trigger.word)\(firing.catchingUp ? ", catching up" : "")\(firing.file.map { ": \($0)" } ?? "")): \(status), exit \(outcome.status), \(took)",
+                "\(id) of \(served.file) (\(firing.word)\(firing.catchingUp ? ", catching up" : "")\(firing.file.map { ": \($0)" } ?? "")): \(status), exit \(outcome.status), \(took)",
                 error: outcome.status != 0)
             finished()
         }
