@@ -55,10 +55,10 @@ extension ServeFixture {
     }
 
     /// The port the server's log says it listens on, once it does; 0 when it never says.
-    func port(from log: URL) async throws -> Int {
+    func port(from log: URL, listening address: String = "127.0.0.1") async throws -> Int {
         for _ in 0..<600 {
             let said = try String(contentsOf: log, encoding: .utf8)
-            if let range = said.range(of: "listening on http://127.0.0.1:") {
+            if let range = said.range(of: "listening on http://\(address):") {
                 return Int(said[range.upperBound...].prefix { $0.isNumber }) ?? 0
             }
             try await Task.sleep(for: .milliseconds(100))

@@ -167,8 +167,14 @@ struct ServeTests: ServeFixture {
         try await waitForLog("serving 1 workflow")
         try FileManager.default.removeItem(at: inbox)
         try await waitForLog("is gone; it is watched again when it is back")
+        // The page says so too, while it lasts.
+        let port = try await port(from: log)
+        let gone = await HTTPExchange.send("GET", "/", port: port)
+        #expect(gone.body.contains("<p class=\"step-error trouble\">the watched folder \(inbox.path) is ") && gone.body.contains("it is watched again when it is back</p>"), "\(gone.body)")
         try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
         try await waitForLog("is back, and watched again")
+        let back = await HTTPExchange.send("GET", "/", port: port)
+        #expect(back.status == 200 && !back.body.contains("trouble"), "\(back.body)")
         try "again".write(to: inbox.appendingPathComponent("later.txt"), atomically: true, encoding: .utf8)
         let kept = try await waitForRuns { $0.count == 1 && ($0.first?["status"] as? String) == "succeeded" }
         kill(server.processIdentifier, SIGTERM)

@@ -229,4 +229,69 @@ struct ServeWebTests: ServeFixture {
         let kept = try await waitForRuns { $0.count == 2 && $0.allSatisfy { ($0["status"] as? String) != "running" } }
         #expect(kept.allSatisfy { ($0["trigger"] as? String) == "page" }, "\(kept)")
     }
+
+    /// The server's resident memory, in bytes.
+    private func resident(_ process: Process) -> Int {
+        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1_024
+    }
+
+    @Test("hostile callers: 1,000 connections holding half a request, a huge header, garbage; the server stays up, answers, and stays under 100 MB")
+    func hostileCallers() async throws {
+        try write("hello.yaml", "on:\n  - webhook: hello\nsteps:\n  - text: hello\n")
+        let (server, log) = try serve(["flows"])
+        defer { kill(server.processIdentifier, SIGTERM) }
+        let port = try await port(from: log)
+        // Slow callers: each sends the start of a request, and then nothing.
+        var held: [Int32] = []
+        defer { for socket in held { close(socket) } }
+        for _ in 0..<1_000 {
+            let socket = HTTPExchange.connect(port: port)
+            guard socket >= 0 else { break }
+            let start = "POST /hooks/hello HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
+            _ = start.withCString { send(socket, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+            held.append(socket)
+        }
+        #expect(held.count == 1_000)
+        let page = await HTTPExchange.send("GET", "/", port: port)
+        #expect(page.status == 200, "\(page.status)")
+        // A header larger than the bounds, and bytes that are not HTTP.
+        let huge = await HTTPExchange.send("GET", "/", port: port, headers: ["X-Huge": String(repeating: "a", count: 200_000)])
+        #expect(huge.status == 400 || huge.status == 431 || !huge.answered, "\(huge.status)")
+        let garbage = await HTTPExchange.raw(Data((0..<4_096).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 1) }), port: port)
+        #expect(garbage.status == 400 || !garbage.answered, "\(garbage.status)")
+        let again = await HTTPExchange.send("GET", "/", port: port)
+        #expect(again.status == 200, "\(again.status)")
+        let memory = resident(server)
+        #expect(memory > 0 && memory < 100 << 20, "\(memory) bytes resident")
+        print("relay serve holding 1,000 connections: \(memory >> 20) MiB resident")
+        #expect(server.isRunning)
+    }
+
+    @Test("listening beyond loopback needs --token-file, and then the page asks for the token: in the header, or once in its form, kept as a cookie")
+    func pageToken() async throws {
+        try write("hello.yaml", "on:\n  - schedule: \"0 7 * * *\"\nsteps:\n  - text: hello\n")
+        let refused = try await RelayProcess.running(["serve", "flows", "--listen", "0.0.0.0", "--check"], in: folder, environment: environment)
+        #expect((refused.status == 2 || refused.status == 64) && refused.standardError.contains("--token-file"), "\(refused.standardError)")
+        let secret = "correct-horse-battery-staple"
+        try (secret + "\n").write(to: folder.appendingPathComponent("page-token"), atomically: true, encoding: .utf8)
+        let (server, log) = try serve(["flows", "--listen", "0.0.0.0", "--token-file", "page-token"])
+        defer { kill(server.processIdentifier, SIGTERM) }
+        let port = try await port(from: log, listening: "0.0.0.0")
+        let bare = await HTTPExchange.send("GET", "/", port: port, host: "relay.example:\(port)")
+        #expect(bare.status == 401 && bare.body.contains("name=\"token\""), "\(bare)")
+        let wrong = await HTTPExchange.send("GET", "/", port: port, headers: ["Authorization": "Bearer \(secret)x"])
+        #expect(wrong.status == 401, "\(wrong.status)")
+        let header = await HTTPExchange.send("GET", "/", port: port, headers: ["Authorization": "Bearer \(secret)"], host: "relay.example:\(port)")
+        #expect(header.status == 200 && header.body.contains("hello.yaml"), "\(header.status)")
+        let login = await HTTPExchange.send(
+            "POST", "/login", port: port, headers: ["Content-Type": "application/x-www-form-urlencoded"], body: "token=\(secret)")
+        let cookie = login.headers["set-cookie"] ?? ""
+        #expect(login.status == 303 && cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"), "\(login)")
+        let withCookie = await HTTPExchange.send("GET", "/", port: port, headers: ["Cookie": String(cookie.prefix { $0 != ";" })])
+        #expect(withCookie.status == 200, "\(withCookie.status)")
+        // The token is not in the log, nor in the unit that runs the server.
+        #expect(!(try String(contentsOf: log, encoding: .utf8)).contains(secret))
+    }
 }

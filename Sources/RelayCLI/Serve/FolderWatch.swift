@@ -85,6 +85,10 @@ final class FolderWatch: @unchecked Sendable {
 
     private var isStopped: Bool { lock.withLock { stopped } }
 
+    /// Why the folder is not watched now (gone, or a link elsewhere in its place); nil while it is.
+    var trouble: String? { lock.withLock { currentTrouble } }
+    private var currentTrouble: String?
+
     #if os(Linux)
         /// Watches, and when the folder is gone, waits for it to come back (looking each second):
         /// the same folder, not a link put in its place that leads elsewhere.
@@ -94,6 +98,7 @@ final class FolderWatch: @unchecked Sendable {
             func say(_ state: String, _ text: String) {
                 if said != state { note(text) }
                 said = state
+                lock.withLock { currentTrouble = text }
             }
             let leadsTo = ResolvedPath.resolve(folder)
             while !isStopped {
@@ -116,6 +121,7 @@ final class FolderWatch: @unchecked Sendable {
                 }
                 if said != nil, said != "watching" { note("the watched folder \(folder) is back, and watched again") }
                 said = "watching"
+                lock.withLock { currentTrouble = nil }
                 let gone = read(from: inotify)
                 close(inotify)
                 if gone, !isStopped { say("missing", "the watched folder \(folder) is gone; it is watched again when it is back") }

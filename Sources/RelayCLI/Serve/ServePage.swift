@@ -15,7 +15,7 @@ enum ServePage {
 
     static func page(
         served: [ServedWorkflow], runs: [RunHistory.Run], lastRuns: [RunHistory.Run], started: Date, now: Date, flags: [String], formToken: String,
-        filter: Filter, historyReadable: Bool
+        filter: Filter, historyReadable: Bool, troubles: [String: [String]] = [:]
     ) -> String {
         var html = head("Relay automations", refresh: 10)
         html += "<header><h1>Relay automations</h1><p class=\"facts\">Serving since \(e(DateFormatting.iso8601(started)))"
@@ -32,6 +32,7 @@ enum ServePage {
             html += "<div class=\"place\">\(e(workflow.file))</div>\n"
             if let problem = workflow.problem { html += "<pre class=\"step-error\">\(e(problem))</pre>\n" }
             if !workflow.needs.isEmpty { html += "<p class=\"step-error why\">Not run: it needs \(e(ServeCommand.needs(of: workflow))).</p>\n" }
+            for trouble in troubles[workflow.file] ?? [] { html += "<p class=\"step-error trouble\">\(e(trouble))</p>\n" }
             if !workflow.triggers.isEmpty {
                 html += "<ul class=\"triggers\">"
                 for trigger in workflow.triggers {

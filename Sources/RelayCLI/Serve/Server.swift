@@ -238,6 +238,11 @@ final class Server: @unchecked Sendable {
     /// The served workflows as last read, in the order served.
     var served: [ServedWorkflow] { lock.withLock { order.compactMap { current[$0] } } }
 
+    /// What is wrong with the triggers of `file` now: its watched folders that are gone.
+    func troubles(of file: String) -> [String] {
+        lock.withLock { armed[file]?.watches.compactMap(\.trouble) ?? [] }
+    }
+
     /// The armed webhook `name`: its workflow and trigger.
     func hook(_ name: String) -> (served: ServedWorkflow, trigger: Trigger)? {
         lock.withLock {

@@ -1,5 +1,8 @@
 import Foundation
 import Hummingbird
+#if canImport(Glibc)
+    import Glibc
+#endif
 import HummingbirdCore
 import HTTPTypes
 import Logging
@@ -27,7 +30,7 @@ struct WebServer: Sendable {
     /// The most bytes a webhook's body may have.
     static let largestBody = 16 << 20
     /// The most connections open at once; more wait to be accepted.
-    static let mostConnections = 256
+    static let mostConnections = 1_024
     /// A connection that sends nothing this long is closed.
     static let idle: Int64 = 30
 
@@ -59,6 +62,7 @@ struct WebServer: Sendable {
 
     /// Listens until cancelled; throws when it cannot listen. `ready` is told the port once it does.
     func run(ready: @escaping @Sendable (Int) -> Void) async throws {
+        Self.allowDescriptors(Self.mostConnections + 512)
         let router = Router(context: BasicRequestContext.self)
         let web = self
         router.post("/hooks/:name") { request, context in await web.hook(request, name: context.parameters.get("name") ?? "") }
@@ -314,7 +318,8 @@ struct WebServer: Sendable {
         }
         let html = ServePage.page(
             served: served, runs: runs ?? [], lastRuns: last ?? [], started: server.startedAt, now: Date(), flags: flags, formToken: formToken,
-            filter: .init(workflow: workflow, status: status?.rawValue, trigger: trigger), historyReadable: runs != nil)
+            filter: .init(workflow: workflow, status: status?.rawValue, trigger: trigger), historyReadable: runs != nil,
+            troubles: Dictionary(served.map { ($0.file, server.troubles(of: $0.file)) }, uniquingKeysWith: { first, _ in first }))
         return Self.html(.ok, html)
     }
 
@@ -364,6 +369,20 @@ struct WebServer: Sendable {
     }
 
     // MARK: Helpers
+
+    /// Raises the soft limit on open descriptors to `count`, as far as the hard limit lets it: a
+    /// connection is one, and the runs' files and children need theirs.
+    static func allowDescriptors(_ count: Int) {
+        #if canImport(Glibc)
+            let resource = Int32(RLIMIT_NOFILE.rawValue)
+        #else
+            let resource = RLIMIT_NOFILE
+        #endif
+        var limit = rlimit()
+        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < rlim_t(count) else { return }
+        limit.rlim_cur = min(limit.rlim_max, rlim_t(count))
+        setrlimit(resource, &limit)
+    }
 
     static func isLoopback(_ host: String) -> Bool { host == "127.0.0.1" || host == "localhost" || host == "::1" || host.hasPrefix("127.") }
 
