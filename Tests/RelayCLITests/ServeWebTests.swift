@@ -294,4 +294,27 @@ struct ServeWebTests: ServeFixture {
         // The token is not in the log, nor in the unit that runs the server.
         #expect(!(try String(contentsOf: log, encoding: .utf8)).contains(secret))
     }
+
+    @Test("the examples in workflows/ for a webhook and a watched folder do what their descriptions say, served")
+    func examples() async throws {
+        for name in ["order-received.yaml", "inbox-word-count.yaml"] {
+            try FileManager.default.copyItem(
+                at: RelayProcess.root.appendingPathComponent("workflows/\(name)"), to: folder.appendingPathComponent("flows/\(name)"))
+        }
+        let inbox = folder.appendingPathComponent("flows/data/inbox")
+        try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
+        let order = try await token("order")
+        let (server, log) = try serve(["flows"])
+        defer { kill(server.processIdentifier, SIGTERM) }
+        let port = try await port(from: log)
+        for _ in 0..<600 where !(try String(contentsOf: log, encoding: .utf8)).contains("serving 2 workflows") { try await Task.sleep(for: .milliseconds(100)) }
+        let answer = await HTTPExchange.send(
+            "POST", "/hooks/order", port: port, headers: ["Authorization": "Bearer \(order)", "Content-Type": "application/json"],
+            body: "{\"id\": 7, \"customer\": \"Ann\", \"quantity\": 3, \"price\": 2.5}")
+        #expect(answer.status == 200 && answer.body == "\"order 7 for Ann: 7.5\"\n", "\(answer)")
+        try "one two three".write(to: inbox.appendingPathComponent("memo.txt"), atomically: true, encoding: .utf8)
+        _ = try await waitForRuns { $0.count == 2 && $0.allSatisfy { ($0["status"] as? String) == "succeeded" } }
+        let shown = try await RelayProcess.running(["runs", "show", "last"], in: folder, environment: environment)
+        #expect(shown.standardOutput.contains("memo.txt: 3 words"), "\(shown.standardOutput)")
+    }
 }
