@@ -28,6 +28,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case secretMask = "secret-mask"
     /// A schedule in a workflow's `on:`: its next times come later and later, at times it takes.
     case cron
+    /// A webhook's query or form body: read, written and read again, the same pairs.
+    case form
 
     /// What did not hold for `bytes`, or nil when everything did. (A crash is the other finding.)
     public func check(_ bytes: [UInt8]) async -> String? {
@@ -45,6 +47,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .archive: ArchiveHarness.check(bytes)
         case .secretMask: SecretMaskHarness.check(bytes)
         case .cron: CronHarness.check(bytes)
+        case .form: FormHarness.check(bytes)
         }
     }
 }

@@ -33,6 +33,8 @@ struct ServeWebTests: ServeFixture {
             "on:\n  - webhook: invoice\n    limit: 8\nsteps:\n  - text: \"${trigger.query.who} owes ${input.total} (${trigger.request.type})\"\n")
         let token = try await token("invoice")
         #expect(token.hasPrefix("relay_") && token.count > 40, "\(token)")
+        try write("needy.yaml", "on:\n  - webhook: needy\nsteps:\n  - save-file: /tmp/relay-web-never/out.txt\n")
+        let needyToken = try await self.token("needy")
         let (server, log) = try serve(["flows"])
         let port = try await port(from: log)
         let json = ["Authorization": "Bearer \(token)", "Content-Type": "application/json"]
@@ -53,6 +55,9 @@ struct ServeWebTests: ServeFixture {
         #expect(broken.status == 400 && broken.body.contains("not JSON"), "\(broken)")
         let unknown = await HTTPExchange.send("POST", "/hooks/invoices", port: port, headers: json, body: "{}")
         #expect(unknown.status == 404, "\(unknown)")
+        // A workflow that needs grants it was not given is not run; its caller is told why.
+        let needy = await HTTPExchange.send("POST", "/hooks/needy", port: port, headers: ["Authorization": "Bearer \(needyToken)"])
+        #expect(needy.status == 503 && needy.body.contains("write /tmp/relay-web-never/out.txt"), "\(needy)")
         // A body over 16 MiB, said so by its length or found so as it comes.
         let said = await HTTPExchange.raw(
             Data("POST /hooks/invoice HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\nContent-Length: \(WebServer.largestBody + 1)\r\n\r\n".utf8), port: port)

@@ -107,6 +107,12 @@ struct WebServer: Sendable {
                 ["error": "a token goes in the Authorization header (Authorization: Bearer TOKEN), never in the URL, where logs keep it; if this was the token, make a new one with 'relay serve token \(name)'"])
         }
         guard Trigger.isWebhookName(name), let (served, trigger) = server.hook(name), case .webhook(let hook) = trigger.kind else {
+            // A workflow that has it but is not armed: why, for whoever has its token.
+            if Trigger.isWebhookName(name), let idle = server.served.first(where: { $0.problem == nil && $0.hooks.contains { $0.name == name } }),
+                let given = Self.bearer(request.headers[.authorization]), tokens.matches(given, hook: name)
+            {
+                return Self.json(.serviceUnavailable, ["error": "nothing was run: \(idle.file) needs \(ServeCommand.needs(of: idle))"])
+            }
             return Self.json(.notFound, ["error": "no webhook named '\(Excerpt.start(of: name))' is served here"])
         }
         guard let given = Self.bearer(request.headers[.authorization]), tokens.matches(given, hook: name) else {
@@ -401,17 +407,10 @@ struct WebServer: Sendable {
         return difference == 0 && x.utf8.count == y.utf8.count
     }
 
-    /// `a=1&b=x%20y` as its pairs, decoded; nil when it is not percent-encoded well.
+    /// A query or a form's pairs (`FormEncoding`); none for no text.
     static func query(_ text: String?) -> [(String, String)]? {
-        guard let text, !text.isEmpty else { return [] }
-        var pairs: [(String, String)] = []
-        for part in text.split(separator: "&", omittingEmptySubsequences: true) {
-            let halves = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let decode = { (piece: Substring) in String(piece).replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
-            guard let name = decode(halves[0]), let value = halves.count > 1 ? decode(halves[1]) : "" else { return nil }
-            pairs.append((name, value))
-        }
-        return pairs
+        guard let text else { return [] }
+        return FormEncoding.pairs(text)
     }
 
     /// `text/plain; charset=utf-8` → `text/plain`.
