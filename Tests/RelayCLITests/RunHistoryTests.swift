@@ -2,6 +2,8 @@ import Foundation
 import RelayKit
 import Testing
 
+@testable import RelayCLI
+
 /// The run history: what `relay runs` lists, shows and runs again (Docs/Runs.md, "Run history").
 @Suite("Run history")
 struct RunHistoryTests {
@@ -28,6 +30,16 @@ struct RunHistoryTests {
         #expect(listed.status == 0, "\(listed.standardError)")
         let parsed = try JSONSerialization.jsonObject(with: Data(listed.standardOutput.utf8))
         return parsed as? [[String: Any]] ?? []
+    }
+
+    @Test("looking for runs not over reads two small indexes, not the whole table, whatever the history's length")
+    func unfinishedByIndex() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-history-plan-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let history = try RunHistory(path: folder.appendingPathComponent(RunHistory.fileName).path)
+        let plan = try history.plan(of: RunHistory.unfinished)
+        let reads = plan.filter { $0.contains("runs") }
+        #expect(reads.count == 2 && reads.allSatisfy { $0.contains("USING INDEX runs_running") || $0.contains("USING INDEX runs_queued") }, "\(plan)")
     }
 
     @Test("runs show --html draws the workflow as nested blocks, each marked by what happened to it, everything from the run escaped")

@@ -117,7 +117,8 @@ final class RunHistory: @unchecked Sendable {
         var version: Int64 = 0
         try database.query("PRAGMA user_version") { version = $0.integer(0) }
         if version < Self.version {
-            // Version 2 added what a run executed besides its workflow; version 3 what started it.
+            // Version 2 added what a run executed besides its workflow; version 3 what started it;
+            // version 4 the index of queued runs.
             let added =
                 (version == 1 ? "ALTER TABLE runs ADD COLUMN executed TEXT NOT NULL DEFAULT '[]';" : "")
                 + (version == 1 || version == 2 ? "ALTER TABLE runs ADD COLUMN started_by TEXT;" : "")
@@ -129,7 +130,7 @@ final class RunHistory: @unchecked Sendable {
     }
 
     /// The schema's version, kept in the database's `user_version`.
-    static let version: Int64 = 3
+    static let version: Int64 = 4
 
     /// The tables (Docs/Runs.md, "The history's schema"). `AUTOINCREMENT`: a pruned run's ID is
     /// never given to a later run.
@@ -156,6 +157,7 @@ final class RunHistory: @unchecked Sendable {
         CREATE INDEX IF NOT EXISTS runs_by_workflow ON runs (workflow, id);
         CREATE INDEX IF NOT EXISTS runs_by_start ON runs (started);
         CREATE INDEX IF NOT EXISTS runs_running ON runs (status) WHERE status = 'running';
+        CREATE INDEX IF NOT EXISTS runs_queued ON runs (status) WHERE status = 'queued';
         CREATE TABLE IF NOT EXISTS steps (
             run INTEGER NOT NULL,
             position INTEGER NOT NULL,
@@ -290,11 +292,25 @@ final class RunHistory: @unchecked Sendable {
         try database.query("DELETE FROM runs WHERE id IN (\(dropped))", bindings)
     }
 
+    /// The runs not over, each kind through its own small index: every run's end looks, and a
+    /// scan of the whole table would read every page of a long history.
+    static let unfinished = """
+        SELECT id, pid, process_start FROM runs WHERE status = 'running'
+        UNION ALL SELECT id, pid, process_start FROM runs WHERE status = 'queued'
+        """
+
+    /// How SQLite would answer `sql`: the details of its plan, one per line.
+    func plan(of sql: String) throws -> [String] {
+        var details: [String] = []
+        try database.query("EXPLAIN QUERY PLAN " + sql) { details.append($0.text(3)) }
+        return details
+    }
+
     /// Marks as interrupted each run still running or queued whose process is gone (killed
     /// outright, or its machine stopped).
     func markInterrupted() throws {
         var gone: [Int64] = []
-        try database.query("SELECT id, pid, process_start FROM runs WHERE status IN ('running', 'queued')") { row in
+        try database.query(Self.unfinished) { row in
             let identity = ProcessIdentity(pid: Int32(truncatingIfNeeded: row.integer(1)), start: row.isNull(2) ? nil : row.text(2))
             if !identity.isRunning { gone.append(row.integer(0)) }
         }
