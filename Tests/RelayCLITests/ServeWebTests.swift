@@ -137,6 +137,10 @@ struct ServeWebTests: ServeFixture {
         let checked = try await RelayProcess.running(["serve", "--check", "flows"], in: folder, environment: environment)
         #expect(checked.status == 2, "\(checked.standardOutput)")
         #expect(checked.standardOutput.contains("b.yaml:2:14: error: webhook 'same' is served by \(folder.path)/flows/a.yaml already"), "\(checked.standardOutput)")
+        #expect(checked.standardOutput.contains("webhook /hooks/same — no token yet: make one with 'relay serve token same'"), "\(checked.standardOutput)")
+        _ = try await token("same")
+        let again = try await RelayProcess.running(["serve", "--check", "flows/a.yaml"], in: folder, environment: environment)
+        #expect(again.status == 0 && again.standardOutput.contains("  webhook /hooks/same\n"), "\(again.standardOutput)")
     }
 
     @Test("the page lists the served workflows, says why one is not run, and runs one with Run now; a form from elsewhere or another host name is refused")

@@ -96,6 +96,10 @@ struct WebServer: Sendable {
     }
 
     private func answer(_ request: Request, hook name: String) async -> Response {
+        // Only a name a webhook may have is looked up: it names the token's file.
+        guard Trigger.isWebhookName(name) else {
+            return Self.json(.notFound, ["error": "no webhook named '\(Excerpt.start(of: name))' is served here"])
+        }
         let query = Self.query(request.uri.query)
         guard let query, query.count <= 100 else { return Self.json(.badRequest, ["error": "the query has too many parameters, or is not percent-encoded"]) }
         // A token in the URL is kept in logs and histories along the way: refused, whoever sent it.
