@@ -326,4 +326,43 @@ struct ServeWebTests: ServeFixture {
         let shown = try await RelayProcess.running(["runs", "show", "last"], in: folder, environment: environment)
         #expect(shown.standardOutput.contains("memo.txt: 3 words"), "\(shown.standardOutput)")
     }
+
+    @Test("another user of this machine is refused the page and Run now; webhooks still answer their tokens")
+    func otherUsers() async throws {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+            print("skipped: the test of another user needs root and setpriv (util-linux) to be that user")
+            return
+        }
+        try write("hello.yaml", "on:\n  - webhook: hello\nsteps:\n  - text: hello\n")
+        let hello = try await token("hello")
+        let (server, log) = try serve(["flows"])
+        defer { kill(server.processIdentifier, SIGTERM) }
+        let port = try await port(from: log)
+        // As nobody: the page, a run's page, Run now; then the webhook with its token.
+        let script = """
+            import urllib.request, urllib.error, sys
+            def status(path, method="GET", headers={}, data=None):
+                try:
+                    return urllib.request.urlopen(urllib.request.Request("http://127.0.0.1:\(port)" + path, method=method, headers=headers, data=data)).status
+                except urllib.error.HTTPError as e:
+                    return e.code
+            print(status("/"), status("/runs/1"), status("/workflows/0/run", "POST", data=b"form=x"),
+                  status("/hooks/hello", "POST", {"Authorization": "Bearer \(hello)"}))
+            """
+        let result = try await BlockingWork.run { _ in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", script]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(decoding: data, as: UTF8.self)
+        }
+        #expect(result == "403 403 403 200\n", "\(result)")
+        // This user still has it.
+        let own = await HTTPExchange.send("GET", "/", port: port)
+        #expect(own.status == 200, "\(own.status)")
+    }
 }

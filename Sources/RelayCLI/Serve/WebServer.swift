@@ -63,12 +63,14 @@ struct WebServer: Sendable {
     /// Listens until cancelled; throws when it cannot listen. `ready` is told the port once it does.
     func run(ready: @escaping @Sendable (Int) -> Void) async throws {
         Self.allowDescriptors(Self.mostConnections + 512)
-        let router = Router(context: BasicRequestContext.self)
+        let router = Router(context: ServeContext.self)
         let web = self
         router.post("/hooks/:name") { request, context in await web.hook(request, name: context.parameters.get("name") ?? "") }
-        router.get("/") { request, _ in await web.page(request) }
-        router.get("/runs/:id") { request, context in await web.runPage(request, id: context.parameters.get("id") ?? "") }
-        router.post("/workflows/:index/run") { request, context in await web.runNow(request, index: context.parameters.get("index") ?? "") }
+        router.get("/") { request, context in await web.page(request, from: context.peerPort) }
+        router.get("/runs/:id") { request, context in await web.runPage(request, id: context.parameters.get("id") ?? "", from: context.peerPort) }
+        router.post("/workflows/:index/run") { request, context in
+            await web.runNow(request, index: context.parameters.get("index") ?? "", from: context.peerPort)
+        }
         router.post("/login") { request, _ in await web.login(request) }
         var logger = Logger(label: "relay-serve")
         logger.logLevel = .critical
@@ -291,8 +293,12 @@ struct WebServer: Sendable {
     // MARK: The page
 
     /// Whether a request for the page may have it: sent to this server by its own name (not a
-    /// name another site made to point here), and with the page's token when it has one.
-    private func admitted(_ request: Request) -> Response? {
+    /// name another site made to point here), and with the page's token when it has one; without
+    /// one, from a process of this user's only.
+    private func admitted(_ request: Request, from peerPort: Int?) -> Response? {
+        if pageToken == nil, !PeerOwner.isOwnUser(clientPort: peerPort, serverPort: bound.port) {
+            return Self.text(.forbidden, "this page is its owner's alone: another user of this machine cannot see it (--token-file gives it a token)")
+        }
         if pageToken == nil || Self.isLoopback(host) {
             let authority = request.head.authority ?? ""
             let port = bound.port
@@ -309,8 +315,8 @@ struct WebServer: Sendable {
         return nil
     }
 
-    private func page(_ request: Request) async -> Response {
-        if let refused = admitted(request) { return refused }
+    private func page(_ request: Request, from peerPort: Int?) async -> Response {
+        if let refused = admitted(request, from: peerPort) { return refused }
         let filter = Self.query(request.uri.query) ?? []
         let value = { (name: String) in filter.last(where: { $0.0 == name })?.1.trimmingCharacters(in: .whitespaces) }
         let status = value("status").flatMap { RunHistory.Status(rawValue: $0) }
@@ -333,16 +339,16 @@ struct WebServer: Sendable {
         return Self.html(.ok, html)
     }
 
-    private func runPage(_ request: Request, id: String) async -> Response {
-        if let refused = admitted(request) { return refused }
+    private func runPage(_ request: Request, id: String, from peerPort: Int?) async -> Response {
+        if let refused = admitted(request, from: peerPort) { return refused }
         guard let number = Int64(id), number > 0 else { return Self.html(.notFound, ServePage.missing("There is no run \(id).")) }
         let run = await Self.onHistory(stateFolder) { history in try history.run(number) }
         guard let run = run ?? nil else { return Self.html(.notFound, ServePage.missing("There is no run \(number) in the history.")) }
         return Self.html(.ok, RunPage.html(run, back: "/"))
     }
 
-    private func runNow(_ request: Request, index: String) async -> Response {
-        if let refused = admitted(request) { return refused }
+    private func runNow(_ request: Request, index: String, from peerPort: Int?) async -> Response {
+        if let refused = admitted(request, from: peerPort) { return refused }
         var request = request
         guard let bytes = try? await request.collectBody(upTo: 64 << 10), let text = String(validating: Array(bytes.readableBytesView), as: UTF8.self),
             let form = Self.query(text), let token = form.last(where: { $0.0 == "form" })?.1, Self.sameText(token, formToken)
@@ -394,7 +400,13 @@ struct WebServer: Sendable {
         setrlimit(resource, &limit)
     }
 
-    static func isLoopback(_ host: String) -> Bool { host == "127.0.0.1" || host == "localhost" || host == "::1" || host.hasPrefix("127.") }
+    /// `localhost`, `::1`, or an address `127.x.y.z` written in digits: not a name that merely
+    /// starts so.
+    static func isLoopback(_ host: String) -> Bool {
+        if host == "localhost" || host == "::1" { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isNumber) && (Int($0) ?? 256) <= 255 }
+    }
 
     /// `Bearer TOKEN`'s token.
     static func bearer(_ header: String?) -> String? {
@@ -458,5 +470,17 @@ struct WebServer: Sendable {
 
     static func redirect(_ location: String) -> Response {
         Response(status: .seeOther, headers: [.location: location])
+    }
+}
+
+/// A request's context: where it came from, which says whose process sent it.
+struct ServeContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    /// The caller's port, on its side of the connection.
+    let peerPort: Int?
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        peerPort = source.channel.remoteAddress?.port
     }
 }
