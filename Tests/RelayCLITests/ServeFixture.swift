@@ -19,14 +19,14 @@ extension ServeFixture {
     }
 
     /// Starts `relay serve ARGUMENTS…`, its standard error in a file.
-    func serve(_ arguments: [String]) throws -> (Process, URL) {
+    func serve(_ arguments: [String], environment: [String: String]? = nil) throws -> (Process, URL) {
         let process = Process()
         process.executableURL = RelayProcess.executable
         // A port of its own: tests run side by side.
         let listens = !arguments.contains { ["--port", "--check", "--print-unit"].contains($0) || $0.hasPrefix("--port=") }
         process.arguments = ["serve"] + arguments + (listens ? ["--port", "0"] : [])
         process.currentDirectoryURL = folder
-        process.environment = environment
+        process.environment = environment ?? self.environment
         let log = folder.appendingPathComponent("serve-\(UUID().uuidString).log")
         FileManager.default.createFile(atPath: log.path, contents: nil)
         // Standard output beside the log, in LOG.out.

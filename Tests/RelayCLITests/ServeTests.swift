@@ -137,6 +137,11 @@ struct ServeTests: ServeFixture {
         // Then a plain file, which runs: the ones before it were passed over, not queued ahead of it.
         try "plain".write(to: inbox.appendingPathComponent("plain.txt"), atomically: true, encoding: .utf8)
         let kept = try await waitForRuns { $0.count >= 1 && $0.allSatisfy { ($0["status"] as? String) != "running" } }
+        let shown = try await RelayProcess.running(["runs", "show", "last"], in: folder, environment: environment)
+        #expect(shown.standardOutput.contains("→ text \"plain\""), "\(shown.standardOutput)")
+        // A name that holds a line break and what looks like a line of the log: shown, not believed.
+        try "forged".write(to: inbox.appendingPathComponent("x\n2026-01-01T00:00:00Z run 999 of INJECTED.txt"), atomically: true, encoding: .utf8)
+        _ = try await waitForRuns { $0.count >= 2 && $0.allSatisfy { ($0["status"] as? String) != "running" } }
         // The folder swapped for a link to another: not watched there.
         try FileManager.default.removeItem(at: inbox)
         try FileManager.default.createSymbolicLink(atPath: inbox.path, withDestinationPath: outside.path)
@@ -147,12 +152,11 @@ struct ServeTests: ServeFixture {
         await RelayProcess.waitForExit(server)
         #expect(server.terminationStatus == 143)
         let all = try await runs()
-        #expect(all.count == 1 && kept.count == 1, "\(all)")
-        let shown = try await RelayProcess.running(["runs", "show", "last"], in: folder, environment: environment)
-        #expect(shown.standardOutput.contains("→ text \"plain\""), "\(shown.standardOutput)")
+        #expect(all.count == 2 && kept.count == 1, "\(all)")
         let said = try String(contentsOf: log, encoding: .utf8)
         #expect(said.contains("link.txt is not a plain file") && said.contains("pipe.txt is not a plain file"), "\(said)")
         #expect(said.contains("leads elsewhere now"), "\(said)")
+        #expect(!said.split(separator: "\n").contains { $0.hasPrefix("2026-01-01T00:00:00Z run 999") } && said.contains("INJECTED.txt"), "\(said)")
     }
 
     @Test("a watched folder removed while served is said so, and watched again once it is back")

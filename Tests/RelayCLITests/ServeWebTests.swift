@@ -292,6 +292,10 @@ struct ServeWebTests: ServeFixture {
         #expect(bare.status == 401 && bare.body.contains("name=\"token\""), "\(bare)")
         let wrong = await HTTPExchange.send("GET", "/", port: port, headers: ["Authorization": "Bearer \(secret)x"])
         #expect(wrong.status == 401, "\(wrong.status)")
+        // Guessed call by call: after ten wrong tokens in a minute, only the right one opens it.
+        var guessed: [Int] = []
+        for guess in 0..<10 { guessed.append(await HTTPExchange.send("GET", "/", port: port, headers: ["Authorization": "Bearer guess\(guess)-abcdefghijkl"]).status) }
+        #expect(guessed.last == 429 && guessed.dropLast().allSatisfy { $0 == 401 }, "\(guessed)")
         let header = await HTTPExchange.send("GET", "/", port: port, headers: ["Authorization": "Bearer \(secret)"], host: "relay.example:\(port)")
         #expect(header.status == 200 && header.body.contains("hello.yaml"), "\(header.status)")
         let login = await HTTPExchange.send(
@@ -364,5 +368,35 @@ struct ServeWebTests: ServeFixture {
         // This user still has it.
         let own = await HTTPExchange.send("GET", "/", port: port)
         #expect(own.status == 200, "\(own.status)")
+    }
+
+    @Test("bounds on what callers hold: parallel runs of one workflow at most 16 at once, bodies waiting in memory at most 32 MiB, and a run that reads a secret never says how it ended")
+    func callerBounds() async throws {
+        try write("many.yaml", "on:\n  - webhook: many\n    wait: 0\n    limit: 1000\n    concurrency: parallel\nsteps:\n  - wait: 300\n")
+        try write("big.yaml", "on:\n  - webhook: big\n    wait: 0\nsteps:\n  - wait: 300\n")
+        try write(
+            "oracle.yaml",
+            "secrets: [PIN]\non:\n  - webhook: oracle\n    wait: 10\nsteps:\n  - if: \"${secrets.PIN} contains ${input}\"\n    then:\n      - calculate: \"1 / ${zero}\"\n    else:\n      - text: no\nvariables: { zero: 0 }\n")
+        let many = try await token("many"), big = try await token("big"), oracle = try await token("oracle")
+        var environment = self.environment
+        environment["PIN"] = "4711"
+        let (server, log) = try serve(["flows"], environment: environment)
+        defer { kill(server.processIdentifier, SIGTERM) }
+        let port = try await port(from: log)
+        for _ in 0..<20 { _ = await HTTPExchange.send("POST", "/hooks/many", port: port, headers: ["Authorization": "Bearer \(many)"]) }
+        let kept = try await waitForRuns { $0.filter { ($0["status"] as? String) == "running" }.count >= 16 }
+        let statuses = kept.compactMap { $0["status"] as? String }
+        #expect(statuses.filter { $0 == "running" }.count == 16 && statuses.filter { $0 == "queued" }.count == 4, "\(statuses)")
+        // Two bodies of 15 MiB wait; a third would pass the bound.
+        let text = ["Authorization": "Bearer \(big)", "Content-Type": "text/plain"]
+        let body = String(repeating: "a", count: 15 << 20)
+        let first = await HTTPExchange.send("POST", "/hooks/big", port: port, headers: text, body: body)
+        let second = await HTTPExchange.send("POST", "/hooks/big", port: port, headers: text, body: body)
+        let third = await HTTPExchange.send("POST", "/hooks/big", port: port, headers: text, body: body)
+        #expect(first.status == 202 && second.status == 202 && third.status == 503, "\(first.status) \(second.status) \(third.status)")
+        // Whether the secret holds what is sent is not told: every call is 202 alike.
+        let yes = await HTTPExchange.send("POST", "/hooks/oracle", port: port, headers: ["Authorization": "Bearer \(oracle)", "Content-Type": "text/plain"], body: "47")
+        let no = await HTTPExchange.send("POST", "/hooks/oracle", port: port, headers: ["Authorization": "Bearer \(oracle)", "Content-Type": "text/plain"], body: "99")
+        #expect(yes.status == 202 && no.status == 202 && !yes.body.contains("fail") && yes.headers["relay-run"] == nil, "\(yes) \(no)")
     }
 }

@@ -192,7 +192,7 @@ final class FolderWatch: @unchecked Sendable {
             // Gone already (an editor's temporary file, renamed): nothing to say.
             guard lstat(event.path, &info) == 0 else { return }
             guard info.st_mode & S_IFMT == S_IFREG else {
-                note("\(event.path) is not a plain file (a link, a pipe or a device), and starts nothing")
+                note("\(TerminalText.visible(event.path)) is not a plain file (a link, a pipe or a device), and starts nothing")
                 return
             }
         }

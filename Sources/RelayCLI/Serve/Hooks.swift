@@ -21,6 +21,14 @@ struct HookRequest: Sendable {
     var body: WorkflowRun.Input = .none
     /// The folder the body's file was written in, removed once the run is over.
     var spool: String? = nil
+    /// Gives back what the body holds of the server's memory for bodies, once the run is over.
+    var release: (@Sendable () -> Void)? = nil
+
+    /// The run is over, or will not be: its body's file and memory are given back.
+    func finished() {
+        if let spool { try? FileManager.default.removeItem(atPath: spool) }
+        release?()
+    }
 
     /// `${trigger.request}` and `${trigger.query}`.
     var value: (request: Value, query: Value) {
@@ -165,6 +173,27 @@ struct HookTokens: Sendable {
         let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
         return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
+    }
+}
+
+/// The bytes of webhook bodies held in memory at once — waiting their turn or being run — held to
+/// a bound: one call's 16 MiB is allowed, a thousand waiting are not.
+final class BodyBudget: @unchecked Sendable {
+    static let bound = 32 << 20
+    private let lock = NSLock()
+    private var held = 0
+
+    /// Takes `bytes`, when they fit; whether they did.
+    func take(_ bytes: Int) -> Bool {
+        lock.withLock {
+            guard held + bytes <= Self.bound else { return false }
+            held += bytes
+            return true
+        }
+    }
+
+    func give(_ bytes: Int) {
+        lock.withLock { held = max(0, held - bytes) }
     }
 }
 

@@ -15,6 +15,9 @@ struct ServedWorkflow: Sendable {
     var problem: String?
     /// What it needs, before its first step, beyond what is granted to it.
     let needs: [GrantPrompt.Need]
+    /// Whether it, or a workflow it runs, reads a secret: its webhook's caller is then not told
+    /// how a run ended (Docs/Automations.md, "Webhooks").
+    var readsSecrets = false
 
     var triggers: [Trigger] { workflow?.triggers ?? [] }
     /// The triggers a server arms.
@@ -60,9 +63,11 @@ struct ServedWorkflow: Sendable {
         gate.allowFreely(runOf: file, inputFiles: [])
         let report = PermissionReport(workflow, entityTypes: loader.registry.entityTypes)
         if grantsDeclared { for (access, _) in report.declaredAccesses { gate.allow(access, fromCommandLine: true) } }
-        let needs = GrantPrompt.needs(
-            of: report, gate: gate, subWorkflows: SubWorkflowReports.collect(workflow, loader: loader).map(\.report))
-        return ServedWorkflow(file: file, workflow: workflow, problem: nil, needs: needs)
+        let subWorkflows = SubWorkflowReports.collect(workflow, loader: loader).map(\.report)
+        let needs = GrantPrompt.needs(of: report, gate: gate, subWorkflows: subWorkflows)
+        var served = ServedWorkflow(file: file, workflow: workflow, problem: nil, needs: needs)
+        served.readsSecrets = !report.secrets.isEmpty || subWorkflows.contains { !$0.secrets.isEmpty }
+        return served
     }
 
     /// The workflow files in `paths`: each file, and the `.yaml` and `.yml` files in each folder

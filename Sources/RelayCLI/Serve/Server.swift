@@ -352,6 +352,8 @@ private final class SignalBox: @unchecked Sendable {
 final class WorkflowQueue: @unchecked Sendable {
     /// The most firings waiting in a queue; more are dropped, and said so.
     static let longest = 1_000
+    /// The most runs of one workflow at once with `concurrency: parallel`; more wait their turn.
+    static let mostAtOnce = 16
 
     private var served: ServedWorkflow
     private let runs: RunningRuns
@@ -380,8 +382,13 @@ final class WorkflowQueue: @unchecked Sendable {
             guard !closed else { return .closed }
             switch firing.concurrency {
             case .parallel:
-                running += 1
-                return .started
+                if running < Self.mostAtOnce {
+                    running += 1
+                    return .started
+                }
+                guard waiting.count < Self.longest else { return .dropped }
+                waiting.append(firing)
+                return .queued
             case .skip, .queue:
                 if running == 0 {
                     running += 1
@@ -416,7 +423,7 @@ final class WorkflowQueue: @unchecked Sendable {
             return waiting
         }
         for firing in dropped {
-            if let spool = firing.request?.spool { try? FileManager.default.removeItem(atPath: spool) }
+            firing.request?.finished()
             firing.watcher?.ended(nil)
         }
     }
@@ -446,13 +453,13 @@ final class WorkflowQueue: @unchecked Sendable {
         runs.start { [self] in
             let began = Date()
             let outcome = await run.run()
-            if let spool = firing.request?.spool { try? FileManager.default.removeItem(atPath: spool) }
+            firing.request?.finished()
             firing.watcher?.ended(outcome)
             let status = outcome.status >= 128 ? "stopped" : ExitStatus(rawValue: outcome.status).map(Self.word) ?? "failed"
             let id = outcome.runID.map { "run \($0)" } ?? "a run (not recorded)"
             let took = RunsCommand.seconds(Date().timeIntervalSince(began))
             log.note(
-                "\(id) of \(served.file) (\(firing.word)\(firing.catchingUp ? ", catching up" : "")\(firing.file.map { ": \($0)" } ?? "")): \(status), exit \(outcome.status), \(took)",
+                "\(id) of \(served.file) (\(firing.word)\(firing.catchingUp ? ", catching up" : "")\(firing.file.map { ": \(TerminalText.visible($0))" } ?? "")): \(status), exit \(outcome.status), \(took)",
                 error: outcome.status != 0)
             finished()
         }
@@ -467,7 +474,8 @@ final class WorkflowQueue: @unchecked Sendable {
                 guard let ended else { return running == 0 ? .some(now) : .some(nil) }
                 return now.timeIntervalSince(ended) < 60 ? .some(ended) : nil
             }
-            guard !closed, running == 0, !waiting.isEmpty else { return nil }
+            // The next waiting firing: when no run is under way, or (parallel) fewer than the most.
+            guard !closed, !waiting.isEmpty, running == 0 || (waiting[0].concurrency == .parallel && running < Self.mostAtOnce) else { return nil }
             running += 1
             return waiting.removeFirst()
         }

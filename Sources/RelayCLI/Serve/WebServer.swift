@@ -37,6 +37,10 @@ struct WebServer: Sendable {
     /// Answers the page's forms: a value made at each start, which another site cannot read.
     private let formToken = HookTokens.randomText()
     private let calls = CallWindow()
+    private let bodies = BodyBudget()
+    /// Wrong page tokens in the last minute, held to a few: a token is not guessed call by call.
+    private let guesses = CallWindow()
+    static let mostGuesses = 10
     /// The port it listens on, once it does (`--port 0`: one the system chose).
     private let bound = BoundPort()
 
@@ -140,21 +144,33 @@ struct WebServer: Sendable {
         let bytes: ByteBuffer
         do {
             bytes = try await request.collectBody(upTo: Self.largestBody)
-        } catch {
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
             return Self.json(.contentTooLarge, ["error": "the body is larger than 16 MiB"])
+        } catch {
+            return Self.json(.badRequest, ["error": "the body could not be read: it ended early, or its chunks are not well formed"])
         }
         let type = request.headers[.contentType]
+        // A body read into memory (not written to a file) counts toward the bound until its run ends.
+        let held = Self.isHeldInMemory(type) ? bytes.readableBytes : 0
+        guard bodies.take(held) else {
+            var response = Self.json(.serviceUnavailable, ["error": "nothing was run: too many calls' bodies wait already; try again later"])
+            response.headers[.retryAfter] = "10"
+            return response
+        }
         let body: (WorkflowRun.Input, String?)
         do {
             body = try Self.input(Array(bytes.readableBytesView), type: type, hook: name)
         } catch {
+            bodies.give(held)
             return Self.json(.badRequest, ["error": error.description])
         }
         let mediaType = type.map(Self.mediaType)
         let described = Self.describe(body.0, size: bytes.readableBytes, hook: name)
         var input = body.0
         if case .given(let value, _) = input { input = .given(value, described ?? "") }
-        let hookRequest = HookRequest(name: name, query: query, contentType: mediaType, size: bytes.readableBytes, body: input, spool: body.1)
+        let budget = bodies
+        let hookRequest = HookRequest(
+            name: name, query: query, contentType: mediaType, size: bytes.readableBytes, body: input, spool: body.1, release: { budget.give(held) })
         let watcher = RunWatcher()
         let queuedID = await Self.queue(served.file, input: described, stateFolder: stateFolder)
         let fired = server.fire(
@@ -163,7 +179,7 @@ struct WebServer: Sendable {
         case .started, .queued:
             break
         case .skipped, .dropped, .closed:
-            if let spool = body.1 { try? FileManager.default.removeItem(atPath: spool) }
+            hookRequest.finished()
             if let queuedID { await Self.forget(queuedID, stateFolder: stateFolder) }
             let reason =
                 fired == .skipped ? "a run of it is under way, and its webhook says 'concurrency: skip'"
@@ -172,8 +188,10 @@ struct WebServer: Sendable {
             if fired != .skipped { response.headers[.retryAfter] = "10" }
             return response
         }
-        let (outcome, ended) = await watcher.outcome(within: hook.wait)
-        guard ended, let outcome else {
+        // A run that reads a secret is not waited for: how it ended could answer, call by call,
+        // a question about the secret (Docs/Security.md, "Runs nobody started").
+        let (outcome, ended) = await watcher.outcome(within: served.readsSecrets ? 0 : hook.wait)
+        guard ended, let outcome, !served.readsSecrets else {
             let id = await watcher.id(within: 0) ?? queuedID
             var fields: [String: Value] = ["status": .text(fired == .queued && !watcher.started ? "queued" : "running")]
             if let id { fields["run"] = .number(Double(id)) }
@@ -245,6 +263,12 @@ struct WebServer: Sendable {
         return (.given(.file(FileReference(path: file.path)), ""), folder.path)
     }
 
+    /// Whether a body of `type` is read into memory (JSON, a form, text), not written to a file.
+    static func isHeldInMemory(_ type: String?) -> Bool {
+        guard let media = type.map(mediaType) else { return false }
+        return media == "application/json" || media.hasSuffix("+json") || media.hasPrefix("text/") || media == "application/x-www-form-urlencoded"
+    }
+
     /// What the input was, in words, for the history.
     static func describe(_ input: WorkflowRun.Input, size: Int, hook: String) -> String? {
         let from = "from POST /hooks/\(hook)"
@@ -310,6 +334,7 @@ struct WebServer: Sendable {
         guard let pageToken else { return nil }
         let given = Self.bearer(request.headers[.authorization]) ?? request.cookies["relay_token"]?.value
         guard let given, Self.sameText(given, pageToken) else {
+            if given != nil, let wait = guesses.admit("page", limit: Self.mostGuesses) { return Self.tooManyGuesses(wait) }
             return Self.html(.unauthorized, ServePage.login())
         }
         return nil
@@ -378,7 +403,10 @@ struct WebServer: Sendable {
         guard let pageToken, let bytes = try? await request.collectBody(upTo: 64 << 10),
             let text = String(validating: Array(bytes.readableBytesView), as: UTF8.self), let form = Self.query(text),
             let given = form.last(where: { $0.0 == "token" })?.1, Self.sameText(given, pageToken)
-        else { return Self.html(.unauthorized, ServePage.login()) }
+        else {
+            if let wait = guesses.admit("page", limit: Self.mostGuesses) { return Self.tooManyGuesses(wait) }
+            return Self.html(.unauthorized, ServePage.login())
+        }
         var response = Self.redirect("/")
         response.headers[.setCookie] = "relay_token=\(pageToken); HttpOnly; SameSite=Strict; Path=/"
         return response
@@ -466,6 +494,12 @@ struct WebServer: Sendable {
 
     static func text(_ status: HTTPResponse.Status, _ text: String) -> Response {
         Response(status: status, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text + "\n")))
+    }
+
+    static func tooManyGuesses(_ wait: Double) -> Response {
+        var response = text(.tooManyRequests, "more than \(mostGuesses) wrong tokens in a minute: wait")
+        response.headers[.retryAfter] = String(Int(wait.rounded(.up)))
+        return response
     }
 
     static func redirect(_ location: String) -> Response {
