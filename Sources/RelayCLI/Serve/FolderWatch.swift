@@ -9,8 +9,9 @@ import RelayLanguage
 #endif
 
 /// Watches a folder for files that settled — written and closed, moved in, or removed — with
-/// inotify (Linux), on a thread of its own that a stop wakes (Docs/Automations.md, "Watching a
-/// folder"). A folder that goes away is said so, and watched again once it is back.
+/// inotify on Linux, and elsewhere by looking at the folder each second (a file settled when it
+/// is the same two looks in a row), on a thread of its own that a stop wakes (Docs/Automations.md,
+/// "Watching a folder"). A folder that goes away is said so, and watched again once it is back.
 final class FolderWatch: @unchecked Sendable {
     /// A file that settled, and how.
     struct Event: Sendable {
@@ -29,12 +30,26 @@ final class FolderWatch: @unchecked Sendable {
     /// thread's (closed when it ends), the write end `stop`'s (closed there).
     private var wakeRead: Int32 = -1
     private var wakeWrite: Int32 = -1
+    /// Whether it looks at the folder each second rather than being told by the system.
+    private let polling: Bool
+    /// How often it looks, when it does.
+    static let look: Int32 = 1_000
+
+    /// Whether this system tells of changes in a folder (inotify); elsewhere a watch looks.
+    static var systemTells: Bool {
+        #if os(Linux)
+            true
+        #else
+            false
+        #endif
+    }
 
     /// Watches `folder` for the `events` of the files `glob` takes (every file without one).
     init(
-        folder: String, glob: String?, events: Set<Trigger.WatchEvent>, deliver: @escaping @Sendable (Event) -> Void,
-        note: @escaping @Sendable (String) -> Void
+        folder: String, glob: String?, events: Set<Trigger.WatchEvent>, polling: Bool = !FolderWatch.systemTells,
+        deliver: @escaping @Sendable (Event) -> Void, note: @escaping @Sendable (String) -> Void
     ) {
+        self.polling = polling
         self.folder = folder
         self.glob = glob
         self.events = events
@@ -47,27 +62,28 @@ final class FolderWatch: @unchecked Sendable {
         self.init(folder: watch.path, glob: watch.glob, events: watch.events, deliver: deliver, note: note)
     }
 
-    /// Starts watching; false (after saying why) where this system cannot.
+    /// Starts watching; false (after saying why) when it cannot.
     func start() -> Bool {
-        #if os(Linux)
-            var ends: [Int32] = [-1, -1]
-            guard pipe(&ends) == 0 else {
-                note("cannot watch \(folder): \(String(cString: strerror(errno)))")
-                return false
-            }
-            (wakeRead, wakeWrite) = (ends[0], ends[1])
-            let reading = wakeRead
-            let thread = Thread { [self] in
-                watchLoop()
-                close(reading)
-            }
-            thread.name = "relay.watch"
-            thread.start()
-            return true
-        #else
-            note("watching a folder is not available on this system yet: \(folder) is not watched")
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else {
+            note("cannot watch \(folder): \(String(cString: strerror(errno)))")
             return false
-        #endif
+        }
+        (wakeRead, wakeWrite) = (ends[0], ends[1])
+        let reading = wakeRead
+        let thread = Thread { [self] in
+            if polling {
+                lookLoop()
+            } else {
+                #if os(Linux)
+                    watchLoop()
+                #endif
+            }
+            close(reading)
+        }
+        thread.name = "relay.watch"
+        thread.start()
+        return true
     }
 
     func stop() {
@@ -175,13 +191,110 @@ final class FolderWatch: @unchecked Sendable {
             return false
         }
 
-        /// Waits `seconds`, or until the watch stops: whether it stopped.
-        private func waitForWake(seconds: Int32) -> Bool {
-            var waiting = pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)
-            _ = poll(&waiting, 1, seconds * 1000)
-            return isStopped
-        }
     #endif
+
+    /// Waits `seconds`, or until the watch stops: whether it stopped.
+    private func waitForWake(seconds: Int32) -> Bool { waitForWake(milliseconds: seconds * 1000) }
+
+    private func waitForWake(milliseconds: Int32) -> Bool {
+        var waiting = pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)
+        _ = poll(&waiting, 1, milliseconds)
+        return isStopped
+    }
+
+    /// What tells a file changed between two looks.
+    private struct Stamp: Equatable {
+        var size: Int64
+        var modified: Int64
+        var node: UInt64
+    }
+
+    /// Looks at the folder each second until the watch stops. A file new or changed since the
+    /// last look is offered once it is the same at the next (written to its end); one gone is
+    /// offered as removed. The files there when it starts, or when the folder comes back, are
+    /// not offered.
+    private func lookLoop() {
+        var said: String?
+        func say(_ state: String, _ text: String) {
+            if said != state { note(text) }
+            said = state
+            lock.withLock { currentTrouble = text }
+        }
+        let leadsTo = ResolvedPath.resolve(folder)
+        var known: [String: Stamp]? = nil
+        var pending: [String: (stamp: Stamp, kind: Trigger.WatchEvent)] = [:]
+        while !isStopped {
+            guard ResolvedPath.resolve(folder) == leadsTo, let now = look() else {
+                if ResolvedPath.resolve(folder) != leadsTo {
+                    say("elsewhere", "\(folder) leads elsewhere now (\(ResolvedPath.resolve(folder))), and is not watched until it is the folder it was")
+                } else {
+                    say("missing", "the watched folder \(folder) is not there; it is watched again when it is back")
+                }
+                known = nil
+                pending.removeAll()
+                if waitForWake(milliseconds: Self.look) { return }
+                continue
+            }
+            if said != nil, said != "watching" { note("the watched folder \(folder) is back, and watched again") }
+            said = "watching"
+            lock.withLock { currentTrouble = nil }
+            guard let before = known else {
+                known = now
+                if waitForWake(milliseconds: Self.look) { return }
+                continue
+            }
+            var next = before
+            for (name, stamp) in now {
+                if let waiting = pending[name] {
+                    if waiting.stamp == stamp {
+                        pending[name] = nil
+                        next[name] = stamp
+                        offer(Event(path: folder + "/" + name, kind: waiting.kind))
+                    } else {
+                        pending[name]?.stamp = stamp
+                    }
+                } else if let old = before[name] {
+                    if old != stamp { pending[name] = (stamp, .changed) }
+                } else {
+                    pending[name] = (stamp, .created)
+                }
+            }
+            for name in before.keys where now[name] == nil {
+                next[name] = nil
+                offer(Event(path: folder + "/" + name, kind: .removed))
+            }
+            for name in pending.keys where now[name] == nil { pending[name] = nil }
+            known = next
+            if waitForWake(milliseconds: Self.look) { return }
+        }
+    }
+
+    /// How many times it has looked at the folder.
+    var looks: Int { lock.withLock { looked } }
+    private var looked = 0
+
+    /// The folder's files the watch takes, by name, with their stamps; nil when it cannot be read.
+    private func look() -> [String: Stamp]? {
+        defer { lock.withLock { looked += 1 } }
+        guard let directory = opendir(folder) else { return nil }
+        defer { closedir(directory) }
+        var found: [String: Stamp] = [:]
+        while let entry = readdir(directory) {
+            var raw = entry.pointee.d_name
+            // A name that is not UTF-8 would name another file once decoded: none.
+            let name = withUnsafeBytes(of: &raw) { bytes in String(validating: bytes.prefix { $0 != 0 }, as: UTF8.self) } ?? ""
+            guard !name.isEmpty, name != ".", name != "..", matches(name) else { continue }
+            var info = stat()
+            guard lstat(folder + "/" + name, &info) == 0, info.st_mode & S_IFMT != S_IFDIR else { continue }
+            #if canImport(Darwin)
+                let modified = Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
+            #else
+                let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+            #endif
+            found[name] = Stamp(size: Int64(info.st_size), modified: modified, node: UInt64(info.st_ino))
+        }
+        return found
+    }
 
     private func offer(_ event: Event) {
         guard events.contains(event.kind) else { return }
