@@ -104,22 +104,39 @@ final class FolderWatch: @unchecked Sendable {
     /// Why the folder is not watched now (gone, or a link elsewhere in its place); nil while it is.
     var trouble: String? { lock.withLock { currentTrouble } }
     private var currentTrouble: String?
+    /// The state last said (`watching`, `missing`, `elsewhere`): each is said once, as it begins.
+    /// The watch's thread alone reads and writes it.
+    private var said: String?
+
+    /// Says `text` when the watch comes to `state`, and keeps it as what is wrong.
+    private func say(_ state: String, _ text: String) {
+        if said != state { note(text) }
+        said = state
+        lock.withLock { currentTrouble = text }
+    }
+
+    /// The folder is watched (again): said so when it was not.
+    private func sayWatching() {
+        if said != nil, said != "watching" { note("the watched folder \(folder) is back, and watched again") }
+        said = "watching"
+        lock.withLock { currentTrouble = nil }
+    }
+
+    /// Says the folder leads elsewhere when it does not lead to `leadsTo` now; whether it does.
+    private func ledElsewhere(from leadsTo: String) -> Bool {
+        let now = ResolvedPath.resolve(folder)
+        guard now != leadsTo else { return false }
+        say("elsewhere", "\(folder) leads elsewhere now (\(now)), and is not watched until it is the folder it was")
+        return true
+    }
 
     #if os(Linux)
         /// Watches, and when the folder is gone, waits for it to come back (looking each second):
         /// the same folder, not a link put in its place that leads elsewhere.
         private func watchLoop() {
-            // Each state said once, as it begins.
-            var said: String?
-            func say(_ state: String, _ text: String) {
-                if said != state { note(text) }
-                said = state
-                lock.withLock { currentTrouble = text }
-            }
             let leadsTo = ResolvedPath.resolve(folder)
             while !isStopped {
-                if ResolvedPath.resolve(folder) != leadsTo {
-                    say("elsewhere", "\(folder) leads elsewhere now (\(ResolvedPath.resolve(folder))), and is not watched until it is the folder it was")
+                if ledElsewhere(from: leadsTo) {
                     if waitForWake(seconds: 1) { return }
                     continue
                 }
@@ -135,9 +152,7 @@ final class FolderWatch: @unchecked Sendable {
                     if waitForWake(seconds: 1) { return }
                     continue
                 }
-                if said != nil, said != "watching" { note("the watched folder \(folder) is back, and watched again") }
-                said = "watching"
-                lock.withLock { currentTrouble = nil }
+                sayWatching()
                 let gone = read(from: inotify)
                 close(inotify)
                 if gone, !isStopped { say("missing", "the watched folder \(folder) is gone; it is watched again when it is back") }
@@ -214,20 +229,12 @@ final class FolderWatch: @unchecked Sendable {
     /// offered as removed. The files there when it starts, or when the folder comes back, are
     /// not offered.
     private func lookLoop() {
-        var said: String?
-        func say(_ state: String, _ text: String) {
-            if said != state { note(text) }
-            said = state
-            lock.withLock { currentTrouble = text }
-        }
         let leadsTo = ResolvedPath.resolve(folder)
         var known: [String: Stamp]? = nil
         var pending: [String: (stamp: Stamp, kind: Trigger.WatchEvent)] = [:]
         while !isStopped {
-            guard ResolvedPath.resolve(folder) == leadsTo, let now = look() else {
-                if ResolvedPath.resolve(folder) != leadsTo {
-                    say("elsewhere", "\(folder) leads elsewhere now (\(ResolvedPath.resolve(folder))), and is not watched until it is the folder it was")
-                } else {
+            guard !ledElsewhere(from: leadsTo), let now = look() else {
+                if ResolvedPath.resolve(folder) == leadsTo {
                     say("missing", "the watched folder \(folder) is not there; it is watched again when it is back")
                 }
                 known = nil
@@ -235,9 +242,7 @@ final class FolderWatch: @unchecked Sendable {
                 if waitForWake(milliseconds: Self.look) { return }
                 continue
             }
-            if said != nil, said != "watching" { note("the watched folder \(folder) is back, and watched again") }
-            said = "watching"
-            lock.withLock { currentTrouble = nil }
+            sayWatching()
             guard let before = known else {
                 known = now
                 if waitForWake(milliseconds: Self.look) { return }
