@@ -399,4 +399,31 @@ struct ServeWebTests: ServeFixture {
         let no = await HTTPExchange.send("POST", "/hooks/oracle", port: port, headers: ["Authorization": "Bearer \(oracle)", "Content-Type": "text/plain"], body: "99")
         #expect(yes.status == 202 && no.status == 202 && !yes.body.contains("fail") && yes.headers["relay-run"] == nil, "\(yes) \(no)")
     }
+
+    @Test("a workflow file added to a served folder is served from then on; the page offers Run now only to what needs no input; runs started there are listed by --trigger page")
+    func addedWhileServing() async throws {
+        try write("tick.yaml", "on:\n  - schedule: \"0 7 * * *\"\nsteps:\n  - text: tick\n")
+        let (server, log) = try serve(["flows"])
+        defer { kill(server.processIdentifier, SIGTERM) }
+        let port = try await port(from: log)
+        for _ in 0..<600 where !(try String(contentsOf: log, encoding: .utf8)).contains("serving 1 workflow") { try await Task.sleep(for: .milliseconds(100)) }
+        let token = try await token("late")
+        try write("late.yaml", "on:\n  - webhook: late\nsteps:\n  - text: late\n")
+        for _ in 0..<600 where !(try String(contentsOf: log, encoding: .utf8)).contains("late.yaml is new: read, 1 trigger armed") {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let answer = await HTTPExchange.send("POST", "/hooks/late", port: port, headers: ["Authorization": "Bearer \(token)"])
+        #expect(answer.status == 200 && answer.body == "\"late\"\n", "\(answer)")
+        let wrong = await HTTPExchange.send("POST", "/hooks/late", port: port, headers: ["Authorization": "Bearer relay_not-it"])
+        #expect(wrong.status == 401 && wrong.body.contains("the token is not this webhook's"), "\(wrong)")
+        let page = await HTTPExchange.send("GET", "/", port: port)
+        #expect(page.body.contains("late.yaml") && page.body.contains("Run now is not offered"), "\(page.body)")
+        #expect(page.body.components(separatedBy: "<button type=\"submit\">Run now</button>").count == 2, "\(page.body)")
+        let refused = await HTTPExchange.send(
+            "POST", "/workflows/1/run", port: port, headers: ["Content-Type": "application/x-www-form-urlencoded"],
+            body: "form=\(page.body.range(of: "name=\"form\" value=\"").map { String(page.body[$0.upperBound...].prefix { $0 != "\"" }) } ?? "")")
+        #expect(refused.status == 409, "\(refused.status)")
+        let byPage = try await RelayProcess.running(["runs", "--trigger", "page"], in: folder, environment: environment)
+        #expect(byPage.status == 0, "\(byPage.standardError)")
+    }
 }

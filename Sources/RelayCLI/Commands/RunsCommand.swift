@@ -43,7 +43,7 @@ struct RunsCommand: AsyncParsableCommand {
                     "--since takes a date ('2026-11-25', 'today', '2026-11-25 08:00') or a time ago ('2 hours', '3d'), not '\(since)'")
             }
             if limit < 1 { throw ValidationError("--limit takes a number of runs from 1") }
-            let kinds = ["schedule", "watch", "webhook"]
+            let kinds = ServedWorkflow.startedBy
             if let trigger, !kinds.contains(trigger) {
                 throw ValidationError("--trigger takes one of \(kinds.joined(separator: ", ")), not '\(trigger)'\(Suggestions.didYouMean(trigger, in: kinds))")
             }

@@ -10,9 +10,19 @@ struct ServeGroup: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: ServeCommand.configuration.abstract,
-        discussion: ServeCommand.configuration.discussion + " 'relay serve PATH…' is 'relay serve workflows PATH…': its options are in 'relay serve workflows --help'.",
+        discussion: ServeCommand.configuration.discussion + "\n\n" + ServeGroup.options,
         subcommands: [ServeCommand.self, ServeTokenCommand.self],
         defaultSubcommand: ServeCommand.self)
+}
+
+extension ServeGroup {
+    /// The options of `relay serve PATH…` (which is `relay serve workflows PATH…`), as its own
+    /// help gives them: shown by `relay serve --help` too.
+    static var options: String {
+        let help = ServeCommand.helpMessage(columns: 80)
+        guard let start = help.range(of: "OPTIONS:") else { return "" }
+        return "'relay serve [PATH…] [OPTIONS]' is 'relay serve workflows …':\n" + help[start.lowerBound...].trimmingCharacters(in: .whitespacesAndNewlines)
+    }
 }
 
 struct ServeCommand: AsyncParsableCommand {
@@ -75,6 +85,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         if printUnit {
+            if paths.isEmpty, (try? ServedWorkflow.files(in: [ServedWorkflow.defaultFolder])) == nil {
+                StandardStreams.writeError("warning: the unit serves \(ServedWorkflow.defaultFolder), which is not there yet: make it and put workflows there, or name what to serve\n")
+            }
             StandardStreams.writeOutput(unit)
             return
         }
@@ -124,7 +137,7 @@ struct ServeCommand: AsyncParsableCommand {
         let granted = permissionOptions.granted, declared = permissionOptions.declared, packages = packageOptions.paths
         let state = stateFolder
         let server = Server(
-            workflows: served, log: log,
+            workflows: served, folders: ServedWorkflow.folders(in: given), log: log,
             reload: { file in
                 await ServedWorkflow.load(file, base: base, granted: granted, grantsDeclared: declared, stateFolder: state)
             }
@@ -325,7 +338,7 @@ struct ServeTokenCommand: ParsableCommand {
             let token = try HookTokens(stateFolder: UndoHistory.defaultRoot).make(for: name)
             StandardStreams.writeOutput(token + "\n")
             StandardStreams.writeError(
-                "made webhook '\(name)''s token; it is shown only now. Callers send it as 'Authorization: Bearer TOKEN' to POST /hooks/\(name)\n")
+                "made a token for webhook '\(name)'; it is shown only now, and replaces any before it. Callers send it as 'Authorization: Bearer TOKEN' to POST /hooks/\(name)\n")
         } catch {
             StandardStreams.writeError("error: \(error)\n")
             throw ExitStatus.runtimeError.exitCode

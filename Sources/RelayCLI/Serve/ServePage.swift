@@ -44,7 +44,10 @@ enum ServePage {
             if let last = lastRuns.first(where: { $0.workflow == workflow.file }) {
                 html += "<p class=\"facts\">Last run: <a href=\"/runs/\(last.id)\">run \(last.id)</a> <span class=\"status \(last.status.rawValue)\">\(last.status.rawValue)</span> \(e(DateFormatting.iso8601(last.started)))</p>\n"
             }
-            if workflow.isArmed {
+            if workflow.isArmed, !workflow.runsNow {
+                html += "<p class=\"facts\">Run now is not offered: its runs are given an input (a webhook's body, a watched folder's file); run it by hand with <code>relay run</code>.</p>\n"
+            }
+            if workflow.runsNow {
                 html += """
                     <form method="post" action="/workflows/\(index)/run"><input type="hidden" name="form" value="\(e(formToken))">\
                     <button type="submit">Run now</button></form>
@@ -63,7 +66,7 @@ enum ServePage {
             html += "<option\(filter.status == status.rawValue ? " selected" : "")>\(status.rawValue)</option>"
         }
         html += "</select></label> <label>Trigger <select name=\"trigger\"><option value=\"\">all</option>"
-        for trigger in ["schedule", "watch", "webhook", "page"] {
+        for trigger in ServedWorkflow.startedBy {
             html += "<option\(filter.trigger == trigger ? " selected" : "")>\(trigger)</option>"
         }
         html += "</select></label> <button type=\"submit\">Show</button></form>\n"

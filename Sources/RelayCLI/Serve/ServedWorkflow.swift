@@ -20,6 +20,16 @@ struct ServedWorkflow: Sendable {
     var readsSecrets = false
 
     var triggers: [Trigger] { workflow?.triggers ?? [] }
+
+    /// What may start a served run, as the history's trigger column says: its triggers' kinds,
+    /// and `page` for the page's Run now.
+    static let startedBy = ["schedule", "watch", "webhook", "page"]
+
+    /// Whether the page offers to run it now: it is armed, and needs no input (a webhook's body,
+    /// a watched folder's file, a declared `input:`), which Run now has none of.
+    var runsNow: Bool {
+        isArmed && workflow?.input == nil && triggers.contains { if case .schedule = $0.kind { true } else { false } }
+    }
     /// The triggers a server arms.
     var servedTriggers: [Trigger] { problem == nil ? triggers : [] }
     /// Whether its triggers fire.
@@ -88,6 +98,15 @@ struct ServedWorkflow: Sendable {
             files += names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted().map { absolute + "/" + $0 }
         }
         return files
+    }
+
+    /// The folders among `paths`, absolute: served whole, a file added to one is served too.
+    static func folders(in paths: [String]) -> [String] {
+        paths.compactMap { path in
+            let absolute = URL(fileURLWithPath: FileReference(path: path).originalPath).standardizedFileURL.path
+            var isFolder: ObjCBool = false
+            return FileManager.default.fileExists(atPath: absolute, isDirectory: &isFolder) && isFolder.boolValue ? absolute : nil
+        }
     }
 
     /// `$XDG_CONFIG_HOME/relay/workflows`, else `~/.config/relay/workflows`.

@@ -35,7 +35,9 @@ final class Server: @unchecked Sendable {
     private let runs = RunningRuns()
     /// Each served file as last read, in the order served.
     private var current: [String: ServedWorkflow] = [:]
-    private let order: [String]
+    private var order: [String]
+    /// The folders served whole: a workflow file added to one is served from then on.
+    private let folders: Set<String>
     /// The armed webhooks, by name: the file that has each, and its trigger.
     private var hooks: [String: (file: String, trigger: Trigger)] = [:]
 
@@ -70,11 +72,12 @@ final class Server: @unchecked Sendable {
     }
 
     init(
-        workflows: [ServedWorkflow], log: ServeLog, reload: @escaping @Sendable (String) async -> ServedWorkflow,
+        workflows: [ServedWorkflow], folders: [String] = [], log: ServeLog, reload: @escaping @Sendable (String) async -> ServedWorkflow,
         makeRun: @escaping @Sendable (ServedWorkflow, Firing) -> WorkflowRun
     ) {
         self.workflows = workflows
         order = workflows.map(\.file)
+        self.folders = Set(folders)
         current = Dictionary(workflows.map { ($0.file, $0) }, uniquingKeysWith: { first, _ in first })
         self.log = log
         self.reload = reload
@@ -127,6 +130,7 @@ final class Server: @unchecked Sendable {
         }
         listening?.cancel()
         await listening?.value
+        log.note("stopped")
         return 128 + number
     }
 
@@ -193,12 +197,18 @@ final class Server: @unchecked Sendable {
     /// Watches the folders of the served files: a file that changes is read again.
     private func watchFiles() {
         let files = Set(workflows.map(\.file))
-        for folder in Set(files.map { ($0 as NSString).deletingLastPathComponent }).sorted() {
+        for folder in Set(files.map { ($0 as NSString).deletingLastPathComponent }).union(folders).sorted() {
             let folderWatch = FolderWatch(
                 folder: folder, glob: nil, events: [.created, .changed],
                 deliver: { [self] event in
-                    guard files.contains(event.path) else { return }
-                    reread(event.path)
+                    let known = lock.withLock { order.contains(event.path) }
+                    if known { return reread(event.path) }
+                    // A workflow file new in a folder served whole: served from now on.
+                    guard folders.contains((event.path as NSString).deletingLastPathComponent),
+                        event.path.hasSuffix(".yaml") || event.path.hasSuffix(".yml")
+                    else { return }
+                    lock.withLock { if !order.contains(event.path) { order.append(event.path) } }
+                    reread(event.path, new: true)
                 }, note: { [log] in log.note($0) })
             if folderWatch.start() { lock.withLock { fileWatches.append(folderWatch) } }
         }
@@ -206,7 +216,7 @@ final class Server: @unchecked Sendable {
 
     /// Reads `file` again and arms what it says now; one that no longer checks, or needs grants
     /// it does not have, has its triggers disarmed, and the log says why.
-    private func reread(_ file: String, quietly: Bool = false) {
+    private func reread(_ file: String, quietly: Bool = false, new: Bool = false) {
         lock.lock()
         defer { lock.unlock() }
         guard !stopping else { return }
@@ -222,14 +232,15 @@ final class Server: @unchecked Sendable {
                 arm(fresh, lastRuns: [:])
                 return
             }
+            let changed = new ? "is new" : "changed"
             if quietly, fresh.problem == nil {
                 log.note("\(file) has its grants now: \(fresh.servedTriggers.count) trigger\(fresh.servedTriggers.count == 1 ? "" : "s") armed")
             } else if let problem = fresh.problem {
-                log.note("\(file) changed, and no longer checks: its triggers are disarmed until it does:\n\(problem)", error: true)
+                log.note("\(file) \(new ? "is new, and does not check" : "changed, and no longer checks"): its triggers are disarmed until it does:\n\(problem)", error: true)
             } else if !fresh.needs.isEmpty {
-                log.note("\(file) changed, and needs grants: its triggers are disarmed: \(ServeCommand.needs(of: fresh))", error: true)
+                log.note("\(file) \(changed), and needs grants: its triggers are disarmed: \(ServeCommand.needs(of: fresh))", error: true)
             } else {
-                log.note("\(file) changed: read again, \(fresh.servedTriggers.count) trigger\(fresh.servedTriggers.count == 1 ? "" : "s") armed")
+                log.note("\(file) \(changed): read\(new ? "" : " again"), \(fresh.servedTriggers.count) trigger\(fresh.servedTriggers.count == 1 ? "" : "s") armed")
             }
             arm(fresh, lastRuns: [:])
         }

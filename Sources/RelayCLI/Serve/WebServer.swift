@@ -125,10 +125,13 @@ struct WebServer: Sendable {
             }
             return Self.json(.notFound, ["error": "no webhook named '\(Excerpt.start(of: name))' is served here"])
         }
-        guard let given = Self.bearer(request.headers[.authorization]), tokens.matches(given, hook: name) else {
-            var response = Self.json(
-                .unauthorized,
-                ["error": tokens.exists(name) ? "a webhook needs its token: Authorization: Bearer TOKEN" : "webhook '\(name)' has no token yet: make one with 'relay serve token \(name)'"])
+        let given = Self.bearer(request.headers[.authorization])
+        guard let given, tokens.matches(given, hook: name) else {
+            let error =
+                !tokens.exists(name) ? "webhook '\(name)' has no token yet: make one with 'relay serve token \(name)'"
+                : given == nil ? "a webhook needs its token: Authorization: Bearer TOKEN"
+                : "the token is not this webhook's (the newest 'relay serve token \(name)' replaced the ones before it)"
+            var response = Self.json(.unauthorized, ["error": error])
             response.headers[.wwwAuthenticate] = "Bearer"
             return response
         }
@@ -193,7 +196,7 @@ struct WebServer: Sendable {
         let (outcome, ended) = await watcher.outcome(within: served.readsSecrets ? 0 : hook.wait)
         guard ended, let outcome, !served.readsSecrets else {
             let id = await watcher.id(within: 0) ?? queuedID
-            var fields: [String: Value] = ["status": .text(fired == .queued && !watcher.started ? "queued" : "running")]
+            var fields: [String: Value] = ["status": .text(watcher.started ? "running" : "queued")]
             if let id { fields["run"] = .number(Double(id)) }
             var response = Self.json(.accepted, fields)
             if let id { response.headers[.location] = "/runs/\(id)" }
@@ -385,8 +388,8 @@ struct WebServer: Sendable {
             return Self.html(.notFound, ServePage.missing("There is no such workflow here."))
         }
         let workflow = served[number]
-        guard workflow.isArmed else {
-            return Self.html(.conflict, ServePage.missing("\(workflow.file) is not served now; the page says why."))
+        guard workflow.runsNow else {
+            return Self.html(.conflict, ServePage.missing("\(workflow.file) is not run from the page: the page says why."))
         }
         let watcher = RunWatcher()
         switch server.fire(Server.Firing(trigger: nil, time: Date(), watcher: watcher), of: workflow.file) {
