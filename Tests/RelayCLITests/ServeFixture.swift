@@ -54,6 +54,12 @@ extension ServeFixture {
         return []
     }
 
+    /// Waits until the server's log says `text`; an issue after a minute.
+    func waitFor(_ text: String, in log: URL) async throws {
+        for _ in 0..<600 where !(try String(contentsOf: log, encoding: .utf8)).contains(text) { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(try String(contentsOf: log, encoding: .utf8).contains(text), "the log never said '\(text)'")
+    }
+
     /// The port the server's log says it listens on, once it does; 0 when it never says.
     func port(from log: URL, listening address: String = "127.0.0.1") async throws -> Int {
         for _ in 0..<600 {

@@ -49,7 +49,7 @@ struct ServeTests: ServeFixture {
         let (server, log) = try serve(["flows/slow.yaml", "--grace", "0.5"])
         _ = try await waitForRuns { $0.contains { ($0["status"] as? String) == "running" } }
         // Once a firing found the run under way.
-        for _ in 0..<600 where !(try String(contentsOf: log, encoding: .utf8)).contains("skipped") { try await Task.sleep(for: .milliseconds(100)) }
+        try await waitFor("skipped", in: log)
         kill(server.processIdentifier, SIGTERM)
         await RelayProcess.waitForExit(server)
         #expect(server.terminationStatus == 143)
@@ -73,7 +73,7 @@ struct ServeTests: ServeFixture {
         #expect(granted.status == 0, "\(granted.standardError)")
         let (server, log) = try serve(["flows/inbox.yaml"])
         // Once it is watching.
-        for _ in 0..<600 where !(try String(contentsOf: log, encoding: .utf8)).contains("serving 1 workflow") { try await Task.sleep(for: .milliseconds(100)) }
+        try await waitFor("serving 1 workflow", in: log)
         try "one".write(to: inbox.appendingPathComponent("first.txt"), atomically: false, encoding: .utf8)
         let first = try await waitForRuns { $0.count >= 1 && $0.allSatisfy { ($0["status"] as? String) != "running" } }
         #expect((first.first?["trigger"] as? String) == "watch", "\(first)")
@@ -110,7 +110,7 @@ struct ServeTests: ServeFixture {
         try "private".write(to: outside.appendingPathComponent("key.txt"), atomically: true, encoding: .utf8)
         try write("inbox.yaml", "on:\n  - watch: ../inbox\ninput: file\nsteps:\n  - get-text\n")
         let (server, log) = try serve(["flows/inbox.yaml"])
-        for _ in 0..<600 where !(try String(contentsOf: log, encoding: .utf8)).contains("serving 1 workflow") { try await Task.sleep(for: .milliseconds(100)) }
+        try await waitFor("serving 1 workflow", in: log)
         // Made elsewhere and moved in: a link to a private file, a pipe, a name that is not UTF-8.
         let staging = folder.appendingPathComponent("staging")
         try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
@@ -145,7 +145,7 @@ struct ServeTests: ServeFixture {
         // The folder swapped for a link to another: not watched there.
         try FileManager.default.removeItem(at: inbox)
         try FileManager.default.createSymbolicLink(atPath: inbox.path, withDestinationPath: outside.path)
-        for _ in 0..<600 where !(try String(contentsOf: log, encoding: .utf8)).contains("leads elsewhere now") { try await Task.sleep(for: .milliseconds(100)) }
+        try await waitFor("leads elsewhere now", in: log)
         try "new".write(to: outside.appendingPathComponent("new.txt"), atomically: true, encoding: .utf8)
         try await Task.sleep(for: .milliseconds(1_500))
         kill(server.processIdentifier, SIGTERM)
@@ -165,18 +165,15 @@ struct ServeTests: ServeFixture {
         try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
         try write("inbox.yaml", "on:\n  - watch: ../inbox\ninput: file\nsteps:\n  - get-text\n")
         let (server, log) = try serve(["flows/inbox.yaml"])
-        func waitForLog(_ text: String) async throws {
-            for _ in 0..<600 where !(try String(contentsOf: log, encoding: .utf8)).contains(text) { try await Task.sleep(for: .milliseconds(100)) }
-        }
-        try await waitForLog("serving 1 workflow")
+        try await waitFor("serving 1 workflow", in: log)
         try FileManager.default.removeItem(at: inbox)
-        try await waitForLog("is gone; it is watched again when it is back")
+        try await waitFor("is gone; it is watched again when it is back", in: log)
         // The page says so too, while it lasts.
         let port = try await port(from: log)
         let gone = await HTTPExchange.send("GET", "/", port: port)
         #expect(gone.body.contains("<p class=\"step-error trouble\">the watched folder \(inbox.path) is ") && gone.body.contains("it is watched again when it is back</p>"), "\(gone.body)")
         try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
-        try await waitForLog("is back, and watched again")
+        try await waitFor("is back, and watched again", in: log)
         let back = await HTTPExchange.send("GET", "/", port: port)
         #expect(back.status == 200 && !back.body.contains("trouble"), "\(back.body)")
         try "again".write(to: inbox.appendingPathComponent("later.txt"), atomically: true, encoding: .utf8)
@@ -214,7 +211,7 @@ struct ServeTests: ServeFixture {
     func grantedWhileServing() async throws {
         try write("needs.yaml", "permissions: { write: [../out] }\non:\n  - schedule: { every: 1s }\nsteps:\n  - text: hi\n  - save-file: ../out/hi.txt\n")
         let (server, log) = try serve(["flows/needs.yaml"])
-        for _ in 0..<600 where !(try String(contentsOf: log, encoding: .utf8)).contains("needs grants") { try await Task.sleep(for: .milliseconds(100)) }
+        try await waitFor("needs grants", in: log)
         let granted = try await RelayProcess.running(["permissions", "flows/needs.yaml", "--grant"], in: folder, environment: environment)
         #expect(granted.status == 0, "\(granted.standardError)")
         let kept = try await waitForRuns { $0.contains { ($0["status"] as? String) == "succeeded" } }
@@ -232,9 +229,7 @@ struct ServeTests: ServeFixture {
         let (server, log) = try serve(["flows"])
         _ = try await waitForRuns { $0.contains { ($0["status"] as? String) == "succeeded" } }
         try write("flow.yaml", flow.replacingOccurrences(of: "VERSION", with: "second"))
-        for _ in 0..<600 where !(try String(contentsOf: log, encoding: .utf8)).contains("changed: read again, 1 trigger armed") {
-            try await Task.sleep(for: .milliseconds(100))
-        }
+        try await waitFor("changed: read again, 1 trigger armed", in: log)
         // A run of what it says now.
         var second = false
         for _ in 0..<600 where !second {
@@ -244,7 +239,7 @@ struct ServeTests: ServeFixture {
         }
         #expect(second)
         try write("flow.yaml", "on:\n  - schedule: { every: 1s }\nsteps:\n  - chnage-case: upper\n")
-        for _ in 0..<600 where !(try String(contentsOf: log, encoding: .utf8)).contains("no longer checks") { try await Task.sleep(for: .milliseconds(100)) }
+        try await waitFor("no longer checks", in: log)
         let before = try await runs().count
         // Two firings' time: none comes while it does not check (one under way may end).
         try await Task.sleep(for: .milliseconds(2_500))

@@ -320,7 +320,7 @@ struct ServeWebTests: ServeFixture {
         let (server, log) = try serve(["flows"])
         defer { kill(server.processIdentifier, SIGTERM) }
         let port = try await port(from: log)
-        for _ in 0..<600 where !(try String(contentsOf: log, encoding: .utf8)).contains("serving 2 workflows") { try await Task.sleep(for: .milliseconds(100)) }
+        try await waitFor("serving 2 workflows", in: log)
         let answer = await HTTPExchange.send(
             "POST", "/hooks/order", port: port, headers: ["Authorization": "Bearer \(order)", "Content-Type": "application/json"],
             body: "{\"id\": 7, \"customer\": \"Ann\", \"quantity\": 3, \"price\": 2.5}")
@@ -406,12 +406,10 @@ struct ServeWebTests: ServeFixture {
         let (server, log) = try serve(["flows"])
         defer { kill(server.processIdentifier, SIGTERM) }
         let port = try await port(from: log)
-        for _ in 0..<600 where !(try String(contentsOf: log, encoding: .utf8)).contains("serving 1 workflow") { try await Task.sleep(for: .milliseconds(100)) }
+        try await waitFor("serving 1 workflow", in: log)
         let token = try await token("late")
         try write("late.yaml", "on:\n  - webhook: late\nsteps:\n  - text: late\n")
-        for _ in 0..<600 where !(try String(contentsOf: log, encoding: .utf8)).contains("late.yaml is new: read, 1 trigger armed") {
-            try await Task.sleep(for: .milliseconds(100))
-        }
+        try await waitFor("late.yaml is new: read, 1 trigger armed", in: log)
         let answer = await HTTPExchange.send("POST", "/hooks/late", port: port, headers: ["Authorization": "Bearer \(token)"])
         #expect(answer.status == 200 && answer.body == "\"late\"\n", "\(answer)")
         let wrong = await HTTPExchange.send("POST", "/hooks/late", port: port, headers: ["Authorization": "Bearer relay_not-it"])
