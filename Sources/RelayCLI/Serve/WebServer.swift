@@ -205,6 +205,9 @@ struct WebServer: Sendable {
         return Self.answer(outcome, error: watcher.errorText)
     }
 
+    /// The header that names the run a webhook's answer comes from.
+    static let runHeader = HTTPField.Name("Relay-Run")
+
     /// A run's end as a webhook's answer: its output as JSON, or what went wrong.
     static func answer(_ outcome: WorkflowRun.Outcome, error: String) -> Response {
         var response: Response
@@ -224,7 +227,7 @@ struct WebServer: Sendable {
             if let id = outcome.runID { fields["run"] = .number(Double(id)) }
             response = json(status, fields)
         }
-        if let id = outcome.runID { response.headers[HTTPField.Name("Relay-Run")!] = String(id) }
+        if let id = outcome.runID, let name = runHeader { response.headers[name] = String(id) }
         return response
     }
 
