@@ -281,6 +281,11 @@ struct ServeWebTests: ServeFixture {
     @Test("listening beyond loopback needs --token-file, and then the page asks for the token: in the header, or once in its form, kept as a cookie")
     func pageToken() async throws {
         try write("hello.yaml", "on:\n  - schedule: \"0 7 * * *\"\nsteps:\n  - text: hello\n")
+        // Loopback is an address, not a name that starts like one.
+        #expect(["127.0.0.1", "127.1.2.3", "localhost", "::1"].allSatisfy(WebServer.isLoopback))
+        #expect(!["127.attacker.example", "127.0.0.1.nip.io", "1270.0.0.1", "127.0.0.256", "0.0.0.0"].contains(where: WebServer.isLoopback))
+        let named = try await RelayProcess.running(["serve", "flows", "--listen", "127.attacker.example", "--check"], in: folder, environment: environment)
+        #expect(named.status == 2 && named.standardError.contains("--token-file"), "\(named.standardError)")
         let refused = try await RelayProcess.running(["serve", "flows", "--listen", "0.0.0.0", "--check"], in: folder, environment: environment)
         #expect((refused.status == 2 || refused.status == 64) && refused.standardError.contains("--token-file"), "\(refused.standardError)")
         let secret = "correct-horse-battery-staple"
