@@ -1,4 +1,5 @@
 import Foundation
+import RelayKit
 import Testing
 
 @testable import RelayCLI
@@ -10,6 +11,27 @@ protocol ServeFixture {
 }
 
 extension ServeFixture {
+    /// A new folder for one test, `flows/` in it.
+    static func freshFolder(_ prefix: String) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("flows"), withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// Runs `program` with `arguments` off the test's thread: its exit status and standard output.
+    func running(_ program: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
+        try await BlockingWork.run { _ in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = arguments
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        }
+    }
     var environment: [String: String] {
         ["XDG_STATE_HOME": folder.appendingPathComponent("state").path, "HOME": folder.path, "NO_COLOR": "1", "PATH": "/usr/bin:/bin"]
     }

@@ -8,10 +8,7 @@ import Testing
 struct ServeTests: ServeFixture {
     let folder: URL
 
-    init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-serve-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("flows"), withIntermediateDirectories: true)
-    }
+    init() throws { folder = try Self.freshFolder("relay-serve") }
 
     @Test("a schedule of every second runs its workflow again and again, each run kept with its trigger; SIGTERM ends the server with 143")
     func everySecond() async throws {

@@ -9,10 +9,7 @@ import Testing
 struct ServeWebTests: ServeFixture {
     let folder: URL
 
-    init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-web-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("flows"), withIntermediateDirectories: true)
-    }
+    init() throws { folder = try Self.freshFolder("relay-web") }
 
     /// `relay serve token NAME`'s token.
     private func token(_ name: String) async throws -> String {
@@ -183,17 +180,7 @@ struct ServeWebTests: ServeFixture {
     private func browse(_ steps: [[String]]) async throws -> [Any]? {
         let script = RelayProcess.root.appendingPathComponent("Tests/Browser/drive.py").path
         let steps = String(decoding: try JSONSerialization.data(withJSONObject: steps), as: UTF8.self)
-        let result = try await BlockingWork.run { _ in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", script, steps]
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-        }
+        let result = try await running("/usr/bin/env", ["python3", script, steps])
         let lines = result.1.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         if result.0 == 2 {
             print("skipped: the page test needs a headless Chromium (chromium-headless-shell, Scripts/install-dependencies): \(lines.first?["error"].map { "\($0)" } ?? result.1)")
@@ -358,17 +345,7 @@ struct ServeWebTests: ServeFixture {
             print(status("/"), status("/runs/1"), status("/workflows/0/run", "POST", data=b"form=x"),
                   status("/hooks/hello", "POST", {"Authorization": "Bearer \(hello)"}))
             """
-        let result = try await BlockingWork.run { _ in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", script]
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return String(decoding: data, as: UTF8.self)
-        }
+        let result = try await running("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", script]).output
         #expect(result == "403 403 403 200\n", "\(result)")
         // This user still has it.
         let own = await HTTPExchange.send("GET", "/", port: port)

@@ -149,7 +149,12 @@ struct HookTokens: Sendable {
     /// taken says nothing of how much matched.
     func matches(_ token: String, hook name: String) -> Bool {
         guard let kept = kept(name), let given = Self.digest(token) else { return false }
-        let (a, b) = (Array(kept.utf8), Array(given.utf8))
+        return Self.sameDigests(kept, given)
+    }
+
+    /// Whether two digests are the same, every byte compared whatever the first that differs.
+    static func sameDigests(_ a: String, _ b: String) -> Bool {
+        let (a, b) = (Array(a.utf8), Array(b.utf8))
         guard a.count == b.count else { return false }
         var difference: UInt8 = 0
         for index in a.indices { difference |= a[index] ^ b[index] }

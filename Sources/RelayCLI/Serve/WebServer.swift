@@ -452,9 +452,7 @@ struct WebServer: Sendable {
     /// Whether two texts are the same, compared by their digests, every byte.
     static func sameText(_ a: String, _ b: String) -> Bool {
         guard let x = HookTokens.digest(a), let y = HookTokens.digest(b) else { return false }
-        var difference: UInt8 = 0
-        for (p, q) in zip(x.utf8, y.utf8) { difference |= p ^ q }
-        return difference == 0 && x.utf8.count == y.utf8.count
+        return HookTokens.sameDigests(x, y)
     }
 
     /// A query or a form's pairs (`FormEncoding`); none for no text.
