@@ -46,7 +46,8 @@ class Browser:
             os.dup2(reading, 3, inheritable=True)
             os.dup2(writing, 4, inheritable=True)
 
-        self.process = subprocess.Popen(args, close_fds=False, preexec_fn=wire,
+        # A session of its own: what the browser signals on its way out never reaches the tests.
+        self.process = subprocess.Popen(args, close_fds=False, preexec_fn=wire, start_new_session=True,
                                         stdout=subprocess.DEVNULL, stderr=(None if os.environ.get("RELAY_BROWSER_LOG") else subprocess.DEVNULL))
         os.close(to_browser_read)
         os.close(from_browser_write)
