@@ -93,7 +93,7 @@ struct RelayProcess {
         try process.run()
         try standardError.close()
         try standardInput.close()
-        let output = standardOutput.fileHandleForReading.readDataToEndOfFile()
+        let output = readAll(standardOutput.fileHandleForReading)
         process.waitUntilExit()
         let error = (try? Data(contentsOf: errorFile)) ?? Data()
         return Result(
@@ -113,4 +113,20 @@ enum ProcessTrees {
             return false
         #endif
     }()
+}
+
+/// Everything `handle` gives until its end: a read a signal interrupts is tried again, where
+/// Foundation's `readDataToEndOfFile` stops the test process.
+func readAll(_ handle: FileHandle) -> Data {
+    var data = Data()
+    var failures = 0
+    while failures < 100 {
+        do {
+            guard let chunk = try handle.read(upToCount: 65_536), !chunk.isEmpty else { return data }
+            data.append(chunk)
+        } catch {
+            failures += 1
+        }
+    }
+    return data
 }
