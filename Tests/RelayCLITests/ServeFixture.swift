@@ -27,7 +27,7 @@ extension ServeFixture {
             let output = Pipe()
             process.standardOutput = output
             try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
+            let data = readAll(output.fileHandleForReading)
             process.waitUntilExit()
             return (process.terminationStatus, String(decoding: data, as: UTF8.self))
         }
