@@ -70,8 +70,8 @@ struct BigFileTests {
         return try await BlockingWork.run { _ in
             let started = ContinuousClock.now
             try process.run()
-            let printed = output.fileHandleForReading.readDataToEndOfFile()
-            let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let printed = readAll(output.fileHandleForReading)
+            let said = String(decoding: readAll(errors.fileHandleForReading), as: UTF8.self)
             process.waitUntilExit()
             var lines = said.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             var peak = 0.0

@@ -56,7 +56,7 @@ final class TerminalSession: @unchecked Sendable {
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let data = readOutput ? output.fileHandleForReading.readDataToEndOfFile() : Data()
+        let data = readOutput ? readAll(output.fileHandleForReading) : Data()
         process.waitUntilExit()
         return String(decoding: data, as: UTF8.self)
     }

@@ -272,7 +272,7 @@ struct StoppingTests {
         try await waitForOpener(in: root)
         kill(process.processIdentifier, signal)
         await RelayProcess.waitForExit(process)
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let message = String(decoding: readAll(errors.fileHandleForReading), as: UTF8.self)
         #expect(process.terminationStatus == 128 + signal)
         let first = signal == SIGINT ? "stopping… (Ctrl-C again to stop at once)\n" : ""
         #expect(message == first + "stopped at step 3 (open at w.yaml:5:5) by \(name)\n")
@@ -295,7 +295,7 @@ struct StoppingTests {
         kill(process.processIdentifier, SIGINT)
         await RelayProcess.waitForExit(process)
         #expect(process.terminationStatus == 130)
-        #expect(String(decoding: reader.readDataToEndOfFile(), as: UTF8.self) == "stopped at once by a second SIGINT\n")
+        #expect(String(decoding: readAll(reader), as: UTF8.self) == "stopped at once by a second SIGINT\n")
         try await Task.sleep(for: .milliseconds(200))
         // The stubborn opener, whose grace is 30 s, was killed at once: gone, never finished.
         #expect(openersRunning(in: root).isEmpty)

@@ -376,7 +376,7 @@ struct UndoTests {
         }
         kill(process.processIdentifier, signal)
         await RelayProcess.waitForExit(process)
-        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let said = String(decoding: readAll(errors.fileHandleForReading), as: UTF8.self)
         if process.terminationStatus == 128 + signal, said.contains("stopped by") {
             #expect(said.contains("the rest of the run is undone by running 'relay undo' again"), "\(said)")
             #expect(!said.contains("not reverted"), "\(said)")

@@ -47,7 +47,7 @@ struct WalkCostTests {
             process.standardError = FileHandle.nullDevice
             try process.run()
             // On a thread of BlockingWork's own, never one of Swift's cooperative threads.
-            let printed = output.fileHandleForReading.readDataToEndOfFile()
+            let printed = readAll(output.fileHandleForReading)
             process.waitUntilExit()
             return String(decoding: printed, as: UTF8.self)
         }
