@@ -56,9 +56,10 @@ let package = Package(
         // The system keyring through libsecret, opened when first used (Docs/Runs.md, "Secrets").
         .target(name: "CSecretService", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .target(name: "RelayLanguage", dependencies: [.product(name: "RelayKit", package: "RelayKit"), "CLibYAML"]),
+        .target(name: "RelayShortcuts", dependencies: [.product(name: "RelayKit", package: "RelayKit")]),
         .target(
             name: "RelayRuntime",
-            dependencies: [.product(name: "RelayKit", package: "RelayKit"), "RelayLanguage", "CSpawn", "CPipeSignal", "CTicks"]),
+            dependencies: [.product(name: "RelayKit", package: "RelayKit"), "RelayLanguage", "RelayShortcuts", "CSpawn", "CPipeSignal", "CTicks"]),
         .target(
             name: "RelayActions",
             dependencies: [
@@ -69,7 +70,7 @@ let package = Package(
         .target(
             name: "RelayCLI",
             dependencies: [
-                .product(name: "RelayKit", package: "RelayKit"), "RelayLanguage", "RelayRuntime", "RelayActions",
+                .product(name: "RelayKit", package: "RelayKit"), "RelayLanguage", "RelayRuntime", "RelayActions", "RelayShortcuts",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"), "CSecretService",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],

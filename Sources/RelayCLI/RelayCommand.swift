@@ -18,6 +18,7 @@ public struct RelayCommand: AsyncParsableCommand {
         version: RelayCommand.version,
         subcommands: [RunCommand.self, CheckCommand.self, ActionsCommand.self, DescribeCommand.self, SchemaCommand.self,
             UndoCommand.self, RunsCommand.self, SecretsCommand.self, PackageCommand.self, ReplCommand.self, PermissionsCommand.self, ServeGroup.self,
+            ImportCommand.self,
         ]
     )
 

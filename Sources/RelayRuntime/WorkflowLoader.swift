@@ -6,6 +6,7 @@ import Foundation
 #endif
 import RelayKit
 import RelayLanguage
+import RelayShortcuts
 
 /// Loads a workflow file: reads it, parses it and checks it against the registry.
 public struct WorkflowLoader: Sendable {
@@ -26,6 +27,7 @@ public struct WorkflowLoader: Sendable {
     /// Loads the file at `path` (shown in diagnostics as `path`). `predefined` names variables
     /// given from outside the file. The workflow is nil when there were errors.
     public func load(path: String, predefined: Set<String> = []) -> (workflow: CheckedWorkflow?, diagnostics: [Diagnostic]) {
+        if ShortcutSource.isShortcut(path) { return loadShortcut(path: path, predefined: predefined) }
         let text: String
         do {
             text = try Self.readText(path, limit: Limits.workflowBytes)
@@ -39,6 +41,32 @@ public struct WorkflowLoader: Sendable {
         if let known = checked.result(for: key, text: text) { return known }
         let result = load(SourceFile(path: path, text: text), predefined: predefined)
         checked.keep(result, for: key, text: text)
+        return result
+    }
+
+    /// Imports the shortcut at `path` and checks the workflow it makes; a diagnostic names the
+    /// shortcut's action as well as the workflow's line (Docs/Shortcuts.md, "Running a shortcut").
+    private func loadShortcut(path: String, predefined: Set<String>) -> (workflow: CheckedWorkflow?, diagnostics: [Diagnostic]) {
+        let imported: ShortcutImport
+        do {
+            imported = try ShortcutSource.imported(path, actions: registry.actions)
+        } catch {
+            return (nil, [.error(error.message, at: nil)])
+        }
+        let file = SourceFile(path: path, text: imported.yaml)
+        guard imported.unmapped.isEmpty else {
+            return (nil, imported.unmapped.map { .error("\($0): it has no equivalent in Relay", at: nil, notes: ["help: 'relay import --partial' writes the rest as a workflow to edit (Docs/Shortcuts.md)"]) })
+        }
+        let key = path + "\u{0}" + predefined.sorted().joined(separator: ",")
+        if let known = checked.result(for: key, text: imported.yaml) { return known }
+        var result = load(file, predefined: predefined)
+        result.diagnostics = result.diagnostics.map { diagnostic in
+            guard let line = diagnostic.range?.start.line, let action = imported.action(atLine: line) else { return diagnostic }
+            var located = diagnostic
+            located.notes.insert("note: in action \(action) of the shortcut (\(imported.titles[action] ?? "?")); 'relay import' shows the workflow", at: 0)
+            return located
+        }
+        checked.keep(result, for: key, text: imported.yaml)
         return result
     }
 

@@ -40,6 +40,14 @@ public enum Limits {
     /// The largest workflow file Relay reads (10 MB).
     public static let workflowBytes = 10_000_000
 
+    /// The largest shortcut file `relay import` reads (32 MiB: a shortcut with pictures in it is a
+    /// few megabytes), how deeply its property list may nest (the shortcuts people share nest
+    /// some tens of levels; the property list reader recurses, so deeper would exhaust the stack),
+    /// and how many actions it may have.
+    public static let shortcutBytes = 32 << 20
+    public static let shortcutDepth = 256
+    public static let shortcutActions = 50_000
+
     /// The longest `timeout:` or `wait:` in seconds (a year): longer is surely a mistake, and
     /// beyond it seconds stop converting exactly to the clock's integer nanoseconds.
     public static let longestDuration: Double = 366 * 24 * 3600

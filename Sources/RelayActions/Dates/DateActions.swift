@@ -11,6 +11,10 @@ public enum DateActions: IntentPackage {
 
 /// `date`: a date from text.
 struct MakeDate: Intent {
+    static let shortcuts = [
+        ShortcutsMapping(
+            "is.workflow.actions.date", title: "Date", parameters: ["WFDateActionDate": "date"], when: ["WFDateActionMode": ["Specified Date"]]),
+    ]
     static let name = "date"
     static let summary = "Outputs a date: YYYY-MM-DD, an ISO 8601 date-time, 'YYYY-MM-DD HH:MM', today, yesterday, tomorrow or now."
     static let examples = [
@@ -57,6 +61,10 @@ struct DateFromParts: Intent {
 
 /// `current-date`: now.
 struct CurrentDate: Intent {
+    static let shortcuts = [
+        ShortcutsMapping(
+            "is.workflow.actions.date", title: "Date", defaults: ["WFDateActionMode": "Current Date"], when: ["WFDateActionMode": ["Current Date"]]),
+    ]
     static let summary = "Outputs the current date and time."
     static let examples = [
         IntentExample("- current-date\n- format-date: yyyy"),
@@ -70,6 +78,14 @@ struct CurrentDate: Intent {
 
 /// `adjust-date`: adds or subtracts a duration.
 struct AdjustDate: Intent {
+    static let shortcuts = [
+        ShortcutsMapping(
+            "is.workflow.actions.adjustdate", title: "Adjust Date", parameters: ["WFDate": "input", "WFDuration": "add"],
+            defaults: ["WFAdjustOperation": "Add"], when: ["WFAdjustOperation": ["Add"]]),
+        ShortcutsMapping(
+            "is.workflow.actions.adjustdate", title: "Adjust Date", parameters: ["WFDate": "input", "WFDuration": "subtract"],
+            when: ["WFAdjustOperation": ["Subtract"]]),
+    ]
     static let summary = "Adds or subtracts a duration such as \"3 days\" or \"1 week 2 hours\" to the input date."
     static let examples = [
         IntentExample("- date: 2026-01-31\n- adjust-date: { add: 1 month }\n- format-date: yyyy-MM-dd", output: "2026-02-28"),
@@ -98,6 +114,15 @@ struct AdjustDate: Intent {
 
 /// `format-date`: a date as text.
 struct FormatDate: Intent {
+    static let shortcuts = [
+        ShortcutsMapping(
+            "is.workflow.actions.format.date", title: "Format Date", parameters: ["WFDate": "input", "WFDateFormatStyle": "style"],
+            values: ["WFDateFormatStyle": ["Short": "short", "Medium": "medium", "Long": "long", "ISO 8601": "iso"]],
+            defaults: ["WFDateFormatStyle": "Short"], when: ["WFDateFormatStyle": ["Short", "Medium", "Long", "ISO 8601"]]),
+        ShortcutsMapping(
+            "is.workflow.actions.format.date", title: "Format Date", parameters: ["WFDate": "input", "WFDateFormat": "format"],
+            when: ["WFDateFormatStyle": ["Custom"]]),
+    ]
     static let summary = "Formats the input date with a Unicode pattern (yyyy-MM-dd) or a style (iso, short, medium, long)."
     static let examples = [
         IntentExample("- date: 2026-11-24T09:30:00Z\n- format-date: \"d MMM yyyy\"", output: "24 Nov 2026"),

@@ -10,6 +10,9 @@ public enum DictionaryActions: IntentPackage {
 
 /// `dictionary`: outputs its mapping as a dictionary.
 struct MakeDictionary: Intent {
+    static let shortcuts = [
+        ShortcutsMapping("is.workflow.actions.dictionary", title: "Dictionary", parameters: ["WFItems": "entries"]),
+    ]
     static let name = "dictionary"
     static let summary = "Outputs a dictionary of the given keys and values (or of a JSON object text)."
     static let examples = [
@@ -26,6 +29,11 @@ struct MakeDictionary: Intent {
 
 /// `get-keys`: the keys of a dictionary.
 struct GetKeys: Intent {
+    static let shortcuts = [
+        ShortcutsMapping(
+            "is.workflow.actions.getvalueforkey", title: "Get Dictionary Value", parameters: ["WFInput": "input"],
+            when: ["WFGetDictionaryValueType": ["All Keys"]]),
+    ]
     static let summary = "Outputs the list of the input dictionary's keys, in order."
     static let examples = [
         IntentExample("- dictionary: { a: 1, b: 2 }\n- get-keys", output: "a\nb"),
@@ -42,6 +50,11 @@ struct GetKeys: Intent {
 
 /// `get-values`: the values of a dictionary.
 struct GetValues: Intent {
+    static let shortcuts = [
+        ShortcutsMapping(
+            "is.workflow.actions.getvalueforkey", title: "Get Dictionary Value", parameters: ["WFInput": "input"],
+            when: ["WFGetDictionaryValueType": ["All Values"]]),
+    ]
     static let summary = "Outputs the list of the input dictionary's values, in order."
     static let examples = [
         IntentExample("- dictionary: { a: 1, b: 2 }\n- get-values", output: "1\n2"),

@@ -52,6 +52,11 @@ struct KeyPath {
 
 /// `get-value`: the value for a key.
 struct GetValue: Intent {
+    static let shortcuts = [
+        ShortcutsMapping(
+            "is.workflow.actions.getvalueforkey", title: "Get Dictionary Value", parameters: ["WFInput": "input", "WFDictionaryKey": "key"],
+            defaults: ["WFGetDictionaryValueType": "Value"], when: ["WFGetDictionaryValueType": ["Value"]]),
+    ]
     static let summary = "Gets the value for a key of the input dictionary; a dotted path reads nested values."
     static let examples = [
         IntentExample("- dictionary: { user: { name: Ada, langs: [en, fr] } }\n- get-value: user.langs.2", output: "fr"),
@@ -69,6 +74,11 @@ struct GetValue: Intent {
 
 /// `set-value`: the dictionary with a key set.
 struct SetValue: Intent {
+    static let shortcuts = [
+        ShortcutsMapping(
+            "is.workflow.actions.setvalueforkey", title: "Set Dictionary Value",
+            parameters: ["WFDictionary": "input", "WFDictionaryKey": "key", "WFDictionaryValue": "value"]),
+    ]
     static let summary = "Outputs the input dictionary with a key set to a value; a dotted path sets nested values."
     static let examples = [
         IntentExample("- dictionary: { name: Relay }\n- set-value: { key: version, value: 2 }\n- get-keys", output: "name\nversion"),

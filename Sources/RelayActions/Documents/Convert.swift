@@ -2,6 +2,10 @@ import RelayKit
 
 /// `convert`: the input as another type or file format, through the converter graph.
 struct Convert: Intent {
+    static let shortcuts = [
+        ShortcutsMapping("is.workflow.actions.detect.dictionary", title: "Get Dictionary from Input", parameters: ["WFInput": "input"], fixed: ["to": "dictionary"]),
+        ShortcutsMapping("is.workflow.actions.detect.number", title: "Get Numbers from Input", parameters: ["WFInput": "input"], fixed: ["to": "number"]),
+    ]
     static let summary = "Converts the input to a type (text, rich-text, number …) or a file format (pdf, html, png, jpeg …), chaining converters with the fewest lossy steps; made files go to the run's scratch folder."
     static let examples = [
         IntentExample("- text: \"42\"\n- convert: number\n- calculate: \"${previous} / 2\"", output: "21"),

@@ -61,6 +61,9 @@ struct HTMLFromRichText: Intent {
 
 /// `get-text`: the plain text of anything.
 struct GetText: Intent {
+    static let shortcuts = [
+        ShortcutsMapping("is.workflow.actions.detect.text", title: "Get Text from Input", parameters: ["WFInput": "input"]),
+    ]
     static let summary = "Outputs the plain text of the input: of a text, Markdown, RTF or PDF file, of rich text without styles, of any value. A link keeps its text only; get-links gives the URLs."
     static let examples = [
         IntentExample("- text: \"# Title\\n\\nSome *emphasis*.\"\n- rich-text-from-markdown\n- get-text", output: "Title\n\nSome emphasis."),

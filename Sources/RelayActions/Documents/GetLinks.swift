@@ -3,6 +3,9 @@ import RelayKit
 
 /// `get-links`: the URLs a document links to (Shortcuts' Get URLs from Input).
 struct GetLinks: Intent {
+    static let shortcuts = [
+        ShortcutsMapping("is.workflow.actions.detect.link", title: "Get URLs from Input", parameters: ["WFInput": "input"]),
+    ]
     static let summary =
         "Outputs the URLs the input links to, each once in the order met: link destinations in rich text, Markdown, HTML and RTF, and web addresses written out in text. Links without a scheme (relative ones such as 'notes.md') are left out."
     static let examples = [

@@ -3,6 +3,9 @@ import RelayKit
 
 /// `make-pdf`: one PDF from texts, rich texts, documents and images, in order.
 struct MakePDF: Intent {
+    static let shortcuts = [
+        ShortcutsMapping("is.workflow.actions.makepdf", title: "Make PDF", parameters: ["WFInput": "input"]),
+    ]
     static let name = "make-pdf"
     static let summary = "Makes one PDF of the inputs in order: text and rich text laid out on A4 pages, images on pages of their own, PDFs' pages copied."
     static let examples = [

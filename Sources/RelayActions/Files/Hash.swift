@@ -9,6 +9,11 @@ import Darwin
 
 /// `hash`: the digest of a text or a file.
 struct Hash: Intent {
+    static let shortcuts = [
+        ShortcutsMapping(
+            "is.workflow.actions.hash", title: "Generate Hash", parameters: ["WFInput": "input", "WFHashType": "algorithm"],
+            values: ["WFHashType": ["MD5": "md5", "SHA1": "sha1", "SHA256": "sha256"]], defaults: ["WFHashType": "MD5"]),
+    ]
     static let summary =
         "Outputs the SHA-256, SHA-1 or MD5 digest of the input text (its UTF-8 bytes) or file, as lowercase hexadecimal text."
     static let examples = [

@@ -51,6 +51,9 @@ enum DesktopPrograms {
 
 /// `get-clipboard`: the clipboard's text.
 struct GetClipboard: Intent {
+    static let shortcuts = [
+        ShortcutsMapping("is.workflow.actions.getclipboard", title: "Get Clipboard"),
+    ]
     static let summary = "Outputs the text on the clipboard (through wl-paste, xclip, xsel or pbpaste, whichever is there)."
     static let examples = [
         IntentExample("- get-clipboard\n- rich-text-from-markdown\n- make-pdf: { to: clipboard.pdf }"),
@@ -67,6 +70,9 @@ struct GetClipboard: Intent {
 
 /// `set-clipboard`: puts text on the clipboard.
 struct SetClipboard: Intent {
+    static let shortcuts = [
+        ShortcutsMapping("is.workflow.actions.setclipboard", title: "Copy to Clipboard", parameters: ["WFInput": "input"]),
+    ]
     static let summary = "Puts the input's text on the clipboard (through wl-copy, xclip, xsel or pbcopy) and passes the input on."
     static let examples = [
         IntentExample("- text: \"copied by Relay\"\n- set-clipboard"),
@@ -85,6 +91,11 @@ struct SetClipboard: Intent {
 
 /// `notify`: a desktop notification.
 struct Notify: Intent {
+    static let shortcuts = [
+        ShortcutsMapping(
+            "is.workflow.actions.notification", title: "Show Notification",
+            parameters: ["WFNotificationActionBody": "body", "WFNotificationActionTitle": "title"], defaults: ["WFNotificationActionBody": "Hello World!"]),
+    ]
     static let summary =
         "Shows a desktop notification (notify-send, or osascript on macOS); where there is neither, prints it to standard error. Passes the input on."
     static let examples = [

@@ -10,6 +10,13 @@ public enum InteractionActions: IntentPackage {
 
 /// `ask`: asks for a value.
 struct Ask: Intent {
+    static let shortcuts = [
+        ShortcutsMapping(
+            "is.workflow.actions.ask", title: "Ask for Input",
+            parameters: ["WFAskActionPrompt": "prompt", "WFInputType": "type", "WFAskActionDefaultAnswer": "default"],
+            values: ["WFInputType": ["Text": "text", "Number": "number", "URL": "url", "Date": "date"]],
+            defaults: ["WFAskActionPrompt": "", "WFInputType": "Text"]),
+    ]
     static let summary = "Asks for a value (on the terminal, or from --answer PROMPT=VALUE) and outputs it."
     static let examples = [
         IntentExample("- ask: How many copies?\n  type: number\n  default: 2\n- calculate: \"${previous} * 10\"", output: "20"),
@@ -28,6 +35,11 @@ struct Ask: Intent {
 
 /// `choose-from-list`: picks items.
 struct ChooseFromList: Intent {
+    static let shortcuts = [
+        ShortcutsMapping(
+            "is.workflow.actions.choosefromlist", title: "Choose from List",
+            parameters: ["WFInput": "input", "WFChooseFromListActionPrompt": "prompt", "WFChooseFromListActionSelectMultiple": "multiple"]),
+    ]
     static let summary = "Asks to pick one item (or several, with 'multiple') of the input list."
     static let examples = [
         IntentExample("- list: [small, medium, large]\n- choose-from-list: Which size?"),
@@ -49,6 +61,12 @@ struct ChooseFromList: Intent {
 
 /// `confirm`: asks for a yes.
 struct Confirm: Intent {
+    static let shortcuts = [
+        ShortcutsMapping(
+            "is.workflow.actions.alert", title: "Show Alert", parameters: ["WFAlertActionMessage": "prompt"],
+            defaults: ["WFAlertActionMessage": "Do you want to continue?", "WFAlertActionCancelButtonShown": "true"],
+            when: ["WFAlertActionCancelButtonShown": ["true"]]),
+    ]
     static let summary = "Asks for a yes; on a no the run is cancelled (exit status 3). Passes its input through."
     static let examples = [
         IntentExample("- confirm: Delete the old backups?\n- text: confirmed"),

@@ -2,6 +2,18 @@ import RelayKit
 
 /// `get-item`: one item, or a range of items, of a list.
 struct GetItem: Intent {
+    static let shortcuts = [
+        ShortcutsMapping(
+            "is.workflow.actions.getitemfromlist", title: "Get Item from List", parameters: ["WFInput": "input", "WFItemSpecifier": "at"],
+            values: ["WFItemSpecifier": ["First Item": "first", "Last Item": "last"]], defaults: ["WFItemSpecifier": "First Item"],
+            when: ["WFItemSpecifier": ["First Item", "Last Item"]]),
+        ShortcutsMapping(
+            "is.workflow.actions.getitemfromlist", title: "Get Item from List", parameters: ["WFInput": "input", "WFItemIndex": "at"],
+            when: ["WFItemSpecifier": ["Item At Index"]]),
+        ShortcutsMapping(
+            "is.workflow.actions.getitemfromlist", title: "Get Item from List",
+            parameters: ["WFInput": "input", "WFItemRangeStart": "from", "WFItemRangeEnd": "to"], when: ["WFItemSpecifier": ["Items in Range"]]),
+    ]
     static let summary = "Gets the first, last or Nth item of the input list (1-based; negative counts from the end), or a range."
     static let examples = [
         IntentExample("- list: [red, green, blue]\n- get-item: last", output: "blue"),

@@ -10,6 +10,9 @@ public enum ListActions: IntentPackage {
 
 /// `list`: outputs its items as a list.
 struct MakeList: Intent {
+    static let shortcuts = [
+        ShortcutsMapping("is.workflow.actions.list", title: "List", parameters: ["WFItems": "items"]),
+    ]
     static let name = "list"
     static let summary = "Outputs a list of the given items."
     static let examples = [

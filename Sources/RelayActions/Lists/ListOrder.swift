@@ -108,6 +108,11 @@ struct SortList: Intent {
 
 /// `random-item`: one item of a list, chosen at random.
 struct RandomItem: Intent {
+    static let shortcuts = [
+        ShortcutsMapping(
+            "is.workflow.actions.getitemfromlist", title: "Get Item from List", parameters: ["WFInput": "input"],
+            when: ["WFItemSpecifier": ["Random Item"]]),
+    ]
     static let summary = "Outputs one item of the input list, chosen at random."
     static let examples = [
         IntentExample("- list: [heads, tails]\n- random-item"),

@@ -12,6 +12,9 @@ public enum MathActions: IntentPackage {
 
 /// `number`: outputs a number.
 struct MakeNumber: Intent {
+    static let shortcuts = [
+        ShortcutsMapping("is.workflow.actions.number", title: "Number", parameters: ["WFNumberActionNumber": "value"]),
+    ]
     static let name = "number"
     static let summary = "Outputs the given number (text that reads as a number is converted)."
     static let examples = [
@@ -28,6 +31,13 @@ struct MakeNumber: Intent {
 
 /// `calculate`: evaluates arithmetic.
 struct Calculate: Intent {
+    static let shortcuts = [
+        ShortcutsMapping(
+            "is.workflow.actions.math", title: "Calculate",
+            values: ["WFMathOperation": ["+": "+", "-": "-", "×": "*", "x": "*", "*": "*", "÷": "/", "/": "/"]],
+            defaults: ["WFInput": "${previous}", "WFMathOperation": "+"],
+            templates: ["expression": "{WFInput} {WFMathOperation} {WFMathOperand}"]),
+    ]
     static let summary = "Evaluates arithmetic: + - * / % ^, parentheses, sqrt abs round floor ceil min max, random() and random(A, B)."
     static let examples = [
         IntentExample("- calculate: \"(2 + 3) * 4 ^ 2 / sqrt(16)\"", output: "20"),
@@ -47,6 +57,15 @@ struct Calculate: Intent {
 
 /// `round-number`: rounds to decimal places.
 struct RoundNumber: Intent {
+    static let shortcuts = [
+        ShortcutsMapping(
+            "is.workflow.actions.round", title: "Round Number", parameters: ["WFInput": "input", "WFRoundType": "places", "WFRoundMode": "mode"],
+            values: [
+                "WFRoundType": ["Ones Place": "0", "Tenths": "1", "Hundredths": "2", "Thousandths": "3", "Ten Thousandths": "4"],
+                "WFRoundMode": ["Normal": "normal", "Always Round Up": "up", "Always Round Down": "down"],
+            ],
+            defaults: ["WFRoundType": "Ones Place", "WFRoundMode": "Normal"]),
+    ]
     static let summary = "Rounds the input to a number of decimal places: normally, always up, or always down."
     static let examples = [
         IntentExample("- number: 2.345\n- round-number: { places: 1, mode: up }", output: "2.4"),
@@ -72,6 +91,11 @@ struct RoundNumber: Intent {
 
 /// `format-number`: a number as text with fixed decimal places.
 struct FormatNumber: Intent {
+    static let shortcuts = [
+        ShortcutsMapping(
+            "is.workflow.actions.format.number", title: "Format Number",
+            parameters: ["WFNumber": "input", "WFNumberFormatDecimalPlaces": "places"], defaults: ["WFNumberFormatDecimalPlaces": "2"]),
+    ]
     static let summary = "Formats the input number as text with a fixed number of decimal places."
     static let examples = [
         IntentExample("- number: 3.14159\n- format-number: 2", output: "3.14"),
@@ -90,6 +114,12 @@ struct FormatNumber: Intent {
 
 /// `statistics`: sum, average, min, max, median or count of a list of numbers.
 struct Statistics: Intent {
+    static let shortcuts = [
+        ShortcutsMapping(
+            "is.workflow.actions.statistics", title: "Calculate Statistics", parameters: ["WFInput": "input", "WFStatisticsOperation": "of"],
+            values: ["WFStatisticsOperation": ["Average": "average", "Minimum": "min", "Maximum": "max", "Sum": "sum", "Median": "median"]],
+            defaults: ["WFStatisticsOperation": "Average"]),
+    ]
     static let summary = "Computes the sum, average, minimum, maximum, median or count of the input list of numbers."
     static let examples = [
         IntentExample("- list: [2, 4, 9]\n- statistics: average", output: "5"),

@@ -32,6 +32,11 @@ enum RandomNumbers {
 
 /// `random-number`: a number chosen at random.
 struct RandomNumber: Intent {
+    static let shortcuts = [
+        ShortcutsMapping(
+            "is.workflow.actions.number.random", title: "Random Number",
+            parameters: ["WFRandomNumberMinimum": "min", "WFRandomNumberMaximum": "max"], defaults: ["WFRandomNumberMinimum": "0", "WFRandomNumberMaximum": "100"]),
+    ]
     static let summary = "Outputs a random number from 'min' to 'max': a whole number, both ends included, when both are whole."
     static let examples = [
         IntentExample("- random-number: { min: 1, max: 6 }"),

@@ -47,6 +47,13 @@ struct GetType: Intent {
 
 /// `show`: prints a value during the run.
 struct Show: Intent {
+    static let shortcuts = [
+        ShortcutsMapping("is.workflow.actions.showresult", title: "Show Result", parameters: ["Text": "value"]),
+        // An alert without a Cancel button only shows its message.
+        ShortcutsMapping(
+            "is.workflow.actions.alert", title: "Show Alert", parameters: ["WFAlertActionMessage": "value"],
+            defaults: ["WFAlertActionMessage": "Do you want to continue?"], when: ["WFAlertActionCancelButtonShown": ["false"]]),
+    ]
     static let summary = "Prints the input, or the value given, to standard output, formatted like a workflow's output; outputs nothing."
     static let examples = [
         IntentExample("- text: working…\n- show\n- text: done", output: "working…\ndone"),
@@ -64,6 +71,9 @@ struct Show: Intent {
 
 /// `wait`: pauses.
 struct Wait: Intent {
+    static let shortcuts = [
+        ShortcutsMapping("is.workflow.actions.delay", title: "Wait", parameters: ["WFDelayTime": "seconds"], defaults: ["WFDelayTime": "1"]),
+    ]
     static let summary = "Waits a number of seconds, then passes its input through."
     static let examples = [
         IntentExample("- wait: 0.1\n- text: later", output: "later"),
@@ -83,6 +93,9 @@ struct Wait: Intent {
 
 /// `nothing`: outputs nothing.
 struct MakeNothing: Intent {
+    static let shortcuts = [
+        ShortcutsMapping("is.workflow.actions.nothing", title: "Nothing"),
+    ]
     static let name = "nothing"
     static let summary = "Outputs nothing, so the next step starts from an empty input."
     static let examples = [
@@ -95,6 +108,9 @@ struct MakeNothing: Intent {
 
 /// `comment`: a note in the workflow.
 struct Comment: Intent {
+    static let shortcuts = [
+        ShortcutsMapping("is.workflow.actions.comment", title: "Comment", parameters: ["WFCommentActionText": "text"]),
+    ]
     static let summary = "Does nothing but hold a note; passes its input through."
     static let examples = [
         IntentExample("- comment: Nothing runs here; the previous output passes through.\n- text: hi", output: "hi"),

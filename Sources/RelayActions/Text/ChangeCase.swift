@@ -3,6 +3,12 @@ import RelayKit
 
 /// `change-case`: upper, lower or title case.
 struct ChangeCase: Intent {
+    static let shortcuts = [
+        ShortcutsMapping(
+            "is.workflow.actions.text.changecase", title: "Change Case", parameters: ["WFInput": "input", "text": "input", "WFCaseType": "to"],
+            values: ["WFCaseType": ["UPPERCASE": "upper", "lowercase": "lower", "Capitalize Every Word": "title"]],
+            defaults: ["WFCaseType": "UPPERCASE"]),
+    ]
     static let summary = "Changes the input to upper case, lower case or title case."
     static let examples = [
         IntentExample("- text: the quick brown fox\n- change-case: title", output: "The Quick Brown Fox"),

@@ -2,6 +2,12 @@ import RelayKit
 
 /// `count`: how many items, characters, words or lines.
 struct Count: Intent {
+    static let shortcuts = [
+        ShortcutsMapping(
+            "is.workflow.actions.count", title: "Count", parameters: ["WFInput": "input", "Input": "input", "WFCountType": "of"],
+            values: ["WFCountType": ["Items": "items", "Characters": "characters", "Words": "words", "Lines": "lines"]],
+            defaults: ["WFCountType": "Items"]),
+    ]
     static let summary = "Counts the items of the input, or the characters, words or lines of its text."
     static let examples = [
         IntentExample("- text: one two three\n- count: words", output: "3"),

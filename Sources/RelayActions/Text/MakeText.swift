@@ -2,6 +2,9 @@ import RelayKit
 
 /// `text`: outputs its text, with `${…}` interpolated.
 struct MakeText: Intent {
+    static let shortcuts = [
+        ShortcutsMapping("is.workflow.actions.gettext", title: "Text", parameters: ["WFTextActionText": "text"]),
+    ]
     static let name = "text"
     static let summary = "Outputs the given text, with ${…} replaced by variables' values."
     static let examples = [

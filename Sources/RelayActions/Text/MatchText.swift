@@ -3,6 +3,11 @@ import RelayKit
 
 /// `match-text`: the matches of a regular expression.
 struct MatchText: Intent {
+    static let shortcuts = [
+        ShortcutsMapping(
+            "is.workflow.actions.text.match", title: "Match Text",
+            parameters: ["WFInput": "input", "text": "input", "WFMatchTextPattern": "pattern", "WFMatchTextCaseSensitive": "case-sensitive"]),
+    ]
     static let summary = "Outputs the list of every match of a regular expression in the input, or of one capture group of each match ('group': its number or name)."
     static let examples = [
         IntentExample("- text: \"due 2026-11-24, paid 2026-12-01\"\n- match-text: { pattern: \"(\\\\d{4})-(\\\\d{2})\", group: 2 }", output: "11\n12"),

@@ -3,6 +3,14 @@ import RelayKit
 
 /// `replace-text`: replaces occurrences of text, or of a regular expression, in its input.
 struct ReplaceText: Intent {
+    static let shortcuts = [
+        ShortcutsMapping(
+            "is.workflow.actions.text.replace", title: "Replace Text",
+            parameters: [
+                "WFInput": "input", "WFReplaceTextFind": "find", "WFReplaceTextReplace": "with",
+                "WFReplaceTextCaseSensitive": "case-sensitive", "WFReplaceTextRegularExpression": "regex",
+            ]),
+    ]
     static let summary = "Replaces every occurrence of 'find' in the input with 'with'."
     static let examples = [
         IntentExample("- text: 2026-11-24\n- replace-text: { find: \"-\", with: / }", output: "2026/11/24"),

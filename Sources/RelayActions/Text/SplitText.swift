@@ -2,6 +2,15 @@ import RelayKit
 
 /// `split-text`: splits text into a list.
 struct SplitText: Intent {
+    static let shortcuts = [
+        ShortcutsMapping(
+            "is.workflow.actions.text.split", title: "Split Text", parameters: ["WFInput": "input", "text": "input", "WFTextSeparator": "by"],
+            values: ["WFTextSeparator": ["New Lines": "newline", "Spaces": "spaces", "Every Character": "characters"]],
+            defaults: ["WFTextSeparator": "New Lines"], when: ["WFTextSeparator": ["New Lines", "Spaces", "Every Character"]]),
+        ShortcutsMapping(
+            "is.workflow.actions.text.split", title: "Split Text",
+            parameters: ["WFInput": "input", "text": "input", "WFTextCustomSeparator": "by"], when: ["WFTextSeparator": ["Custom"]]),
+    ]
     static let summary = "Splits the input into a list: by lines, spaces, characters, or a separator."
     static let examples = [
         IntentExample("- text: \"red, green, blue\"\n- split-text: \", \"", output: "red\ngreen\nblue"),

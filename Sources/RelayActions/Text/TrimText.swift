@@ -3,6 +3,9 @@ import RelayKit
 
 /// `trim-text`: removes surrounding white space.
 struct TrimText: Intent {
+    static let shortcuts = [
+        ShortcutsMapping("is.workflow.actions.text.trimwhitespace", title: "Trim Whitespace", parameters: ["WFInput": "input"]),
+    ]
     static let summary = "Removes spaces, tabs and line breaks from both ends of the input."
     static let examples = [
         IntentExample("- text: \"  padded  \"\n- trim-text\n- text: \"[${previous}]\"", output: "[padded]"),

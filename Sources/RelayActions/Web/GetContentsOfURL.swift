@@ -4,6 +4,23 @@ import RelayKit
 /// `get-contents-of-url`: an HTTP request; the response as text, JSON as a value, or other content
 /// as a file in the scratch folder (Docs/Actions.md).
 struct GetContentsOfURL: Intent {
+    static let shortcuts = [
+        ShortcutsMapping(
+            "is.workflow.actions.downloadurl", title: "Get Contents of URL",
+            parameters: ["WFURL": "url", "WFHTTPMethod": "method", "WFHTTPHeaders": "headers", "WFJSONValues": "body"],
+            values: ["WFHTTPMethod": ["GET": "get", "POST": "post", "PUT": "put", "PATCH": "patch", "DELETE": "delete"]],
+            defaults: ["WFHTTPBodyType": "JSON"], when: ["WFHTTPBodyType": ["JSON"]]),
+        ShortcutsMapping(
+            "is.workflow.actions.downloadurl", title: "Get Contents of URL",
+            parameters: ["WFURL": "url", "WFHTTPMethod": "method", "WFHTTPHeaders": "headers", "WFFormValues": "body"],
+            values: ["WFHTTPMethod": ["GET": "get", "POST": "post", "PUT": "put", "PATCH": "patch", "DELETE": "delete"]],
+            fixed: ["body-format": "form"], when: ["WFHTTPBodyType": ["Form"]]),
+        ShortcutsMapping(
+            "is.workflow.actions.downloadurl", title: "Get Contents of URL",
+            parameters: ["WFURL": "url", "WFHTTPMethod": "method", "WFHTTPHeaders": "headers", "WFRequestVariable": "body"],
+            values: ["WFHTTPMethod": ["GET": "get", "POST": "post", "PUT": "put", "PATCH": "patch", "DELETE": "delete"]],
+            when: ["WFHTTPBodyType": ["File"]]),
+    ]
     static let name = "get-contents-of-url"
     static let summary = "Sends an HTTP request to the input URL. A JSON response becomes a dictionary (or list), text becomes text, anything else a file in the scratch folder; a status that is not 2xx is an error, unless fail-on-status is false: then the output is {status, headers, body}."
     static let examples = [

@@ -3,6 +3,9 @@ import RelayKit
 
 /// `open`: opens a URL (Docs/Language.md, "Opening URLs").
 struct OpenURL: Intent {
+    static let shortcuts = [
+        ShortcutsMapping("is.workflow.actions.openurl", title: "Open URLs", parameters: ["WFInput": "input"]),
+    ]
     static let name = "open"
     static let summary = "Opens the input URL (or a URL-representable entity's URL) with --open-with, $RELAY_OPEN or the system's opener (with --dry-run, prints 'open URL'); passes its input through."
     static let examples = [

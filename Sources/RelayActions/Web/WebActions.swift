@@ -12,6 +12,9 @@ public enum WebActions: IntentPackage {
 
 /// `url`: a URL from text.
 struct MakeURL: Intent {
+    static let shortcuts = [
+        ShortcutsMapping("is.workflow.actions.url", title: "URL", parameters: ["WFURLActionURL": "url"]),
+    ]
     static let name = "url"
     static let summary = "Outputs a URL; the text must be an absolute URL with a scheme, like https://example.com."
     static let examples = [
@@ -26,6 +29,11 @@ struct MakeURL: Intent {
 
 /// `url-encode`: percent-encodes text.
 struct URLEncode: Intent {
+    static let shortcuts = [
+        ShortcutsMapping(
+            "is.workflow.actions.urlencode", title: "URL Encode", parameters: ["WFInput": "input"], defaults: ["WFEncodeMode": "Encode"],
+            when: ["WFEncodeMode": ["Encode"]]),
+    ]
     static let name = "url-encode"
     static let summary = "Percent-encodes the input for use in a URL (everything but letters, digits and -._~)."
     static let examples = [
@@ -43,6 +51,10 @@ struct URLEncode: Intent {
 
 /// `url-decode`: decodes percent-encoded text.
 struct URLDecode: Intent {
+    static let shortcuts = [
+        ShortcutsMapping(
+            "is.workflow.actions.urlencode", title: "URL Encode", parameters: ["WFInput": "input"], when: ["WFEncodeMode": ["Decode"]]),
+    ]
     static let name = "url-decode"
     static let summary = "Decodes percent-encoded text (and + as a space)."
     static let examples = [
@@ -62,6 +74,11 @@ struct URLDecode: Intent {
 
 /// `base64-encode`: Base64 of the text's UTF-8 bytes.
 struct Base64Encode: Intent {
+    static let shortcuts = [
+        ShortcutsMapping(
+            "is.workflow.actions.base64encode", title: "Base64 Encode", parameters: ["WFInput": "input", "input": "input"],
+            defaults: ["WFEncodeMode": "Encode"], when: ["WFEncodeMode": ["Encode"]]),
+    ]
     static let name = "base64-encode"
     static let summary = "Encodes the input's UTF-8 bytes as Base64."
     static let examples = [
@@ -78,6 +95,11 @@ struct Base64Encode: Intent {
 
 /// `base64-decode`: text from Base64.
 struct Base64Decode: Intent {
+    static let shortcuts = [
+        ShortcutsMapping(
+            "is.workflow.actions.base64encode", title: "Base64 Encode", parameters: ["WFInput": "input", "input": "input"],
+            when: ["WFEncodeMode": ["Decode"]]),
+    ]
     static let name = "base64-decode"
     static let summary = "Decodes Base64 into UTF-8 text."
     static let examples = [

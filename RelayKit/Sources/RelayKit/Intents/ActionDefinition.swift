@@ -125,6 +125,8 @@ public final class ActionDefinition: Sendable {
     public let source: String?
     /// Worked examples (`Intent.examples`).
     public let examples: [IntentExample]
+    /// The Shortcuts actions it stands for (`Intent.shortcuts`).
+    public let shortcuts: [ShortcutsMapping]
     /// The programs the action starts that no parameter names (`Intent.programs`): looked for
     /// when asked (on PATH), not when the action is registered, which every run does.
     public var programs: [String] { findPrograms() }
@@ -136,7 +138,7 @@ public final class ActionDefinition: Sendable {
     public init(
         name: String, shortName: String, package: String, title: String, summary: String, parameters: [ParameterDefinition],
         output: ValueType, supportedModes: IntentModes = .all, capabilities: [Capability] = [], source: String? = nil,
-        examples: [IntentExample] = [], programs: @escaping @Sendable () -> [String] = { [] }, outputItem: ValueType? = nil, performer: @escaping @Sendable ([Value?], any IntentContext) async throws -> IntentResult
+        examples: [IntentExample] = [], shortcuts: [ShortcutsMapping] = [], programs: @escaping @Sendable () -> [String] = { [] }, outputItem: ValueType? = nil, performer: @escaping @Sendable ([Value?], any IntentContext) async throws -> IntentResult
     ) throws(IntentDeclarationError) {
         let inputs = parameters.indices.filter { parameters[$0].isInput }
         let primaries = parameters.indices.filter { parameters[$0].isPrimary }
@@ -164,6 +166,7 @@ public final class ActionDefinition: Sendable {
         parametersDeclareAccess = parameters.contains { $0.access != nil }
         self.source = source
         self.examples = examples
+        self.shortcuts = shortcuts
         self.findPrograms = programs
         self.outputItem = output == .list ? outputItem : nil
         self.inputIndex = inputs.first
@@ -193,7 +196,7 @@ public final class ActionDefinition: Sendable {
         try self.init(
             name: prefixed ? "\(package).\(I.name)" : I.name, shortName: I.name, package: package, title: I.title,
             summary: I.summary, parameters: parameters, output: I.output, supportedModes: I.supportedModes,
-            capabilities: I.capabilities, examples: I.examples, programs: { I.programs }, outputItem: I.outputItem
+            capabilities: I.capabilities, examples: I.examples, shortcuts: I.shortcuts, programs: { I.programs }, outputItem: I.outputItem
         ) { arguments, context in
             let instance: I
             let storages: [any AnyParameterStorage]

@@ -33,6 +33,9 @@ public protocol Intent: SendableMetatype {
     /// Worked examples: steps that use the action, and what such a run prints. `relay describe`
     /// and Docs/Actions.md show them, and a test runs each one (Docs/Packages.md, "Examples").
     static var examples: [IntentExample] { get }
+    /// The actions of Apple's Shortcuts app this action stands for, and how their parameters
+    /// fill its own: what `relay import` writes for them (Docs/Shortcuts.md). None by default.
+    static var shortcuts: [ShortcutsMapping] { get }
 
     /// Makes an intent with every parameter unset; Relay sets them before calling `perform`.
     init()
@@ -50,6 +53,7 @@ extension Intent {
     public static var programs: [String] { [] }
     public static var outputItem: ValueType? { nil }
     public static var examples: [IntentExample] { [] }
+    public static var shortcuts: [ShortcutsMapping] { [] }
 }
 
 /// A worked example of an action: the steps of a workflow that uses it (YAML, as written under

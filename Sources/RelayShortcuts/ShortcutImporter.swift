@@ -1,0 +1,442 @@
+import RelayKit
+
+/// An action `relay import` has no equivalent for: its number, identifier, name and why.
+public struct UnmappedAction: Sendable, Equatable, CustomStringConvertible {
+    public let number: Int
+    public let identifier: String
+    public let title: String
+    public let reason: String
+
+    public var description: String { "action \(number) (\(title), \(identifier)): \(reason)" }
+}
+
+/// A shortcut as a workflow: the YAML, where each action's step starts, and the actions that
+/// have no equivalent (Docs/Shortcuts.md).
+public struct ShortcutImport: Sendable {
+    public let yaml: String
+    public let unmapped: [UnmappedAction]
+    /// Each step's first line (from 1) and the action it comes from, in order.
+    public let lines: [(line: Int, action: Int)]
+    /// Each action's number → its name in Shortcuts.
+    public let titles: [Int: String]
+
+    /// The action whose step holds `line`.
+    public func action(atLine line: Int) -> Int? {
+        lines.last { $0.line <= line }?.action
+    }
+}
+
+/// Turns a shortcut into a workflow: each action through the mapping its Relay action declares
+/// (`ShortcutsMapping`), control flow, variables and magic variables by the import's own rules.
+public struct ShortcutImporter: Sendable {
+    private let mappings: [String: [(definition: ActionDefinition, mapping: ShortcutsMapping)]]
+
+    public init(actions: [ActionDefinition]) {
+        var mappings: [String: [(definition: ActionDefinition, mapping: ShortcutsMapping)]] = [:]
+        for definition in actions {
+            for mapping in definition.shortcuts { mappings[mapping.identifier, default: []].append((definition, mapping)) }
+        }
+        self.mappings = mappings
+    }
+
+    /// The workflow for `shortcut`, named `name` unless the shortcut says its own. With
+    /// `partial`, an action with no equivalent becomes a `fail` step; without, it is only listed.
+    public func convert(_ shortcut: Shortcut, name: String, partial: Bool = false) throws(ShortcutError) -> ShortcutImport {
+        var state = ImportState(shortcut: shortcut, mappings: mappings, partial: partial)
+        state.nameVariables()
+        let nodes = try ShortcutNode.blocks(of: shortcut.actions)
+        let steps = state.steps(of: nodes, root: true)
+        var writer = WorkflowWriter()
+        writer.comment("Imported from a shortcut by relay import (Docs/Shortcuts.md).", indent: "")
+        if let color = shortcut.iconColor {
+            let hex = String((color >> 8) & 0xFFFFFF, radix: 16).uppercased()
+            writer.comment("Its icon in Shortcuts: colour #\(String(repeating: "0", count: max(0, 6 - hex.count)) + hex)\(shortcut.iconGlyph.map { ", glyph \($0)" } ?? "").", indent: "")
+        }
+        writer.write("name: \(WorkflowWriter.scalar(shortcut.name ?? name))\n")
+        if let input = state.inputType() { writer.write("input: \(input)\n") }
+        if !state.variables.isEmpty {
+            writer.write("variables:\n")
+            for variable in state.variables {
+                writer.write("  \(variable.name):\n")
+                writer.write("    description: \(WorkflowWriter.scalar(variable.question))\n")
+                if let value = variable.defaultValue {
+                    writer.write("    default:")
+                    writer.value(value, indent: "      ", after: true)
+                }
+            }
+        }
+        writer.write("steps:")
+        if steps.isEmpty {
+            writer.write(" []\n")
+        } else {
+            writer.write("\n")
+            writer.steps(steps, indent: "  ")
+        }
+        var titles: [Int: String] = [:]
+        for action in shortcut.actions { titles[action.number] = state.title(of: action) }
+        return ShortcutImport(yaml: writer.text, unmapped: state.unmapped, lines: writer.lines, titles: titles)
+    }
+}
+
+/// What one import keeps as it goes.
+struct ImportState {
+    let shortcut: Shortcut
+    let mappings: [String: [(definition: ActionDefinition, mapping: ShortcutsMapping)]]
+    let partial: Bool
+    var names = ShortcutNames()
+    var unmapped: [UnmappedAction] = []
+    var variables: [(name: String, question: String, defaultValue: WrittenValue?)] = []
+    /// Whether a step reads the shortcut's input.
+    var readsInput = false
+
+    init(shortcut: Shortcut, mappings: [String: [(definition: ActionDefinition, mapping: ShortcutsMapping)]], partial: Bool) {
+        self.shortcut = shortcut
+        self.mappings = mappings
+        self.partial = partial
+    }
+
+    /// Names the named variables, then every output a later action uses, in the order of the
+    /// actions.
+    mutating func nameVariables() {
+        var used: [String: String] = [:]
+        for action in shortcut.actions {
+            for value in action.parameters.values { Self.collectOutputs(in: value, into: &used, depth: 0) }
+        }
+        for action in shortcut.actions where ["is.workflow.actions.setvariable", "is.workflow.actions.appendvariable"].contains(action.identifier) {
+            guard let variable = action.parameters["WFVariableName"]?.plainText, names.variables[variable] == nil,
+                ShortcutNames.builtIn(variable) == nil
+            else { continue }
+            names.variables[variable] = names.name(from: variable)
+        }
+        for action in shortcut.actions {
+            guard let id = action.parameters["UUID"]?.text, let outputName = used[id], names.outputs[id] == nil else { continue }
+            // The name Shortcuts shows for it, else the Relay action's (a name in letters Relay's
+            // variable names do not take, `提供的输入`, gives none).
+            let fallback = mappings[action.identifier]?.first?.definition.name ?? title(of: action)
+            let given = action.parameters["CustomOutputName"]?.plainText ?? outputName
+            names.outputs[id] = names.name(from: ShortcutNames.hasWords(given) ? given : fallback)
+        }
+    }
+
+    /// Every `ActionOutput` a value refers to: its UUID and the name Shortcuts shows for it.
+    private static func collectOutputs(in value: PropertyValue, into used: inout [String: String], depth: Int) {
+        guard depth < Limits.shortcutDepth else { return }
+        switch value {
+        case .dictionary(let entries):
+            if entries["Type"]?.text == "ActionOutput", let id = entries["OutputUUID"]?.text {
+                if used[id] == nil || used[id] == "" { used[id] = entries["OutputName"]?.text ?? "" }
+            }
+            for inner in entries.values { collectOutputs(in: inner, into: &used, depth: depth + 1) }
+        case .list(let items):
+            for item in items { collectOutputs(in: item, into: &used, depth: depth + 1) }
+        default: break
+        }
+    }
+
+    /// The action's name in Shortcuts, as its mapping or the catalog of Apple's actions says.
+    func title(of action: ShortcutAction) -> String {
+        mappings[action.identifier]?.first?.mapping.title ?? ShortcutsCatalog.title(of: action.identifier) ?? action.shortIdentifier
+    }
+
+    /// The workflow's input type, when every kind of input the shortcut takes is one of Relay's.
+    func inputType() -> String? {
+        guard readsInput, !shortcut.inputClasses.isEmpty else { return nil }
+        let types = Set(shortcut.inputClasses.map { ShortcutsCatalog.inputType(of: $0) })
+        guard types.count == 1, let type = types.first, let type else { return nil }
+        return type
+    }
+
+    // MARK: Blocks and steps
+
+    mutating func steps(of nodes: [ShortcutNode], root: Bool) -> [WrittenStep] {
+        var steps: [WrittenStep] = []
+        for node in nodes {
+            let number: Int, identifier: String
+            switch node {
+            case .action(let action): (number, identifier) = (action.number, action.identifier)
+            case .block(let parts, _): (number, identifier) = (parts[0].opener.number, parts[0].opener.identifier)
+            }
+            names.helpers = []
+            do {
+                var made = try converted(node)
+                try place(&made, after: &steps, root: root)
+                steps += made
+            } catch {
+                let action = shortcutAction(number)
+                let title = action.map { self.title(of: $0) } ?? identifier
+                unmapped.append(UnmappedAction(number: number, identifier: identifier, title: title, reason: error.message))
+                if partial {
+                    var fail = WrittenStep(action: number, key: "fail", value: .literal("\(title) is not available in Relay: \(error.message)"))
+                    fail.comments = ["Shortcuts: \(title) (\(identifier))"]
+                    steps.append(fail)
+                }
+            }
+        }
+        return steps
+    }
+
+    private func shortcutAction(_ number: Int) -> ShortcutAction? {
+        number >= 1 && number <= shortcut.actions.count ? shortcut.actions[number - 1] : nil
+    }
+
+    /// Puts the steps an action's `Current Date` or `Clipboard` needs before it. The previous
+    /// output it read is then named, so that it still reads it.
+    private mutating func place(_ made: inout [WrittenStep], after steps: inout [WrittenStep], root: Bool) throws(ShortcutError) {
+        guard var step = made.first else { return }
+        let helpers = names.helpers
+        guard !helpers.isEmpty else {
+            for index in made.indices { Self.replacePrevious(in: &made[index], with: "previous") }
+            return
+        }
+        let needsPrevious = Self.mentionsPrevious(step) || implicitInput(step)
+        var previous = "previous"
+        if needsPrevious {
+            if root && steps.isEmpty {
+                previous = "input"
+                readsInput = true
+            } else if let last = steps.indices.last, last >= 0 {
+                if let stored = steps[last].storedAs, steps[last].key != "for-each" {
+                    previous = stored
+                } else if steps[last].key != "for-each" {
+                    previous = names.name(from: steps[last].key)
+                    steps[last].set("as", .value(.text(previous)))
+                } else {
+                    previous = names.name(from: "previous value")
+                    var keep = WrittenStep(action: 0, key: "set")
+                    keep.value = .dictionary([WrittenEntry(key: previous, value: .variable("previous"))])
+                    steps.append(keep)
+                }
+            } else {
+                previous = names.name(from: "previous value")
+                var keep = WrittenStep(action: 0, key: "set")
+                keep.value = .dictionary([WrittenEntry(key: previous, value: .variable("previous"))])
+                steps.append(keep)
+            }
+            if implicitInput(step) { step.set("input", .value(.variable(previous))) }
+        }
+        Self.replacePrevious(in: &step, with: previous)
+        made[0] = step
+        for index in made.indices.dropFirst() { Self.replacePrevious(in: &made[index], with: "previous") }
+        for helper in helpers {
+            var before = WrittenStep(action: step.action, key: helper.kind)
+            before.set("as", .value(.text(helper.name)))
+            steps.append(before)
+        }
+    }
+
+    /// Whether the step takes the previous output without saying so.
+    private func implicitInput(_ step: WrittenStep) -> Bool {
+        guard step.siblings.allSatisfy({ $0.key != "input" }) else { return false }
+        guard let definition = mappings.values.lazy.flatMap({ $0 }).first(where: { $0.definition.name == step.key })?.definition,
+            let input = definition.inputParameter
+        else { return false }
+        return !step.parameters.contains { $0.key == input.name } && !(input.isPrimary && step.value != nil)
+    }
+
+    private static func mentionsPrevious(_ step: WrittenStep) -> Bool {
+        var found = false
+        var copy = step
+        replacePrevious(in: &copy, with: "") { found = true }
+        return found
+    }
+
+    /// Writes `name` where the step's values stand for the previous output.
+    private static func replacePrevious(in step: inout WrittenStep, with name: String, found: () -> Void = {}) {
+        func replace(_ value: inout WrittenValue) {
+            switch value {
+            case .text(let text) where text.contains(ShortcutNames.previous):
+                found()
+                value = .text(text.replacingOccurrences(of: ShortcutNames.previous, with: name))
+            case .list(var items):
+                for index in items.indices { replace(&items[index]) }
+                value = .list(items)
+            case .dictionary(var entries):
+                for index in entries.indices { replace(&entries[index].value) }
+                value = .dictionary(entries)
+            default: break
+            }
+        }
+        if var value = step.value {
+            replace(&value)
+            step.value = value
+        }
+        for index in step.parameters.indices { replace(&step.parameters[index].value) }
+        for index in step.siblings.indices {
+            if case .value(var value) = step.siblings[index].content {
+                replace(&value)
+                step.siblings[index].content = .value(value)
+            }
+        }
+    }
+
+    private mutating func converted(_ node: ShortcutNode) throws(ShortcutError) -> [WrittenStep] {
+        switch node {
+        case .action(let action): return try actionSteps(action)
+        case .block(let parts, let end): return try block(parts, end: end)
+        }
+    }
+
+    mutating func written(_ value: PropertyValue, action: Int) throws(ShortcutError) -> WrittenValue {
+        var reader = ShortcutValues(names: names, action: action)
+        let result = try reader.written(value)
+        names = reader.names
+        return result
+    }
+
+    private mutating func expression(of attachment: PropertyValue, action: Int) throws(ShortcutError) -> String {
+        var reader = ShortcutValues(names: names, action: action)
+        let result = try reader.expression(of: attachment)
+        names = reader.names
+        return result
+    }
+
+    /// The output name given to an action's `UUID`, if a later action uses it.
+    func stored(_ action: ShortcutAction) -> String? {
+        action.parameters["UUID"]?.text.flatMap { names.outputs[$0] }
+    }
+}
+
+extension ImportState {
+    // MARK: Actions
+
+    /// The steps for one action that is not part of a block.
+    mutating func actionSteps(_ action: ShortcutAction) throws(ShortcutError) -> [WrittenStep] {
+        var step: WrittenStep
+        switch action.identifier {
+        case "is.workflow.actions.setvariable", "is.workflow.actions.appendvariable":
+            guard let variable = action.parameters["WFVariableName"]?.plainText else {
+                throw ShortcutError(action: action.number, "a variable action without the variable's name")
+            }
+            guard let name = names.variables[variable] else {
+                throw ShortcutError(action: action.number, "'\(variable)' is Shortcuts' own variable, which cannot be set")
+            }
+            var value: WrittenValue?
+            if let given = action.parameters["WFInput"] { value = try written(given, action: action.number) }
+            step = WrittenStep(action: action.number, key: action.identifier.hasSuffix("setvariable") ? "set" : "append")
+            step.value = .dictionary([WrittenEntry(key: name, value: value ?? .variable(ShortcutNames.previous))])
+        case "is.workflow.actions.getvariable":
+            guard let variable = action.parameters["WFVariable"] else {
+                throw ShortcutError(action: action.number, "Get Variable without a variable")
+            }
+            let name = try expression(of: variable["Value"] ?? variable, action: action.number)
+            // A comment passes its input on: the variable's value becomes the previous output.
+            step = WrittenStep(action: action.number, key: "comment", value: .literal("Get Variable"))
+            step.set("input", .value(.variable(name)))
+            if name == "input" { readsInput = true }
+        case "is.workflow.actions.exit":
+            step = WrittenStep(action: action.number, key: "stop")
+        case "is.workflow.actions.output":
+            var value: WrittenValue?
+            if let given = action.parameters["WFOutput"] { value = try written(given, action: action.number) }
+            step = WrittenStep(action: action.number, key: "stop", value: value ?? .variable(ShortcutNames.previous))
+        case "is.workflow.actions.runworkflow":
+            let named = action.parameters["WFWorkflowName"]?.plainText ?? action.parameters["WFWorkflow"]?["workflowName"]?.plainText
+            guard let named, !named.isEmpty else { throw ShortcutError(action: action.number, "Run Shortcut without the shortcut's name") }
+            guard !named.contains("/"), named != ".", named != ".." else {
+                throw ShortcutError(action: action.number, "Run Shortcut of '\(named)', which cannot be a file's name")
+            }
+            step = WrittenStep(action: action.number, key: "run-workflow", value: .literal(named + ".shortcut"))
+            if let input = action.parameters["WFInput"] { step.set("input", .value(try written(input, action: action.number))) }
+            step.comments = ["Shortcuts: Run Shortcut (the shortcut exported beside this one)"]
+        default:
+            step = try mapped(action)
+        }
+        if let name = stored(action) { step.set("as", .value(.text(name))) }
+        noteInput(step)
+        return [step]
+    }
+
+    /// Notes whether the step reads the workflow's input.
+    mutating func noteInput(_ step: WrittenStep) {
+        func reads(_ value: WrittenValue) -> Bool {
+            switch value {
+            case .text(let text): text.contains("${input")
+            case .list(let items): items.contains(where: reads)
+            case .dictionary(let entries): entries.contains { reads($0.value) }
+            default: false
+            }
+        }
+        if step.value.map(reads) == true || step.parameters.contains(where: { reads($0.value) })
+            || step.siblings.contains(where: { if case .value(let value) = $0.content { reads(value) } else { false } })
+        {
+            readsInput = true
+        }
+    }
+
+    /// The step for an action through its Relay action's declared mapping.
+    mutating func mapped(_ action: ShortcutAction) throws(ShortcutError) -> WrittenStep {
+        guard let candidates = mappings[action.identifier] else {
+            throw ShortcutError(action: action.number, ShortcutsCatalog.reason(for: action.identifier))
+        }
+        var plain: [String: String] = [:]
+        for (key, value) in action.parameters {
+            if let text = value.plainText {
+                plain[key] = text
+            } else if value["WFSerializationType"]?.text == "WFTextTokenString", value["Value"]?["attachmentsByRange"] == nil
+                || value["Value"]?["attachmentsByRange"] == .dictionary([:]), let text = value["Value"]?["string"]?.text
+            {
+                plain[key] = text
+            }
+        }
+        guard let (definition, mapping) = candidates.first(where: { $0.mapping.holds(for: plain) }) else {
+            let conditions = Set(candidates.flatMap { $0.mapping.when.keys }).sorted()
+            let given = conditions.map { "\($0) '\(plain[$0] ?? "")'" }.joined(separator: ", ")
+            throw ShortcutError(action: action.number, "\(candidates[0].mapping.title) with \(given), which Relay has no equivalent for")
+        }
+        func translated(_ key: String) throws(ShortcutError) -> WrittenValue? {
+            let raw: WrittenValue
+            if let value = action.parameters[key] {
+                if let table = mapping.values[key] {
+                    guard let text = plain[key] else {
+                        throw ShortcutError(action: action.number, "\(mapping.title)'s \(key) given by a variable; Relay's '\(definition.name)' takes it written out")
+                    }
+                    guard let relay = table[text] else {
+                        throw ShortcutError(action: action.number, "\(mapping.title) with \(key) '\(text)', which Relay's '\(definition.name)' has no equivalent for")
+                    }
+                    return .literal(relay)
+                }
+                raw = try written(value, action: action.number)
+            } else if let fallback = mapping.defaults[key] {
+                if let relay = mapping.values[key]?[fallback] { return .literal(relay) }
+                raw = .text(fallback.replacingOccurrences(of: "${previous}", with: ShortcutNames.previous))
+            } else {
+                return nil
+            }
+            return raw
+        }
+        var given: [String: WrittenValue] = [:]
+        for (key, parameter) in mapping.parameters {
+            guard var value = try translated(key) else { continue }
+            if let question = shortcut.questions.first(where: { $0.action == action.number && $0.parameter == key }) {
+                let name = names.name(from: ShortcutNames.shortened(question.text))
+                variables.append((name, question.text, value))
+                value = .variable(name)
+            }
+            given[parameter] = value
+        }
+        for (parameter, template) in mapping.templates {
+            var text = "", rest = template[...]
+            while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+                text += rest[..<open]
+                let key = String(rest[rest.index(after: open)..<close])
+                guard let value = try translated(key), let inline = value.inlineText else {
+                    throw ShortcutError(action: action.number, "\(mapping.title) without its \(key)")
+                }
+                text += inline
+                rest = rest[rest.index(after: close)...]
+            }
+            given[parameter] = .text(text + rest)
+        }
+        for (parameter, value) in mapping.fixed { given[parameter] = .literal(value) }
+        var step = WrittenStep(action: action.number, key: definition.name)
+        if mapping.title.lowercased() != definition.title.lowercased() { step.comments = ["Shortcuts: \(mapping.title)"] }
+        let ordered = definition.parameters.compactMap { parameter in given[parameter.name].map { (parameter, $0) } }
+        if ordered.count == 1, ordered[0].0.isPrimary {
+            step.value = ordered[0].1
+        } else {
+            step.parameters = ordered.map { WrittenEntry(key: $0.0.name, value: $0.1) }
+        }
+        if let input = given["input"], input != .variable(ShortcutNames.previous) { step.set("input", .value(input)) }
+        return step
+    }
+}

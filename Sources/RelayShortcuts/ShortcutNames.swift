@@ -1,0 +1,120 @@
+/// The names the imported workflow gives Shortcuts' variables: an action's output that a later
+/// action uses ("magic variables") is named after it (`text`, `text_2`, `contents_of_url`), a
+/// named variable after its name (`My List` → `my_list`), and Shortcuts' own variables by
+/// Relay's (`Shortcut Input` → `input`, `Repeat Item` → `item`).
+struct ShortcutNames: Sendable {
+    /// An action's `UUID` → the name its output is stored as.
+    var outputs: [String: String] = [:]
+    /// A named variable → its name in the workflow.
+    var variables: [String: String] = [:]
+    /// Names taken, so that each is given once.
+    private var taken: Set<String> = ["input", "previous", "item", "index", "error", "secrets", "trigger", "nothing", "true", "false", "and", "or", "not", "contains", "matches"]
+    /// Shortcuts' variables of the current action that need a step before it (`Current Date`),
+    /// each with the name it gets.
+    var helpers: [(kind: String, name: String)] = []
+
+    /// Stands for the previous step's output in what an action's values say, until the import
+    /// knows whether a step put before the action (for `Current Date`) means naming it.
+    static let previous = "\u{1}previous\u{1}"
+
+    /// A new name made from `title`: lower case words joined by `_`, numbered when taken.
+    mutating func name(from title: String) -> String {
+        var words: [String] = [], word = ""
+        for character in title.lowercased() {
+            if character.isASCII, character.isLetter || character.isNumber {
+                word.append(character)
+            } else if !word.isEmpty {
+                words.append(word)
+                word = ""
+            }
+        }
+        if !word.isEmpty { words.append(word) }
+        var base = words.joined(separator: "_")
+        if base.isEmpty { base = "value" }
+        if let first = base.first, first.isNumber { base = "v_" + base }
+        var candidate = base, number = 2
+        while taken.contains(candidate) {
+            candidate = "\(base)_\(number)"
+            number += 1
+        }
+        taken.insert(candidate)
+        return candidate
+    }
+
+    /// Whether `title` has a letter or digit a variable's name can take.
+    static func hasWords(_ title: String) -> Bool {
+        title.contains { $0.isASCII && ($0.isLetter || $0.isNumber) }
+    }
+
+    /// The words of a question that say what it asks for: `Set your bot's API token (Required)`
+    /// → `bot API token`.
+    static func shortened(_ question: String) -> String {
+        let common: Set<String> = [
+            "a", "an", "the", "your", "my", "of", "to", "for", "in", "on", "is", "are", "what", "which", "please", "enter", "set",
+            "type", "choose", "select", "this", "that", "you", "would", "like", "required", "optional", "can", "be", "using", "here",
+        ]
+        let words = question.split(whereSeparator: { !($0.isASCII && ($0.isLetter || $0.isNumber)) })
+            .filter { $0.count > 1 && !common.contains($0.lowercased()) }
+        return words.prefix(3).joined(separator: " ")
+    }
+
+    /// The variable an attachment names, without its properties.
+    mutating func base(of attachment: PropertyValue, action: Int) throws(ShortcutError) -> String {
+        switch attachment["Type"]?.text {
+        case "ActionOutput":
+            guard let id = attachment["OutputUUID"]?.text else { throw ShortcutError(action: action, "an action's output without its OutputUUID") }
+            guard let name = outputs[id] else {
+                throw ShortcutError(action: action, "the output of an action that is not in the shortcut (\(attachment["OutputName"]?.text ?? "UUID \(id)"))")
+            }
+            return name
+        case "Variable":
+            let variable = attachment["VariableName"]?.text ?? attachment["Variable"]?["Value"]?["VariableName"]?.text ?? ""
+            if let builtIn = Self.builtIn(variable) { return builtIn }
+            guard let name = variables[variable] else { throw ShortcutError(action: action, "the variable '\(variable)', which no action sets") }
+            return name
+        case "ExtensionInput":
+            return "input"
+        case "CurrentDate":
+            return helper("current-date")
+        case "Clipboard":
+            return helper("get-clipboard")
+        case "Ask":
+            throw ShortcutError(action: action, "the Ask Each Time variable: write an 'ask' step for the value instead")
+        case let kind?:
+            throw ShortcutError(action: action, "the variable '\(kind)', which Relay has not")
+        case nil:
+            throw ShortcutError(action: action, "a variable of no kind")
+        }
+    }
+
+    /// Relay's name for one of Shortcuts' own variables.
+    static func builtIn(_ variable: String) -> String? {
+        switch variable {
+        case "Shortcut Input", "Input": "input"
+        case "Repeat Item", "Repeat Item 2", "Repeat Item 3": "item"
+        case "Repeat Index", "Repeat Index 2", "Repeat Index 3": "index"
+        default: nil
+        }
+    }
+
+    /// The name of a step the action needs before it (`current-date`), made once per action.
+    private mutating func helper(_ kind: String) -> String {
+        if let made = helpers.first(where: { $0.kind == kind }) { return made.name }
+        let made = name(from: kind == "current-date" ? "current date" : "clipboard")
+        helpers.append((kind, made))
+        return made
+    }
+
+    /// Relay's property for a Shortcuts property name (`File Extension` → `extension`).
+    static func property(_ name: String) -> String {
+        let known = [
+            "name": "name", "file extension": "extension", "file size": "size", "creation date": "created",
+            "last modified date": "modified", "file path": "path", "number of pages": "pages", "page count": "pages",
+            "width": "width", "height": "height", "type": "type", "count": "count",
+        ]
+        if let property = known[name.lowercased()] { return property }
+        let words = name.split(whereSeparator: { !($0.isASCII && ($0.isLetter || $0.isNumber)) })
+        guard let first = words.first else { return "value" }
+        return first.lowercased() + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst().lowercased() }.joined()
+    }
+}

@@ -1,0 +1,186 @@
+/// Reads a parameter's value in a shortcut — plain, or one of the serialized forms (a text with
+/// variables in it, a variable, a number that may be a variable, a dictionary, a list) — into
+/// what the workflow writes, with each variable named as `ShortcutNames` says.
+struct ShortcutValues {
+    var names: ShortcutNames
+    /// The action whose parameter is read, for messages.
+    var action: Int
+
+    /// `value` as a written value.
+    mutating func written(_ value: PropertyValue) throws(ShortcutError) -> WrittenValue {
+        switch value {
+        case .text(let text): return .literal(text)
+        case .integer(let number): return .number(String(number))
+        case .real(let number):
+            guard number.isFinite else { throw ShortcutError(action: action, "a number that is not finite (\(number))") }
+            return .number(number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number))
+        case .boolean(let flag): return .boolean(flag)
+        case .date(let date): return .literal(date.formatted(.iso8601))
+        case .data: throw ShortcutError(action: action, "binary data in a parameter, which Relay cannot write in a workflow")
+        case .list(let items):
+            var written: [WrittenValue] = []
+            for item in items { written.append(try self.written(item)) }
+            return .list(written)
+        case .dictionary(let entries):
+            return try serialized(entries)
+        }
+    }
+
+    /// The serialized forms, told by `WFSerializationType`.
+    private mutating func serialized(_ entries: [String: PropertyValue]) throws(ShortcutError) -> WrittenValue {
+        let inner = entries["Value"]
+        switch entries["WFSerializationType"]?.text {
+        case "WFTextTokenString":
+            guard let inner else { return .text("") }
+            return .text(try tokenString(inner))
+        case "WFTextTokenAttachment":
+            guard let inner else { throw ShortcutError(action: action, "a variable with nothing in it") }
+            return .variable(try expression(of: inner))
+        case "WFNumberSubstitutableState", "WFStringSubstitutableState":
+            guard let inner else { return .text("") }
+            if case .dictionary = inner { return .variable(try expression(of: inner)) }
+            return try written(inner)
+        case "WFDictionaryFieldValue":
+            return try dictionary(inner?["WFDictionaryFieldValueItems"])
+        case "WFArrayParameterState":
+            guard case .list(let items)? = inner else { return .list([]) }
+            var written: [WrittenValue] = []
+            for item in items {
+                if case .dictionary(let fields) = item, fields["WFItemType"] != nil {
+                    written.append(try field(fields))
+                } else {
+                    written.append(try self.written(item))
+                }
+            }
+            return .list(written)
+        case "WFQuantityFieldValue":
+            var magnitude: WrittenValue?
+            if let given = inner?["Magnitude"] { magnitude = try written(given) }
+            let unit = inner?["Unit"]?.text ?? ""
+            return .text([magnitude?.inlineText ?? "0", unit].filter { !$0.isEmpty }.joined(separator: " "))
+        case let kind?:
+            throw ShortcutError(action: action, "a parameter value of the kind '\(kind)', which the import does not read yet")
+        case nil:
+            // A dictionary given as it is (a parameter that takes one).
+            var written: [WrittenEntry] = []
+            for key in entries.keys.sorted() {
+                guard let value = entries[key] else { continue }
+                written.append(WrittenEntry(key: WrittenValue.escaped(key), value: try self.written(value)))
+            }
+            return .dictionary(written)
+        }
+    }
+
+    /// A Dictionary action's items: each a key, a type (0 text, 1 dictionary, 2 list, 3 number,
+    /// 4 boolean) and a value.
+    private mutating func dictionary(_ items: PropertyValue?) throws(ShortcutError) -> WrittenValue {
+        guard case .list(let list)? = items else { return .dictionary([]) }
+        var entries: [WrittenEntry] = []
+        for item in list {
+            guard case .dictionary(let fields) = item else { continue }
+            var key = ""
+            if let given = fields["WFKey"] { key = try written(given).inlineText ?? "" }
+            entries.append(WrittenEntry(key: key, value: try field(fields)))
+        }
+        return .dictionary(entries)
+    }
+
+    /// One item of a dictionary or a list: its `WFValue` read as its `WFItemType` says.
+    private mutating func field(_ fields: [String: PropertyValue]) throws(ShortcutError) -> WrittenValue {
+        let kind = fields["WFItemType"]?.integer ?? 0
+        guard let value = fields["WFValue"] else { return kind == 1 ? .dictionary([]) : kind == 2 ? .list([]) : .text("") }
+        let inner = value["Value"] ?? value
+        switch kind {
+        case 1:
+            if case .dictionary(let entries) = inner, entries["WFDictionaryFieldValueItems"] != nil {
+                return try dictionary(entries["WFDictionaryFieldValueItems"])
+            }
+            return try written(value)
+        case 2:
+            if case .list(let items) = inner {
+                var written: [WrittenValue] = []
+                for item in items {
+                    if case .dictionary(let entries) = item, entries["WFItemType"] != nil {
+                        written.append(try field(entries))
+                    } else {
+                        written.append(try self.written(item))
+                    }
+                }
+                return .list(written)
+            }
+            return try written(value)
+        case 3:
+            let text = try written(value)
+            if case .text(let number) = text, Double(number.trimmingCharacters(in: .whitespaces)) != nil {
+                return .number(number.trimmingCharacters(in: .whitespaces))
+            }
+            return text
+        case 4:
+            if case .boolean = inner { return try written(inner) }
+            return try written(value)
+        default:
+            return try written(value)
+        }
+    }
+
+    /// A text with variables: the string has U+FFFC where each goes, and `attachmentsByRange`
+    /// says which, keyed by `{location, length}` in UTF-16 units.
+    mutating func tokenString(_ value: PropertyValue) throws(ShortcutError) -> String {
+        guard case .dictionary(let entries) = value else {
+            if let text = value.plainText { return WrittenValue.escaped(text) }
+            throw ShortcutError(action: action, "a text that is not a text")
+        }
+        let string = entries["string"]?.text ?? ""
+        var attachments: [(location: Int, length: Int, value: PropertyValue)] = []
+        if case .dictionary(let ranges)? = entries["attachmentsByRange"] {
+            for (key, attachment) in ranges {
+                let numbers = key.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+                guard numbers.count == 2, numbers[0] >= 0, numbers[1] >= 0 else {
+                    throw ShortcutError(action: action, "a text's variable at '\(key)', which is not a range")
+                }
+                attachments.append((numbers[0], numbers[1], attachment))
+            }
+        }
+        attachments.sort { $0.location < $1.location }
+        let units = Array(string.utf16)
+        var written = "", cursor = 0
+        for attachment in attachments {
+            guard attachment.location >= cursor, attachment.location <= units.count - attachment.length else {
+                throw ShortcutError(
+                    action: action,
+                    "a text's variable at {\(attachment.location), \(attachment.length)}, outside its text of \(units.count) characters or over another")
+            }
+            written += WrittenValue.escaped(String(decoding: units[cursor..<attachment.location], as: UTF16.self))
+            written += "${\(try expression(of: attachment.value))}"
+            cursor = attachment.location + attachment.length
+        }
+        written += WrittenValue.escaped(String(decoding: units[cursor...], as: UTF16.self))
+        return written
+    }
+
+    /// The expression (inside `${ }`) for a variable: its name, then a property, a key.
+    mutating func expression(of attachment: PropertyValue) throws(ShortcutError) -> String {
+        // An attachment may come wrapped as `{Value: {Type …}, WFSerializationType: WFTextTokenAttachment}`.
+        if attachment["WFSerializationType"]?.text == "WFTextTokenAttachment", let inner = attachment["Value"] {
+            return try expression(of: inner)
+        }
+        var expression = try names.base(of: attachment, action: action)
+        if case .list(let aggrandizements)? = attachment["Aggrandizements"] {
+            for aggrandizement in aggrandizements {
+                switch aggrandizement["Type"]?.text {
+                case "WFPropertyVariableAggrandizement":
+                    guard let property = aggrandizement["PropertyName"]?.text else { continue }
+                    expression += "." + ShortcutNames.property(property)
+                case "WFDictionaryValueVariableAggrandizement":
+                    guard let key = aggrandizement["DictionaryKey"]?.text else { continue }
+                    expression += "['" + key.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "']"
+                default:
+                    // A coercion (`WFCoercionVariableAggrandizement`): the parameter converts the
+                    // value to its own type, as Shortcuts does.
+                    continue
+                }
+            }
+        }
+        return expression
+    }
+}
