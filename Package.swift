@@ -106,6 +106,9 @@ let package = Package(
             name: "RelayRuntimeTests", dependencies: ["RelayRuntime", "RelayLanguage", "RelayActions", "CGraphics", "CLazyLibraries"],
             exclude: ["Fixtures"], swiftSettings: systemHeaderFlags),
         .testTarget(name: "RelayCLITests", dependencies: ["RelayCLI", "RelayLanguage", "RelayRuntime", .product(name: "RelayKit", package: "RelayKit")], swiftSettings: systemHeaderFlags),
+        .testTarget(
+            name: "RelayShortcutsTests", dependencies: ["RelayShortcuts", "RelayRuntime", "RelayLanguage", "RelayActions"],
+            swiftSettings: systemHeaderFlags),
         .testTarget(name: "RelayFuzzingTests", dependencies: ["RelayFuzzing"], swiftSettings: systemHeaderFlags),
     ],
     swiftLanguageModes: [.v6]

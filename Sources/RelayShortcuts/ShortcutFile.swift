@@ -119,18 +119,22 @@ public struct Shortcut: Sendable, Equatable {
         } catch {
             throw ShortcutError.damaged("\((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "the reader refused it")")
         }
-        guard case .dictionary(let root) = try PropertyValue(object, depth: 0) else {
-            throw ShortcutError("not a shortcut: the property list is not a dictionary")
-        }
-        guard case .list(let listed) = root["WFWorkflowActions"] else {
+        // The actions are counted before any is converted: a list of a million is refused at once.
+        guard let top = object as? [String: Any] else { throw ShortcutError("not a shortcut: the property list is not a dictionary") }
+        guard let listed = top["WFWorkflowActions"] as? [Any] else {
             throw ShortcutError("not a shortcut: the property list has no WFWorkflowActions list")
         }
         guard listed.count <= Limits.shortcutActions else {
             throw ShortcutError("the shortcut has \(listed.count) actions; at most \(Limits.shortcutActions) are read (Docs/Reliability.md, \"Limits\")")
         }
+        var root: [String: PropertyValue] = [:]
+        for key in ["WFWorkflowImportQuestions", "WFWorkflowInputContentItemClasses", "WFWorkflowIcon", "WFWorkflowName"] {
+            if let value = top[key] { root[key] = try PropertyValue(value, depth: 1) }
+        }
         var actions: [ShortcutAction] = []
         actions.reserveCapacity(listed.count)
-        for (index, entry) in listed.enumerated() {
+        for (index, object) in listed.enumerated() {
+            let entry = try PropertyValue(object, depth: 1)
             guard let identifier = entry["WFWorkflowActionIdentifier"]?.text else {
                 throw ShortcutError(action: index + 1, "the action has no WFWorkflowActionIdentifier")
             }

@@ -31,6 +31,21 @@ public struct ShortcutImport: Sendable {
 public struct ShortcutImporter: Sendable {
     private let mappings: [String: [(definition: ActionDefinition, mapping: ShortcutsMapping)]]
 
+    /// The Shortcuts actions the import turns into control steps and variables itself: their
+    /// identifiers, names in Shortcuts, and what each becomes.
+    public static let ownActions: [(identifier: String, title: String, becomes: String)] = [
+        ("is.workflow.actions.conditional", "If", "if"),
+        ("is.workflow.actions.repeat.count", "Repeat", "repeat"),
+        ("is.workflow.actions.repeat.each", "Repeat with Each", "for-each"),
+        ("is.workflow.actions.choosefrommenu", "Choose from Menu", "menu"),
+        ("is.workflow.actions.setvariable", "Set Variable", "set"),
+        ("is.workflow.actions.appendvariable", "Add to Variable", "append"),
+        ("is.workflow.actions.getvariable", "Get Variable", "a step's input:"),
+        ("is.workflow.actions.exit", "Stop This Shortcut", "stop"),
+        ("is.workflow.actions.output", "Stop and Output", "stop"),
+        ("is.workflow.actions.runworkflow", "Run Shortcut", "run-workflow"),
+    ]
+
     public init(actions: [ActionDefinition]) {
         var mappings: [String: [(definition: ActionDefinition, mapping: ShortcutsMapping)]] = [:]
         for definition in actions {
@@ -55,14 +70,12 @@ public struct ShortcutImporter: Sendable {
         writer.write("name: \(WorkflowWriter.scalar(shortcut.name ?? name))\n")
         if let input = state.inputType() { writer.write("input: \(input)\n") }
         if !state.variables.isEmpty {
+            // Shortcuts asks these when the shortcut is added; `--set NAME=VALUE` answers them here.
             writer.write("variables:\n")
             for variable in state.variables {
-                writer.write("  \(variable.name):\n")
-                writer.write("    description: \(WorkflowWriter.scalar(variable.question))\n")
-                if let value = variable.defaultValue {
-                    writer.write("    default:")
-                    writer.value(value, indent: "      ", after: true)
-                }
+                writer.comment(variable.question, indent: "  ")
+                writer.write("  \(variable.name):")
+                writer.value(variable.defaultValue ?? .text(""), indent: "    ", after: true)
             }
         }
         writer.write("steps:")
@@ -409,7 +422,10 @@ extension ImportState {
             guard var value = try translated(key) else { continue }
             if let question = shortcut.questions.first(where: { $0.action == action.number && $0.parameter == key }) {
                 let name = names.name(from: ShortcutNames.shortened(question.text))
-                variables.append((name, question.text, value))
+                // The answer the shortcut's author suggests, else what the action holds.
+                var suggested = value
+                if let given = question.defaultValue { suggested = try written(given, action: action.number) }
+                variables.append((name, question.text, suggested))
                 value = .variable(name)
             }
             given[parameter] = value

@@ -1,5 +1,6 @@
 import Foundation
 import RelayKit
+import RelayShortcuts
 import RelayLanguage
 
 /// Every view of the registered actions, generated from their declarations: the JSON of
@@ -17,6 +18,7 @@ public enum ActionCatalog {
         if let item = action.outputItem { entry["output-item"] = .text(item.name) }
         entry["capabilities"] = .list(action.capabilities.map { .text($0.rawValue) })
         entry["foreground-only"] = .boolean(action.isForegroundOnly)
+        entry["shortcuts"] = .list(action.shortcuts.map { ["identifier": .text($0.identifier), "title": .text($0.title)] })
         entry["examples"] = .list(action.examples.map { example in
             ["steps": .text(example.steps), "output": example.output.map { .text($0) } ?? .nothing]
         })
@@ -71,6 +73,37 @@ public enum ActionCatalog {
         }.joined(separator: ", ")
     }
 
+    /// The Shortcuts actions an action stands for: `Text (is.workflow.actions.gettext)`; nil for none.
+    static func shortcutsLine(_ action: ActionDefinition, code: (String) -> String = { $0 }) -> String? {
+        var seen: [String] = []
+        for mapping in action.shortcuts where !seen.contains(mapping.identifier) { seen.append(mapping.identifier) }
+        guard !seen.isEmpty else { return nil }
+        return seen.map { identifier in
+            let mappings = action.shortcuts.filter { $0.identifier == identifier }
+            let when = mappings.flatMap { mapping in mapping.when.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.joined(separator: ", "))" } }
+            return "\(mappings[0].title) (\(code(identifier)))\(when.isEmpty ? "" : " with " + when.joined(separator: "; "))"
+        }.joined(separator: ", ")
+    }
+
+    /// `relay actions --shortcuts`: each Shortcuts action Relay imports, and what it becomes.
+    static func shortcutsTable(_ actions: [ActionDefinition]) -> String {
+        var rows: [(identifier: String, title: String, action: String, when: String)] = []
+        for action in actions {
+            for mapping in action.shortcuts {
+                let when = mapping.when.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.joined(separator: ", "))" }.joined(separator: "; ")
+                rows.append((mapping.identifier, mapping.title, action.name, when))
+            }
+        }
+        for own in ShortcutImporter.ownActions { rows.append((own.identifier, own.title, own.becomes, "")) }
+        rows.sort { ($0.identifier, $0.when) < ($1.identifier, $1.when) }
+        let width = rows.map(\.identifier.count).max() ?? 0
+        let titles = rows.map(\.title.count).max() ?? 0
+        return rows.map { row in
+            row.identifier.padding(toLength: width + 2, withPad: " ", startingAt: 0) + row.title.padding(toLength: titles + 2, withPad: " ", startingAt: 0)
+                + row.action + (row.when.isEmpty ? "" : "  (\(row.when))")
+        }.joined(separator: "\n") + "\n"
+    }
+
     /// `relay describe ACTION`.
     public static func describe(_ action: ActionDefinition) -> String {
         var lines = ["\(action.name) — \(action.title)", "", action.summary, ""]
@@ -87,6 +120,7 @@ public enum ActionCatalog {
             lines.append("Primary: none (parameters by name)")
         }
         lines.append("Needs:   \(needs(action) ?? "nothing beyond its values")")
+        if let shortcuts = shortcutsLine(action) { lines.append("Shortcuts: \(shortcuts)") }
         if action.isForegroundOnly {
             lines.append("Runs:    with a person to answer it: on a terminal, or given its answers (--answer, --yes)")
         }
@@ -190,6 +224,7 @@ public enum ActionCatalog {
                 output += "\n### `\(action.name)` — \(action.title)\n\n\(action.summary)\n\n"
                 output += "Output: `\(action.outputDescription)`.\n"
                 if let needs = needs(action, code: { "`\($0)`" }) { output += "Needs: \(needs) (Docs/Security.md).\n" }
+                if let shortcuts = shortcutsLine(action, code: { "`\($0)`" }) { output += "Shortcuts: \(shortcuts) (Docs/Shortcuts.md).\n" }
                 if !action.parameters.isEmpty {
                     output += "\n| parameter | type | | default | description |\n|---|---|---|---|---|\n"
                     for parameter in action.parameters {

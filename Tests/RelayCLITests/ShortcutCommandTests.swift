@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+
+/// `relay import`, and `relay run` and `relay check` of a shortcut file (Docs/Shortcuts.md).
+@Suite("Shortcuts on the command line")
+struct ShortcutCommandTests {
+    static let kept = RelayProcess.root.appendingPathComponent("Tests/Shortcuts")
+
+    /// A folder with a copy of the kept shortcuts, and a home of its own.
+    private func folder() throws -> (folder: URL, environment: [String: String]) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shortcuts-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("home"), withIntermediateDirectories: true)
+        for name in try FileManager.default.contentsOfDirectory(atPath: Self.kept.path) {
+            try FileManager.default.copyItem(at: Self.kept.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+        }
+        return (folder, ["HOME": folder.appendingPathComponent("home").path, "XDG_STATE_HOME": "", "XDG_CONFIG_HOME": "", "XDG_DATA_HOME": ""])
+    }
+
+    /// What each kept shortcut gives, worked out by hand from its actions.
+    static let outputs: [(file: String, arguments: [String], output: String)] = [
+        ("greeting.shortcut", [], "HELLO, ADA! COSTS $${5}\n"),
+        ("tally.shortcut", [], "big 24\n"),
+        ("menu.shortcut", ["--answer", "How should it be written?=Quiet"], "relay by Ada Lovelace\n"),
+        ("menu.shortcut", ["--set", "who_author=Grace", "--answer", "How should it be written?=Loud"], "RELAY by Grace\n"),
+        ("rounds.wflow", [], "round 1, round 2\n"),
+    ]
+
+    @Test("relay run of a shortcut gives what the shortcut gives; the imported workflow gives the same", arguments: 0..<outputs.count)
+    func runs(_ index: Int) async throws {
+        let (folder, environment) = try folder()
+        let (file, arguments, output) = Self.outputs[index]
+        let run = try await RelayProcess.running(["run", file] + arguments, in: folder, environment: environment)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput == output)
+        let written = try await RelayProcess.running(["import", file, "-o", "imported.yaml"], in: folder, environment: environment)
+        #expect(written.status == 0, "\(written.standardError)")
+        #expect(written.standardOutput.isEmpty)
+        let again = try await RelayProcess.running(["run", "imported.yaml"] + arguments, in: folder, environment: environment)
+        #expect(again.standardOutput == output, "\(again.standardError)")
+        // The run is in the history under the shortcut's own path.
+        let runs = try await RelayProcess.running(["runs", "--limit", "2"], in: folder, environment: environment)
+        #expect(runs.standardOutput.contains(file), "\(runs.standardOutput)")
+    }
+
+    @Test("relay import prints the workflow; actions with no equivalent are all listed with exit 2 and nothing written")
+    func unmapped() async throws {
+        let (folder, environment) = try folder()
+        let printed = try await RelayProcess.running(["import", "tally.shortcut"], in: folder, environment: environment)
+        #expect(printed.status == 0)
+        #expect(printed.standardOutput == (try String(contentsOf: folder.appendingPathComponent("tally.yaml"), encoding: .utf8)))
+        let data = try PropertyListSerialization.data(
+            fromPropertyList: [
+                "WFWorkflowActions": [
+                    ["WFWorkflowActionIdentifier": "is.workflow.actions.gettext", "WFWorkflowActionParameters": ["WFTextActionText": "hi"]],
+                    ["WFWorkflowActionIdentifier": "is.workflow.actions.speaktext", "WFWorkflowActionParameters": [String: Any]()],
+                    ["WFWorkflowActionIdentifier": "is.workflow.actions.getarticle", "WFWorkflowActionParameters": [String: Any]()],
+                ]
+            ], format: .binary, options: 0)
+        try data.write(to: folder.appendingPathComponent("speak.shortcut"))
+        let refused = try await RelayProcess.running(["import", "speak.shortcut", "-o", "speak.yaml"], in: folder, environment: environment)
+        #expect(refused.status == 2)
+        #expect(refused.standardError == """
+            error: 2 actions of 'speak.shortcut' have no equivalent in Relay:
+              action 2 (Speak Text, is.workflow.actions.speaktext): Speak Text works only on Apple's devices
+              action 3 (Get Article from Web Page, is.workflow.actions.getarticle): Relay has no equivalent for it yet
+            help: --partial writes a 'fail' step in the place of each, so that the rest can be read and edited
+
+            """)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("speak.yaml").path))
+        let run = try await RelayProcess.running(["run", "speak.shortcut"], in: folder, environment: environment)
+        #expect(run.status == 2)
+        #expect(run.standardError.contains("action 2 (Speak Text, is.workflow.actions.speaktext)"), "\(run.standardError)")
+        let partial = try await RelayProcess.running(["import", "speak.shortcut", "--partial", "-o", "speak.yaml"], in: folder, environment: environment)
+        #expect(partial.status == 0, "\(partial.standardError)")
+        #expect(partial.standardError.contains("warning: 2 actions have no equivalent and became 'fail' steps"))
+        let failing = try await RelayProcess.running(["run", "speak.yaml"], in: folder, environment: environment)
+        #expect(failing.status == 1)
+        #expect(failing.standardError.contains("Speak Text is not available in Relay"), "\(failing.standardError)")
+    }
+
+    @Test("relay check of a shortcut names the action a problem is in")
+    func checkNamesTheAction() async throws {
+        let (folder, environment) = try folder()
+        let data = try PropertyListSerialization.data(
+            fromPropertyList: [
+                "WFWorkflowActions": [
+                    ["WFWorkflowActionIdentifier": "is.workflow.actions.gettext", "WFWorkflowActionParameters": ["WFTextActionText": "hi"]],
+                    ["WFWorkflowActionIdentifier": "is.workflow.actions.delay", "WFWorkflowActionParameters": ["WFDelayTime": "soon"]],
+                ]
+            ], format: .xml, options: 0)
+        try data.write(to: folder.appendingPathComponent("wait.shortcut"))
+        let checked = try await RelayProcess.running(["check", "wait.shortcut"], in: folder, environment: environment)
+        #expect(checked.status == 2)
+        #expect(checked.standardError.contains("note: in action 2 of the shortcut (Wait); 'relay import' shows the workflow"), "\(checked.standardError)")
+    }
+
+    @Test("an imported shortcut meets the gate a workflow meets: a post to a host is refused without a grant")
+    func gate() async throws {
+        let (folder, environment) = try folder()
+        let data = try PropertyListSerialization.data(
+            fromPropertyList: [
+                "WFWorkflowActions": [
+                    [
+                        "WFWorkflowActionIdentifier": "is.workflow.actions.downloadurl",
+                        "WFWorkflowActionParameters": ["WFURL": "https://hooks.example.com/in", "WFHTTPMethod": "POST"],
+                    ]
+                ]
+            ], format: .xml, options: 0)
+        try data.write(to: folder.appendingPathComponent("post.shortcut"))
+        let report = try await RelayProcess.running(["check", "--permissions", "post.shortcut"], in: folder, environment: environment)
+        #expect(report.standardOutput.contains("hooks.example.com"), "\(report.standardOutput)")
+        let run = try await RelayProcess.running(["run", "post.shortcut"], in: folder, environment: environment)
+        #expect(run.status == 4, "\(run.standardError)")
+        #expect(run.standardError.contains("hooks.example.com"))
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import RelayKit
+import RelayLanguage
+import RelayRuntime
+import RelayShortcuts
+import Testing
+
+@Suite("Importing shortcuts")
+struct ShortcutImportTests {
+    static let fixtures = ["greeting.shortcut", "tally.shortcut", "menu.shortcut", "rounds.wflow"]
+
+    @Test("each kept shortcut imports to its expected workflow, the same bytes each time, and the workflow checks", arguments: fixtures)
+    func expected(_ name: String) throws {
+        let path = shortcutsFolder + "/" + name
+        let first = try ShortcutSource.imported(path, actions: builtinRegistry.actions)
+        let again = try ShortcutSource.imported(path, actions: builtinRegistry.actions)
+        let expected = try String(contentsOfFile: (path as NSString).deletingPathExtension + ".yaml", encoding: .utf8)
+        #expect(first.unmapped.isEmpty)
+        #expect(first.yaml == expected)
+        #expect(first.yaml == again.yaml)
+        let (workflow, diagnostics) = WorkflowLoader(registry: builtinRegistry).load(SourceFile(path: path, text: first.yaml))
+        #expect(workflow != nil, "\(diagnostics.map(\.message))")
+        #expect(diagnostics.filter { $0.severity == .error || $0.severity == .warning }.isEmpty, "\(diagnostics.map(\.message))")
+    }
+
+    @Test("a binary property list imports as its XML twin does")
+    func binaryAndXML() throws {
+        let xml = try Data(contentsOf: URL(fileURLWithPath: shortcutsFolder + "/greeting.shortcut"))
+        let object = try PropertyListSerialization.propertyList(from: xml, options: [], format: nil)
+        let binary = try PropertyListSerialization.data(fromPropertyList: object, format: .binary, options: 0)
+        #expect(binary.starts(with: Array("bplist00".utf8)))
+        #expect(try imported(binary).yaml == imported(xml).yaml)
+    }
+
+    @Test("an action with no equivalent is listed with its number, identifier and name; --partial writes a fail step")
+    func unmapped() throws {
+        let data = try shortcutData([
+            action("gettext", ["WFTextActionText": "hello", "UUID": "U1"]),
+            action("speaktext", ["WFText": "hi"]),
+            action("getarticle", [:]),
+            action("count", ["WFCountType": "Sentences"]),
+            ["WFWorkflowActionIdentifier": "com.example.app.DoThing", "WFWorkflowActionParameters": [String: Any]()],
+        ])
+        let result = try imported(data)
+        #expect(result.unmapped.map(\.number) == [2, 3, 4, 5])
+        #expect(result.unmapped[0].description == "action 2 (Speak Text, is.workflow.actions.speaktext): Speak Text works only on Apple's devices")
+        #expect(result.unmapped[1].title == "Get Article from Web Page")
+        #expect(result.unmapped[2].reason.contains("WFCountType 'Sentences'"))
+        #expect(result.unmapped[3].reason.contains("another app"))
+        let partial = try imported(data, partial: true)
+        #expect(partial.yaml.contains("- fail: \"Get Article from Web Page is not available in Relay: Relay has no equivalent for it yet\""))
+        let (workflow, diagnostics) = WorkflowLoader(registry: builtinRegistry).load(SourceFile(path: "partial.yaml", text: partial.yaml))
+        #expect(workflow != nil, "\(diagnostics.map(\.message))")
+    }
+
+    @Test("a text's variables go where its U+FFFC are, counted in UTF-16, and a literal ${ stays literal")
+    func textTokens() throws {
+        let token: [String: Any] = [
+            "WFSerializationType": "WFTextTokenString",
+            "Value": [
+                "string": "😀 \u{FFFC} and ${x} \u{FFFC}",
+                "attachmentsByRange": [
+                    "{3, 1}": ["Type": "ActionOutput", "OutputUUID": "U1", "OutputName": "Text"],
+                    "{14, 1}": [
+                        "Type": "Variable", "VariableName": "Repeat Item",
+                        "Aggrandizements": [["Type": "WFDictionaryValueVariableAggrandizement", "DictionaryKey": "it's"]],
+                    ],
+                ],
+            ],
+        ]
+        let result = try imported(try shortcutData([
+            action("gettext", ["WFTextActionText": "a", "UUID": "U1"]),
+            action("gettext", ["WFTextActionText": token]),
+        ]))
+        #expect(result.unmapped.isEmpty, "\(result.unmapped)")
+        #expect(result.yaml.contains("\n  - text: 😀 ${text} and $${x} ${item['it\\'s']}\n"), "\(result.yaml)")
+    }
+
+    @Test("a shortcut that posts to a server imports to a step the gate sees: that host, that method")
+    func gateSeesTheRequest() throws {
+        let result = try imported(try shortcutData([
+            action("downloadurl", [
+                "WFURL": "https://hooks.example.com/in", "WFHTTPMethod": "POST", "WFHTTPBodyType": "JSON",
+                "WFJSONValues": [
+                    "WFSerializationType": "WFDictionaryFieldValue",
+                    "Value": ["WFDictionaryFieldValueItems": [["WFItemType": 0, "WFKey": "a", "WFValue": "b"]]],
+                ],
+            ])
+        ]))
+        let (workflow, _) = WorkflowLoader(registry: builtinRegistry).load(SourceFile(path: "post.yaml", text: result.yaml))
+        let report = PermissionReport(try #require(workflow), entityTypes: builtinRegistry.entityTypes)
+        #expect(report.needs.filter { $0.capability == .net }.map(\.target) == ["hooks.example.com"], "\(result.yaml)")
+    }
+
+    @Test("every mapping names parameters its action has, and one identifier's mappings never hold together")
+    func mappingsAreSound() {
+        var byIdentifier: [String: [ShortcutsMapping]] = [:]
+        for definition in builtinRegistry.actions {
+            let names = Set(definition.parameters.map(\.name)).union(["input"])
+            for mapping in definition.shortcuts {
+                byIdentifier[mapping.identifier, default: []].append(mapping)
+                for parameter in mapping.parameters.values { #expect(names.contains(parameter), "\(definition.name): \(parameter)") }
+                for parameter in mapping.templates.keys { #expect(names.contains(parameter), "\(definition.name): \(parameter)") }
+                for parameter in mapping.fixed.keys { #expect(names.contains(parameter), "\(definition.name): \(parameter)") }
+                for key in mapping.values.keys { #expect(mapping.keys.contains(key), "\(definition.name): values for \(key), which it does not read") }
+                // A value a table gives must be one the parameter takes.
+                for (key, table) in mapping.values {
+                    guard let parameter = mapping.parameters[key], let definition = definition.parameters.first(where: { $0.name == parameter }) else { continue }
+                    for relay in table.values { #expect(definition.choiceProblem(relay) == nil, "\(definition.name): \(relay)") }
+                }
+            }
+        }
+        for (identifier, mappings) in byIdentifier where mappings.count > 1 {
+            for (index, mapping) in mappings.enumerated() {
+                #expect(!mapping.when.isEmpty, "\(identifier): a mapping that holds for every action beside others")
+                for other in mappings[(index + 1)...] {
+                    let overlap = mapping.when.keys.contains { key in
+                        let mine = Set(mapping.when[key] ?? []), theirs = Set(other.when[key] ?? [])
+                        return !mine.isDisjoint(with: theirs)
+                    }
+                    #expect(!overlap, "\(identifier): two mappings hold for the same action")
+                }
+            }
+        }
+    }
+}

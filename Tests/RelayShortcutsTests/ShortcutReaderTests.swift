@@ -1,0 +1,103 @@
+import Foundation
+import RelayKit
+import RelayRuntime
+import RelayShortcuts
+import Testing
+
+@Suite("Reading shortcut files: bad input")
+struct ShortcutReaderTests {
+    /// The error reading (and importing) `data` gives.
+    private func failure(_ data: Data) -> ShortcutError? {
+        do {
+            _ = try imported(data)
+            return nil
+        } catch let error as ShortcutError {
+            return error
+        } catch {
+            return ShortcutError("\(error)")
+        }
+    }
+
+    @Test("a file that is no property list, or no shortcut, is said to be so")
+    func notAShortcut() throws {
+        #expect(failure(Data("hello".utf8))?.message.hasPrefix("not a shortcut") == true)
+        let empty = try PropertyListSerialization.data(fromPropertyList: ["a": 1], format: .xml, options: 0)
+        #expect(failure(empty)?.message == "not a shortcut: the property list has no WFWorkflowActions list")
+        let list = try PropertyListSerialization.data(fromPropertyList: [1, 2], format: .binary, options: 0)
+        #expect(failure(list)?.message == "not a shortcut: the property list is not a dictionary")
+        let signed = Data("AEA1".utf8) + Data(repeating: 0, count: 100)
+        #expect(failure(signed)?.message.contains("signed shortcut") == true)
+    }
+
+    @Test("a truncated file is refused, XML or binary")
+    func truncated() throws {
+        let xml = try Data(contentsOf: URL(fileURLWithPath: shortcutsFolder + "/greeting.shortcut"))
+        #expect(failure(xml.prefix(xml.count / 2))?.message.hasPrefix("not a readable property list") == true)
+        let binary = try Data(contentsOf: URL(fileURLWithPath: shortcutsFolder + "/tally.shortcut"))
+        for cut in [binary.count - 10, binary.count / 2, 20] {
+            #expect(failure(binary.prefix(cut)) != nil)
+        }
+    }
+
+    @Test("10,000 levels of nesting are refused before the property list reader recurses, XML and binary")
+    func deep() {
+        let xml = "<?xml version=\"1.0\"?><plist version=\"1.0\">" + String(repeating: "<array>", count: 10_000) + String(repeating: "</array>", count: 10_000) + "</plist>"
+        #expect(failure(Data(xml.utf8))?.message.contains("nests deeper than") == true)
+        // Object i is an array holding object i + 1.
+        let objects = (0..<10_000).map { $0 == 9_999 ? binaryArray([]) : binaryArray([$0 + 1]) }
+        #expect(failure(binaryPropertyList(objects))?.message.contains("nests deeper than") == true)
+        // An array that holds itself.
+        #expect(failure(binaryPropertyList([binaryArray([0])]))?.message.contains("holds itself") == true)
+        // A reference past the table.
+        #expect(failure(binaryPropertyList([binaryArray([7])]))?.message.contains("not there") == true)
+    }
+
+    @Test("a million actions are refused by count, before any is read")
+    func millionActions() {
+        let key = Array("WFWorkflowActions".utf8)
+        let objects: [[UInt8]] = [
+            [0xD1] + bigEndian(1, size: 4) + bigEndian(2, size: 4),
+            [0x5F, 0x10, UInt8(key.count)] + key,
+            binaryArray(Array(repeating: 3, count: 1_000_000)),
+            [0xD0],
+        ]
+        #expect(failure(binaryPropertyList(objects))?.message == "the shortcut has 1000000 actions; at most \(Limits.shortcutActions) are read (Docs/Reliability.md, \"Limits\")")
+    }
+
+    @Test("a file over the limit is refused by its size, without being read")
+    func huge() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("huge-\(UUID().uuidString).shortcut").path
+        FileManager.default.createFile(atPath: path, contents: nil)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(truncate(path, 2 << 30) == 0)
+        #expect(throws: ShortcutError.self) { try ShortcutSource.bytes(path) }
+        #expect(throws: ShortcutError.self) { try Shortcut.read(Data(count: Limits.shortcutBytes + 1)) }
+    }
+
+    @Test("blocks that never end, end twice or end another's are located at their action")
+    func unpaired() throws {
+        let start = action("conditional", ["GroupingIdentifier": "G", "WFControlFlowMode": 0, "WFCondition": 100])
+        let end = action("conditional", ["GroupingIdentifier": "G", "WFControlFlowMode": 2])
+        #expect(failure(try shortcutData([action("gettext"), start]))?.description == "action 2: 'conditional' starts a block that never ends")
+        #expect(failure(try shortcutData([start, end, end]))?.description == "action 3: 'conditional' ends a block that no action started")
+        let other = action("repeat.count", ["GroupingIdentifier": "R", "WFControlFlowMode": 0])
+        #expect(failure(try shortcutData([start, other, end]))?.action == 3)
+        let mode = action("conditional", ["GroupingIdentifier": "G", "WFControlFlowMode": 7])
+        #expect(failure(try shortcutData([mode]))?.description.contains("WFControlFlowMode is 7") == true)
+    }
+
+    @Test("a variable outside its text, or an output no action made, makes that action unmapped, located")
+    func badReferences() throws {
+        let outside: [String: Any] = [
+            "WFSerializationType": "WFTextTokenString",
+            "Value": ["string": "ab", "attachmentsByRange": ["{5, 1}": ["Type": "ExtensionInput"]]],
+        ]
+        let missing: [String: Any] = [
+            "WFSerializationType": "WFTextTokenAttachment", "Value": ["Type": "ActionOutput", "OutputUUID": "NOPE", "OutputName": "Text"],
+        ]
+        let result = try imported(try shortcutData([action("gettext", ["WFTextActionText": outside]), action("text.changecase", ["text": missing])]))
+        #expect(result.unmapped.map(\.number) == [1, 2])
+        #expect(result.unmapped[0].reason.contains("outside its text"))
+        #expect(result.unmapped[1].reason == "the output of an action that is not in the shortcut (Text)")
+    }
+}
