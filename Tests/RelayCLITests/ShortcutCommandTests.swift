@@ -16,6 +16,12 @@ struct ShortcutCommandTests {
         return (folder, ["HOME": folder.appendingPathComponent("home").path, "XDG_STATE_HOME": "", "XDG_CONFIG_HOME": "", "XDG_DATA_HOME": ""])
     }
 
+    /// Writes a shortcut of `actions` (identifier without Apple's prefix, parameters) as `name`.
+    private func write(_ actions: [(String, [String: Any])], to name: String, in folder: URL, format: PropertyListSerialization.PropertyListFormat = .xml) throws {
+        let listed = actions.map { ["WFWorkflowActionIdentifier": "is.workflow.actions." + $0.0, "WFWorkflowActionParameters": $0.1] }
+        try PropertyListSerialization.data(fromPropertyList: ["WFWorkflowActions": listed], format: format, options: 0).write(to: folder.appendingPathComponent(name))
+    }
+
     /// What each kept shortcut gives, worked out by hand from its actions.
     static let outputs: [(file: String, arguments: [String], output: String)] = [
         ("greeting.shortcut", [], "HELLO, ADA! COSTS $${5}\n"),
@@ -48,15 +54,7 @@ struct ShortcutCommandTests {
         let printed = try await RelayProcess.running(["import", "tally.shortcut"], in: folder, environment: environment)
         #expect(printed.status == 0)
         #expect(printed.standardOutput == (try String(contentsOf: folder.appendingPathComponent("tally.yaml"), encoding: .utf8)))
-        let data = try PropertyListSerialization.data(
-            fromPropertyList: [
-                "WFWorkflowActions": [
-                    ["WFWorkflowActionIdentifier": "is.workflow.actions.gettext", "WFWorkflowActionParameters": ["WFTextActionText": "hi"]],
-                    ["WFWorkflowActionIdentifier": "is.workflow.actions.speaktext", "WFWorkflowActionParameters": [String: Any]()],
-                    ["WFWorkflowActionIdentifier": "is.workflow.actions.getarticle", "WFWorkflowActionParameters": [String: Any]()],
-                ]
-            ], format: .binary, options: 0)
-        try data.write(to: folder.appendingPathComponent("speak.shortcut"))
+        try write([("gettext", ["WFTextActionText": "hi"]), ("speaktext", [:]), ("getarticle", [:])], to: "speak.shortcut", in: folder, format: .binary)
         let refused = try await RelayProcess.running(["import", "speak.shortcut", "-o", "speak.yaml"], in: folder, environment: environment)
         #expect(refused.status == 2)
         #expect(refused.standardError == """
@@ -81,14 +79,7 @@ struct ShortcutCommandTests {
     @Test("relay check of a shortcut names the action a problem is in")
     func checkNamesTheAction() async throws {
         let (folder, environment) = try folder()
-        let data = try PropertyListSerialization.data(
-            fromPropertyList: [
-                "WFWorkflowActions": [
-                    ["WFWorkflowActionIdentifier": "is.workflow.actions.gettext", "WFWorkflowActionParameters": ["WFTextActionText": "hi"]],
-                    ["WFWorkflowActionIdentifier": "is.workflow.actions.delay", "WFWorkflowActionParameters": ["WFDelayTime": "soon"]],
-                ]
-            ], format: .xml, options: 0)
-        try data.write(to: folder.appendingPathComponent("wait.shortcut"))
+        try write([("gettext", ["WFTextActionText": "hi"]), ("delay", ["WFDelayTime": "soon"])], to: "wait.shortcut", in: folder)
         let checked = try await RelayProcess.running(["check", "wait.shortcut"], in: folder, environment: environment)
         #expect(checked.status == 2)
         #expect(checked.standardError.contains("note: in action 2 of the shortcut (Wait); 'relay import' shows the workflow"), "\(checked.standardError)")
@@ -97,16 +88,7 @@ struct ShortcutCommandTests {
     @Test("an imported shortcut meets the gate a workflow meets: a post to a host is refused without a grant")
     func gate() async throws {
         let (folder, environment) = try folder()
-        let data = try PropertyListSerialization.data(
-            fromPropertyList: [
-                "WFWorkflowActions": [
-                    [
-                        "WFWorkflowActionIdentifier": "is.workflow.actions.downloadurl",
-                        "WFWorkflowActionParameters": ["WFURL": "https://hooks.example.com/in", "WFHTTPMethod": "POST"],
-                    ]
-                ]
-            ], format: .xml, options: 0)
-        try data.write(to: folder.appendingPathComponent("post.shortcut"))
+        try write([("downloadurl", ["WFURL": "https://hooks.example.com/in", "WFHTTPMethod": "POST"])], to: "post.shortcut", in: folder)
         let report = try await RelayProcess.running(["check", "--permissions", "post.shortcut"], in: folder, environment: environment)
         #expect(report.standardOutput.contains("hooks.example.com"), "\(report.standardOutput)")
         let run = try await RelayProcess.running(["run", "post.shortcut"], in: folder, environment: environment)
