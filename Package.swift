@@ -91,7 +91,8 @@ let package = Package(
             ]),
         // What each fuzz target checks (Docs/Reliability.md, "Fuzzing"), and the fuzzer Scripts/fuzz builds.
         .target(
-            name: "RelayFuzzing", dependencies: [.product(name: "RelayKit", package: "RelayKit"), "RelayLanguage", "RelayRuntime", "RelayActions"],
+            name: "RelayFuzzing",
+            dependencies: [.product(name: "RelayKit", package: "RelayKit"), "RelayLanguage", "RelayRuntime", "RelayActions", "RelayShortcuts"],
             swiftSettings: systemHeaderFlags),
         .executableTarget(name: "relay-fuzz", dependencies: ["RelayFuzzing"], swiftSettings: systemHeaderFlags),
         // Benchmarks/entities runs it (release build); not a product.

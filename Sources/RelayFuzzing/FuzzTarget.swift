@@ -30,6 +30,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case cron
     /// A webhook's query or form body: read, written and read again, the same pairs.
     case form
+    /// A shortcut file: read, imported and written as a workflow that reads back as YAML.
+    case shortcut
 
     /// What did not hold for `bytes`, or nil when everything did. (A crash is the other finding.)
     public func check(_ bytes: [UInt8]) async -> String? {
@@ -48,6 +50,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .secretMask: SecretMaskHarness.check(bytes)
         case .cron: CronHarness.check(bytes)
         case .form: FormHarness.check(bytes)
+        case .shortcut: ShortcutHarness.check(bytes)
         }
     }
 }

@@ -64,7 +64,10 @@ enum PropertyListShape {
         /// The objects an array, set or dictionary at `start` refers to; none for other objects.
         func children(at start: Int) throws(ShortcutError) -> [Int] {
             let marker = bytes[start], kind = marker >> 4
-            guard kind == 0xA || kind == 0xC || kind == 0xD else { return [] }
+            // Sets and archivers' UIDs are in no shortcut, and Foundation's reader crashes on a set
+            // of what cannot be hashed.
+            guard kind != 0xC, kind != 0x8 else { throw ShortcutError.damaged("a binary property list \(kind == 0xC ? "set" : "UID"), which no shortcut has") }
+            guard kind == 0xA || kind == 0xD else { return [] }
             var length = Int(marker & 0x0F), cursor = start + 1
             if length == 0x0F {
                 guard cursor < tableStart, bytes[cursor] >> 4 == 0x1 else { throw ShortcutError.damaged("a binary property list count that is not a number") }
@@ -84,6 +87,13 @@ enum PropertyListShape {
                     throw ShortcutError.damaged("a binary property list reference to an object that is not there")
                 }
                 found.append(Int(reference))
+            }
+            // A dictionary's keys are texts: another key does not bridge to a dictionary of texts.
+            if kind == 0xD {
+                for key in found.prefix(length) {
+                    let keyKind = bytes[try offset(of: key)] >> 4
+                    guard keyKind == 0x5 || keyKind == 0x6 else { throw ShortcutError.damaged("a binary property list dictionary whose key is not a text") }
+                }
             }
             return found
         }

@@ -54,10 +54,26 @@ struct WorkflowWriter {
         line += content.utf8.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
     }
 
+    /// A comment of one line or more; a character YAML does not take in a comment (a control
+    /// character, a line separator) is written as its code, `\u007F`.
     mutating func comment(_ comment: String, indent: String) {
         for part in comment.split(separator: "\n", omittingEmptySubsequences: false) {
-            write(indent + (part.isEmpty ? "#" : "# " + part) + "\n")
+            var line = ""
+            for scalar in part.unicodeScalars {
+                if Self.needsEscape(scalar) { line += Self.escape(scalar) } else { line.unicodeScalars.append(scalar) }
+            }
+            write(indent + (line.isEmpty ? "#" : "# " + line) + "\n")
         }
+    }
+
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar.value < 0x20 && scalar != "\t") || scalar.value == 0x7F || (scalar.value >= 0x80 && scalar.value < 0xA0) || scalar == "\u{FEFF}"
+            || scalar == "\u{2028}" || scalar == "\u{2029}" || scalar == "\r"
+    }
+
+    private static func escape(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16).uppercased()
+        return "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
 
     mutating func steps(_ steps: [WrittenStep], indent: String) {
@@ -156,10 +172,7 @@ struct WorkflowWriter {
         let lowered = text.lowercased()
         if ["true", "false", "yes", "no", "on", "off", "y", "n", "null", "~", ".inf", "-.inf", ".nan"].contains(lowered) { return false }
         if Double(text) != nil || text.first?.isNumber == true || text.hasPrefix(".") || text.hasPrefix("+") { return false }
-        for scalar in text.unicodeScalars {
-            if scalar.value < 0x20 || scalar.value == 0x7F || scalar == "\u{FEFF}" || (scalar.value >= 0x80 && scalar.value < 0xA0) { return false }
-            if scalar == "\u{2028}" || scalar == "\u{2029}" { return false }
-        }
+        if text.unicodeScalars.contains(where: { needsEscape($0) || $0 == "\t" }) { return false }
         return true
     }
 
@@ -173,10 +186,8 @@ struct WorkflowWriter {
             case "\t": out += "\\t"
             case "\r": out += "\\r"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || (scalar.value >= 0x80 && scalar.value < 0xA0) || scalar == "\u{FEFF}"
-                    || scalar == "\u{2028}" || scalar == "\u{2029}"
-                {
-                    out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16).uppercased()
+                if needsEscape(scalar) {
+                    out += escape(scalar)
                 } else {
                     out.unicodeScalars.append(scalar)
                 }

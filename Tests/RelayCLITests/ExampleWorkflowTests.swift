@@ -28,6 +28,7 @@ struct ExampleWorkflowTests {
     @Test("there are at least 8 examples, each with its expected output")
     func count() {
         #expect(Self.names.count >= 8)
+        #expect(!Self.shortcuts.isEmpty)
         for name in Self.names {
             #expect(FileManager.default.fileExists(atPath: Self.folder.appendingPathComponent("expected/\(name).out").path), "\(name)")
         }
@@ -78,6 +79,22 @@ struct ExampleWorkflowTests {
             ["check", "--permissions", "workflows/\(name).yaml"], environment: ["HOME": home.path].merging(Self.environment(of: name)) { $1 })
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput == expected)
+    }
+
+    /// The shortcuts in `workflows/shortcuts`, each imported as `workflows/NAME.yaml`.
+    static var shortcuts: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("shortcuts").path)) ?? [])
+            .filter { $0.hasSuffix(".shortcut") }.map { String($0.dropLast(9)) }.sorted()
+    }
+
+    @Test("each example shortcut imports to its example workflow, and runs as it does", arguments: shortcuts)
+    func shortcut(name: String) async throws {
+        let imported = try await RelayProcess.running(["import", "workflows/shortcuts/\(name).shortcut"])
+        #expect(imported.status == 0, "\(imported.standardError)")
+        #expect(imported.standardOutput == (try String(contentsOf: Self.folder.appendingPathComponent("\(name).yaml"), encoding: .utf8)))
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("relay-example-home-\(UUID().uuidString)")
+        let run = try await RelayProcess.running(["run", "workflows/shortcuts/\(name).shortcut"], environment: ["HOME": home.path])
+        #expect(run.standardOutput == (try String(contentsOf: Self.folder.appendingPathComponent("expected/\(name).out"), encoding: .utf8)))
     }
 
     @Test("every example passes relay check")

@@ -76,6 +76,17 @@ struct ShortcutCommandTests {
         #expect(failing.standardError.contains("Speak Text is not available in Relay"), "\(failing.standardError)")
     }
 
+    @Test("run-workflow runs a shortcut beside the workflow, checked and reported as the workflow's own")
+    func runWorkflow() async throws {
+        let (folder, environment) = try folder()
+        try "steps:\n  - run-workflow: tally.shortcut\n  - change-case: upper\n".write(to: folder.appendingPathComponent("call.yaml"), atomically: true, encoding: .utf8)
+        let run = try await RelayProcess.running(["run", "call.yaml"], in: folder, environment: environment)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput == "BIG 24\n")
+        let report = try await RelayProcess.running(["check", "--permissions", "call.yaml"], in: folder, environment: environment)
+        #expect(report.standardOutput.contains("in tally.shortcut, which it runs:\n  touches nothing beyond its own values"), "\(report.standardOutput)")
+    }
+
     @Test("relay check of a shortcut names the action a problem is in")
     func checkNamesTheAction() async throws {
         let (folder, environment) = try folder()

@@ -52,6 +52,17 @@ struct ShortcutReaderTests {
         #expect(failure(binaryPropertyList([binaryArray([7])]))?.message.contains("not there") == true)
     }
 
+    @Test("a set, a UID, and a dictionary keyed by other than texts are refused before Foundation reads them")
+    func binaryOddities() {
+        // A set of an empty dictionary: Foundation's reader crashed bridging it.
+        let set = binaryPropertyList([[0xC1] + bigEndian(1, size: 4), [0xD0]])
+        #expect(failure(set)?.message.contains("set, which no shortcut has") == true)
+        let uid = binaryPropertyList([binaryArray([1]), [0x80, 0x01]])
+        #expect(failure(uid)?.message.contains("UID") == true)
+        let keyedByNumber = binaryPropertyList([[0xD1] + bigEndian(1, size: 4) + bigEndian(2, size: 4), [0x10, 0x07], [0xD0]])
+        #expect(failure(keyedByNumber)?.message.contains("key is not a text") == true)
+    }
+
     @Test("a million actions are refused by count, before any is read")
     func millionActions() {
         let key = Array("WFWorkflowActions".utf8)
