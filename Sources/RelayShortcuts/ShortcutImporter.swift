@@ -181,6 +181,13 @@ struct ImportState {
                 if partial {
                     var fail = WrittenStep(action: number, key: "fail", value: .literal("\(title) is not available in Relay: \(error.message)"))
                     fail.comments = ["Shortcuts: \(title) (\(identifier))"]
+                    // Its output keeps its name, so that the steps after it that use it still check.
+                    let output: ShortcutAction?
+                    switch node {
+                    case .action(let action): output = action
+                    case .block(_, let end): output = end
+                    }
+                    if let output, let name = stored(output) { fail.set("as", .value(.text(name))) }
                     steps.append(fail)
                 }
             }

@@ -25,8 +25,15 @@ enum ShortcutsCatalog {
         "is.workflow.actions.bluetooth.set": "Set Bluetooth",
         "is.workflow.actions.addnewreminder": "Add New Reminder",
         "is.workflow.actions.addnewevent": "Add New Event",
-        "is.workflow.actions.showwebpage": "Show Web Page",
+        "is.workflow.actions.share": "Share",
         "is.workflow.actions.previewdocument": "Quick Look",
+        "is.workflow.actions.showdefinition": "Show Definition",
+        "is.workflow.actions.location": "Get Current Location",
+        "is.workflow.actions.properties.locations": "Get Details of Locations",
+        "is.workflow.actions.splitscreen": "Split Screen Apps",
+        "is.workflow.actions.getupcomingevents": "Get Upcoming Events",
+        "is.workflow.actions.detect.phonenumber": "Get Phone Numbers from Input",
+        "is.workflow.actions.encodemedia": "Encode Media",
     ]
 
     /// Other actions Relay has no equivalent for yet, by their names in Shortcuts.

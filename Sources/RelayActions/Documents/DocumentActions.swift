@@ -13,6 +13,9 @@ public enum DocumentActions: IntentPackage {
 
 /// `rich-text-from-markdown`: parses Markdown.
 struct RichTextFromMarkdown: Intent {
+    static let shortcuts = [
+        ShortcutsMapping("is.workflow.actions.getrichtextfrommarkdown", title: "Get Rich Text from Markdown", parameters: ["WFInput": "input"]),
+    ]
     static let summary = "Parses Markdown (with tables, strikethrough and task lists) into rich text."
     static let examples = [
         IntentExample("- text: \"# Title\\n\\nSome *emphasis*.\"\n- rich-text-from-markdown\n- html-from-rich-text", output: "<h1>Title</h1>\n<p>Some <em>emphasis</em>.</p>"),

@@ -9,6 +9,11 @@ import Darwin
 
 /// `make-archive`: files and folders into a zip or tar.gz.
 struct MakeArchive: Intent {
+    static let shortcuts = [
+        ShortcutsMapping(
+            "is.workflow.actions.makezip", title: "Make Archive", parameters: ["WFInput": "input"], defaults: ["WFZIPName": "Archive"],
+            templates: ["to": "{WFZIPName}.zip"], when: ["WFArchiveFormat": ["zip", ""]]),
+    ]
     static let summary =
         "Puts the input files, and a folder with everything in it, into a zip or tar.gz archive at 'to', whose extension names the format; outputs the archive."
     static let examples = [

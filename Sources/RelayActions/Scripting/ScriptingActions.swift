@@ -11,6 +11,17 @@ public enum ScriptingActions: IntentPackage {
 
 /// `get-details`: a property of the input.
 struct GetDetails: Intent {
+    static let shortcuts = [
+        ShortcutsMapping("is.workflow.actions.getitemname", title: "Get Name", parameters: ["WFInput": "input"], fixed: ["property": "name"]),
+        ShortcutsMapping(
+            "is.workflow.actions.properties.files", title: "Get Details of Files", parameters: ["WFInput": "input", "WFContentItemPropertyName": "property"],
+            values: [
+                "WFContentItemPropertyName": [
+                    "Name": "name", "File Extension": "extension", "File Size": "size", "Creation Date": "created",
+                    "Last Modified Date": "modified", "File Path": "path",
+                ]
+            ]),
+    ]
     static let summary =
         "Gets a property of the input, as ${value.property} does: a file's name, size, width, height or pages, a list's count or first, a date's year, a dictionary's key. 'relay describe file' (or an entity type) lists them all."
     static let examples = [
@@ -32,6 +43,9 @@ struct GetDetails: Intent {
 
 /// `get-type`: the name of the input's type.
 struct GetType: Intent {
+    static let shortcuts = [
+        ShortcutsMapping("is.workflow.actions.getitemtype", title: "Get Type", parameters: ["WFInput": "input"]),
+    ]
     static let summary = "Outputs the name of the input's type: text, number, boolean, date, url, list, dictionary or nothing."
     static let examples = [
         IntentExample("- number: 3\n- get-type", output: "number"),

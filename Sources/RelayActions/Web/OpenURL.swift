@@ -5,6 +5,7 @@ import RelayKit
 struct OpenURL: Intent {
     static let shortcuts = [
         ShortcutsMapping("is.workflow.actions.openurl", title: "Open URLs", parameters: ["WFInput": "input"]),
+        ShortcutsMapping("is.workflow.actions.showwebpage", title: "Show Web Page", parameters: ["WFURL": "input", "WFInput": "input"]),
     ]
     static let name = "open"
     static let summary = "Opens the input URL (or a URL-representable entity's URL) with --open-with, $RELAY_OPEN or the system's opener (with --dry-run, prints 'open URL'); passes its input through."
