@@ -162,6 +162,9 @@ struct ImportState {
     // MARK: Blocks and steps
 
     mutating func steps(of nodes: [ShortcutNode], root: Bool) -> [WrittenStep] {
+        // The steps a block's opener needs (its condition's Current Date) wait for the block.
+        let waiting = names.helpers
+        defer { names.helpers = waiting }
         var steps: [WrittenStep] = []
         for node in nodes {
             let number: Int, identifier: String

@@ -76,6 +76,40 @@ struct ShortcutImportTests {
         #expect(result.yaml.contains("\n  - text: 😀 ${text} and $${x} ${item['it\\'s']}\n"), "\(result.yaml)")
     }
 
+    @Test("Current Date becomes a step before the action that reads it; the previous output the action read is named, so it still reads it")
+    func currentDate() throws {
+        let year: [String: Any] = ["Type": "CurrentDate", "Aggrandizements": [["Type": "WFPropertyVariableAggrandizement", "PropertyName": "Year"]]]
+        let result = try imported(try shortcutData([
+            action("count", ["WFCountType": "Characters"]),
+            action("format.date", [
+                "WFDate": ["WFSerializationType": "WFTextTokenAttachment", "Value": ["Type": "CurrentDate"]], "WFDateFormatStyle": "Custom", "WFDateFormat": "yyyy",
+            ]),
+            action("conditional", [
+                "GroupingIdentifier": "C", "WFControlFlowMode": 0, "WFCondition": 4,
+                "WFConditionalActionString": ["WFSerializationType": "WFTextTokenString", "Value": ["string": "\u{FFFC}", "attachmentsByRange": ["{0, 1}": year]]],
+            ]),
+            action("gettext", ["WFTextActionText": "same year"]),
+            action("conditional", ["GroupingIdentifier": "C", "WFControlFlowMode": 2]),
+        ]))
+        #expect(result.unmapped.isEmpty, "\(result.unmapped)")
+        #expect(result.yaml.hasSuffix("""
+              - count: characters
+              - current-date:
+                as: current_date
+              - format-date: yyyy
+                input: ${current_date}
+                as: format_date
+              - current-date:
+                as: current_date_2
+              - if: ${format_date == current_date_2.year}
+                then:
+                  - text: same year
+
+            """), "\(result.yaml)")
+        let (workflow, diagnostics) = WorkflowLoader(registry: builtinRegistry).load(SourceFile(path: "date.yaml", text: result.yaml))
+        #expect(workflow != nil, "\(diagnostics.map(\.message))")
+    }
+
     @Test("a shortcut that posts to a server imports to a step the gate sees: that host, that method")
     func gateSeesTheRequest() throws {
         let result = try imported(try shortcutData([
