@@ -421,7 +421,7 @@ extension ImportState {
                 raw = try written(value, action: action.number)
             } else if let fallback = mapping.defaults[key] {
                 if let relay = mapping.values[key]?[fallback] { return .literal(relay) }
-                raw = .text(fallback.replacingOccurrences(of: "${previous}", with: ShortcutNames.previous))
+                raw = .text(fallback.replacingOccurrences(of: "${previous}", with: "${\(ShortcutNames.previous)}"))
             } else {
                 return nil
             }

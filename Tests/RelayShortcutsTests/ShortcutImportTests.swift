@@ -38,14 +38,14 @@ struct ShortcutImportTests {
             action("gettext", ["WFTextActionText": "hello", "UUID": "U1"]),
             action("speaktext", ["WFText": "hi"]),
             action("getarticle", [:]),
-            action("count", ["WFCountType": "Sentences"]),
+            action("text.changecase", ["WFCaseType": "Capitalize with Title Case"]),
             ["WFWorkflowActionIdentifier": "com.example.app.DoThing", "WFWorkflowActionParameters": [String: Any]()],
         ])
         let result = try imported(data)
         #expect(result.unmapped.map(\.number) == [2, 3, 4, 5])
         #expect(result.unmapped[0].description == "action 2 (Speak Text, is.workflow.actions.speaktext): Speak Text works only on Apple's devices")
         #expect(result.unmapped[1].title == "Get Article from Web Page")
-        #expect(result.unmapped[2].reason.contains("WFCountType 'Sentences'"))
+        #expect(result.unmapped[2].reason.contains("WFCaseType 'Capitalize with Title Case'"))
         #expect(result.unmapped[3].reason.contains("another app"))
         let partial = try imported(data, partial: true)
         #expect(partial.yaml.contains("- fail: \"Get Article from Web Page is not available in Relay: Relay has no equivalent for it yet\""))
@@ -74,6 +74,20 @@ struct ShortcutImportTests {
         ]))
         #expect(result.unmapped.isEmpty, "\(result.unmapped)")
         #expect(result.yaml.contains("\n  - text: 😀 ${text} and $${x} ${item['it\\'s']}\n"), "\(result.yaml)")
+    }
+
+    @Test("Calculate's operations become formulas: the basic ones, and the scientific ones of the input")
+    func calculate() throws {
+        let result = try imported(try shortcutData([
+            action("number", ["WFNumberActionNumber": 2, "UUID": "N"]),
+            action("math", ["WFMathOperation": "×", "WFMathOperand": 3]),
+            action("math", ["WFMathOperation": "…", "WFScientificMathOperation": "x^y", "WFScientificMathOperand": 2]),
+            action("math", ["WFMathOperation": "…", "WFScientificMathOperation": "√x"]),
+            action("math", ["WFMathOperation": "…", "WFScientificMathOperation": "sin(x)"]),
+        ]))
+        #expect(result.yaml.contains("\n  - calculate: ${previous} * 3\n  - calculate: (${previous}) ^ (2)\n  - calculate: sqrt(${previous})\n"), "\(result.yaml)")
+        #expect(result.unmapped.map(\.number) == [5])
+        #expect(result.unmapped.first?.reason.contains("WFScientificMathOperation 'sin(x)'") == true, "\(result.unmapped)")
     }
 
     @Test("Current Date becomes a step before the action that reads it; the previous output the action read is named, so it still reads it")
@@ -148,9 +162,12 @@ struct ShortcutImportTests {
             for (index, mapping) in mappings.enumerated() {
                 #expect(!mapping.when.isEmpty, "\(identifier): a mapping that holds for every action beside others")
                 for other in mappings[(index + 1)...] {
-                    let overlap = mapping.when.keys.contains { key in
-                        let mine = Set(mapping.when[key] ?? []), theirs = Set(other.when[key] ?? [])
-                        return !mine.isDisjoint(with: theirs)
+                    // They hold together when, for every key either names, the values either takes meet
+                    // (a key only one names leaves the other open to any value).
+                    let keys = Set(mapping.when.keys).union(other.when.keys)
+                    let overlap = keys.allSatisfy { key in
+                        guard let mine = mapping.when[key], let theirs = other.when[key] else { return true }
+                        return !Set(mine).isDisjoint(with: theirs)
                     }
                     #expect(!overlap, "\(identifier): two mappings hold for the same action")
                 }

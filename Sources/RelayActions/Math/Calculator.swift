@@ -35,7 +35,8 @@ struct Calculator {
     /// The functions a formula may call, and the names that are numbers.
     static let unaryFunctions: [String: @Sendable (Double) -> Double] = [
         "sqrt": { $0.squareRoot() }, "abs": { Swift.abs($0) }, "round": { $0.rounded(.toNearestOrAwayFromZero) },
-        "floor": { $0.rounded(.down) }, "ceil": { $0.rounded(.up) },
+        "floor": { $0.rounded(.down) }, "ceil": { $0.rounded(.up) }, "ln": { Foundation.log($0) }, "log": { Foundation.log10($0) },
+        "exp": { Foundation.exp($0) }, "cbrt": { Foundation.cbrt($0) },
     ]
     static let functionNames = Array(unaryFunctions.keys).sorted() + ["min", "max", "random"]
     static let constantNames = ["pi", "e"]
@@ -216,6 +217,7 @@ struct Calculator {
         if let function = Self.unaryFunctions[lowered] {
             guard arguments.count == 1 else { throw IntentError("\(lowered) takes one number, not \(arguments.count)") }
             if lowered == "sqrt", arguments[0] < 0 { throw IntentError("sqrt of a negative number") }
+            if lowered == "ln" || lowered == "log", arguments[0] <= 0 { throw IntentError("\(lowered) of a number that is not above 0") }
             return function(arguments[0])
         }
         switch lowered {
