@@ -240,7 +240,8 @@ struct CommandLineTests {
     func describe() async throws {
         let result = try await RelayProcess.running(["describe", "change-case"])
         #expect(result.standardOutput.contains("change-case — Change Case"))
-        #expect(result.standardOutput.contains("upper | lower | title, primary, required"))
+        #expect(result.standardOutput.contains("upper | lower | title | sentence | alternating, primary, required"))
+        #expect(result.standardOutput.contains("\nShortcuts: Change Case (is.workflow.actions.text.changecase)\n"), "\(result.standardOutput)")
         #expect(result.standardOutput.contains("  - change-case: title\n  # prints:\n  #   The Quick Brown Fox"), "\(result.standardOutput)")
         let unknown = try await RelayProcess.running(["describe", "chnage-case"])
         #expect(unknown.status == 2 && unknown.standardError.contains("did you mean 'change-case'?"))

@@ -87,6 +87,18 @@ struct ShortcutCommandTests {
         #expect(report.standardOutput.contains("in tally.shortcut, which it runs:\n  touches nothing beyond its own values"), "\(report.standardOutput)")
     }
 
+    @Test("relay actions --shortcuts lists each Shortcuts action and what it becomes, the import's own among them")
+    func table() async throws {
+        let table = try await RelayProcess.running(["actions", "--shortcuts"])
+        #expect(table.status == 0)
+        let rows = table.standardOutput.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
+        #expect(rows.contains("is.workflow.actions.gettext Text text"), "\(table.standardOutput)")
+        #expect(rows.contains("is.workflow.actions.conditional If if"))
+        #expect(rows.contains("is.workflow.actions.getitemfromlist Get Item from List random-item (WFItemSpecifier: Random Item)"))
+        let clash = try await RelayProcess.running(["actions", "--shortcuts", "--json"])
+        #expect(clash.status == 2)
+    }
+
     @Test("relay check of a shortcut names the action a problem is in")
     func checkNamesTheAction() async throws {
         let (folder, environment) = try folder()
