@@ -90,6 +90,28 @@ struct ShortcutImportTests {
         #expect(result.unmapped.first?.reason.contains("WFScientificMathOperation 'sin(x)'") == true, "\(result.unmapped)")
     }
 
+    @Test("Format Date's date-only and ISO styles, and the time style Shortcuts takes when a file leaves it out")
+    func formatDate() throws {
+        let result = try imported(try shortcutData([
+            action("format.date", ["WFDateFormatStyle": "Long", "WFTimeFormatStyle": "None"]),
+            action("format.date", ["WFDateFormatStyle": "Medium"]),
+            action("format.date", ["WFDateFormatStyle": "ISO 8601"]),
+            action("format.date", ["WFDateFormatStyle": "Relative"]),
+        ]))
+        #expect(result.yaml.contains("""
+              - format-date:
+                  style: long
+                  time: none
+              - format-date:
+                  style: medium
+                  time: short
+              - format-date:
+                  style: iso
+
+            """), "\(result.yaml)")
+        #expect(result.unmapped.map(\.number) == [4])
+    }
+
     @Test("Current Date becomes a step before the action that reads it; the previous output the action read is named, so it still reads it")
     func currentDate() throws {
         let year: [String: Any] = ["Type": "CurrentDate", "Aggrandizements": [["Type": "WFPropertyVariableAggrandizement", "PropertyName": "Year"]]]

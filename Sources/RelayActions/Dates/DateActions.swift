@@ -116,9 +116,16 @@ struct AdjustDate: Intent {
 struct FormatDate: Intent {
     static let shortcuts = [
         ShortcutsMapping(
-            "is.workflow.actions.format.date", title: "Format Date", parameters: ["WFDate": "input", "WFDateFormatStyle": "style"],
-            values: ["WFDateFormatStyle": ["Short": "short", "Medium": "medium", "Long": "long", "ISO 8601": "iso"]],
-            defaults: ["WFDateFormatStyle": "Short"], when: ["WFDateFormatStyle": ["Short", "Medium", "Long", "ISO 8601"]]),
+            "is.workflow.actions.format.date", title: "Format Date",
+            parameters: ["WFDate": "input", "WFDateFormatStyle": "style", "WFTimeFormatStyle": "time"],
+            values: [
+                "WFDateFormatStyle": ["Short": "short", "Medium": "medium", "Long": "long"],
+                "WFTimeFormatStyle": ["None": "none", "Short": "short", "Medium": "medium", "Long": "long"],
+            ],
+            defaults: ["WFDateFormatStyle": "Short", "WFTimeFormatStyle": "Short"], when: ["WFDateFormatStyle": ["Short", "Medium", "Long"]]),
+        ShortcutsMapping(
+            "is.workflow.actions.format.date", title: "Format Date", parameters: ["WFDate": "input"], fixed: ["style": "iso"],
+            when: ["WFDateFormatStyle": ["ISO 8601"]]),
         ShortcutsMapping(
             "is.workflow.actions.format.date", title: "Format Date", parameters: ["WFDate": "input", "WFDateFormat": "format"],
             when: ["WFDateFormatStyle": ["Custom"]]),
@@ -127,6 +134,7 @@ struct FormatDate: Intent {
     static let examples = [
         IntentExample("- date: 2026-11-24T09:30:00Z\n- format-date: \"d MMM yyyy\"", output: "24 Nov 2026"),
         IntentExample("- current-date\n- format-date: short"),
+        IntentExample("- current-date\n- format-date:\n    style: long\n    time: none"),
     ]
     static let output = ValueType.text
 
@@ -135,6 +143,8 @@ struct FormatDate: Intent {
     var format: String?
     @Parameter(summary: "A standard style, used when no format is given.", choices: Self.styles)
     var style: String = "iso"
+    @Parameter(summary: "The time's style with a short, medium or long style: none leaves the time out; the same as the date's by default.", choices: ["none", "short", "medium", "long"])
+    var time: String?
 
     static let styles = ["iso", "short", "medium", "long"]
 
@@ -152,7 +162,7 @@ struct FormatDate: Intent {
         } else {
             let styles: [String: DateFormatter.Style] = ["short": .short, "medium": .medium, "long": .long]
             formatter.dateStyle = styles[style.lowercased()] ?? .medium
-            formatter.timeStyle = styles[style.lowercased()] ?? .medium
+            formatter.timeStyle = time.map { styles[$0.lowercased()] ?? .none } ?? styles[style.lowercased()] ?? .medium
         }
         return .value(.text(formatter.string(from: date)))
     }
