@@ -44,6 +44,7 @@ public struct ShortcutImporter: Sendable {
         ("is.workflow.actions.exit", "Stop This Shortcut", "stop"),
         ("is.workflow.actions.output", "Stop and Output", "stop"),
         ("is.workflow.actions.runworkflow", "Run Shortcut", "run-workflow"),
+        ("is.workflow.actions.text.match.getgroup", "Get Group from Matched Text", "match-text with group:"),
     ]
 
     public init(actions: [ActionDefinition]) {
@@ -352,6 +353,8 @@ extension ImportState {
             var value: WrittenValue?
             if let given = action.parameters["WFOutput"] { value = try written(given, action: action.number) }
             step = WrittenStep(action: action.number, key: "stop", value: value ?? .variable(ShortcutNames.previous))
+        case "is.workflow.actions.text.match.getgroup":
+            step = try matchedGroup(action)
         case "is.workflow.actions.runworkflow":
             let named = action.parameters["WFWorkflowName"]?.plainText ?? action.parameters["WFWorkflow"]?["workflowName"]?.plainText
             guard let named, !named.isEmpty else { throw ShortcutError(action: action.number, "Run Shortcut without the shortcut's name") }
@@ -367,6 +370,37 @@ extension ImportState {
         if let name = stored(action) { step.set("as", .value(.text(name))) }
         noteInput(step)
         return [step]
+    }
+
+    /// Get Group from Matched Text: the matches it is given are matched again with the pattern of
+    /// the Match Text that made them, keeping the group (`match-text` with `group:`).
+    mutating func matchedGroup(_ action: ShortcutAction) throws(ShortcutError) -> WrittenStep {
+        var source: ShortcutAction?
+        if let input = action.parameters["WFInput"] {
+            let attachment = input["Value"] ?? input
+            if attachment["Type"]?.text == "ActionOutput", let id = attachment["OutputUUID"]?.text {
+                source = shortcut.actions.first { $0.parameters["UUID"]?.text == id }
+            }
+        } else if action.number >= 2 {
+            source = shortcut.actions[action.number - 2]
+        }
+        guard let source, source.identifier == "is.workflow.actions.text.match", let pattern = source.parameters["WFMatchTextPattern"] else {
+            throw ShortcutError(action: action.number, "Get Group from Matched Text whose matches do not come straight from a Match Text")
+        }
+        guard (action.parameters["WFGetGroupType"]?.text ?? "Group At Index") == "Group At Index" else {
+            throw ShortcutError(action: action.number, "Get Group from Matched Text of all groups, which Relay has no equivalent for")
+        }
+        var parameters = [WrittenEntry(key: "pattern", value: try written(pattern, action: action.number))]
+        if let sensitive = source.parameters["WFMatchTextCaseSensitive"] {
+            parameters.append(WrittenEntry(key: "case-sensitive", value: try written(sensitive, action: action.number)))
+        }
+        let group = action.parameters["WFGroupIndex"]?.integer ?? 1
+        parameters.append(WrittenEntry(key: "group", value: .number(String(group))))
+        var step = WrittenStep(action: action.number, key: "match-text")
+        step.parameters = parameters
+        step.comments = ["Shortcuts: Get Group from Matched Text (its matches, matched again)"]
+        if let input = action.parameters["WFInput"] { step.set("input", .value(try written(input, action: action.number))) }
+        return step
     }
 
     /// Notes whether the step reads the workflow's input.

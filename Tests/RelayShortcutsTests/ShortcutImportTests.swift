@@ -112,6 +112,24 @@ struct ShortcutImportTests {
         #expect(result.unmapped.map(\.number) == [4])
     }
 
+    @Test("Get Group from Matched Text matches its matches again with the Match Text's pattern, keeping the group")
+    func matchedGroup() throws {
+        let result = try imported(try shortcutData([
+            action("text.match", ["UUID": "M", "WFMatchTextPattern": "(\\w+), (\\w+)", "WFMatchTextCaseSensitive": false]),
+            action("text.match.getgroup", ["WFGroupIndex": 2]),
+            action("gettext", ["WFTextActionText": "x"]),
+            action("text.match.getgroup", ["WFGetGroupType": "All Groups"]),
+        ]))
+        #expect(result.yaml.contains("""
+              - match-text:
+                  pattern: (\\w+), (\\w+)
+                  case-sensitive: false
+                  group: 2
+
+            """), "\(result.yaml)")
+        #expect(result.unmapped.map(\.number) == [4])
+    }
+
     @Test("Current Date becomes a step before the action that reads it; the previous output the action read is named, so it still reads it")
     func currentDate() throws {
         let year: [String: Any] = ["Type": "CurrentDate", "Aggrandizements": [["Type": "WFPropertyVariableAggrandizement", "PropertyName": "Year"]]]
