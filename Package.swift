@@ -106,7 +106,9 @@ let package = Package(
         .testTarget(
             name: "RelayRuntimeTests", dependencies: ["RelayRuntime", "RelayLanguage", "RelayActions", "CGraphics", "CLazyLibraries"],
             exclude: ["Fixtures"], swiftSettings: systemHeaderFlags),
-        .testTarget(name: "RelayCLITests", dependencies: ["RelayCLI", "RelayLanguage", "RelayRuntime", .product(name: "RelayKit", package: "RelayKit")], swiftSettings: systemHeaderFlags),
+        .testTarget(
+            name: "RelayCLITests", dependencies: ["RelayCLI", "RelayLanguage", "RelayRuntime", "CSpawn", .product(name: "RelayKit", package: "RelayKit")],
+            swiftSettings: systemHeaderFlags),
         .testTarget(
             name: "RelayShortcutsTests", dependencies: ["RelayShortcuts", "RelayRuntime", "RelayLanguage", "RelayActions"],
             swiftSettings: systemHeaderFlags),

@@ -17,7 +17,7 @@ enum PropertyListShape {
     /// Counts `<array>`, `<dict>` against their ends. Tags inside comments and CDATA are counted
     /// too: that can only make a file look deeper than it is, never shallower.
     private static func checkXML(_ bytes: [UInt8], limit: Int) throws(ShortcutError) {
-        var depth = 0, index = 0
+        var depth = 0, index = 0, values = 0
         let count = bytes.count
         while index < count {
             guard bytes[index] == UInt8(ascii: "<") else {
@@ -30,10 +30,16 @@ enum PropertyListShape {
             while end < count, bytes[end] != UInt8(ascii: ">") { end += 1 }
             guard end < count else { break }
             let selfClosing = end > nameStart && bytes[end - 1] == UInt8(ascii: "/")
-            let name = bytes[nameStart..<(selfClosing ? end - 1 : end)]
+            // The name ends at the first space (`<array >` is an array too).
+            let tag = bytes[nameStart..<(selfClosing ? end - 1 : end)]
+            let name = tag.prefix { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
             if name.elementsEqual("array".utf8) || name.elementsEqual("dict".utf8), !selfClosing {
                 depth += closing ? -1 : 1
                 if depth > limit { throw ShortcutError.tooDeep(limit) }
+            }
+            if !closing {
+                values += 1
+                if values > Limits.shortcutValues { throw ShortcutError.tooMany() }
             }
             index = end + 1
         }
@@ -100,6 +106,8 @@ enum PropertyListShape {
 
         // Heights of the objects finished (-1: not yet; -2: being walked, under the current path).
         var height = [Int32](repeating: -1, count: objectCount)
+        // How many values each finished object is once read, shared objects counted each time.
+        var size = [Int](repeating: 0, count: objectCount)
         var path: [(object: Int, children: [Int], next: Int)] = []
         height[Int(top)] = -2
         path.append((Int(top), try children(at: try offset(of: Int(top))), 0))
@@ -120,6 +128,12 @@ enum PropertyListShape {
             } else {
                 let below = last.children.map { Int(height[$0]) + 1 }.max() ?? 0
                 height[last.object] = Int32(below)
+                var total = 1
+                for child in last.children {
+                    total += size[child]
+                    if total > Limits.shortcutValues { throw ShortcutError.tooMany() }
+                }
+                size[last.object] = total
             }
         }
     }

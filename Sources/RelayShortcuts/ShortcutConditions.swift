@@ -84,8 +84,11 @@ struct ShortcutConditions {
     /// variables as a sum of its pieces.
     private mutating func operand(_ value: PropertyValue) throws(ShortcutError) -> String {
         switch value {
-        case .integer, .real: return value.plainText ?? "0"
-        case .text(let text): return Double(text) != nil && !text.isEmpty ? text : Self.quoted(text)
+        case .integer: return value.plainText ?? "0"
+        case .real(let number):
+            guard number.isFinite else { throw ShortcutError(action: values.action, "an If comparing with a number that is not finite") }
+            return value.plainText ?? "0"
+        case .text(let text): return WrittenValue.isNumber(text) ? text : Self.quoted(text)
         default:
             let written = try values.written(value)
             guard case .text(let text) = written else {
@@ -103,7 +106,12 @@ struct ShortcutConditions {
             if rest.hasPrefix("$${") {
                 literal += "${"
                 rest = rest.dropFirst(3)
-            } else if rest.hasPrefix("${"), let close = closing(rest) {
+            } else if rest.hasPrefix("${") {
+                // What the import writes always closes; anything else is taken as it is.
+                guard let close = closing(rest) else {
+                    literal += rest
+                    break
+                }
                 if !literal.isEmpty { pieces.append(quoted(literal)) }
                 literal = ""
                 pieces.append(String(rest[rest.index(rest.startIndex, offsetBy: 2)..<close]))

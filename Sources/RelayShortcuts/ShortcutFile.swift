@@ -16,6 +16,9 @@ public struct ShortcutError: Error, Sendable, Equatable, CustomStringConvertible
     public var description: String { action.map { "action \($0): \(message)" } ?? message }
 
     static func damaged(_ what: String) -> ShortcutError { ShortcutError("not a readable property list: \(what)") }
+    static func tooMany() -> ShortcutError {
+        ShortcutError("the property list holds more than \(Limits.shortcutValues) values once read (Docs/Reliability.md, \"Limits\")")
+    }
     static func tooDeep(_ limit: Int) -> ShortcutError {
         ShortcutError("the property list nests deeper than \(limit) levels (Docs/Reliability.md, \"Limits\")")
     }

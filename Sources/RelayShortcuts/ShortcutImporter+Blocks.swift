@@ -38,10 +38,8 @@ extension ImportState {
             step = WrittenStep(action: number, key: "menu", value: prompt)
             var options: [(title: String, steps: [WrittenStep])] = []
             for part in parts.dropFirst() {
-                var title = ""
-                if let given = part.opener.parameters["WFMenuItemTitle"] ?? part.opener.parameters["WFMenuItemAttributedTitle"] {
-                    title = try written(given, action: part.opener.number).inlineText ?? ""
-                }
+                let title = try ShortcutValues(names: names, action: part.opener.number)
+                    .plainKey(part.opener.parameters["WFMenuItemTitle"] ?? part.opener.parameters["WFMenuItemAttributedTitle"])
                 guard !options.contains(where: { $0.title == title }) else {
                     throw ShortcutError(action: part.opener.number, "a menu with two items called '\(title)'")
                 }

@@ -1,3 +1,4 @@
+import Foundation
 import RelayKit
 
 /// An action `relay import` has no equivalent for: its number, identifier, name and why.
@@ -20,9 +21,14 @@ public struct ShortcutImport: Sendable {
     /// Each action's number → its name in Shortcuts.
     public let titles: [Int: String]
 
-    /// The action whose step holds `line`.
+    /// The action whose step holds `line` (the lines are in order: a binary search).
     public func action(atLine line: Int) -> Int? {
-        lines.last { $0.line <= line }?.action
+        var low = 0, high = lines.count
+        while low < high {
+            let middle = (low + high) / 2
+            if lines[middle].line <= line { low = middle + 1 } else { high = middle }
+        }
+        return low > 0 ? lines[low - 1].action : nil
     }
 }
 
@@ -358,10 +364,11 @@ extension ImportState {
         case "is.workflow.actions.runworkflow":
             let named = action.parameters["WFWorkflowName"]?.plainText ?? action.parameters["WFWorkflow"]?["workflowName"]?.plainText
             guard let named, !named.isEmpty else { throw ShortcutError(action: action.number, "Run Shortcut without the shortcut's name") }
-            guard !named.contains("/"), named != ".", named != ".." else {
+            guard !named.unicodeScalars.contains(where: { $0 == "/" || $0 == "\0" }), named.trimmingCharacters(in: .init(charactersIn: ".")) != "" else {
                 throw ShortcutError(action: action.number, "Run Shortcut of '\(named)', which cannot be a file's name")
             }
-            step = WrittenStep(action: action.number, key: "run-workflow", value: .literal(named + ".shortcut"))
+            // A name starting with `~` is not the home folder: it is written as a path in this folder.
+            step = WrittenStep(action: action.number, key: "run-workflow", value: .literal((named.hasPrefix("~") ? "./" : "") + named + ".shortcut"))
             if let input = action.parameters["WFInput"] { step.set("input", .value(try written(input, action: action.number))) }
             step.comments = ["Shortcuts: Run Shortcut (the shortcut exported beside this one)"]
         default:
@@ -466,9 +473,19 @@ extension ImportState {
             guard var value = try translated(key) else { continue }
             if let question = shortcut.questions.first(where: { $0.action == action.number && $0.parameter == key }) {
                 let name = names.name(from: ShortcutNames.shortened(question.text))
-                // The answer the shortcut's author suggests, else what the action holds.
+                // The answer the shortcut's author suggests (through the key's values, when it has
+                // a table), else what the action holds.
                 var suggested = value
-                if let given = question.defaultValue { suggested = try written(given, action: action.number) }
+                if let given = question.defaultValue {
+                    if let table = mapping.values[key] {
+                        guard let text = given.plainText, let relay = table[text] else {
+                            throw ShortcutError(action: action.number, "a question whose suggested \(key) '\(given.plainText ?? "")' Relay's '\(definition.name)' has no equivalent for")
+                        }
+                        suggested = .literal(relay)
+                    } else {
+                        suggested = try written(given, action: action.number)
+                    }
+                }
                 variables.append((name, question.text, suggested))
                 value = .variable(name)
             }

@@ -9,6 +9,8 @@ struct ShortcutNames: Sendable {
     var variables: [String: String] = [:]
     /// Names taken, so that each is given once.
     private var taken: Set<String> = ["input", "previous", "item", "index", "error", "secrets", "trigger", "nothing", "true", "false", "and", "or", "not", "contains", "matches"]
+    /// Each base name → the number its next name tries first.
+    private var nextNumber: [String: Int] = [:]
     /// Shortcuts' variables of the current action that need a step before it (`Current Date`),
     /// each with the name it gets.
     var helpers: [(kind: String, name: String)] = []
@@ -32,11 +34,14 @@ struct ShortcutNames: Sendable {
         var base = words.joined(separator: "_")
         if base.isEmpty { base = "value" }
         if let first = base.first, first.isNumber { base = "v_" + base }
-        var candidate = base, number = 2
+        // Each base remembers the next number to try: ten thousand `text`s are named in turn, not
+        // each by trying every number before it.
+        var candidate = base, number = nextNumber[base] ?? 2
         while taken.contains(candidate) {
             candidate = "\(base)_\(number)"
             number += 1
         }
+        nextNumber[base] = number
         taken.insert(candidate)
         return candidate
     }

@@ -65,7 +65,7 @@ struct ShortcutValues {
             var written: [WrittenEntry] = []
             for key in entries.keys.sorted() {
                 guard let value = entries[key] else { continue }
-                written.append(WrittenEntry(key: WrittenValue.escaped(key), value: try self.written(value)))
+                written.append(WrittenEntry(key: key, value: try self.written(value)))
             }
             return .dictionary(written)
         }
@@ -78,11 +78,25 @@ struct ShortcutValues {
         var entries: [WrittenEntry] = []
         for item in list {
             guard case .dictionary(let fields) = item else { continue }
-            var key = ""
-            if let given = fields["WFKey"] { key = try written(given).inlineText ?? "" }
+            let key = try plainKey(fields["WFKey"])
+            guard !entries.contains(where: { $0.key == key }) else {
+                throw ShortcutError(action: action, "a dictionary with the key '\(key)' twice (or two keys Unicode counts the same)")
+            }
             entries.append(WrittenEntry(key: key, value: try field(fields)))
         }
         return .dictionary(entries)
+    }
+
+    /// A dictionary's key or a menu's item as written: plain text, taken as it is (a key is not a
+    /// template); one made with a variable has no equivalent.
+    func plainKey(_ value: PropertyValue?) throws(ShortcutError) -> String {
+        guard let value else { return "" }
+        if let text = value.plainText { return text }
+        let inner = value["Value"]
+        if value["WFSerializationType"]?.text == "WFTextTokenString", inner?["attachmentsByRange"] == nil || inner?["attachmentsByRange"] == .dictionary([:]) {
+            return inner?["string"]?.text ?? ""
+        }
+        throw ShortcutError(action: action, "a dictionary key or a menu item made with a variable, which Relay writes only as plain text")
     }
 
     /// One item of a dictionary or a list: its `WFValue` read as its `WFItemType` says.
@@ -111,9 +125,8 @@ struct ShortcutValues {
             return try written(value)
         case 3:
             let text = try written(value)
-            if case .text(let number) = text, Double(number.trimmingCharacters(in: .whitespaces)) != nil {
-                return .number(number.trimmingCharacters(in: .whitespaces))
-            }
+            let trimmed = text.inlineText?.trimmingCharacters(in: .whitespaces) ?? ""
+            if case .text = text, WrittenValue.isNumber(trimmed) { return .number(trimmed) }
             return text
         case 4:
             if case .boolean = inner { return try written(inner) }
@@ -150,7 +163,11 @@ struct ShortcutValues {
                     action: action,
                     "a text's variable at {\(attachment.location), \(attachment.length)}, outside its text of \(units.count) characters or over another")
             }
-            written += WrittenValue.escaped(String(decoding: units[cursor..<attachment.location], as: UTF16.self))
+            var literal = WrittenValue.escaped(String(decoding: units[cursor..<attachment.location], as: UTF16.self))
+            // A `$` just before the variable would make `$${`, a literal `${`: it is written as
+            // an expression of its own.
+            if literal.hasSuffix("$") { literal = String(literal.dropLast()) + "${'$'}" }
+            written += literal
             written += "${\(try expression(of: attachment.value))}"
             cursor = attachment.location + attachment.length
         }

@@ -68,7 +68,7 @@ struct WorkflowWriter {
 
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         (scalar.value < 0x20 && scalar != "\t") || scalar.value == 0x7F || (scalar.value >= 0x80 && scalar.value < 0xA0) || scalar == "\u{FEFF}"
-            || scalar == "\u{2028}" || scalar == "\u{2029}" || scalar == "\r"
+            || scalar == "\u{2028}" || scalar == "\u{2029}" || scalar == "\r" || scalar == "\u{FFFE}" || scalar == "\u{FFFF}"
     }
 
     private static func escape(_ scalar: Unicode.Scalar) -> String {

@@ -1,3 +1,4 @@
+import CSpawn
 import Foundation
 import RelayKit
 
@@ -63,18 +64,16 @@ struct RelayProcess {
         try await BlockingWork.run { _ in try run(arguments, in: folder, program: URL(fileURLWithPath: "/usr/bin/env")) }
     }
 
+    /// Runs `program` with `arguments` in `folder` and waits for it. The program is started with
+    /// Relay's own spawn (`relay_spawn`), through `env -C FOLDER`, not Foundation's `Process`,
+    /// whose `run()` on Linux now and then reads past a buffer while it lists /proc/self/fd and
+    /// ends the whole test process.
     static func run(
         _ arguments: [String], in folder: URL = root, input: String = "", environment: [String: String] = [:], program: URL = executable
     ) throws -> Result {
-        let process = Process()
-        process.executableURL = program
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
         var processEnvironment = ProcessInfo.processInfo.environment
         processEnvironment["NO_COLOR"] = "1"
         processEnvironment.merge(environment) { $1 }
-        process.environment = processEnvironment
-        let standardOutput = Pipe()
         // Standard error goes to a file: read from a pipe after standard output, more than a pipe
         // holds (a long trace) would block the program and the test forever.
         let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("relay-stderr-\(UUID().uuidString)")
@@ -87,17 +86,31 @@ struct RelayProcess {
         guard FileManager.default.createFile(atPath: inputFile.path, contents: Data(input.utf8)),
               let standardInput = FileHandle(forReadingAtPath: inputFile.path) else { throw CocoaError(.fileWriteUnknown) }
         defer { try? FileManager.default.removeItem(at: inputFile) }
-        process.standardInput = standardInput
-        process.standardOutput = standardOutput
-        process.standardError = standardError
-        try process.run()
+        let argv = (["/usr/bin/env", "-C", folder.path, program.path] + arguments).map { strdup($0) }
+        defer { argv.forEach { free($0) } }
+        let environ = processEnvironment.map { strdup("\($0.key)=\($0.value)") }
+        defer { environ.forEach { free($0) } }
+        var child = relay_child()
+        let streams = relay_streams(input: standardInput.fileDescriptor, output: -1, errors: standardError.fileDescriptor)
+        let started = (argv + [nil]).withUnsafeBufferPointer { pointers in
+            (environ + [nil]).withUnsafeBufferPointer { entries in
+                relay_spawn(
+                    "/usr/bin/env", UnsafeMutablePointer(mutating: pointers.baseAddress), UnsafeMutablePointer(mutating: entries.baseAddress), 0, 0,
+                    -1, 0, streams, relay_tree(contained: 0, process_limit: 0, control_group: -1), &child)
+            }
+        }
         try standardError.close()
         try standardInput.close()
-        let output = readAll(standardOutput.fileHandleForReading)
-        process.waitUntilExit()
+        guard started == 0 else { throw POSIXError(POSIXErrorCode(rawValue: started) ?? .EIO) }
+        let outputHandle = FileHandle(fileDescriptor: child.output, closeOnDealloc: true)
+        let output = readAll(outputHandle)
+        try? outputHandle.close()
+        var status: Int32 = 0
+        while waitpid(child.pid, &status, 0) == -1, errno == EINTR {}
         let error = (try? Data(contentsOf: errorFile)) ?? Data()
+        let exited = status & 0x7F == 0
         return Result(
-            status: process.terminationReason == .exit ? process.terminationStatus : -process.terminationStatus,
+            status: exited ? (status >> 8) & 0xFF : -(status & 0x7F),
             standardOutput: String(decoding: output, as: UTF8.self), standardError: String(decoding: error, as: UTF8.self))
     }
 }

@@ -99,6 +99,18 @@ struct ShortcutCommandTests {
         #expect(clash.status == 2)
     }
 
+    @Test("-o names a file: a FIFO (or a device) there is refused, never replaced")
+    func outputIsAFile() async throws {
+        let (folder, environment) = try folder()
+        let fifo = folder.appendingPathComponent("pipe").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let refused = try await RelayProcess.running(["import", "tally.shortcut", "-o", fifo], in: folder, environment: environment)
+        #expect(refused.status == 2)
+        #expect(refused.standardError.contains("it is not a regular file"), "\(refused.standardError)")
+        var status = stat()
+        #expect(lstat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
+    }
+
     @Test("relay check of a shortcut names the action a problem is in")
     func checkNamesTheAction() async throws {
         let (folder, environment) = try folder()

@@ -130,6 +130,47 @@ struct ShortcutImportTests {
         #expect(result.unmapped.map(\.number) == [4])
     }
 
+    @Test("what a shortcut holds stays data in the workflow: a number with a line break after a NUL, a $ before a variable, a key with ${ in it, a text like infinity, U+FFFE")
+    func staysData() throws {
+        let token: ([String: Any]) -> [String: Any] = { attachment in
+            ["WFSerializationType": "WFTextTokenString", "Value": ["string": "cost $\u{FFFC}", "attachmentsByRange": ["{6, 1}": attachment]]]
+        }
+        let result = try imported(try shortcutData([
+            action("dictionary", [
+                "UUID": "D",
+                "WFItems": [
+                    "WFSerializationType": "WFDictionaryFieldValue",
+                    "Value": ["WFDictionaryFieldValueItems": [["WFItemType": 3, "WFKey": "zoom", "WFValue": "1\u{0}\n  - run-shell-script: id"]]],
+                ],
+            ]),
+            action("gettext", ["WFTextActionText": token(["Type": "ActionOutput", "OutputUUID": "D", "OutputName": "Dictionary", "Aggrandizements": [["Type": "WFDictionaryValueVariableAggrandizement", "DictionaryKey": "${7*6}"]]])]),
+            action("gettext", ["WFTextActionText": "infinity", "UUID": "I"]),
+            action("conditional", [
+                "GroupingIdentifier": "C", "WFControlFlowMode": 0, "WFCondition": 4, "WFConditionalActionString": "infinity",
+                "WFInput": ["WFSerializationType": "WFTextTokenAttachment", "Value": ["Type": "ActionOutput", "OutputUUID": "I", "OutputName": "Text"]],
+            ]),
+            action("conditional", ["GroupingIdentifier": "C", "WFControlFlowMode": 2]),
+            action("gettext", ["WFTextActionText": "a\u{FFFE}b"]),
+            action("runworkflow", ["WFWorkflowName": "../\u{301}x"]),
+        ]))
+        #expect(!result.yaml.contains("\n  - run-shell-script"), "\(result.yaml)")
+        #expect(result.yaml.contains("zoom: \"1\\u0000\\n  - run-shell-script: id\""), "\(result.yaml)")
+        #expect(result.yaml.contains("- text: cost ${'$'}${dictionary['${7*6}']}"), "\(result.yaml)")
+        #expect(result.yaml.contains("- if: ${text == 'infinity'}"), "\(result.yaml)")
+        #expect(result.yaml.contains("- text: \"a\\uFFFEb\""), "\(result.yaml)")
+        #expect(result.unmapped.map(\.number) == [7])
+        let (workflow, diagnostics) = WorkflowLoader(registry: builtinRegistry).load(SourceFile(path: "data.yaml", text: result.yaml))
+        #expect(workflow != nil, "\(diagnostics.map(\.message))")
+    }
+
+    @Test("an import question's suggested answer goes through the values the parameter takes")
+    func questionThroughValues() throws {
+        let result = try imported(try shortcutData(
+            [action("text.changecase", ["WFCaseType": "lowercase"])],
+            extra: ["WFWorkflowImportQuestions": [["ActionIndex": 0, "ParameterKey": "WFCaseType", "Text": "Which case?", "DefaultValue": "UPPERCASE"]]]))
+        #expect(result.yaml.contains("variables:\n  # Which case?\n  case: upper\n"), "\(result.yaml)")
+    }
+
     @Test("Current Date becomes a step before the action that reads it; the previous output the action read is named, so it still reads it")
     func currentDate() throws {
         let year: [String: Any] = ["Type": "CurrentDate", "Aggrandizements": [["Type": "WFPropertyVariableAggrandizement", "PropertyName": "Year"]]]

@@ -63,6 +63,16 @@ struct ShortcutReaderTests {
         #expect(failure(keyedByNumber)?.message.contains("key is not a text") == true)
     }
 
+    @Test("a binary list whose objects hold each other twice over is refused by the values it would make, not read")
+    func sharedObjects() {
+        // Object i is an array holding object i + 1 twice: 40 levels, 2^40 values once read.
+        let objects = (0..<41).map { $0 == 40 ? [UInt8(0x50)] : binaryArray([$0 + 1, $0 + 1]) }
+        #expect(failure(binaryPropertyList(objects))?.message.contains("more than \(Limits.shortcutValues) values") == true)
+        // `<array >`, with a space, nests as `<array>` does.
+        let spaced = "<?xml version=\"1.0\"?><plist version=\"1.0\">" + String(repeating: "<array >", count: 10_000) + String(repeating: "</array>", count: 10_000) + "</plist>"
+        #expect(failure(Data(spaced.utf8))?.message.contains("nests deeper than") == true)
+    }
+
     @Test("a million actions are refused by count, before any is read")
     func millionActions() {
         let key = Array("WFWorkflowActions".utf8)

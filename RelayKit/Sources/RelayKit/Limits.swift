@@ -47,6 +47,10 @@ public enum Limits {
     public static let shortcutBytes = 32 << 20
     public static let shortcutDepth = 256
     public static let shortcutActions = 50_000
+    /// The most values a shortcut's property list may hold, an object a binary list refers to
+    /// from several places counted each time (a 300-byte file of lists holding each other twice
+    /// over is a billion values once read).
+    public static let shortcutValues = 2_000_000
 
     /// The longest `timeout:` or `wait:` in seconds (a year): longer is surely a mistake, and
     /// beyond it seconds stop converting exactly to the clock's integer nanoseconds.

@@ -40,8 +40,23 @@ struct ImportCommand: AsyncParsableCommand {
         // What is written passes 'relay check'; a shortcut that does not is said at once.
         let loader = WorkflowLoader(registry: registry)
         let path = output ?? file
-        let (_, diagnostics) = loader.load(SourceFile(path: path, text: imported.yaml))
+        let source = SourceFile(path: path, text: imported.yaml)
+        // Only what reads back as a workflow is written to a file.
+        let parsed = WorkflowParser.parse(source).workflow != nil
+        let (_, diagnostics) = loader.load(source)
         if let output {
+            // A new file, or one there is replaced: a device, a FIFO or a folder there is refused,
+            // never replaced by a file (`-o /dev/null` would remove the device for everyone).
+            var status = stat()
+            if lstat(output, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+                StandardStreams.writeError("error: cannot write '\(output)': it is not a regular file; -o names a file to write (leave it out to print the workflow)\n")
+                throw ExitStatus.invalid.exitCode
+            }
+            guard parsed else {
+                StandardStreams.writeError("error: the workflow made from '\(file)' does not read back; nothing was written\n")
+                RelayCommand.report(diagnostics)
+                throw ExitStatus.invalid.exitCode
+            }
             do {
                 try AtomicFile.write(Data(imported.yaml.utf8), to: output)
             } catch {

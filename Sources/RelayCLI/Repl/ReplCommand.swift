@@ -207,6 +207,11 @@ struct Repl {
         }
         do throws(FileOperationError) {
             let destination = FileReference(path: path).originalPath
+            var status = stat()
+            if lstat(destination, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+                StandardStreams.writeError("error: :save: '\(path)' is not a regular file\n")
+                return
+            }
             let text = session.workflowText(savedIn: (destination as NSString).deletingLastPathComponent)
             try AtomicFile.write(Data(text.utf8), to: destination)
             StandardStreams.writeOutput("saved \(session.entries.count) step\(session.entries.count == 1 ? "" : "s") to \(path)\n")
