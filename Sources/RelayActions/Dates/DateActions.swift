@@ -119,10 +119,10 @@ struct FormatDate: Intent {
             "is.workflow.actions.format.date", title: "Format Date",
             parameters: ["WFDate": "input", "WFDateFormatStyle": "style", "WFTimeFormatStyle": "time"],
             values: [
-                "WFDateFormatStyle": ["Short": "short", "Medium": "medium", "Long": "long"],
+                "WFDateFormatStyle": ["None": "none", "Short": "short", "Medium": "medium", "Long": "long"],
                 "WFTimeFormatStyle": ["None": "none", "Short": "short", "Medium": "medium", "Long": "long"],
             ],
-            defaults: ["WFDateFormatStyle": "Short", "WFTimeFormatStyle": "Short"], when: ["WFDateFormatStyle": ["Short", "Medium", "Long"]]),
+            defaults: ["WFDateFormatStyle": "Short", "WFTimeFormatStyle": "Short"], when: ["WFDateFormatStyle": ["None", "Short", "Medium", "Long"]]),
         ShortcutsMapping(
             "is.workflow.actions.format.date", title: "Format Date", parameters: ["WFDate": "input"], fixed: ["style": "iso"],
             when: ["WFDateFormatStyle": ["ISO 8601"]]),
@@ -141,12 +141,12 @@ struct FormatDate: Intent {
     @Parameter(input: true, summary: "The date.") var date: Date
     @Parameter(primary: true, summary: "A Unicode date pattern such as yyyy-MM-dd HH:mm, or a style's name (iso, short, medium, long).")
     var format: String?
-    @Parameter(summary: "A standard style, used when no format is given.", choices: Self.styles)
+    @Parameter(summary: "A standard style, used when no format is given; none leaves the date out (for the time alone, with 'time').", choices: Self.styles)
     var style: String = "iso"
     @Parameter(summary: "The time's style with a short, medium or long style: none leaves the time out; the same as the date's by default.", choices: ["none", "short", "medium", "long"])
     var time: String?
 
-    static let styles = ["iso", "short", "medium", "long"]
+    static let styles = ["iso", "short", "medium", "long", "none"]
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         // A style's name where a pattern goes is that style, as a Shortcuts user writes it
@@ -160,7 +160,7 @@ struct FormatDate: Intent {
         if let format {
             formatter.dateFormat = format
         } else {
-            let styles: [String: DateFormatter.Style] = ["short": .short, "medium": .medium, "long": .long]
+            let styles: [String: DateFormatter.Style] = ["short": .short, "medium": .medium, "long": .long, "none": .none]
             formatter.dateStyle = styles[style.lowercased()] ?? .medium
             formatter.timeStyle = time.map { styles[$0.lowercased()] ?? .none } ?? styles[style.lowercased()] ?? .medium
         }

@@ -3,7 +3,7 @@ import RelayKit
 /// `text`: outputs its text, with `${…}` interpolated.
 struct MakeText: Intent {
     static let shortcuts = [
-        ShortcutsMapping("is.workflow.actions.gettext", title: "Text", parameters: ["WFTextActionText": "text"]),
+        ShortcutsMapping("is.workflow.actions.gettext", title: "Text", parameters: ["WFTextActionText": "text"], defaults: ["WFTextActionText": ""]),
     ]
     static let name = "text"
     static let summary = "Outputs the given text, with ${…} replaced by variables' values."
