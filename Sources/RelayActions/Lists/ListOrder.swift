@@ -66,21 +66,24 @@ struct ReverseList: Intent {
 /// `sort-list`: the list in order.
 struct SortList: Intent {
     static let summary =
-        "Sorts the input list: numbers by value, dates in time, texts alphabetically (digits as numbers unless 'natural' is false)."
+        "Sorts the input list: numbers by value, dates in time, texts alphabetically (digits as numbers unless 'natural' is false); 'random' shuffles it."
     static let examples = [
         IntentExample("- list: [photo10.jpg, Photo2.jpg, photo1.jpg]\n- sort-list", output: "photo1.jpg\nPhoto2.jpg\nphoto10.jpg"),
         IntentExample("- list: [3, 11, 2]\n- sort-list: descending", output: "11\n3\n2"),
+        IntentExample("- list: [a, b, c, d]\n- sort-list: random"),
         IntentExample(
             "- list: [b, B, a, A]\n- sort-list: { case-sensitive: true, natural: false }", output: "A\nB\na\nb"),
     ]
     static let output = ValueType.list
 
     @Parameter(input: true, summary: "The list.") var items: [Value]
-    @Parameter(primary: true, summary: "The order.", choices: ["ascending", "descending"]) var order: String = "ascending"
+    @Parameter(primary: true, summary: "The order: random shuffles the items, whatever they are.", choices: ["ascending", "descending", "random"])
+    var order: String = "ascending"
     @Parameter(summary: "Whether upper case sorts apart from lower case (A to Z, then a to z).") var caseSensitive: Bool = false
     @Parameter(summary: "Whether the digits in texts are compared as numbers (2 before 10).") var natural: Bool = true
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
+        if order.lowercased() == "random" { return .value(.list(items.shuffled())) }
         var options: String.CompareOptions = natural ? [.numeric] : []
         if !caseSensitive { options.insert(.caseInsensitive) }
         let descending = order.lowercased() == "descending"

@@ -14,6 +14,15 @@ struct GetDetails: Intent {
     static let shortcuts = [
         ShortcutsMapping("is.workflow.actions.getitemname", title: "Get Name", parameters: ["WFInput": "input"], fixed: ["property": "name"]),
         ShortcutsMapping(
+            "is.workflow.actions.geturlcomponent", title: "Get Component of URL", parameters: ["WFURL": "input", "WFURLComponent": "property"],
+            values: [
+                "WFURLComponent": [
+                    "Scheme": "scheme", "User": "user", "Password": "password", "Host": "host", "Port": "port", "Path": "path",
+                    "Query": "query", "Fragment": "fragment",
+                ]
+            ],
+            defaults: ["WFURLComponent": "Scheme"]),
+        ShortcutsMapping(
             "is.workflow.actions.properties.files", title: "Get Details of Files", parameters: ["WFInput": "input", "WFContentItemPropertyName": "property"],
             values: [
                 "WFContentItemPropertyName": [

@@ -1,6 +1,12 @@
 import Foundation
 import RelayKit
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Actions on URLs and encodings.
 public enum WebActions: IntentPackage {
     public static let name = "web"
@@ -19,6 +25,7 @@ struct MakeURL: Intent {
     static let summary = "Outputs a URL; the text must be an absolute URL with a scheme, like https://example.com."
     static let examples = [
         IntentExample("- url: https://example.com/search?q=relay\n- get-details: host", output: "example.com"),
+        IntentExample("- url: \"https://ada@example.com:8443/a?q=a%20b\"\n- get-details: port", output: "8443"),
     ]
     static let output = ValueType.url
 
@@ -80,16 +87,46 @@ struct Base64Encode: Intent {
             defaults: ["WFEncodeMode": "Encode"], when: ["WFEncodeMode": ["Encode"]]),
     ]
     static let name = "base64-encode"
-    static let summary = "Encodes the input's UTF-8 bytes as Base64."
+    static let summary = "Encodes the input as Base64: a text's UTF-8 bytes, or a file's bytes (an image, a PDF …)."
     static let examples = [
         IntentExample("- text: Relay\n- base64-encode", output: "UmVsYXk="),
+        IntentExample("- read-file: ~/Pictures/logo.png\n- base64-encode"),
     ]
     static let output = ValueType.text
 
-    @Parameter(primary: true, input: true, summary: "The text.") var text: String
+    @Parameter(primary: true, input: true, summary: "A text, or a file (at most 192 MiB: its Base64 is a text a run holds).", access: .read)
+    var value: Value
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
-        .value(.text(Data(text.utf8).base64EncodedString()))
+        switch value {
+        case .file(let file):
+            // Base64 is 4 bytes for 3: the text must stay within the largest a run holds.
+            let limit = Limits.textBytes / 4 * 3
+            let data = try await BlockingWork.run { stop in
+                let descriptor = try file.openForReading()
+                defer { close(descriptor) }
+                var data = Data()
+                var buffer = [UInt8](repeating: 0, count: 1 << 20)
+                while !stop.isRaised {
+                    let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                    if count == 0 { return data }
+                    if count < 0 {
+                        if errno == EINTR { continue }
+                        throw IntentError("cannot read '\(file.path)': \(String(cString: strerror(errno)))")
+                    }
+                    guard data.count + count <= limit else {
+                        throw IntentError("'\(file.path)' is over \(ByteCount.text(Int64(limit))), whose Base64 would pass the largest text a run holds (Docs/Reliability.md)")
+                    }
+                    data.append(contentsOf: buffer[..<count])
+                }
+                throw CancellationError()
+            }
+            return .value(.text(data.base64EncodedString()))
+        case .list, .dictionary, .entity:
+            throw IntentError("base64-encode takes a text or a file, not \(value.type.withArticle)")
+        default:
+            return .value(.text(Data(value.textValue.utf8).base64EncodedString()))
+        }
     }
 }
 

@@ -62,9 +62,8 @@ struct PropertyTyping {
             let parts = ["year", "month", "day", "hour", "minute", "second", "weekday"]
             return parts.contains(name) ? .known(.number, item: nil) : single(name, of: type, own: parts)
         case .url:
-            let parts = ["scheme", "host", "path", "query", "fragment"]
             // A part a URL lacks reads as nothing.
-            return parts.contains(name) ? .unknown : single(name, of: type, own: parts)
+            return Value.urlParts.contains(name) ? .unknown : single(name, of: type, own: Value.urlParts)
         case .number, .boolean:
             return single(name, of: type, own: [])
         }

@@ -8,6 +8,10 @@ public struct ValueAccessError: Error, Sendable, CustomStringConvertible {
 }
 
 extension Value {
+    /// A URL's parts, as properties: `${link.host}`. `query` is decoded, `rawQuery` as written;
+    /// `port` is a number. A part the URL lacks reads as nothing.
+    public static let urlParts = ["scheme", "user", "password", "host", "port", "path", "query", "rawQuery", "fragment"]
+
     /// The property names each kind of value has (dictionaries have their keys too).
     public var propertyNames: [String] {
         switch self {
@@ -15,7 +19,7 @@ extension Value {
         case .list: ["count", "first", "last"]
         case .dictionary(let entries): Array(entries.keys) + ["count", "keys", "values"]
         case .date: ["year", "month", "day", "hour", "minute", "second", "weekday"]
-        case .url: ["scheme", "host", "path", "query", "fragment"]
+        case .url: Value.urlParts
         case .file(let file):
             FileReference.propertyNames
                 + (file.contentType.conforms(to: .image) ? ["width", "height"] : [])
@@ -74,6 +78,10 @@ extension Value {
             case "path": return .text(components?.path ?? "")
             case "query": return components?.query.map { .text($0) } ?? .nothing
             case "fragment": return components?.fragment.map { .text($0) } ?? .nothing
+            case "user": return components?.user.map { .text($0) } ?? .nothing
+            case "password": return components?.password.map { .text($0) } ?? .nothing
+            case "port": return components?.port.map { .number(Double($0)) } ?? .nothing
+            case "rawQuery": return components?.percentEncodedQuery.map { .text($0) } ?? .nothing
             default: break
             }
         case .file(let file):
