@@ -278,6 +278,9 @@ int relay_http_request(const relay_http_request_options *options, relay_http_tra
     }
     if (strcmp(options->method, "GET") == 0 && !has_body) {
         functions.easy_setopt(curl, CURLOPT_HTTPGET, 1L);
+    } else if (strcmp(options->method, "HEAD") == 0 && !has_body) {
+        // The headers alone: a HEAD sent as a custom request would wait for a body that never comes.
+        functions.easy_setopt(curl, CURLOPT_NOBODY, 1L);
     } else if (strcmp(options->method, "POST") != 0) {
         functions.easy_setopt(curl, CURLOPT_CUSTOMREQUEST, options->method);
     }

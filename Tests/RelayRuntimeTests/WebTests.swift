@@ -105,6 +105,10 @@ struct WebTests {
         #expect(try form.property("method") == "PUT")
         #expect(try form.property("body") == "q=a%26b%20c")
         #expect(try await fetch("- url: \(base)/echo\n- get-contents-of-url: { method: DELETE }").property("method") == "DELETE")
+        // HEAD: the headers alone are the output; no body is waited for.
+        let head = try await fetch("- url: \(base)/echo\n- get-contents-of-url: { method: head }")
+        #expect(try head.property("x-method") == "HEAD", "\(head)")
+        #expect(try head.property("content-length") == "1000")
     }
 
     @Test("a status that is not 2xx is an error showing it and the start of the body; so is a timeout")

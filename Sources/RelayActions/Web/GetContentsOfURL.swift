@@ -5,20 +5,21 @@ import RelayKit
 /// as a file in the scratch folder (Docs/Actions.md).
 struct GetContentsOfURL: Intent {
     static let shortcuts = [
+        ShortcutsMapping("is.workflow.actions.url.getheaders", title: "Get Headers of URL", parameters: ["WFInput": "url"], fixed: ["method": "head"]),
         ShortcutsMapping(
             "is.workflow.actions.downloadurl", title: "Get Contents of URL",
             parameters: ["WFURL": "url", "WFHTTPMethod": "method", "WFHTTPHeaders": "headers", "WFJSONValues": "body"],
-            values: ["WFHTTPMethod": ["GET": "get", "POST": "post", "PUT": "put", "PATCH": "patch", "DELETE": "delete"]],
+            values: ["WFHTTPMethod": ["GET": "get", "POST": "post", "PUT": "put", "PATCH": "patch", "DELETE": "delete", "HEAD": "head"]],
             defaults: ["WFHTTPBodyType": "JSON"], when: ["WFHTTPBodyType": ["JSON"]]),
         ShortcutsMapping(
             "is.workflow.actions.downloadurl", title: "Get Contents of URL",
             parameters: ["WFURL": "url", "WFHTTPMethod": "method", "WFHTTPHeaders": "headers", "WFFormValues": "body"],
-            values: ["WFHTTPMethod": ["GET": "get", "POST": "post", "PUT": "put", "PATCH": "patch", "DELETE": "delete"]],
+            values: ["WFHTTPMethod": ["GET": "get", "POST": "post", "PUT": "put", "PATCH": "patch", "DELETE": "delete", "HEAD": "head"]],
             fixed: ["body-format": "form"], when: ["WFHTTPBodyType": ["Form"]]),
         ShortcutsMapping(
             "is.workflow.actions.downloadurl", title: "Get Contents of URL",
             parameters: ["WFURL": "url", "WFHTTPMethod": "method", "WFHTTPHeaders": "headers", "WFRequestVariable": "body"],
-            values: ["WFHTTPMethod": ["GET": "get", "POST": "post", "PUT": "put", "PATCH": "patch", "DELETE": "delete"]],
+            values: ["WFHTTPMethod": ["GET": "get", "POST": "post", "PUT": "put", "PATCH": "patch", "DELETE": "delete", "HEAD": "head"]],
             when: ["WFHTTPBodyType": ["File"]]),
     ]
     static let name = "get-contents-of-url"
@@ -29,7 +30,8 @@ struct GetContentsOfURL: Intent {
     static let output = ValueType.any
 
     @Parameter(primary: true, input: true, summary: "The URL.", access: .net) var url: URL
-    @Parameter(summary: "The HTTP method.", choices: ["get", "post", "put", "patch", "delete"]) var method: String = "GET"
+    @Parameter(summary: "The HTTP method; head asks for the headers alone, which are then the output (a dictionary).", choices: ["get", "post", "put", "patch", "delete", "head"])
+    var method: String = "GET"
     @Parameter(summary: "Request headers: {Name: value}.") var headers: ValueDictionary?
     @Parameter(summary: "The request body: a dictionary or list (sent as JSON, or as a form with 'body-format: form'), text, or a file.", access: .read)
     var body: Value?
@@ -69,6 +71,7 @@ struct GetContentsOfURL: Intent {
                 "\(verb) \(url.absoluteString) answered \(HTTPStatus.describe(response.status))" + (preview.isEmpty ? "" : ": \(preview)"),
                 retryAfter: HTTPStatus.retryAfter(response))
         }
+        if verb == "HEAD" { return .value(.dictionary(response.headers)) }
         return .value(try ResponseValue.make(response, url: url, scratch: context.scratchFolder))
     }
 }

@@ -166,6 +166,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = handle_any
 
+    def do_HEAD(self):
+        # The headers a GET would get, and no body.
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", "1000")
+        self.send_header("X-Method", self.command)
+        self.end_headers()
+
 
 def exit_with_parent():
     """The test process holds our standard input open; when it ends, so do we."""
