@@ -6,7 +6,7 @@ public enum FileActions: IntentPackage {
     public static let name = "files"
     public static let intents: [any Intent.Type] = [
         ReadFile.self, FindFiles.self, SaveFile.self, RenameFile.self, MoveFile.self, CopyFile.self, DeleteFile.self,
-        FormatFileSize.self, Hash.self, MakeArchive.self, ExtractArchive.self, CreateFolder.self,
+        FormatFileSize.self, Hash.self, MakeArchive.self, ExtractArchive.self, CreateFolder.self, SetName.self,
     ]
 }
 
