@@ -109,6 +109,10 @@ struct WebTests {
         let head = try await fetch("- url: \(base)/echo\n- get-contents-of-url: { method: head }")
         #expect(try head.property("x-method") == "HEAD", "\(head)")
         #expect(try head.property("content-length") == "1000")
+        // expand-url: where the redirects end, each hop asked for.
+        let target = "\(base)/echo?x=1"
+        let expanded = try await fetch("- url: \(base)/redirect/301?to=\(target.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")\n- expand-url")
+        #expect(expanded == .url(try #require(URL(string: target))), "\(expanded)")
     }
 
     @Test("a status that is not 2xx is an error showing it and the start of the body; so is a timeout")

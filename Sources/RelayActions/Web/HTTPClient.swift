@@ -45,6 +45,8 @@ enum HTTPClient {
         let contentType: String?
         /// Where a redirect points (an absolute URL), or nil.
         var redirect: String? = nil
+        /// The URL this response came from: the last hop's, after redirects (set by `send`).
+        var url: URL? = nil
         /// The response's header lines, as the server sent them (at most 64 KiB).
         var headerLines: Data = Data()
 
@@ -109,7 +111,8 @@ enum HTTPClient {
         while true {
             let target = try Self.connectionTarget(of: current.url)
             if let access = Access.net(current.url) { try await authorize(access) }
-            let response = try await sendOnce(current, connectingTo: target, spillingTo: spillPath, transfer: transfer)
+            var response = try await sendOnce(current, connectingTo: target, spillingTo: spillPath, transfer: transfer)
+            response.url = current.url
             guard let location = response.redirect, [301, 302, 303, 307, 308].contains(response.status) else { return response }
             if case .file(let path) = response.body { unlink(path) }
             hops += 1

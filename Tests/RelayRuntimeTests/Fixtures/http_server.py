@@ -167,7 +167,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = handle_any
 
     def do_HEAD(self):
-        # The headers a GET would get, and no body.
+        # The headers a GET would get, and no body; a redirect as for a GET.
+        if self.path.startswith("/redirect/"):
+            code, _, target = self.path[len("/redirect/"):].partition("?to=")
+            self.send_response(int(code))
+            self.send_header("Location", urllib.parse.unquote(target))
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", "1000")
