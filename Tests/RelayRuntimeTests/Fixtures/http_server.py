@@ -31,6 +31,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
+    def redirect(self):
+        # /redirect/CODE?to=URL answers CODE with Location: URL (percent-decoded).
+        code, _, target = self.path[len("/redirect/"):].partition("?to=")
+        self.send_response(int(code))
+        self.send_header("Location", urllib.parse.unquote(target))
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
     def answer(self, status, content_type, body):
         self.send_response(status)
         self.send_header("Content-Type", content_type)
@@ -90,12 +98,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     "authorization": self.headers.get("Authorization")}
             self.answer(200, "application/json", json.dumps(echo).encode())
         elif self.path.startswith("/redirect/"):
-            # /redirect/CODE?to=URL answers CODE with Location: URL (percent-decoded).
-            code, _, target = self.path[len("/redirect/"):].partition("?to=")
-            self.send_response(int(code))
-            self.send_header("Location", urllib.parse.unquote(target))
-            self.send_header("Content-Length", "0")
-            self.end_headers()
+            self.redirect()
         elif self.path == "/loop":
             self.send_response(302)
             self.send_header("Location", "/loop")
@@ -169,12 +172,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def do_HEAD(self):
         # The headers a GET would get, and no body; a redirect as for a GET.
         if self.path.startswith("/redirect/"):
-            code, _, target = self.path[len("/redirect/"):].partition("?to=")
-            self.send_response(int(code))
-            self.send_header("Location", urllib.parse.unquote(target))
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-            return
+            return self.redirect()
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", "1000")
