@@ -131,17 +131,25 @@ struct Statistics: Intent {
     static let shortcuts = [
         ShortcutsMapping(
             "is.workflow.actions.statistics", title: "Calculate Statistics", parameters: ["WFInput": "input", "WFStatisticsOperation": "of"],
-            values: ["WFStatisticsOperation": ["Average": "average", "Minimum": "min", "Maximum": "max", "Sum": "sum", "Median": "median"]],
+            values: [
+                "WFStatisticsOperation": [
+                    "Average": "average", "Minimum": "min", "Maximum": "max", "Sum": "sum", "Median": "median", "Mode": "mode", "Range": "range",
+                    "Standard Deviation": "deviation",
+                ]
+            ],
             defaults: ["WFStatisticsOperation": "Average"]),
     ]
-    static let summary = "Computes the sum, average, minimum, maximum, median or count of the input list of numbers."
+    static let summary =
+        "Computes the sum, average, minimum, maximum, median, mode (the most frequent; the smallest of a tie), range, standard deviation (of a sample) or count of the input list of numbers."
     static let examples = [
         IntentExample("- list: [2, 4, 9]\n- statistics: average", output: "5"),
+        IntentExample("- list: [2, 4, 4, 4, 5, 5, 7, 9]\n- statistics: deviation\n- round-number: 3", output: "2.138"),
+        IntentExample("- list: [3, 1, 3, 2]\n- statistics: mode", output: "3"),
     ]
     static let output = ValueType.number
 
     @Parameter(input: true, summary: "The numbers.") var items: [Value]
-    @Parameter(primary: true, summary: "Which statistic.", choices: ["sum", "average", "min", "max", "median", "count"])
+    @Parameter(primary: true, summary: "Which statistic.", choices: ["sum", "average", "min", "max", "median", "mode", "range", "deviation", "count"])
     var of: String
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
@@ -154,6 +162,17 @@ struct Statistics: Intent {
         case "average": return .value(.number(numbers.reduce(0, +) / Double(numbers.count)))
         case "min": return .value(.number(numbers.min() ?? 0))
         case "max": return .value(.number(numbers.max() ?? 0))
+        case "range": return .value(.number((numbers.max() ?? 0) - (numbers.min() ?? 0)))
+        case "mode":
+            var counts: [Double: Int] = [:]
+            for number in numbers { counts[number, default: 0] += 1 }
+            let most = counts.values.max() ?? 0
+            return .value(.number(counts.filter { $0.value == most }.keys.min() ?? 0))
+        case "deviation":
+            guard numbers.count > 1 else { return .value(.number(0)) }
+            let mean = numbers.reduce(0, +) / Double(numbers.count)
+            let squares = numbers.reduce(0) { $0 + ($1 - mean) * ($1 - mean) }
+            return .value(.number((squares / Double(numbers.count - 1)).squareRoot()))
         default:
             let sorted = numbers.sorted()
             let middle = sorted.count / 2
