@@ -96,7 +96,7 @@ struct ShortcutImportTests {
             action("format.date", ["WFDateFormatStyle": "Long", "WFTimeFormatStyle": "None"]),
             action("format.date", ["WFDateFormatStyle": "Medium"]),
             action("format.date", ["WFDateFormatStyle": "ISO 8601"]),
-            action("format.date", ["WFDateFormatStyle": "Relative"]),
+            action("format.date", ["WFDateFormatStyle": "RFC 2822"]),
             action("format.date", ["WFDateFormatStyle": "None", "WFTimeFormatStyle": "Medium"]),
         ]))
         #expect(result.yaml.hasSuffix("  - format-date:\n      style: none\n      time: medium\n"), "\(result.yaml)")

@@ -119,10 +119,10 @@ struct FormatDate: Intent {
             "is.workflow.actions.format.date", title: "Format Date",
             parameters: ["WFDate": "input", "WFDateFormatStyle": "style", "WFTimeFormatStyle": "time"],
             values: [
-                "WFDateFormatStyle": ["None": "none", "Short": "short", "Medium": "medium", "Long": "long"],
+                "WFDateFormatStyle": ["None": "none", "Short": "short", "Medium": "medium", "Long": "long", "Relative": "relative"],
                 "WFTimeFormatStyle": ["None": "none", "Short": "short", "Medium": "medium", "Long": "long"],
             ],
-            defaults: ["WFDateFormatStyle": "Short", "WFTimeFormatStyle": "Short"], when: ["WFDateFormatStyle": ["None", "Short", "Medium", "Long"]]),
+            defaults: ["WFDateFormatStyle": "Short", "WFTimeFormatStyle": "Short"], when: ["WFDateFormatStyle": ["None", "Short", "Medium", "Long", "Relative"]]),
         ShortcutsMapping(
             "is.workflow.actions.format.date", title: "Format Date", parameters: ["WFDate": "input"], fixed: ["style": "iso"],
             when: ["WFDateFormatStyle": ["ISO 8601"]]),
@@ -130,11 +130,12 @@ struct FormatDate: Intent {
             "is.workflow.actions.format.date", title: "Format Date", parameters: ["WFDate": "input", "WFDateFormat": "format"],
             when: ["WFDateFormatStyle": ["Custom"]]),
     ]
-    static let summary = "Formats the input date with a Unicode pattern (yyyy-MM-dd) or a style (iso, short, medium, long)."
+    static let summary = "Formats the input date with a Unicode pattern (yyyy-MM-dd) or a style (iso, short, medium, long, relative: Today, Yesterday, Tomorrow)."
     static let examples = [
         IntentExample("- date: 2026-11-24T09:30:00Z\n- format-date: \"d MMM yyyy\"", output: "24 Nov 2026"),
         IntentExample("- current-date\n- format-date: short"),
         IntentExample("- current-date\n- format-date:\n    style: long\n    time: none"),
+        IntentExample("- date: tomorrow\n- format-date:\n    style: relative\n    time: none", output: "Tomorrow"),
     ]
     static let output = ValueType.text
 
@@ -146,7 +147,7 @@ struct FormatDate: Intent {
     @Parameter(summary: "The time's style with a short, medium or long style: none leaves the time out; the same as the date's by default.", choices: ["none", "short", "medium", "long"])
     var time: String?
 
-    static let styles = ["iso", "short", "medium", "long", "none"]
+    static let styles = ["iso", "short", "medium", "long", "relative", "none"]
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         // A style's name where a pattern goes is that style, as a Shortcuts user writes it
@@ -157,6 +158,7 @@ struct FormatDate: Intent {
         let formatter = DateFormatter()
         formatter.locale = Locale.current
         formatter.timeZone = TimeZone.current
+        if format == nil, style.lowercased() == "relative" { return .value(.text(relative(formatter))) }
         if let format {
             formatter.dateFormat = format
         } else {
@@ -165,6 +167,21 @@ struct FormatDate: Intent {
             formatter.timeStyle = time.map { styles[$0.lowercased()] ?? .none } ?? styles[style.lowercased()] ?? .medium
         }
         return .value(.text(formatter.string(from: date)))
+    }
+
+    /// Today, Yesterday or Tomorrow for a date a day or less from today, else the medium style's
+    /// date; then the time in its style (short unless `time` says).
+    private func relative(_ formatter: DateFormatter) -> String {
+        let calendar = Calendar.current
+        let days = calendar.dateComponents([.day], from: calendar.startOfDay(for: Date()), to: calendar.startOfDay(for: date)).day
+        let styles: [String: DateFormatter.Style] = ["short": .short, "medium": .medium, "long": .long, "none": .none]
+        formatter.dateStyle = .medium
+        formatter.timeStyle = .none
+        let day = [0: "Today", -1: "Yesterday", 1: "Tomorrow"][days ?? 99] ?? formatter.string(from: date)
+        formatter.dateStyle = .none
+        formatter.timeStyle = time.map { styles[$0.lowercased()] ?? .none } ?? .short
+        let clock = formatter.timeStyle == .none ? "" : formatter.string(from: date)
+        return clock.isEmpty ? day : "\(day) at \(clock)"
     }
 }
 
