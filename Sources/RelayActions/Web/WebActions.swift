@@ -138,11 +138,13 @@ struct Base64Decode: Intent {
             when: ["WFEncodeMode": ["Decode"]]),
     ]
     static let name = "base64-decode"
-    static let summary = "Decodes Base64 into UTF-8 text."
+    static let summary =
+        "Decodes Base64: into text when the bytes are UTF-8 text, else into a file in the run's scratch folder, named by what its bytes are (decoded.png)."
     static let examples = [
         IntentExample("- text: UmVsYXk=\n- base64-decode", output: "Relay"),
+        IntentExample("- text: iVBORw0KGgoAAAANSUhEUg==\n- base64-decode\n- get-details: name", output: "decoded.png"),
     ]
-    static let output = ValueType.text
+    static let output = ValueType.any
 
     @Parameter(primary: true, input: true, summary: "The Base64 text.") var text: String
 
@@ -151,9 +153,16 @@ struct Base64Decode: Intent {
         cleaned = cleaned.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while cleaned.count % 4 != 0 { cleaned += "=" }
         guard let data = Data(base64Encoded: cleaned) else { throw IntentError("the input is not Base64") }
-        guard let decoded = String(data: data, encoding: .utf8) else {
-            throw IntentError("the decoded bytes are not UTF-8 text")
+        if !data.contains(0), let decoded = String(data: data, encoding: .utf8) { return .value(.text(decoded)) }
+        // Bytes that are not text are a file, its type told by its first bytes.
+        let type = ContentSniffing.type(ofContent: data.prefix(ContentSniffing.prefixLength)) ?? .data
+        let name = "decoded" + (type.preferredExtension.map { "." + $0 } ?? "")
+        do {
+            let path = try context.scratchFolder.path(forNewFile: name)
+            try AtomicFile.write(data, to: path)
+            return .value(.file(FileReference(path: path)))
+        } catch {
+            throw IntentError(error.message)
         }
-        return .value(.text(decoded))
     }
 }
