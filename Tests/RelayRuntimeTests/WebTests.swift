@@ -105,6 +105,18 @@ struct WebTests {
         #expect(try form.property("method") == "PUT")
         #expect(try form.property("body") == "q=a%26b%20c")
         #expect(try await fetch("- url: \(base)/echo\n- get-contents-of-url: { method: DELETE }").property("method") == "DELETE")
+        // A form with a file in it goes as multipart/form-data.
+        let upload = FileManager.default.temporaryDirectory.appendingPathComponent("form-\(UUID().uuidString).txt")
+        try "hello \"file\"".write(to: upload, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: upload) }
+        let multipart = try await run(
+            "- read-file: \(upload.path)\n  as: doc\n- url: \(base)/echo\n- get-contents-of-url:\n    method: post\n    body: { note: hi, doc: \"${doc}\" }\n    body-format: form",
+            granted: Self.granted.merging([.read: .only([upload.path])]) { $1 })
+        let type = try multipart.property("content-type").textValue
+        #expect(type.hasPrefix("multipart/form-data; boundary=relay-"), "\(type)")
+        let sent = try multipart.property("body").textValue
+        #expect(sent.contains("Content-Disposition: form-data; name=\"note\"\r\n\r\nhi\r\n"), "\(sent)")
+        #expect(sent.contains("name=\"doc\"; filename=\"\(upload.lastPathComponent)\"\r\nContent-Type: text/plain\r\n\r\nhello \"file\"\r\n"), "\(sent)")
         // HEAD: the headers alone are the output; no body is waited for.
         let head = try await fetch("- url: \(base)/echo\n- get-contents-of-url: { method: head }")
         #expect(try head.property("x-method") == "HEAD", "\(head)")

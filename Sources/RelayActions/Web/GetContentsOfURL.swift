@@ -33,7 +33,7 @@ struct GetContentsOfURL: Intent {
     @Parameter(summary: "The HTTP method; head asks for the headers alone, which are then the output (a dictionary).", choices: ["get", "post", "put", "patch", "delete", "head"])
     var method: String = "GET"
     @Parameter(summary: "Request headers: {Name: value}.") var headers: ValueDictionary?
-    @Parameter(summary: "The request body: a dictionary or list (sent as JSON, or as a form with 'body-format: form'), text, or a file.", access: .read)
+    @Parameter(summary: "The request body: a dictionary or list (sent as JSON, or as a form with 'body-format: form', multipart when a value is a file), text, or a file.", access: .read)
     var body: Value?
     @Parameter(summary: "How a dictionary body is sent.", choices: ["json", "form"]) var bodyFormat: String = "json"
     @Parameter(summary: "Whether a status that is not 2xx fails the step; when false, the output is a dictionary of status, headers and body, whatever the status.")
@@ -102,6 +102,8 @@ enum RequestBody {
 
     private static func encodeInMemory(_ value: Value, format: String) throws -> (data: Data, contentType: String?) {
         switch value {
+        case .dictionary(let entries) where format == "form" && entries.values.contains(where: { if case .file = $0 { true } else { false } }):
+            return try multipart(entries)
         case .dictionary(let entries) where format == "form":
             let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
             let pairs = entries.map { key, value in
@@ -117,6 +119,53 @@ enum RequestBody {
         default:
             return (Data(value.textValue.utf8), "text/plain; charset=utf-8")
         }
+    }
+}
+
+extension RequestBody {
+    /// A form with a file in it, as `multipart/form-data` (as a browser sends a form with a file
+    /// field): each text a part, each file a part with its name and type. In memory, so at most
+    /// `Limits.responseInMemory` bytes of files in all.
+    static func multipart(_ entries: ValueDictionary) throws -> (data: Data, contentType: String?) {
+        let boundary = "relay-" + UUID().uuidString
+        var data = Data()
+        // A name or file name in a header: quotes and line breaks percent-encoded, as HTML's forms do.
+        func quoted(_ text: String) -> String {
+            text.replacingOccurrences(of: "\"", with: "%22").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
+        }
+        var fileBytes = 0
+        for (key, value) in entries {
+            data.append(Data("--\(boundary)\r\n".utf8))
+            if case .file(let file) = value {
+                let descriptor: Int32
+                do { descriptor = try file.openForReading() } catch { throw IntentError(error.message) }
+                defer { close(descriptor) }
+                var bytes = Data()
+                var buffer = [UInt8](repeating: 0, count: 1 << 16)
+                while true {
+                    let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                    if count == 0 { break }
+                    if count < 0 {
+                        if errno == EINTR { continue }
+                        throw IntentError("cannot read '\(file.path)': \(String(cString: strerror(errno)))")
+                    }
+                    fileBytes += count
+                    guard fileBytes <= Limits.responseInMemory else {
+                        throw IntentError("a form's files may have \(ByteCount.text(Int64(Limits.responseInMemory))) in all; send a large file alone as the body")
+                    }
+                    bytes.append(contentsOf: buffer[..<count])
+                }
+                data.append(Data("Content-Disposition: form-data; name=\"\(quoted(key))\"; filename=\"\(quoted(file.name))\"\r\n".utf8))
+                data.append(Data("Content-Type: \(file.contentType.mimeType ?? "application/octet-stream")\r\n\r\n".utf8))
+                data.append(bytes)
+            } else {
+                data.append(Data("Content-Disposition: form-data; name=\"\(quoted(key))\"\r\n\r\n".utf8))
+                data.append(Data(value.textValue.utf8))
+            }
+            data.append(Data("\r\n".utf8))
+        }
+        data.append(Data("--\(boundary)--\r\n".utf8))
+        return (data, "multipart/form-data; boundary=\(boundary)")
     }
 }
 
