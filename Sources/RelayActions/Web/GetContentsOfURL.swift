@@ -137,24 +137,10 @@ extension RequestBody {
         for (key, value) in entries {
             data.append(Data("--\(boundary)\r\n".utf8))
             if case .file(let file) = value {
-                let descriptor: Int32
-                do { descriptor = try file.openForReading() } catch { throw IntentError(error.message) }
-                defer { close(descriptor) }
-                var bytes = Data()
-                var buffer = [UInt8](repeating: 0, count: 1 << 16)
-                while true {
-                    let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                    if count == 0 { break }
-                    if count < 0 {
-                        if errno == EINTR { continue }
-                        throw IntentError("cannot read '\(file.path)': \(String(cString: strerror(errno)))")
-                    }
-                    fileBytes += count
-                    guard fileBytes <= Limits.responseInMemory else {
-                        throw IntentError("a form's files may have \(ByteCount.text(Int64(Limits.responseInMemory))) in all; send a large file alone as the body")
-                    }
-                    bytes.append(contentsOf: buffer[..<count])
+                let bytes = try FileBytes.read(file, limit: Limits.responseInMemory, already: fileBytes) {
+                    "a form's files may have \(ByteCount.text(Int64(Limits.responseInMemory))) in all; send a large file alone as the body"
                 }
+                fileBytes += bytes.count
                 data.append(Data("Content-Disposition: form-data; name=\"\(quoted(key))\"; filename=\"\(quoted(file.name))\"\r\n".utf8))
                 data.append(Data("Content-Type: \(file.contentType.mimeType ?? "application/octet-stream")\r\n\r\n".utf8))
                 data.append(bytes)

@@ -103,23 +103,9 @@ struct Base64Encode: Intent {
             // Base64 is 4 bytes for 3: the text must stay within the largest a run holds.
             let limit = Limits.textBytes / 4 * 3
             let data = try await BlockingWork.run { stop in
-                let descriptor = try file.openForReading()
-                defer { close(descriptor) }
-                var data = Data()
-                var buffer = [UInt8](repeating: 0, count: 1 << 20)
-                while !stop.isRaised {
-                    let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                    if count == 0 { return data }
-                    if count < 0 {
-                        if errno == EINTR { continue }
-                        throw IntentError("cannot read '\(file.path)': \(String(cString: strerror(errno)))")
-                    }
-                    guard data.count + count <= limit else {
-                        throw IntentError("'\(file.path)' is over \(ByteCount.text(Int64(limit))), whose Base64 would pass the largest text a run holds (Docs/Reliability.md)")
-                    }
-                    data.append(contentsOf: buffer[..<count])
+                try FileBytes.read(file, limit: limit, stop: stop) {
+                    "'\(file.path)' is over \(ByteCount.text(Int64(limit))), whose Base64 would pass the largest text a run holds (Docs/Reliability.md)"
                 }
-                throw CancellationError()
             }
             return .value(.text(data.base64EncodedString()))
         case .list, .dictionary, .entity:
