@@ -205,7 +205,8 @@ struct PermissionTests {
         let command = terminalCommand(running: "w.yaml")
         let session = try TerminalSession(command)
         let screen = try await session.waitFor("to read ~/.bashrc? [y]es once")
-        #expect(screen.contains("Allow \"Tidy\u{241B}[2K\u{240D}Allow \"Tidy\" to read ~/notes.txt? [y]es once / [a]lways / [N]o \u{241B}[8m\u{240A}x\" to read ~/.bashrc?"), "\(screen)")
+        // Its quotes are escaped, so that it cannot close the quote around it either.
+        #expect(screen.contains("Allow \"Tidy\u{241B}[2K\u{240D}Allow \\\"Tidy\\\" to read ~/notes.txt? [y]es once / [a]lways / [N]o \u{241B}[8m\u{240A}x\" to read ~/.bashrc?"), "\(screen)")
         try await session.send("n", "Enter")
         try await session.waitFor("exit=4")
     }

@@ -27,7 +27,7 @@ final class GrantPrompt: @unchecked Sendable {
         self.workflow = workflow
         self.interactive = interactive
         self.store = store
-        name = workflow.map { TerminalText.visible((($0 as NSString).lastPathComponent as NSString).deletingPathExtension) } ?? "the REPL"
+        name = workflow.map { Self.quotable((($0 as NSString).lastPathComponent as NSString).deletingPathExtension) } ?? "the REPL"
     }
 
     /// The gate of a run of the workflow at `file` (nil: a REPL session): what the flags grant,
@@ -79,7 +79,7 @@ final class GrantPrompt: @unchecked Sendable {
     func name(_ workflowName: String?) {
         guard let workflowName, !workflowName.isEmpty else { return }
         // Shown in the question: no line break or escape in it may fake another question.
-        lock.withLock { name = TerminalText.visible(workflowName) }
+        lock.withLock { name = Self.quotable(workflowName) }
     }
 
     private func ask(_ access: Access) async -> GrantAnswer? {
@@ -91,6 +91,13 @@ final class GrantPrompt: @unchecked Sendable {
             self.lock.withLock { self.askLocked(access) }
         }
         return answer ?? GrantAnswer.no
+    }
+
+    /// A workflow's name as the question quotes it: visible, its own quotes escaped (`\"`), and at
+    /// most 80 characters, so that a name cannot close the quote and write a question of its own.
+    static func quotable(_ name: String) -> String {
+        let visible = TerminalText.visible(name).replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        return visible.count > 80 ? String(visible.prefix(79)) + "…" : visible
     }
 
     private func askLocked(_ access: Access) -> GrantAnswer {
