@@ -42,7 +42,7 @@ struct Calculate: Intent {
         ]
         // Calculate's scientific operations (`…`), each a formula of the input.
         + [
-            ("x^2", "({WFInput}) ^ 2"), ("x^3", "({WFInput}) ^ 3"), ("x^y", "({WFInput}) ^ ({WFScientificMathOperand})"),
+            ("Modulus", "({WFInput}) % ({WFScientificMathOperand})"), ("x^2", "({WFInput}) ^ 2"), ("x^3", "({WFInput}) ^ 3"), ("x^y", "({WFInput}) ^ ({WFScientificMathOperand})"),
             ("e^x", "e ^ ({WFInput})"), ("10^x", "10 ^ ({WFInput})"), ("ln(x)", "ln({WFInput})"), ("log(x)", "log({WFInput})"),
             ("√x", "sqrt({WFInput})"), ("∛x", "cbrt({WFInput})"), ("abs(x)", "abs({WFInput})"), ("floor(x)", "floor({WFInput})"),
             ("ceil(x)", "ceil({WFInput})"),
