@@ -55,7 +55,7 @@ public struct WorkflowLoader: Sendable {
         }
         let file = SourceFile(path: path, text: imported.yaml)
         guard imported.unmapped.isEmpty else {
-            return (nil, imported.unmapped.map { .error("\($0): it has no equivalent in Relay", at: nil, notes: ["help: 'relay import --partial' writes the rest as a workflow to edit (Docs/Shortcuts.md)"]) })
+            return (nil, imported.unmapped.map { .error("\($0)", at: nil, notes: ["help: 'relay import --partial' writes the rest as a workflow to edit (Docs/Shortcuts.md)"]) })
         }
         let key = path + "\u{0}" + predefined.sorted().joined(separator: ",")
         if let known = checked.result(for: key, text: imported.yaml) { return known }

@@ -37,9 +37,15 @@ extension ImportState {
             if let given = opener.parameters["WFMenuPrompt"] { prompt = try written(given, action: number) }
             step = WrittenStep(action: number, key: "menu", value: prompt)
             var options: [(title: String, steps: [WrittenStep])] = []
-            for part in parts.dropFirst() {
-                let title = try ShortcutValues(names: names, action: part.opener.number)
+            // Items the opener lists, in order: a middle without a title of its own takes its place's.
+            var listed: [String] = []
+            if case .list(let items)? = opener.parameters["WFMenuItems"] {
+                for item in items { listed.append((try? ShortcutValues(names: names, action: number).plainKey(item["WFValue"] ?? item)) ?? "") }
+            }
+            for (place, part) in parts.dropFirst().enumerated() {
+                var title = try ShortcutValues(names: names, action: part.opener.number)
                     .plainKey(part.opener.parameters["WFMenuItemTitle"] ?? part.opener.parameters["WFMenuItemAttributedTitle"])
+                if title.isEmpty, place < listed.count { title = listed[place] }
                 guard !options.contains(where: { $0.title == title }) else {
                     throw ShortcutError(action: part.opener.number, "a menu with two items called '\(title)'")
                 }

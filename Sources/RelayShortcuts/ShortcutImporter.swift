@@ -46,7 +46,7 @@ public struct ShortcutImporter: Sendable {
         ("is.workflow.actions.choosefrommenu", "Choose from Menu", "menu"),
         ("is.workflow.actions.setvariable", "Set Variable", "set"),
         ("is.workflow.actions.appendvariable", "Add to Variable", "append"),
-        ("is.workflow.actions.getvariable", "Get Variable", "a step's input:"),
+        ("is.workflow.actions.getvariable", "Get Variable", "comment, with the variable as its input:"),
         ("is.workflow.actions.exit", "Stop This Shortcut", "stop"),
         ("is.workflow.actions.output", "Stop and Output", "stop"),
         ("is.workflow.actions.runworkflow", "Run Shortcut", "run-workflow"),
@@ -76,9 +76,13 @@ public struct ShortcutImporter: Sendable {
         }
         writer.write("name: \(WorkflowWriter.scalar(shortcut.name ?? name))\n")
         if let input = state.inputType() { writer.write("input: \(input)\n") }
-        if !state.variables.isEmpty {
+        if !state.variables.isEmpty || !state.emptyAtStart.isEmpty {
             // Shortcuts asks these when the shortcut is added; `--set NAME=VALUE` answers them here.
             writer.write("variables:\n")
+            for name in state.emptyAtStart {
+                writer.comment("Read before it is set, as in Shortcuts: empty until then.", indent: "  ")
+                writer.write("  \(name): \"\"\n")
+            }
             for variable in state.variables {
                 writer.comment(variable.question, indent: "  ")
                 writer.write("  \(variable.name):")
@@ -106,6 +110,8 @@ struct ImportState {
     var names = ShortcutNames()
     var unmapped: [UnmappedAction] = []
     var variables: [(name: String, question: String, defaultValue: WrittenValue?)] = []
+    /// Named variables read before a Set Variable sets them: they start as an empty text.
+    var emptyAtStart: [String] = []
     /// Whether a step reads the shortcut's input.
     var readsInput = false
 
@@ -128,13 +134,55 @@ struct ImportState {
             else { continue }
             names.variables[variable] = names.name(from: variable)
         }
+        // A variable a Set Variable sets and an earlier action reads (a text built up in a loop)
+        // is empty in Shortcuts until set: it starts as an empty text.
+        var firstSet: [String: Int] = [:], firstRead: [String: Int] = [:]
+        for action in shortcut.actions {
+            if action.identifier == "is.workflow.actions.setvariable", let variable = action.parameters["WFVariableName"]?.plainText, firstSet[variable] == nil {
+                firstSet[variable] = action.number
+            }
+            for value in action.parameters.values {
+                for variable in Self.namedVariables(in: value, depth: 0) where firstRead[variable] == nil { firstRead[variable] = action.number }
+            }
+        }
+        for (variable, read) in firstRead.sorted(by: { $0.value < $1.value }) {
+            guard let set = firstSet[variable], read <= set, let name = names.variables[variable] else { continue }
+            emptyAtStart.append(name)
+        }
         for action in shortcut.actions {
             guard let id = action.parameters["UUID"]?.text, let outputName = used[id], names.outputs[id] == nil else { continue }
             // The name Shortcuts shows for it, else the Relay action's (a name in letters Relay's
             // variable names do not take, `提供的输入`, gives none).
-            let fallback = mappings[action.identifier]?.first?.definition.name ?? title(of: action)
+            let fallback = Self.outputName(of: action, title: title(of: action))
             let given = action.parameters["CustomOutputName"]?.plainText ?? outputName
             names.outputs[id] = names.name(from: ShortcutNames.hasWords(given) ? given : fallback)
+        }
+    }
+
+    /// The name Shortcuts shows for an action's output when the file does not say: a block's
+    /// result, or the action's name without its "Get" (`Get Contents of URL` → contents of URL).
+    static func outputName(of action: ShortcutAction, title: String) -> String {
+        switch action.identifier {
+        case "is.workflow.actions.conditional": return "If Result"
+        case "is.workflow.actions.repeat.count", "is.workflow.actions.repeat.each": return "Repeat Results"
+        case "is.workflow.actions.choosefrommenu": return "Menu Result"
+        default: return title.hasPrefix("Get ") ? String(title.dropFirst(4)) : title
+        }
+    }
+
+    /// The named variables a value reads.
+    private static func namedVariables(in value: PropertyValue, depth: Int) -> [String] {
+        guard depth < Limits.shortcutDepth else { return [] }
+        switch value {
+        case .dictionary(let entries):
+            var found: [String] = []
+            if entries["Type"]?.text == "Variable", let name = entries["VariableName"]?.text { found.append(name) }
+            for inner in entries.values { found += namedVariables(in: inner, depth: depth + 1) }
+            return found
+        case .list(let items):
+            return items.flatMap { namedVariables(in: $0, depth: depth + 1) }
+        default:
+            return []
         }
     }
 
@@ -392,7 +440,9 @@ extension ImportState {
             source = shortcut.actions[action.number - 2]
         }
         guard let source, source.identifier == "is.workflow.actions.text.match", let pattern = source.parameters["WFMatchTextPattern"] else {
-            throw ShortcutError(action: action.number, "Get Group from Matched Text whose matches do not come straight from a Match Text")
+            throw ShortcutError(
+                action: action.number,
+                "Get Group from Matched Text whose matches do not come straight from a Match Text: Relay imports it when they are the output of a Match Text, given directly or as the action before it")
         }
         guard (action.parameters["WFGetGroupType"]?.text ?? "Group At Index") == "Group At Index" else {
             throw ShortcutError(action: action.number, "Get Group from Matched Text of all groups, which Relay has no equivalent for")
@@ -469,8 +519,22 @@ extension ImportState {
             return raw
         }
         var given: [String: WrittenValue] = [:]
-        for (key, parameter) in mapping.parameters {
-            guard var value = try translated(key) else { continue }
+        // Keys the action has first, then the defaults of parameters still without a value: two
+        // keys for one parameter (an older and a newer name) never race.
+        let keys = mapping.parameters.keys.sorted { (action.parameters[$0] == nil ? 1 : 0, $0) < (action.parameters[$1] == nil ? 1 : 0, $1) }
+        for key in keys {
+            guard let parameter = mapping.parameters[key], given[parameter] == nil, var value = try translated(key) else { continue }
+            let declared = definition.parameters.first { $0.name == parameter }
+            // An empty text where the parameter may be left out is Shortcuts' way of leaving it out.
+            if value == .text(""), let declared, !declared.isRequired { continue }
+            // What Relay's action takes when it is left out is left out.
+            if let declared, let relayDefault = declared.defaultValue, !relayDefault.isNothing, let inline = value.inlineText,
+                relayDefault.textValue.caseInsensitiveCompare(inline) == .orderedSame
+            {
+                continue
+            }
+            // A number the file keeps as text, for a number parameter, is written as a number.
+            if case .text(let text) = value, declared?.type == .number, WrittenValue.isNumber(text) { value = .number(text) }
             if let question = shortcut.questions.first(where: { $0.action == action.number && $0.parameter == key }) {
                 let name = names.name(from: ShortcutNames.shortened(question.text))
                 // The answer the shortcut's author suggests (through the key's values, when it has
@@ -507,6 +571,14 @@ extension ImportState {
         for (parameter, value) in mapping.fixed { given[parameter] = .literal(value) }
         var step = WrittenStep(action: action.number, key: definition.name)
         if mapping.title.lowercased() != definition.title.lowercased() { step.comments = ["Shortcuts: \(mapping.title)"] }
+        // The input of an action whose input is its primary parameter is written as its value:
+        // `- open: ${page}`, not `input: ${page}` below it.
+        if let input = given["input"], input != .variable(ShortcutNames.previous), let parameter = definition.inputParameter, parameter.isPrimary,
+            given[parameter.name] == nil
+        {
+            given[parameter.name] = input
+            given["input"] = nil
+        }
         let ordered = definition.parameters.compactMap { parameter in given[parameter.name].map { (parameter, $0) } }
         if ordered.count == 1, ordered[0].0.isPrimary {
             step.value = ordered[0].1

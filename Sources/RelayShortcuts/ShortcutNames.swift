@@ -8,7 +8,9 @@ struct ShortcutNames: Sendable {
     /// A named variable → its name in the workflow.
     var variables: [String: String] = [:]
     /// Names taken, so that each is given once.
-    private var taken: Set<String> = ["input", "previous", "item", "index", "error", "secrets", "trigger", "nothing", "true", "false", "and", "or", "not", "contains", "matches"]
+    private var taken: Set<String> = Self.reserved
+    /// Relay's own names and words of its expressions.
+    static let reserved: Set<String> = ["input", "previous", "item", "index", "error", "secrets", "trigger", "nothing", "true", "false", "and", "or", "not", "contains", "matches"]
     /// Each base name → the number its next name tries first.
     private var nextNumber: [String: Int] = [:]
     /// Shortcuts' variables of the current action that need a step before it (`Current Date`),
@@ -33,6 +35,8 @@ struct ShortcutNames: Sendable {
         if !word.isEmpty { words.append(word) }
         var base = words.joined(separator: "_")
         if base.isEmpty { base = "value" }
+        // A word of Relay's own (`matches`, `input`) gets a word after it, not a number.
+        if Self.reserved.contains(base) { base += "_value" }
         if let first = base.first, first.isNumber { base = "v_" + base }
         // Each base remembers the next number to try: ten thousand `text`s are named in turn, not
         // each by trying every number before it.
@@ -57,6 +61,7 @@ struct ShortcutNames: Sendable {
         let common: Set<String> = [
             "a", "an", "the", "your", "my", "of", "to", "for", "in", "on", "is", "are", "what", "which", "please", "enter", "set",
             "type", "choose", "select", "this", "that", "you", "would", "like", "required", "optional", "can", "be", "using", "here",
+            "do", "does", "did", "how", "many", "much",
         ]
         let words = question.split(whereSeparator: { !($0.isASCII && ($0.isLetter || $0.isNumber)) })
             .filter { $0.count > 1 && !common.contains($0.lowercased()) }
@@ -115,7 +120,8 @@ struct ShortcutNames: Sendable {
         let known = [
             "name": "name", "file extension": "extension", "file size": "size", "creation date": "created",
             "last modified date": "modified", "file path": "path", "number of pages": "pages", "page count": "pages",
-            "width": "width", "height": "height", "type": "type", "count": "count",
+            "width": "width", "height": "height", "type": "type", "count": "count", "number of characters": "count",
+            "number of items": "count",
         ]
         if let property = known[name.lowercased()] { return property }
         let words = name.split(whereSeparator: { !($0.isASCII && ($0.isLetter || $0.isNumber)) })

@@ -47,6 +47,18 @@ enum ShortcutsCatalog {
         "is.workflow.actions.detect.images": "Get Images from Input",
         "is.workflow.actions.getwebpagecontents": "Get Contents of Web Page",
         "is.workflow.actions.showresult": "Show Result",
+        "is.workflow.actions.filter.files": "Filter Files",
+        "is.workflow.actions.filter.articles": "Filter Articles",
+        "is.workflow.actions.filter.calendarevents": "Find Calendar Events",
+        "is.workflow.actions.documentpicker.save": "Save File",
+        "is.workflow.actions.documentpicker.open": "Get File",
+        "is.workflow.actions.detect.date": "Get Dates from Input",
+        "is.workflow.actions.openin": "Open In",
+        "is.workflow.actions.appendnote": "Append to Note",
+        "is.workflow.actions.shownote": "Show Note",
+        "is.workflow.actions.measurement.create": "Measurement",
+        "is.workflow.actions.measurement.convert": "Convert Measurement",
+        "is.workflow.actions.properties.calendarevents": "Get Details of Calendar Events",
         "is.workflow.actions.alert": "Show Alert",
         "is.workflow.actions.notification": "Show Notification",
         "is.workflow.actions.getvariable": "Get Variable",
@@ -61,7 +73,13 @@ enum ShortcutsCatalog {
         "is.workflow.actions.runworkflow": "Run Shortcut",
     ]
 
-    static func title(of identifier: String) -> String? { appleOnly[identifier] ?? titles[identifier] }
+    /// The name an action has in Shortcuts; for another app's action, the last part of its
+    /// identifier (`com.example.app.LogIntent` → `LogIntent`).
+    static func title(of identifier: String) -> String? {
+        if let known = appleOnly[identifier] ?? titles[identifier] { return known }
+        guard !identifier.hasPrefix("is.workflow.actions.") else { return nil }
+        return identifier.split(separator: ".").last.map(String.init)
+    }
 
     /// Why an action without a mapping cannot be imported.
     static func reason(for identifier: String) -> String {

@@ -173,6 +173,38 @@ struct ShortcutImportTests {
         #expect(result.yaml.contains("variables:\n  # Which case?\n  case: upper\n"), "\(result.yaml)")
     }
 
+    @Test("what a new user's shortcuts hold reads as they meant it: the newer Round To, an empty default left out, a number as a number, a variable built up in a loop starting empty, untitled menu items, names from Shortcuts")
+    func asMeant() throws {
+        let attach: (String) -> [String: Any] = { ["WFSerializationType": "WFTextTokenAttachment", "Value": ["Type": "Variable", "VariableName": $0]] }
+        let result = try imported(try shortcutData([
+            action("ask", ["UUID": "A", "WFAskActionPrompt": "Bill?", "WFInputType": "Number", "WFAskActionDefaultAnswer": ""]),
+            action("round", ["WFRoundTo": "Hundredths", "WFInput": ["WFSerializationType": "WFTextTokenAttachment", "Value": ["Type": "ActionOutput", "OutputUUID": "A"]]]),
+            action("number", ["WFNumberActionNumber": "15"]),
+            action("repeat.count", ["GroupingIdentifier": "R", "WFControlFlowMode": 0, "WFRepeatCount": 2]),
+            action("gettext", ["WFTextActionText": ["WFSerializationType": "WFTextTokenString", "Value": ["string": "\u{FFFC}x", "attachmentsByRange": ["{0, 1}": ["Type": "Variable", "VariableName": "Result"]]]]]),
+            action("setvariable", ["WFVariableName": "Result"]),
+            action("repeat.count", ["GroupingIdentifier": "R", "WFControlFlowMode": 2]),
+            action("choosefrommenu", ["GroupingIdentifier": "M", "WFControlFlowMode": 0, "WFMenuPrompt": "Pick", "WFMenuItems": ["One", "Two"]]),
+            action("choosefrommenu", ["GroupingIdentifier": "M", "WFControlFlowMode": 1]),
+            action("choosefrommenu", ["GroupingIdentifier": "M", "WFControlFlowMode": 1]),
+            action("choosefrommenu", ["GroupingIdentifier": "M", "WFControlFlowMode": 2]),
+            action("downloadurl", ["UUID": "D", "WFURL": "https://example.com"]),
+            action("openurl", ["WFInput": ["WFSerializationType": "WFTextTokenAttachment", "Value": ["Type": "ActionOutput", "OutputUUID": "D"]]]),
+            action("getvariable", ["WFVariable": attach("Result")]),
+        ]))
+        #expect(result.unmapped.isEmpty, "\(result.unmapped)")
+        for expected in [
+            "variables:\n  # Read before it is set, as in Shortcuts: empty until then.\n  result: \"\"\n",
+            "  - ask:\n      prompt: Bill?\n      type: number\n    as: ask_for_input\n",
+            "  - round-number: 2\n    input: ${ask_for_input}\n", "  - number: 15\n",
+            "    options:\n      One: []\n      Two: []\n", "    as: contents_of_url\n  # Shortcuts: Open URLs\n  - open: ${contents_of_url}\n",
+        ] {
+            #expect(result.yaml.contains(expected), "\(expected)\n\(result.yaml)")
+        }
+        let (workflow, diagnostics) = WorkflowLoader(registry: builtinRegistry).load(SourceFile(path: "meant.yaml", text: result.yaml))
+        #expect(workflow != nil, "\(diagnostics.map(\.message))")
+    }
+
     @Test("Current Date becomes a step before the action that reads it; the previous output the action read is named, so it still reads it")
     func currentDate() throws {
         let year: [String: Any] = ["Type": "CurrentDate", "Aggrandizements": [["Type": "WFPropertyVariableAggrandizement", "PropertyName": "Year"]]]

@@ -71,14 +71,21 @@ struct Calculate: Intent {
 
 /// `round-number`: rounds to decimal places.
 struct RoundNumber: Intent {
+    /// The places Shortcuts rounds to, by the name it gives them (in `WFRoundTo`, or in older files
+    /// `WFRoundType`).
+    private static let places = ["Ones Place": "0", "Tenths": "1", "Hundredths": "2", "Thousandths": "3", "Ten Thousandths": "4"]
+    private static let modes = ["Normal": "normal", "Always Round Up": "up", "Always Round Down": "down"]
     static let shortcuts = [
         ShortcutsMapping(
-            "is.workflow.actions.round", title: "Round Number", parameters: ["WFInput": "input", "WFRoundType": "places", "WFRoundMode": "mode"],
-            values: [
-                "WFRoundType": ["Ones Place": "0", "Tenths": "1", "Hundredths": "2", "Thousandths": "3", "Ten Thousandths": "4"],
-                "WFRoundMode": ["Normal": "normal", "Always Round Up": "up", "Always Round Down": "down"],
-            ],
-            defaults: ["WFRoundType": "Ones Place", "WFRoundMode": "Normal"]),
+            "is.workflow.actions.round", title: "Round Number",
+            parameters: ["WFInput": "input", "WFRoundTo": "places", "WFRoundType": "places", "WFRoundMode": "mode"],
+            values: ["WFRoundTo": places, "WFRoundType": places, "WFRoundMode": modes],
+            defaults: ["WFRoundType": "Ones Place", "WFRoundMode": "Normal"], when: ["WFRoundType": Array(places.keys).sorted()]),
+        // Older files: a number of places to the right of the decimal point.
+        ShortcutsMapping(
+            "is.workflow.actions.round", title: "Round Number",
+            parameters: ["WFInput": "input", "WFRoundDecimalPlaces": "places", "WFRoundMode": "mode"], values: ["WFRoundMode": modes],
+            defaults: ["WFRoundMode": "Normal"], when: ["WFRoundType": ["Right of Decimal"]]),
     ]
     static let summary = "Rounds the input to a number of decimal places: normally, always up, or always down."
     static let examples = [

@@ -86,7 +86,7 @@ public enum ActionCatalog {
     }
 
     /// `relay actions --shortcuts`: each Shortcuts action Relay imports, and what it becomes.
-    static func shortcutsTable(_ actions: [ActionDefinition]) -> String {
+    static func shortcutsTable(_ actions: [ActionDefinition], matching filter: String? = nil) -> String {
         var rows: [(identifier: String, title: String, action: String, when: String)] = []
         for action in actions {
             for mapping in action.shortcuts {
@@ -95,6 +95,9 @@ public enum ActionCatalog {
             }
         }
         for own in ShortcutImporter.ownActions { rows.append((own.identifier, own.title, own.becomes, "")) }
+        if let filter, !filter.isEmpty {
+            rows = rows.filter { row in [row.identifier, row.title, row.action].contains { $0.localizedCaseInsensitiveContains(filter) } }
+        }
         rows.sort { ($0.identifier, $0.when) < ($1.identifier, $1.when) }
         let width = rows.map(\.identifier.count).max() ?? 0
         let titles = rows.map(\.title.count).max() ?? 0

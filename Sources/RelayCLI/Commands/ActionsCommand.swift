@@ -19,7 +19,9 @@ struct ActionsCommand: AsyncParsableCommand {
     func run() async throws {
         let actions = ActionCatalog.matching(filter, in: try await packageOptions.loader().registry)
         if shortcuts {
-            StandardStreams.writeOutput(ActionCatalog.shortcutsTable(actions))
+            // The filter names a Shortcuts action here (`relay actions --shortcuts alert`).
+            let all = ActionCatalog.matching(nil, in: try await packageOptions.loader().registry)
+            StandardStreams.writeOutput(ActionCatalog.shortcutsTable(all, matching: filter))
         } else if json {
             StandardStreams.writeOutput(JSONWriter.string(for: .list(actions.map(ActionCatalog.json)), pretty: true) + "\n")
         } else if markdown {
