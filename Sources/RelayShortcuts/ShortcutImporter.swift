@@ -566,7 +566,8 @@ extension ImportState {
                 text += inline
                 rest = rest[rest.index(after: close)...]
             }
-            given[parameter] = .text(text + rest)
+            // A part left empty leaves no space or line break at an end (an alert without a title).
+            given[parameter] = .text((text + rest).trimmingCharacters(in: .whitespacesAndNewlines))
         }
         for (parameter, value) in mapping.fixed { given[parameter] = .literal(value) }
         var step = WrittenStep(action: action.number, key: definition.name)

@@ -41,6 +41,8 @@ struct ShortcutValues {
             if case .dictionary = inner { return .variable(try expression(of: inner)) }
             return try written(inner)
         case "WFDictionaryFieldValue":
+            // Its items under `WFDictionaryFieldValueItems`, or (as some generators write it) the list itself.
+            if case .list? = inner { return try dictionary(inner) }
             return try dictionary(inner?["WFDictionaryFieldValueItems"])
         case "WFArrayParameterState":
             guard case .list(let items)? = inner else { return .list([]) }
@@ -61,6 +63,8 @@ struct ShortcutValues {
         case let kind?:
             throw ShortcutError(action: action, "a parameter value of the kind '\(kind)', which the import does not read yet")
         case nil:
+            // One item of a dictionary standing alone (`WFItemType`, `WFValue`), as some generators write a parameter.
+            if entries["WFItemType"] != nil, entries["WFValue"] != nil, entries.count == 2 { return try field(entries) }
             // A dictionary given as it is (a parameter that takes one).
             var written: [WrittenEntry] = []
             for key in entries.keys.sorted() {

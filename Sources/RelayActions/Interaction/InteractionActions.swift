@@ -63,8 +63,9 @@ struct ChooseFromList: Intent {
 struct Confirm: Intent {
     static let shortcuts = [
         ShortcutsMapping(
-            "is.workflow.actions.alert", title: "Show Alert", parameters: ["WFAlertActionMessage": "prompt"],
-            defaults: ["WFAlertActionMessage": "Do you want to continue?", "WFAlertActionCancelButtonShown": "true"],
+            "is.workflow.actions.alert", title: "Show Alert",
+            defaults: ["WFAlertActionTitle": "", "WFAlertActionMessage": "Do you want to continue?", "WFAlertActionCancelButtonShown": "true"],
+            templates: ["prompt": "{WFAlertActionTitle}\n{WFAlertActionMessage}"],
             when: ["WFAlertActionCancelButtonShown": ["true"]]),
     ]
     static let summary = "Asks for a yes; on a no the run is cancelled (exit status 3). Passes its input through."

@@ -74,8 +74,8 @@ struct Show: Intent {
         ShortcutsMapping("is.workflow.actions.showresult", title: "Show Result", parameters: ["Text": "value"]),
         // An alert without a Cancel button only shows its message.
         ShortcutsMapping(
-            "is.workflow.actions.alert", title: "Show Alert", parameters: ["WFAlertActionMessage": "value"],
-            defaults: ["WFAlertActionMessage": "Do you want to continue?"], when: ["WFAlertActionCancelButtonShown": ["false"]]),
+            "is.workflow.actions.alert", title: "Show Alert", defaults: ["WFAlertActionTitle": "", "WFAlertActionMessage": "Do you want to continue?"],
+            templates: ["value": "{WFAlertActionTitle}\n{WFAlertActionMessage}"], when: ["WFAlertActionCancelButtonShown": ["false"]]),
     ]
     static let summary = "Prints the input, or the value given, to standard output, formatted like a workflow's output; outputs nothing."
     static let examples = [
