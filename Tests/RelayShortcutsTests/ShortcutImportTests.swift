@@ -205,6 +205,24 @@ struct ShortcutImportTests {
         #expect(workflow != nil, "\(diagnostics.map(\.message))")
     }
 
+    @Test("Show Alert keeps its title; a form written as one field holding a list of items is read as the dictionary it is")
+    func alertAndGeneratedForms() throws {
+        let result = try imported(try shortcutData([
+            action("alert", ["WFAlertActionTitle": "Done", "WFAlertActionMessage": "", "WFAlertActionCancelButtonShown": false]),
+            action("alert", ["WFAlertActionTitle": "Sure?", "WFAlertActionMessage": "It cannot be undone."]),
+            action("downloadurl", [
+                "WFURL": "https://example.com", "WFHTTPMethod": "POST", "WFHTTPBodyType": "Form",
+                "WFFormValues": [
+                    "WFItemType": 1,
+                    "WFValue": ["WFSerializationType": "WFDictionaryFieldValue", "Value": [["WFItemType": 0, "WFKey": "a", "WFValue": "b"]]],
+                ],
+            ]),
+        ]))
+        #expect(result.yaml.contains("  - show: Done\n"), "\(result.yaml)")
+        #expect(result.yaml.contains("  - confirm: \"Sure?\\nIt cannot be undone.\"\n"), "\(result.yaml)")
+        #expect(result.yaml.contains("      body:\n        a: b\n      body-format: form\n"), "\(result.yaml)")
+    }
+
     @Test("Current Date becomes a step before the action that reads it; the previous output the action read is named, so it still reads it")
     func currentDate() throws {
         let year: [String: Any] = ["Type": "CurrentDate", "Aggrandizements": [["Type": "WFPropertyVariableAggrandizement", "PropertyName": "Year"]]]
