@@ -1,5 +1,6 @@
 import Foundation
 import RelayKit
+import RelayLanguage
 import RelayShortcuts
 
 /// A shortcut file given where a workflow is (`relay run`, `relay check`, `run-workflow`):
@@ -39,5 +40,24 @@ public enum ShortcutSource {
         let shortcut = try Shortcut.read(try bytes(path))
         let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         return try ShortcutImporter(actions: actions).convert(shortcut, name: name, partial: partial)
+    }
+}
+
+extension ShortcutImport {
+    /// `diagnostic` with a note naming the shortcut's action its line is in, when it is in this
+    /// import's workflow (a sub-workflow's diagnostic is left as it is).
+    public func locating(_ diagnostic: Diagnostic, in path: String) -> Diagnostic {
+        guard let range = diagnostic.range, range.file.path == path, let action = action(atLine: range.start.line) else { return diagnostic }
+        var located = diagnostic
+        located.notes.insert("note: in action \(action) of the shortcut (\(titles[action] ?? "?")); 'relay import' shows the workflow", at: 0)
+        return located
+    }
+}
+
+extension ShortcutSource {
+    /// A run's error with the shortcut's action it is in, when `path` is a shortcut.
+    public static func locating(_ diagnostic: Diagnostic, in path: String, actions: [ActionDefinition]) -> Diagnostic {
+        guard isShortcut(path), let imported = try? imported(path, actions: actions) else { return diagnostic }
+        return imported.locating(diagnostic, in: path)
     }
 }

@@ -60,12 +60,7 @@ public struct WorkflowLoader: Sendable {
         let key = path + "\u{0}" + predefined.sorted().joined(separator: ",")
         if let known = checked.result(for: key, text: imported.yaml) { return known }
         var result = load(file, predefined: predefined)
-        result.diagnostics = result.diagnostics.map { diagnostic in
-            guard let line = diagnostic.range?.start.line, let action = imported.action(atLine: line) else { return diagnostic }
-            var located = diagnostic
-            located.notes.insert("note: in action \(action) of the shortcut (\(imported.titles[action] ?? "?")); 'relay import' shows the workflow", at: 0)
-            return located
-        }
+        result.diagnostics = result.diagnostics.map { imported.locating($0, in: path) }
         checked.keep(result, for: key, text: imported.yaml)
         return result
     }

@@ -111,6 +111,16 @@ struct ShortcutCommandTests {
         #expect(lstat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
     }
 
+    @Test("an error while a shortcut runs names its action too")
+    func runErrorNamesTheAction() async throws {
+        let (folder, environment) = try folder()
+        let text: [String: Any] = ["WFSerializationType": "WFTextTokenAttachment", "Value": ["Type": "ActionOutput", "OutputUUID": "T", "OutputName": "Text"]]
+        try write([("gettext", ["WFTextActionText": "abc", "UUID": "T"]), ("math", ["WFInput": text, "WFMathOperation": "×", "WFMathOperand": 2])], to: "math.shortcut", in: folder)
+        let run = try await RelayProcess.running(["run", "math.shortcut"], in: folder, environment: environment)
+        #expect(run.status == 1)
+        #expect(run.standardError.contains("note: in action 2 of the shortcut (Calculate); 'relay import' shows the workflow"), "\(run.standardError)")
+    }
+
     @Test("relay check of a shortcut names the action a problem is in")
     func checkNamesTheAction() async throws {
         let (folder, environment) = try folder()

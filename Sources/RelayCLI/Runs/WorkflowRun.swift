@@ -244,7 +244,8 @@ struct WorkflowRun: Sendable {
             console.output(output)
             return output
         } catch let error as RuntimeError {
-            fail([error.diagnostic], recording, masking: secrets)
+            // A shortcut's error names its action as well as the workflow's line.
+            fail([ShortcutSource.locating(error.diagnostic, in: file, actions: prepared.loader.registry.actions)], recording, masking: secrets)
             throw (error.denial == nil ? ExitStatus.runtimeError : ExitStatus.permissionDenied).exitCode
         } catch let cancelled as RunCancelled {
             fail("cancelled: \(cancelled.reason)\n", recording, masking: secrets)
