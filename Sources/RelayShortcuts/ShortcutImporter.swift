@@ -396,7 +396,16 @@ extension ImportState {
             guard let variable = action.parameters["WFVariable"] else {
                 throw ShortcutError(action: action.number, "Get Variable without a variable")
             }
-            let name = try expression(of: variable["Value"] ?? variable, action: action.number)
+            let attachment = variable["Value"] ?? variable
+            if attachment["Type"]?.text == "Variable", let named = attachment["VariableName"]?.text, ShortcutNames.builtIn(named) == nil,
+                names.variables[named] == nil
+            {
+                // A variable nothing sets is empty in Shortcuts.
+                step = WrittenStep(action: action.number, key: "nothing")
+                step.comments = ["Shortcuts: Get Variable of '\(named)', which no action sets"]
+                return [step]
+            }
+            let name = try expression(of: attachment, action: action.number)
             // A comment passes its input on: the variable's value becomes the previous output.
             step = WrittenStep(action: action.number, key: "comment", value: .literal("Get Variable"))
             step.set("input", .value(.variable(name)))
@@ -430,15 +439,39 @@ extension ImportState {
     /// Get Group from Matched Text: the matches it is given are matched again with the pattern of
     /// the Match Text that made them, keeping the group (`match-text` with `group:`).
     mutating func matchedGroup(_ action: ShortcutAction) throws(ShortcutError) -> WrittenStep {
-        var source: ShortcutAction?
-        if let input = action.parameters["WFInput"] {
-            let attachment = input["Value"] ?? input
-            if attachment["Type"]?.text == "ActionOutput", let id = attachment["OutputUUID"]?.text {
-                source = shortcut.actions.first { $0.parameters["UUID"]?.text == id }
+        // The Match Text whose output `input` names: by its UUID, or through the Set Variable that
+        // last set the variable it names; without an input, the action just before `number`.
+        func matchText(_ input: PropertyValue?, before number: Int, depth: Int = 0) -> ShortcutAction? {
+            guard depth < 8 else { return nil }
+            guard let input else {
+                // The previous output: a Set Variable or a Comment passes its own input on, a Get
+                // Variable gives the variable.
+                guard number >= 2 else { return nil }
+                let previous = shortcut.actions[number - 2]
+                switch previous.identifier {
+                case "is.workflow.actions.setvariable": return matchText(previous.parameters["WFInput"], before: previous.number, depth: depth + 1)
+                case "is.workflow.actions.comment": return matchText(nil, before: previous.number, depth: depth + 1)
+                case "is.workflow.actions.getvariable": return matchText(previous.parameters["WFVariable"], before: previous.number, depth: depth + 1)
+                default: return previous
+                }
             }
-        } else if action.number >= 2 {
-            source = shortcut.actions[action.number - 2]
+            let attachment = input["Value"] ?? input
+            switch attachment["Type"]?.text {
+            case "ActionOutput":
+                guard let id = attachment["OutputUUID"]?.text else { return nil }
+                return shortcut.actions.first { $0.parameters["UUID"]?.text == id }
+            case "Variable":
+                guard let variable = attachment["VariableName"]?.text,
+                    let setter = shortcut.actions[..<(number - 1)].last(where: {
+                        $0.identifier == "is.workflow.actions.setvariable" && $0.parameters["WFVariableName"]?.plainText == variable
+                    })
+                else { return nil }
+                return matchText(setter.parameters["WFInput"], before: setter.number, depth: depth + 1)
+            default:
+                return nil
+            }
         }
+        let source = matchText(action.parameters["WFInput"], before: action.number)
         guard let source, source.identifier == "is.workflow.actions.text.match", let pattern = source.parameters["WFMatchTextPattern"] else {
             throw ShortcutError(
                 action: action.number,

@@ -130,6 +130,16 @@ struct ShortcutImportTests {
 
             """), "\(result.yaml)")
         #expect(result.unmapped.map(\.number) == [4])
+        // Through a Set Variable (which passes its input on) and a Get Variable of it.
+        let throughVariable = try imported(try shortcutData([
+            action("text.match", ["WFMatchTextPattern": "(a)(b)"]),
+            action("setvariable", ["WFVariableName": "Match"]),
+            action("text.match.getgroup", ["WFGroupIndex": 1]),
+            action("getvariable", ["WFVariable": ["WFSerializationType": "WFTextTokenAttachment", "Value": ["Type": "Variable", "VariableName": "Match"]]]),
+            action("text.match.getgroup", ["WFGroupIndex": 2]),
+        ]))
+        #expect(throughVariable.unmapped.isEmpty, "\(throughVariable.unmapped)")
+        #expect(throughVariable.yaml.contains("      group: 1\n") && throughVariable.yaml.contains("      group: 2\n"), "\(throughVariable.yaml)")
     }
 
     @Test("what a shortcut holds stays data in the workflow: a number with a line break after a NUL, a $ before a variable, a key with ${ in it, a text like infinity, U+FFFE")
