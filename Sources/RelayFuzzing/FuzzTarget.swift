@@ -32,6 +32,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case form
     /// A shortcut file: read, imported and written as a workflow that reads back as YAML.
     case shortcut
+    /// An RSS or Atom feed: read into items that hold no more than the feed gave.
+    case feed
 
     /// What did not hold for `bytes`, or nil when everything did. (A crash is the other finding.)
     public func check(_ bytes: [UInt8]) async -> String? {
@@ -51,6 +53,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .cron: CronHarness.check(bytes)
         case .form: FormHarness.check(bytes)
         case .shortcut: ShortcutHarness.check(bytes)
+        case .feed: FeedHarness.check(bytes)
         }
     }
 }

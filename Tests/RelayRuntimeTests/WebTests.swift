@@ -117,6 +117,20 @@ struct WebTests {
         let sent = try multipart.property("body").textValue
         #expect(sent.contains("Content-Disposition: form-data; name=\"note\"\r\n\r\nhi\r\n"), "\(sent)")
         #expect(sent.contains("name=\"doc\"; filename=\"\(upload.lastPathComponent)\"\r\nContent-Type: text/plain\r\n\r\nhello \"file\"\r\n"), "\(sent)")
+        // Feeds: RSS and Atom items, the first ones asked for; a declared entity is not expanded.
+        let rss = try await fetch("- url: \(base)/rss\n- get-rss-items: 2")
+        #expect(rss.asList.count == 2)
+        #expect(try rss.asList[0].property("title") == "Ridge Loop")
+        #expect(try rss.asList[0].property("link") == .url(try #require(URL(string: "https://example.com/ridge"))))
+        #expect(try rss.asList[0].property("published") == "Tue, 24 Nov 2026 09:30:00 GMT")
+        #expect(try rss.asList[0].property("summary") == "<p>4.2 km</p>")
+        #expect(try rss.asList[1].property("title") == "Lake & Back")
+        #expect(try rss.asList[1].property("published") == "2026-11-20")
+        let atom = try await fetch("- url: \(base)/atom\n- get-rss-items")
+        #expect(atom.asList.count == 1)
+        #expect(try atom.asList[0].property("title") == "First")
+        #expect(try atom.asList[0].property("link") == .url(try #require(URL(string: "https://example.com/first"))))
+        #expect(try atom.asList[0].property("published") == "2026-11-24T09:30:00Z")
         // HEAD: the headers alone are the output; no body is waited for.
         let head = try await fetch("- url: \(base)/echo\n- get-contents-of-url: { method: head }")
         #expect(try head.property("x-method") == "HEAD", "\(head)")

@@ -274,7 +274,7 @@ package enum HTMLReader {
 }
 
 /// The libxml2 functions Relay calls, looked up once.
-private struct LibXML2: @unchecked Sendable {
+struct LibXML2: @unchecked Sendable {
     typealias ReadMemory = @convention(c) (UnsafePointer<CChar>?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32) -> UnsafeMutablePointer<xmlDoc>?
     typealias FreeDocument = @convention(c) (UnsafeMutablePointer<xmlDoc>?) -> Void
     typealias RootElement = @convention(c) (UnsafePointer<xmlDoc>?) -> UnsafeMutablePointer<xmlNode>?
@@ -286,6 +286,8 @@ private struct LibXML2: @unchecked Sendable {
     typealias ResetLastError = @convention(c) () -> Void
 
     let readMemory: ReadMemory
+    /// The XML reader (`xmlReadMemory`), for feeds; `readMemory` is the HTML one.
+    let readXML: ReadMemory
     let freeDocument: FreeDocument
     let rootElement: RootElement
     let property: Property
@@ -306,6 +308,7 @@ private struct LibXML2: @unchecked Sendable {
         if let loaded { return loaded }
         let functions = LibXML2(
             readMemory: try library.function("htmlReadMemory", as: ReadMemory.self),
+            readXML: try library.function("xmlReadMemory", as: ReadMemory.self),
             freeDocument: try library.function("xmlFreeDoc", as: FreeDocument.self),
             rootElement: try library.function("xmlDocGetRootElement", as: RootElement.self),
             property: try library.function("xmlGetProp", as: Property.self),

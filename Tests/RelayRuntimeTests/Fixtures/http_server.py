@@ -104,6 +104,19 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_header("Location", "/loop")
             self.send_header("Content-Length", "0")
             self.end_headers()
+        elif self.path == "/rss":
+            self.answer(200, "application/rss+xml", (
+                '<?xml version="1.0"?><rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel><title>Trails</title>'
+                '<item><title>Ridge Loop</title><link>https://example.com/ridge</link><pubDate>Tue, 24 Nov 2026 09:30:00 GMT</pubDate>'
+                '<description><![CDATA[<p>4.2 km</p>]]></description></item>'
+                '<item><title>Lake &amp; Back</title><link>https://example.com/lake</link><dc:date>2026-11-20</dc:date></item>'
+                '<item><title>Third</title></item></channel></rss>').encode())
+        elif self.path == "/atom":
+            self.answer(200, "application/atom+xml", (
+                '<?xml version="1.0"?><!DOCTYPE feed [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>'
+                '<feed xmlns="http://www.w3.org/2005/Atom"><title>Notes</title>'
+                '<entry><title>First &b;</title><link rel="self" href="https://example.com/self"/><link href="https://example.com/first"/>'
+                '<updated>2026-11-24T09:30:00Z</updated><summary>One</summary></entry></feed>').encode())
         elif self.path == "/json":
             self.answer(200, "application/json; charset=utf-8", b'{"name": "Ridge Loop", "distance": 4.2, "tags": ["easy"]}')
         elif self.path == "/badjson":
