@@ -201,8 +201,10 @@ struct RunHistoryTests {
             steps:
               - text: started
               - wait: 1.2
-              - wait: 60
+              - wait: 600
             """)
+        // (The last wait is long enough that only the kill ends the run, however slowly a loaded
+        // machine lets the steps be seen.)
         let process = try RelayProcess.start(running: "w.yaml", in: folder)
         // The second step's end saves the steps so far (at most a second apart).
         var saved = false

@@ -230,7 +230,7 @@ struct StoppingTests {
             print(s.getsockname()[1], flush=True)
             held = []
             s.settimeout(1)
-            end = time.time() + 60
+            end = time.time() + 600
             while time.time() < end:
                 try: held.append(s.accept())
                 except socket.timeout: pass
@@ -245,7 +245,8 @@ struct StoppingTests {
         try writeFourFetches(of: "http://127.0.0.1:\(port)/slow", with: ["timeout: 2", "on-error: continue"], then: "text: done", to: root)
         let result = try await RelayProcess.running(["run", "w.yaml", "--allow-net=127.0.0.1"], in: root)
         #expect(result.standardOutput == "done\n", "\(result.standardError)")
-        // The requests ended at their timeouts, while the server still held them open (60 s).
+        // The requests ended at their timeouts, while the server still held them open (it holds
+        // them ten minutes, and is stopped when the test ends: a loaded machine is no reason to fail).
         #expect(server.isRunning)
     }
 
