@@ -46,15 +46,7 @@ struct ShortcutValues {
             return try dictionary(inner?["WFDictionaryFieldValueItems"])
         case "WFArrayParameterState":
             guard case .list(let items)? = inner else { return .list([]) }
-            var written: [WrittenValue] = []
-            for item in items {
-                if case .dictionary(let fields) = item, fields["WFItemType"] != nil {
-                    written.append(try field(fields))
-                } else {
-                    written.append(try self.written(item))
-                }
-            }
-            return .list(written)
+            return try list(items)
         case "WFQuantityFieldValue":
             var magnitude: WrittenValue?
             if let given = inner?["Magnitude"] { magnitude = try written(given) }
@@ -103,6 +95,19 @@ struct ShortcutValues {
         throw ShortcutError(action: action, "a dictionary key or a menu item made with a variable, which Relay writes only as plain text")
     }
 
+    /// A list's items: each a dictionary's or list's item (`WFItemType`, `WFValue`) or a value.
+    private mutating func list(_ items: [PropertyValue]) throws(ShortcutError) -> WrittenValue {
+        var written: [WrittenValue] = []
+        for item in items {
+            if case .dictionary(let fields) = item, fields["WFItemType"] != nil {
+                written.append(try field(fields))
+            } else {
+                written.append(try self.written(item))
+            }
+        }
+        return .list(written)
+    }
+
     /// One item of a dictionary or a list: its `WFValue` read as its `WFItemType` says.
     private mutating func field(_ fields: [String: PropertyValue]) throws(ShortcutError) -> WrittenValue {
         let kind = fields["WFItemType"]?.integer ?? 0
@@ -115,17 +120,7 @@ struct ShortcutValues {
             }
             return try written(value)
         case 2:
-            if case .list(let items) = inner {
-                var written: [WrittenValue] = []
-                for item in items {
-                    if case .dictionary(let entries) = item, entries["WFItemType"] != nil {
-                        written.append(try field(entries))
-                    } else {
-                        written.append(try self.written(item))
-                    }
-                }
-                return .list(written)
-            }
+            if case .list(let items) = inner { return try list(items) }
             return try written(value)
         case 3:
             let text = try written(value)
