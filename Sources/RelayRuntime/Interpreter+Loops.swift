@@ -22,8 +22,10 @@ extension Interpreter {
         // Grown as results come: a huge count must not reserve memory up front.
         results.reserveCapacity(min(Int(count), 1024))
         let choice = StopChoice.forLoop(body)
+        var turns = TurnTaking()
         for index in 0..<Int(count) {
             try Task.checkCancellation()
+            await turns.take()
             variables["index"] = .number(Double(index + 1))
             switch try await run(body, input: input, inputLabels: inputLabels, leavesLabels: false, stopChoice: choice, variables: &variables) {
             case .normal(let output):
@@ -63,8 +65,10 @@ extension Interpreter {
         results.reserveCapacity(items.count)
         var progress = LoopProgress(total: items.count)
         let choice = StopChoice.forLoop(body)
+        var turns = TurnTaking()
         for (index, item) in items.enumerated() {
             try Task.checkCancellation()
+            await turns.take()
             variables[variable] = item
             variables["index"] = .number(Double(index + 1))
             switch try await run(body, input: item, inputLabels: itemLabels, leavesLabels: false, stopChoice: choice, variables: &variables) {
@@ -139,6 +143,21 @@ extension Interpreter {
             throw RuntimeError("'parallel' takes a whole number of 1 or more", step: step.displayName, at: template.range)
         }
         return Int(min(width, 1024))
+    }
+}
+
+/// A loop's turns at the run's threads. A loop of steps that never wait would keep its thread
+/// for as long as it runs; a few of them at once (a parallel for-each) would hold every thread
+/// of the pool, and then nothing else of the run gets one: not a `timeout:`'s timer, not the other
+/// iterations. So a loop gives its thread up at least every few milliseconds.
+struct TurnTaking {
+    private var last = DispatchTime.now().uptimeNanoseconds
+
+    mutating func take() async {
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard now &- last >= 5_000_000 else { return }
+        await Task.yield()
+        last = DispatchTime.now().uptimeNanoseconds
     }
 }
 

@@ -320,4 +320,20 @@ struct StoppingTests {
         #expect(zero.status == 2)
         #expect(zero.standardError.hasPrefix("w.yaml:1:10: error: 'timeout' takes a number of seconds greater than 0"))
     }
+
+    @Test("a timeout stops loops that never wait, however many run at once in a parallel for-each")
+    func busyParallelLoops() async throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        // Eight iterations at once, each a loop of steps that never wait: more than the machine
+        // has threads for tasks. Each loop's `timeout:` must still get a thread to stop it.
+        try write(
+            "steps:\n  - list: [1, 2, 3, 4, 5, 6, 7, 8]\n  - for-each:\n    parallel: 8\n    do:\n      - repeat: 1000000000\n        do:\n          - number: 1\n        timeout: 1\n",
+            to: root)
+        // `timeout` only keeps a hang from lasting: the run ends after a second when it is right.
+        let result = try await RelayProcess.tool(
+            ["timeout", "600", RelayProcess.executable.path, "run", "w.yaml"], in: root)
+        #expect(result.status == 1, "\(result.standardError)")
+        #expect(result.standardError.contains("w.yaml:6:9: error: step 'repeat': timed out after 1 second"), "\(result.standardError)")
+    }
 }
