@@ -16,8 +16,23 @@ enum RichTextHarness {
     }
 
     static func checkHTML(_ bytes: [UInt8]) -> String? {
+        if let problem = checkPageLinks(bytes) { return problem }
         guard let richText = try? HTMLReader.richText(from: String(decoding: bytes, as: UTF8.self)) else { return nil }
         return keepsText(richText, "HTML")
+    }
+
+    /// A page's images and feeds: at most the limit of each, each once, every one absolute with a
+    /// scheme the page actions fetch.
+    private static func checkPageLinks(_ bytes: [UInt8]) -> String? {
+        guard let page = URL(string: "https://example.com/a/page.html"),
+            let links = try? PageLinks.links(in: Data(bytes), page: page, limit: 8)
+        else { return nil }
+        for (kind, urls, schemes) in [("image", links.images, ["http", "https", "data"]), ("feed", links.feeds, ["http", "https"])] {
+            if urls.count > 8 { return "\(urls.count) \(kind)s past a limit of 8" }
+            if Set(urls.map(\.absoluteString)).count != urls.count { return "a \(kind) twice: \(urls)" }
+            if let odd = urls.first(where: { !schemes.contains($0.scheme?.lowercased() ?? "") }) { return "a \(kind) URL with no scheme fetched: \(odd)" }
+        }
+        return nil
     }
 
     private static func keepsText(_ richText: RichText, _ format: String) -> String? {

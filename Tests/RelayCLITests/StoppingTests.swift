@@ -225,18 +225,25 @@ struct StoppingTests {
         let server = Process()
         server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         server.arguments = ["python3", "-c", """
-            import socket, sys, time
+            import os, signal, socket, sys, time
+            # The test process blocks signals, and a child inherits that: terminate() must reach it.
+            signal.pthread_sigmask(signal.SIG_SETMASK, [])
+            parent = os.getppid()
             s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(16)
             print(s.getsockname()[1], flush=True)
             held = []
             s.settimeout(1)
             end = time.time() + 600
-            while time.time() < end:
+            # It ends with the test process too, whatever way that ends.
+            while time.time() < end and os.getppid() == parent:
                 try: held.append(s.accept())
                 except socket.timeout: pass
             """]
         let output = Pipe()
         server.standardOutput = output
+        // Not the test process's standard error: a server left running would hold it open, and
+        // `swift test` waits for it to close.
+        server.standardError = FileHandle.nullDevice
         try server.run()
         defer { server.terminate() }
         let reader = output.fileHandleForReading

@@ -137,6 +137,11 @@ struct CheckerTests {
     func parameterChecks() {
         #expect(only("steps:\n  - calculate: \"1 / 0\"\n") == "2:16: 'calculate' parameter 'expression': division by zero")
         #expect(only("steps:\n  - calculate: \"(1 + 2\"\n").contains("missing ')'"))
+        #expect(diagnostics("steps:\n  - find-files: { in: ., sort: random, limit: 2 }\n").isEmpty, "random is an order, not a property")
+        #expect(only("steps:\n  - find-files: { in: ., sort: randomly }\n").contains("randomly"))
+        #expect(only("steps:\n  - calculate: \"factorial(2.5)\"\n") == "2:16: 'calculate' parameter 'expression': factorial of a number that is not a whole number of 0 or more")
+        #expect(only("steps:\n  - calculate: \"factorial(171)\"\n") == "2:16: 'calculate' parameter 'expression': 'factorial(171)' has no finite result")
+        #expect(only("steps:\n  - calculate: \"asin(2)\"\n") == "2:16: 'calculate' parameter 'expression': asin of a number outside -1 to 1")
         #expect(diagnostics("steps:\n  - text: x\n  - calculate: \"${previous} / 0\"\n").isEmpty, "not literal: checked when it runs")
         let key = (0..<300).map { _ in "a" }.joined(separator: ".")
         #expect(only("steps:\n  - dictionary: {}\n  - set-value: { key: \"\(key)\", value: 1 }\n")

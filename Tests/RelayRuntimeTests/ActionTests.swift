@@ -56,6 +56,8 @@ struct ActionTests {
         ("- calculate: \"2 ^ 3 ^ 2\"", "512"),
         ("- calculate: \"sqrt(16) + abs(-2) + round(2.5) + floor(2.7) + ceil(2.1) + min(4, 1, 9) + max(1, 5)\"", "20"),
         ("- calculate: \"(1 + 2) * 3 % 4\"", "1"),
+        ("- calculate: \"factorial(5) + factorial(0) + factorial(1) + cos(0) + sin(0) + tan(0)\"", "123"),
+        ("- calculate: \"round(asin(1) * 2 / pi) + acos(1) + atan(0) + round(factorial(170) / 7.257415615307994e306)\"", "2"),
         ("- calculate: \"1e3 / 4\"", "250"),
         ("- number: 2.345\n- round-number: { places: 2 }", "2.35"),
         ("- number: 2.341\n- round-number: { places: 2, mode: up }", "2.35"),
@@ -120,6 +122,29 @@ struct ActionTests {
         #expect(try await names("- filter: { where: { age: { at-most: 41, at-least: 41 } } }") == #"["Alan"]"#)
         #expect(try await names("- filter: { where: { nickname: { has-any-value: false } }, limit: 1 }") == #"["Ada"]"#)
         #expect(try await names("- filter: { where: { name: { is-not: Ada } }, sort: name, limit: 1 }") == #"["Alan"]"#)
+    }
+
+    @Test("format-date: rfc2822 is mail's and RSS's date, in English, with the machine's offset")
+    func rfc2822() async throws {
+        let text = try await json("- date: \"2026-03-10 08:05\"\n- format-date: rfc2822")
+        #expect(text.hasPrefix(#""Tue, 10 Mar 2026 08:05:00 "#) && text.range(of: #" [+-][0-9]{4}"$"#, options: .regularExpression) != nil, "\(text)")
+        #expect(try await json("- date: \"2026-03-10 08:05\"\n- format-date: { style: RFC2822 }") == text)
+    }
+
+    @Test("sort: random gives what passed in a random order; with a limit, a random few of them")
+    func randomOrder() async throws {
+        let numbers = "- list: [\((1...20).map(String.init).joined(separator: ", "))]\n"
+        var seen = Set<Int>(), orders = Set<[Int]>()
+        for _ in 0..<200 {
+            let few = try JSONDecoder().decode([Int].self, from: Data(try await json(numbers + "- filter: { where: { item: { at-most: 10 } }, sort: random, limit: 3 }").utf8))
+            #expect(few.count == 3 && Set(few).count == 3 && few.allSatisfy { (1...10).contains($0) }, "\(few)")
+            seen.formUnion(few)
+            orders.insert(try JSONDecoder().decode([Int].self, from: Data(try await json(numbers + "- filter: { sort: RANDOM }").utf8)))
+        }
+        // Each of the ten is among three chosen in 200 draws but with a chance of (7/10)^200.
+        #expect(seen == Set(1...10))
+        #expect(orders.count > 100 && orders.allSatisfy { $0.sorted() == Array(1...20) })
+        #expect(try await json(numbers + "- filter: { sort: random, limit: 0 }") == "[]")
     }
 
     @Test("filter on plain values and dates")

@@ -128,6 +128,8 @@ struct FileTests {
         #expect(try await names("{ in: ., recursive: true, where: { size: { greater-than: \"2 KB\" } } }") == #"["d.txt"]"#)
         #expect(try await names("{ in: ., recursive: true, where: { size: { less-than: \"2.9 KiB\" } }, sort: name, limit: 2 }") == #"["a.txt","b.txt"]"#)
         #expect(try await names("{ in: ., where: { type: net.daringfireball.markdown } }") == #"["c.md"]"#)
+        let few = try await names("{ in: ., recursive: true, where: { extension: txt }, sort: random, limit: 2 }")
+        #expect([#"["a.txt","b.txt"]"#, #"["b.txt","a.txt"]"#, #"["a.txt","d.txt"]"#, #"["d.txt","a.txt"]"#, #"["b.txt","d.txt"]"#, #"["d.txt","b.txt"]"#].contains(few), "\(few)")
         let notFolder = await failureIn(root, "- find-files: a.txt")
         #expect(notFolder?.message.contains("is not a folder") == true)
     }

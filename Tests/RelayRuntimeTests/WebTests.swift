@@ -131,6 +131,24 @@ struct WebTests {
         #expect(try atom.asList[0].property("title") == "First")
         #expect(try atom.asList[0].property("link") == .url(try #require(URL(string: "https://example.com/first"))))
         #expect(try atom.asList[0].property("published") == "2026-11-24T09:30:00Z")
+        // A page's feeds, made absolute against the page; a feed's own URL is its one feed.
+        #expect(try await fetch("- url: \(base)/gallery\n- get-rss-feeds") == .list([.url(try #require(URL(string: "\(base)/rss"))), .url(try #require(URL(string: "\(base)/atom")))]))
+        #expect(try await fetch("- url: \(base)/rss\n- get-rss-feeds") == .list([.url(try #require(URL(string: "\(base)/rss")))]))
+        #expect(try await fetch("- url: \(base)/html\n- get-rss-feeds") == .list([]))
+        // A page's images, each once, relative to its <base>, a data: URL's too, fetched as files.
+        let images = try await fetch("- url: \(base)/gallery\n- get-images")
+        #expect(images.asList.count == 2, "\(images)")
+        for image in images.asList {
+            guard case .file(let file) = image else { Issue.record("not a file: \(image)"); continue }
+            #expect(file.contentType.conforms(to: .png) && FileManager.default.contents(atPath: file.path)?.count == 75, "\(file.path)")
+        }
+        #expect(try await fetch("- url: \(base)/gallery\n- get-images: { limit: 1 }").asList.count == 1)
+        #expect(try await fetch("- url: \(base)/png\n- get-images").asList.count == 1)
+        #expect(try await fetch("- text: \"<p><img src='\(base)/png'></p>\"\n- get-images").asList.count == 1)
+        #expect(try await fetch("- text: \"![a trail](\(base)/png)\"\n- rich-text-from-markdown\n- get-images").asList.count == 1)
+        // An image on a host not granted is asked for, as any request is, and refused.
+        let foreign = await fetchFailure("- url: \(base)/gallery?foreign\n- get-images")
+        #expect(foreign?.message.contains("localhost") == true, "\(String(describing: foreign))")
         // HEAD: the headers alone are the output; no body is waited for.
         let head = try await fetch("- url: \(base)/echo\n- get-contents-of-url: { method: head }")
         #expect(try head.property("x-method") == "HEAD", "\(head)")

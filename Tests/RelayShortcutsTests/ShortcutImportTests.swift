@@ -84,10 +84,12 @@ struct ShortcutImportTests {
             action("math", ["WFMathOperation": "…", "WFScientificMathOperation": "x^y", "WFScientificMathOperand": 2]),
             action("math", ["WFMathOperation": "…", "WFScientificMathOperation": "√x"]),
             action("math", ["WFMathOperation": "…", "WFScientificMathOperation": "sin(x)"]),
+            action("math", ["WFMathOperation": "…", "WFScientificMathOperation": "x!"]),
+            action("math", ["WFMathOperation": "…", "WFScientificMathOperation": "sinh(x)"]),
         ]))
-        #expect(result.yaml.contains("\n  - calculate: ${previous} * 3\n  - calculate: (${previous}) ^ (2)\n  - calculate: sqrt(${previous})\n"), "\(result.yaml)")
-        #expect(result.unmapped.map(\.number) == [5])
-        #expect(result.unmapped.first?.reason.contains("WFScientificMathOperation 'sin(x)'") == true, "\(result.unmapped)")
+        #expect(result.yaml.contains("\n  - calculate: ${previous} * 3\n  - calculate: (${previous}) ^ (2)\n  - calculate: sqrt(${previous})\n  - calculate: sin(${previous})\n  - calculate: factorial(${previous})\n"), "\(result.yaml)")
+        #expect(result.unmapped.map(\.number) == [7])
+        #expect(result.unmapped.first?.reason.contains("WFScientificMathOperation 'sinh(x)'") == true, "\(result.unmapped)")
     }
 
     @Test("Format Date's date-only and ISO styles, and the time style Shortcuts takes when a file leaves it out")
@@ -109,9 +111,24 @@ struct ShortcutImportTests {
                   time: short
               - format-date:
                   style: iso
+              - format-date:
+                  style: rfc2822
 
             """), "\(result.yaml)")
-        #expect(result.unmapped.map(\.number) == [4])
+        #expect(result.unmapped.isEmpty, "\(result.unmapped)")
+    }
+
+    @Test("a page's feeds and images: Get RSS Feeds from Page and Get Images from Input")
+    func pageActions() throws {
+        let result = try imported(try shortcutData([
+            action("url", ["WFURLActionURL": "https://example.com/blog/"]),
+            action("rss.extract", [:]),
+            action("url", ["WFURLActionURL": "https://example.com/gallery"]),
+            action("detect.images", [:]),
+        ]))
+        #expect(result.yaml.contains("\n  - get-rss-feeds\n"), "\(result.yaml)")
+        #expect(result.yaml.hasSuffix("\n  - get-images\n"), "\(result.yaml)")
+        #expect(result.unmapped.isEmpty, "\(result.unmapped)")
     }
 
     @Test("Get Group from Matched Text matches its matches again with the Match Text's pattern, keeping the group")

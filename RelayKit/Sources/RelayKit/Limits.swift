@@ -67,6 +67,11 @@ public enum Limits {
     /// one goes straight to a file in the scratch folder as it arrives, so memory stays bounded.
     public static let responseInMemory = 16 << 20
 
+    /// What a response's bytes may take in memory as they arrive (1 MiB): past it they go on to a
+    /// file, read back when the whole response is no longer than `responseInMemory`. A long
+    /// download, or a server that never stops, holds no more than this.
+    public static let responseArriving = 1 << 20
+
     /// The longest response Relay accepts (16 GiB); a server that sends data forever is stopped
     /// here, or earlier by the step's timeout.
     public static let responseBytes: UInt64 = 16 << 30

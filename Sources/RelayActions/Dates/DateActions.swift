@@ -127,10 +127,13 @@ struct FormatDate: Intent {
             "is.workflow.actions.format.date", title: "Format Date", parameters: ["WFDate": "input"], fixed: ["style": "iso"],
             when: ["WFDateFormatStyle": ["ISO 8601"]]),
         ShortcutsMapping(
+            "is.workflow.actions.format.date", title: "Format Date", parameters: ["WFDate": "input"], fixed: ["style": "rfc2822"],
+            when: ["WFDateFormatStyle": ["RFC 2822"]]),
+        ShortcutsMapping(
             "is.workflow.actions.format.date", title: "Format Date", parameters: ["WFDate": "input", "WFDateFormat": "format"],
             when: ["WFDateFormatStyle": ["Custom"]]),
     ]
-    static let summary = "Formats the input date with a Unicode pattern (yyyy-MM-dd) or a style (iso, short, medium, long, relative: Today, Yesterday, Tomorrow)."
+    static let summary = "Formats the input date with a Unicode pattern (yyyy-MM-dd) or a style (iso, rfc2822, short, medium, long, relative: Today, Yesterday, Tomorrow)."
     static let examples = [
         IntentExample("- date: 2026-11-24T09:30:00Z\n- format-date: \"d MMM yyyy\"", output: "24 Nov 2026"),
         IntentExample("- current-date\n- format-date: short"),
@@ -140,14 +143,14 @@ struct FormatDate: Intent {
     static let output = ValueType.text
 
     @Parameter(input: true, summary: "The date.") var date: Date
-    @Parameter(primary: true, summary: "A Unicode date pattern such as yyyy-MM-dd HH:mm, or a style's name (iso, short, medium, long).")
+    @Parameter(primary: true, summary: "A Unicode date pattern such as yyyy-MM-dd HH:mm, or a style's name (iso, rfc2822, short, medium, long).")
     var format: String?
     @Parameter(summary: "A standard style, used when no format is given; none leaves the date out (for the time alone, with 'time').", choices: Self.styles)
     var style: String = "iso"
     @Parameter(summary: "The time's style with a short, medium or long style: none leaves the time out; the same as the date's by default.", choices: ["none", "short", "medium", "long"])
     var time: String?
 
-    static let styles = ["iso", "short", "medium", "long", "relative", "none"]
+    static let styles = ["iso", "rfc2822", "short", "medium", "long", "relative", "none"]
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         // A style's name where a pattern goes is that style, as a Shortcuts user writes it
@@ -156,6 +159,13 @@ struct FormatDate: Intent {
         if let named = format, Self.styles.contains(named.lowercased()) { (format, style) = (nil, named) }
         if format == nil, style.lowercased() == "iso" { return .value(.text(DateFormatting.iso8601(date))) }
         let formatter = DateFormatter()
+        if format == nil, style.lowercased() == "rfc2822" {
+            // Mail's and RSS's dates: in English whatever the machine's language.
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone.current
+            formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss Z"
+            return .value(.text(formatter.string(from: date)))
+        }
         formatter.locale = Locale.current
         formatter.timeZone = TimeZone.current
         if format == nil, style.lowercased() == "relative" { return .value(.text(relative(formatter))) }

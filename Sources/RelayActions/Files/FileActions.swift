@@ -43,7 +43,7 @@ struct FindFiles: Intent {
     @Parameter(name: "where", summary: "Conditions on name, extension, size, created, modified, type (as in filter).")
     var conditions: ValueDictionary?
     @Parameter(summary: "Whether every condition must hold, or any one.", choices: ["all", "any"]) var match: String = "all"
-    @Parameter(summary: "A property, or {by: PROPERTY, order: ascending|descending}, or a list of those.") var sort: Value?
+    @Parameter(summary: "A property, or {by: PROPERTY, order: ascending|descending}, or a list of those; or random, a random order.") var sort: Value?
     @Parameter(summary: "At most this many files.") var limit: Int?
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {

@@ -14,7 +14,7 @@ struct FilterList: Intent {
         name: "where", summary: "PROPERTY: VALUE or PROPERTY: {COMPARATOR: VALUE}; 'item' is the item itself.")
     var conditions: ValueDictionary?
     @Parameter(summary: "Whether every condition must hold, or any one.", choices: ["all", "any"]) var match: String = "all"
-    @Parameter(summary: "A property, or {by: PROPERTY, order: ascending|descending}, or a list of those.") var sort: Value?
+    @Parameter(summary: "A property, or {by: PROPERTY, order: ascending|descending}, or a list of those; or random, a random order.") var sort: Value?
     @Parameter(summary: "At most this many items.") var limit: Int?
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {

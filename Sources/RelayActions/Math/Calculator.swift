@@ -37,6 +37,11 @@ struct Calculator {
         "sqrt": { $0.squareRoot() }, "abs": { Swift.abs($0) }, "round": { $0.rounded(.toNearestOrAwayFromZero) },
         "floor": { $0.rounded(.down) }, "ceil": { $0.rounded(.up) }, "ln": { Foundation.log($0) }, "log": { Foundation.log10($0) },
         "exp": { Foundation.exp($0) }, "cbrt": { Foundation.cbrt($0) },
+        // Angles in radians, as in every programming language and in Shortcuts' Calculate.
+        "sin": { Foundation.sin($0) }, "cos": { Foundation.cos($0) }, "tan": { Foundation.tan($0) },
+        "asin": { Foundation.asin($0) }, "acos": { Foundation.acos($0) }, "atan": { Foundation.atan($0) },
+        // A product, exact as far as a number holds one; past 170 it has no finite result.
+        "factorial": { $0 > 170 ? .infinity : $0 < 2 ? 1 : (2...Int($0)).reduce(1.0) { $0 * Double($1) } },
     ]
     static let functionNames = Array(unaryFunctions.keys).sorted() + ["min", "max", "random"]
     static let constantNames = ["pi", "e"]
@@ -218,6 +223,12 @@ struct Calculator {
             guard arguments.count == 1 else { throw IntentError("\(lowered) takes one number, not \(arguments.count)") }
             if lowered == "sqrt", arguments[0] < 0 { throw IntentError("sqrt of a negative number") }
             if lowered == "ln" || lowered == "log", arguments[0] <= 0 { throw IntentError("\(lowered) of a number that is not above 0") }
+            if lowered == "asin" || lowered == "acos", Swift.abs(arguments[0]) > 1 {
+                throw IntentError("\(lowered) of a number outside -1 to 1")
+            }
+            if lowered == "factorial", arguments[0] < 0 || arguments[0] != arguments[0].rounded() {
+                throw IntentError("factorial of a number that is not a whole number of 0 or more")
+            }
             return function(arguments[0])
         }
         switch lowered {

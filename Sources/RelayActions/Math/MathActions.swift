@@ -45,17 +45,19 @@ struct Calculate: Intent {
             ("Modulus", "({WFInput}) % ({WFScientificMathOperand})"), ("x^2", "({WFInput}) ^ 2"), ("x^3", "({WFInput}) ^ 3"), ("x^y", "({WFInput}) ^ ({WFScientificMathOperand})"),
             ("e^x", "e ^ ({WFInput})"), ("10^x", "10 ^ ({WFInput})"), ("ln(x)", "ln({WFInput})"), ("log(x)", "log({WFInput})"),
             ("√x", "sqrt({WFInput})"), ("∛x", "cbrt({WFInput})"), ("abs(x)", "abs({WFInput})"), ("floor(x)", "floor({WFInput})"),
-            ("ceil(x)", "ceil({WFInput})"),
+            ("ceil(x)", "ceil({WFInput})"), ("x!", "factorial({WFInput})"), ("sin(x)", "sin({WFInput})"), ("cos(x)", "cos({WFInput})"),
+            ("tan(x)", "tan({WFInput})"),
         ].map { operation, formula in
             ShortcutsMapping(
                 "is.workflow.actions.math", title: "Calculate", defaults: ["WFInput": "${previous}"], templates: ["expression": formula],
                 when: ["WFMathOperation": ["…"], "WFScientificMathOperation": [operation]])
         }
-    static let summary = "Evaluates arithmetic: + - * / % ^, parentheses, sqrt cbrt abs round floor ceil ln log exp min max, random() and random(A, B)."
+    static let summary = "Evaluates arithmetic: + - * / % ^, parentheses, sqrt cbrt abs round floor ceil ln log exp, sin cos tan asin acos atan (radians), factorial, min max, random() and random(A, B)."
     static let examples = [
         IntentExample("- calculate: \"(2 + 3) * 4 ^ 2 / sqrt(16)\"", output: "20"),
         IntentExample("- calculate: \"random(1, 6) * 10\""),
         IntentExample("- calculate: \"ln(e ^ 2) + log(1000) + cbrt(27)\"", output: "8"),
+        IntentExample("- calculate: \"factorial(5) + cos(0) + round(sin(pi / 2))\"", output: "122"),
     ]
     static let output = ValueType.number
 

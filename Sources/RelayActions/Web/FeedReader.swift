@@ -125,18 +125,9 @@ struct GetRSSItems: Intent {
     var count: Int = 10
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw IntentError("get-rss-items takes an http or https URL, not '\(url.absoluteString)'")
-        }
-        let spill = try context.scratchFolder.path(forNewFile: ".feed-\(UUID().uuidString).part")
-        defer { unlink(spill) }
-        let response = try await HTTPClient.send(HTTPClient.Request(url: url, method: "GET", headers: ["Accept: application/rss+xml, application/atom+xml, application/xml, text/xml"], body: nil), spillingTo: spill) {
-            try await context.authorize($0)
-        }
-        guard (200..<300).contains(response.status) else { throw IntentError("GET \(url.absoluteString) answered \(HTTPStatus.describe(response.status))") }
-        guard case .bytes(let data) = response.body else {
-            throw IntentError("the feed at \(url.absoluteString) is over \(ByteCount.text(Int64(Limits.responseInMemory))), more than a feed is")
-        }
+        let data = try await FetchedPage.fetch(
+            url, accept: "application/rss+xml, application/atom+xml, application/xml, text/xml", action: "get-rss-items", context: context
+        ).data
         let items = try FeedReader.items(from: data, limit: count)
         return .value(.list(items.map { item in
             var entry = ValueDictionary()

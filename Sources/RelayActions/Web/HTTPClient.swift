@@ -100,7 +100,8 @@ enum HTTPClient {
     /// Returns the last response, whatever its status; throws when no response came (no
     /// connection, a timeout, no space left), for a URL whose host cannot be named, and when the
     /// gate refuses a hop. A response longer than `Limits.responseInMemory` is written to
-    /// `spillPath` as it arrives (and is then `.file(spillPath)`); nothing is left there otherwise.
+    /// `spillPath` as it arrives (and is then `.file(spillPath)`); nothing is left there otherwise
+    /// (one longer than `Limits.responseArriving` goes there too as it arrives, and is read back).
     /// Cancelling the task (a step's `timeout:`, a signal) stops the transfer.
     static func send(
         _ request: Request, spillingTo spillPath: String, transfer: Transfer = Transfer(),
@@ -201,7 +202,7 @@ enum HTTPClient {
                         var options = relay_http_request_options(
                             url: url, method: method, headers: lines.baseAddress, header_count: lines.count, body: bytes,
                             body_length: count, body_fd: upload, stall_seconds: request.stallSeconds,
-                            memory_limit: Limits.responseInMemory, spill_fd: spill, size_limit: Limits.responseBytes,
+                            memory_limit: Limits.responseArriving, spill_fd: spill, size_limit: Limits.responseBytes,
                             connect_to: connectTo)
                         return relay_http_request(&options, transfer.handle, &response)
                     }
@@ -219,8 +220,16 @@ enum HTTPClient {
         }
         let body: Body
         if response.body_in_file != 0 {
-            keepSpill = true
-            body = .file(path: spillPath)
+            var info = stat()
+            if fstat(spill, &info) == 0, info.st_size <= Limits.responseInMemory, let data = FileManager.default.contents(atPath: spillPath),
+                data.count == Int(info.st_size)
+            {
+                // Short enough to be a value after all: text, JSON, or bytes.
+                body = .bytes(data)
+            } else {
+                keepSpill = true
+                body = .file(path: spillPath)
+            }
         } else {
             body = .bytes(response.body.map { Data(bytes: $0, count: response.body_length) } ?? Data())
         }

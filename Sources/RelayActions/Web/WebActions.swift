@@ -12,7 +12,7 @@ public enum WebActions: IntentPackage {
     public static let name = "web"
     public static let intents: [any Intent.Type] = [
         MakeURL.self, URLEncode.self, URLDecode.self, Base64Encode.self, Base64Decode.self, OpenURL.self,
-        GetContentsOfURL.self, ExpandURL.self, GetRSSItems.self,
+        GetContentsOfURL.self, ExpandURL.self, GetRSSItems.self, GetRSSFeeds.self, GetImages.self,
     ]
 }
 

@@ -1,5 +1,5 @@
 """A local HTTP server for the get-contents-of-url tests. Prints its port, then serves:
-/json, /text, /html, /png (a tiny PNG), /status/CODE, /slow (waits 3 s), /together/N (answers once N requests are in at once), /redirect/CODE?to=URL, /loop (redirects to itself), and any method on
+/json, /text, /html, /png (a tiny PNG), /gallery (a page of feeds and images), /status/CODE, /slow (waits 3 s), /together/N (answers once N requests are in at once), /redirect/CODE?to=URL, /loop (redirects to itself), and any method on
 /echo (answers JSON with the method, the headers and the body it received), /flaky/KEY/N (503 for the
 first N requests naming KEY, then 200) and /busy/KEY/SECONDS (429 with Retry-After the first time). For big bodies:
 /file/PATH streams the file at PATH (with /unannounced/PATH, without a Content-Length), /store/PATH
@@ -129,6 +129,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.answer(200, "text/html", b"<h1>Hi</h1>")
         elif self.path.startswith("/named/"):
             self.answer(200, "text/html", b"<p>named by its URL</p>")
+        elif self.path.startswith("/gallery"):
+            # A page with feeds and images, relative to its <base>; with ?foreign, an image on
+            # another host name (localhost), which a grant of 127.0.0.1 does not cover.
+            port = self.server.server_address[1]
+            foreign = f'<img src="http://localhost:{port}/png">' if "foreign" in self.path else ""
+            inline = "data:image/png;base64," + base64.b64encode(PNG).decode()
+            self.answer(200, "text/html", (
+                '<html><head><link rel="alternate" type="application/rss+xml" href="/rss" title="Trails">'
+                f'<link rel="alternate" type="application/atom+xml" href="http://127.0.0.1:{port}/atom">'
+                '<link rel="stylesheet" href="/style.css"><base href="/pics/"></head><body><p>Photos'
+                f'<img src="../png"><img src=" ../png "><img src="{inline}"><img src="javascript:alert(1)"><img>'
+                f'{foreign}</p></body></html>').encode())
         elif self.path == "/png":
             self.answer(200, "image/png", PNG)
         elif self.path == "/gone-page":

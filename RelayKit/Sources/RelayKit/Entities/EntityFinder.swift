@@ -24,13 +24,14 @@ public enum EntityFinder {
             pushedConditions = []
             residualConditions = query.conditions
         }
-        let sortPushed = residualConditions.isEmpty && query.sort.allSatisfy { capabilities.sortable.contains($0.property) }
+        // A random order is made in memory, from all that the query finds.
+        let sortPushed = residualConditions.isEmpty && !query.shuffled && query.sort.allSatisfy { capabilities.sortable.contains($0.property) }
         let limitPushed = sortPushed && capabilities.limits && query.limit != nil
         let pushed = QueryRequest(
             conditions: pushedConditions, matchAll: query.matchAll, sort: sortPushed ? query.sort : [],
             limit: limitPushed ? query.limit : nil)
         let residual = FilterQuery(
-            conditions: residualConditions, matchAll: query.matchAll, sort: sortPushed ? [] : query.sort,
+            conditions: residualConditions, matchAll: query.matchAll, sort: sortPushed ? [] : query.sort, shuffled: query.shuffled,
             limit: limitPushed ? nil : query.limit)
         return Plan(pushed: pushed, residual: residual)
     }

@@ -7,12 +7,15 @@ public struct FilterQuery: Sendable {
     /// All conditions must hold (`match: all`), or any one (`match: any`).
     public let matchAll: Bool
     public let sort: [SortKey]
+    /// `sort: random`: the items that pass in a random order (then `limit` of them: a random few).
+    public let shuffled: Bool
     public let limit: Int?
 
-    public init(conditions: [FilterCondition], matchAll: Bool = true, sort: [SortKey] = [], limit: Int? = nil) {
+    public init(conditions: [FilterCondition], matchAll: Bool = true, sort: [SortKey] = [], shuffled: Bool = false, limit: Int? = nil) {
         self.conditions = conditions
         self.matchAll = matchAll
-        self.sort = sort
+        self.sort = shuffled ? [] : sort
+        self.shuffled = shuffled
         self.limit = limit
     }
 
@@ -23,7 +26,9 @@ public struct FilterQuery: Sendable {
             parsed += try FilterCondition.parse(property: property, specification, now: now)
         }
         if let limit, limit < 0 { throw FilterError("'limit' must be 0 or more, not \(limit)") }
-        self.init(conditions: parsed, matchAll: matchAll, sort: try sort.map(SortKey.parse) ?? [], limit: limit)
+        let shuffled = SortKey.isRandom(sort)
+        self.init(
+            conditions: parsed, matchAll: matchAll, sort: shuffled ? [] : try sort.map(SortKey.parse) ?? [], shuffled: shuffled, limit: limit)
     }
 
     /// The items that satisfy the conditions, sorted, at most `limit` of them. With a sort and
@@ -63,6 +68,8 @@ public struct FilterQuery: Sendable {
         private var readers: PropertyReaders
         private var ranking: TopRanking?
         private var kept: [Value] = []
+        /// How many items passed, for a random few (`sort: random` with a limit).
+        private var passed = 0
 
         /// `expected`: how many items will be offered, when known (a limit that many or more needs no ranking).
         public init(_ query: FilterQuery, expected: Int? = nil) {
@@ -80,6 +87,18 @@ public struct FilterQuery: Sendable {
             let passes: Bool
             if let known { passes = known } else { passes = try await query.passes(item, readers: &readers) }
             guard passes else { return true }
+            if query.shuffled {
+                // A random few of any number, holding no more than the few: each item that passes
+                // takes a place with the chance the answer's size over how many passed so far.
+                passed += 1
+                let size = query.limit ?? .max
+                if kept.count < size {
+                    kept.append(item)
+                } else if size > 0, case let place = Int.random(in: 0..<passed), place < size {
+                    kept[place] = item
+                }
+                return true
+            }
             if ranking != nil {
                 if try !ranking!.considerNow(item) { try await ranking!.consider(item) }
                 return true
@@ -91,6 +110,7 @@ public struct FilterQuery: Sendable {
         /// The answer: the items kept, sorted and limited.
         public mutating func finish() async throws -> [Value] {
             if let ranking { return ranking.items }
+            if query.shuffled { return kept.shuffled() }
             return try await query.sortAndLimit(kept)
         }
     }
@@ -156,6 +176,7 @@ public struct FilterQuery: Sendable {
     /// Sorts by the sort keys (if any), then keeps the first `limit`. With a limit smaller than
     /// the list, only the best `limit` items are kept in order while reading, not the whole list sorted.
     public func sortAndLimit(_ items: [Value]) async throws -> [Value] {
+        if shuffled { return Array(items.shuffled().prefix(limit ?? .max)) }
         guard !sort.isEmpty else {
             guard let limit, items.count > limit else { return items }
             return Array(items.prefix(limit))

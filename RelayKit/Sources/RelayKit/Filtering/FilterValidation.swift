@@ -64,7 +64,7 @@ public struct FilterValidation: Sendable {
                 if let cases = cases[property], let problem = Self.caseProblem(condition, cases: cases) { problems.append(problem) }
             }
         }
-        if let sort {
+        if let sort, !SortKey.isRandom(sort) {
             do {
                 for key in try SortKey.parse(sort) where !names.contains(key.property) {
                     problems.append(unknown(key.property, names: names))

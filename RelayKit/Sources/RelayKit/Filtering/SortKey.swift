@@ -8,6 +8,12 @@ public struct SortKey: Sendable, Hashable {
         self.ascending = ascending
     }
 
+    /// Whether `sort` is `random`: no property's order, the items shuffled.
+    public static func isRandom(_ sort: Value?) -> Bool {
+        if case .text(let text)? = sort { return text.lowercased() == "random" }
+        return false
+    }
+
     /// Reads `sort: PROPERTY`, `sort: {by: PROPERTY, order: ascending|descending}`, or a list of those.
     public static func parse(_ sort: Value) throws(FilterError) -> [SortKey] {
         switch sort {
