@@ -144,6 +144,10 @@ struct WebTests {
         }
         #expect(try await fetch("- url: \(base)/gallery\n- get-images: { limit: 1 }").asList.count == 1)
         #expect(try await fetch("- url: \(base)/png\n- get-images").asList.count == 1)
+        // An image longer than a response kept in memory stays the file it arrived in.
+        let big = try await fetch("- text: \"<img src='\(base)/big.png'>\"\n- get-images")
+        guard case .file(let bigFile)? = big.asList.first else { Issue.record("not a file: \(big)"); return }
+        #expect((try? FileManager.default.attributesOfItem(atPath: bigFile.path)[.size] as? Int) == 75 + (20 << 20))
         #expect(try await fetch("- text: \"<p><img src='\(base)/png'></p>\"\n- get-images").asList.count == 1)
         #expect(try await fetch("- text: \"![a trail](\(base)/png)\"\n- rich-text-from-markdown\n- get-images").asList.count == 1)
         // An image on a host not granted is asked for, as any request is, and refused.

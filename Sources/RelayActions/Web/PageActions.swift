@@ -10,20 +10,27 @@ struct FetchedPage {
 
     /// Fetches `url` (http or https) through the gate, within the bound of a response held in memory.
     static func fetch(_ url: URL, accept: String, action: String, context: any IntentContext) async throws -> FetchedPage {
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw IntentError("\(action) takes an http or https URL, not '\(url.absoluteString)'")
-        }
         let spill = try context.scratchFolder.path(forNewFile: ".page-\(UUID().uuidString).part")
         defer { unlink(spill) }
-        let response = try await HTTPClient.send(HTTPClient.Request(url: url, method: "GET", headers: ["Accept: \(accept)"], body: nil), spillingTo: spill) {
-            try await context.authorize($0)
-        }
-        guard (200..<300).contains(response.status) else { throw IntentError("GET \(url.absoluteString) answered \(HTTPStatus.describe(response.status))") }
+        let response = try await get(url, accept: accept, action: action, spillingTo: spill, context: context)
         guard case .bytes(let data) = response.body else {
             throw IntentError("the response from \(url.absoluteString) is over \(ByteCount.text(Int64(Limits.responseInMemory))), more than \(action) reads")
         }
         let type = response.contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         return FetchedPage(data: data, url: response.url ?? url, contentType: type)
+    }
+
+    /// The response to a GET of `url` (http or https), through the gate; a status that is not
+    /// 2xx is an error. A long body is in `spill`.
+    static func get(_ url: URL, accept: String, action: String, spillingTo spill: String, context: any IntentContext) async throws -> HTTPClient.Response {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw IntentError("\(action) takes an http or https URL, not '\(url.absoluteString)'")
+        }
+        let response = try await HTTPClient.send(HTTPClient.Request(url: url, method: "GET", headers: ["Accept: \(accept)"], body: nil), spillingTo: spill) {
+            try await context.authorize($0)
+        }
+        guard (200..<300).contains(response.status) else { throw IntentError("GET \(url.absoluteString) answered \(HTTPStatus.describe(response.status))") }
+        return response
     }
 
     /// Whether the server sent a feed rather than a page: by its type, or an XML type and an RSS,
@@ -145,12 +152,18 @@ struct GetImages: Intent {
             }
             return try keep(data, contentType: type, from: URL(fileURLWithPath: "/image"), context: context)
         }
-        let fetched = try await FetchedPage.fetch(source, accept: "image/*", action: "get-images", context: context)
-        return try keep(fetched.data, contentType: fetched.contentType, from: fetched.url, context: context)
+        // An image of any size: a long one stays in the file it arrived in.
+        let spill = try context.scratchFolder.path(forNewFile: ".image-\(UUID().uuidString).part")
+        defer { unlink(spill) }
+        let response = try await FetchedPage.get(source, accept: "image/*", action: "get-images", spillingTo: spill, context: context)
+        return try keep(response, from: response.url ?? source, context: context)
     }
 
     private func keep(_ data: Data, contentType: String, from url: URL, context: any IntentContext) throws -> Value {
-        let response = HTTPClient.Response(status: 200, body: .bytes(data), contentType: contentType.isEmpty ? nil : contentType)
+        try keep(HTTPClient.Response(status: 200, body: .bytes(data), contentType: contentType.isEmpty ? nil : contentType), from: url, context: context)
+    }
+
+    private func keep(_ response: HTTPClient.Response, from url: URL, context: any IntentContext) throws -> Value {
         let value = try ResponseValue.make(response, url: url, scratch: context.scratchFolder)
         guard case .file(let file) = value, file.contentType.conforms(to: .image) else {
             throw IntentError("\(url.scheme == "file" ? "a data: URL" : url.absoluteString) is not an image")

@@ -141,6 +141,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 '<link rel="stylesheet" href="/style.css"><base href="/pics/"></head><body><p>Photos'
                 f'<img src="../png"><img src=" ../png "><img src="{inline}"><img src="javascript:alert(1)"><img>'
                 f'{foreign}</p></body></html>').encode())
+        elif self.path == "/big.png":
+            self.answer(200, "image/png", PNG + bytes(20 << 20))
         elif self.path == "/png":
             self.answer(200, "image/png", PNG)
         elif self.path == "/gone-page":
