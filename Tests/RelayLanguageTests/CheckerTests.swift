@@ -137,6 +137,8 @@ struct CheckerTests {
     func parameterChecks() {
         #expect(only("steps:\n  - calculate: \"1 / 0\"\n") == "2:16: 'calculate' parameter 'expression': division by zero")
         #expect(only("steps:\n  - calculate: \"(1 + 2\"\n").contains("missing ')'"))
+        #expect(only("steps:\n  - number: 1\n  - round-number: { places: 2.5 }\n") == "3:29: 'round-number' parameter 'places': number 2.5 is not a whole number (one with no fraction, within ±9.2e18)")
+        #expect(only("steps:\n  - list: [1]\n  - filter: { limit: 1e300 }\n") == "3:22: 'filter' parameter 'limit': number 1e+300 is not a whole number (one with no fraction, within ±9.2e18)")
         #expect(diagnostics("steps:\n  - find-files: { in: ., sort: random, limit: 2 }\n").isEmpty, "random is an order, not a property")
         #expect(only("steps:\n  - find-files: { in: ., sort: randomly }\n").contains("randomly"))
         #expect(only("steps:\n  - calculate: \"factorial(2.5)\"\n") == "2:16: 'calculate' parameter 'expression': factorial of a number that is not a whole number of 0 or more")

@@ -215,6 +215,26 @@ struct WebTests {
     /// The port of the local server, for URLs written another way.
     private static func port(_ base: String) -> String { String(base.split(separator: ":").last ?? "0") }
 
+    @Test("get-images leaves out, with a warning, an image it cannot have and one relative to no page; HTML nested too deep is an error")
+    func imagesLeftOut() async throws {
+        let base = await LocalServer.base()
+        let output = CollectedOutput()
+        let html = "<img src='\(base)/status/404'><img src='\(base)/logo.svg'><img src='data:image/png;base64,'><img src='photo.png'><img src='\(base)/png'>"
+        let images = try await run("- text: \"\(html)\"\n- get-images", output: output, granted: Self.granted)
+        let names = images.asList.map { value -> String in if case .file(let file) = value { file.name } else { "\(value)" } }
+        #expect(names == ["logo.svg", "png.png"], "\(names)")
+        #expect(output.traces.contains { $0.contains("warning: get-images: 2 images left out (GET \(base)/status/404 answered 404 Not Found, …)") }, "\(output.traces)")
+        #expect(output.traces.contains { $0.contains("1 image written relative to a page (src=\"photo.png\") left out") }, "\(output.traces)")
+        let deep = String(repeating: "<div>", count: 300) + "<img src='\(base)/png'>"
+        let tooDeep = await fetchFailure("- text: \"\(deep)\"\n- get-images")
+        #expect(tooDeep?.message.contains("more than 256 levels deep") == true, "\(String(describing: tooDeep))")
+        let markdown = FileManager.default.temporaryDirectory.appendingPathComponent("images-\(UUID().uuidString).md")
+        try "![a](\(base)/png)".write(to: markdown, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: markdown) }
+        let wrongFile = await failure("- get-images", input: .file(FileReference(path: markdown.path)), granted: Self.granted.merging([.read: .only([markdown.path])]) { $1 })
+        #expect(wrongFile?.message.contains("is Markdown (rich-text-from-markdown reads it") == true, "\(String(describing: wrongFile))")
+    }
+
     @Test("a URL whose host cannot be named is refused before anything is sent, even with nothing else granted")
     func urlNamingNoHost() async throws {
         let base = await LocalServer.base()

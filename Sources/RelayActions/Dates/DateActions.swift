@@ -147,7 +147,7 @@ struct FormatDate: Intent {
     var format: String?
     @Parameter(summary: "A standard style, used when no format is given; none leaves the date out (for the time alone, with 'time').", choices: Self.styles)
     var style: String = "iso"
-    @Parameter(summary: "The time's style with a short, medium or long style: none leaves the time out; the same as the date's by default.", choices: ["none", "short", "medium", "long"])
+    @Parameter(summary: "The time's style with a short, medium or long style: none leaves the time out; the same as the date's by default (iso and rfc2822 always have the time).", choices: ["none", "short", "medium", "long"])
     var time: String?
 
     static let styles = ["iso", "rfc2822", "short", "medium", "long", "relative", "none"]

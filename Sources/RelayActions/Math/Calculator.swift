@@ -116,7 +116,8 @@ struct Calculator {
     private func unexpected() -> IntentError {
         guard !atEnd else { return IntentError("the expression ends too early") }
         let rest = String(decoding: bytes[position...], as: UTF8.self)
-        return IntentError("unexpected '\(rest.prefix(1))' at '\(rest.prefix(12))' in '\(text)'")
+        let hint = rest.hasPrefix("!") ? "; a factorial is written factorial(N)" : ""
+        return IntentError("unexpected '\(rest.prefix(1))' at '\(rest.prefix(12))' in '\(text)'\(hint)")
     }
 
     private mutating func sum() throws -> Double {

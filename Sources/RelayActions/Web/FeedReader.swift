@@ -108,6 +108,7 @@ package enum FeedReader {
 /// `get-rss-items`: the items of an RSS or Atom feed (Shortcuts' Get Items from RSS Feed).
 struct GetRSSItems: Intent {
     static let name = "get-rss-items"
+    static let title = "Get RSS Items"
     static let shortcuts = [
         ShortcutsMapping(
             "is.workflow.actions.rss", title: "Get Items from RSS Feed", parameters: ["WFRSSFeedURL": "url", "WFRSSItemQuantity": "count"],

@@ -24,7 +24,8 @@ struct FetchedPage {
     /// 2xx is an error. A long body is in `spill`.
     static func get(_ url: URL, accept: String, action: String, spillingTo spill: String, context: any IntentContext) async throws -> HTTPClient.Response {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw IntentError("\(action) takes an http or https URL, not '\(url.absoluteString)'")
+            let hint = url.isFileURL ? "; for a file on this machine, give the file itself (its path, or read-file)" : ""
+            throw IntentError("\(action) takes an http or https URL, not '\(url.absoluteString)'\(hint)")
         }
         let response = try await HTTPClient.send(HTTPClient.Request(url: url, method: "GET", headers: ["Accept: \(accept)"], body: nil), spillingTo: spill) {
             try await context.authorize($0)
@@ -46,11 +47,12 @@ struct FetchedPage {
 /// `get-rss-feeds`: the feeds a web page names (Shortcuts' Get RSS Feeds from Page).
 struct GetRSSFeeds: Intent {
     static let name = "get-rss-feeds"
+    static let title = "Get RSS Feeds"
     static let shortcuts = [
         ShortcutsMapping("is.workflow.actions.rss.extract", title: "Get RSS Feeds from Page", parameters: ["WFURLs": "page"]),
     ]
     static let summary =
-        "Fetches the web page at the input URL and outputs the URLs of the RSS and Atom feeds it names (<link rel=\"alternate\">); a URL that is itself a feed is output as it is."
+        "Fetches the web page at the input URL and outputs the URLs of the feeds it names (<link rel=\"alternate\"> of RSS, Atom or JSON Feed); a URL that is itself a feed is output as it is."
     static let examples = [
         IntentExample("- url: https://example.com/blog/\n- get-rss-feeds\n- get-item: 1\n- get-rss-items: 5"),
     ]
@@ -74,7 +76,7 @@ struct GetImages: Intent {
         ShortcutsMapping("is.workflow.actions.detect.images", title: "Get Images from Input", parameters: ["WFInput": "value"]),
     ]
     static let summary =
-        "Outputs the images in the input as files: image files as they are; the images (<img>) of a web page at a URL, of an HTML file or text, of rich text, each fetched into the scratch folder (each host asked for, as any request's is)."
+        "Outputs the images in the input as files: image files as they are; the images (<img>) of a web page at a URL, of an HTML file or text, of rich text, each fetched into the scratch folder (each host asked for, as any request's is). An image that cannot be had (gone, not an image) is left out with a warning, as is one written relative to a page that HTML without its URL cannot place."
     static let examples = [
         IntentExample("- url: https://example.com/gallery.html\n- get-images\n- save-file: { to: ~/Pictures/gallery/ }"),
     ]
@@ -91,6 +93,12 @@ struct GetImages: Intent {
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         var images: [Value] = []
         var sources: [URL] = []
+        var relative = 0
+        func read(_ html: Data) throws {
+            let links = try PageLinks.links(in: html, page: nil, limit: limit)
+            sources += links.images
+            relative += links.relativeImages
+        }
         let items: [Value] = if case .list(let list) = value { list } else { [value] }
         for item in items {
             try Task.checkCancellation()
@@ -100,36 +108,64 @@ struct GetImages: Intent {
                 if type.conforms(to: .image) {
                     images.append(item)
                 } else if type.conforms(to: .html) {
-                    let data = try FileBytes.read(file, limit: Limits.responseInMemory) {
-                        "'\(file.name)' is over \(ByteCount.text(Int64(Limits.responseInMemory))), more than get-images reads"
-                    }
-                    sources += try PageLinks.links(in: data, page: nil, limit: limit).images
+                    try read(
+                        FileBytes.read(file, limit: Limits.responseInMemory) {
+                            "'\(file.name)' is over \(ByteCount.text(Int64(Limits.responseInMemory))), more than get-images reads"
+                        })
                 } else {
-                    throw IntentError("'\(file.name)' is \(type.identifier): get-images reads images from image files, HTML, rich text and web pages")
+                    throw IntentError("'\(file.name)' \(Self.describe(type)): \(Self.reads)")
                 }
             case .url(let url):
                 sources += try await pageImages(url, context: context, into: &images)
             case .text(let text):
                 if let url = URL(string: text.trimmingCharacters(in: .whitespacesAndNewlines)), let scheme = url.scheme?.lowercased(),
-                    scheme == "http" || scheme == "https"
+                    scheme == "http" || scheme == "https" || scheme == "file"
                 {
                     sources += try await pageImages(url, context: context, into: &images)
                 } else {
-                    sources += try PageLinks.links(in: Data(text.utf8), page: nil, limit: limit).images
+                    try read(Data(text.utf8))
                 }
             case .richText(let richText):
-                sources += richText.imageSources.compactMap { URL(string: $0) }.filter { ["http", "https", "data"].contains($0.scheme?.lowercased() ?? "") }
+                let written = richText.imageSources
+                let urls = written.compactMap { URL(string: $0) }.filter { ["http", "https", "data"].contains($0.scheme?.lowercased() ?? "") }
+                sources += urls
+                relative += written.count - urls.count
             case .nothing:
                 continue
             default:
-                throw IntentError("get-images reads images from image files, HTML, rich text and web pages, not \(item.type.withArticle)")
+                throw IntentError("get-images was given \(item.type.withArticle): \(Self.reads)")
             }
         }
+        // An image that cannot be had (gone, not an image) is left out, as a browser leaves out a
+        // broken image: the others are still the page's. A host the gate refuses is not: that
+        // ends the step.
+        var missed: [String] = []
         for source in sources where images.count < limit {
             try Task.checkCancellation()
-            images.append(try await download(source, context: context))
+            do {
+                images.append(try await download(source, context: context))
+            } catch let error as IntentError {
+                missed.append(error.message)
+            }
+        }
+        if let first = missed.first {
+            await context.warn("\(missed.count) image\(missed.count == 1 ? "" : "s") left out (\(first)\(missed.count > 1 ? ", …" : ""))")
+        }
+        if relative > 0 {
+            await context.warn(
+                "\(relative) image\(relative == 1 ? "" : "s") written relative to a page (src=\"photo.png\") left out: nothing says which page; give get-images the page's URL")
         }
         return .value(.list(Array(images.prefix(limit))))
+    }
+
+    /// What get-images reads, for messages.
+    static let reads = "get-images reads image files, HTML (a file or text), rich text and web pages by their URL"
+
+    /// What a file of `type` is, for a message, with what to do where there is something.
+    static func describe(_ type: ContentType) -> String {
+        if type.conforms(to: .folder) { return "is a folder (find-files lists the images in it)" }
+        if type.conforms(to: .markdown) { return "is Markdown (rich-text-from-markdown reads it into rich text, whose images get-images takes)" }
+        return "is \(type.identifier), not an image or HTML"
     }
 
     /// The images of the page at `url`: a URL that is an image is that image (added to `images`);
@@ -165,10 +201,20 @@ struct GetImages: Intent {
 
     private func keep(_ response: HTTPClient.Response, from url: URL, context: any IntentContext) throws -> Value {
         let value = try ResponseValue.make(response, url: url, scratch: context.scratchFolder)
-        guard case .file(let file) = value, file.contentType.conforms(to: .image) else {
+        guard case .file(let file) = value, file.contentType.conforms(to: .image), Self.holdsImage(file) else {
             throw IntentError("\(url.scheme == "file" ? "a data: URL" : url.absoluteString) is not an image")
         }
         return value
+    }
+
+    /// Whether `file`'s bytes are an image: a format with a signature has it; one without (SVG,
+    /// WebP) is at least not empty.
+    static func holdsImage(_ file: FileReference) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: file.path) else { return false }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: ContentSniffing.prefixLength), !head.isEmpty else { return false }
+        if let sniffed = ContentSniffing.type(ofContent: head) { return sniffed.conforms(to: .image) }
+        return ![ContentType.png, .jpeg, .gif].contains { file.contentType.conforms(to: $0) }
     }
 }
 

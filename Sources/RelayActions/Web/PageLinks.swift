@@ -10,6 +10,9 @@ package enum PageLinks {
     package struct Links: Equatable, Sendable {
         package var images: [URL] = []
         package var feeds: [URL] = []
+        /// Images written relative to the page (`src="a.png"`) in HTML read without its page's
+        /// URL: nothing says where they are.
+        package var relativeImages = 0
     }
 
     /// The feed types a `<link rel="alternate">` may name.
@@ -19,10 +22,17 @@ package enum PageLinks {
         let xml = try LibXML2.shared()
         let options = Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue)
         let bytes = [UInt8](data)
+        xml.resetLastError()
         let parsed = bytes.withUnsafeBufferPointer { buffer in
             buffer.baseAddress?.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
                 xml.readMemory($0, Int32(buffer.count), nil, "UTF-8", options)
             }
+        }
+        // libxml2 stops reading elements nested past 256 levels, and says so only here: what
+        // follows would be lost without a word.
+        if xml.lastError().flatMap({ $0.pointee.message }).map({ String(cString: $0).contains("Excessive depth") }) ?? false {
+            if let document = parsed ?? nil { xml.freeDocument(document) }
+            throw IntentError("the HTML nests elements more than 256 levels deep, past what can be read")
         }
         guard let document = parsed ?? nil else { return Links() }
         defer { xml.freeDocument(document) }
@@ -59,7 +69,11 @@ package enum PageLinks {
             }
             pending += children.reversed()
         }
-        return Links(images: resolved(images, against: base, schemes: ["http", "https", "data"]), feeds: resolved(feeds, against: base, schemes: ["http", "https"]))
+        var links = Links(images: resolved(images, against: base, schemes: ["http", "https", "data"]), feeds: resolved(feeds, against: base, schemes: ["http", "https"]))
+        if base == nil {
+            links.relativeImages = Set(images.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }).filter { !$0.isEmpty && URL(string: $0)?.scheme == nil }.count
+        }
+        return links
     }
 
     /// `references` made absolute against `base`, those with one of `schemes`, each once.

@@ -80,7 +80,15 @@ public enum ActionCatalog {
         guard !seen.isEmpty else { return nil }
         return seen.map { identifier in
             let mappings = action.shortcuts.filter { $0.identifier == identifier }
-            let when = mappings.flatMap { mapping in mapping.when.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.joined(separator: ", "))" } }
+            // Each key once, with the values of every mapping that names it.
+            var keys: [String] = [], values: [String: [String]] = [:]
+            for mapping in mappings {
+                for (key, accepted) in mapping.when.sorted(by: { $0.key < $1.key }) {
+                    if values[key] == nil { keys.append(key) }
+                    for value in accepted where !(values[key] ?? []).contains(value) { values[key, default: []].append(value) }
+                }
+            }
+            let when = keys.map { "\($0) \(values[$0, default: []].joined(separator: ", "))" }
             return "\(mappings[0].title) (\(code(identifier)))\(when.isEmpty ? "" : " with " + when.joined(separator: "; "))"
         }.joined(separator: ", ")
     }

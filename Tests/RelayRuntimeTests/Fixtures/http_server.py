@@ -141,6 +141,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 '<link rel="stylesheet" href="/style.css"><base href="/pics/"></head><body><p>Photos'
                 f'<img src="../png"><img src=" ../png "><img src="{inline}"><img src="javascript:alert(1)"><img>'
                 f'{foreign}</p></body></html>').encode())
+        elif self.path == "/logo.svg":
+            self.answer(200, "image/svg+xml", b'<svg xmlns="http://www.w3.org/2000/svg" width="2" height="2"/>')
         elif self.path == "/big.png":
             self.answer(200, "image/png", PNG + bytes(20 << 20))
         elif self.path == "/png":

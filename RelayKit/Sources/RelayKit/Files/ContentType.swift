@@ -77,6 +77,8 @@ public struct ContentType: Hashable, Sendable, CustomStringConvertible {
     public static let png = ContentType("public.png")
     public static let jpeg = ContentType("public.jpeg")
     public static let gif = ContentType("com.compuserve.gif")
+    public static let svg = ContentType("public.svg-image")
+    public static let webp = ContentType("org.webmproject.webp")
     public static let zip = ContentType("public.zip-archive")
 }
 
@@ -136,6 +138,8 @@ enum ContentTypeRegistry {
         Entry(type: .png, parents: [.image], extensions: ["png"], mimeTypes: ["image/png"], shortNames: ["png"]),
         Entry(type: .jpeg, parents: [.image], extensions: ["jpg", "jpeg", "jpe"], mimeTypes: ["image/jpeg"], shortNames: ["jpeg", "jpg"]),
         Entry(type: .gif, parents: [.image], extensions: ["gif"], mimeTypes: ["image/gif"], shortNames: ["gif"]),
+        Entry(type: .svg, parents: [.image], extensions: ["svg"], mimeTypes: ["image/svg+xml"], shortNames: ["svg"]),
+        Entry(type: .webp, parents: [.image], extensions: ["webp"], mimeTypes: ["image/webp"], shortNames: ["webp"]),
         Entry(type: .zip, parents: [.data], extensions: ["zip"], mimeTypes: ["application/zip"], shortNames: ["zip"]),
     ]
 

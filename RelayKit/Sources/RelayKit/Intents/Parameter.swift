@@ -151,8 +151,17 @@ public struct Parameter<T: ParameterValue>: Sendable {
     /// `check` on values of any type: a value that does not convert is the checker's other concern.
     @usableFromInline
     static func erased(_ check: (@Sendable (T) -> String?)?) -> ParameterCheck? {
-        guard let check else { return nil }
-        return { value in (try? T(parameterValue: value)).flatMap(check) }
+        // A number parameter is always checked: a literal 2.5 or 1e300 where a whole number is
+        // wanted is found by `relay check`, not when the step runs.
+        guard check != nil || T.valueType == .number else { return nil }
+        return { value in
+            do {
+                let converted = try T(parameterValue: value)
+                return check?(converted)
+            } catch {
+                return T.valueType == .number ? String(describing: error) : nil
+            }
+        }
     }
 
     /// The value the workflow gave, else the default. Inlinable, so that an action reads it

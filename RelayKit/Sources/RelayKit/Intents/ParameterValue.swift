@@ -71,7 +71,7 @@ extension Int: ParameterValue {
     public init(parameterValue: Value) throws(CoercionError) {
         let number = try parameterValue.numberValue()
         guard let whole = Int(exactly: number) else {
-            throw CoercionError(value: parameterValue, target: .number, reason: "a whole number is needed")
+            throw CoercionError(value: parameterValue, target: .number, reason: "a whole number (one with no fraction, within ±9.2e18)")
         }
         self = whole
     }

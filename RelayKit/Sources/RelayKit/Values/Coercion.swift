@@ -16,6 +16,8 @@ public struct CoercionError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
+        // A number that is not the number wanted says what was wanted, not "to a number".
+        if case .number = value.oneValue, target == .number, let reason { return "\(value.briefDescription) is not \(reason)" }
         var message = "cannot convert \(value.briefDescription) to \(target.withArticle)"
         if let reason { message += ": \(reason)" }
         return message
