@@ -296,7 +296,9 @@ struct ImportState {
         made[0] = step
         for index in made.indices.dropFirst() { Self.replacePrevious(in: &made[index], with: "previous") }
         for helper in helpers {
-            var before = WrittenStep(action: step.action, key: helper.kind)
+            var before = WrittenStep(action: step.action, key: helper.kind, value: helper.value)
+            before.parameters = helper.parameters
+            if let input = helper.input { before.set("input", .value(input)) }
             before.set("as", .value(.text(helper.name)))
             steps.append(before)
         }

@@ -13,9 +13,19 @@ struct ShortcutNames: Sendable {
     static let reserved: Set<String> = ["input", "previous", "item", "index", "error", "secrets", "trigger", "nothing", "true", "false", "and", "or", "not", "contains", "matches"]
     /// Each base name → the number its next name tries first.
     private var nextNumber: [String: Int] = [:]
-    /// Shortcuts' variables of the current action that need a step before it (`Current Date`),
-    /// each with the name it gets.
-    var helpers: [(kind: String, name: String)] = []
+    /// Steps the current action needs before it — for Shortcuts' `Current Date`, or a date a
+    /// variable is formatted as — each with the name its output gets.
+    var helpers: [Helper] = []
+
+    /// A step put before an action: its kind (`current-date`, `format-date`), the name of its
+    /// output, and what it is given.
+    struct Helper {
+        var kind: String
+        var name: String
+        var value: WrittenValue?
+        var parameters: [WrittenEntry] = []
+        var input: WrittenValue?
+    }
 
     /// Stands for the previous step's output in what an action's values say, until the import
     /// knows whether a step put before the action (for `Current Date`) means naming it.
@@ -111,7 +121,15 @@ struct ShortcutNames: Sendable {
     private mutating func helper(_ kind: String) -> String {
         if let made = helpers.first(where: { $0.kind == kind }) { return made.name }
         let made = name(from: kind == "current-date" ? "current date" : "clipboard")
-        helpers.append((kind, made))
+        helpers.append(Helper(kind: kind, name: made))
+        return made
+    }
+
+    /// The name of a `format-date` step put before the action, which formats `expression` as
+    /// `value` or `parameters` say.
+    mutating func formattedDate(_ expression: String, value: WrittenValue?, parameters: [WrittenEntry]) -> String {
+        let made = name(from: "formatted date")
+        helpers.append(Helper(kind: "format-date", name: made, value: value, parameters: parameters, input: .variable(expression)))
         return made
     }
 

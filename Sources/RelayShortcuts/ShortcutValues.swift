@@ -174,6 +174,30 @@ struct ShortcutValues {
         return written
     }
 
+    /// What `format-date` is given for a date format aggrandizement: Format Date's own keys
+    /// (`WFDateFormatStyle`, `WFDateFormat`, `WFTimeFormatStyle`).
+    static func dateFormat(_ aggrandizement: PropertyValue, action: Int) throws(ShortcutError) -> (WrittenValue?, [WrittenEntry]) {
+        let style = aggrandizement["WFDateFormatStyle"]?.text ?? "Medium"
+        let time = aggrandizement["WFTimeFormatStyle"]?.text
+        switch style {
+        case "Custom":
+            guard let format = aggrandizement["WFDateFormat"]?.text, !format.isEmpty else {
+                throw ShortcutError(action: action, "a date formatted with a custom format that is not written out")
+            }
+            return (.literal(format), [])
+        case "ISO 8601": return (.literal("iso"), [])
+        case "RFC 2822": return (.literal("rfc2822"), [])
+        case "None", "Short", "Medium", "Long", "Relative":
+            var parameters = [WrittenEntry(key: "style", value: .literal(style.lowercased()))]
+            if let time, ["None", "Short", "Medium", "Long"].contains(time) {
+                parameters.append(WrittenEntry(key: "time", value: .literal(time.lowercased())))
+            }
+            return (nil, parameters)
+        default:
+            throw ShortcutError(action: action, "a date formatted in the style '\(style)', which Relay has no equivalent for")
+        }
+    }
+
     /// The expression (inside `${ }`) for a variable: its name, then a property, a key.
     mutating func expression(of attachment: PropertyValue) throws(ShortcutError) -> String {
         // An attachment may come wrapped as `{Value: {Type …}, WFSerializationType: WFTextTokenAttachment}`.
@@ -190,10 +214,15 @@ struct ShortcutValues {
                 case "WFDictionaryValueVariableAggrandizement":
                     guard let key = aggrandizement["DictionaryKey"]?.text else { continue }
                     expression += "['" + key.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "']"
-                default:
-                    // A coercion (`WFCoercionVariableAggrandizement`): the parameter converts the
-                    // value to its own type, as Shortcuts does.
+                case "WFDateFormatVariableAggrandizement":
+                    // A date shown as a text: a `format-date` step before the action makes it.
+                    let (value, parameters) = try Self.dateFormat(aggrandizement, action: action)
+                    expression = names.formattedDate(expression, value: value, parameters: parameters)
+                case "WFCoercionVariableAggrandizement", nil:
+                    // A coercion: the parameter converts the value to its own type, as Shortcuts does.
                     continue
+                case let other?:
+                    throw ShortcutError(action: action, "a variable changed by Shortcuts' \(other), which Relay has no equivalent for")
                 }
             }
         }

@@ -250,6 +250,47 @@ struct ShortcutImportTests {
         #expect(result.yaml.contains("      body:\n        a: b\n      body-format: form\n"), "\(result.yaml)")
     }
 
+    @Test("a date shown in a format is a format-date step before the action; Save File without asking writes under ~/Shortcuts")
+    func formattedDates() throws {
+        func formatted(_ format: [String: Any]) -> [String: Any] {
+            ["Type": "CurrentDate", "Aggrandizements": [["Type": "WFDateFormatVariableAggrandizement"].merging(format) { $1 }]]
+        }
+        let name: [String: Any] = ["WFSerializationType": "WFTextTokenString", "Value": [
+            "string": "log \u{FFFC} \u{FFFC}.txt",
+            "attachmentsByRange": ["{4, 1}": formatted(["WFDateFormatStyle": "Custom", "WFDateFormat": "yyyy-MM-dd"]), "{6, 1}": formatted(["WFDateFormatStyle": "Short", "WFTimeFormatStyle": "None"])],
+        ]]
+        let result = try imported(try shortcutData([
+            action("gettext", ["WFTextActionText": "a line"]),
+            action("documentpicker.save", ["WFAskWhereToSave": false, "WFFileDestinationPath": name]),
+            action("documentpicker.save", ["WFAskWhereToSave": false, "WFFileDestinationPath": "notes.txt", "WFSaveFileOverwrite": true]),
+            action("documentpicker.save", [:]),
+            action("gettext", ["WFTextActionText": ["WFSerializationType": "WFTextTokenString", "Value": [
+                "string": "\u{FFFC}", "attachmentsByRange": ["{0, 1}": formatted(["WFDateFormatStyle": "Fortnightly"])]]]]),
+        ]))
+        #expect(result.yaml.contains("""
+              - text: a line
+                as: text
+              - current-date:
+                as: current_date
+              - format-date: yyyy-MM-dd
+                input: ${current_date}
+                as: formatted_date
+              - format-date:
+                  style: short
+                  time: none
+                input: ${current_date}
+                as: formatted_date_2
+              - save-file:
+                  to: ~/Shortcuts/log ${formatted_date} ${formatted_date_2}.txt
+                  overwrite: rename
+                input: ${text}
+            """), "\(result.yaml)")
+        #expect(result.yaml.contains("  - save-file:\n      to: ~/Shortcuts/notes.txt\n      overwrite: \"true\"\n"), "\(result.yaml)")
+        // Asking where to save, and a date style Shortcuts has not, have no equivalent.
+        #expect(result.unmapped.map(\.number) == [4, 5], "\(result.unmapped)")
+        #expect(result.unmapped.last?.reason.contains("the style 'Fortnightly'") == true, "\(result.unmapped)")
+    }
+
     @Test("Current Date becomes a step before the action that reads it; the previous output the action read is named, so it still reads it")
     func currentDate() throws {
         let year: [String: Any] = ["Type": "CurrentDate", "Aggrandizements": [["Type": "WFPropertyVariableAggrandizement", "PropertyName": "Year"]]]

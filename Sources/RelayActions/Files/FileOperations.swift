@@ -57,6 +57,16 @@ private func existingFile(_ file: FileReference) throws -> String {
 
 /// `save-file`: writes the input to a file.
 struct SaveFile: Intent {
+    /// Save File without asking where: into the Shortcuts folder, which is `~/Shortcuts` here
+    /// (Docs/Shortcuts.md, "Files"); a file already there is kept and the new one written beside it,
+    /// unless the action overwrites.
+    static let shortcuts = [
+        ShortcutsMapping(
+            "is.workflow.actions.documentpicker.save", title: "Save File", parameters: ["WFInput": "input", "WFSaveFileOverwrite": "overwrite"],
+            values: ["WFSaveFileOverwrite": ["true": "true", "false": "rename"]],
+            defaults: ["WFAskWhereToSave": "true", "WFSaveFileOverwrite": "false"], templates: ["to": "~/Shortcuts/{WFFileDestinationPath}"],
+            when: ["WFAskWhereToSave": ["false"]]),
+    ]
     static let summary = "Saves the input (a file's bytes, an entity or a list in the format the path's extension names, or any value as text) to a path; a file already there is replaced, kept beside or refused as 'overwrite' says, or added to with 'append'."
     static let examples = [
         IntentExample("- text: \"a line\"\n- save-file: out/notes.txt"),
