@@ -124,6 +124,27 @@ struct ActionTests {
         #expect(try await names("- filter: { where: { name: { is-not: Ada } }, sort: name, limit: 1 }") == #"["Alan"]"#)
     }
 
+    @Test("get-dates finds ISO, mail's and month-named dates in order, with their times; impossible days and slashed dates are left out")
+    func getDates() async throws {
+        let text = "Due 2026-12-01; review on 3 Dec 2026 at 14:30. Sent Fri, 27 Nov 2026 09:30:00 +0100. Then Sept. 5th, 2027 at 9:05 pm; not 31 Feb 2026, 2026-13-01 or 11/12/2026; at last 2026-11-27T08:00:00Z."
+        let found = try await run("- text: \"\(text)\"\n- get-dates").asList
+        let local = found.prefix(2).map { value -> String in
+            guard case .date(let date) = value else { return "\(value)" }
+            let formatter = DateFormatter()
+            formatter.dateFormat = "yyyy-MM-dd HH:mm"
+            return formatter.string(from: date)
+        }
+        #expect(local == ["2026-12-01 00:00", "2026-12-03 14:30"], "\(found)")
+        #expect(found.count == 5, "\(found)")
+        if found.count == 5 {
+            #expect(found[2] == .date(Date(timeIntervalSince1970: 1_795_768_200)))  // 08:30 UTC
+            #expect(found[4] == .date(Date(timeIntervalSince1970: 1_795_766_400)))
+        }
+        // A long text of near-dates is read in one pass, not by trying every start against every form.
+        let long = String(repeating: "2026-11-2 3 Novembe 12:3 ", count: 20_000)
+        #expect(try await run("- text: \"\(long)\"\n- get-dates\n- count") == .number(0))
+    }
+
     @Test("format-date: rfc2822 is mail's and RSS's date, in English, with the machine's offset")
     func rfc2822() async throws {
         let text = try await json("- date: \"2026-03-10 08:05\"\n- format-date: rfc2822")

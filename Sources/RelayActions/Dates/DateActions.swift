@@ -6,6 +6,7 @@ public enum DateActions: IntentPackage {
     public static let name = "dates"
     public static let intents: [any Intent.Type] = [
         MakeDate.self, DateFromParts.self, CurrentDate.self, AdjustDate.self, FormatDate.self, TimeBetween.self, StartOf.self, EndOf.self,
+        GetDates.self,
     ]
 }
 
