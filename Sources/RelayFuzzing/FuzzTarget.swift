@@ -34,6 +34,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case shortcut
     /// An RSS or Atom feed: read into items that hold no more than the feed gave.
     case feed
+    /// A text `get-dates` reads: the dates it finds are real days, at most one for every eight bytes.
+    case dates
 
     /// What did not hold for `bytes`, or nil when everything did. (A crash is the other finding.)
     public func check(_ bytes: [UInt8]) async -> String? {
@@ -54,6 +56,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .form: FormHarness.check(bytes)
         case .shortcut: ShortcutHarness.check(bytes)
         case .feed: FeedHarness.check(bytes)
+        case .dates: DateHarness.check(bytes)
         }
     }
 }

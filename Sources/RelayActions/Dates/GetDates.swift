@@ -33,7 +33,7 @@ struct GetDates: Intent {
 }
 
 /// Finds dates written in a text, by the forms `get-dates` documents.
-enum DateFinder {
+package enum DateFinder {
     private static let months = [
         "jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12,
     ]
@@ -48,7 +48,7 @@ enum DateFinder {
     ].compactMap { try? NSRegularExpression(pattern: $0, options: [.caseInsensitive]) }
 
     /// The dates in `text`, in the order they are written; a place two forms both match is read once.
-    static func dates(in text: String, calendar: Calendar = .current) -> [Date] {
+    package static func dates(in text: String, calendar: Calendar = .current) -> [Date] {
         let whole = NSRange(text.startIndex..., in: text)
         var found: [(location: Int, end: Int, date: Date)] = []
         for (index, pattern) in patterns.enumerated() {
