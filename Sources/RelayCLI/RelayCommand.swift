@@ -15,14 +15,22 @@ public struct RelayCommand: AsyncParsableCommand {
             and the secrets a workflow declares in 'secrets:' (read as ${secrets.NAME}, kept with 'relay secrets set') \
             are shown as ••• everywhere and sent only to the hosts 'permissions:' pins them to.
             """,
-        version: RelayCommand.version,
         subcommands: [RunCommand.self, CheckCommand.self, ActionsCommand.self, DescribeCommand.self, SchemaCommand.self,
             UndoCommand.self, RunsCommand.self, SecretsCommand.self, PackageCommand.self, ReplCommand.self, PermissionsCommand.self, ServeGroup.self,
             ImportCommand.self,
         ]
     )
 
+    /// `--version`, read here rather than given to the configuration, which would work out the
+    /// version (probing the kernel for sandboxing) at every start.
+    @Flag(name: .long, help: "Show the version, and what the kernel gives Relay to confine programs.") var version = false
+
     public init() {}
+
+    public func run() async throws {
+        guard version else { throw CleanExit.helpRequest(self) }
+        StandardStreams.writeOutput(Self.version + "\n")
+    }
 
     /// What `relay --version` prints: Relay's version and the package protocol it speaks
     /// (Docs/PackageProtocol.md),
@@ -57,8 +65,12 @@ public struct RelayCommand: AsyncParsableCommand {
             } catch let exit as ExitCode {
                 return exit.rawValue
             } catch {
-                let message = fullMessage(for: error)
+                var message = fullMessage(for: error)
                 if exitCode(for: error) == .success {
+                    // `relay serve --help` is also the help of `relay serve PATH…`, which is `relay serve workflows`.
+                    if given == ["serve", "--help"] || given == ["serve", "-h"] || given == ["help", "serve"] {
+                        message += "\n\n" + ServeGroup.options
+                    }
                     StandardStreams.writeOutput(message + "\n")
                     return ExitStatus.success.rawValue
                 }

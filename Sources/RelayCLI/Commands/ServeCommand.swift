@@ -10,7 +10,9 @@ struct ServeGroup: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: ServeCommand.configuration.abstract,
-        discussion: ServeCommand.configuration.discussion + "\n\n" + ServeGroup.options,
+        // Its options (`ServeGroup.options`) are added when its help is shown (`RelayCommand.main`):
+        // made here, the help would be laid out at every start of every command.
+        discussion: ServeCommand.configuration.discussion,
         subcommands: [ServeCommand.self, ServeTokenCommand.self],
         defaultSubcommand: ServeCommand.self)
 }

@@ -63,6 +63,8 @@ final class ChildProcess: @unchecked Sendable {
 
     /// Every child not yet reaped, so that Relay stops them all when it ends.
     nonisolated(unsafe) private static var live: [pid_t: ChildProcess] = [:]
+    /// Whether this process ever started one: if not, nothing can be its orphan to stop.
+    nonisolated(unsafe) private static var started = false
     private static let liveLock = NSLock()
 
     /// Starts `executable` (a path) with `arguments` and this process's environment with
@@ -106,6 +108,7 @@ final class ChildProcess: @unchecked Sendable {
         let environ = replaces ? merged.map { strdup("\($0.key)=\($0.value)") } : []
         defer { environ.forEach { free($0) } }
         let group = contained ? treeMemory.flatMap { ControlGroup.make(limit: $0) } : nil
+        Self.liveLock.withLock { Self.started = true }
         let status = (argv + [nil]).withUnsafeBufferPointer { pointers in
             (environ + [nil]).withUnsafeBufferPointer { entries in
                 relay_spawn(
@@ -220,8 +223,10 @@ final class ChildProcess: @unchecked Sendable {
     /// whatever detached from them (a new session, a double fork), which this process adopted
     /// (`ChildProcesses.adoptOrphans`), and what those started in turn.
     static func stopAll() {
-        let children = liveLock.withLock { Array(live.values) }
+        let (children, everStarted) = liveLock.withLock { (Array(live.values), started) }
         for child in children { child.signal(SIGKILL) }
+        // A process that started none has no descendants to adopt: no look through /proc.
+        guard everStarted else { return }
         #if os(Linux)
             // Each kill orphans the killed process's children to this process: a few rounds take
             // a whole tree, however it forks.
