@@ -34,7 +34,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case shortcut
     /// An RSS or Atom feed: read into items that hold no more than the feed gave.
     case feed
-    /// A text `get-dates` reads: the dates it finds are real days, at most one for every eight bytes.
+    /// A text `get-dates` reads: the dates it finds are days of the years 0 to 9999, at most one for every eight bytes.
     case dates
 
     /// What did not hold for `bytes`, or nil when everything did. (A crash is the other finding.)

@@ -23,6 +23,14 @@ struct FuzzReplayTests {
         #expect(Self.inputs(of: target).count >= 5, "Tests/Fuzz/\(target.rawValue)/seeds has fewer than 5 inputs")
     }
 
+    @Test("Scripts/fuzz, which CI runs over its targets, knows every target")
+    func scriptKnowsTargets() throws {
+        let script = try String(contentsOf: Self.folder.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Scripts/fuzz"), encoding: .utf8)
+        let line = try #require(script.split(separator: "\n").first { $0.hasPrefix("targets=(") })
+        let listed = line.dropFirst("targets=(".count).prefix { $0 != ")" }.split(separator: " ").map(String.init)
+        #expect(listed == FuzzTarget.allCases.map(\.rawValue))
+    }
+
     @Test("every seed and kept crasher passes its target's check", arguments: FuzzTarget.allCases)
     func replay(target: FuzzTarget) async throws {
         for path in Self.inputs(of: target) {
