@@ -99,8 +99,7 @@ struct GetImages: Intent {
             sources += links.images
             relative += links.relativeImages
         }
-        let items: [Value] = if case .list(let list) = value { list } else { [value] }
-        for item in items {
+        for item in value.asList {
             try Task.checkCancellation()
             switch item {
             case .file(let file):
