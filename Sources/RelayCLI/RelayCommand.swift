@@ -52,8 +52,11 @@ public struct RelayCommand: AsyncParsableCommand {
         ProcessSignals.prepare()
         let given = arguments ?? Array(CommandLine.arguments.dropFirst())
         return await $linkedPackages.withValue(packages) {
+            if let run = RunCommand.plainRun(given) {
+                return await $givenArguments.withValue(given) { await run.run().status }
+            }
             do {
-                var command = try parseAsRoot(PermissionOptions.completing(given))
+                var command = try parse(PermissionOptions.completing(given))
                 try await $givenArguments.withValue(given) {
                     if var asyncCommand = command as? any AsyncParsableCommand {
                         try await asyncCommand.run()
@@ -78,6 +81,19 @@ public struct RelayCommand: AsyncParsableCommand {
                 return ExitStatus.invalid.rawValue
             }
         }
+    }
+
+    /// The command `arguments` name. `relay run FILE …` is parsed by `RunCommand` alone: the whole
+    /// tree of commands, which `parseAsRoot` builds and reflects on first, costs about a
+    /// millisecond of a run's start (Docs/Performance.md, "Start without the parser"). Anything that does not parse
+    /// so — help, a mistake, another command — is parsed from the root, so its message is the root's.
+    static func parse(_ arguments: [String]) throws -> any ParsableCommand {
+        if arguments.first == "run", !arguments.contains(where: { $0 == "--version" }),
+            let command = try? RunCommand.parseAsRoot(Array(arguments.dropFirst()))
+        {
+            return command
+        }
+        return try parseAsRoot(arguments)
     }
 
     /// The registry of built-in and linked actions, or an exit after reporting a bad declaration.

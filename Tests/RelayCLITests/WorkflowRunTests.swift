@@ -92,4 +92,49 @@ struct WorkflowRunTests {
         #expect(console.errors.contains("change-case"), "\(console.errors)")
         #expect(console.outputs.isEmpty)
     }
+
+    /// A run, field by field: its grants sorted (a dictionary's order differs from one to another).
+    private func described(_ run: WorkflowRun) -> String {
+        var run = run
+        let grants = run.granted.map { "\($0.key): \($0.value)" }.sorted()
+        run.granted = [:]
+        return "\(grants) \(run)"
+    }
+
+    /// The run a parsed `relay run` command line asks for, described field by field.
+    private func parsedRun(_ arguments: [String]) throws -> String {
+        let parsed = try #require(RelayCommand.parseAsRoot(arguments) as? RunCommand)
+        return RelayCommand.$givenArguments.withValue(arguments) { described(parsed.workflowRun()) }
+    }
+
+    @Test(
+        "'relay run FILE', made without the parser, is the run the parser makes of it",
+        arguments: ["flow.yaml", "folder with spaces/a.yaml", "runs", "./-x.yaml"])
+    func plainRunIsTheParsedOne(file: String) throws {
+        let plain = try #require(RunCommand.plainRun(["run", file]))
+        #expect(described(plain) == (try parsedRun(["run", file])))
+    }
+
+    @Test("any other command line is left to the parser, and 'relay run … OPTIONS' parsed alone is what the root parses")
+    func otherCommandLinesAreParsed() throws {
+        for arguments in [["run"], ["run", "-"], ["run", "a.yaml", "-"], ["run", "--json", "a.yaml"], ["run", "help"], ["check", "a.yaml"], ["run", "a.yaml", "b.yaml"]] {
+            #expect(RunCommand.plainRun(arguments) == nil, "\(arguments)")
+        }
+        for arguments in [
+            ["run", "a.yaml", "--json", "--set", "n=5", "--allow-read=/tmp", "--timeout", "3"], ["run", "a.yaml", "-", "--no-history", "--trace"],
+            ["run", "--input", "hi", "a.yaml", "--yes", "--package", "p", "--allow-all"],
+        ] {
+            let alone = try #require(RelayCommand.parse(arguments) as? RunCommand)
+            let aloneRun = RelayCommand.$givenArguments.withValue(arguments) { described(alone.workflowRun()) }
+            #expect(aloneRun == (try parsedRun(arguments)), "\(arguments)")
+        }
+        // What the run command alone cannot take is parsed from the root, with the root's usage line.
+        do {
+            _ = try RelayCommand.parse(["run", "a.yaml", "--nope"])
+            Issue.record("an unknown option parsed")
+        } catch {
+            let message = RelayCommand.fullMessage(for: error)
+            #expect(message.contains("'--nope'") && message.contains("Usage: relay run"), "\(message)")
+        }
+    }
 }

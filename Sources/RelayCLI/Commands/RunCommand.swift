@@ -74,6 +74,17 @@ struct RunCommand: AsyncParsableCommand {
             commandLine: Array(CommandLine.arguments.dropFirst()))
     }
 
+    /// The run `relay run FILE` asks for — a file and no option — made without the parser, every
+    /// option at its default, as `workflowRun()` makes it from the parsed command line (a test
+    /// holds the two the same). The parser reflects on the command's options, which cost 2–3 ms,
+    /// a quarter of a short run's start (Docs/Performance.md, "Start without the parser"). Nil for any other command
+    /// line, which the parser reads.
+    static func plainRun(_ arguments: [String]) -> WorkflowRun? {
+        guard arguments.count == 2, arguments[0] == "run", !arguments[1].hasPrefix("-"), arguments[1] != "help" else { return nil }
+        return WorkflowRun(
+            file: arguments[1], asksOnTerminal: isatty(0) == 1, arguments: [arguments[1]], commandLine: Array(CommandLine.arguments.dropFirst()))
+    }
+
     /// The command line after `relay run`, as given: what `relay runs rerun` runs again.
     static func rerunArguments() -> [String] {
         Array(RelayCommand.givenArguments.drop { $0 != "run" }.dropFirst())

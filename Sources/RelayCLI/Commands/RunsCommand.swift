@@ -20,7 +20,7 @@ struct RunsCommand: AsyncParsableCommand {
 
     /// `relay runs [list]`.
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List runs, newest first.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List runs, newest first.")
 
         @Option(help: ArgumentHelp("Only the runs of this workflow file.", valueName: "file")) var workflow: String?
         @Option(help: ArgumentHelp("Only runs that ended so: succeeded, failed, stopped, denied, interrupted or running.", valueName: "status"))
@@ -69,7 +69,7 @@ struct RunsCommand: AsyncParsableCommand {
 
     /// `relay runs show ID`.
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show a run's steps, and its error with the error's location.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a run's steps, and its error with the error's location.")
 
         @Argument(help: "The run's ID, as 'relay runs' lists it, or 'last' for the newest.") var id: RunID
         @Flag(help: "Print the run as JSON.") var json = false
@@ -97,6 +97,7 @@ struct RunsCommand: AsyncParsableCommand {
     /// `relay runs rerun ID`.
     struct Rerun: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "rerun",
             abstract: "Run a past run's workflow file again, with the same input and variables.",
             discussion: """
                 Runs in the folder the run ran in, with its command line: the same input (from --input, --input-file or \
