@@ -56,7 +56,10 @@ let package = Package(
         // The system keyring through libsecret, opened when first used (Docs/Runs.md, "Secrets").
         .target(name: "CSecretService", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .target(name: "RelayLanguage", dependencies: [.product(name: "RelayKit", package: "RelayKit"), "CLibYAML"]),
-        .target(name: "RelayShortcuts", dependencies: [.product(name: "RelayKit", package: "RelayKit")]),
+        // Apple's LZFSE decoder (BSD-3-Clause, its LICENSE beside it), for signed shortcut files:
+        // Debian has no package of it (Docs/Architecture.md, "Dependencies").
+        .target(name: "CLZFSE", exclude: ["LICENSE"], cSettings: [.unsafeFlags(["-Wno-everything"])]),
+        .target(name: "RelayShortcuts", dependencies: [.product(name: "RelayKit", package: "RelayKit"), "CLZFSE"]),
         .target(
             name: "RelayRuntime",
             dependencies: [.product(name: "RelayKit", package: "RelayKit"), "RelayLanguage", "RelayShortcuts", "CSpawn", "CPipeSignal", "CTicks"]),

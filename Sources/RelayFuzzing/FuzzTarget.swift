@@ -36,6 +36,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case feed
     /// A text `get-dates` reads: the dates it finds are days of the years 0 to 9999, at most one for every eight bytes.
     case dates
+    /// A signed shortcut file (an Apple Encrypted Archive, LZFSE, an Apple Archive): unwrapped,
+    /// then read and imported as the shortcut target's files are.
+    case signed
 
     /// What did not hold for `bytes`, or nil when everything did. (A crash is the other finding.)
     public func check(_ bytes: [UInt8]) async -> String? {
@@ -57,6 +60,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .shortcut: ShortcutHarness.check(bytes)
         case .feed: FeedHarness.check(bytes)
         case .dates: DateHarness.check(bytes)
+        case .signed: ShortcutHarness.check(bytes)
         }
     }
 }

@@ -99,16 +99,16 @@ public struct Shortcut: Sendable, Equatable {
     public var questions: [ImportQuestion]
 
     /// Reads a shortcut from the bytes of a `.shortcut`, `.plist` or `.wflow` file: an XML or
-    /// binary property list. A signed file (iOS 15 and later) is refused with what to do.
+    /// binary property list, or a signed file (iOS 15 and later) that holds one.
     public static func read(_ data: Data) throws(ShortcutError) -> Shortcut {
         guard data.count <= Limits.shortcutBytes else {
             throw ShortcutError("the file is \(data.count) bytes; a shortcut file may have at most \(Limits.shortcutBytes) (Docs/Reliability.md, \"Limits\")")
         }
         let bytes = [UInt8](data)
         if bytes.starts(with: Array("AEA1".utf8)) {
-            throw ShortcutError(
-                "this is a signed shortcut (an Apple Encrypted Archive, as the Shortcuts app shares files since iOS 15); its actions cannot be read without Apple's keys. Relay reads an unsigned shortcut, which iCloud gives for a shared link: for https://www.icloud.com/shortcuts/ID, the record at https://www.icloud.com/shortcuts/api/records/ID names it in fields.shortcut.value.downloadURL (Docs/Shortcuts.md, \"Signed shortcuts\")"
-            )
+            let inner = try SignedShortcut.propertyList(bytes)
+            guard !inner.starts(with: Array("AEA1".utf8)) else { throw SignedShortcut.damaged("it holds another signed file, not a property list") }
+            return try read(inner)
         }
         guard bytes.starts(with: Array("bplist00".utf8)) || bytes.starts(with: Array("<?xml".utf8)) || bytes.starts(with: Array("<plist".utf8))
             || bytes.starts(with: [0xEF, 0xBB, 0xBF])

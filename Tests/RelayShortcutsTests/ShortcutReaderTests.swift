@@ -26,7 +26,7 @@ struct ShortcutReaderTests {
         let list = try PropertyListSerialization.data(fromPropertyList: [1, 2], format: .binary, options: 0)
         #expect(failure(list)?.message == "not a shortcut: the property list is not a dictionary")
         let signed = Data("AEA1".utf8) + Data(repeating: 0, count: 100)
-        #expect(failure(signed)?.message.contains("signed shortcut") == true)
+        #expect(failure(signed)?.message.hasPrefix("not a readable signed shortcut: it ends at byte 104") == true)
     }
 
     @Test("a truncated file is refused, XML or binary")
@@ -120,5 +120,53 @@ struct ShortcutReaderTests {
         #expect(result.unmapped.map(\.number) == [1, 2])
         #expect(result.unmapped[0].reason.contains("outside its text"))
         #expect(result.unmapped[1].reason == "the output of an action that is not in the shortcut (Text)")
+    }
+
+    @Test("a signed shortcut, as the Shortcuts app shares one (LZVN and LZFSE inside), reads as the shortcut it signs", arguments: ["greeting", "menu"])
+    func signed(name: String) throws {
+        let signed = try Data(contentsOf: URL(fileURLWithPath: shortcutsFolder + "/\(name)-signed.shortcut"))
+        let unsigned = try Data(contentsOf: URL(fileURLWithPath: shortcutsFolder + "/\(name).shortcut"))
+        #expect(signed.starts(with: Array("AEA1".utf8)))
+        #expect(try Shortcut.read(signed) == Shortcut.read(unsigned))
+        // Made here, stored in segments of 1 KiB over several clusters, it reads the same.
+        let archive = appleArchive([("Other.txt", Array("x".utf8)), ("Shortcut.wflow", Array(unsigned))])
+        #expect(try Shortcut.read(signedShortcut(archive, segmentSize: 100)) == Shortcut.read(unsigned))
+    }
+
+    @Test("a damaged signed shortcut is refused, saying what is wrong, at every length it is cut to, and a change to its data never reads as another shortcut")
+    func signedDamaged() throws {
+        let signed = try Data(contentsOf: URL(fileURLWithPath: shortcutsFolder + "/menu-signed.shortcut"))
+        for cut in stride(from: 0, to: signed.count, by: 61) {
+            #expect(failure(signed.prefix(cut)) != nil, "cut at \(cut)")
+        }
+        // The compressed data is the file's last 1,417 bytes: a change there is caught by LZFSE or by
+        // the SHA-256, or changes nothing read (a bit LZFSE does not use): never another shortcut.
+        var changed = signed
+        let original = try Shortcut.read(signed)
+        var caught = 0
+        for index in stride(from: signed.count - 1, to: signed.count - 1_417, by: -7) {
+            changed[index] ^= 0x5A
+            if failure(changed) != nil { caught += 1 } else { #expect(try Shortcut.read(changed) == original, "byte \(index) changed") }
+            changed[index] ^= 0x5A
+        }
+        #expect(caught > 190)
+        #expect(try Shortcut.read(changed) == Shortcut.read(signed))
+    }
+
+    @Test("an encrypted archive, a size past the limit, a method Relay lacks, no Shortcut.wflow, or a signed file inside one are each said so")
+    func signedRefused() throws {
+        let unsigned = Array(try Data(contentsOf: URL(fileURLWithPath: shortcutsFolder + "/greeting.shortcut")))
+        let archive = appleArchive([("Shortcut.wflow", unsigned)])
+        #expect(failure(signedShortcut(archive, profile: 1))?.message.contains("is encrypted (profile 1)") == true)
+        let huge = failure(signedShortcut(archive, originalSize: 1 << 40))?.message
+        #expect(huge?.contains("1099511627776 bytes; a shortcut may have at most") == true, "\(huge ?? "")")
+        // A size smaller than the segments hold: the segment is refused, not written past the end.
+        #expect(failure(signedShortcut(archive, originalSize: 10))?.message.contains("a segment of 1024 bytes") == true)
+        let lzma = failure(signedShortcut([UInt8](repeating: 1, count: 100), compression: "x", originalSize: 200))
+        #expect(lzma?.message.contains("compressed with LZMA") == true, "\(lzma?.message ?? "")")
+        let other = failure(signedShortcut(appleArchive([("Shortcut.plist", unsigned), ("notes.txt", [1])])))?.message
+        #expect(other == "the signed file holds no Shortcut.wflow; it holds 'Shortcut.plist', 'notes.txt'")
+        let nested = signedShortcut(appleArchive([("Shortcut.wflow", Array(signedShortcut(archive)))]))
+        #expect(failure(nested)?.message.contains("it holds another signed file") == true)
     }
 }

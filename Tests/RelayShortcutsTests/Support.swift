@@ -57,3 +57,47 @@ func binaryArray(_ references: [Int]) -> [UInt8] {
     let head: [UInt8] = count < 15 ? [0xA0 | UInt8(count)] : [0xAF, 0x12] + bigEndian(UInt64(count), size: 4)
     return head + references.flatMap { bigEndian(UInt64($0), size: 4) }
 }
+
+func littleEndian(_ value: UInt64, size: Int) -> [UInt8] {
+    (0..<size).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64($0))) }
+}
+
+/// An Apple Archive of regular files, each a header of typed fields and its data.
+func appleArchive(_ files: [(path: String, data: [UInt8])]) -> [UInt8] {
+    files.flatMap { file in
+        let path = Array(file.path.utf8)
+        let fields = Array("TYP1".utf8) + [UInt8(ascii: "F")] + Array("PATP".utf8) + littleEndian(UInt64(path.count), size: 2) + path
+            + Array("DATB".utf8) + littleEndian(UInt64(file.data.count), size: 4)
+        return Array("AA01".utf8) + littleEndian(UInt64(6 + fields.count), size: 2) + fields + file.data
+    }
+}
+
+/// A signed shortcut file made in the test, laid out as the Shortcuts app lays one out but
+/// stored without compression unless `compression` says otherwise, in segments of `segmentSize`
+/// bytes, 32 to a cluster, without checksums, and MACs and signature left zero (Relay does not
+/// check them). `originalSize` and `profile` may lie.
+func signedShortcut(
+    _ archive: [UInt8], profile: UInt64 = 0, compression: Character = "-", segmentSize: Int = 1024, originalSize: UInt64? = nil
+) -> Data {
+    let perCluster = 32
+    var body: [UInt8] = []
+    var offset = 0
+    while offset < archive.count {
+        var headers: [UInt8] = []
+        var data: [UInt8] = []
+        for _ in 0..<perCluster {
+            let segment = Array(archive[min(offset, archive.count)..<min(offset + segmentSize, archive.count)])
+            offset += segment.count
+            // A segment said to be compressed claims twice its size once decompressed.
+            let plainSize = compression == "-" ? segment.count : 2 * segment.count
+            headers += littleEndian(UInt64(plainSize), size: 4) + littleEndian(UInt64(segment.count), size: 4)
+            data += segment
+        }
+        body += headers + [UInt8](repeating: 0, count: 32 + 32 * perCluster) + data
+    }
+    let root = littleEndian(originalSize ?? UInt64(archive.count), size: 8) + littleEndian(0, size: 8) + littleEndian(UInt64(segmentSize), size: 4)
+        + littleEndian(UInt64(perCluster), size: 4) + [compression.asciiValue ?? 0, 0] + [UInt8](repeating: 0, count: 22)
+    let prologue = Array("AEA1".utf8) + littleEndian(profile, size: 3) + [0] + littleEndian(0, size: 4) + [UInt8](repeating: 0, count: 128 + 32 + 32 + 32)
+        + root + [UInt8](repeating: 0, count: 32)
+    return Data(prologue + body)
+}
