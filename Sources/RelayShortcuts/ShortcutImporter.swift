@@ -544,6 +544,8 @@ extension ImportState {
                     }
                     return .literal(relay)
                 }
+                names.asking = "\(mapping.title): \(ShortcutNames.label(ofKey: key))"
+                defer { names.asking = nil }
                 raw = try written(value, action: action.number)
             } else if let fallback = mapping.defaults[key] {
                 if let relay = mapping.values[key]?[fallback] { return .literal(relay) }

@@ -16,6 +16,9 @@ struct ShortcutNames: Sendable {
     /// Steps the current action needs before it — for Shortcuts' `Current Date`, or a date a
     /// variable is formatted as — each with the name its output gets.
     var helpers: [Helper] = []
+    /// What an Ask Each Time variable in the value being read asks: the action's title and the
+    /// parameter's label (`Make Archive: ZIP Name`).
+    var asking: String?
 
     /// A step put before an action: its kind (`current-date`, `format-date`), the name of its
     /// output, and what it is given.
@@ -99,7 +102,10 @@ struct ShortcutNames: Sendable {
         case "Clipboard":
             return helper("get-clipboard")
         case "Ask":
-            throw ShortcutError(action: action, "the Ask Each Time variable: write an 'ask' step for the value instead")
+            // Asked when the run comes to the action, as Shortcuts asks: an `ask` step before it.
+            let made = name(from: "answer")
+            helpers.append(Helper(kind: "ask", name: made, value: .text(asking ?? "A value?")))
+            return made
         case let kind?:
             throw ShortcutError(action: action, "the variable '\(kind)', which Relay has not")
         case nil:
@@ -131,6 +137,20 @@ struct ShortcutNames: Sendable {
         let made = name(from: "formatted date")
         helpers.append(Helper(kind: "format-date", name: made, value: value, parameters: parameters, input: .variable(expression)))
         return made
+    }
+
+    /// A parameter key as words: `WFZIPName` → `ZIP Name`.
+    static func label(ofKey key: String) -> String {
+        let letters = Array(key.hasPrefix("WF") ? key.dropFirst(2) : Substring(key))
+        var words = ""
+        for (index, letter) in letters.enumerated() {
+            let startsWord =
+                index > 0 && letter.isUppercase
+                && (letters[index - 1].isLowercase || (index + 1 < letters.count && letters[index + 1].isLowercase))
+            if startsWord { words.append(" ") }
+            words.append(letter)
+        }
+        return words
     }
 
     /// Relay's property for a Shortcuts property name (`File Extension` → `extension`).

@@ -15,7 +15,7 @@ struct ValueAccessTests {
         #expect(try list.element(at: -1) == "c")
         #expect(throws: ValueAccessError.self) { try list.element(at: 0) }
         #expect(throws: ValueAccessError.self) { try list.element(at: 4) }
-        #expect(throws: ValueAccessError.self) { try list.property("size") }
+        #expect(throws: ValueAccessError.self) { try list.property("width") }
     }
 
     @Test("dictionaries read keys first, missing keys are nothing")
@@ -33,6 +33,8 @@ struct ValueAccessTests {
         #expect(try Value.text("héllo").property("count") == 5)
         #expect(try Value.text("a b\nc").property("lines") == ["a b", "c"])
         #expect(try Value.text("it's a well-known fact").property("words") == ["it's", "a", "well-known", "fact"])
+        // A text's size is the file's it would be saved as: its bytes in UTF-8.
+        #expect(try Value.text("héllo").property("size") == 6)
         let date = try Value.text("2026-11-22 10:30").dateValue()
         #expect(try Value.date(date).property("year") == 2026)
         #expect(try Value.date(date).property("minute") == 30)

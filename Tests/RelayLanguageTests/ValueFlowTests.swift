@@ -161,6 +161,9 @@ import Testing
         // A property no such value has stops the check, with the ones there are.
         let misspelt = errors("steps:\n  - find-files: .\n    as: files\n  - text: \"${files.widht}\"\n")
         #expect(misspelt == ["${files} is a list of files (set at line 2), which has no property 'widht'; did you mean 'width'?"])
+        // A text's size (its bytes, as Shortcuts' File Size of a text) is a number.
+        let textSize = errors("steps:\n  - text: w\n    as: t\n  - text: x\n  - delete-file:\n    input: ${t.size}\n")
+        #expect(textSize.contains { $0.contains("'input:' gives a number") }, "\(textSize)")
         #expect(errors("steps:\n  - current-date:\n    as: now\n  - text: \"${now.yaer}\"\n")
             == ["${now} is a date (set at line 2), which has no property 'yaer'; did you mean 'year'?"])
         // Where the type is not known, the run decides: a dictionary's keys, a variable set twice.

@@ -291,6 +291,28 @@ struct ShortcutImportTests {
         #expect(result.unmapped.last?.reason.contains("the style 'Fortnightly'") == true, "\(result.unmapped)")
     }
 
+    @Test("an Ask Each Time variable becomes an 'ask' step before the action, asking with the action's title and the parameter's label")
+    func askEachTime() throws {
+        let ask: [String: Any] = ["WFSerializationType": "WFTextTokenAttachment", "Value": ["Type": "Ask"]]
+        let inText: [String: Any] = ["WFSerializationType": "WFTextTokenString", "Value": ["string": "Hello, \u{FFFC}!", "attachmentsByRange": ["{7, 1}": ["Type": "Ask"]]]]
+        let result = try imported(try shortcutData([
+            action("makezip", ["WFZIPName": ask]),
+            action("gettext", ["WFTextActionText": inText]),
+        ]))
+        #expect(result.unmapped.isEmpty, "\(result.unmapped)")
+        #expect(result.yaml.contains("""
+              - ask: "Make Archive: ZIP Name"
+                as: answer
+              - make-archive: ${answer}.zip
+                input: ${input}
+              - ask: "Text: Text Action Text"
+                as: answer_2
+              - text: Hello, ${answer_2}!
+            """), "\(result.yaml)")
+        let (workflow, diagnostics) = WorkflowLoader(registry: builtinRegistry).load(SourceFile(path: "asked.yaml", text: result.yaml))
+        #expect(workflow != nil && diagnostics.filter { $0.severity == .error }.isEmpty, "\(diagnostics)")
+    }
+
     @Test("Current Date becomes a step before the action that reads it; the previous output the action read is named, so it still reads it")
     func currentDate() throws {
         let year: [String: Any] = ["Type": "CurrentDate", "Aggrandizements": [["Type": "WFPropertyVariableAggrandizement", "PropertyName": "Year"]]]

@@ -48,9 +48,9 @@ struct PropertyTyping {
             return single(name, of: type, own: FileReference.propertyNames + ["width", "height"] + FilePropertyReaders.allNames)
         case .text:
             switch name {
-            case "count": return .known(.number, item: nil)
+            case "count", "size": return .known(.number, item: nil)
             case "lines", "words": return .known(.list, item: .text)
-            default: return single(name, of: type, own: ["count", "lines", "words"])
+            default: return single(name, of: type, own: ["count", "lines", "words", "size"])
             }
         case .richText:
             switch name {

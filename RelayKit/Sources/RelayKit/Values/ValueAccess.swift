@@ -15,7 +15,7 @@ extension Value {
     /// The property names each kind of value has (dictionaries have their keys too).
     public var propertyNames: [String] {
         switch self {
-        case .text: ["count", "lines", "words"]
+        case .text: ["count", "lines", "words", "size"]
         case .list: ["count", "first", "last"]
         case .dictionary(let entries): Array(entries.keys) + ["count", "keys", "values"]
         case .date: ["year", "month", "day", "hour", "minute", "second", "weekday"]
@@ -54,6 +54,8 @@ extension Value {
             case "count": return .number(Double(text.count))
             case "lines": return .list(TextSplitting.lines(text).map { .text($0) })
             case "words": return .list(TextSplitting.words(text).map { .text($0) })
+            // As the file it would be saved as: its bytes in UTF-8 (Shortcuts' File Size of a text).
+            case "size": return .number(Double(text.utf8.count))
             default: break
             }
         case .date(let date):
