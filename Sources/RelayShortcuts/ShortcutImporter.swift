@@ -529,7 +529,7 @@ extension ImportState {
         }
         guard let (definition, mapping) = candidates.first(where: { $0.mapping.holds(for: plain) }) else {
             let conditions = Set(candidates.flatMap { $0.mapping.when.keys }).sorted()
-            let given = conditions.map { "\($0) '\(plain[$0] ?? "")'" }.joined(separator: ", ")
+            let given = conditions.map { "\($0) '\(plain[$0] ?? candidates[0].mapping.defaults[$0] ?? "")'" }.joined(separator: ", ")
             throw ShortcutError(action: action.number, "\(candidates[0].mapping.title) with \(given), which Relay has no equivalent for")
         }
         func translated(_ key: String) throws(ShortcutError) -> WrittenValue? {
@@ -607,6 +607,7 @@ extension ImportState {
             given[parameter] = .text((text + rest).trimmingCharacters(in: .whitespacesAndNewlines))
         }
         for (parameter, value) in mapping.fixed { given[parameter] = .literal(value) }
+        for (parameter, question) in mapping.asks.sorted(by: { $0.key < $1.key }) { given[parameter] = .variable(names.asked(question)) }
         var step = WrittenStep(action: action.number, key: definition.name)
         if mapping.title.lowercased() != definition.title.lowercased() { step.comments = ["Shortcuts: \(mapping.title)"] }
         // The input of an action whose input is its primary parameter is written as its value:

@@ -102,10 +102,7 @@ struct ShortcutNames: Sendable {
         case "Clipboard":
             return helper("get-clipboard")
         case "Ask":
-            // Asked when the run comes to the action, as Shortcuts asks: an `ask` step before it.
-            let made = name(from: "answer")
-            helpers.append(Helper(kind: "ask", name: made, value: .text(asking ?? "A value?")))
-            return made
+            return asked(asking ?? "A value?")
         case let kind?:
             throw ShortcutError(action: action, "the variable '\(kind)', which Relay has not")
         case nil:
@@ -128,6 +125,14 @@ struct ShortcutNames: Sendable {
         if let made = helpers.first(where: { $0.kind == kind }) { return made.name }
         let made = name(from: kind == "current-date" ? "current date" : "clipboard")
         helpers.append(Helper(kind: kind, name: made))
+        return made
+    }
+
+    /// The name of the answer to `question`, asked by an `ask` step put before the action: when
+    /// the run comes to it, as Shortcuts asks.
+    mutating func asked(_ question: String) -> String {
+        let made = name(from: "answer")
+        helpers.append(Helper(kind: "ask", name: made, value: .text(question)))
         return made
     }
 

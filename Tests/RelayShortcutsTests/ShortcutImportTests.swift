@@ -286,9 +286,35 @@ struct ShortcutImportTests {
                 input: ${text}
             """), "\(result.yaml)")
         #expect(result.yaml.contains("  - save-file:\n      to: ~/Shortcuts/notes.txt\n      overwrite: \"true\"\n"), "\(result.yaml)")
-        // Asking where to save, and a date style Shortcuts has not, have no equivalent.
-        #expect(result.unmapped.map(\.number) == [4, 5], "\(result.unmapped)")
+        // Asking where to save (Shortcuts' default): the path is asked before the step.
+        #expect(result.yaml.contains("""
+              - ask: "Save File: where should the file be saved?"
+                as: answer
+              - save-file:
+                  to: ${answer}
+                  overwrite: rename
+            """), "\(result.yaml)")
+        // A date style Shortcuts has not has no equivalent.
+        #expect(result.unmapped.map(\.number) == [5], "\(result.unmapped)")
         #expect(result.unmapped.last?.reason.contains("the style 'Fortnightly'") == true, "\(result.unmapped)")
+    }
+
+    @Test("Get File reads a file of the Shortcuts folder, or asks which file where Shortcuts shows a picker; picking several has no equivalent")
+    func getFile() throws {
+        let result = try imported(try shortcutData([
+            action("documentpicker.open", ["WFShowFilePicker": false, "WFGetFilePath": "notes/a.txt"]),
+            action("documentpicker.open", [:]),
+            action("documentpicker.open", ["SelectMultiple": true]),
+        ]), partial: true)
+        #expect(result.yaml.contains("""
+              - read-file: ~/Shortcuts/notes/a.txt
+              - ask: "Get File: which file?"
+                as: answer
+              # Shortcuts: Get File
+              - read-file: ${answer}
+            """), "\(result.yaml)")
+        #expect(result.unmapped.map(\.number) == [3])
+        #expect(result.unmapped.first?.reason == "Get File with SelectMultiple 'true', WFShowFilePicker 'true', which Relay has no equivalent for")
     }
 
     @Test("an Ask Each Time variable becomes an 'ask' step before the action, asking with the action's title and the parameter's label")

@@ -17,6 +17,16 @@ struct ReadFile: Intent {
         IntentExample("- read-file: ~/notes/todo.txt\n- get-text"),
     ]
     static let output = ValueType.file
+    /// Get File: a file of the Shortcuts folder (kept in ~/Shortcuts, as Save File writes them),
+    /// or, where Shortcuts shows a picker, a path asked before the step.
+    static let shortcuts = [
+        ShortcutsMapping(
+            "is.workflow.actions.documentpicker.open", title: "Get File", defaults: ["WFShowFilePicker": "true"],
+            templates: ["path": "~/Shortcuts/{WFGetFilePath}"], when: ["WFShowFilePicker": ["false"]]),
+        ShortcutsMapping(
+            "is.workflow.actions.documentpicker.open", title: "Get File", defaults: ["WFShowFilePicker": "true", "SelectMultiple": "false"],
+            asks: ["path": "Get File: which file?"], when: ["WFShowFilePicker": ["true"], "SelectMultiple": ["false"]]),
+    ]
 
     @Parameter(primary: true, summary: "The file's path; ~ is the home folder.", access: .read) var path: FileReference
 

@@ -66,6 +66,12 @@ struct SaveFile: Intent {
             values: ["WFSaveFileOverwrite": ["true": "true", "false": "rename"]],
             defaults: ["WFAskWhereToSave": "true", "WFSaveFileOverwrite": "false"], templates: ["to": "~/Shortcuts/{WFFileDestinationPath}"],
             when: ["WFAskWhereToSave": ["false"]]),
+        // Asking where: the path is asked before the step (a terminal, or --answer).
+        ShortcutsMapping(
+            "is.workflow.actions.documentpicker.save", title: "Save File", parameters: ["WFInput": "input", "WFSaveFileOverwrite": "overwrite"],
+            values: ["WFSaveFileOverwrite": ["true": "true", "false": "rename"]],
+            defaults: ["WFAskWhereToSave": "true", "WFSaveFileOverwrite": "false"], asks: ["to": "Save File: where should the file be saved?"],
+            when: ["WFAskWhereToSave": ["true"]]),
     ]
     static let summary = "Saves the input (a file's bytes, an entity or a list in the format the path's extension names, or any value as text) to a path; a file already there is replaced, kept beside or refused as 'overwrite' says, or added to with 'append'."
     static let examples = [

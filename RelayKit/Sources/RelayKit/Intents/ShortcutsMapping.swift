@@ -22,6 +22,9 @@ public struct ShortcutsMapping: Sendable, Equatable {
     public let templates: [String: String]
     /// Relay parameter → the value it is always given.
     public let fixed: [String: String]
+    /// Relay parameter → the question whose answer it is given, asked by an `ask` step before
+    /// the action, where Shortcuts asks while the action runs (Save File asking where).
+    public let asks: [String: String]
     /// Shortcuts key → the values for which this mapping holds (another mapping of the same
     /// identifier may hold for the others).
     public let when: [String: [String]]
@@ -29,7 +32,7 @@ public struct ShortcutsMapping: Sendable, Equatable {
     public init(
         _ identifier: String, title: String, parameters: [String: String] = [:], values: [String: [String: String]] = [:],
         defaults: [String: String] = [:], templates: [String: String] = [:], fixed: [String: String] = [:],
-        when: [String: [String]] = [:]
+        asks: [String: String] = [:], when: [String: [String]] = [:]
     ) {
         self.identifier = identifier
         self.title = title
@@ -38,6 +41,7 @@ public struct ShortcutsMapping: Sendable, Equatable {
         self.defaults = defaults
         self.templates = templates
         self.fixed = fixed
+        self.asks = asks
         self.when = when
     }
 
