@@ -74,7 +74,7 @@ let package = Package(
             name: "RelayCLI",
             dependencies: [
                 .product(name: "RelayKit", package: "RelayKit"), "RelayLanguage", "RelayRuntime", "RelayActions", "RelayShortcuts",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"), "CSecretService",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"), "CSecretService", "CPipeSignal",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: systemHeaderFlags
@@ -113,7 +113,8 @@ let package = Package(
             name: "RelayRuntimeTests", dependencies: ["RelayRuntime", "RelayLanguage", "RelayActions", "CGraphics", "CLazyLibraries"],
             exclude: ["Fixtures"], swiftSettings: systemHeaderFlags),
         .testTarget(
-            name: "RelayCLITests", dependencies: ["RelayCLI", "RelayLanguage", "RelayRuntime", "CSpawn", .product(name: "RelayKit", package: "RelayKit")],
+            name: "RelayCLITests",
+            dependencies: ["RelayCLI", "RelayLanguage", "RelayRuntime", "CSpawn", "CPipeSignal", .product(name: "RelayKit", package: "RelayKit")],
             swiftSettings: systemHeaderFlags),
         .testTarget(
             name: "RelayShortcutsTests", dependencies: ["RelayShortcuts", "RelayRuntime", "RelayLanguage", "RelayActions"],

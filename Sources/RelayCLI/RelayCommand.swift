@@ -17,7 +17,7 @@ public struct RelayCommand: AsyncParsableCommand {
             """,
         subcommands: [RunCommand.self, CheckCommand.self, ActionsCommand.self, DescribeCommand.self, SchemaCommand.self,
             UndoCommand.self, RunsCommand.self, SecretsCommand.self, PackageCommand.self, ReplCommand.self, PermissionsCommand.self, ServeGroup.self,
-            ImportCommand.self,
+            ImportCommand.self, LspCommand.self,
         ]
     )
 
@@ -35,7 +35,8 @@ public struct RelayCommand: AsyncParsableCommand {
     /// What `relay --version` prints: Relay's version and the package protocol it speaks
     /// (Docs/PackageProtocol.md),
     /// and what the kernel gives it to confine programs and package hosts (Docs/Security.md).
-    public static var version: String { "relay 0.9.0 (package protocol \(HostProtocol.version))\n\(HostedPackage.sandboxSummary)" }
+    public static var version: String { "relay \(versionNumber) (package protocol \(HostProtocol.version))\n\(HostedPackage.sandboxSummary)" }
+    static let versionNumber = "0.9.0"
 
     /// Packages linked into this executable by a custom runner.
     @TaskLocal static var linkedPackages: [any IntentPackage.Type] = []

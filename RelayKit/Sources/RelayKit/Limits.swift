@@ -39,6 +39,9 @@ public enum Limits {
 
     /// The largest workflow file Relay reads (10 MB).
     public static let workflowBytes = 10_000_000
+    /// The largest message `relay lsp` reads from an editor (64 MiB: a workflow of 10 MB, every
+    /// character of it escaped in JSON); a larger one is skipped unread, and said so.
+    public static let editorMessage = 64 << 20
 
     /// The largest shortcut file `relay import` reads (32 MiB: a shortcut with pictures in it is a
     /// few megabytes), how deeply its property list may nest (the shortcuts people share nest

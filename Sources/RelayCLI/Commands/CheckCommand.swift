@@ -30,16 +30,7 @@ struct CheckCommand: AsyncParsableCommand {
             let (gate, _) = GrantPrompt.gate(for: file, granted: [:], interactive: false, advisesFlags: false)
             let loader = try await PackageOptions.loading(packagesOf: file, into: base, gate: gate)
             let (workflow, diagnostics) = loader.load(path: file)
-            all += diagnostics
-            // A secret that is not set fails the run before its first step: said now (Docs/Runs.md, "Secrets").
-            if let workflow { all += await SecretBinding.bind(workflow, into: secrets, from: SecretStore.source) }
-            // What the run would refuse without a terminal, said where it is written.
-            for (step, action) in workflow?.actionSteps ?? [] where action.definition.isForegroundOnly {
-                all.append(
-                    Diagnostic(
-                        .note, "'\(action.definition.name)' may need a person to answer it: without a terminal, run with --answer 'PROMPT=ANSWER' or --yes",
-                        at: step.range))
-            }
+            all += await WorkflowChecking.diagnostics(of: workflow, loaded: diagnostics, secrets: secrets)
             if permissions, let workflow {
                 reports.append((file, PermissionReport(workflow, entityTypes: loader.registry.entityTypes), SubWorkflowReports.collect(workflow, loader: loader)))
             }

@@ -1,0 +1,232 @@
+import Foundation
+import RelayKit
+import RelayLanguage
+import RelayRuntime
+
+/// `relay lsp`'s server (Docs/Editors.md): it keeps each open document's text and checks it again
+/// when it changes — after a moment's pause, on a task that a newer change cancels — sending the
+/// editor what `relay check` reports of it, at the same ranges, with the same messages.
+actor LanguageServer {
+    /// An open document: its text and the editor's version of it.
+    private struct Document {
+        var text: String
+        var version: Int
+    }
+
+    /// JSON-RPC's and the protocol's error codes.
+    enum ErrorCode: Int {
+        case parseError = -32700
+        case invalidRequest = -32600
+        case methodNotFound = -32601
+        case invalidParams = -32602
+        case serverNotInitialized = -32002
+    }
+
+    private let send: @Sendable (String) -> Void
+    private let loader: WorkflowLoader
+    /// How long a change waits for the next before the document is checked.
+    private let pause: Duration
+    private var documents: [String: Document] = [:]
+    private var checks: [String: Task<Void, Never>] = [:]
+    private var encoding = EditorText.Encoding.utf16
+    private var initialized = false
+    private var shuttingDown = false
+
+    init(loader: WorkflowLoader, pause: Duration = .milliseconds(40), send: @escaping @Sendable (String) -> Void) {
+        self.loader = loader
+        self.pause = pause
+        self.send = send
+    }
+
+    /// Serves the frames until the editor says `exit` or its input ends; the exit status: 0 after
+    /// a `shutdown`, else 1 (as the protocol asks).
+    func serve(_ frames: AsyncStream<MessageFraming.Frame>) async -> Int32 {
+        for await frame in frames {
+            switch frame {
+            case .broken(let reason):
+                reply(id: .nothing, error: .parseError, reason)
+            case .message(let bytes):
+                if let status = handle(bytes) { return finish(status) }
+            }
+        }
+        return finish(shuttingDown ? 0 : 1)
+    }
+
+    private func finish(_ status: Int32) -> Int32 {
+        for check in checks.values { check.cancel() }
+        return status
+    }
+
+    /// Handles one message; the exit status when it was `exit`.
+    private func handle(_ bytes: [UInt8]) -> Int32? {
+        let message: Value
+        do {
+            message = try JSONReader.value(from: bytes)
+        } catch {
+            reply(id: .nothing, error: .parseError, "not JSON: \(error)")
+            return nil
+        }
+        guard case .dictionary(let fields) = message, case .text(let method)? = fields["method"] else {
+            // A response to nothing this server asked, or no message at all.
+            if case .dictionary(let fields) = message, fields["id"] != nil, fields["result"] != nil || fields["error"] != nil { return nil }
+            reply(id: Self.id(in: message), error: .invalidRequest, "a request names its method")
+            return nil
+        }
+        let id = fields["id"]
+        let params = fields["params"] ?? .nothing
+        switch method {
+        case "initialize":
+            initialized = true
+            let offered = params["capabilities"]?["general"]?["positionEncodings"]?.listItems ?? []
+            encoding = offered.contains(.text(EditorText.Encoding.utf8.rawValue)) ? .utf8 : .utf16
+            let capabilities: Value = [
+                "positionEncoding": .text(encoding.rawValue),
+                "textDocumentSync": ["openClose": true, "change": 1],
+            ]
+            reply(id: id, result: ["capabilities": capabilities, "serverInfo": ["name": "relay", "version": .text(RelayCommand.versionNumber)]])
+        case "initialized", "$/cancelRequest", "$/setTrace", "workspace/didChangeConfiguration":
+            break
+        case "shutdown":
+            shuttingDown = true
+            for check in checks.values { check.cancel() }
+            reply(id: id, result: .nothing)
+        case "exit":
+            return shuttingDown ? 0 : 1
+        case _ where !initialized:
+            if let id { reply(id: id, error: .serverNotInitialized, "the editor has not sent 'initialize' yet") }
+        case "textDocument/didOpen":
+            guard let uri = params["textDocument"]?["uri"]?.text, case .text(let text)? = params["textDocument"]?["text"] else { break }
+            documents[uri] = Document(text: text, version: params["textDocument"]?["version"]?.wholeNumber ?? 0)
+            check(uri, after: .zero)
+        case "textDocument/didChange":
+            guard let uri = params["textDocument"]?["uri"]?.text, var document = documents[uri] else { break }
+            for change in params["contentChanges"]?.listItems ?? [] {
+                guard case .text(let text)? = change["text"] else { continue }
+                if let range = change["range"] {
+                    // A part changed (an editor may send parts though the server asked for the whole).
+                    let editor = EditorText(document.text, encoding: encoding)
+                    guard let start = Self.index(range["start"], in: editor), let end = Self.index(range["end"], in: editor), start <= end else { continue }
+                    document.text.replaceSubrange(start..<end, with: text)
+                } else {
+                    document.text = text
+                }
+            }
+            document.version = params["textDocument"]?["version"]?.wholeNumber ?? document.version + 1
+            documents[uri] = document
+            check(uri, after: pause)
+        case "textDocument/didClose":
+            guard let uri = params["textDocument"]?["uri"]?.text, documents.removeValue(forKey: uri) != nil else { break }
+            checks.removeValue(forKey: uri)?.cancel()
+            publish(uri, diagnostics: [], version: nil)
+        default:
+            // A request this server does not serve; a notification it does not know is left alone.
+            if let id { reply(id: id, error: .methodNotFound, "'\(method)' is not served by relay lsp") }
+        }
+        return nil
+    }
+
+    /// Checks the document at `uri` after `delay`, unless it changes before; a newer check
+    /// cancels this one.
+    private func check(_ uri: String, after delay: Duration) {
+        guard let document = documents[uri] else { return }
+        checks[uri]?.cancel()
+        let loader = loader, encoding = encoding
+        checks[uri] = Task.detached { [weak self] in
+            if delay > .zero {
+                try? await Task.sleep(for: delay)
+                guard !Task.isCancelled else { return }
+            }
+            let diagnostics = await Self.diagnostics(of: document.text, uri: uri, loader: loader, encoding: encoding)
+            guard !Task.isCancelled else { return }
+            await self?.publish(uri, diagnostics: diagnostics, version: document.version)
+        }
+    }
+
+    private func publish(_ uri: String, diagnostics: [Value], version: Int?) {
+        // Only what was found of the text as it now is.
+        if let version, documents[uri]?.version != version { return }
+        var params: ValueDictionary = ["uri": .text(uri), "diagnostics": .list(diagnostics)]
+        if let version { params["version"] = .number(Double(version)) }
+        notify("textDocument/publishDiagnostics", params: .dictionary(params))
+    }
+
+    /// What `relay check` reports of `text`, as the protocol's diagnostics.
+    static func diagnostics(of text: String, uri: String, loader: WorkflowLoader, encoding: EditorText.Encoding) async -> [Value] {
+        let file = SourceFile(path: path(of: uri), text: text)
+        let (workflow, loaded) = loader.load(file)
+        let found = await WorkflowChecking.diagnostics(of: workflow, loaded: loaded, secrets: RunSecrets())
+        let editor = EditorText(text, encoding: encoding)
+        return found.map { diagnostic in
+            let range = editor.range(of: diagnostic.range?.file === file ? diagnostic.range : nil, in: file)
+            let severity: Double =
+                switch diagnostic.severity {
+                case .error: 1
+                case .warning: 2
+                case .note: 3
+                }
+            let message = ([diagnostic.message] + diagnostic.notes).joined(separator: "\n")
+            return [
+                "range": [
+                    "start": ["line": .number(Double(range.start.line)), "character": .number(Double(range.start.character))],
+                    "end": ["line": .number(Double(range.end.line)), "character": .number(Double(range.end.character))],
+                ],
+                "severity": .number(severity), "source": "relay", "message": .text(message),
+            ]
+        }
+    }
+
+    /// The path of a `file:` URI (percent escapes decoded); another URI as it is.
+    static func path(of uri: String) -> String {
+        guard uri.hasPrefix("file://"), let url = URL(string: uri), url.isFileURL else { return uri }
+        return url.path
+    }
+
+    private static func index(_ position: Value?, in text: EditorText) -> String.Index? {
+        guard let line = position?["line"]?.wholeNumber, let character = position?["character"]?.wholeNumber else { return nil }
+        return text.index(line: line, character: character)
+    }
+
+    private static func id(in message: Value) -> Value {
+        if case .dictionary(let fields) = message, let id = fields["id"] { return id }
+        return .nothing
+    }
+
+    private func reply(id: Value?, result: Value) {
+        send(JSONWriter.string(for: ["jsonrpc": "2.0", "id": id ?? .nothing, "result": result], pretty: false))
+    }
+
+    private func reply(id: Value?, error code: ErrorCode, _ message: String) {
+        let error: Value = ["code": .number(Double(code.rawValue)), "message": .text(message)]
+        send(JSONWriter.string(for: ["jsonrpc": "2.0", "id": id ?? .nothing, "error": error], pretty: false))
+    }
+
+    private func notify(_ method: String, params: Value) {
+        send(JSONWriter.string(for: ["jsonrpc": "2.0", "method": .text(method), "params": params], pretty: false))
+    }
+}
+
+extension Value {
+    /// A dictionary's value for `key`; nil for anything else.
+    fileprivate subscript(key: String) -> Value? {
+        if case .dictionary(let entries) = self { return entries[key] }
+        return nil
+    }
+
+    /// A text; nil for anything else.
+    fileprivate var text: String? {
+        if case .text(let text) = self { return text }
+        return nil
+    }
+
+    /// The items of a list; nil for anything else.
+    fileprivate var listItems: [Value]? {
+        if case .list(let items) = self { return items }
+        return nil
+    }
+
+    /// A number that is a whole number, as an Int.
+    fileprivate var wholeNumber: Int? {
+        if case .number(let number) = self, number == number.rounded(), abs(number) < 1e15 { return Int(number) }
+        return nil
+    }
+}

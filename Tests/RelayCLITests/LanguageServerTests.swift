@@ -1,0 +1,169 @@
+import Foundation
+import RelayKit
+import Testing
+
+/// `relay lsp` driven as an editor drives it, through its standard input and output
+/// (Docs/Editors.md).
+@Suite("The language server")
+struct LanguageServerTests {
+    private let home: URL
+
+    init() throws {
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("relay-lsp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    }
+
+    /// A session that has said `initialize` (offering `encodings`) and `initialized`, and the
+    /// server's answer.
+    private func started(offering encodings: [String]? = nil) throws -> (EditorSession, [String: Any]) {
+        let session = try EditorSession(home: home)
+        var capabilities: [String: Any] = [:]
+        if let encodings { capabilities["general"] = ["positionEncodings": encodings] }
+        try session.request(1, "initialize", ["processId": NSNull(), "rootUri": NSNull(), "capabilities": capabilities])
+        let answer = try #require(try session.response(1))
+        try session.notify("initialized")
+        return (session, answer)
+    }
+
+    private func open(_ session: EditorSession, _ text: String, uri: String = "file:///work/flow.yaml", version: Int = 1) throws {
+        try session.notify("textDocument/didOpen", ["textDocument": ["uri": uri, "languageId": "yaml", "version": version, "text": text]])
+    }
+
+    /// A diagnostic's range as `line:character-line:character` and its message.
+    private func described(_ diagnostic: [String: Any]) -> String {
+        let range = diagnostic["range"] as? [String: [String: Int]] ?? [:]
+        func place(_ key: String) -> String { "\(range[key]?["line"] ?? -1):\(range[key]?["character"] ?? -1)" }
+        return "\(place("start"))-\(place("end")) \(diagnostic["severity"] ?? "?") \(diagnostic["message"] ?? "")"
+    }
+
+    @Test("a workflow opened with a mistake gets relay check's diagnostic, at its range; a change that mends it clears it; shutdown and exit end with 0")
+    func diagnosticsFollowTheText() async throws {
+        try await BlockingWork.run { _ in
+            let (session, answer) = try started()
+            let result = answer["result"] as? [String: Any]
+            let capabilities = result?["capabilities"] as? [String: Any]
+            #expect(capabilities?["positionEncoding"] as? String == "utf-16")
+            #expect((capabilities?["textDocumentSync"] as? [String: Any])?["change"] as? Int == 1)
+            try open(session, "steps:\n  - text: hello\n  - chnage-case: upper\n")
+            let found = try #require(try session.diagnostics(version: 1))
+            #expect(found.map(described) == ["2:4-2:15 1 unknown action 'chnage-case'; did you mean 'change-case'?"])
+            try session.notify("textDocument/didChange", ["textDocument": ["uri": "file:///work/flow.yaml", "version": 2], "contentChanges": [["text": "steps:\n  - text: hello\n  - change-case: upper\n"]]])
+            #expect(try session.diagnostics(version: 2)?.isEmpty == true)
+            try session.request(9, "shutdown")
+            #expect(try session.response(9)?.keys.contains("result") == true)
+            try session.notify("exit")
+            #expect(session.finish() == 0)
+        }
+    }
+
+    @Test("places count UTF-16 code units by default and UTF-8 bytes when the editor offers them, past emoji and combining marks; YAML's other line breaks are not the protocol's")
+    func positions() async throws {
+        // `nope` in `${nope}` stands after an emoji (two UTF-16 units, four UTF-8 bytes) and an e with a
+        // combining acute (two units, three bytes): character 16 of the line for the checker.
+        let text = "steps:\n  - text: \"😀e\u{301} ${nope}\"\n"
+        for (offered, start, end) in [(nil as [String]?, 18, 22), (["utf-8", "utf-16"], 21, 25)] {
+            try await BlockingWork.run { _ in
+                let (session, _) = try started(offering: offered)
+                try open(session, text)
+                let found = try #require(try session.diagnostics(version: 1))
+                #expect(found.count == 1 && described(found[0]).hasPrefix("1:\(start)-1:\(end) 1 "), "\(found.map(described))")
+                _ = session.finish()
+            }
+        }
+        // A line separator inside a text is a line break to YAML, not to the editor: the mistake
+        // after it is on the editor's line 1.
+        try await BlockingWork.run { _ in
+            let (session, _) = try started()
+            try open(session, "steps:\n  - text: \"a\u{2028}b\"\n  - chnage-case: upper\n")
+            let found = try #require(try session.diagnostics(version: 1))
+            #expect(found.map(described).first?.hasPrefix("2:4-2:15 ") == true, "\(found.map(described))")
+            _ = session.finish()
+        }
+    }
+
+    @Test("a broken frame, JSON that is not, an unknown method, a request before initialize and a change to a document never opened are answered or passed over, and the server goes on")
+    func badMessages() async throws {
+        try await BlockingWork.run { _ in
+            let session = try EditorSession(home: home)
+            try session.request(1, "textDocument/hover")
+            #expect((try session.response(1)?["error"] as? [String: Any])?["code"] as? Int == -32002)
+            try session.request(2, "initialize", ["capabilities": [:]])
+            #expect(try session.response(2)?["result"] != nil)
+            session.sendRaw(Array("Content-Length: many\r\n\r\n".utf8))
+            #expect((try session.receive()?["error"] as? [String: Any])?["code"] as? Int == -32700)
+            session.sendRaw(Array("Content-Length: 5\r\n\r\n{bad}".utf8))
+            #expect((try session.receive()?["error"] as? [String: Any])?["code"] as? Int == -32700)
+            try session.request(3, "workspace/unknownThing")
+            #expect((try session.response(3)?["error"] as? [String: Any])?["code"] as? Int == -32601)
+            try session.notify("textDocument/didChange", ["textDocument": ["uri": "file:///never/opened.yaml", "version": 2], "contentChanges": [["text": "x"]]])
+            try open(session, "steps:\n  - nope\n")
+            #expect(try session.diagnostics(version: 1)?.count == 1)
+            // The editor goes away without shutting the server down: it ends, with 1.
+            #expect(session.finish() == 1)
+        }
+    }
+
+    @Test("a thousand changes in a row, a workflow nested 10,000 levels deep, and a text of a megabyte: the last version's diagnostics come, and the server still answers")
+    func storms() async throws {
+        try await BlockingWork.run { _ in
+            let (session, _) = try started()
+            try open(session, "steps:\n  - text: a\n")
+            for version in 2...1_001 {
+                let text = version.isMultiple(of: 2) ? "steps:\n  - nope\(version)\n" : "steps:\n  - text: \(version)\n"
+                try session.notify("textDocument/didChange", ["textDocument": ["uri": "file:///work/flow.yaml", "version": version], "contentChanges": [["text": text]]])
+            }
+            let last = try #require(try session.diagnostics(version: 1_001))
+            #expect(last.isEmpty, "\(last.map(described))")
+            let deep = "steps:\n  - text: " + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000) + "\n"
+            try open(session, deep, uri: "file:///work/deep.yaml")
+            #expect(try session.diagnostics(version: 1)?.isEmpty == false)
+            let big = "steps:\n  - text: \"" + String(repeating: "word ", count: 200_000) + "\"\n  - nope\n"
+            try open(session, big, uri: "file:///work/big.yaml")
+            let found = try #require(try session.diagnostics(version: 1))
+            #expect(found.map(described).first?.hasPrefix("2:4-2:8 1 ") == true, "\(found.map(described))")
+            try session.request(5, "shutdown")
+            #expect(try session.response(5) != nil)
+            try session.notify("exit")
+            #expect(session.finish() == 0)
+        }
+    }
+
+    @Test("Neovim's own client, headless, set up as Docs/Editors.md says, starts relay lsp for a workflow and shows its diagnostic")
+    func neovim() async throws {
+        guard let nvim = ["/usr/bin/nvim", "/usr/local/bin/nvim"].first(where: FileManager.default.isExecutableFile) else {
+            print("skipped: the editor test needs Neovim (neovim, Scripts/install-dependencies)")
+            return
+        }
+        let flow = home.appendingPathComponent("flow.yaml"), out = home.appendingPathComponent("seen.txt")
+        try "steps:\n  - text: hello\n  - chnage-case: upper\n".write(to: flow, atomically: true, encoding: .utf8)
+        // Docs/Editors.md's setting, as a user's init.lua: it starts `relay lsp` (found on PATH)
+        // when the workflow is opened.
+        let docs = try String(contentsOf: RelayProcess.root.appendingPathComponent("Docs/Editors.md"), encoding: .utf8)
+        let setting = try #require(docs.components(separatedBy: "```lua\n").dropFirst().first?.components(separatedBy: "```").first)
+        let initFile = home.appendingPathComponent("init.lua")
+        try setting.write(to: initFile, atomically: true, encoding: .utf8)
+        // Once diagnostics come, what Neovim holds is written out (after 30 s without: none).
+        let script = home.appendingPathComponent("check.lua")
+        try """
+            local found = vim.wait(30000, function() return #vim.diagnostic.get(0) > 0 end, 20)
+            local lines = {}
+            for _, d in ipairs(vim.diagnostic.get(0)) do
+              table.insert(lines, string.format('%d:%d-%d:%d %d %s', d.lnum, d.col, d.end_lnum, d.end_col, d.severity, d.message))
+            end
+            if not found then table.insert(lines, 'no diagnostics') end
+            vim.fn.writefile(lines, vim.env.OUT)
+            for _, client in ipairs(vim.lsp.get_active_clients()) do client.stop() end
+            vim.wait(5000, function() return #vim.lsp.get_active_clients() == 0 end, 20)
+            vim.cmd('qa!')
+            """.write(to: script, atomically: true, encoding: .utf8)
+        let path = RelayProcess.executable.deletingLastPathComponent().path + ":/usr/bin:/bin"
+        let result = try await BlockingWork.run { _ in
+            try RelayProcess.run(
+                ["HOME=\(home.path)", "PATH=\(path)", "OUT=\(out.path)", nvim, "--headless", "-u", initFile.path, "-i", "NONE", "-n", "-c", "luafile \(script.path)", flow.path],
+                in: home, program: URL(fileURLWithPath: "/usr/bin/env"))
+        }
+        #expect(result.status == 0, "\(result.standardError)")
+        let seen = try String(contentsOf: out, encoding: .utf8)
+        #expect(seen == "2:4-2:15 1 unknown action 'chnage-case'; did you mean 'change-case'?\n", "\(seen)")
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import RelayKit
+import Testing
+
+@testable import RelayCLI
+
+@Suite("The language server's framing")
+struct MessageFramingTests {
+    /// The frames a reader makes of `bytes`, written to a file (of `size` bytes, the rest a hole).
+    private func frames(_ parts: [[UInt8]], hole: (after: Int, size: Int)? = nil) throws -> [MessageFraming.Frame] {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("relay-frames-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        FileManager.default.createFile(atPath: file.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: file)
+        for (index, part) in parts.enumerated() {
+            try handle.write(contentsOf: part)
+            if let hole, hole.after == index { try handle.seek(toOffset: try handle.offset() + UInt64(hole.size)) }
+        }
+        try handle.close()
+        let descriptor = open(file.path, O_RDONLY)
+        defer { close(descriptor) }
+        var reader = MessageFraming.Reader(descriptor: descriptor)
+        var frames: [MessageFraming.Frame] = []
+        while let frame = reader.next() { frames.append(frame) }
+        return frames
+    }
+
+    private func described(_ frame: MessageFraming.Frame) -> String {
+        switch frame {
+        case .message(let bytes): "message \(String(decoding: bytes, as: UTF8.self))"
+        case .broken(let reason): "broken \(reason)"
+        }
+    }
+
+    @Test("messages split anywhere, headers in any case, a missing length, one over the limit skipped unread, and an end inside a message")
+    func frames() throws {
+        let over = Limits.editorMessage + 1
+        let read = try frames(
+            [
+                Array("Content-Length: 2\r\n\r\n{}content-length:  3\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n[1]".utf8),
+                Array("X: y\r\n\r\n".utf8),
+                Array("Content-Length: \(over)\r\n\r\n".utf8),
+                Array("Content-Length: 4\r\n\r\nnull".utf8),
+                Array("Content-Length: 10\r\n\r\nabc".utf8),
+            ], hole: (after: 2, size: over))
+        #expect(read.map(described) == [
+            "message {}", "message [1]", "broken a message without a Content-Length that is a number",
+            "broken a message of \(over) bytes; at most \(Limits.editorMessage) are read (Docs/Reliability.md, \"Limits\")", "message null",
+            "broken the input ended inside a message of 10 bytes",
+        ])
+        // Headers that never end are cut off at their limit.
+        let endless = try frames([Array(repeating: UInt8(ascii: "a"), count: MessageFraming.headerLimit + 10)])
+        #expect(endless.map(described).first == "broken headers longer than \(MessageFraming.headerLimit) bytes")
+    }
+}
