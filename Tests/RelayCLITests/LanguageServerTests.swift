@@ -166,4 +166,79 @@ struct LanguageServerTests {
         let seen = try String(contentsOf: out, encoding: .utf8)
         #expect(seen == "2:4-2:15 1 unknown action 'chnage-case'; did you mean 'change-case'?\n", "\(seen)")
     }
+
+    /// The labels of the completion items at a place.
+    private func labels(_ session: EditorSession, id: Int, line: Int, character: Int) throws -> [String] {
+        try session.request(id, "textDocument/completion", ["textDocument": ["uri": "file:///work/flow.yaml"], "position": ["line": line, "character": character]])
+        let items = ((try session.response(id)?["result"] as? [String: Any])?["items"] as? [[String: Any]]) ?? []
+        return items.compactMap { $0["label"] as? String }
+    }
+
+    @Test("completion of an action's name (with a snippet of its required parameters), its parameters, a parameter's choices, and the variables set before; hover of an action; a variable's definition; a did-you-mean as a quick fix")
+    func assistance() async throws {
+        try await BlockingWork.run { _ in
+            let (session, answer) = try started()
+            let capabilities = (answer["result"] as? [String: Any])?["capabilities"] as? [String: Any]
+            #expect(capabilities?["hoverProvider"] as? Bool == true && capabilities?["completionProvider"] != nil)
+            let text = """
+                secrets:
+                  - API_TOKEN
+                steps:
+                  - text: hello
+                    as: greeting
+                  - change-case: up
+                  - save-file:
+                      to: out.txt
+                      ov
+                  - cha
+                  - text: "${gr}"
+                  - text: "${secrets.}"
+                  - chnage-case: upper
+                  - text: "${greeting}"
+
+                """
+            try open(session, text)
+            _ = try session.diagnostics(version: 1)
+            // `- cha|`: actions, each with its summary; `change-case` has a snippet.
+            let names = try labels(session, id: 10, line: 9, character: 7)
+            #expect(names.contains("change-case") && names.contains("save-file") && names.contains("repeat"), "\(names.prefix(5))")
+            // `  ov|` under `save-file:`: its parameters.
+            let parameters = try labels(session, id: 11, line: 8, character: 8)
+            #expect(parameters.contains("overwrite") && parameters.contains("to") && !parameters.contains("case"), "\(parameters)")
+            // Beside `save-file:` (column 4): the modifiers.
+            try session.notify("textDocument/didChange", ["textDocument": ["uri": "file:///work/flow.yaml", "version": 2], "contentChanges": [["text": text.replacingOccurrences(of: "      ov\n", with: "    a\n")]]])
+            let modifiers = try labels(session, id: 12, line: 8, character: 5)
+            #expect(modifiers.contains("as") && modifiers.contains("retry") && !modifiers.contains("overwrite"), "\(modifiers)")
+            // `change-case: up|`: its choices.
+            let choices = try labels(session, id: 13, line: 5, character: 19)
+            #expect(choices.contains("upper") && choices.contains("lower"), "\(choices)")
+            // `${gr|`: the variables set before, and Relay's own; `${secrets.|`: the secrets declared.
+            let variables = try labels(session, id: 14, line: 10, character: 15)
+            #expect(variables.contains("greeting") && variables.contains("previous"), "\(variables)")
+            #expect(try labels(session, id: 15, line: 11, character: 21) == ["API_TOKEN"])
+            // Hover over `save-file`: its `relay describe`.
+            try session.request(16, "textDocument/hover", ["textDocument": ["uri": "file:///work/flow.yaml"], "position": ["line": 6, "character": 8]])
+            let hover = ((try session.response(16)?["result"] as? [String: Any])?["contents"] as? [String: Any])?["value"] as? String ?? ""
+            #expect(hover.contains("save-file — Save File"), "\(hover)")
+            // `${greeting}`'s definition: its `as:`.
+            try session.request(17, "textDocument/definition", ["textDocument": ["uri": "file:///work/flow.yaml"], "position": ["line": 13, "character": 15]])
+            let range = (try session.response(17)?["result"] as? [String: Any])?["range"] as? [String: [String: Int]]
+            #expect(range?["start"]?["line"] == 4 && range?["start"]?["character"] == 8 && range?["end"]?["character"] == 16, "\(range ?? [:])")
+            // The did-you-mean of `chnage-case` as a quick fix that writes `change-case` in its place.
+            let diagnostic: [String: Any] = [
+                "range": ["start": ["line": 12, "character": 4], "end": ["line": 12, "character": 15]], "severity": 1,
+                "message": "unknown action 'chnage-case'; did you mean 'change-case'?",
+            ]
+            try session.request(18, "textDocument/codeAction", ["textDocument": ["uri": "file:///work/flow.yaml"], "range": diagnostic["range"]!, "context": ["diagnostics": [diagnostic]]])
+            let fixes = (try session.response(18)?["result"] as? [[String: Any]]) ?? []
+            let changes = ((fixes.first?["edit"] as? [String: Any])?["changes"] as? [String: [[String: Any]]])?["file:///work/flow.yaml"]
+            #expect(fixes.first?["title"] as? String == "Change 'chnage-case' to 'change-case'")
+            #expect(changes?.first?["newText"] as? String == "change-case")
+            // A place past the document's end, or a document never opened: an empty answer, not an error.
+            #expect(try labels(session, id: 19, line: 400, character: 2).isEmpty)
+            try session.request(20, "textDocument/hover", ["textDocument": ["uri": "file:///never.yaml"], "position": ["line": 0, "character": 0]])
+            #expect(try session.response(20)?["error"] == nil)
+            _ = session.finish()
+        }
+    }
 }

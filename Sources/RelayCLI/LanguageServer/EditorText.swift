@@ -33,6 +33,19 @@ struct EditorText {
         lineStarts = starts
     }
 
+    /// How many lines the text has.
+    var lineCount: Int { lineStarts.count }
+
+    /// Line `number` (from 0) without its break; empty past the end.
+    func line(_ number: Int) -> Substring {
+        guard number >= 0, number < lineStarts.count else { return "" }
+        var end = number + 1 < lineStarts.count ? lineStarts[number + 1] : text.endIndex
+        while end > lineStarts[number], let last = text.unicodeScalars[..<end].last, last == "\n" || last == "\r" {
+            end = text.unicodeScalars.index(before: end)
+        }
+        return text[lineStarts[number]..<end]
+    }
+
     /// The protocol's place (0-based line and character) of `index`.
     func position(of index: String.Index) -> (line: Int, character: Int) {
         // The last line that starts at or before the index.
@@ -55,11 +68,7 @@ struct EditorText {
     func index(line: Int, character: Int) -> String.Index? {
         guard line >= 0, line < lineStarts.count, character >= 0 else { return nil }
         let start = lineStarts[line]
-        var end = line + 1 < lineStarts.count ? lineStarts[line + 1] : text.endIndex
-        // The line's break is not in it.
-        while end > start, let last = text.unicodeScalars[..<end].last, last == "\n" || last == "\r" {
-            end = text.unicodeScalars.index(before: end)
-        }
+        let end = self.line(line).endIndex
         var index = start, counted = 0
         while index < end, counted < character {
             let scalar = text.unicodeScalars[index]

@@ -82,6 +82,9 @@ actor LanguageServer {
             let capabilities: Value = [
                 "positionEncoding": .text(encoding.rawValue),
                 "textDocumentSync": ["openClose": true, "change": 1],
+                "completionProvider": ["triggerCharacters": ["-", "{", " "]],
+                "hoverProvider": true, "definitionProvider": true,
+                "codeActionProvider": ["codeActionKinds": ["quickfix"]],
             ]
             reply(id: id, result: ["capabilities": capabilities, "serverInfo": ["name": "relay", "version": .text(RelayCommand.versionNumber)]])
         case "initialized", "$/cancelRequest", "$/setTrace", "workspace/didChangeConfiguration":
@@ -114,6 +117,8 @@ actor LanguageServer {
             document.version = params["textDocument"]?["version"]?.wholeNumber ?? document.version + 1
             documents[uri] = document
             check(uri, after: pause)
+        case "textDocument/completion", "textDocument/hover", "textDocument/definition", "textDocument/codeAction":
+            reply(id: id, result: assist(method, params))
         case "textDocument/didClose":
             guard let uri = params["textDocument"]?["uri"]?.text, documents.removeValue(forKey: uri) != nil else { break }
             checks.removeValue(forKey: uri)?.cancel()
@@ -123,6 +128,30 @@ actor LanguageServer {
             if let id { reply(id: id, error: .methodNotFound, "'\(method)' is not served by relay lsp") }
         }
         return nil
+    }
+
+    /// The answer to a question about a place in an open document; nothing for a document not
+    /// open or a place it does not have.
+    private func assist(_ method: String, _ params: Value) -> Value {
+        guard let uri = params["textDocument"]?["uri"]?.text, let document = documents[uri] else { return .nothing }
+        let assistant = WorkflowAssistant(registry: loader.registry, text: EditorText(document.text, encoding: encoding))
+        let line = params["position"]?["line"]?.wholeNumber ?? -1, character = params["position"]?["character"]?.wholeNumber ?? -1
+        switch method {
+        case "textDocument/completion":
+            return ["isIncomplete": false, "items": .list(assistant.completions(line: line, character: character))]
+        case "textDocument/hover":
+            guard let described = assistant.hover(line: line, character: character) else { return .nothing }
+            return ["contents": ["kind": "markdown", "value": .text("```text\n" + described + "```")]]
+        case "textDocument/definition":
+            guard let found = assistant.definition(line: line, character: character) else { return .nothing }
+            return [
+                "uri": .text(uri),
+                "range": ["start": ["line": .number(Double(found.line)), "character": .number(Double(found.start))],
+                          "end": ["line": .number(Double(found.line)), "character": .number(Double(found.end))]],
+            ]
+        default:
+            return .list(assistant.quickFixes(uri: uri, diagnostics: params["context"]?["diagnostics"]?.listItems ?? []))
+        }
     }
 
     /// Checks the document at `uri` after `delay`, unless it changes before; a newer check

@@ -4,7 +4,7 @@ import RelayKit
 /// (unknown keys, wrong shapes) rather than stopping at the first. Names of actions are not
 /// resolved here: that is the checker's job.
 public struct WorkflowParser {
-    static let topLevelKeys = ["name", "description", "input", "output", "packages", "permissions", "secrets", "variables", "timeout", "on", "steps"]
+    public static let topLevelKeys = ["name", "description", "input", "output", "packages", "permissions", "secrets", "variables", "timeout", "on", "steps"]
     static let modifierKeys = ControlGrammar.modifierNames
     static let controlKeys = ControlGrammar.keywords
 

@@ -1,0 +1,262 @@
+import Foundation
+import RelayKit
+import RelayLanguage
+
+/// What `relay lsp` tells an editor about a place in a workflow (Docs/Editors.md): what may be
+/// written there, what a word there is, and how to mend a diagnostic that says "did you mean".
+/// It reads the lines around the place as YAML lays them out, so that it helps in a workflow
+/// that does not parse yet.
+struct WorkflowAssistant {
+    let registry: ActionRegistry
+    let text: EditorText
+
+    /// The protocol's kinds of completion item.
+    private enum Kind: Int {
+        case function = 3, field = 5, variable = 6, property = 10, enumMember = 20, keyword = 14
+    }
+
+    // MARK: Completion
+
+    /// What may be written at `line`, `character`: items for the editor's list.
+    func completions(line: Int, character: Int) -> [Value] {
+        guard let cursor = text.index(line: line, character: character) else { return [] }
+        let whole = text.line(line)
+        let prefix = String(whole[whole.startIndex..<max(whole.startIndex, min(cursor, whole.endIndex))])
+        if let variables = variableCompletions(prefix: prefix, line: line) { return variables }
+        let indent = prefix.prefix { $0 == " " }.count
+        let rest = prefix.dropFirst(indent)
+        // `- na|`: a step's name.
+        if rest.hasPrefix("- "), rest.dropFirst(2).allSatisfy(Self.isNameCharacter) {
+            return stepNames(indent: indent)
+        }
+        // `ke|` alone on a line: a key — top-level, beside a step's name, or a parameter.
+        if rest.allSatisfy(Self.isNameCharacter) {
+            if indent == 0 { return WorkflowParser.topLevelKeys.map { item($0, kind: .keyword, detail: "top-level key", insert: "\($0): ") } }
+            return keys(atIndent: indent, line: line)
+        }
+        // `key: va|`: a value of a parameter with choices, or a boolean.
+        if let colon = rest.firstIndex(of: ":") {
+            var key = rest[..<colon]
+            if key.hasPrefix("- ") { key = key.dropFirst(2) }
+            let value = rest[rest.index(after: colon)...].drop { $0 == " " }
+            guard key.allSatisfy(Self.isNameCharacter), value.allSatisfy({ !$0.isWhitespace }) else { return [] }
+            return values(of: String(key), keyIndent: rest.hasPrefix("- ") ? indent + 2 : indent, line: line)
+        }
+        return []
+    }
+
+    /// Actions and control steps, each with its summary; an action's snippet names its required
+    /// parameters.
+    private func stepNames(indent: Int) -> [Value] {
+        let inner = String(repeating: " ", count: indent + 4)
+        var items = registry.actions.map { action -> Value in
+            let required = action.parameters.filter { $0.isRequired && !$0.isInput }
+            let snippet: String
+            if let primary = action.primaryIndex.map({ action.parameters[$0] }), required.allSatisfy({ $0.name == primary.name }) {
+                snippet = "\(action.name): ${1}"
+            } else if required.isEmpty {
+                snippet = action.name
+            } else {
+                snippet = "\(action.name):" + required.enumerated().map { "\n\(inner)\($1.name): ${\($0 + 1)}" }.joined()
+            }
+            return item(action.name, kind: .function, detail: action.summary, insert: snippet, snippet: true)
+        }
+        items += ControlGrammar.steps.map { item($0.keyword, kind: .keyword, detail: $0.summary, insert: "\($0.keyword): ") }
+        return items
+    }
+
+    /// The keys that may stand at `indent` on `line`: beside a step's name (its modifiers, a
+    /// control step's keys), or in its parameters' mapping.
+    private func keys(atIndent indent: Int, line: Int) -> [Value] {
+        guard let (name, column) = enclosingStep(above: line, indent: indent) else { return [] }
+        if column == indent {
+            var items = ControlGrammar.modifiers.map { item($0.name, kind: .keyword, detail: $0.summary, insert: "\($0.name): ") }
+            if let step = ControlGrammar.step(name) {
+                items += step.keys.map { item($0.name, kind: .field, detail: $0.summary, insert: "\($0.name): ") }
+            }
+            return items
+        }
+        guard let action = registry.action(named: name) else { return [] }
+        return action.parameters.map { parameter in
+            item(parameter.name, kind: .field, detail: "\(parameter.type.name)\(parameter.isRequired ? ", required" : "") — \(parameter.summary)", insert: "\(parameter.name): ")
+        }
+    }
+
+    /// A parameter's choices, or true and false.
+    private func values(of key: String, keyIndent: Int, line: Int) -> [Value] {
+        var parameter: ParameterDefinition?
+        if let action = registry.action(named: key), let primary = action.primaryIndex {
+            // `- change-case: u|`: the action's primary parameter.
+            parameter = action.parameters[primary]
+        } else if let (name, column) = enclosingStep(above: line + 1, indent: keyIndent), column < keyIndent, let action = registry.action(named: name) {
+            parameter = action.parameters.first { $0.name == key }
+        }
+        guard let parameter else { return [] }
+        if !parameter.choices.isEmpty { return parameter.choices.map { item($0, kind: .enumMember, detail: parameter.summary, insert: $0) } }
+        if parameter.type == .boolean { return ["true", "false"].map { item($0, kind: .keyword, detail: parameter.summary, insert: $0) } }
+        return []
+    }
+
+    /// Inside `${`: the variables set before the line, Relay's own, and the secrets declared.
+    private func variableCompletions(prefix: String, line: Int) -> [Value]? {
+        guard let open = prefix.range(of: "${", options: .backwards), !prefix[open.upperBound...].contains("}") else { return nil }
+        let typed = prefix[open.upperBound...]
+        guard typed.allSatisfy({ Self.isNameCharacter($0) || $0 == "_" || $0 == "." }) else { return [] }
+        if typed.hasPrefix("secrets.") {
+            return declaredSecrets().map { item($0, kind: .variable, detail: "a secret (its value is never shown)", insert: $0) }
+        }
+        var names: [String] = []
+        for number in 0..<min(line + 1, text.lineCount) {
+            for name in definedNames(on: text.line(number)) where !names.contains(name) { names.append(name) }
+        }
+        var items = names.map { item($0, kind: .variable, detail: "set in this workflow", insert: $0) }
+        items += ["previous", "input", "index", "item", "error", "trigger", "secrets"].map { item($0, kind: .variable, detail: "Relay's own", insert: $0) }
+        return items
+    }
+
+    /// The names `line` sets: `as: NAME`, or `set: { NAME: … }` / `set: NAME`.
+    private func definedNames(on line: Substring) -> [String] {
+        let trimmed = line.drop { $0 == " " || $0 == "-" }
+        for key in ["as:", "set:"] where trimmed.hasPrefix(key) {
+            let value = trimmed.dropFirst(key.count).trimmingCharacters(in: .whitespaces)
+            if key == "as:" { return Self.isVariableName(value) ? [value] : [] }
+            guard value.hasPrefix("{") else { return [] }
+            return value.dropFirst().split(separator: ",").compactMap { pair in
+                let name = pair.split(separator: ":").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+                return Self.isVariableName(name) ? name : nil
+            }
+        }
+        return []
+    }
+
+    /// The names under `secrets:` at the top of the document.
+    private func declaredSecrets() -> [String] {
+        var names: [String] = [], inside = false
+        for number in 0..<text.lineCount {
+            let line = text.line(number)
+            if line.hasPrefix("secrets:") { inside = true; continue }
+            guard inside else { continue }
+            if let first = line.first, first != " ", first != "-" { break }
+            let name = line.drop { $0 == " " || $0 == "-" }.prefix { Self.isNameCharacter($0) || $0 == "_" }
+            if !name.isEmpty { names.append(String(name)) }
+        }
+        return names
+    }
+
+    /// The name and key column of the step whose mapping holds a key at `indent` on `line`: the
+    /// nearest line above with `- NAME` (or `NAME:` alone) whose name stands at or left of it.
+    private func enclosingStep(above line: Int, indent: Int) -> (name: String, column: Int)? {
+        var number = line - 1
+        while number >= 0 {
+            let text = self.text.line(number)
+            number -= 1
+            let lineIndent = text.prefix { $0 == " " }.count
+            let rest = text.dropFirst(lineIndent)
+            if rest.isEmpty || rest.hasPrefix("#") { continue }
+            if rest.hasPrefix("- ") {
+                let column = lineIndent + 2
+                let name = rest.dropFirst(2).prefix(while: Self.isNameCharacter)
+                if column <= indent, !name.isEmpty { return (String(name), column) }
+                if column <= indent { return nil }
+            } else if lineIndent < indent {
+                // A key of the step written on a line of its own (`save-file:` after `- as: x`).
+                let name = rest.prefix(while: Self.isNameCharacter)
+                if !name.isEmpty, rest.dropFirst(name.count).hasPrefix(":"), registry.action(named: String(name)) != nil || ControlGrammar.step(String(name)) != nil {
+                    return (String(name), lineIndent)
+                }
+                if lineIndent == 0 { return nil }
+            }
+        }
+        return nil
+    }
+
+    // MARK: Hover
+
+    /// What the word at `line`, `character` is: an action's `relay describe`, a control step's or
+    /// a modifier's.
+    func hover(line: Int, character: Int) -> String? {
+        guard let word = word(line: line, character: character) else { return nil }
+        if let action = registry.action(named: word) { return ActionCatalog.describe(action) }
+        return ControlGrammar.describe(word)
+    }
+
+    private func word(line: Int, character: Int) -> String? {
+        guard let cursor = text.index(line: line, character: character) else { return nil }
+        let whole = text.line(line)
+        guard cursor >= whole.startIndex, cursor <= whole.endIndex else { return nil }
+        var start = cursor, end = cursor
+        while start > whole.startIndex, Self.isNameCharacter(whole[whole.index(before: start)]) { start = whole.index(before: start) }
+        while end < whole.endIndex, Self.isNameCharacter(whole[end]) { end = whole.index(after: end) }
+        return start < end ? String(whole[start..<end]) : nil
+    }
+
+    // MARK: Definition
+
+    /// Where the variable named at `line`, `character` is set: the first `as: NAME` or `set:` of
+    /// it, as the protocol's line and the characters its name spans.
+    func definition(line: Int, character: Int) -> (line: Int, start: Int, end: Int)? {
+        guard let name = word(line: line, character: character), Self.isVariableName(name) else { return nil }
+        for number in 0..<text.lineCount where definedNames(on: text.line(number)).contains(name) {
+            let whole = text.line(number)
+            // The name after the key (`as: name`, `set: { name: … }`).
+            guard let key = whole.range(of: "as:") ?? whole.range(of: "set:"), let found = whole[key.upperBound...].range(of: name) else { continue }
+            return (number, text.position(of: found.lowerBound).character, text.position(of: found.upperBound).character)
+        }
+        return nil
+    }
+
+    // MARK: Quick fixes
+
+    /// For each diagnostic that says "did you mean 'X'?": an edit that writes X in place of the
+    /// word it names, within the diagnostic's range.
+    func quickFixes(uri: String, diagnostics: [Value]) -> [Value] {
+        diagnostics.compactMap { diagnostic in
+            guard case .dictionary(let fields) = diagnostic, case .text(let message)? = fields["message"],
+                let meant = message.range(of: "did you mean '").map({ message[$0.upperBound...].prefix { $0 != "'" } }),
+                let range = fields["range"], let start = place(range, "start"), let end = place(range, "end"), start <= end
+            else { return nil }
+            let quoted = Self.quoted(in: message).filter { $0 != meant && !$0.isEmpty }
+            let within = text.text[start..<end]
+            guard let wrong = quoted.first(where: { within.contains($0) }), let found = within.range(of: wrong) else { return nil }
+            let (from, to) = (text.position(of: found.lowerBound), text.position(of: found.upperBound))
+            let edit: Value = [
+                "range": ["start": ["line": .number(Double(from.line)), "character": .number(Double(from.character))],
+                          "end": ["line": .number(Double(to.line)), "character": .number(Double(to.character))]],
+                "newText": .text(String(meant)),
+            ]
+            return [
+                "title": .text("Change '\(wrong)' to '\(meant)'"), "kind": "quickfix", "diagnostics": [diagnostic], "isPreferred": true,
+                "edit": ["changes": .dictionary([uri: [edit]])],
+            ]
+        }
+    }
+
+    private func place(_ range: Value, _ key: String) -> String.Index? {
+        guard case .dictionary(let fields) = range, case .dictionary(let place)? = fields[key],
+            case .number(let line)? = place["line"], case .number(let character)? = place["character"],
+            let line = Int(exactly: line), let character = Int(exactly: character)
+        else { return nil }
+        return text.index(line: line, character: character)
+    }
+
+    private static func quoted(in message: String) -> [String] {
+        message.split(separator: "'", omittingEmptySubsequences: false).enumerated().compactMap { $0.offset % 2 == 1 ? String($0.element) : nil }
+    }
+
+    // MARK: Shared
+
+    private func item(_ label: String, kind: Kind, detail: String, insert: String, snippet: Bool = false) -> Value {
+        var fields: ValueDictionary = ["label": .text(label), "kind": .number(Double(kind.rawValue)), "detail": .text(detail), "insertText": .text(insert)]
+        if snippet { fields["insertTextFormat"] = 2 }
+        return .dictionary(fields)
+    }
+
+    private static func isNameCharacter(_ character: Character) -> Bool {
+        character.isASCII && (character.isLetter || character.isNumber || character == "-" || character == "_")
+    }
+
+    private static func isVariableName(_ name: String) -> Bool {
+        guard let first = name.first, first.isLetter || first == "_" else { return false }
+        return name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+    }
+}
