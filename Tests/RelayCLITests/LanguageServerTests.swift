@@ -241,4 +241,38 @@ struct LanguageServerTests {
             _ = session.finish()
         }
     }
+
+    @Test("document symbols: the steps as a tree, labels and output names shown, a control step's branches under it")
+    func symbols() async throws {
+        try await BlockingWork.run { _ in
+            let (session, _) = try started()
+            try open(session, """
+                steps:
+                  - text: hello
+                    as: greeting
+                  - if: ${greeting} == hello
+                    then:
+                      - change-case: upper
+                        label: shout
+                    else:
+                      - text: quiet
+                  - for-each: [1, 2]
+                    do:
+                      - calculate: ${item} * 2
+
+                """)
+            try session.request(30, "textDocument/documentSymbol", ["textDocument": ["uri": "file:///work/flow.yaml"]])
+            let symbols = (try session.response(30)?["result"] as? [[String: Any]]) ?? []
+            func tree(_ symbols: [[String: Any]]) -> String {
+                symbols.map { symbol in
+                    let children = symbol["children"] as? [[String: Any]] ?? []
+                    let detail = (symbol["detail"] as? String).map { " (\($0))" } ?? ""
+                    let line = ((symbol["selectionRange"] as? [String: [String: Int]])?["start"]?["line"]).map { "@\($0)" } ?? ""
+                    return "\(symbol["name"] ?? "?")\(detail)\(line)" + (children.isEmpty ? "" : "[" + tree(children) + "]")
+                }.joined(separator: ", ")
+            }
+            #expect(tree(symbols) == "text (as greeting)@1, if@3[then@5[shout@5], else@8[text@8]], for-each@9[calculate@11]", "\(tree(symbols))")
+            _ = session.finish()
+        }
+    }
 }

@@ -83,7 +83,7 @@ actor LanguageServer {
                 "positionEncoding": .text(encoding.rawValue),
                 "textDocumentSync": ["openClose": true, "change": 1],
                 "completionProvider": ["triggerCharacters": ["-", "{", " "]],
-                "hoverProvider": true, "definitionProvider": true,
+                "hoverProvider": true, "definitionProvider": true, "documentSymbolProvider": true,
                 "codeActionProvider": ["codeActionKinds": ["quickfix"]],
             ]
             reply(id: id, result: ["capabilities": capabilities, "serverInfo": ["name": "relay", "version": .text(RelayCommand.versionNumber)]])
@@ -117,7 +117,7 @@ actor LanguageServer {
             document.version = params["textDocument"]?["version"]?.wholeNumber ?? document.version + 1
             documents[uri] = document
             check(uri, after: pause)
-        case "textDocument/completion", "textDocument/hover", "textDocument/definition", "textDocument/codeAction":
+        case "textDocument/completion", "textDocument/hover", "textDocument/definition", "textDocument/codeAction", "textDocument/documentSymbol":
             reply(id: id, result: assist(method, params))
         case "textDocument/didClose":
             guard let uri = params["textDocument"]?["uri"]?.text, documents.removeValue(forKey: uri) != nil else { break }
@@ -142,6 +142,8 @@ actor LanguageServer {
         case "textDocument/hover":
             guard let described = assistant.hover(line: line, character: character) else { return .nothing }
             return ["contents": ["kind": "markdown", "value": .text("```text\n" + described + "```")]]
+        case "textDocument/documentSymbol":
+            return .list(assistant.symbols(in: SourceFile(path: Self.path(of: uri), text: document.text)))
         case "textDocument/definition":
             guard let found = assistant.definition(line: line, character: character) else { return .nothing }
             return [

@@ -190,6 +190,54 @@ struct WorkflowAssistant {
         return start < end ? String(whole[start..<end]) : nil
     }
 
+    // MARK: Symbols
+
+    /// The workflow's steps as a tree for the editor's outline: each step by its label or name
+    /// (and the variable it keeps its output in), a control step's branches under it. Nothing
+    /// when the text does not parse.
+    func symbols(in file: SourceFile) -> [Value] {
+        guard let workflow = WorkflowParser.parse(file, entityTypes: registry.entityTypes).workflow else { return [] }
+        return workflow.steps.map { symbol(of: $0, file: file) }
+    }
+
+    private func symbol(of step: Step, file: SourceFile) -> Value {
+        var children: [Value] = []
+        func branch(_ name: String, _ steps: [Step]) {
+            guard let first = steps.first, let last = steps.last else { return }
+            let range = SourceRange(file: file, start: first.range.start, end: last.range.end)
+            children.append(symbol(name, kind: 2, detail: nil, range: range, selection: first.keyRange, file: file, children: steps.map { symbol(of: $0, file: file) }))
+        }
+        switch step.kind {
+        case .conditional(let conditional):
+            branch("then", conditional.then)
+            branch("else", conditional.otherwise ?? [])
+        case .menu(let menu):
+            for option in menu.options { branch(option.label.text, option.body) }
+        case .match(let match):
+            for option in match.cases { branch(option.label.text, option.body) }
+            branch("default", match.otherwise ?? [])
+        default:
+            for block in step.blocks { children += block.map { symbol(of: $0, file: file) } }
+        }
+        let isAction = if case .action = step.kind { true } else { false }
+        let name = step.modifiers.label ?? step.keyword
+        return symbol(name, kind: isAction ? 12 : 2, detail: step.modifiers.outputVariable.map { "as \($0.text)" }, range: step.range, selection: step.keyRange, file: file, children: children)
+    }
+
+    private func symbol(_ name: String, kind: Int, detail: String?, range: SourceRange, selection: SourceRange, file: SourceFile, children: [Value]) -> Value {
+        let whole = text.range(of: range, in: file), chosen = text.range(of: selection, in: file)
+        func place(_ place: (line: Int, character: Int)) -> Value { ["line": .number(Double(place.line)), "character": .number(Double(place.character))] }
+        // The name's range lies within the whole's, as the protocol asks.
+        var fields: ValueDictionary = [
+            "name": .text(name.isEmpty ? "step" : name), "kind": .number(Double(kind)),
+            "range": ["start": place(whole.start), "end": place(whole.end)],
+            "selectionRange": ["start": place(chosen.start), "end": place(chosen.start < whole.end ? chosen.end : chosen.start)],
+            "children": .list(children),
+        ]
+        if let detail { fields["detail"] = .text(detail) }
+        return .dictionary(fields)
+    }
+
     // MARK: Definition
 
     /// Where the variable named at `line`, `character` is set: the first `as: NAME` or `set:` of
