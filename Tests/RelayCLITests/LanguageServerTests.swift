@@ -275,4 +275,45 @@ struct LanguageServerTests {
             _ = session.finish()
         }
     }
+
+    @Test("'add the grants this workflow needs' writes the permissions: block relay check --permissions finds, before steps:, and the workflow then checks without a warning")
+    func grants() async throws {
+        let folder = home.appendingPathComponent("flows")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("perm.yaml")
+        let text = """
+            name: backup
+            steps:
+              - find-files: { in: ~/Pictures, where: { type: image } }
+              - copy-file: ~/relay-examples/
+              - get-contents-of-url: https://api.example.com/status
+              - open: mailto:a@b.c
+              - read-file: notes.txt
+
+            """
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        let uri = file.absoluteString
+        let inserted: String = try await BlockingWork.run { _ in
+            let (session, _) = try started()
+            try open(session, text, uri: uri)
+            try session.request(40, "textDocument/codeAction", ["textDocument": ["uri": uri], "range": ["start": ["line": 0, "character": 0], "end": ["line": 0, "character": 0]], "context": ["diagnostics": []]])
+            let actions = (try session.response(40)?["result"] as? [[String: Any]]) ?? []
+            let grants = try #require(actions.first { $0["title"] as? String == "Add the grants this workflow needs" })
+            let edit = try #require(((grants["edit"] as? [String: Any])?["changes"] as? [String: [[String: Any]]])?[uri]?.first)
+            #expect((edit["range"] as? [String: [String: Int]])?["start"]?["line"] == 1)
+            _ = session.finish()
+            return edit["newText"] as? String ?? ""
+        }
+        #expect(inserted == """
+            permissions:
+              read: [~/Pictures, ./notes.txt]
+              write: [~/relay-examples]
+              net: [api.example.com]
+              open: [mailto]
+
+            """, "\(inserted)")
+        try text.replacingOccurrences(of: "steps:\n", with: inserted + "steps:\n").write(to: file, atomically: true, encoding: .utf8)
+        let checked = try await RelayProcess.running(["check", file.path], environment: ["HOME": home.path])
+        #expect(checked.status == 0 && checked.standardError.isEmpty, "\(checked.standardError)")
+    }
 }

@@ -152,7 +152,11 @@ actor LanguageServer {
                           "end": ["line": .number(Double(found.line)), "character": .number(Double(found.end))]],
             ]
         default:
-            return .list(assistant.quickFixes(uri: uri, diagnostics: params["context"]?["diagnostics"]?.listItems ?? []))
+            var actions = assistant.quickFixes(uri: uri, diagnostics: params["context"]?["diagnostics"]?.listItems ?? [])
+            let path = Self.path(of: uri)
+            let (workflow, _) = loader.load(SourceFile(path: path, text: document.text))
+            if let grants = assistant.grantsFix(uri: uri, workflow: workflow, path: path) { actions.append(grants) }
+            return .list(actions)
         }
     }
 

@@ -279,6 +279,44 @@ struct WorkflowAssistant {
         }
     }
 
+    /// "Add the grants this workflow needs": a `permissions:` block, written before `steps:`,
+    /// with what `relay check --permissions` finds the steps need (Docs/Security.md). Nil when the
+    /// workflow does not check, already has the block, or needs nothing that can be named before
+    /// the run (what the run decides is asked then, block or not).
+    func grantsFix(uri: String, workflow: CheckedWorkflow?, path: String) -> Value? {
+        guard let workflow, let steps = (0..<text.lineCount).first(where: { text.line($0).hasPrefix("steps:") }),
+            !(0..<text.lineCount).contains(where: { text.line($0).hasPrefix("permissions:") })
+        else { return nil }
+        let report = PermissionReport(workflow, entityTypes: registry.entityTypes)
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
+        var lines: [String] = []
+        for capability in Capability.allCases {
+            var entries: [String] = []
+            for need in report.needs where need.capability == capability {
+                guard let target = need.target else { continue }
+                let entry: String
+                switch capability {
+                case .open: entry = String(target.prefix { $0 != ":" })
+                case .net, .run: entry = target
+                default: entry = target == folder ? "." : target.hasPrefix(folder + "/") ? "." + target.dropFirst(folder.count) : ResolvedPath.abbreviated(target)
+                }
+                if !entries.contains(entry) { entries.append(entry) }
+            }
+            if !entries.isEmpty { lines.append("  \(capability.rawValue): [\(entries.map(Self.flowScalar).joined(separator: ", "))]") }
+        }
+        guard !lines.isEmpty else { return nil }
+        let at: Value = ["line": .number(Double(steps)), "character": 0]
+        let edit: Value = ["range": ["start": at, "end": at], "newText": .text((["permissions:"] + lines).joined(separator: "\n") + "\n")]
+        return ["title": "Add the grants this workflow needs", "kind": "quickfix", "edit": ["changes": .dictionary([uri: [edit]])]]
+    }
+
+    /// `text` as an item of a YAML flow list: bare when it reads back as itself, else quoted.
+    private static func flowScalar(_ text: String) -> String {
+        let plain = !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_./~@+-".contains($0)) }
+            && !["true", "false", "null", "~", "yes", "no"].contains(text.lowercased()) && Double(text) == nil
+        return plain ? text : JSONWriter.string(for: .text(text), pretty: false)
+    }
+
     private func place(_ range: Value, _ key: String) -> String.Index? {
         guard case .dictionary(let fields) = range, case .dictionary(let place)? = fields[key],
             case .number(let line)? = place["line"], case .number(let character)? = place["character"],
