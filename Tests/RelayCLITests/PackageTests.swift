@@ -66,6 +66,10 @@ struct PackageTests {
         #expect(described.standardOutput.contains("featured-collection"))
         let listed = try await relay(["actions", "trails", "--json"])
         #expect(listed.standardOutput.contains("\"Featured Collection\""), "\(listed.standardOutput)")
+        // The schema an editor validates with has the package's actions, by both names.
+        let schema = try await relay(["schema"])
+        #expect(schema.standardOutput.contains("\"trails.suggest-trails\"") && schema.standardOutput.contains("\"suggest-trails\""), "\(schema.standardError)")
+        #expect(try await relay(["schema"], package: nil).standardOutput.contains("suggest-trails") == false)
     }
 
     @Test("TrailKit through packages: in the workflow, relative to it; a missing package is a located error")

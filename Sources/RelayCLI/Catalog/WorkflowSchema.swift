@@ -12,31 +12,36 @@ public enum WorkflowSchema {
             "patternErrorMessage": "Expected a ${…} expression here.",
         ])
         definitions["modifiers"] = .dictionary(modifierProperties())
+        // Each action by its name, and a package's action by its short name too where no other
+        // package's has it (as a workflow may write it: Docs/Packages.md).
+        let named = registry.actions.flatMap { action in
+            [(action.name, action)] + (action.shortName != action.name && registry.action(named: action.shortName) === action ? [(action.shortName, action)] : [])
+        }
         // A bare name: an action that needs no parameter, or a control step that needs no key (`- stop`).
-        let bare = registry.actions.filter { action in !action.parameters.contains { $0.isRequired && !$0.isInput } }.map(\.name)
+        let bare = named.filter { _, action in !action.parameters.contains { $0.isRequired && !$0.isInput } }.map(\.0)
             + ControlGrammar.steps.filter { !$0.value.isRequired && !$0.keys.contains(where: \.isRequired) }.map(\.keyword)
         // A step is chosen by its key (if/then), not tried against every kind of step (anyOf), so
         // that an editor reports the problem inside the step rather than "matches no schema".
         var branches: [Value] = []
         var keywords: [String] = []
-        for action in registry.actions {
-            let key = "action:" + action.name
-            definitions[key] = actionStep(action)
-            branches.append(object(["if": object(["required": [.text(action.name)]]), "then": ref(key)]))
-            keywords.append(action.name)
+        for (name, action) in named {
+            let key = "action:" + name
+            definitions[key] = actionStep(action, named: name)
+            branches.append(object(["if": object(["required": [.text(name)]]), "then": ref(key)]))
+            keywords.append(name)
         }
         for (keyword, step) in controlSteps() {
             definitions["control:" + keyword] = step
             // A step's first key decides what it is, and an action's parameter may share a
             // control keyword's name (`find-files` with `match: any`): with such an action's
             // name, the keyword is that parameter (JSON has no order of keys to go by).
-            let sharing = registry.actions.filter { $0.parameterIndex(named: keyword) != nil }.map { Value.text($0.name) }
+            let sharing = named.filter { $0.1.parameterIndex(named: keyword) != nil }.map { Value.text($0.0) }
             var condition: ValueDictionary = ["required": [.text(keyword)]]
             if !sharing.isEmpty { condition["not"] = object(["anyOf": .list(sharing.map { object(["required": [$0]]) })]) }
             branches.append(object(["if": .dictionary(condition), "then": ref("control:" + keyword)]))
             keywords.append(keyword)
         }
-        let named = object([
+        let naming = object([
             "anyOf": .list(keywords.map { object(["required": [.text($0)]]) }),
             "errorMessage": "A step names an action or a control step: 'relay actions' lists them.",
         ])
@@ -47,7 +52,7 @@ public enum WorkflowSchema {
                 "description": "An action or control step that needs nothing more.",
                 "errorMessage": "Not an action or control step that needs nothing more: an unknown name, or one that needs its parameters (relay describe NAME).",
             ]),
-            "else": object(["type": "object", "allOf": .list([named] + branches)]),
+            "else": object(["type": "object", "allOf": .list([naming] + branches)]),
         ])
         let entityTypeNames = registry.entityTypes.descriptors.map(\.name.singular)
         let typeNames = Value.list((ValueType.builtIn.map(\.name) + entityTypeNames).map { .text($0) })
@@ -239,7 +244,7 @@ public enum WorkflowSchema {
         return .dictionary(schema)
     }
 
-    private static func actionStep(_ action: ActionDefinition) -> Value {
+    private static func actionStep(_ action: ActionDefinition, named name: String) -> Value {
         var parameters = ValueDictionary()
         for parameter in action.parameters { parameters[parameter.name] = parameterSchema(parameter) }
         let required = action.parameters.filter { $0.isRequired && !$0.isInput }.map { Value.text($0.name) }
@@ -250,9 +255,9 @@ public enum WorkflowSchema {
         if !required.isEmpty { named["required"] = .list(required) }
         // Chosen by the value's shape: parameters by name, nothing, or the primary parameter's value.
         let scalar: Value = action.primaryIndex.map { parameterSchema(action.parameters[$0]) }
-            ?? object(["not": object([:]), "errorMessage": .text("'\(action.name)' has no primary parameter: name its parameters, { name: value }.")])
+            ?? object(["not": object([:]), "errorMessage": .text("'\(name)' has no primary parameter: name its parameters, { name: value }.")])
         var properties = modifierProperties()
-        properties[action.name] = object([
+        properties[name] = object([
             "description": .text(action.summary),
             // A primary parameter that takes a dictionary (`dictionary: { a: 1 }`) may be the mapping itself.
             "if": object(["type": "object"]),
@@ -268,7 +273,7 @@ public enum WorkflowSchema {
             }
         }
         return object([
-            "type": "object", "required": [.text(action.name)], "additionalProperties": false,
+            "type": "object", "required": [.text(name)], "additionalProperties": false,
             "properties": .dictionary(properties),
         ])
     }
