@@ -51,7 +51,7 @@ public struct WorkflowLoader: Sendable {
         do {
             imported = try ShortcutSource.imported(path, actions: registry.actions)
         } catch {
-            return (nil, [.error(error.message, at: nil)])
+            return (nil, [.error("\(path): \(error)", at: nil)])
         }
         let file = SourceFile(path: path, text: imported.yaml)
         guard imported.unmapped.isEmpty else {

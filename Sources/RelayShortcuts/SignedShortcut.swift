@@ -7,7 +7,8 @@ internal import CLZFSE
 /// Apple Encrypted Archive whose profile signs but does not encrypt, holding an Apple Archive
 /// with `Shortcut.wflow` in it. Its data is readable without any key; who signed it is not
 /// checked (that takes Apple's certificates, and a signature grants nothing here: the workflow
-/// is checked and gated like any other). Each segment's SHA-256, where the file has one, is.
+/// is checked and gated like any other). Each segment's SHA-256, where the file has one, is —
+/// and a file whose SHA-256 cannot be worked out (libcrypto missing) is not read.
 enum SignedShortcut {
     /// The bytes of the `Shortcut.wflow` property list in `bytes`, a file that starts with `AEA1`.
     static func propertyList(_ bytes: [UInt8]) throws(ShortcutError) -> Data {
@@ -23,6 +24,7 @@ enum SignedShortcut {
         guard try reader.take(4) == Array("AEA1".utf8) else { throw damaged("it does not start with AEA1") }
         let profile = Int(try reader.integer(2)) | Int(try reader.integer(1)) << 16
         guard profile == 0 else {
+            guard profile <= 5 else { throw damaged("its profile is \(profile), which is not one of Apple's (0 to 5)") }
             throw ShortcutError(
                 "this Apple Encrypted Archive is encrypted (profile \(profile)), not only signed as the Shortcuts app signs a shortcut; it cannot be read without its key")
         }
@@ -30,7 +32,7 @@ enum SignedShortcut {
         let authenticationSize = Int(try reader.integer(4))
         try reader.skip(authenticationSize)
         try reader.skip(signatureSize + keySize + saltSize + macSize)
-        var header = ByteReader(try reader.take(rootHeaderSize))
+        var header = ByteReader(try reader.take(rootHeaderSize), in: "the root header")
         let originalSize = try header.integer(8)
         _ = try header.integer(8)  // the archive's size
         let segmentSize = try header.integer(4)
@@ -58,19 +60,24 @@ enum SignedShortcut {
         while output.count < total {
             let headers = try reader.take(Int(segmentsPerCluster) * (8 + checksumSize))
             try reader.skip(macSize + Int(segmentsPerCluster) * macSize)
-            var segments = ByteReader(headers)
+            var segments = ByteReader(headers, in: "a cluster's segment headers")
             for _ in 0..<segmentsPerCluster where output.count < total {
                 let plainSize = Int(try segments.integer(4))
                 let storedSize = Int(try segments.integer(4))
                 let sum = try segments.take(checksumSize)
-                guard plainSize > 0, UInt64(plainSize) <= segmentSize, plainSize <= total - output.count else {
-                    throw damaged("a segment of \(plainSize) bytes, with \(total - output.count) of the archive left")
+                guard plainSize > 0 else { throw damaged("a segment holds nothing, with \(total - output.count) bytes of the archive left") }
+                guard UInt64(plainSize) <= segmentSize else { throw damaged("a segment holds \(plainSize) bytes, more than the \(segmentSize) its segments may") }
+                guard plainSize <= total - output.count else {
+                    throw damaged("a segment holds \(plainSize) bytes, with only \(total - output.count) of the archive left")
                 }
+                guard storedSize <= plainSize else { throw damaged("a segment is stored in \(storedSize) bytes, more than the \(plainSize) it holds") }
                 let stored = try reader.take(storedSize)
                 let plain = storedSize < plainSize ? try decompress(stored, to: plainSize, compression) : stored
-                guard plain.count == plainSize else { throw damaged("a segment is \(plain.count) bytes, not the \(plainSize) its header says") }
-                if checksum == 2, let digest = ContentHash.of(Data(plain), .sha256), digest != hex(sum) {
-                    throw damaged("a segment's SHA-256 is not the one its header holds")
+                if checksum == 2 {
+                    guard let digest = ContentHash.of(Data(plain), .sha256) else {
+                        throw ShortcutError("the signed file's SHA-256 sums cannot be checked: libcrypto (OpenSSL) is missing")
+                    }
+                    guard digest == hex(sum) else { throw damaged("a segment's SHA-256 is not the one its header holds") }
                 }
                 output += plain
             }
@@ -83,17 +90,21 @@ enum SignedShortcut {
         switch compression {
         case UInt8(ascii: "-"): return stored
         case UInt8(ascii: "e"):
-            // One byte more than expected: a result that fills the buffer was cut short.
+            // One byte more than expected: a result that fills the buffer was cut short. The
+            // decoder reads up to 8 bytes past its input's end at a damaged block: the input is
+            // given with zeros after it, so that those reads stay in it.
             var plain = [UInt8](repeating: 0, count: size + 1)
             var scratch = [UInt8](repeating: 0, count: lzfse_decode_scratch_size())
+            let padded = stored + [UInt8](repeating: 0, count: 64)
             let written = plain.withUnsafeMutableBufferPointer { output in
-                stored.withUnsafeBufferPointer { input in
+                padded.withUnsafeBufferPointer { input in
                     scratch.withUnsafeMutableBytes { scratch in
-                        lzfse_decode_buffer(output.baseAddress, output.count, input.baseAddress, input.count, scratch.baseAddress)
+                        lzfse_decode_buffer(output.baseAddress, output.count, input.baseAddress, stored.count, scratch.baseAddress)
                     }
                 }
             }
-            guard written == size else { throw damaged("a segment's LZFSE data gives \(written) bytes, not \(size)") }
+            guard written <= size else { throw damaged("a segment's LZFSE data gives more than the \(size) bytes its header says") }
+            guard written == size else { throw damaged("a segment's LZFSE data gives \(written) bytes, not the \(size) its header says") }
             plain.removeLast()
             return plain
         default:
@@ -105,36 +116,54 @@ enum SignedShortcut {
 
     private static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 
+    /// A name from the file, quoted, its control characters written as escapes (a line break in
+    /// it would start a line of its own in a message).
+    static func shown(_ name: String) -> String {
+        "'" + name.unicodeScalars.map { $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined() + "'"
+    }
+
     static func damaged(_ what: String) -> ShortcutError { ShortcutError("not a readable signed shortcut: \(what)") }
 }
 
 /// The entries of an Apple Archive (`AA01`): a header of typed fields each, then the blobs the
 /// header's blob fields announce.
 enum AppleArchive {
-    /// The data of the regular file at `path` in `archive`.
+    /// The data of the one regular file at `path` in `archive`. Two entries of that name (in any
+    /// case of letters, as a file system that ignores case would take them) are refused: which
+    /// one another reader took would be anyone's guess.
     static func file(named path: String, in archive: [UInt8]) throws(ShortcutError) -> Data {
-        var reader = ByteReader(archive)
+        var reader = ByteReader(archive, in: "the archive")
         var names: [String] = []
+        var found: Data?
+        var entries = 0
         while !reader.isAtEnd {
+            entries += 1
+            guard entries <= Limits.shortcutArchiveEntries else {
+                throw ShortcutError("the signed file's archive holds more than \(Limits.shortcutArchiveEntries) entries (Docs/Reliability.md, \"Limits\")")
+            }
             let start = reader.offset
             let magic = try reader.take(4)
             guard magic == Array("AA01".utf8) || magic == Array("YAA1".utf8) else {
-                throw SignedShortcut.damaged("an archive entry at byte \(start) does not start with AA01")
+                throw SignedShortcut.damaged("the archive's entry at byte \(start) does not start with AA01")
             }
             let headerSize = Int(try reader.integer(2))
-            guard headerSize >= 6 else { throw SignedShortcut.damaged("an archive entry's header is \(headerSize) bytes") }
-            var fields = ByteReader(try reader.take(headerSize - 6))
+            guard headerSize >= 6 else { throw SignedShortcut.damaged("the archive's entry at byte \(start) has a header of \(headerSize) bytes") }
+            var fields = ByteReader(try reader.take(headerSize - 6), in: "the header of the archive's entry at byte \(start)")
             var name: String?
+            var kindOfEntry: UInt8?
             var blobs: [(key: String, size: Int)] = []
             while !fields.isAtEnd {
                 let key = String(decoding: try fields.take(3), as: UTF8.self)
                 let kind = try fields.take(1)[0]
                 switch kind {
                 case UInt8(ascii: "*"): break
-                case UInt8(ascii: "1"), UInt8(ascii: "2"), UInt8(ascii: "4"), UInt8(ascii: "8"): try fields.skip(Int(kind - UInt8(ascii: "0")))
+                case UInt8(ascii: "1"), UInt8(ascii: "2"), UInt8(ascii: "4"), UInt8(ascii: "8"):
+                    let value = try fields.integer(Int(kind - UInt8(ascii: "0")))
+                    if key == "TYP" { kindOfEntry = UInt8(truncatingIfNeeded: value) }
                 case UInt8(ascii: "P"):
                     let text = try fields.take(Int(try fields.integer(2)))
-                    if key == "PAT" { name = String(decoding: text.prefix { $0 != 0 }, as: UTF8.self) }
+                    // A name ends at its NUL, if it has one; anything after it makes it another name.
+                    if key == "PAT" { name = String(decoding: text.last == 0 ? text.dropLast() : text[...], as: UTF8.self) }
                 case UInt8(ascii: "F"): try fields.skip(4)
                 case UInt8(ascii: "G"): try fields.skip(20)
                 case UInt8(ascii: "H"): try fields.skip(32)
@@ -148,17 +177,24 @@ enum AppleArchive {
                     let size = try fields.integer(8)
                     guard size <= UInt64(archive.count) else { throw SignedShortcut.damaged("a blob of \(size) bytes in an archive of \(archive.count)") }
                     blobs.append((key, Int(size)))
-                default: throw SignedShortcut.damaged("an archive field of kind '\(Unicode.Scalar(kind))'")
+                default: throw SignedShortcut.damaged("a field of the archive's entry at byte \(start) is of kind \(kind), which is not one of Apple Archive's")
                 }
             }
+            let isPath = name.map { $0.caseInsensitiveCompare(path) == .orderedSame } ?? false
             for blob in blobs {
                 let data = try reader.take(blob.size)
-                if blob.key == "DAT", name == path { return Data(data) }
+                guard isPath, blob.key == "DAT" else { continue }
+                guard name == path, kindOfEntry == nil || kindOfEntry == UInt8(ascii: "F") else {
+                    throw SignedShortcut.damaged("its \(SignedShortcut.shown(name ?? "")) is not a regular file named \(path)")
+                }
+                guard found == nil else { throw SignedShortcut.damaged("it holds \(path) twice") }
+                found = Data(data)
             }
             if let name { names.append(name) }
         }
+        if let found { return found }
         throw ShortcutError(
-            "the signed file holds no \(path)\(names.isEmpty ? "" : "; it holds \(names.prefix(5).map { "'\($0)'" }.joined(separator: ", "))")")
+            "the signed file holds no \(path)\(names.isEmpty ? "" : "; it holds \(names.prefix(5).map(SignedShortcut.shown).joined(separator: ", "))")")
     }
 }
 
@@ -166,24 +202,30 @@ enum AppleArchive {
 struct ByteReader {
     private let bytes: [UInt8]
     private(set) var offset = 0
+    /// What the bytes are, for messages: the file, the archive, an entry's header.
+    private let context: String
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    init(_ bytes: [UInt8], in context: String = "the file") {
+        self.bytes = bytes
+        self.context = context
+    }
 
     var isAtEnd: Bool { offset >= bytes.count }
 
     mutating func take(_ count: Int) throws(ShortcutError) -> [UInt8] {
-        guard count >= 0, count <= bytes.count - offset else {
-            throw SignedShortcut.damaged("it ends at byte \(bytes.count), \(count) bytes short of what byte \(offset) announces")
-        }
+        guard count >= 0, count <= bytes.count - offset else { throw shortfall(count) }
         defer { offset += count }
         return Array(bytes[offset..<offset + count])
     }
 
     mutating func skip(_ count: Int) throws(ShortcutError) {
-        guard count >= 0, count <= bytes.count - offset else {
-            throw SignedShortcut.damaged("it ends at byte \(bytes.count), \(count) bytes short of what byte \(offset) announces")
-        }
+        guard count >= 0, count <= bytes.count - offset else { throw shortfall(count) }
         offset += count
+    }
+
+    /// Bytes asked for past the end.
+    private func shortfall(_ count: Int) -> ShortcutError {
+        SignedShortcut.damaged("\(context) ends at byte \(bytes.count): the \(count) bytes from byte \(offset) need \(count - (bytes.count - offset)) more")
     }
 
     /// An unsigned little-endian integer of `size` bytes (1 to 8).

@@ -26,7 +26,7 @@ struct ShortcutReaderTests {
         let list = try PropertyListSerialization.data(fromPropertyList: [1, 2], format: .binary, options: 0)
         #expect(failure(list)?.message == "not a shortcut: the property list is not a dictionary")
         let signed = Data("AEA1".utf8) + Data(repeating: 0, count: 100)
-        #expect(failure(signed)?.message.hasPrefix("not a readable signed shortcut: it ends at byte 104") == true)
+        #expect(failure(signed)?.message == "not a readable signed shortcut: the file ends at byte 104: the 224 bytes from byte 12 need 132 more")
     }
 
     @Test("a truncated file is refused, XML or binary")
@@ -161,12 +161,31 @@ struct ShortcutReaderTests {
         let huge = failure(signedShortcut(archive, originalSize: 1 << 40))?.message
         #expect(huge?.contains("1099511627776 bytes; a shortcut may have at most") == true, "\(huge ?? "")")
         // A size smaller than the segments hold: the segment is refused, not written past the end.
-        #expect(failure(signedShortcut(archive, originalSize: 10))?.message.contains("a segment of 1024 bytes") == true)
+        #expect(failure(signedShortcut(archive, originalSize: 10))?.message.contains("a segment holds 1024 bytes, with only 10 of the archive left") == true)
         let lzma = failure(signedShortcut([UInt8](repeating: 1, count: 100), compression: "x", originalSize: 200))
         #expect(lzma?.message.contains("compressed with LZMA") == true, "\(lzma?.message ?? "")")
         let other = failure(signedShortcut(appleArchive([("Shortcut.plist", unsigned), ("notes.txt", [1])])))?.message
         #expect(other == "the signed file holds no Shortcut.wflow; it holds 'Shortcut.plist', 'notes.txt'")
         let nested = signedShortcut(appleArchive([("Shortcut.wflow", Array(signedShortcut(archive)))]))
         #expect(failure(nested)?.message.contains("it holds another signed file") == true)
+    }
+
+    @Test("an archive that holds Shortcut.wflow twice (in any case), as a folder, or named with more after a NUL, is refused; names are shown with their control characters escaped; past 10,000 entries it is refused")
+    func signedArchiveNames() throws {
+        let unsigned = Array(try Data(contentsOf: URL(fileURLWithPath: shortcutsFolder + "/greeting.shortcut")))
+        let twice = failure(signedShortcut(appleArchive([("Shortcut.wflow", unsigned), ("shortcut.WFLOW", unsigned)])))?.message
+        #expect(twice == "not a readable signed shortcut: its 'shortcut.WFLOW' is not a regular file named Shortcut.wflow", "\(twice ?? "")")
+        let again = failure(signedShortcut(appleArchive([("Shortcut.wflow", unsigned), ("Shortcut.wflow", unsigned)])))?.message
+        #expect(again == "not a readable signed shortcut: it holds Shortcut.wflow twice", "\(again ?? "")")
+        // A folder of that name, with data.
+        var folder = appleArchive([("Shortcut.wflow", unsigned)])
+        folder[Array("AA01".utf8).count + 2 + 4] = UInt8(ascii: "D")
+        #expect(failure(signedShortcut(folder))?.message.contains("is not a regular file named Shortcut.wflow") == true)
+        // A name with more after a NUL is another name; a line break in a name is shown escaped.
+        let other = failure(signedShortcut(appleArchive([("Shortcut.wflow\u{0}evil", unsigned), ("a\nerror: fake", [1])])))?.message
+        #expect(other == "the signed file holds no Shortcut.wflow; it holds 'Shortcut.wflow\\u{0}evil', 'a\\u{a}error: fake'", "\(other ?? "")")
+        var many = appleArchive([("Shortcut.wflow", unsigned)])
+        many += [UInt8]((0...10_000).flatMap { _ in Array("AA01".utf8) + [6, 0] })
+        #expect(failure(signedShortcut(many, segmentSize: 1 << 20))?.message.contains("holds more than 10000 entries") == true)
     }
 }

@@ -50,6 +50,8 @@ public enum Limits {
     public static let shortcutBytes = 32 << 20
     public static let shortcutDepth = 256
     public static let shortcutActions = 50_000
+    /// The most entries the archive inside a signed shortcut file may hold (it holds one or two).
+    public static let shortcutArchiveEntries = 10_000
     /// The most values a shortcut's property list may hold, an object a binary list refers to
     /// from several places counted each time (a 300-byte file of lists holding each other twice
     /// over is a billion values once read).
