@@ -177,7 +177,8 @@ public struct WorkflowLoader: Sendable {
 
     /// `data` as UTF-8 text, or an error at the first byte that is not.
     static func decode(_ data: Data, path: String) throws(FileReadError) -> String {
-        let bytes = [UInt8](data)
+        // A UTF-8 byte order mark (which editors on Windows write) is no part of the text.
+        let bytes = data.starts(with: [0xEF, 0xBB, 0xBF]) ? [UInt8](data.dropFirst(3)) : [UInt8](data)
         if let encoding = Self.unicodeEncoding(fromMark: bytes) {
             throw FileReadError(message: "'\(path)' is \(encoding) text (it starts with a byte order mark); save it as UTF-8")
         }

@@ -44,6 +44,10 @@ struct HostileInputTests {
             }
         }
         #expect(try await relay(["run", "ok.yaml"], in: root).standardOutput == "café\n")
+        // A UTF-8 byte order mark, as editors on Windows write, is no part of the text.
+        try Data([0xEF, 0xBB, 0xBF] + Array("steps:\n  - text: caf\u{E9}\n".utf8)).write(to: URL(fileURLWithPath: path("bom.yaml")))
+        let marked = try await relay(["run", "bom.yaml"], in: root)
+        #expect(marked.standardOutput == "café\n", "\(marked.standardError)")
     }
 
     @Test("a pipe or a device named as a file a step reads is an error at once, not a read that never ends")

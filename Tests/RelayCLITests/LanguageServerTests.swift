@@ -296,6 +296,8 @@ struct LanguageServerTests {
         let inserted: String = try await BlockingWork.run { _ in
             let (session, _) = try started()
             try open(session, text, uri: uri)
+            // Offered once the text has been checked.
+            _ = try session.diagnostics(version: 1)
             try session.request(40, "textDocument/codeAction", ["textDocument": ["uri": uri], "range": ["start": ["line": 0, "character": 0], "end": ["line": 0, "character": 0]], "context": ["diagnostics": []]])
             let actions = (try session.response(40)?["result"] as? [[String: Any]]) ?? []
             let grants = try #require(actions.first { $0["title"] as? String == "Add the grants this workflow needs" })
@@ -315,5 +317,38 @@ struct LanguageServerTests {
         try text.replacingOccurrences(of: "steps:\n", with: inserted + "steps:\n").write(to: file, atomically: true, encoding: .utf8)
         let checked = try await RelayProcess.running(["check", file.path], environment: ["HOME": home.path])
         #expect(checked.status == 0 && checked.standardError.isEmpty, "\(checked.standardError)")
+    }
+
+    @Test("after shutdown requests are refused; an id that is neither a number nor a text is refused; an edit the text cannot take is said, and nothing is checked until the whole text comes; a false length over the limit is answered at once")
+    func protocolEdges() async throws {
+        try await BlockingWork.run { _ in
+            let (session, _) = try started()
+            try session.send(["id": ["a": 1], "method": "textDocument/hover", "params": [:]])
+            let refusedId = try session.receive()
+            #expect((refusedId?["error"] as? [String: Any])?["code"] as? Int == -32600 && refusedId?["id"] is NSNull, "\(refusedId ?? [:])")
+            try open(session, "steps:\n  - text: a\n")
+            #expect(try session.diagnostics(version: 1)?.isEmpty == true)
+            try session.notify("textDocument/didChange", [
+                "textDocument": ["uri": "file:///work/flow.yaml", "version": 2],
+                "contentChanges": [["range": ["start": ["line": 99, "character": 0], "end": ["line": 99, "character": 1]], "text": "x"]],
+            ])
+            let lost = try #require(try session.diagnostics(version: 2))
+            #expect((lost.first?["message"] as? String)?.contains("could not apply the editor's change") == true, "\(lost)")
+            try session.notify("textDocument/didChange", ["textDocument": ["uri": "file:///work/flow.yaml", "version": 3], "contentChanges": [["text": "steps:\n  - nope\n"]]])
+            #expect(try session.diagnostics(version: 3)?.count == 1)
+            // A length over the limit, never to come: the parse error is sent at once.
+            session.sendRaw(Array("Content-Length: 9223372036854775807\r\n\r\n".utf8))
+            #expect((try session.receive()?["error"] as? [String: Any])?["code"] as? Int == -32700)
+            _ = session.finish()
+        }
+        try await BlockingWork.run { _ in
+            let (session, _) = try started()
+            try session.request(2, "shutdown")
+            _ = try session.response(2)
+            try session.request(3, "textDocument/hover", ["textDocument": ["uri": "file:///work/flow.yaml"], "position": ["line": 0, "character": 0]])
+            #expect((try session.response(3)?["error"] as? [String: Any])?["code"] as? Int == -32600)
+            try session.notify("exit")
+            #expect(session.finish() == 0)
+        }
     }
 }

@@ -48,6 +48,9 @@ struct MessageFramingTests {
             "broken a message of \(over) bytes; at most \(Limits.editorMessage) are read (Docs/Reliability.md, \"Limits\")", "message null",
             "broken the input ended inside a message of 10 bytes",
         ])
+        // Headers past their limit, in one read or many, are refused.
+        let padded = try frames([Array("X-Pad: \(String(repeating: "x", count: 60_000))\r\n\r\nContent-Length: 1\r\n\r\n1".utf8)])
+        #expect(padded.map(described) == ["broken headers longer than \(MessageFraming.headerLimit) bytes", "message 1"])
         // Headers that never end are cut off at their limit.
         let endless = try frames([Array(repeating: UInt8(ascii: "a"), count: MessageFraming.headerLimit + 10)])
         #expect(endless.map(described).first == "broken headers longer than \(MessageFraming.headerLimit) bytes")

@@ -8,9 +8,11 @@ import RelayRuntime
 /// editor what `relay check` reports of it, at the same ranges, with the same messages.
 actor LanguageServer {
     /// An open document: its text and the editor's version of it.
-    private struct Document {
+    private struct Document: Sendable {
         var text: String
         var version: Int
+        /// Whether an edit could not be applied: the text is not the editor's until the whole comes.
+        var lost = false
     }
 
     /// JSON-RPC's and the protocol's error codes.
@@ -27,7 +29,13 @@ actor LanguageServer {
     /// How long a change waits for the next before the document is checked.
     private let pause: Duration
     private var documents: [String: Document] = [:]
+    /// Each document's pause before its check.
     private var checks: [String: Task<Void, Never>] = [:]
+    /// The documents waiting for a check, each at its latest version, and whether one is running.
+    private var waiting: [String: Document] = [:]
+    private var checking = false
+    /// Each document's last check: the version and the workflow, when it checked.
+    private var checked: [String: (version: Int, workflow: CheckedWorkflow?)] = [:]
     private var encoding = EditorText.Encoding.utf16
     private var initialized = false
     private var shuttingDown = false
@@ -73,6 +81,11 @@ actor LanguageServer {
             return nil
         }
         let id = fields["id"]
+        // An id is a number or a text (the protocol's), or there is none (a notification).
+        if let id, !Self.isIdentifier(id) {
+            reply(id: .nothing, error: .invalidRequest, "a request's id is a number or a text")
+            return nil
+        }
         let params = fields["params"] ?? .nothing
         switch method {
         case "initialize":
@@ -95,6 +108,8 @@ actor LanguageServer {
             reply(id: id, result: .nothing)
         case "exit":
             return shuttingDown ? 0 : 1
+        case _ where shuttingDown:
+            if let id { reply(id: id, error: .invalidRequest, "the server is shutting down: only 'exit' is served now") }
         case _ where !initialized:
             if let id { reply(id: id, error: .serverNotInitialized, "the editor has not sent 'initialize' yet") }
         case "textDocument/didOpen":
@@ -108,15 +123,29 @@ actor LanguageServer {
                 if let range = change["range"] {
                     // A part changed (an editor may send parts though the server asked for the whole).
                     let editor = EditorText(document.text, encoding: encoding)
-                    guard let start = Self.index(range["start"], in: editor), let end = Self.index(range["end"], in: editor), start <= end else { continue }
+                    guard let start = Self.index(range["start"], in: editor), let end = Self.index(range["end"], in: editor), start <= end else {
+                        // The text here is no longer the editor's: said, and nothing checked until the whole comes again.
+                        document.lost = true
+                        continue
+                    }
                     document.text.replaceSubrange(start..<end, with: text)
                 } else {
                     document.text = text
+                    document.lost = false
                 }
             }
             document.version = params["textDocument"]?["version"]?.wholeNumber ?? document.version + 1
             documents[uri] = document
-            check(uri, after: pause)
+            if document.lost {
+                checks.removeValue(forKey: uri)?.cancel()
+                let lost: Value = [
+                    "range": ["start": ["line": 0, "character": 0], "end": ["line": 0, "character": 0]], "severity": 1, "source": "relay",
+                    "message": "relay lsp could not apply the editor's change (a range the text does not have): close the file and open it again",
+                ]
+                publish(uri, diagnostics: [lost], version: document.version)
+            } else {
+                check(uri, after: pause)
+            }
         case "textDocument/completion", "textDocument/hover", "textDocument/definition", "textDocument/codeAction", "textDocument/documentSymbol":
             reply(id: id, result: assist(method, params))
         case "textDocument/didClose":
@@ -153,27 +182,52 @@ actor LanguageServer {
             ]
         default:
             var actions = assistant.quickFixes(uri: uri, diagnostics: params["context"]?["diagnostics"]?.listItems ?? [])
-            let path = Self.path(of: uri)
-            let (workflow, _) = loader.load(SourceFile(path: path, text: document.text))
-            if let grants = assistant.grantsFix(uri: uri, workflow: workflow, path: path) { actions.append(grants) }
+            // The workflow as its last check found it, if that was of this text.
+            if let last = checked[uri], last.version == document.version,
+                let grants = assistant.grantsFix(uri: uri, workflow: last.workflow, path: Self.path(of: uri))
+            {
+                actions.append(grants)
+            }
             return .list(actions)
         }
     }
 
-    /// Checks the document at `uri` after `delay`, unless it changes before; a newer check
-    /// cancels this one.
+    /// Checks the document at `uri` after `delay`, unless it changes before. Checks run one at a
+    /// time, on a thread of their own, each of a document's latest text: a check of a text
+    /// changed meanwhile is not started, and what an older one found is not sent.
     private func check(_ uri: String, after delay: Duration) {
-        guard let document = documents[uri] else { return }
         checks[uri]?.cancel()
-        let loader = loader, encoding = encoding
-        checks[uri] = Task.detached { [weak self] in
+        checks[uri] = Task { [weak self] in
             if delay > .zero {
                 try? await Task.sleep(for: delay)
                 guard !Task.isCancelled else { return }
             }
-            let diagnostics = await Self.diagnostics(of: document.text, uri: uri, loader: loader, encoding: encoding)
-            guard !Task.isCancelled else { return }
-            await self?.publish(uri, diagnostics: diagnostics, version: document.version)
+            await self?.queue(uri)
+        }
+    }
+
+    private func queue(_ uri: String) {
+        guard let document = documents[uri] else { return }
+        waiting[uri] = document
+        guard !checking else { return }
+        checking = true
+        Task { [weak self] in await self?.checkWaiting() }
+    }
+
+    /// Checks what waits, one document at a time, until nothing does.
+    private func checkWaiting() async {
+        defer { checking = false }
+        while let (uri, document) = waiting.first {
+            waiting[uri] = nil
+            guard documents[uri]?.version == document.version, !shuttingDown else { continue }
+            let file = SourceFile(path: Self.path(of: uri), text: document.text)
+            // The load, which for a large workflow takes seconds, holds no task's thread.
+            let loader = loader
+            guard let (workflow, loaded) = try? await BlockingWork.run({ _ in loader.load(file) }) else { continue }
+            guard documents[uri]?.version == document.version else { continue }
+            checked[uri] = (document.version, workflow)
+            let found = await WorkflowChecking.diagnostics(of: workflow, loaded: loaded, secrets: RunSecrets())
+            publish(uri, diagnostics: Self.protocolDiagnostics(found, in: file, encoding: encoding), version: document.version)
         }
     }
 
@@ -185,12 +239,9 @@ actor LanguageServer {
         notify("textDocument/publishDiagnostics", params: .dictionary(params))
     }
 
-    /// What `relay check` reports of `text`, as the protocol's diagnostics.
-    static func diagnostics(of text: String, uri: String, loader: WorkflowLoader, encoding: EditorText.Encoding) async -> [Value] {
-        let file = SourceFile(path: path(of: uri), text: text)
-        let (workflow, loaded) = loader.load(file)
-        let found = await WorkflowChecking.diagnostics(of: workflow, loaded: loaded, secrets: RunSecrets())
-        let editor = EditorText(text, encoding: encoding)
+    /// Diagnostics as the protocol's.
+    static func protocolDiagnostics(_ found: [Diagnostic], in file: SourceFile, encoding: EditorText.Encoding) -> [Value] {
+        let editor = EditorText(file.text, encoding: encoding)
         return found.map { diagnostic in
             let range = editor.range(of: diagnostic.range?.file === file ? diagnostic.range : nil, in: file)
             let severity: Double =
@@ -221,8 +272,16 @@ actor LanguageServer {
         return text.index(line: line, character: character)
     }
 
+    private static func isIdentifier(_ id: Value) -> Bool {
+        switch id {
+        case .number(let number): number == number.rounded() && abs(number) < 1e15
+        case .text: true
+        default: false
+        }
+    }
+
     private static func id(in message: Value) -> Value {
-        if case .dictionary(let fields) = message, let id = fields["id"] { return id }
+        if case .dictionary(let fields) = message, let id = fields["id"], isIdentifier(id) { return id }
         return .nothing
     }
 

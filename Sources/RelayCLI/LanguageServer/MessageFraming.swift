@@ -45,15 +45,31 @@ enum MessageFraming {
         let descriptor: Int32
         private var buffer: [UInt8] = []
         private var ended = false
+        /// Bytes of a message too large to read, still to be skipped.
+        private var skipping = 0
 
         init(descriptor: Int32) { self.descriptor = descriptor }
 
         /// The next frame, or nil at the input's end.
         mutating func next() -> Frame? {
+            // What is left of a message too large to read, a part at a time.
+            while skipping > 0 {
+                if buffer.isEmpty, !fill() { return nil }
+                let taken = min(skipping, buffer.count)
+                buffer.removeFirst(taken)
+                skipping -= taken
+            }
             // The headers, up to the empty line.
             var headerEnd: Int?
             while true {
-                if let end = Self.emptyLine(in: buffer) { headerEnd = end; break }
+                if let end = Self.emptyLine(in: buffer) {
+                    guard end <= MessageFraming.headerLimit else {
+                        buffer.removeFirst(end + 4)
+                        return .broken("headers longer than \(MessageFraming.headerLimit) bytes")
+                    }
+                    headerEnd = end
+                    break
+                }
                 if buffer.count > MessageFraming.headerLimit {
                     buffer.removeAll()
                     return .broken("headers longer than \(MessageFraming.headerLimit) bytes")
@@ -75,14 +91,8 @@ enum MessageFraming {
             }
             guard let length, length >= 0 else { return .broken("a message without a Content-Length that is a number") }
             guard length <= Limits.editorMessage else {
-                // Skipped unread, a part at a time: the next message may follow it.
-                var left = length
-                while left > 0 {
-                    if buffer.isEmpty, !fill() { break }
-                    let taken = min(left, buffer.count)
-                    buffer.removeFirst(taken)
-                    left -= taken
-                }
+                // Said at once, then skipped unread as it comes: the next message may follow it.
+                skipping = length
                 return .broken("a message of \(length) bytes; at most \(Limits.editorMessage) are read (Docs/Reliability.md, \"Limits\")")
             }
             while buffer.count < length {

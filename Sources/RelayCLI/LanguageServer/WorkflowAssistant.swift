@@ -306,7 +306,9 @@ struct WorkflowAssistant {
         }
         guard !lines.isEmpty else { return nil }
         let at: Value = ["line": .number(Double(steps)), "character": 0]
-        let edit: Value = ["range": ["start": at, "end": at], "newText": .text((["permissions:"] + lines).joined(separator: "\n") + "\n")]
+        // Lines end as the file's do.
+        let lineEnd = text.text.contains("\r\n") ? "\r\n" : "\n"
+        let edit: Value = ["range": ["start": at, "end": at], "newText": .text((["permissions:"] + lines).joined(separator: lineEnd) + lineEnd)]
         return ["title": "Add the grants this workflow needs", "kind": "quickfix", "edit": ["changes": .dictionary([uri: [edit]])]]
     }
 
