@@ -351,4 +351,17 @@ struct LanguageServerTests {
             #expect(session.finish() == 0)
         }
     }
+
+    @Test("a workflow that names packages: a note on each that the server does not load it, no action called unknown that may be a package's, and the rest checked")
+    func packages() async throws {
+        try await BlockingWork.run { _ in
+            let (session, _) = try started()
+            try open(session, "packages: [./TrailKit]\nsteps:\n  - suggest-trails: summit\n  - text: \"${nope}\"\n")
+            let found = try #require(try session.diagnostics(version: 1)).map(described)
+            #expect(found.count == 2, "\(found)")
+            #expect(found.first?.hasPrefix("0:11-0:21 3 relay lsp does not load packages yet: the actions of './TrailKit' are checked by 'relay check'") == true, "\(found)")
+            #expect(found.last?.hasPrefix("3:13-3:17 1 undefined variable 'nope'") == true, "\(found)")
+            _ = session.finish()
+        }
+    }
 }

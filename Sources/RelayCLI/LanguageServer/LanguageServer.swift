@@ -151,6 +151,8 @@ actor LanguageServer {
         case "textDocument/didClose":
             guard let uri = params["textDocument"]?["uri"]?.text, documents.removeValue(forKey: uri) != nil else { break }
             checks.removeValue(forKey: uri)?.cancel()
+            waiting[uri] = nil
+            checked[uri] = nil
             publish(uri, diagnostics: [], version: nil)
         default:
             // A request this server does not serve; a notification it does not know is left alone.
@@ -226,7 +228,7 @@ actor LanguageServer {
             guard let (workflow, loaded) = try? await BlockingWork.run({ _ in loader.load(file) }) else { continue }
             guard documents[uri]?.version == document.version else { continue }
             checked[uri] = (document.version, workflow)
-            let found = await WorkflowChecking.diagnostics(of: workflow, loaded: loaded, secrets: RunSecrets())
+            let found = await WorkflowChecking.diagnostics(of: workflow, loaded: Self.packagesUnloaded(loaded, in: file, registry: loader.registry), secrets: RunSecrets())
             publish(uri, diagnostics: Self.protocolDiagnostics(found, in: file, encoding: encoding), version: document.version)
         }
     }
@@ -237,6 +239,32 @@ actor LanguageServer {
         var params: ValueDictionary = ["uri": .text(uri), "diagnostics": .list(diagnostics)]
         if let version { params["version"] = .number(Double(version)) }
         notify("textDocument/publishDiagnostics", params: .dictionary(params))
+    }
+
+    /// The diagnostics of a workflow whose `packages:` this server does not load (building a
+    /// package on a keystroke is not for an editor): each package entry's error becomes a note
+    /// that says so, and an action the built-in registry does not know is not called unknown —
+    /// it may be the package's.
+    static func packagesUnloaded(_ diagnostics: [Diagnostic], in file: SourceFile, registry: ActionRegistry) -> [Diagnostic] {
+        guard let parsed = WorkflowParser.parse(file, entityTypes: registry.entityTypes).workflow, !parsed.packages.isEmpty else { return diagnostics }
+        let entries = parsed.packages.map(\.range)
+        var unknown: [SourceRange] = []
+        func collect(_ steps: [Step]) {
+            for step in steps {
+                if case .action(let call) = step.kind, case .notFound = registry.lookup(call.name.text) { unknown.append(call.name.range) }
+                for block in step.blocks { collect(block) }
+            }
+        }
+        collect(parsed.steps)
+        return diagnostics.compactMap { diagnostic in
+            guard diagnostic.severity == .error, let range = diagnostic.range else { return diagnostic }
+            if let entry = parsed.packages.first(where: { $0.range == range }) {
+                return Diagnostic(
+                    .note, "relay lsp does not load packages yet: the actions of '\(entry.text)' are checked by 'relay check' (Docs/Packages.md)",
+                    at: range)
+            }
+            return unknown.contains(range) ? nil : diagnostic
+        }
     }
 
     /// Diagnostics as the protocol's.
