@@ -557,11 +557,10 @@ struct PackageTests {
         let logged = try await relay(["run", try workflow("crash.yaml", "steps:\n  - text: before\n  - faulty.crash\n")], package: package, environment: ["RELAY_LOG": "packages"])
         #expect(logged.standardError.contains("[faulty] about to fall over\n"), "\(logged.standardError)")
 
-        let started = Date()
+        // The host's own bound ends the hang: the message says which bound it was.
         let hang = try await relay(["run", try workflow("hang.yaml", "steps:\n  - faulty.hang\n")], package: package, environment: ["RELAY_PACKAGE_TIMEOUT": "2"])
         #expect(hang.status == 1)
         #expect(hang.standardError.contains("did not answer 'perform' within 2 s"), "\(hang.standardError)")
-        #expect(Date().timeIntervalSince(started) < 30)
 
         // The step's own timeout stops the host too.
         let stepTimeout = try await relay(["run", try workflow("timeout.yaml", "steps:\n  - faulty.hang:\n    timeout: 1\n")], package: package)
