@@ -106,35 +106,80 @@ public struct WorkflowLoader: Sendable {
         for entry in parsed.packages {
             let packagePath = Self.packagePath(entry.text, in: path)
             guard !loaded.contains(packagePath) else { continue }
-            // A path with no package is a mistake in the workflow, found before anything is built.
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: packagePath, isDirectory: &isFolder), isFolder.boolValue,
-                FileManager.default.fileExists(atPath: packagePath + "/Package.swift")
-            else {
-                let why = FileManager.default.fileExists(atPath: packagePath) ? "it has no Package.swift" : "it does not exist"
-                throw PackageLoadFailure(
-                    diagnostic: .error("cannot load the package '\(entry.text)': there is no Swift package at '\(packagePath)': \(why)", at: entry.range),
-                    isInvalidWorkflow: true)
-            }
-            // Nothing of a package is built or run before it is trusted (Docs/Security.md, "Packages").
-            do throws(AccessDenied) {
-                try await gate.authorize(Access(.packages, ResolvedPath.resolve(packagePath)))
-            } catch {
-                throw PackageLoadFailure(
-                    diagnostic: .error("the package '\(entry.text)' is not trusted: \(error.trustAdvice)", at: entry.range), denial: error)
-            }
-            gate.executes(.package(path: ResolvedPath.resolve(packagePath)))
+            let package = try await loadPackage(entry, at: packagePath, gate: gate, building: true, progress: progress)
             do {
-                let package = try await packages.package(at: packagePath, progress: progress)
                 try registry.register(hosted: package)
-            } catch let error as HostError {
-                throw PackageLoadFailure(diagnostic: .error("cannot load the package '\(entry.text)': \(error)", at: entry.range))
             } catch {
                 throw PackageLoadFailure(diagnostic: .error("cannot load the package '\(entry.text)': \(error)", at: entry.range))
             }
             loaded.insert(packagePath)
         }
         return WorkflowLoader(registry: registry, loadedPackages: loaded, packages: packages)
+    }
+
+    /// This loader with those of `file`'s packages loaded that are trusted and built for their
+    /// sources as they are now — nothing is built or asked, for an editor (Docs/Editors.md) —
+    /// and why each other one is not.
+    public func loadingBuiltPackages(of file: SourceFile, gate: AccessGate) async -> (loader: WorkflowLoader, failures: [PackageLoadFailure]) {
+        guard let parsed = WorkflowParser.parse(file, entityTypes: registry.entityTypes).workflow, !parsed.packages.isEmpty else { return (self, []) }
+        var registry = registry
+        var loaded = loadedPackages
+        var failures: [PackageLoadFailure] = []
+        for entry in parsed.packages {
+            let packagePath = Self.packagePath(entry.text, in: file.path)
+            guard !loaded.contains(packagePath) else { continue }
+            do throws(PackageLoadFailure) {
+                let package = try await loadPackage(entry, at: packagePath, gate: gate, building: false, progress: { _ in })
+                do {
+                    try registry.register(hosted: package)
+                } catch {
+                    throw PackageLoadFailure(diagnostic: .error("cannot load the package '\(entry.text)': \(error)", at: entry.range))
+                }
+                loaded.insert(packagePath)
+            } catch {
+                failures.append(error)
+            }
+        }
+        return (WorkflowLoader(registry: registry, loadedPackages: loaded, packages: packages), failures)
+    }
+
+    /// The package a `packages:` entry names, once `gate` trusts it; built if `building` and it
+    /// is not built for its sources yet.
+    private func loadPackage(
+        _ entry: Name, at packagePath: String, gate: AccessGate, building: Bool, progress: @escaping @Sendable (String) -> Void
+    ) async throws(PackageLoadFailure) -> HostedPackage {
+        // A path with no package is a mistake in the workflow, found before anything is built.
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: packagePath, isDirectory: &isFolder), isFolder.boolValue,
+            FileManager.default.fileExists(atPath: packagePath + "/Package.swift")
+        else {
+            let why = FileManager.default.fileExists(atPath: packagePath) ? "it has no Package.swift" : "it does not exist"
+            throw PackageLoadFailure(
+                diagnostic: .error("cannot load the package '\(entry.text)': there is no Swift package at '\(packagePath)': \(why)", at: entry.range),
+                isInvalidWorkflow: true)
+        }
+        // Nothing of a package is built or run before it is trusted (Docs/Security.md, "Packages").
+        do throws(AccessDenied) {
+            try await gate.authorize(Access(.packages, ResolvedPath.resolve(packagePath)))
+        } catch {
+            throw PackageLoadFailure(
+                diagnostic: .error("the package '\(entry.text)' is not trusted: \(error.trustAdvice)", at: entry.range), denial: error)
+        }
+        gate.executes(.package(path: ResolvedPath.resolve(packagePath)))
+        do {
+            if building { return try await packages.package(at: packagePath, progress: progress) }
+            guard let package = try await packages.builtPackage(at: packagePath) else {
+                throw PackageLoadFailure(
+                    diagnostic: .error(
+                        "the package '\(entry.text)' is not built for its sources as they are now: 'relay check' of this workflow builds it, or 'relay package build \(ShellQuoting.quoted(entry.text))'",
+                        at: entry.range), isNotBuilt: true)
+            }
+            return package
+        } catch let error as PackageLoadFailure {
+            throw error
+        } catch {
+            throw PackageLoadFailure(diagnostic: .error("cannot load the package '\(entry.text)': \(error)", at: entry.range))
+        }
     }
 
     /// Reads a UTF-8 text file, with a message fit for users on failure: a folder, a FIFO, a
@@ -209,6 +254,8 @@ public struct PackageLoadFailure: Error, Sendable {
     public var isInvalidWorkflow = false
     /// The trust that was not given, when that is why: exit status 4.
     public var denial: AccessDenied?
+    /// Whether the package is trusted but not built for its sources (when nothing was to be built).
+    public var isNotBuilt = false
 }
 
 /// A file that could not be read; for text that is not UTF-8, where the first bad byte is and the

@@ -13,12 +13,13 @@ final class EditorSession {
     private let patience: Int32 = 60_000
     private var exited = false
 
-    init(_ arguments: [String] = ["lsp"], home: URL) throws {
+    init(_ arguments: [String] = ["lsp"], home: URL, environment more: [String: String] = [:]) throws {
         let argv = ([RelayProcess.executable.path] + arguments).map { strdup($0) }
         defer { argv.forEach { free($0) } }
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = home.path
         environment["XDG_STATE_HOME"] = home.appendingPathComponent("state").path
+        environment.merge(more) { $1 }
         let environ = environment.map { strdup("\($0.key)=\($0.value)") }
         defer { environ.forEach { free($0) } }
         let null = open("/dev/null", O_WRONLY)

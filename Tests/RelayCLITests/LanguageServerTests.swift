@@ -352,14 +352,14 @@ struct LanguageServerTests {
         }
     }
 
-    @Test("a workflow that names packages: a note on each that the server does not load it, no action called unknown that may be a package's, and the rest checked")
+    @Test("a workflow that names a package that is not there: the error relay check gives, no action called unknown that may be a package's, and the rest checked")
     func packages() async throws {
         try await BlockingWork.run { _ in
             let (session, _) = try started()
             try open(session, "packages: [./TrailKit]\nsteps:\n  - suggest-trails: summit\n  - text: \"${nope}\"\n")
             let found = try #require(try session.diagnostics(version: 1)).map(described)
             #expect(found.count == 2, "\(found)")
-            #expect(found.first?.hasPrefix("0:11-0:21 3 relay lsp does not load packages yet: the actions of './TrailKit' are checked by 'relay check'") == true, "\(found)")
+            #expect(found.first?.hasPrefix("0:11-0:21 1 cannot load the package './TrailKit': there is no Swift package at '/work/TrailKit'") == true, "\(found)")
             #expect(found.last?.hasPrefix("3:13-3:17 1 undefined variable 'nope'") == true, "\(found)")
             _ = session.finish()
         }

@@ -34,8 +34,9 @@ actor LanguageServer {
     /// The documents waiting for a check, each at its latest version, and whether one is running.
     private var waiting: [String: Document] = [:]
     private var checking = false
-    /// Each document's last check: the version and the workflow, when it checked.
-    private var checked: [String: (version: Int, workflow: CheckedWorkflow?)] = [:]
+    /// Each document's last check: the version, the workflow when it checked, and the loader
+    /// with the workflow's packages that could be loaded (what completion and hover then know).
+    private var checked: [String: (version: Int, workflow: CheckedWorkflow?, loader: WorkflowLoader)] = [:]
     private var encoding = EditorText.Encoding.utf16
     private var initialized = false
     private var shuttingDown = false
@@ -54,14 +55,15 @@ actor LanguageServer {
             case .broken(let reason):
                 reply(id: .nothing, error: .parseError, reason)
             case .message(let bytes):
-                if let status = handle(bytes) { return finish(status) }
+                if let status = handle(bytes) { return await finish(status) }
             }
         }
-        return finish(shuttingDown ? 0 : 1)
+        return await finish(shuttingDown ? 0 : 1)
     }
 
-    private func finish(_ status: Int32) -> Int32 {
+    private func finish(_ status: Int32) async -> Int32 {
         for check in checks.values { check.cancel() }
+        for last in checked.values { await last.loader.packages.closeAll() }
         return status
     }
 
@@ -152,7 +154,7 @@ actor LanguageServer {
             guard let uri = params["textDocument"]?["uri"]?.text, documents.removeValue(forKey: uri) != nil else { break }
             checks.removeValue(forKey: uri)?.cancel()
             waiting[uri] = nil
-            checked[uri] = nil
+            if let last = checked.removeValue(forKey: uri) { Task { await last.loader.packages.closeAll() } }
             publish(uri, diagnostics: [], version: nil)
         default:
             // A request this server does not serve; a notification it does not know is left alone.
@@ -165,7 +167,8 @@ actor LanguageServer {
     /// open or a place it does not have.
     private func assist(_ method: String, _ params: Value) -> Value {
         guard let uri = params["textDocument"]?["uri"]?.text, let document = documents[uri] else { return .nothing }
-        let assistant = WorkflowAssistant(registry: loader.registry, text: EditorText(document.text, encoding: encoding))
+        // What the last check loaded of the workflow's packages is known too.
+        let assistant = WorkflowAssistant(registry: (checked[uri]?.loader ?? loader).registry, text: EditorText(document.text, encoding: encoding))
         let line = params["position"]?["line"]?.wholeNumber ?? -1, character = params["position"]?["character"]?.wholeNumber ?? -1
         switch method {
         case "textDocument/completion":
@@ -223,12 +226,20 @@ actor LanguageServer {
             waiting[uri] = nil
             guard documents[uri]?.version == document.version, !shuttingDown else { continue }
             let file = SourceFile(path: Self.path(of: uri), text: document.text)
+            // The workflow's packages that are trusted and built, each check anew: their sources
+            // may have changed. Nothing is asked, built or trusted here.
+            let gate = GrantPrompt.gate(for: file.path, granted: [:], interactive: false, advisesFlags: false).gate
+            let fresh = WorkflowLoader(registry: loader.registry, loadedPackages: loader.loadedPackages, packages: LoadedPackages())
+            let (loader, failures) = await fresh.loadingBuiltPackages(of: file, gate: gate)
             // The load, which for a large workflow takes seconds, holds no task's thread.
-            let loader = loader
-            guard let (workflow, loaded) = try? await BlockingWork.run({ _ in loader.load(file) }) else { continue }
-            guard documents[uri]?.version == document.version else { continue }
-            checked[uri] = (document.version, workflow)
-            let found = await WorkflowChecking.diagnostics(of: workflow, loaded: Self.packagesUnloaded(loaded, in: file, registry: loader.registry), secrets: RunSecrets())
+            guard let (workflow, loaded) = try? await BlockingWork.run({ _ in loader.load(file) }), documents[uri]?.version == document.version else {
+                await loader.packages.closeAll()
+                continue
+            }
+            if let last = checked[uri] { await last.loader.packages.closeAll() }
+            checked[uri] = (document.version, workflow, loader)
+            let found = await WorkflowChecking.diagnostics(
+                of: workflow, loaded: Self.packagesUnloaded(loaded, failures: failures, in: file, registry: loader.registry), secrets: RunSecrets())
             publish(uri, diagnostics: Self.protocolDiagnostics(found, in: file, encoding: encoding), version: document.version)
         }
     }
@@ -241,13 +252,14 @@ actor LanguageServer {
         notify("textDocument/publishDiagnostics", params: .dictionary(params))
     }
 
-    /// The diagnostics of a workflow whose `packages:` this server does not load (building a
-    /// package on a keystroke is not for an editor): each package entry's error becomes a note
-    /// that says so, and an action the built-in registry does not know is not called unknown —
-    /// it may be the package's.
-    static func packagesUnloaded(_ diagnostics: [Diagnostic], in file: SourceFile, registry: ActionRegistry) -> [Diagnostic] {
-        guard let parsed = WorkflowParser.parse(file, entityTypes: registry.entityTypes).workflow, !parsed.packages.isEmpty else { return diagnostics }
-        let entries = parsed.packages.map(\.range)
+    /// The diagnostics of a workflow some of whose `packages:` could not be loaded (the server
+    /// loads those that are trusted and built; building a package on a keystroke is not for an
+    /// editor): each such entry gets one note saying why and what to do, and while one is
+    /// missing, an action the registry does not know is not called unknown — it may be the
+    /// package's.
+    static func packagesUnloaded(_ diagnostics: [Diagnostic], failures: [PackageLoadFailure], in file: SourceFile, registry: ActionRegistry) -> [Diagnostic] {
+        guard !failures.isEmpty, let parsed = WorkflowParser.parse(file, entityTypes: registry.entityTypes).workflow else { return diagnostics }
+        let unloaded = failures.compactMap(\.diagnostic.range)
         var unknown: [SourceRange] = []
         func collect(_ steps: [Step]) {
             for step in steps {
@@ -256,14 +268,13 @@ actor LanguageServer {
             }
         }
         collect(parsed.steps)
-        return diagnostics.compactMap { diagnostic in
-            guard diagnostic.severity == .error, let range = diagnostic.range else { return diagnostic }
-            if let entry = parsed.packages.first(where: { $0.range == range }) {
-                return Diagnostic(
-                    .note, "relay lsp does not load packages yet: the actions of '\(entry.text)' are checked by 'relay check' (Docs/Packages.md)",
-                    at: range)
-            }
-            return unknown.contains(range) ? nil : diagnostic
+        // A path with no package is the workflow's mistake, an error as 'relay check' says it;
+        // a package not trusted or not built yet is a note.
+        let notes = failures.map { $0.isInvalidWorkflow ? $0.diagnostic : Diagnostic(.note, $0.diagnostic.message, at: $0.diagnostic.range) }
+        return notes + diagnostics.filter { diagnostic in
+            guard diagnostic.severity == .error, let range = diagnostic.range else { return true }
+            // The loader's own "is not loaded" of the same entry: the note says why instead.
+            return !unloaded.contains(range) && !unknown.contains(range)
         }
     }
 

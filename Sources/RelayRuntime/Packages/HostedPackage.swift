@@ -29,7 +29,11 @@ public final class HostedPackage: @unchecked Sendable {
     /// host once a host has sent it, so that loading a package runs none of its code after the
     /// first time. The host starts at the first call, confined to what the run may touch then.
     public static func load(path: String, progress: @escaping @Sendable (String) -> Void = { _ in }) async throws(HostError) -> HostedPackage {
-        let executable = try await PackageBuilder.hostExecutable(forPackageAt: path, progress: progress)
+        try await load(path: path, executable: try await PackageBuilder.hostExecutable(forPackageAt: path, progress: progress))
+    }
+
+    /// The package at `path` whose host is the built `executable`.
+    static func load(path: String, executable: URL) async throws(HostError) -> HostedPackage {
         let name = (path as NSString).lastPathComponent
         let dataFolder = PackageDataFolder.path(forPackageAt: path)
         let keptByName = PackageDataFolder.pathKeptByName(forPackageAt: path)

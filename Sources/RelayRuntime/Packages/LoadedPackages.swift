@@ -11,7 +11,20 @@ public actor LoadedPackages {
     /// The package at the absolute `path`, loading it on first use.
     public func package(at path: String, progress: @escaping @Sendable (String) -> Void) async throws -> HostedPackage {
         if let known = loading[path] { return try await known.value }
-        let task = Task { () async throws -> HostedPackage in try await HostedPackage.load(path: path, progress: progress) }
+        return try await load(path) { try await HostedPackage.load(path: path, progress: progress) }
+    }
+
+    /// The package at the absolute `path` when its host is built for its sources as they are
+    /// now, else nil: nothing is built.
+    public func builtPackage(at path: String) async throws -> HostedPackage? {
+        if let known = loading[path] { return try await known.value }
+        guard let executable = try PackageBuilder.builtHost(forPackageAt: path) else { return nil }
+        return try await load(path) { try await HostedPackage.load(path: path, executable: executable) }
+    }
+
+    /// The package at `path` as `make` loads it, kept for the next use; a failure is not kept.
+    private func load(_ path: String, _ make: @escaping @Sendable () async throws -> HostedPackage) async throws -> HostedPackage {
+        let task = Task(operation: make)
         loading[path] = task
         do {
             return try await task.value

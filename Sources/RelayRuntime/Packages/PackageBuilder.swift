@@ -30,12 +30,19 @@ public enum PackageBuilder {
     public static func hostExecutable(
         forPackageAt path: String, progress: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws(HostError) -> URL {
+        if let built = try builtHost(forPackageAt: path) { return built }
+        return try await build(packageAt: path, as: .debug, into: try versionFolder(ofPackageAt: path), progress: progress)
+    }
+
+    /// The host of the package at `path` (absolute) built for its sources as they are now — the
+    /// optimized one when there is one — or nil: nothing is built.
+    public static func builtHost(forPackageAt path: String) throws(HostError) -> URL? {
         let version = try versionFolder(ofPackageAt: path)
         for configuration in [Configuration.release, .debug] {
             let cached = version.appendingPathComponent(configuration.hostName)
             if FileManager.default.isExecutableFile(atPath: cached.path) { return cached }
         }
-        return try await build(packageAt: path, as: .debug, into: version, progress: progress)
+        return nil
     }
 
     /// Builds the host of the package at `path` (absolute) as `configuration`, unless it is built
