@@ -65,11 +65,11 @@ public struct WorkflowLoader: Sendable {
         return result
     }
 
-    /// Parses and checks `file`.
-    public func load(_ file: SourceFile, predefined: Set<String> = []) -> (workflow: CheckedWorkflow?, diagnostics: [Diagnostic]) {
+    /// Parses and checks `file`; `typings`, when given, receives its variables' types.
+    public func load(_ file: SourceFile, predefined: Set<String> = [], typings: VariableTypings? = nil) -> (workflow: CheckedWorkflow?, diagnostics: [Diagnostic]) {
         let (parsed, parseDiagnostics) = WorkflowParser.parse(file, entityTypes: registry.entityTypes)
         guard let parsed else { return (nil, parseDiagnostics) }
-        let (checked, checkDiagnostics) = Checker.check(parsed, registry: registry, predefined: predefined)
+        let (checked, checkDiagnostics) = Checker.check(parsed, registry: registry, predefined: predefined, typings: typings)
         var packageDiagnostics: [Diagnostic] = []
         for package in parsed.packages where !loadedPackages.contains(Self.packagePath(package.text, in: file.path)) {
             packageDiagnostics.append(

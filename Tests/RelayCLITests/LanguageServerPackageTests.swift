@@ -60,6 +60,20 @@ extension PackageTests {
             _ = session.finish()
         }
 
+        // A package's enum property: its cases, as a value in a `where:`.
+        #expect(try await relay(["package", "trust", Self.libraryKit], package: nil).status == 0)
+        let booksText = "packages: [\(Self.libraryKit)]\nsteps:\n  - find: books\n    where: { genre: M, rating: { is: 4 } }\n"
+        let books = try workflow("books.yaml", booksText)
+        #expect(try await relay(["check", books], package: nil).status == 2)
+        try await BlockingWork.run { _ in
+            let session = try editor()
+            _ = try diagnosed(session, books, booksText)
+            try session.request(2, "textDocument/completion", ["textDocument": ["uri": URL(fileURLWithPath: books).absoluteString], "position": ["line": 3, "character": 21]])
+            let items = ((try session.response(2)?["result"] as? [String: Any])?["items"] as? [[String: Any]] ?? []).compactMap { $0["label"] as? String }
+            #expect(items == ["Fantasy", "Science Fiction", "Mystery"], "\(items)")
+            _ = session.finish()
+        }
+
         // Trusted but not built for its sources: a note saying how to build it, and nothing built.
         let copy = folder.appendingPathComponent("kits/TrailKit")
         try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)

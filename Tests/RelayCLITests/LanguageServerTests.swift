@@ -242,6 +242,74 @@ struct LanguageServerTests {
         }
     }
 
+    /// The hover text at a place, or nil.
+    private func hovered(_ session: EditorSession, id: Int, line: Int, character: Int) throws -> String? {
+        try session.request(id, "textDocument/hover", ["textDocument": ["uri": "file:///work/flow.yaml"], "position": ["line": line, "character": character]])
+        return ((try session.response(id)?["result"] as? [String: Any])?["contents"] as? [String: Any])?["value"] as? String
+    }
+
+    @Test("types: variables completed with the type the check found, a property list after '${name.', hover of a variable, a property and a secret; in a 'where:', the properties, a property's comparators")
+    func types() async throws {
+        try await BlockingWork.run { _ in
+            let (session, _) = try started()
+            let text = """
+                secrets: [API_TOKEN]
+                steps:
+                  - find-files: .
+                    where: { extension: png }
+                    as: pictures
+                  - number: 5
+                    as: n
+                  - text: "${pictures.count} ${n} ${secrets.API_TOKEN} ${pictures.first.name}"
+                  - text: "${pi}"
+                  - find-files: .
+                    where: { size: { gr
+                  - find: photos
+                    where:
+                      wi
+                      height:
+                        at
+
+                """
+            // The types of the text as it last parsed: the one written so far, before the `where:` being typed.
+            try open(session, text.split(separator: "\n")[...8].joined(separator: "\n") + "\n")
+            _ = try session.diagnostics(version: 1)
+            try session.notify("textDocument/didChange", ["textDocument": ["uri": "file:///work/flow.yaml", "version": 2], "contentChanges": [["text": text]]])
+            _ = try session.diagnostics(version: 2)
+            // `${pi|`: each variable with its type and where it is set.
+            try session.request(10, "textDocument/completion", ["textDocument": ["uri": "file:///work/flow.yaml"], "position": ["line": 8, "character": 15]])
+            let items = ((try session.response(10)?["result"] as? [String: Any])?["items"] as? [[String: Any]]) ?? []
+            let pictures = items.first { $0["label"] as? String == "pictures" }
+            #expect(pictures?["detail"] as? String == "a list of files, set on line 3", "\(pictures ?? [:])")
+            #expect(items.first { $0["label"] as? String == "n" }?["detail"] as? String == "a number, set on line 6")
+            // `${pictures.|`: a list's own properties, then its files'.
+            try session.notify(
+                "textDocument/didChange",
+                ["textDocument": ["uri": "file:///work/flow.yaml", "version": 3], "contentChanges": [["text": text.replacingOccurrences(of: "${pi}", with: "${pictures.}")]]])
+            _ = try session.diagnostics(version: 3)
+            let properties = try labels(session, id: 11, line: 8, character: 22)
+            #expect(properties.prefix(3) == ["count", "first", "last"] && properties.contains("modified") && properties.contains("extension"), "\(properties)")
+            #expect(!properties.contains("pictures") && !properties.contains("previous"), "\(properties)")
+            // Hover: a variable's type and line, a property's type, a secret's name and never a value.
+            #expect(try hovered(session, id: 12, line: 7, character: 15) == "```text\npictures: a list of files, set on line 3\n```")
+            #expect(try hovered(session, id: 13, line: 7, character: 23) == "```text\npictures.count: a number\n```")
+            #expect(try hovered(session, id: 14, line: 7, character: 31) == "```text\nn: a number, set on line 6\n```")
+            #expect(try hovered(session, id: 15, line: 7, character: 45)?.contains("API_TOKEN: the secret 'API_TOKEN' — its value is never shown") == true)
+            let chained = try hovered(session, id: 16, line: 7, character: 74)
+            #expect(chained == "```text\npictures.first.name: a text\n```", "\(chained ?? "nil")")
+            // In `where: { size: { gr|`: the comparators that fit a number; under `where:`, a photo's properties; under a property, its comparators.
+            let comparators = try labels(session, id: 17, line: 10, character: 25)
+            #expect(comparators.contains("greater-than") && comparators.contains("between") && !comparators.contains("begins-with"), "\(comparators)")
+            let photo = try labels(session, id: 18, line: 13, character: 8)
+            #expect(photo.contains("width") && photo.contains("dateAdded") && photo.contains("title"), "\(photo)")
+            let height = try labels(session, id: 19, line: 15, character: 10)
+            #expect(height.contains("at-least") && !height.contains("is-today"), "\(height)")
+            let files = try labels(session, id: 20, line: 10, character: 15)
+            #expect(files.contains("size") && files.contains("extension"), "\(files)")
+            _ = session.finish()
+        }
+    }
+
     @Test("document symbols: the steps as a tree, labels and output names shown, a control step's branches under it")
     func symbols() async throws {
         try await BlockingWork.run { _ in

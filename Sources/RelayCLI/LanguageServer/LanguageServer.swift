@@ -36,7 +36,7 @@ actor LanguageServer {
     private var checking = false
     /// Each document's last check: the version, the workflow when it checked, and the loader
     /// with the workflow's packages that could be loaded (what completion and hover then know).
-    private var checked: [String: (version: Int, workflow: CheckedWorkflow?, loader: WorkflowLoader)] = [:]
+    private var checked: [String: (version: Int, workflow: CheckedWorkflow?, loader: WorkflowLoader, typings: VariableTypings)] = [:]
     private var encoding = EditorText.Encoding.utf16
     private var initialized = false
     private var shuttingDown = false
@@ -168,7 +168,8 @@ actor LanguageServer {
     private func assist(_ method: String, _ params: Value) -> Value {
         guard let uri = params["textDocument"]?["uri"]?.text, let document = documents[uri] else { return .nothing }
         // What the last check loaded of the workflow's packages is known too.
-        let assistant = WorkflowAssistant(registry: (checked[uri]?.loader ?? loader).registry, text: EditorText(document.text, encoding: encoding))
+        let assistant = WorkflowAssistant(
+            registry: (checked[uri]?.loader ?? loader).registry, text: EditorText(document.text, encoding: encoding), typings: checked[uri]?.typings)
         let line = params["position"]?["line"]?.wholeNumber ?? -1, character = params["position"]?["character"]?.wholeNumber ?? -1
         switch method {
         case "textDocument/completion":
@@ -232,12 +233,14 @@ actor LanguageServer {
             let fresh = WorkflowLoader(registry: loader.registry, loadedPackages: loader.loadedPackages, packages: LoadedPackages())
             let (loader, failures) = await fresh.loadingBuiltPackages(of: file, gate: gate)
             // The load, which for a large workflow takes seconds, holds no task's thread.
-            guard let (workflow, loaded) = try? await BlockingWork.run({ _ in loader.load(file) }), documents[uri]?.version == document.version else {
+            let typings = VariableTypings()
+            guard let (workflow, loaded) = try? await BlockingWork.run({ _ in loader.load(file, typings: typings) }), documents[uri]?.version == document.version else {
                 await loader.packages.closeAll()
                 continue
             }
             if let last = checked[uri] { await last.loader.packages.closeAll() }
-            checked[uri] = (document.version, workflow, loader)
+            // A text that does not parse (as one being typed often does) keeps the types found last.
+            checked[uri] = (document.version, workflow, loader, typings.isChecked ? typings : checked[uri]?.typings ?? typings)
             let found = await WorkflowChecking.diagnostics(
                 of: workflow, loaded: Self.packagesUnloaded(loaded, failures: failures, in: file, registry: loader.registry), secrets: RunSecrets())
             publish(uri, diagnostics: Self.protocolDiagnostics(found, in: file, encoding: encoding), version: document.version)

@@ -9,6 +9,8 @@ import RelayLanguage
 struct WorkflowAssistant {
     let registry: ActionRegistry
     let text: EditorText
+    /// The variables' types as the last check of the document found them.
+    var typings: VariableTypings?
 
     /// The protocol's kinds of completion item.
     private enum Kind: Int {
@@ -25,6 +27,7 @@ struct WorkflowAssistant {
         if let variables = variableCompletions(prefix: prefix, line: line) { return variables }
         let indent = prefix.prefix { $0 == " " }.count
         let rest = prefix.dropFirst(indent)
+        if let filter = filterCompletions(prefix: prefix, line: line) { return filter }
         // `- na|`: a step's name.
         if rest.hasPrefix("- "), rest.dropFirst(2).allSatisfy(Self.isNameCharacter) {
             return stepNames(indent: indent)
@@ -105,11 +108,21 @@ struct WorkflowAssistant {
         if typed.hasPrefix("secrets.") {
             return declaredSecrets().map { item($0, kind: .variable, detail: "a secret (its value is never shown)", insert: $0) }
         }
+        // `${files.`: the properties of what the check knows `files` to be.
+        if typed.contains(".") {
+            let path = typed.split(separator: ".", omittingEmptySubsequences: false).dropLast().map(String.init)
+            return (typings?.properties(of: path) ?? []).map { property in
+                item(property.name, kind: .property, detail: property.type?.described ?? "known when it runs", insert: property.name)
+            }
+        }
         var names: [String] = []
         for number in 0..<min(line + 1, text.lineCount) {
             for name in definedNames(on: text.line(number)) where !names.contains(name) { names.append(name) }
         }
-        var items = names.map { item($0, kind: .variable, detail: "set in this workflow", insert: $0) }
+        var items = names.map { name in
+            let detail = typings?.typing(of: [name]).map { "\($0.described), set on line \($0.line)" } ?? "set in this workflow"
+            return item(name, kind: .variable, detail: detail, insert: name)
+        }
         items += ["previous", "input", "index", "item", "error", "trigger", "secrets"].map { item($0, kind: .variable, detail: "Relay's own", insert: $0) }
         return items
     }
@@ -170,24 +183,145 @@ struct WorkflowAssistant {
         return nil
     }
 
+    /// Inside a `find`'s or `find-files`' `where:`: the properties of what is filtered as keys,
+    /// the comparators that fit a property's type inside its own mapping, and an enum property's
+    /// cases as its value. Nil when the place is not in a `where:`.
+    private func filterCompletions(prefix: String, line: Int) -> [Value]? {
+        guard let (keys, value) = filterPlace(prefix: prefix, line: line),
+            let (name, column) = enclosingStep(above: line + 1, indent: Int.max), let validation = filterValidation(step: name, column: column, line: line)
+        else { return nil }
+        switch keys.count {
+        case 0 where !value:
+            return validation.properties.map { property in
+                item(property.name, kind: .property, detail: property.type.withArticle, insert: "\(property.name): ")
+            }
+        case 1 where !value:
+            guard let type = validation.properties.first(where: { $0.name == keys[0] })?.type else { return [] }
+            return Comparator.allowed(for: type).map { item($0.name, kind: .keyword, detail: "compares \(type.withArticle)", insert: "\($0.name): ") }
+        case 1, 2:
+            // `genre: Myst|` or `genre: { is: Myst|`: the property's cases, when it has some.
+            return (validation.cases[keys[0]] ?? []).map { item($0, kind: .enumMember, detail: "a case of '\(keys[0])'", insert: $0) }
+        default:
+            return []
+        }
+    }
+
+    /// Where `prefix` (of `line`) is in a `where:` clause: the keys of the mappings it is in
+    /// (none: a property's place; one: that property's own mapping), then the key whose value is
+    /// being written, if one is. Nil when it is not in a `where:`.
+    private func filterPlace(prefix: String, line: Int) -> (keys: [String], value: Bool)? {
+        // Written in flow style on the line: `where: { genre: { is: x`.
+        if let clause = prefix.range(of: "where:", options: .backwards) {
+            // The key each open mapping is the value of (the first is `where:` itself).
+            var open: [String] = [], word = "", key = "", value = false
+            for character in prefix[clause.upperBound...] {
+                switch character {
+                case "{": open.append(key); value = false; word = ""
+                case "}": open = open.dropLast(); value = true; word = ""
+                case ",": value = false; word = ""
+                case ":": key = word.trimmingCharacters(in: .whitespaces); value = true; word = ""
+                default: word.append(character)
+                }
+            }
+            guard !open.isEmpty else { return nil }
+            return (Array(open.dropFirst()) + (value ? [key] : []), value)
+        }
+        // Written as blocks: `where:` alone on a line above, less indented.
+        let indent = prefix.prefix { $0 == " " }.count
+        let rest = prefix.dropFirst(indent)
+        var keys: [String] = []
+        let value = rest.contains(":")
+        if value { keys.append(String(rest.prefix { $0 != ":" })) }
+        var current = indent, number = line - 1
+        while number >= 0, current > 0 {
+            let above = text.line(number)
+            number -= 1
+            let aboveIndent = above.prefix { $0 == " " }.count
+            let written = above.dropFirst(aboveIndent)
+            guard aboveIndent < current, !written.isEmpty, !written.hasPrefix("#") else { continue }
+            current = aboveIndent
+            let key = written.prefix(while: Self.isNameCharacter)
+            guard !key.isEmpty, written.dropFirst(key.count).hasPrefix(":") else { return nil }
+            if key == "where" { return written.dropFirst(key.count + 1).allSatisfy(\.isWhitespace) ? (keys, value) : nil }
+            keys.insert(String(key), at: 0)
+            guard keys.count <= 2 else { return nil }
+        }
+        return nil
+    }
+
+    /// What a `find` (of the entity type it names) or `find-files` step filters by.
+    private func filterValidation(step name: String, column: Int, line: Int) -> FilterValidation? {
+        guard let action = registry.action(named: name) else { return nil }
+        switch action.name {
+        case "find-files": return .files
+        case "find":
+            // The type is `find: TYPE` on the step's line, or `type: TYPE` among its parameters.
+            for number in stride(from: line, through: 0, by: -1) {
+                let written = text.line(number)
+                for key in ["\(name):", "type:"] {
+                    guard let found = written.range(of: key) else { continue }
+                    let typeName = written[found.upperBound...].trimmingCharacters(in: .whitespaces)
+                    if let descriptor = registry.entityTypes.descriptor(named: typeName) { return FilterValidation(entityType: descriptor) }
+                }
+                if written.dropFirst(max(0, column - 2)).hasPrefix("- ") { break }
+            }
+            return nil
+        default:
+            return nil
+        }
+    }
+
     // MARK: Hover
 
     /// What the word at `line`, `character` is: an action's `relay describe`, a control step's or
     /// a modifier's.
     func hover(line: Int, character: Int) -> String? {
+        if let path = expressionPath(line: line, character: character) { return describeExpression(path) }
         guard let word = word(line: line, character: character) else { return nil }
         if let action = registry.action(named: word) { return ActionCatalog.describe(action) }
         return ControlGrammar.describe(word)
     }
 
+    /// The variable and properties written inside `${…}` up to the word at the place:
+    /// `${files.count}` at `count` is `["files", "count"]`.
+    private func expressionPath(line: Int, character: Int) -> [String]? {
+        guard let (whole, span) = span(line: line, character: character, back: Self.isChainCharacter),
+            let open = whole[..<span.lowerBound].range(of: "${", options: .backwards), !whole[open.upperBound..<span.lowerBound].contains("}")
+        else { return nil }
+        let path = whole[span].split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard let first = path.first, Self.isVariableName(first), !path.contains(where: \.isEmpty) else { return nil }
+        return path
+    }
+
+    /// A variable's type and where it is set, a property's type, a secret's name.
+    private func describeExpression(_ path: [String]) -> String {
+        let written = path.joined(separator: ".")
+        if path.first == "secrets" {
+            return path.count == 2 ? "\(written): the secret '\(path[1])' — its value is never shown, and is masked wherever it appears\n" : "secrets: the secrets the workflow declares\n"
+        }
+        if let typing = typings?.typing(of: path) {
+            return path.count == 1 ? "\(written): \(typing.described), set on line \(typing.line)\n" : "\(written): \(typing.described)\n"
+        }
+        if path.count == 1, let found = definition(ofVariable: path[0]) {
+            return "\(written): set on line \(found.line + 1); its type is known when it runs\n"
+        }
+        return "\(written): its type is known when it runs\n"
+    }
+
     private func word(line: Int, character: Int) -> String? {
+        span(line: line, character: character, back: Self.isNameCharacter).map { String($0.line[$0.span]) }
+    }
+
+    /// The characters around the place on its line: back over those `back` takes, on over name
+    /// characters; nil when there are none.
+    private func span(line: Int, character: Int, back: (Character) -> Bool) -> (line: Substring, span: Range<String.Index>)? {
         guard let cursor = text.index(line: line, character: character) else { return nil }
         let whole = text.line(line)
         guard cursor >= whole.startIndex, cursor <= whole.endIndex else { return nil }
         var start = cursor, end = cursor
-        while start > whole.startIndex, Self.isNameCharacter(whole[whole.index(before: start)]) { start = whole.index(before: start) }
+        while start > whole.startIndex, back(whole[whole.index(before: start)]) { start = whole.index(before: start) }
         while end < whole.endIndex, Self.isNameCharacter(whole[end]) { end = whole.index(after: end) }
-        return start < end ? String(whole[start..<end]) : nil
+        return start < end ? (whole, start..<end) : nil
     }
 
     // MARK: Symbols
@@ -244,6 +378,11 @@ struct WorkflowAssistant {
     /// it, as the protocol's line and the characters its name spans.
     func definition(line: Int, character: Int) -> (line: Int, start: Int, end: Int)? {
         guard let name = word(line: line, character: character), Self.isVariableName(name) else { return nil }
+        return definition(ofVariable: name)
+    }
+
+    /// Where the variable `name` is first set.
+    private func definition(ofVariable name: String) -> (line: Int, start: Int, end: Int)? {
         for number in 0..<text.lineCount where definedNames(on: text.line(number)).contains(name) {
             let whole = text.line(number)
             // The name after the key (`as: name`, `set: { name: … }`).
@@ -341,6 +480,10 @@ struct WorkflowAssistant {
 
     private static func isNameCharacter(_ character: Character) -> Bool {
         character.isASCII && (character.isLetter || character.isNumber || character == "-" || character == "_")
+    }
+
+    private static func isChainCharacter(_ character: Character) -> Bool {
+        isNameCharacter(character) || character == "."
     }
 
     private static func isVariableName(_ name: String) -> Bool {

@@ -36,15 +36,16 @@ public struct Checker {
 
     /// Checks `workflow`. `predefined` are variables given from outside (`--set`).
     /// The checked workflow is nil when there were errors.
+    /// `typings`, when given, receives the variables' types it finds, errors or not.
     public static func check(
-        _ workflow: Workflow, registry: ActionRegistry, predefined: Set<String> = []
+        _ workflow: Workflow, registry: ActionRegistry, predefined: Set<String> = [], typings: VariableTypings? = nil
     ) -> (workflow: CheckedWorkflow?, diagnostics: [Diagnostic]) {
         // The registry's content types and file properties are the ones the workflow may name.
-        registry.declarations.using { checked(workflow, registry: registry, predefined: predefined) }
+        registry.declarations.using { checked(workflow, registry: registry, predefined: predefined, typings: typings) }
     }
 
     private static func checked(
-        _ workflow: Workflow, registry: ActionRegistry, predefined: Set<String>
+        _ workflow: Workflow, registry: ActionRegistry, predefined: Set<String>, typings: VariableTypings?
     ) -> (workflow: CheckedWorkflow?, diagnostics: [Diagnostic]) {
         // A workflow with triggers reads what started it as `${trigger}` (nothing when run by hand).
         let predefined = workflow.triggers.isEmpty ? predefined : predefined.union(["trigger"])
@@ -67,6 +68,7 @@ public struct Checker {
                     at: declared.range, notes: ["note: \(why)"]))
         }
         if let declared = workflow.output, let last = steps.last { checker.checkGivesSomething(last, declared: declared) }
+        typings?.keep(checker.variableTypes, entityTypes: registry.entityTypes)
         var errors = checker.diagnostics.contains { $0.severity == .error }
         let checked = CheckedWorkflow(
             file: workflow.file, name: workflow.name ?? Self.defaultName(workflow.file.path), input: workflow.input,

@@ -69,6 +69,15 @@ struct PropertyTyping {
         }
     }
 
+    /// The properties a value of `type` has: a list's own, then its items'; a single value's own,
+    /// then those it has as a list of one. None for a value whose properties are not known before
+    /// the run (a dictionary, anything).
+    func names(of type: ValueType, item: ValueType?) -> [String] {
+        // No property is named "": what is missing lists the type's own.
+        guard case .missing(let own) = property("", of: type, item: item) else { return type == .list ? Self.listProperties : [] }
+        return type == .list ? Self.listProperties + own.filter { !Self.listProperties.contains($0) } : own + Self.listProperties.filter { !own.contains($0) }
+    }
+
     /// A property of a single value that is not one of its own: a list's own property of it as a
     /// list of one, else missing.
     private func single(_ name: String, of type: ValueType, own: [String]) -> Outcome {
