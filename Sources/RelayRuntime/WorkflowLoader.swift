@@ -82,9 +82,10 @@ public struct WorkflowLoader: Sendable {
         return (failed ? nil : checked, diagnostics)
     }
 
-    /// The absolute path of a `packages:` entry of the workflow at `workflowPath`: a relative one
-    /// is relative to the workflow's folder, whatever the current folder (Docs/Packages.md).
-    static func packagePath(_ entry: String, in workflowPath: String) -> String {
+    /// The absolute path of a `packages:` entry (or a `run-workflow` path) of the workflow at
+    /// `workflowPath`: a relative one is relative to the workflow's folder, whatever the current
+    /// folder (Docs/Packages.md).
+    public static func packagePath(_ entry: String, in workflowPath: String) -> String {
         let expanded = HomeFolder.expandingTilde(in: entry)
         if expanded.hasPrefix("/") { return URL(fileURLWithPath: expanded).standardizedFileURL.path }
         let workflow = URL(fileURLWithPath: workflowPath, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))

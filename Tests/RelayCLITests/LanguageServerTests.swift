@@ -310,6 +310,32 @@ struct LanguageServerTests {
         }
     }
 
+    @Test("go to definition of a run-workflow's file and of a packages: entry (its Package.swift), relative to the workflow's folder; nothing for one that is not there")
+    func namedFiles() async throws {
+        let kit = home.appendingPathComponent("kits/Kit"), helpers = home.appendingPathComponent("helpers")
+        try FileManager.default.createDirectory(at: kit, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: helpers, withIntermediateDirectories: true)
+        try "// swift-tools-version:6.0\n".write(to: kit.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        try "steps:\n  - text: hi\n".write(to: helpers.appendingPathComponent("resize.yaml"), atomically: true, encoding: .utf8)
+        let uri = home.appendingPathComponent("flow.yaml").absoluteString
+        try await BlockingWork.run { _ in
+            let (session, _) = try started()
+            let text = "packages: [./kits/Kit, ./kits/Gone]\nsteps:\n  - run-workflow: helpers/resize.yaml\n  - run-workflow:\n      path: \"helpers/resize.yaml\"\n  - run-workflow: helpers/gone.yaml\n"
+            try open(session, text, uri: uri)
+            _ = try session.diagnostics(version: 1)
+            func target(_ id: Int, _ line: Int, _ character: Int) throws -> String? {
+                try session.request(id, "textDocument/definition", ["textDocument": ["uri": uri], "position": ["line": line, "character": character]])
+                return (try session.response(id)?["result"] as? [String: Any])?["uri"] as? String
+            }
+            #expect(try target(10, 0, 14) == kit.appendingPathComponent("Package.swift").absoluteString)
+            #expect(try target(11, 0, 28) == nil)
+            #expect(try target(12, 2, 24) == helpers.appendingPathComponent("resize.yaml").absoluteString)
+            #expect(try target(13, 4, 16) == helpers.appendingPathComponent("resize.yaml").absoluteString)
+            #expect(try target(14, 5, 24) == nil)
+            _ = session.finish()
+        }
+    }
+
     @Test("document symbols: the steps as a tree, labels and output names shown, a control step's branches under it")
     func symbols() async throws {
         try await BlockingWork.run { _ in

@@ -180,6 +180,10 @@ actor LanguageServer {
         case "textDocument/documentSymbol":
             return .list(assistant.symbols(in: SourceFile(path: Self.path(of: uri), text: document.text)))
         case "textDocument/definition":
+            // A file the workflow names: its first line.
+            if let file = assistant.namedFile(line: line, character: character, documentPath: Self.path(of: uri)) {
+                return ["uri": .text(URL(fileURLWithPath: file).absoluteString), "range": ["start": ["line": 0, "character": 0], "end": ["line": 0, "character": 0]]]
+            }
             guard let found = assistant.definition(line: line, character: character) else { return .nothing }
             return [
                 "uri": .text(uri),

@@ -1,6 +1,7 @@
 import Foundation
 import RelayKit
 import RelayLanguage
+import RelayRuntime
 
 /// What `relay lsp` tells an editor about a place in a workflow (Docs/Editors.md): what may be
 /// written there, what a word there is, and how to mend a diagnostic that says "did you mean".
@@ -379,6 +380,43 @@ struct WorkflowAssistant {
     func definition(line: Int, character: Int) -> (line: Int, start: Int, end: Int)? {
         guard let name = word(line: line, character: character), Self.isVariableName(name) else { return nil }
         return definition(ofVariable: name)
+    }
+
+    /// The file named at `line`, `character`, when there is one: a `run-workflow`'s workflow, or
+    /// the `Package.swift` of a `packages:` entry — relative to the workflow's folder, as a run
+    /// takes them.
+    func namedFile(line: Int, character: Int, documentPath: String) -> String? {
+        guard let cursor = text.index(line: line, character: character) else { return nil }
+        let whole = text.line(line)
+        let trimmed = whole.drop { $0 == " " || $0 == "-" }
+        var written: Substring?
+        var isPackage = false
+        if trimmed.hasPrefix("run-workflow:") {
+            written = trimmed.dropFirst("run-workflow:".count)
+        } else if trimmed.hasPrefix("path:"), enclosingStep(above: line, indent: whole.prefix { $0 == " " }.count)?.name == "run-workflow" {
+            written = trimmed.dropFirst("path:".count)
+        } else if trimmed.hasPrefix("packages:") {
+            // `packages: [a, b]`: the entry under the cursor.
+            let list = trimmed.dropFirst("packages:".count)
+            isPackage = true
+            written = list.split(separator: ",", omittingEmptySubsequences: false).first { $0.endIndex >= cursor && $0.startIndex <= cursor }
+        } else if whole.drop(while: { $0 == " " }).hasPrefix("- "), whole.first == " " {
+            // `  - ./Kit` in a block list under `packages:`.
+            var number = line - 1
+            while number >= 0, let first = text.line(number).first, first == " " || text.line(number).isEmpty { number -= 1 }
+            if number >= 0, text.line(number).hasPrefix("packages:") {
+                isPackage = true
+                written = trimmed
+            }
+        }
+        guard let written else { return nil }
+        let entry = written.trimmingCharacters(in: CharacterSet(charactersIn: " []\"'"))
+        guard !entry.isEmpty, !entry.contains("${") else { return nil }
+        let path = WorkflowLoader.packagePath(entry, in: documentPath)
+        let target = isPackage ? path + "/Package.swift" : path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: target, isDirectory: &isFolder), !isFolder.boolValue else { return nil }
+        return target
     }
 
     /// Where the variable `name` is first set.
