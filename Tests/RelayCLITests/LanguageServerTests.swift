@@ -336,6 +336,26 @@ struct LanguageServerTests {
         }
     }
 
+    @Test("a shortcut file gets the diagnostics relay check gives of it, read from the file whatever text the editor holds; a signed one that checks gets none")
+    func shortcuts() async throws {
+        let speak = home.appendingPathComponent("speak.shortcut")
+        let actions = [("gettext", ["WFTextActionText": "hi"]), ("speaktext", [:])].map {
+            ["WFWorkflowActionIdentifier": "is.workflow.actions." + $0.0, "WFWorkflowActionParameters": $0.1]
+        }
+        try PropertyListSerialization.data(fromPropertyList: ["WFWorkflowActions": actions], format: .binary, options: 0).write(to: speak)
+        let signed = RelayProcess.root.appendingPathComponent("Tests/Shortcuts/greeting-signed.shortcut")
+        try await BlockingWork.run { _ in
+            let (session, _) = try started()
+            try open(session, "bplist00\u{FFFD}\u{FFFD}", uri: speak.absoluteString)
+            let found = try #require(try session.diagnostics(version: 1)).map(described)
+            #expect(found.count == 1, "\(found)")
+            #expect(found.first?.hasPrefix("0:0-0:0 1 action 2 (Speak Text, is.workflow.actions.speaktext): Speak Text works only on Apple's devices") == true, "\(found)")
+            try open(session, "AEA1", uri: signed.absoluteString)
+            #expect(try session.diagnostics(version: 1)?.isEmpty == true)
+            _ = session.finish()
+        }
+    }
+
     @Test("document symbols: the steps as a tree, labels and output names shown, a control step's branches under it")
     func symbols() async throws {
         try await BlockingWork.run { _ in

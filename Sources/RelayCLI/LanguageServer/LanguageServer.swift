@@ -231,6 +231,15 @@ actor LanguageServer {
             waiting[uri] = nil
             guard documents[uri]?.version == document.version, !shuttingDown else { continue }
             let file = SourceFile(path: Self.path(of: uri), text: document.text)
+            if ShortcutSource.isShortcut(file.path) {
+                // A shortcut is read from its file, as 'relay check' reads it (its bytes are not the
+                // editor's text): its diagnostics, each naming the shortcut's action, at its start.
+                let (loader, path) = (loader, file.path)
+                guard let (workflow, loaded) = try? await BlockingWork.run({ _ in loader.load(path: path) }), documents[uri]?.version == document.version else { continue }
+                let found = await WorkflowChecking.diagnostics(of: workflow, loaded: loaded, secrets: RunSecrets())
+                publish(uri, diagnostics: Self.protocolDiagnostics(found, in: file, encoding: encoding), version: document.version)
+                continue
+            }
             // The workflow's packages that are trusted and built, each check anew: their sources
             // may have changed. Nothing is asked, built or trusted here.
             let gate = GrantPrompt.gate(for: file.path, granted: [:], interactive: false, advisesFlags: false).gate
