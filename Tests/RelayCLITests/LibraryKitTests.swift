@@ -87,6 +87,15 @@ extension PackageTests {
         let card = try libraryWorkflow("card.yaml", "  - find: books\n    where: { title: { is: Dune } }\n  - make-pdf\n  - get-text\n")
         let rendered = try await library(["run", card, "--allow-write=\(folder.path)"])
         #expect(rendered.standardOutput == "Dune\nBy Frank Herbert, Science Fiction\n", "\(rendered.standardError)")
+        // Rendered to a file, each book's rich text is named by its suggested name, not the converter's.
+        let shelf = folder.appendingPathComponent("shelf")
+        try FileManager.default.createDirectory(at: shelf, withIntermediateDirectories: true)
+        let saved = try await library([
+            "run", try libraryWorkflow("save.yaml", "  - find: books\n    where: { author: { is: Frank Herbert } }\n  - for-each:\n    do:\n      - save-file: { to: \(shelf.path) }\n"),
+            "--allow-write=\(shelf.path)",
+        ])
+        #expect(saved.status == 0, "\(saved.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: shelf.path).sorted() == ["Dune Messiah.rtf", "Dune.rtf"])
     }
 
     @Test("LibraryKit: reading state kept in its data folder, undone by name; its examples are described and run as they say")

@@ -298,7 +298,23 @@ public struct Conversions: Sendable {
         }
         let materialized = try await materialize(representations[chosen], of: entity, as: target, in: context)
         let rest = target.type == .any || target.type == .list ? ConversionTarget(.any, accepting: target.contentTypes) : target
-        return try await convertPlain(materialized, to: rest, in: context)
+        let converted = try await convertPlain(materialized, to: rest, in: context)
+        // A file made on the way from a value (rich text rendered as a PDF) is named as the
+        // entity's own file would be, not by the converter.
+        guard case .file(let made) = converted else { return converted }
+        if case .file = materialized { return converted }
+        let name = fileName(for: representations[chosen], of: entity, extension: (made.name as NSString).pathExtension)
+        guard let renamed = try? context.scratchFolder.path(forNewFile: name), rename(made.path, renamed) == 0 else { return converted }
+        return .file(FileReference(path: renamed))
+    }
+
+    /// The name of an entity's file in a representation: its suggested name, else its title, else
+    /// its type's; with `extension`.
+    private func fileName(for representation: TransferRepresentation, of entity: EntityValue, extension fileExtension: String?) -> String {
+        let title = representation.suggestedFileName ?? entity.title
+        let safeTitle = title.map { "/\\:\0".contains($0) ? "-" : $0 }
+        let base = safeTitle.isEmpty ? entity.typeName : String(safeTitle.prefix(80))
+        return fileExtension.map { $0.isEmpty ? base : "\(base).\($0)" } ?? base
     }
 
     /// A representation as a value: a proxy's value, or the bytes written to a scratch file named
@@ -318,11 +334,7 @@ public struct Conversions: Sendable {
         case .file(let export):
             return .file(try await export())
         }
-        let title = representation.suggestedFileName ?? entity.title
-        let safeTitle = title.map { "/\\:\0".contains($0) ? "-" : $0 }
-        let base = safeTitle.isEmpty ? entity.typeName : String(safeTitle.prefix(80))
-        let name = representation.contentType.preferredExtension.map { "\(base).\($0)" } ?? base
-        let path = try context.scratchFolder.path(forNewFile: name)
+        let path = try context.scratchFolder.path(forNewFile: fileName(for: representation, of: entity, extension: representation.contentType.preferredExtension))
         do {
             try data.write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
