@@ -36,6 +36,11 @@ extension PackageTests {
         let unknown = try await library(["check", try libraryWorkflow("scifi.yaml", "  - library.books-in-genre: scifi\n")])
         #expect(unknown.status == 2)
         #expect(unknown.standardError.contains("parameter 'genre' takes 'Fantasy', 'Science Fiction', 'Mystery'; found 'scifi'"), "\(unknown.standardError)")
+        // An enum sorts in its cases' declared order, whoever sorts: Fantasy, Science Fiction, Mystery.
+        for (name, steps) in [("find-sort.yaml", "  - find: books\n    sort: [genre, title]\n"), ("filter-sort.yaml", "  - find: books\n  - filter: { sort: [genre, title] }\n")] {
+            let sorted = try await library(["run", try libraryWorkflow(name, steps)])
+            #expect(sorted.standardOutput == "The Hobbit\nDune\nDune Messiah\nGaudy Night\n", "\(name): \(sorted.standardError)")
+        }
         let mystery = try await library(["run", try libraryWorkflow("mystery.yaml", "  - find: books\n    where: { genre: Mystery }\n")])
         #expect(mystery.standardOutput == "Gaudy Night\n", "\(mystery.standardError)")
 

@@ -207,12 +207,23 @@ struct PropertyReaders {
     /// Per property: the entity type it was last read from, and its reader for that type.
     private var types: [ObjectIdentifier?]
     private var readers: [PropertyReader?]
+    /// Per property: its cases, in their declared order, when the type last read declares it an enum.
+    private var cases: [[String]?]
 
     init(_ names: [String]) {
         self.names = names
         isItem = names.map { $0 == "item" }
         types = Array(repeating: nil, count: names.count)
         readers = Array(repeating: nil, count: names.count)
+        cases = Array(repeating: nil, count: names.count)
+    }
+
+    /// `value`, read as the `index`th property of `item`, as a key to sort by: an enum property's
+    /// case is its place among the cases, so that it sorts in their declared order, as the type's
+    /// own query sorts it (Docs/Packages.md, "The package, its intents and entities").
+    func sortKey(_ value: Value, _ index: Int, of item: Value) -> Value {
+        guard case .entity = item, case .text(let text) = value, let cases = cases[index], let place = cases.firstIndex(of: text) else { return value }
+        return .number(Double(place))
     }
 
     /// The value of the `index`th property for `item`, fetching a deferred one.
@@ -245,6 +256,7 @@ struct PropertyReaders {
         let reader = try entity.reader(for: names[index])
         types[index] = ObjectIdentifier(entity.descriptor)
         readers[index] = reader
+        cases[index] = entity.descriptor.properties.first { $0.name == names[index] }?.cases
         return reader
     }
 }

@@ -49,14 +49,14 @@ struct TopRanking {
         keys.removeAll(keepingCapacity: true)
         for index in sort.indices {
             guard let key = try readers.readNow(index, of: item) else { return false }
-            keys.append(key)
+            keys.append(readers.sortKey(key, index, of: item))
         }
         return true
     }
 
     private mutating func readKeys(_ item: Value) async throws {
         keys.removeAll(keepingCapacity: true)
-        for index in sort.indices { keys.append(try await readers.read(index, of: item)) }
+        for index in sort.indices { keys.append(readers.sortKey(try await readers.read(index, of: item), index, of: item)) }
     }
 
     /// Puts the item with `keys` in its place among the best, if it is among them.
