@@ -525,6 +525,38 @@ struct PackageTests {
                     func allEntities() async throws -> [Shard] { [Shard(id: "one")] }
                 }
 
+                /// An entity handed over as a file the package keeps in its own data folder.
+                struct Keepsake: Entity {
+                    static let typeName = EntityTypeName("keepsake")
+                    static let properties: [EntityProperty<Keepsake>] = []
+                    static var defaultQuery: any EntityQuery<Keepsake> { KeepsakeQuery() }
+                    let id: String
+                    var displayRepresentation: DisplayRepresentation { DisplayRepresentation(title: "Keepsake \\(id)") }
+                    var transferRepresentations: [TransferRepresentation] {
+                        [
+                            .file(.plainText) {
+                                let folder = ProcessInfo.processInfo.environment["RELAY_PACKAGE_DATA"] ?? "/nonexistent"
+                                let path = folder + "/keepsake-\\(id).txt"
+                                try Data("kept by the package\\n".utf8).write(to: URL(fileURLWithPath: path))
+                                return FileReference(path: path)
+                            },
+                        ]
+                    }
+                }
+
+                struct KeepsakeQuery: EntityQuery {
+                    func entities(for ids: [String]) async throws -> [Keepsake] { ids.map { Keepsake(id: $0) } }
+                    func allEntities() async throws -> [Keepsake] { [Keepsake(id: "one")] }
+                }
+
+                struct MakeKeepsake: Intent {
+                    static let summary = "Outputs a keepsake."
+                    static let output = ValueType.entity("keepsake")
+                    func perform(_ context: any IntentContext) async throws -> IntentResult {
+                        .value(Keepsake(id: "one").parameterValue)
+                    }
+                }
+
                 struct MakeShard: Intent {
                     static let summary = "Outputs a shard."
                     static let output = ValueType.entity("shard")
@@ -537,9 +569,9 @@ struct PackageTests {
                     static let name = "faulty"
                     static let intents: [any Intent.Type] = [
                         Crash.self, Hang.self, Peek.self, Scribble.self, Dial.self, Datagram.self, Agent.self, Variable.self,
-                        Remember.self, Forget.self, Swapper.self, Quit.self, MakeShard.self, Interview.self, Cover.self,
+                        Remember.self, Forget.self, Swapper.self, Quit.self, MakeShard.self, Interview.self, Cover.self, MakeKeepsake.self,
                     ]
-                    static let entities: [any Entity.Type] = [Shard.self]
+                    static let entities: [any Entity.Type] = [Shard.self, Keepsake.self]
                 }
 
                 await PackageHost.serve(Faulty.self)
@@ -591,6 +623,25 @@ struct PackageTests {
         #expect(fall.status == 1, "\(fall.status) \(fall.standardError)")
         #expect(fall.standardError.contains("png.yaml:3:5: error: step 'convert'"), "\(fall.standardError)")
         #expect(fall.standardError.contains("exited with status 9"), "\(fall.standardError)")
+
+        // A file the package keeps in its own data folder is read where it is handed over, with
+        // no grant for that folder; nothing else of the folder is readable so. (The workflows are
+        // kept apart from the data folder: a workflow's own folder is readable freely.)
+        let apart = FileManager.default.temporaryDirectory.appendingPathComponent("relay-apart-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: apart, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: apart) }
+        let keptFlow = apart.appendingPathComponent("kept.yaml")
+        let handed = "steps:\n  - faulty.make-keepsake\n  - convert: file\n    as: kept\n  - get-text: \"${kept}\"\n"
+        try handed.write(to: keptFlow, atomically: true, encoding: .utf8)
+        let kept = try await relay(["run", keptFlow.path], package: package, in: apart)
+        #expect(kept.status == 0, "\(kept.status) \(kept.standardError)")
+        #expect(kept.standardOutput == "kept by the package\n")
+        let other = dataFolder(of: package) + "/other.txt"
+        try "private".write(toFile: other, atomically: true, encoding: .utf8)
+        let besideFlow = apart.appendingPathComponent("beside.yaml")
+        try (handed + "  - read-file: \(other)\n").write(to: besideFlow, atomically: true, encoding: .utf8)
+        let beside = try await relay(["run", besideFlow.path], package: package, in: apart)
+        #expect(beside.status == 4, "\(beside.status) \(beside.standardError)")
     }
 
     @Test("a foreground intent runs without a terminal when the run was given answers; without any, the run stops before its first step")
@@ -808,9 +859,11 @@ struct PackageTests {
         #expect(lines.count == 5 && lines[3] != "HOME=(unset)" && lines[4].hasPrefix("RELAY_PACKAGE_DATA=\(data.path)"), "\(lines)")
     }
 
-    @Test("a package that does not build is an error with the compiler's message, exit 1")
+    @Test("a package that does not build is an error with the compiler's message, before its many warnings, exit 1")
     func buildFailure() async throws {
-        let package = try badPackage(named: "Broken", source: "import RelayKit\nlet x: Int = \"not a number\"\n")
+        // Warnings after the error, more than the message shows: the error is still shown.
+        let warnings = (0..<30).map { "func unused\($0)() { let value = \($0) }\n" }.joined()
+        let package = try badPackage(named: "Broken", source: "import RelayKit\nlet x: Int = \"not a number\"\n" + warnings)
         let result = try await relay(["run", try workflow("w.yaml", "steps:\n  - comment: x\n")], package: package)
         #expect(result.status == 1)
         #expect(result.standardError.contains("failed to build"), "\(result.standardError)")

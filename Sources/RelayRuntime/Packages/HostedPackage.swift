@@ -366,6 +366,11 @@ public final class HostedPackage: @unchecked Sendable {
                     guard case .file(let file) = try await decode(try await request(asked).file ?? .nothing) else {
                         throw HostError("the host sent no \(representation.contentType.identifier) file for \(type) '\(entity.id)'")
                     }
+                    // A file the package keeps in its own data folder is readable where it is handed
+                    // over, with no grant for a folder the person never named (Docs/Packages.md,
+                    // "Where a package keeps its data"): that file alone, not the rest of the folder.
+                    let resolved = ResolvedPath.resolve(file.path)
+                    if ResolvedPath.path(resolved, isWithin: ResolvedPath.resolve(dataFolder)) { AccessGate.running?.allowFreely(.read, resolved) }
                     return file
                 }
             }

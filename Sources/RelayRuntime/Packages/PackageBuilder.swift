@@ -84,7 +84,10 @@ public enum PackageBuilder {
             }
         }
         var seen = Set<[Substring]>()
-        return messages.filter { seen.insert($0).inserted }.flatMap { $0.map(String.init) }
+        let unique = messages.filter { seen.insert($0).inserted }
+        // Errors first: a build's tail is what is shown, and warnings after the error must not push it out.
+        let isError = { (message: [Substring]) in message.first?.contains(": error: ") == true }
+        return (unique.filter(isError) + unique.filter { !isError($0) }).flatMap { $0.map(String.init) }
     }
 
     private static func build(
@@ -100,8 +103,10 @@ public enum PackageBuilder {
             packagePath: path, buildFolder: buildFolder.path, configuration: configuration, step: steps.note)
         if Task.isCancelled { throw HostError("the build of the package at '\(path)' was stopped") }
         guard status == 0 else {
-            let tail = compilerMessages(in: log).suffix(40).joined(separator: "\n")
-            throw HostError("the package at '\(path)' failed to build (swift build exited with status \(status))", output: tail, of: "the build's output")
+            // The compiler's messages, errors first, as they are: not a host's standard error, of which only the end is kept.
+            let messages = compilerMessages(in: log).prefix(40).map { "  " + $0 }.joined(separator: "\n")
+            throw HostError(
+                "the package at '\(path)' failed to build (swift build exited with status \(status))" + (messages.isEmpty ? "" : "\nthe build's output:\n" + messages))
         }
         let built = buildFolder.appendingPathComponent("\(configuration.rawValue)/relay-host")
         guard FileManager.default.isExecutableFile(atPath: built.path) else {
