@@ -15,10 +15,11 @@ struct LanguageServerTests {
 
     /// A session that has said `initialize` (offering `encodings`) and `initialized`, and the
     /// server's answer.
-    private func started(offering encodings: [String]? = nil) throws -> (EditorSession, [String: Any]) {
+    private func started(offering encodings: [String]? = nil, snippets: Bool = false) throws -> (EditorSession, [String: Any]) {
         let session = try EditorSession(home: home)
         var capabilities: [String: Any] = [:]
         if let encodings { capabilities["general"] = ["positionEncodings": encodings] }
+        if snippets { capabilities["textDocument"] = ["completion": ["completionItem": ["snippetSupport": true]]] }
         try session.request(1, "initialize", ["processId": NSNull(), "rootUri": NSNull(), "capabilities": capabilities])
         let answer = try #require(try session.response(1))
         try session.notify("initialized")
@@ -151,6 +152,13 @@ struct LanguageServerTests {
               table.insert(lines, string.format('%d:%d-%d:%d %d %s', d.lnum, d.col, d.end_lnum, d.end_col, d.severity, d.message))
             end
             if not found then table.insert(lines, 'no diagnostics') end
+            -- Opened again, the buffer is served by the same one client, with completion and keys set.
+            vim.cmd('edit')
+            vim.wait(500)
+            local attached = 0
+            for _ in pairs(vim.lsp.buf_get_clients(0)) do attached = attached + 1 end
+            table.insert(lines, string.format('clients %d attached %d omnifunc %s K %s', #vim.lsp.get_active_clients(), attached,
+              vim.bo.omnifunc, vim.fn.maparg('K', 'n') ~= '' and 'mapped' or 'unmapped'))
             vim.fn.writefile(lines, vim.env.OUT)
             for _, client in ipairs(vim.lsp.get_active_clients()) do client.stop() end
             vim.wait(5000, function() return #vim.lsp.get_active_clients() == 0 end, 20)
@@ -164,7 +172,7 @@ struct LanguageServerTests {
         }
         #expect(result.status == 0, "\(result.standardError)")
         let seen = try String(contentsOf: out, encoding: .utf8)
-        #expect(seen == "2:4-2:15 1 unknown action 'chnage-case'; did you mean 'change-case'?\n", "\(seen)")
+        #expect(seen == "2:4-2:15 1 unknown action 'chnage-case'; did you mean 'change-case'?\nclients 1 attached 1 omnifunc v:lua.vim.lsp.omnifunc K mapped\n", "\(seen)")
     }
 
     /// The labels of the completion items at a place.
@@ -352,6 +360,78 @@ struct LanguageServerTests {
             #expect(found.first?.hasPrefix("0:0-0:0 1 action 2 (Speak Text, is.workflow.actions.speaktext): Speak Text works only on Apple's devices") == true, "\(found)")
             try open(session, "AEA1", uri: signed.absoluteString)
             #expect(try session.diagnostics(version: 1)?.isEmpty == true)
+            _ = session.finish()
+        }
+    }
+
+    /// The completion items at a place, whole.
+    private func items(_ session: EditorSession, id: Int, line: Int, character: Int) throws -> [[String: Any]] {
+        try session.request(id, "textDocument/completion", ["textDocument": ["uri": "file:///work/flow.yaml"], "position": ["line": line, "character": character]])
+        return ((try session.response(id)?["result"] as? [String: Any])?["items"] as? [[String: Any]]) ?? []
+    }
+
+    @Test("completion as editors take it: each item replaces the whole word typed, hyphens and all; snippets only for an editor that takes them; parameters beside a step's name and in its { } mapping; loop variables typed; a YAML file that is no workflow left alone")
+    func editorsCompletion() async throws {
+        let text = """
+            secrets: [API_TOKEN, OTHER]
+            steps:
+              - find-files: .
+                where: { extension: png }
+                as: files
+              - for-each: "${files}"
+                as: f
+                do:
+                  - text: "${f}"
+              - text: "${secrets.API_TOKEN}"
+
+            """
+        let typing = text + "  - change-c\n  - find-files: ~/Documents\n    wh\n  - save-file: { to: a.txt, ov }\n  - text: \"${f.}${secrets.}\"\n"
+        try await BlockingWork.run { _ in
+            let (session, answer) = try started()
+            let triggers = ((answer["result"] as? [String: Any])?["capabilities"] as? [String: Any])?["completionProvider"] as? [String: Any]
+            #expect((triggers?["triggerCharacters"] as? [String])?.contains(".") == true)
+            try open(session, text)
+            _ = try session.diagnostics(version: 1)
+            try session.notify("textDocument/didChange", ["textDocument": ["uri": "file:///work/flow.yaml", "version": 2], "contentChanges": [["text": typing]]])
+            _ = try session.diagnostics(version: 2)
+            // `  - change-c|`: the whole `change-c` is replaced; with no snippets, a plain name.
+            let names = try items(session, id: 10, line: 10, character: 12)
+            let change = try #require(names.first { $0["label"] as? String == "change-case" })
+            let edit = change["textEdit"] as? [String: Any]
+            let range = edit?["range"] as? [String: [String: Int]]
+            #expect(range?["start"]?["character"] == 4 && range?["end"]?["character"] == 12, "\(edit ?? [:])")
+            #expect(edit?["newText"] as? String == "change-case: " && change["insertTextFormat"] == nil, "\(change)")
+            let replace = try #require(names.first { $0["label"] as? String == "replace-text" })
+            #expect((replace["textEdit"] as? [String: Any])?["newText"] as? String == "replace-text: ", "\(replace)")
+            // Beside `- find-files: ~/Documents`: its parameters (not its primary one) with the modifiers.
+            let beside = try labels(session, id: 11, line: 12, character: 6)
+            #expect(beside.contains("where") && beside.contains("limit") && beside.contains("as") && !beside.contains("in"), "\(beside)")
+            // `- save-file: { to: a.txt, ov|`: its parameters.
+            #expect(try labels(session, id: 12, line: 13, character: 30).contains("overwrite"))
+            // `${f.|` inside the loop's lines... here outside it, f is not a file: nothing known.
+            #expect(try labels(session, id: 13, line: 14, character: 15).isEmpty)
+            // `${secrets.|` with `secrets: [A, B]`.
+            #expect(try labels(session, id: 14, line: 14, character: 26) == ["API_TOKEN", "OTHER"])
+            // Inside the loop, f is each file: its properties, and its type on hover.
+            try session.notify(
+                "textDocument/didChange",
+                ["textDocument": ["uri": "file:///work/flow.yaml", "version": 3], "contentChanges": [["text": typing.replacingOccurrences(of: "\"${f}\"", with: "\"${f.}\"")]]])
+            _ = try session.diagnostics(version: 3)
+            let properties = try labels(session, id: 15, line: 8, character: 19)
+            #expect(properties.contains("size") && properties.contains("modified"), "\(properties)")
+            #expect(try hovered(session, id: 16, line: 9, character: 25)?.contains("secrets.API_TOKEN: the secret") == true)
+            // A YAML file that is not a workflow (no `steps:`) gets no diagnostics.
+            try open(session, "services:\n  web:\n    image: nginx\n", uri: "file:///work/compose.yaml")
+            #expect(try session.diagnostics(version: 1)?.isEmpty == true)
+            _ = session.finish()
+        }
+        try await BlockingWork.run { _ in
+            let (session, _) = try started(snippets: true)
+            try open(session, "steps:\n  - repl\n")
+            _ = try session.diagnostics(version: 1)
+            let replace = try #require(try items(session, id: 10, line: 1, character: 8).first { $0["label"] as? String == "replace-text" })
+            #expect(replace["insertTextFormat"] as? Int == 2)
+            #expect(((replace["textEdit"] as? [String: Any])?["newText"] as? String)?.contains("\n      find: ${1}") == true, "\(replace)")
             _ = session.finish()
         }
     }

@@ -38,6 +38,8 @@ actor LanguageServer {
     /// with the workflow's packages that could be loaded (what completion and hover then know).
     private var checked: [String: (version: Int, workflow: CheckedWorkflow?, loader: WorkflowLoader, typings: VariableTypings)] = [:]
     private var encoding = EditorText.Encoding.utf16
+    /// Whether the editor takes snippets in completions (it says so in `initialize`).
+    private var snippets = false
     private var initialized = false
     private var shuttingDown = false
 
@@ -94,10 +96,11 @@ actor LanguageServer {
             initialized = true
             let offered = params["capabilities"]?["general"]?["positionEncodings"]?.listItems ?? []
             encoding = offered.contains(.text(EditorText.Encoding.utf8.rawValue)) ? .utf8 : .utf16
+            snippets = params["capabilities"]?["textDocument"]?["completion"]?["completionItem"]?["snippetSupport"] == .boolean(true)
             let capabilities: Value = [
                 "positionEncoding": .text(encoding.rawValue),
                 "textDocumentSync": ["openClose": true, "change": 1],
-                "completionProvider": ["triggerCharacters": ["-", "{", " "]],
+                "completionProvider": ["triggerCharacters": ["-", "{", " ", "."]],
                 "hoverProvider": true, "definitionProvider": true, "documentSymbolProvider": true,
                 "codeActionProvider": ["codeActionKinds": ["quickfix"]],
             ]
@@ -169,7 +172,8 @@ actor LanguageServer {
         guard let uri = params["textDocument"]?["uri"]?.text, let document = documents[uri] else { return .nothing }
         // What the last check loaded of the workflow's packages is known too.
         let assistant = WorkflowAssistant(
-            registry: (checked[uri]?.loader ?? loader).registry, text: EditorText(document.text, encoding: encoding), typings: checked[uri]?.typings)
+            registry: (checked[uri]?.loader ?? loader).registry, text: EditorText(document.text, encoding: encoding), typings: checked[uri]?.typings,
+            snippets: snippets)
         let line = params["position"]?["line"]?.wholeNumber ?? -1, character = params["position"]?["character"]?.wholeNumber ?? -1
         switch method {
         case "textDocument/completion":
@@ -240,6 +244,12 @@ actor LanguageServer {
                 publish(uri, diagnostics: Self.protocolDiagnostics(found, in: file, encoding: encoding), version: document.version)
                 continue
             }
+            // A YAML document that is not a workflow (no top-level `steps:`: a compose file, a CI
+            // file, an editor that starts the server for every YAML file) is not Relay's to judge.
+            guard Self.isWorkflow(document.text) else {
+                publish(uri, diagnostics: [], version: document.version)
+                continue
+            }
             // The workflow's packages that are trusted and built, each check anew: their sources
             // may have changed. Nothing is asked, built or trusted here.
             let gate = GrantPrompt.gate(for: file.path, granted: [:], interactive: false, advisesFlags: false).gate
@@ -289,9 +299,15 @@ actor LanguageServer {
         let notes = failures.map { $0.isInvalidWorkflow ? $0.diagnostic : Diagnostic(.note, $0.diagnostic.message, at: $0.diagnostic.range) }
         return notes + diagnostics.filter { diagnostic in
             guard diagnostic.severity == .error, let range = diagnostic.range else { return true }
-            // The loader's own "is not loaded" of the same entry: the note says why instead.
-            return !unloaded.contains(range) && !unknown.contains(range)
+            // The loader's own "is not loaded" of the same entry: the note says why instead; and
+            // an entity type not known may be the missing package's (`find: trails`).
+            return !unloaded.contains(range) && !unknown.contains(range) && !diagnostic.message.hasPrefix("unknown entity type '")
         }
+    }
+
+    /// Whether `text` is a workflow: it has a top-level `steps:` key.
+    static func isWorkflow(_ text: String) -> Bool {
+        text.hasPrefix("steps:") || text.contains("\nsteps:") || text.contains("\rsteps:")
     }
 
     /// Diagnostics as the protocol's.

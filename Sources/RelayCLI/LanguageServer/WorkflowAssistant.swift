@@ -12,6 +12,8 @@ struct WorkflowAssistant {
     let text: EditorText
     /// The variables' types as the last check of the document found them.
     var typings: VariableTypings?
+    /// Whether the editor takes snippets (`${1}` placeholders, lines of their own) in completions.
+    var snippets = true
 
     /// The protocol's kinds of completion item.
     private enum Kind: Int {
@@ -24,11 +26,30 @@ struct WorkflowAssistant {
     func completions(line: Int, character: Int) -> [Value] {
         guard let cursor = text.index(line: line, character: character) else { return [] }
         let whole = text.line(line)
-        let prefix = String(whole[whole.startIndex..<max(whole.startIndex, min(cursor, whole.endIndex))])
+        let end = max(whole.startIndex, min(cursor, whole.endIndex))
+        // Each item replaces the word typed so far (`change-c` whole, though an editor's own idea
+        // of a word may stop at the hyphen).
+        var start = end
+        while start > whole.startIndex, Self.isNameCharacter(whole[whole.index(before: start)]) { start = whole.index(before: start) }
+        let (from, to) = (text.position(of: start), text.position(of: end))
+        let range: Value = [
+            "start": ["line": .number(Double(from.line)), "character": .number(Double(from.character))],
+            "end": ["line": .number(Double(to.line)), "character": .number(Double(to.character))],
+        ]
+        return candidates(line: line, prefix: String(whole[whole.startIndex..<end])).map { item in
+            guard case .dictionary(var fields) = item, let insert = fields["insertText"] else { return item }
+            fields["textEdit"] = ["range": range, "newText": insert]
+            return .dictionary(fields)
+        }
+    }
+
+    private func candidates(line: Int, prefix: String) -> [Value] {
         if let variables = variableCompletions(prefix: prefix, line: line) { return variables }
         let indent = prefix.prefix { $0 == " " }.count
         let rest = prefix.dropFirst(indent)
         if let filter = filterCompletions(prefix: prefix, line: line) { return filter }
+        // `- save-file: { to: a, ov|`: the parameters of the step named on the line.
+        if let parameters = flowParameters(rest) { return parameters }
         // `- na|`: a step's name.
         if rest.hasPrefix("- "), rest.dropFirst(2).allSatisfy(Self.isNameCharacter) {
             return stepNames(indent: indent)
@@ -50,11 +71,12 @@ struct WorkflowAssistant {
     }
 
     /// Actions and control steps, each with its summary; an action's snippet names its required
-    /// parameters.
+    /// parameters (for an editor that takes no snippets, its name and a colon where it needs one).
     private func stepNames(indent: Int) -> [Value] {
         let inner = String(repeating: " ", count: indent + 4)
         var items = registry.actions.map { action -> Value in
             let required = action.parameters.filter { $0.isRequired && !$0.isInput }
+            guard snippets else { return item(action.name, kind: .function, detail: action.summary, insert: required.isEmpty ? action.name : "\(action.name): ") }
             let snippet: String
             if let primary = action.primaryIndex.map({ action.parameters[$0] }), required.allSatisfy({ $0.name == primary.name }) {
                 snippet = "\(action.name): ${1}"
@@ -72,18 +94,50 @@ struct WorkflowAssistant {
     /// The keys that may stand at `indent` on `line`: beside a step's name (its modifiers, a
     /// control step's keys), or in its parameters' mapping.
     private func keys(atIndent indent: Int, line: Int) -> [Value] {
-        guard let (name, column) = enclosingStep(above: line, indent: indent) else { return [] }
+        guard let (name, column, value) = enclosingStep(above: line, indent: indent) else { return [] }
         if column == indent {
+            // Beside the step's name: its modifiers, a control step's keys, and an action's
+            // parameters (`- find-files: .` then `where:` below it).
             var items = ControlGrammar.modifiers.map { item($0.name, kind: .keyword, detail: $0.summary, insert: "\($0.name): ") }
             if let step = ControlGrammar.step(name) {
                 items += step.keys.map { item($0.name, kind: .field, detail: $0.summary, insert: "\($0.name): ") }
             }
-            return items
+            // (Not when the name's value is the parameters' own mapping.)
+            return value.isEmpty || value.hasPrefix("{") || value.hasPrefix("#") ? items : items + parameterKeys(of: name, primary: false)
         }
+        return parameterKeys(of: name, primary: true)
+    }
+
+    /// The parameters of the action `name` as keys; its primary one only when `primary` (beside
+    /// the name, the primary parameter is the name's value).
+    private func parameterKeys(of name: String, primary: Bool) -> [Value] {
         guard let action = registry.action(named: name) else { return [] }
-        return action.parameters.map { parameter in
-            item(parameter.name, kind: .field, detail: "\(parameter.type.name)\(parameter.isRequired ? ", required" : "") — \(parameter.summary)", insert: "\(parameter.name): ")
+        return action.parameters.enumerated().compactMap { index, parameter in
+            guard primary || index != action.primaryIndex, !parameter.isInput || primary else { return nil }
+            return item(parameter.name, kind: .field, detail: "\(parameter.type.name)\(parameter.isRequired ? ", required" : "") — \(parameter.summary)", insert: "\(parameter.name): ")
         }
+    }
+
+    /// `- NAME: { key: value, ke|`: the parameters of NAME, when the cursor is where a key of
+    /// that mapping goes.
+    private func flowParameters(_ rest: Substring) -> [Value]? {
+        guard rest.hasPrefix("- ") else { return nil }
+        let name = rest.dropFirst(2).prefix(while: Self.isNameCharacter)
+        let after = rest.dropFirst(2 + name.count)
+        guard !name.isEmpty, after.hasPrefix(":"), let open = after.firstIndex(of: "{") else { return nil }
+        var depth = 0, keyPlace = false
+        for character in after[open...] {
+            switch character {
+            case "{", "[": depth += 1; keyPlace = depth == 1
+            case "}", "]": depth -= 1; keyPlace = false
+            case ",": keyPlace = depth == 1
+            case ":": keyPlace = false
+            case " ": break
+            default: if !Self.isNameCharacter(character) { keyPlace = false }
+            }
+        }
+        guard depth == 1, keyPlace else { return nil }
+        return parameterKeys(of: String(name), primary: true)
     }
 
     /// A parameter's choices, or true and false.
@@ -92,7 +146,7 @@ struct WorkflowAssistant {
         if let action = registry.action(named: key), let primary = action.primaryIndex {
             // `- change-case: u|`: the action's primary parameter.
             parameter = action.parameters[primary]
-        } else if let (name, column) = enclosingStep(above: line + 1, indent: keyIndent), column < keyIndent, let action = registry.action(named: name) {
+        } else if let (name, column, _) = enclosingStep(above: line + 1, indent: keyIndent), column < keyIndent, let action = registry.action(named: name) {
             parameter = action.parameters.first { $0.name == key }
         }
         guard let parameter else { return [] }
@@ -112,7 +166,7 @@ struct WorkflowAssistant {
         // `${files.`: the properties of what the check knows `files` to be.
         if typed.contains(".") {
             let path = typed.split(separator: ".", omittingEmptySubsequences: false).dropLast().map(String.init)
-            return (typings?.properties(of: path) ?? []).map { property in
+            return (typings?.properties(of: path, on: line + 1) ?? []).map { property in
                 item(property.name, kind: .property, detail: property.type?.described ?? "known when it runs", insert: property.name)
             }
         }
@@ -121,7 +175,7 @@ struct WorkflowAssistant {
             for name in definedNames(on: text.line(number)) where !names.contains(name) { names.append(name) }
         }
         var items = names.map { name in
-            let detail = typings?.typing(of: [name]).map { "\($0.described), set on line \($0.line)" } ?? "set in this workflow"
+            let detail = typings?.typing(of: [name], on: line + 1).map { "\($0.described), set on line \($0.line)" } ?? "set in this workflow"
             return item(name, kind: .variable, detail: detail, insert: name)
         }
         items += ["previous", "input", "index", "item", "error", "trigger", "secrets"].map { item($0, kind: .variable, detail: "Relay's own", insert: $0) }
@@ -143,12 +197,17 @@ struct WorkflowAssistant {
         return []
     }
 
-    /// The names under `secrets:` at the top of the document.
+    /// The names under `secrets:` at the top of the document: `secrets: [A, B]`, or a list or
+    /// mapping below it.
     private func declaredSecrets() -> [String] {
         var names: [String] = [], inside = false
         for number in 0..<text.lineCount {
             let line = text.line(number)
-            if line.hasPrefix("secrets:") { inside = true; continue }
+            if line.hasPrefix("secrets:") {
+                let written = line.dropFirst("secrets:".count).trimmingCharacters(in: .whitespaces)
+                guard written.hasPrefix("[") else { inside = true; continue }
+                return written.dropFirst().prefix { $0 != "]" }.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \"'")) }.filter { !$0.isEmpty }
+            }
             guard inside else { continue }
             if let first = line.first, first != " ", first != "-" { break }
             let name = line.drop { $0 == " " || $0 == "-" }.prefix { Self.isNameCharacter($0) || $0 == "_" }
@@ -158,8 +217,9 @@ struct WorkflowAssistant {
     }
 
     /// The name and key column of the step whose mapping holds a key at `indent` on `line`: the
-    /// nearest line above with `- NAME` (or `NAME:` alone) whose name stands at or left of it.
-    private func enclosingStep(above line: Int, indent: Int) -> (name: String, column: Int)? {
+    /// nearest line above with `- NAME` (or `NAME:` alone) whose name stands at or left of it;
+    /// and what is written after `NAME:` on that line.
+    private func enclosingStep(above line: Int, indent: Int) -> (name: String, column: Int, value: String)? {
         var number = line - 1
         while number >= 0 {
             let text = self.text.line(number)
@@ -170,13 +230,13 @@ struct WorkflowAssistant {
             if rest.hasPrefix("- ") {
                 let column = lineIndent + 2
                 let name = rest.dropFirst(2).prefix(while: Self.isNameCharacter)
-                if column <= indent, !name.isEmpty { return (String(name), column) }
+                if column <= indent, !name.isEmpty { return (String(name), column, Self.value(after: name, in: rest)) }
                 if column <= indent { return nil }
             } else if lineIndent < indent {
                 // A key of the step written on a line of its own (`save-file:` after `- as: x`).
                 let name = rest.prefix(while: Self.isNameCharacter)
                 if !name.isEmpty, rest.dropFirst(name.count).hasPrefix(":"), registry.action(named: String(name)) != nil || ControlGrammar.step(String(name)) != nil {
-                    return (String(name), lineIndent)
+                    return (String(name), lineIndent, Self.value(after: name, in: rest))
                 }
                 if lineIndent == 0 { return nil }
             }
@@ -189,7 +249,7 @@ struct WorkflowAssistant {
     /// cases as its value. Nil when the place is not in a `where:`.
     private func filterCompletions(prefix: String, line: Int) -> [Value]? {
         guard let (keys, value) = filterPlace(prefix: prefix, line: line),
-            let (name, column) = enclosingStep(above: line + 1, indent: Int.max), let validation = filterValidation(step: name, column: column, line: line)
+            let (name, column, _) = enclosingStep(above: line + 1, indent: Int.max), let validation = filterValidation(step: name, column: column, line: line)
         else { return nil }
         switch keys.count {
         case 0 where !value:
@@ -272,12 +332,18 @@ struct WorkflowAssistant {
         }
     }
 
+    /// What follows `NAME:` in `rest` (`- NAME: value`), trimmed.
+    private static func value(after name: Substring, in rest: Substring) -> String {
+        let after = rest.drop { $0 == "-" || $0 == " " }.dropFirst(name.count)
+        return after.hasPrefix(":") ? after.dropFirst().trimmingCharacters(in: .whitespaces) : ""
+    }
+
     // MARK: Hover
 
     /// What the word at `line`, `character` is: an action's `relay describe`, a control step's or
     /// a modifier's.
     func hover(line: Int, character: Int) -> String? {
-        if let path = expressionPath(line: line, character: character) { return describeExpression(path) }
+        if let path = expressionPath(line: line, character: character) { return describeExpression(path, line: line) }
         guard let word = word(line: line, character: character) else { return nil }
         if let action = registry.action(named: word) { return ActionCatalog.describe(action) }
         return ControlGrammar.describe(word)
@@ -295,12 +361,12 @@ struct WorkflowAssistant {
     }
 
     /// A variable's type and where it is set, a property's type, a secret's name.
-    private func describeExpression(_ path: [String]) -> String {
+    private func describeExpression(_ path: [String], line: Int) -> String {
         let written = path.joined(separator: ".")
         if path.first == "secrets" {
             return path.count == 2 ? "\(written): the secret '\(path[1])' — its value is never shown, and is masked wherever it appears\n" : "secrets: the secrets the workflow declares\n"
         }
-        if let typing = typings?.typing(of: path) {
+        if let typing = typings?.typing(of: path, on: line + 1) {
             return path.count == 1 ? "\(written): \(typing.described), set on line \(typing.line)\n" : "\(written): \(typing.described)\n"
         }
         if path.count == 1, let found = definition(ofVariable: path[0]) {

@@ -29,6 +29,9 @@ public struct Checker {
     /// is known: that type (and its items'), from that step on. A variable set in two places, or
     /// given from outside, has no type the checker can hold.
     private var variableTypes: [String: (type: ValueType, item: ValueType?, line: Int)] = [:]
+    /// Each `for-each`'s variable whose items' type is known: that type within the loop's lines,
+    /// for an editor (`VariableTypings`); the checker itself does not hold a block's names to it.
+    private var loopTypes: [VariableTypings.Scoped] = []
     /// How many places set each variable (`as:`, `set`, `append`, `variables:`, a loop's `as`).
     private var assignmentCounts: [String: Int] = [:]
     /// The output types that the workflows `run-workflow` steps name declare, by path, read once.
@@ -68,7 +71,7 @@ public struct Checker {
                     at: declared.range, notes: ["note: \(why)"]))
         }
         if let declared = workflow.output, let last = steps.last { checker.checkGivesSomething(last, declared: declared) }
-        typings?.keep(checker.variableTypes, entityTypes: registry.entityTypes)
+        typings?.keep(checker.variableTypes, scoped: checker.loopTypes, entityTypes: registry.entityTypes)
         var errors = checker.diagnostics.contains { $0.severity == .error }
         let checked = CheckedWorkflow(
             file: workflow.file, name: workflow.name ?? Self.defaultName(workflow.file.path), input: workflow.input,
@@ -233,6 +236,12 @@ public struct Checker {
                     "when this 'when:' is false, the step gives its input — the item — and the item is then in the for-each's output",
                     at: condition.range,
                     notes: ["help: to leave such items out, write the step inside an 'if' without 'else': - if: ... then: [the step] (an 'if' that runs nothing adds nothing)"]))
+            }
+            // What each item is, when the list's type is known: for an editor.
+            let listed = forEach.items.map { typed($0).map { ($0.type, $0.item) } } ?? (.list, stepItem)
+            if let (type, item) = listed, let itemType = type == .list ? item : type, let first = forEach.body.first, let last = forEach.body.last {
+                let lines = first.range.start.line...max(first.range.start.line, last.range.end.line)
+                loopTypes.append(VariableTypings.Scoped(name: loopVariable ?? "item", typing: .init(type: itemType, item: nil, line: step.keyRange.start.line), lines: lines))
             }
             let body = checkLoopBody(forEach.body, blockVariables: [loopVariable ?? "item", "index"], previous: nil)
             kind = .forEach(items: forEach.items, variable: loopVariable, parallel: forEach.parallel, body: body)

@@ -19,8 +19,16 @@ public final class VariableTypings: Sendable {
         }
     }
 
+    /// A block's variable (a `for-each`'s) with its type within the block's lines.
+    struct Scoped: Sendable {
+        let name: String
+        let typing: Typing
+        let lines: ClosedRange<Int>
+    }
+
     private struct Found {
         var variables: [String: Typing] = [:]
+        var scoped: [Scoped] = []
         var entityTypes = EntityCatalog()
         var checked = false
     }
@@ -29,19 +37,23 @@ public final class VariableTypings: Sendable {
 
     public init() {}
 
-    func keep(_ variables: [String: (type: ValueType, item: ValueType?, line: Int)], entityTypes: EntityCatalog) {
+    func keep(_ variables: [String: (type: ValueType, item: ValueType?, line: Int)], scoped: [Scoped], entityTypes: EntityCatalog) {
         let typings = variables.mapValues { Typing(type: $0.type, item: $0.item, line: $0.line) }
-        found.withLock { $0 = Found(variables: typings, entityTypes: entityTypes, checked: true) }
+        found.withLock { $0 = Found(variables: typings, scoped: scoped, entityTypes: entityTypes, checked: true) }
     }
 
     /// Whether a check got as far as the types: not when the workflow did not parse.
     public var isChecked: Bool { found.withLock { $0.checked } }
 
     /// The type of a variable (`["files"]`) or of a chain of properties of one (`["files",
-    /// "count"]`), when the check knows it; the line is the variable's.
-    public func typing(of path: [String]) -> Typing? {
-        let (variables, entityTypes) = found.withLock { ($0.variables, $0.entityTypes) }
-        guard let name = path.first, var typing = variables[name] else { return nil }
+    /// "count"]`), when the check knows it, as it is on `line` (from 1; inside a loop, its
+    /// variable is the item); the typing's line is the variable's.
+    public func typing(of path: [String], on line: Int? = nil) -> Typing? {
+        let (variables, scoped, entityTypes) = found.withLock { ($0.variables, $0.scoped, $0.entityTypes) }
+        guard let name = path.first else { return nil }
+        // The innermost loop around the line whose variable it is, else the workflow's variable.
+        let loops = line.map { line in scoped.filter { $0.name == name && $0.lines.contains(line) } } ?? []
+        guard var typing = loops.min(by: { $0.lines.count < $1.lines.count })?.typing ?? variables[name] else { return nil }
         let typer = PropertyTyping(entityTypes: entityTypes)
         for property in path.dropFirst() {
             guard case .known(let type, let item) = typer.property(property, of: typing.type, item: typing.item) else { return nil }
@@ -52,9 +64,9 @@ public final class VariableTypings: Sendable {
 
     /// The properties that a value at `path` (as for `typing(of:)`) has, each with its type when
     /// that is known: a list's own, then its items'.
-    public func properties(of path: [String]) -> [(name: String, type: Typing?)] {
-        guard let typing = typing(of: path) else { return [] }
+    public func properties(of path: [String], on line: Int? = nil) -> [(name: String, type: Typing?)] {
+        guard let typing = typing(of: path, on: line) else { return [] }
         let typer = PropertyTyping(entityTypes: found.withLock { $0.entityTypes })
-        return typer.names(of: typing.type, item: typing.item).map { name in (name, self.typing(of: path + [name])) }
+        return typer.names(of: typing.type, item: typing.item).map { name in (name, self.typing(of: path + [name], on: line)) }
     }
 }
