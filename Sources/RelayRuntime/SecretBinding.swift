@@ -53,13 +53,14 @@ public enum SecretBinding {
         }
         pin(workflow, into: secrets)
         // A value written in the file is no secret: it is in the file for anyone who reads it.
+        // Said at the secret's name, not where the value is: a file that holds many guesses
+        // would otherwise learn which one is the value (Docs/Security.md, "Secrets"). A value of
+        // fewer than 8 characters is not looked for: a guess at one is too easy.
         let text = workflow.file.text
         for name in workflow.secrets {
-            guard let value = secrets.value(of: name.text), value.count >= 4, let found = text.range(of: value) else { continue }
-            let offset = text.utf8.distance(from: text.utf8.startIndex, to: found.lowerBound)
-            let start = workflow.file.position(utf8Offset: offset)
+            guard let value = secrets.value(of: name.text), value.count >= 8, text.contains(value) else { continue }
             diagnostics.append(.error(
-                "the value of the secret '\(name.text)' is written in the workflow file", at: SourceRange(file: workflow.file, start: start, length: 1),
+                "the value of the secret '\(name.text)' is written in the workflow file", at: name.range,
                 notes: [
                     "note: a secret's value goes in the environment or 'relay secrets set \(name.text)', and the workflow reads it as ${secrets.\(name.text)}; "
                         + "take it out of the file, and change the secret: anyone who read the file has it"

@@ -14,15 +14,12 @@ public enum ShortcutSource {
     /// The bytes of the file at `path`, refused as a workflow file is when it is not a regular
     /// file or is over the limit.
     public static func bytes(_ path: String) throws(ShortcutError) -> Data {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            throw ShortcutError(errno == ENOENT || errno == ENOTDIR ? "no such file: '\(path)'" : "cannot read '\(path)': \(String(cString: strerror(errno)))")
+        let handle: FileHandle
+        do throws(FileReadError) {
+            handle = try WorkflowLoader.openRegularFile(path, limit: Limits.shortcutBytes, what: "a shortcut file")
+        } catch {
+            throw ShortcutError(error.message)
         }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw ShortcutError("'\(path)' is not a regular file") }
-        guard info.st_size <= Limits.shortcutBytes else {
-            throw ShortcutError("'\(path)' is \(ByteCount.text(Int64(info.st_size))); a shortcut file may be at most \(ByteCount.text(Int64(Limits.shortcutBytes)))")
-        }
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw ShortcutError("cannot read '\(path)': \(String(cString: strerror(errno)))") }
         defer { try? handle.close() }
         do {
             let data = try handle.read(upToCount: Limits.shortcutBytes + 1) ?? Data()

@@ -184,29 +184,10 @@ public struct WorkflowLoader: Sendable {
     }
 
     /// Reads a UTF-8 text file, with a message fit for users on failure: a folder, a FIFO, a
-    /// device or a socket is refused without being opened for reading, a file over `limit`
-    /// bytes without being read, and text that is not UTF-8 names the first bad byte's place.
+    /// device or a socket is refused without being read, a file over `limit` bytes without being
+    /// read, and text that is not UTF-8 names the first bad byte's place.
     public static func readText(_ path: String, limit: Int? = nil) throws(FileReadError) -> String {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            if errno == ENOENT || errno == ENOTDIR { throw FileReadError(message: "no such file: '\(path)'") }
-            throw FileReadError(message: "cannot read '\(path)': \(String(cString: strerror(errno)))")
-        }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw FileReadError(message: "'\(path)' is a folder, not a workflow file")
-        case S_IFIFO: throw FileReadError(message: "'\(path)' is not a regular file (it is a FIFO)")
-        case S_IFCHR, S_IFBLK: throw FileReadError(message: "'\(path)' is not a regular file (it is a device)")
-        case S_IFSOCK: throw FileReadError(message: "'\(path)' is not a regular file (it is a socket)")
-        default: throw FileReadError(message: "'\(path)' is not a regular file")
-        }
-        if let limit, info.st_size > limit {
-            throw FileReadError(
-                message: "'\(path)' is \(ByteCount.text(Int64(info.st_size))); a workflow file may be at most \(ByteCount.text(Int64(limit)))")
-        }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw FileReadError(message: "cannot read '\(path)': \(String(cString: strerror(errno)))")
-        }
+        let handle = try openRegularFile(path, limit: limit, what: "a workflow file")
         defer { try? handle.close() }
         let data: Data
         do {
@@ -219,6 +200,40 @@ public struct WorkflowLoader: Sendable {
             throw FileReadError(message: "'\(path)' is over \(ByteCount.text(Int64(limit))), the most a workflow file may be")
         }
         return try decode(data, path: path)
+    }
+
+    /// The file at `path`, open for reading when it is a regular file of at most `limit` bytes.
+    /// It is opened without waiting and then looked at, not looked at and then opened: a FIFO
+    /// put in its place between the two would hold the open until something wrote to it.
+    static func openRegularFile(_ path: String, limit: Int?, what: String) throws(FileReadError) -> FileHandle {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else {
+            if errno == ENOENT || errno == ENOTDIR { throw FileReadError(message: "no such file: '\(path)'") }
+            if errno == EISDIR { throw FileReadError(message: "'\(path)' is a folder, not \(what)") }
+            throw FileReadError(message: "cannot read '\(path)': \(String(cString: strerror(errno)))")
+        }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            throw FileReadError(message: "cannot read '\(path)': \(reason)")
+        }
+        let problem: String? =
+            switch info.st_mode & S_IFMT {
+            case S_IFREG: limit.flatMap { info.st_size > $0 ? "'\(path)' is \(ByteCount.text(Int64(info.st_size))); \(what) may be at most \(ByteCount.text(Int64($0)))" : nil }
+            case S_IFDIR: "'\(path)' is a folder, not \(what)"
+            case S_IFIFO: "'\(path)' is not a regular file (it is a FIFO)"
+            case S_IFCHR, S_IFBLK: "'\(path)' is not a regular file (it is a device)"
+            case S_IFSOCK: "'\(path)' is not a regular file (it is a socket)"
+            default: "'\(path)' is not a regular file"
+            }
+        if let problem {
+            close(descriptor)
+            throw FileReadError(message: problem)
+        }
+        // A regular file's reads wait as ever.
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+        return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     }
 
     /// `data` as UTF-8 text, or an error at the first byte that is not.

@@ -122,6 +122,11 @@ struct LanguageServerTests {
             try open(session, big, uri: "file:///work/big.yaml")
             let found = try #require(try session.diagnostics(version: 1))
             #expect(found.map(described).first?.hasPrefix("2:4-2:8 1 ") == true, "\(found.map(described))")
+            // Over a workflow file's limit: refused, as relay check refuses the file.
+            let huge = "steps:\n  - text: \"" + String(repeating: "word ", count: Limits.workflowBytes / 5 + 10) + "\"\n"
+            try open(session, huge, uri: "file:///work/huge.yaml")
+            let refused = try #require(try session.diagnostics(version: 1)).map(described)
+            #expect(refused.count == 1 && refused.first?.contains("a workflow file may be at most") == true, "\(refused.map { $0.prefix(200) })")
             try session.request(5, "shutdown")
             #expect(try session.response(5) != nil)
             try session.notify("exit")
@@ -328,7 +333,7 @@ struct LanguageServerTests {
         let uri = home.appendingPathComponent("flow.yaml").absoluteString
         try await BlockingWork.run { _ in
             let (session, _) = try started()
-            let text = "packages: [./kits/Kit, ./kits/Gone]\nsteps:\n  - run-workflow: helpers/resize.yaml\n  - run-workflow:\n      path: \"helpers/resize.yaml\"\n  - run-workflow: helpers/gone.yaml\n"
+            let text = "packages: [./kits/Kit, ./kits/Gone]\nsteps:\n  - run-workflow: helpers/resize.yaml\n  - run-workflow:\n      path: \"helpers/resize.yaml\"\n  - run-workflow: helpers/gone.yaml\n  - run-workflow: /dev/zero\n"
             try open(session, text, uri: uri)
             _ = try session.diagnostics(version: 1)
             func target(_ id: Int, _ line: Int, _ character: Int) throws -> String? {
@@ -340,6 +345,8 @@ struct LanguageServerTests {
             #expect(try target(12, 2, 24) == helpers.appendingPathComponent("resize.yaml").absoluteString)
             #expect(try target(13, 4, 16) == helpers.appendingPathComponent("resize.yaml").absoluteString)
             #expect(try target(14, 5, 24) == nil)
+            // A device is no file to go to.
+            #expect(try target(15, 6, 22) == nil)
             _ = session.finish()
         }
     }

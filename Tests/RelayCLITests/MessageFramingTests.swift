@@ -55,4 +55,18 @@ struct MessageFramingTests {
         let endless = try frames([Array(repeating: UInt8(ascii: "a"), count: MessageFraming.headerLimit + 10)])
         #expect(endless.map(described).first == "broken headers longer than \(MessageFraming.headerLimit) bytes")
     }
+
+    @Test("after a wrong Content-Length — a byte short, a byte long, not a number — the reader finds the next message's headers and goes on; headers ended by bare line feeds are read")
+    func resynchronizes() throws {
+        func message(_ body: String, length: String? = nil) -> [UInt8] { Array("Content-Length: \(length ?? String(body.utf8.count))\r\n\r\n\(body)".utf8) }
+        let good = (1...3).map { message("[\($0)]") }
+        for wrong in [message("{\"a\":1}", length: "6"), message("{\"a\":1}", length: "8"), message("{\"a\":1}", length: "12a"), message("{\"a\":1}", length: "-5")] {
+            let read = try frames([wrong] + good).map(described)
+            // The broken one is said; of the messages after it, at most the first is lost (a long
+            // length took the start of its headers); the rest are read.
+            #expect(read.contains("message [2]") && read.contains("message [3]"), "\(read)")
+            #expect(read.filter { $0.hasPrefix("message [") }.count >= 2 && read.contains { $0.hasPrefix("broken") || $0 == "message {\"a\":1" }, "\(read)")
+        }
+        #expect(try frames([Array("Content-Length: 2\n\n{}".utf8)] + good).map(described) == ["message {}", "message [1]", "message [2]", "message [3]"])
+    }
 }

@@ -209,8 +209,9 @@ struct GetImages: Intent {
     /// Whether `file`'s bytes are an image: a format with a signature has it; one without (SVG,
     /// WebP) is at least not empty.
     static func holdsImage(_ file: FileReference) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: file.path) else { return false }
-        defer { try? handle.close() }
+        // Opened as every read of a file value is: a pipe or a device is not read.
+        guard let descriptor = try? file.openForReading() else { return false }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         guard let head = try? handle.read(upToCount: ContentSniffing.prefixLength), !head.isEmpty else { return false }
         if let sniffed = ContentSniffing.type(ofContent: head) { return sniffed.conforms(to: .image) }
         return ![ContentType.png, .jpeg, .gif].contains { file.contentType.conforms(to: $0) }

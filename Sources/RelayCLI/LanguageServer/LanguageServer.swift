@@ -22,6 +22,7 @@ actor LanguageServer {
         case methodNotFound = -32601
         case invalidParams = -32602
         case serverNotInitialized = -32002
+        case requestCancelled = -32800
     }
 
     private let send: @Sendable (String) -> Void
@@ -41,6 +42,10 @@ actor LanguageServer {
     /// Whether the editor takes snippets in completions (it says so in `initialize`).
     private var snippets = false
     private var initialized = false
+    /// The questions (completion, hover …) waiting for their answer, in the order asked, and
+    /// whether they are being answered.
+    private var questions: [(id: Value?, work: @Sendable () -> Value)] = []
+    private var answering = false
     private var shuttingDown = false
 
     init(loader: WorkflowLoader, pause: Duration = .milliseconds(40), send: @escaping @Sendable (String) -> Void) {
@@ -51,7 +56,7 @@ actor LanguageServer {
 
     /// Serves the frames until the editor says `exit` or its input ends; the exit status: 0 after
     /// a `shutdown`, else 1 (as the protocol asks).
-    func serve(_ frames: AsyncStream<MessageFraming.Frame>) async -> Int32 {
+    func serve(_ frames: some AsyncSequence<MessageFraming.Frame, Never>) async -> Int32 {
         for await frame in frames {
             switch frame {
             case .broken(let reason):
@@ -105,7 +110,13 @@ actor LanguageServer {
                 "codeActionProvider": ["codeActionKinds": ["quickfix"]],
             ]
             reply(id: id, result: ["capabilities": capabilities, "serverInfo": ["name": "relay", "version": .text(RelayCommand.versionNumber)]])
-        case "initialized", "$/cancelRequest", "$/setTrace", "workspace/didChangeConfiguration":
+        case "$/cancelRequest":
+            // A question not yet answered is answered so, and not worked on.
+            if let cancelled = params["id"], let index = questions.firstIndex(where: { $0.id == cancelled }) {
+                questions.remove(at: index)
+                reply(id: cancelled, error: .requestCancelled, "the editor cancelled it")
+            }
+        case "initialized", "$/setTrace", "workspace/didChangeConfiguration":
             break
         case "shutdown":
             shuttingDown = true
@@ -152,7 +163,11 @@ actor LanguageServer {
                 check(uri, after: pause)
             }
         case "textDocument/completion", "textDocument/hover", "textDocument/definition", "textDocument/codeAction", "textDocument/documentSymbol":
-            reply(id: id, result: assist(method, params))
+            questions.append((id, assist(method, params)))
+            if !answering {
+                answering = true
+                Task { await answerWaiting() }
+            }
         case "textDocument/didClose":
             guard let uri = params["textDocument"]?["uri"]?.text, documents.removeValue(forKey: uri) != nil else { break }
             checks.removeValue(forKey: uri)?.cancel()
@@ -166,43 +181,53 @@ actor LanguageServer {
         return nil
     }
 
-    /// The answer to a question about a place in an open document; nothing for a document not
-    /// open or a place it does not have.
-    private func assist(_ method: String, _ params: Value) -> Value {
-        guard let uri = params["textDocument"]?["uri"]?.text, let document = documents[uri] else { return .nothing }
+    /// How to answer a question about a place in an open document, worked out off the actor
+    /// from what the document is now; nothing for a document not open or a place it does not have.
+    private func assist(_ method: String, _ params: Value) -> @Sendable () -> Value {
+        guard let uri = params["textDocument"]?["uri"]?.text, let document = documents[uri] else { return { .nothing } }
         // What the last check loaded of the workflow's packages is known too.
-        let assistant = WorkflowAssistant(
-            registry: (checked[uri]?.loader ?? loader).registry, text: EditorText(document.text, encoding: encoding), typings: checked[uri]?.typings,
-            snippets: snippets)
+        let (registry, typings, snippets, encoding) = ((checked[uri]?.loader ?? loader).registry, checked[uri]?.typings, snippets, encoding)
+        // The workflow as its last check found it, if that was of this text.
+        let workflow = checked[uri].flatMap { $0.version == document.version ? $0.workflow : nil }
         let line = params["position"]?["line"]?.wholeNumber ?? -1, character = params["position"]?["character"]?.wholeNumber ?? -1
-        switch method {
-        case "textDocument/completion":
-            return ["isIncomplete": false, "items": .list(assistant.completions(line: line, character: character))]
-        case "textDocument/hover":
-            guard let described = assistant.hover(line: line, character: character) else { return .nothing }
-            return ["contents": ["kind": "markdown", "value": .text("```text\n" + described + "```")]]
-        case "textDocument/documentSymbol":
-            return .list(assistant.symbols(in: SourceFile(path: Self.path(of: uri), text: document.text)))
-        case "textDocument/definition":
-            // A file the workflow names: its first line.
-            if let file = assistant.namedFile(line: line, character: character, documentPath: Self.path(of: uri)) {
-                return ["uri": .text(URL(fileURLWithPath: file).absoluteString), "range": ["start": ["line": 0, "character": 0], "end": ["line": 0, "character": 0]]]
+        return {
+            let assistant = WorkflowAssistant(registry: registry, text: EditorText(document.text, encoding: encoding), typings: typings, snippets: snippets)
+            switch method {
+            case "textDocument/completion":
+                return ["isIncomplete": false, "items": .list(assistant.completions(line: line, character: character))]
+            case "textDocument/hover":
+                guard let described = assistant.hover(line: line, character: character) else { return .nothing }
+                return ["contents": ["kind": "markdown", "value": .text("```text\n" + described + "```")]]
+            case "textDocument/documentSymbol":
+                return .list(assistant.symbols(in: SourceFile(path: Self.path(of: uri), text: document.text)))
+            case "textDocument/definition":
+                // A file the workflow names: its first line.
+                if let file = assistant.namedFile(line: line, character: character, documentPath: Self.path(of: uri)) {
+                    return ["uri": .text(URL(fileURLWithPath: file).absoluteString), "range": ["start": ["line": 0, "character": 0], "end": ["line": 0, "character": 0]]]
+                }
+                guard let found = assistant.definition(line: line, character: character) else { return .nothing }
+                return [
+                    "uri": .text(uri),
+                    "range": ["start": ["line": .number(Double(found.line)), "character": .number(Double(found.start))],
+                              "end": ["line": .number(Double(found.line)), "character": .number(Double(found.end))]],
+                ]
+            default:
+                var actions = assistant.quickFixes(uri: uri, diagnostics: params["context"]?["diagnostics"]?.listItems ?? [])
+                if let grants = assistant.grantsFix(uri: uri, workflow: workflow, path: Self.path(of: uri)) { actions.append(grants) }
+                return .list(actions)
             }
-            guard let found = assistant.definition(line: line, character: character) else { return .nothing }
-            return [
-                "uri": .text(uri),
-                "range": ["start": ["line": .number(Double(found.line)), "character": .number(Double(found.start))],
-                          "end": ["line": .number(Double(found.line)), "character": .number(Double(found.end))]],
-            ]
-        default:
-            var actions = assistant.quickFixes(uri: uri, diagnostics: params["context"]?["diagnostics"]?.listItems ?? [])
-            // The workflow as its last check found it, if that was of this text.
-            if let last = checked[uri], last.version == document.version,
-                let grants = assistant.grantsFix(uri: uri, workflow: last.workflow, path: Self.path(of: uri))
-            {
-                actions.append(grants)
-            }
-            return .list(actions)
+        }
+    }
+
+    /// Answers the questions waiting, one at a time, each on a thread of its own: the actor goes
+    /// on taking messages meanwhile, and a question about a huge document holds up only the
+    /// questions after it.
+    private func answerWaiting() async {
+        defer { answering = false }
+        while !questions.isEmpty {
+            let (id, work) = questions.removeFirst()
+            let answer = (try? await BlockingWork.run { _ in work() }) ?? .nothing
+            reply(id: id, result: answer)
         }
     }
 
@@ -242,6 +267,16 @@ actor LanguageServer {
                 guard let (workflow, loaded) = try? await BlockingWork.run({ _ in loader.load(path: path) }), documents[uri]?.version == document.version else { continue }
                 let found = await WorkflowChecking.diagnostics(of: workflow, loaded: loaded, secrets: RunSecrets())
                 publish(uri, diagnostics: Self.protocolDiagnostics(found, in: file, encoding: encoding), version: document.version)
+                continue
+            }
+            // Over a workflow file's limit: refused as 'relay check' refuses the file.
+            guard document.text.utf8.count <= Limits.workflowBytes else {
+                let size = ByteCount.text(Int64(document.text.utf8.count)), most = ByteCount.text(Int64(Limits.workflowBytes))
+                let refused: Value = [
+                    "range": ["start": ["line": 0, "character": 0], "end": ["line": 0, "character": 0]], "severity": 1, "source": "relay",
+                    "message": .text("'\(file.path)' is \(size); a workflow file may be at most \(most)"),
+                ]
+                publish(uri, diagnostics: [refused], version: document.version)
                 continue
             }
             // A YAML document that is not a workflow (no top-level `steps:`: a compose file, a CI

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import RelayKit
 
 internal import CPipeSignal
@@ -11,26 +12,39 @@ enum MessageFraming {
         case message([UInt8])
         /// Bytes that are no message, and why; the reader goes on after them.
         case broken(String)
+
+        /// The bytes it holds.
+        var size: Int {
+            if case .message(let bytes) = self { return bytes.count }
+            return 0
+        }
     }
 
     /// The most a header block may take before its empty line.
     static let headerLimit = 8 << 10
 
     /// Frames read from `descriptor` on a thread of its own (its reads block; no task waits on
-    /// them), until the input ends.
-    static func frames(from descriptor: Int32) -> AsyncStream<Frame> {
-        let (stream, continuation) = AsyncStream<Frame>.makeStream(bufferingPolicy: .bufferingOldest(64))
+    /// them), until the input ends. What is read and not yet taken by the server is at most one
+    /// message's limit (`Limits.editorMessage`) in all: past it, the reader waits for the server
+    /// (and the editor then waits on its pipe).
+    static func frames(from descriptor: Int32) -> some AsyncSequence<Frame, Never> {
+        let (stream, continuation) = AsyncStream<Frame>.makeStream()
+        let waiting = Mutex(0)
         let thread = Thread {
             var reader = Reader(descriptor: descriptor)
             while let frame = reader.next() {
-                // A full buffer waits for the server to take some (the client then waits on its pipe).
-                while case .dropped = continuation.yield(frame) { usleep(1_000) }
+                while waiting.withLock({ $0 > 0 && $0 + frame.size > Limits.editorMessage }) { usleep(1_000) }
+                waiting.withLock { $0 += frame.size }
+                continuation.yield(frame)
             }
             continuation.finish()
         }
         thread.name = "relay-lsp-input"
         thread.start()
-        return stream
+        return stream.map { frame in
+            waiting.withLock { $0 -= frame.size }
+            return frame
+        }
     }
 
     /// Writes `body` as one framed message; false when nobody reads any more.
@@ -59,12 +73,17 @@ enum MessageFraming {
                 buffer.removeFirst(taken)
                 skipping -= taken
             }
-            // The headers, up to the empty line.
-            var headerEnd: Int?
+            // The headers, up to the empty line; anything before them that is no header (what a
+            // wrong length left, or garbage) is passed over, so that the next message is read.
+            var headerEnd: (index: Int, length: Int)?
             while true {
+                if let garbage = Self.garbage(in: buffer) {
+                    buffer.removeFirst(garbage)
+                    return .broken("\(garbage) bytes that are no message's headers (a Content-Length that was not the body's length?)")
+                }
                 if let end = Self.emptyLine(in: buffer) {
-                    guard end <= MessageFraming.headerLimit else {
-                        buffer.removeFirst(end + 4)
+                    guard end.index <= MessageFraming.headerLimit else {
+                        buffer.removeFirst(end.index + end.length)
                         return .broken("headers longer than \(MessageFraming.headerLimit) bytes")
                     }
                     headerEnd = end
@@ -81,8 +100,8 @@ enum MessageFraming {
                 }
             }
             guard let headerEnd else { return nil }
-            let headers = String(decoding: buffer[..<headerEnd], as: UTF8.self)
-            buffer.removeFirst(headerEnd + 4)
+            let headers = String(decoding: buffer[..<headerEnd.index], as: UTF8.self)
+            buffer.removeFirst(headerEnd.index + headerEnd.length)
             var length: Int?
             for line in headers.split(whereSeparator: \.isNewline) {
                 let parts = line.split(separator: ":", maxSplits: 1)
@@ -122,13 +141,53 @@ enum MessageFraming {
             }
         }
 
-        /// Where the first `\r\n\r\n` starts.
-        private static func emptyLine(in bytes: [UInt8]) -> Int? {
-            guard bytes.count >= 4 else { return nil }
-            for index in 0...(bytes.count - 4) where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
-                return index
+        /// Where the headers' end (`\r\n\r\n`, or `\n\n` from a client that ends lines so)
+        /// starts, and its length.
+        private static func emptyLine(in bytes: [UInt8]) -> (index: Int, length: Int)? {
+            var index = 0
+            while index + 1 < bytes.count {
+                if bytes[index] == 10, bytes[index + 1] == 10 { return (index, 2) }
+                if index + 3 < bytes.count, bytes[index] == 13, bytes[index + 1] == 10, bytes[index + 2] == 13, bytes[index + 3] == 10 { return (index, 4) }
+                index += 1
             }
             return nil
+        }
+
+        /// How many bytes at the start of `bytes` are no header: before the first line that
+        /// starts a header (`Name: value`), when that line is in the bytes; nil when they start
+        /// with one, or when what they hold does not tell yet.
+        static func garbage(in bytes: [UInt8]) -> Int? {
+            var lineStart = 0
+            while lineStart < bytes.count {
+                guard let lineEnd = bytes[lineStart...].firstIndex(of: 10) else { return nil }
+                // Blank lines between messages are no harm.
+                if bytes[lineStart..<lineEnd].allSatisfy({ $0 == 13 }) {
+                    lineStart = lineEnd + 1
+                    continue
+                }
+                if isHeader(bytes[lineStart..<lineEnd]) { return lineStart == 0 ? nil : lineStart }
+                // A line that is no header: what follows is searched for one.
+                guard let next = headerStart(in: bytes, after: lineStart) else { return nil }
+                return next
+            }
+            return nil
+        }
+
+        /// Where a `Content-Length:` header line starts after `index`, when one is in the bytes.
+        private static func headerStart(in bytes: [UInt8], after index: Int) -> Int? {
+            let name = Array("content-length:".utf8)
+            var at = index + 1
+            while at + name.count <= bytes.count {
+                if zip(bytes[at..<(at + name.count)], name).allSatisfy({ ($0 | 0x20) == $1 || $0 == $1 }) { return at }
+                at += 1
+            }
+            return nil
+        }
+
+        /// Whether a line is a header: a name of letters and hyphens, a colon.
+        private static func isHeader(_ line: ArraySlice<UInt8>) -> Bool {
+            guard let colon = line.firstIndex(of: 58), colon > line.startIndex else { return false }
+            return line[..<colon].allSatisfy { ($0 | 0x20) >= 97 && ($0 | 0x20) <= 122 || $0 == 45 }
         }
     }
 }

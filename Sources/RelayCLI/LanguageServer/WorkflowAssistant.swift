@@ -26,6 +26,8 @@ struct WorkflowAssistant {
     func completions(line: Int, character: Int) -> [Value] {
         guard let cursor = text.index(line: line, character: character) else { return [] }
         let whole = text.line(line)
+        // A line no one types by hand is not read for what may go in it.
+        guard whole.utf8.count <= Self.longestLine else { return [] }
         let end = max(whole.startIndex, min(cursor, whole.endIndex))
         // Each item replaces the word typed so far (`change-c` whole, though an editor's own idea
         // of a word may stop at the hyphen).
@@ -170,9 +172,9 @@ struct WorkflowAssistant {
                 item(property.name, kind: .property, detail: property.type?.described ?? "known when it runs", insert: property.name)
             }
         }
-        var names: [String] = []
+        var names: [String] = [], seen: Set<String> = []
         for number in 0..<min(line + 1, text.lineCount) {
-            for name in definedNames(on: text.line(number)) where !names.contains(name) { names.append(name) }
+            for name in definedNames(on: text.line(number)) where seen.insert(name).inserted { names.append(name) }
         }
         var items = names.map { name in
             let detail = typings?.typing(of: [name], on: line + 1).map { "\($0.described), set on line \($0.line)" } ?? "set in this workflow"
@@ -278,7 +280,7 @@ struct WorkflowAssistant {
             for character in prefix[clause.upperBound...] {
                 switch character {
                 case "{": open.append(key); value = false; word = ""
-                case "}": open = open.dropLast(); value = true; word = ""
+                case "}": if !open.isEmpty { open.removeLast() }; value = true; word = ""
                 case ",": value = false; word = ""
                 case ":": key = word.trimmingCharacters(in: .whitespaces); value = true; word = ""
                 default: word.append(character)
@@ -480,8 +482,9 @@ struct WorkflowAssistant {
         guard !entry.isEmpty, !entry.contains("${") else { return nil }
         let path = WorkflowLoader.packagePath(entry, in: documentPath)
         let target = isPackage ? path + "/Package.swift" : path
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: target, isDirectory: &isFolder), !isFolder.boolValue else { return nil }
+        // Only a regular file, as a run reads one: not a device or a FIFO an editor would hang on.
+        var info = stat()
+        guard stat(target, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         return target
     }
 
@@ -501,12 +504,15 @@ struct WorkflowAssistant {
     /// For each diagnostic that says "did you mean 'X'?": an edit that writes X in place of the
     /// word it names, within the diagnostic's range.
     func quickFixes(uri: String, diagnostics: [Value]) -> [Value] {
-        diagnostics.compactMap { diagnostic in
-            guard case .dictionary(let fields) = diagnostic, case .text(let message)? = fields["message"],
+        // The diagnostics a quick fix is for are the server's: a word's range on one line, a
+        // message of a few quoted words. Others (an editor's own, or made up) are passed over.
+        diagnostics.prefix(100).compactMap { diagnostic in
+            guard case .dictionary(let fields) = diagnostic, case .text(let message)? = fields["message"], message.utf8.count <= 4_096,
                 let meant = message.range(of: "did you mean '").map({ message[$0.upperBound...].prefix { $0 != "'" } }),
-                let range = fields["range"], let start = place(range, "start"), let end = place(range, "end"), start <= end
+                let range = fields["range"], let start = place(range, "start"), let end = place(range, "end"), start <= end,
+                text.text.utf8.distance(from: start, to: end) <= Self.longestLine
             else { return nil }
-            let quoted = Self.quoted(in: message).filter { $0 != meant && !$0.isEmpty }
+            let quoted = Self.quoted(in: message).filter { $0 != meant && !$0.isEmpty }.prefix(16)
             let within = text.text[start..<end]
             guard let wrong = quoted.first(where: { within.contains($0) }), let found = within.range(of: wrong) else { return nil }
             let (from, to) = (text.position(of: found.lowerBound), text.position(of: found.upperBound))
@@ -585,6 +591,9 @@ struct WorkflowAssistant {
     private static func isNameCharacter(_ character: Character) -> Bool {
         character.isASCII && (character.isLetter || character.isNumber || character == "-" || character == "_")
     }
+
+    /// The longest line, in bytes, whose completions are worked out.
+    static let longestLine = 16 << 10
 
     private static func isChainCharacter(_ character: Character) -> Bool {
         isNameCharacter(character) || character == "."

@@ -39,11 +39,13 @@ extension Checker {
         // device or a FIFO is never opened, a file over the limit never read.
         let root = ResolvedPath.resolve(URL(fileURLWithPath: folder).standardizedFileURL.path)
         guard ResolvedPath.path(ResolvedPath.resolve(path), isWithin: root) else { return nil }
-        var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= Limits.workflowBytes,
-            let handle = FileHandle(forReadingAtPath: path)
-        else { return nil }
+        // Opened without waiting, then looked at: a FIFO put in the file's place would hold an open that waits.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return nil }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         defer { try? handle.close() }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= Limits.workflowBytes else { return nil }
         guard let data = try? handle.read(upToCount: Limits.workflowBytes), let text = String(data: data, encoding: .utf8) else { return nil }
         let declared = WorkflowParser.parse(SourceFile(path: path, text: text), entityTypes: registry.entityTypes).workflow?.output?.type
         let type = declared == .any ? nil : declared
