@@ -3,14 +3,19 @@ public enum Suggestions {
     /// The candidate closest to `name`, if it is close enough to be a plausible typo.
     public static func closest(to name: String, in candidates: some Sequence<String>) -> String? {
         let lowered = name.lowercased()
+        let written = Array(lowered.unicodeScalars)
+        let allowed = max(1, min(3, (name.count + 2) / 4))
+        // Only a candidate within the allowed distance can be the answer, and the distance is at
+        // least the difference in length: most candidates are passed over without a table.
         var best: (candidate: String, distance: Int)?
         for candidate in candidates {
-            let distance = editDistance(lowered, candidate.lowercased())
-            if distance < (best?.distance ?? Int.max) { best = (candidate, distance) }
+            let within = min(allowed, (best?.distance ?? Int.max) - 1)
+            let other = Array(candidate.lowercased().unicodeScalars)
+            guard abs(other.count - written.count) <= within else { continue }
+            let distance = editDistance(written, other)
+            if distance <= within { best = (candidate, distance) }
         }
-        guard let best else { return nil }
-        let allowed = max(1, min(3, (name.count + 2) / 4))
-        if best.distance <= allowed { return best.candidate }
+        if let best { return best.candidate }
         // A name typed twice over, or with more after it (`change-casee-case`, `get-item-first`):
         // the longest candidate it starts or ends with, if that is most of a word.
         return candidates.filter { candidate in
@@ -26,7 +31,10 @@ public enum Suggestions {
 
     /// The Damerau–Levenshtein distance (with adjacent transpositions) between two texts.
     public static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+        editDistance(Array(a.unicodeScalars), Array(b.unicodeScalars))
+    }
+
+    private static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previousPrevious = [Int](repeating: 0, count: b.count + 1)
