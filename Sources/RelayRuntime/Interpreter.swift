@@ -733,7 +733,7 @@ public final class Interpreter: Sendable {
             let promptText = try await Evaluator.evaluate(prompt, variables).textValue
             let request = ChoiceRequest(prompt: promptText, options: options.map(\.label))
             let chosen = try await withStepErrors(step) {
-                try await environment.interaction.choose(request, key: step.outputVariable)
+                try await environment.interaction.choose(request, keys: [step.outputVariable, step.label].compactMap { $0 })
             }
             guard let index = chosen.first, options.indices.contains(index) else { return .normal(.nothing) }
             return try await runBranch(options[index].body, input: input, variables: &variables)

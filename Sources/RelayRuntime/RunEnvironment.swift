@@ -9,12 +9,13 @@ package typealias Variables = [String: Value]
 public protocol Interaction: Sendable {
     /// Whether a person is there to answer.
     var mode: RunMode { get }
-    /// Answers a question. `key` is the step's `as` name, which `--answer` may use instead of the prompt.
-    func ask(_ question: Question, key: String?) async throws -> Value
+    /// Answers a question. `keys` are the step's `as` name and `label:`, which `--answer` may use
+    /// instead of the prompt: they stay as they are when the prompt's words change.
+    func ask(_ question: Question, keys: [String]) async throws -> Value
     /// Picks one or several options; returns their indices.
-    func choose(_ request: ChoiceRequest, key: String?) async throws -> [Int]
+    func choose(_ request: ChoiceRequest, keys: [String]) async throws -> [Int]
     /// Answers yes or no.
-    func confirm(_ prompt: String, key: String?) async throws -> Bool
+    func confirm(_ prompt: String, keys: [String]) async throws -> Bool
     /// Whether the run was given answers (`--answer`, `--yes`): an action that may need a person
     /// runs without a terminal only then.
     var suppliesAnswers: Bool { get }

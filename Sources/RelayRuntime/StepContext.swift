@@ -30,20 +30,23 @@ struct StepContext: IntentContext {
         }
     }
 
+    /// The names `--answer` may give this step's answers by: its `as` name and its `label:`.
+    private var answerKeys: [String] { [step.outputVariable, step.label].compactMap { $0 } }
+
     func ask(_ question: Question) async throws -> Value {
         try refuseAskingWhenChosen()
-        let answer = try await interpreter.environment.interaction.ask(question, key: step.outputVariable)
+        let answer = try await interpreter.environment.interaction.ask(question, keys: answerKeys)
         return try answer.coerced(to: question.type)
     }
 
     func choose(_ request: ChoiceRequest) async throws -> [Int] {
         try refuseAskingWhenChosen()
-        return try await interpreter.environment.interaction.choose(request, key: step.outputVariable)
+        return try await interpreter.environment.interaction.choose(request, keys: answerKeys)
     }
 
     func requestConfirmation(_ prompt: String) async throws {
         try refuseAskingWhenChosen()
-        guard try await interpreter.environment.interaction.confirm(prompt, key: step.outputVariable) else {
+        guard try await interpreter.environment.interaction.confirm(prompt, keys: answerKeys) else {
             throw RunCancelled("'\(prompt)' was declined")
         }
     }

@@ -145,12 +145,20 @@ struct CommandLineTests {
         #expect(try await RelayProcess.running(["run", "w.yaml", "--json"], in: workflow("steps:\n  - list: [a]\n")).standardOutput == "[\n  \"a\"\n]\n")
     }
 
-    @Test("--answer by prompt or as-name, --yes, and a clear error without them")
+    @Test("--answer by prompt, as-name or label, --yes, and a clear error without them that suggests the answer by the step's name, quoted for the shell")
     func answers() async throws {
         let folder = try workflow("steps:\n  - ask: \"Name?\"\n    as: name\n  - confirm: Sure?\n  - text: \"hi ${name}\"\n")
         #expect(try await RelayProcess.running(["run", "w.yaml", "--answer", "name=Ada", "--yes"], in: folder).standardOutput == "hi Ada\n")
         let unanswered = try await RelayProcess.running(["run", "w.yaml"], in: folder)
-        #expect(unanswered.status == 1 && unanswered.standardError.contains("--answer 'Name?=VALUE'"))
+        #expect(unanswered.status == 1 && unanswered.standardError.contains("pass --answer name=VALUE,"), "\(unanswered.standardError)")
+        // A prompt that changes with what it names is answered by the step's label; one with a
+        // quote in it is suggested quoted so that a shell takes it as it is.
+        let labelled = try workflow("steps:\n  - text: Ada\n    as: who\n  - ask: \"What does ${who} say?\"\n    label: greeting\n  - confirm: \"Isn't it late?\"\n")
+        #expect(try await RelayProcess.running(["run", "w.yaml", "--answer", "greeting=hi", "--yes"], in: labelled).standardOutput == "hi\n")
+        let unlabelled = try await RelayProcess.running(["run", "w.yaml"], in: labelled)
+        #expect(unlabelled.standardError.contains("no answer for 'What does Ada say?': standard input is not a terminal; pass --answer greeting=VALUE,"), "\(unlabelled.standardError)")
+        let quoted = try await RelayProcess.running(["run", "w.yaml", "--answer", "greeting=hi"], in: labelled)
+        #expect(quoted.standardError.contains(#"pass --answer 'Isn'\''t it late?=yes' or --yes"#), "\(quoted.standardError)")
         let noYes = try await RelayProcess.running(["run", "w.yaml", "--answer", "Name?=Bo"], in: folder)
         #expect(noYes.status == 1 && noYes.standardError.contains("--yes"))
         // A menu's or a list's option is answered in any case, or by its number.

@@ -41,20 +41,20 @@ struct ScriptedInteraction: Interaction {
     var mode: RunMode = .background
     var suppliesAnswers: Bool { assumeYes || !answers.isEmpty }
 
-    func ask(_ question: Question, key: String?) async throws -> Value {
-        if let answer = answers[question.prompt] ?? key.flatMap({ answers[$0] }) { return .text(answer) }
+    func ask(_ question: Question, keys: [String]) async throws -> Value {
+        if let answer = answers[question.prompt] ?? keys.lazy.compactMap({ answers[$0] }).first { return .text(answer) }
         if let value = question.defaultValue { return value }
         throw IntentError("no answer for '\(question.prompt)'")
     }
 
-    func choose(_ request: ChoiceRequest, key: String?) async throws -> [Int] {
-        guard let answer = answers[request.prompt] ?? key.flatMap({ answers[$0] }) else {
+    func choose(_ request: ChoiceRequest, keys: [String]) async throws -> [Int] {
+        guard let answer = answers[request.prompt] ?? keys.lazy.compactMap({ answers[$0] }).first else {
             throw IntentError("no answer for '\(request.prompt)'")
         }
         return answer.split(separator: ",").compactMap { request.options.firstIndex(of: String($0)) }
     }
 
-    func confirm(_ prompt: String, key: String?) async throws -> Bool {
+    func confirm(_ prompt: String, keys: [String]) async throws -> Bool {
         if let answer = answers[prompt] { return try Value.text(answer).booleanValue() }
         return assumeYes
     }

@@ -95,9 +95,9 @@ struct SplitMix {
 
 struct NoOne: Interaction {
     var mode: RunMode { .background }
-    func ask(_ question: Question, key: String?) async throws -> Value { throw IntentError("no one to ask") }
-    func choose(_ request: ChoiceRequest, key: String?) async throws -> [Int] { throw IntentError("no one to ask") }
-    func confirm(_ prompt: String, key: String?) async throws -> Bool { false }
+    func ask(_ question: Question, keys: [String]) async throws -> Value { throw IntentError("no one to ask") }
+    func choose(_ request: ChoiceRequest, keys: [String]) async throws -> [Int] { throw IntentError("no one to ask") }
+    func confirm(_ prompt: String, keys: [String]) async throws -> Bool { false }
 }
 
 struct Silent: RunOutput {

@@ -21,9 +21,9 @@ struct Answers: Interaction {
         self.mode = interactive ? .interactive : .background
     }
 
-    /// The `--answer` given for `prompt` or for the step's `as` name `key`.
-    func answer(for prompt: String, key: String?) -> String? {
-        for candidate in [prompt, key].compactMap({ $0 }) {
+    /// The `--answer` given for the step's `as` name or `label:` (`keys`), else for `prompt`.
+    func answer(for prompt: String, keys: [String]) -> String? {
+        for candidate in keys + [prompt] {
             if let entry = answers.first(where: { $0.hasPrefix(candidate + "=") }) {
                 return String(entry.dropFirst(candidate.count + 1))
             }
@@ -31,22 +31,29 @@ struct Answers: Interaction {
         return nil
     }
 
-    private func unanswered(_ prompt: String, example: String, extra: String = "") -> IntentError {
+    /// `--answer 'KEY=EXAMPLE'` as a shell takes it: by the step's `as` name or label when it has
+    /// one (it stays when the prompt's words change, as with an entity's title in them), else by
+    /// the prompt; quoted, whatever quotes the prompt holds.
+    static func suggestion(_ prompt: String, keys: [String], example: String) -> String {
+        "--answer \(ShellQuoting.quoted("\(keys.first ?? prompt)=\(example)"))"
+    }
+
+    private func unanswered(_ prompt: String, keys: [String], example: String, extra: String = "") -> IntentError {
         IntentError(
-            "no answer for '\(prompt)': standard input is not a terminal; pass --answer '\(prompt)=\(example)'\(extra), or give the step a default\(others(than: prompt))")
+            "no answer for '\(prompt)': standard input is not a terminal; pass \(Self.suggestion(prompt, keys: keys, example: example))\(extra), or give the step a default\(others(than: prompt))")
     }
 
     /// The other questions without an answer yet, so that one run's error names all of them.
     private func others(than prompt: String) -> String {
-        let unanswered = questions.filter { $0 != prompt && answer(for: $0, key: nil) == nil }
+        let unanswered = questions.filter { $0 != prompt && answer(for: $0, keys: []) == nil }
         var seen: Set<String> = []
         let listed = unanswered.filter { seen.insert($0).inserted }
         guard !listed.isEmpty else { return "" }
         return "; the workflow may also ask \(listed.map { "'\($0)'" }.joined(separator: ", "))"
     }
 
-    func ask(_ question: Question, key: String?) async throws -> Value {
-        if let answer = answer(for: question.prompt, key: key) { return .text(answer) }
+    func ask(_ question: Question, keys: [String]) async throws -> Value {
+        if let answer = answer(for: question.prompt, keys: keys) { return .text(answer) }
         if mode == .interactive {
             while true {
                 let line = try terminal.readLine(prompt: question.prompt, defaultValue: question.defaultValue?.textValue)
@@ -59,11 +66,11 @@ struct Answers: Interaction {
             }
         }
         if let defaultValue = question.defaultValue { return defaultValue }
-        throw unanswered(question.prompt, example: "VALUE")
+        throw unanswered(question.prompt, keys: keys, example: "VALUE")
     }
 
-    func choose(_ request: ChoiceRequest, key: String?) async throws -> [Int] {
-        if let answer = answer(for: request.prompt, key: key) {
+    func choose(_ request: ChoiceRequest, keys: [String]) async throws -> [Int] {
+        if let answer = answer(for: request.prompt, keys: keys) {
             return try Self.choices(answer, in: request)
         }
         if mode == .interactive {
@@ -81,14 +88,14 @@ struct Answers: Interaction {
         let options = " (options: \(request.options.map { "'\($0)'" }.joined(separator: ", ")))"
         if let index = request.defaultIndex {
             throw IntentError(
-                "no answer for '\(request.prompt)': standard input is not a terminal; pass --answer '\(request.prompt)=\(request.options[index])'\(options), or --yes to take the default '\(request.options[index])'")
+                "no answer for '\(request.prompt)': standard input is not a terminal; pass \(Self.suggestion(request.prompt, keys: keys, example: request.options[index]))\(options), or --yes to take the default '\(request.options[index])'")
         }
         throw IntentError(
-            "no answer for '\(request.prompt)': standard input is not a terminal; pass --answer '\(request.prompt)=\(request.options.first ?? "OPTION")'\(options)\(others(than: request.prompt))")
+            "no answer for '\(request.prompt)': standard input is not a terminal; pass \(Self.suggestion(request.prompt, keys: keys, example: request.options.first ?? "OPTION"))\(options)\(others(than: request.prompt))")
     }
 
-    func confirm(_ prompt: String, key: String?) async throws -> Bool {
-        if let answer = answer(for: prompt, key: key) {
+    func confirm(_ prompt: String, keys: [String]) async throws -> Bool {
+        if let answer = answer(for: prompt, keys: keys) {
             do {
                 return try Value.text(answer).booleanValue()
             } catch {
@@ -104,7 +111,7 @@ struct Answers: Interaction {
                 terminal.say("answer y or n")
             }
         }
-        throw unanswered(prompt, example: "yes", extra: " or --yes")
+        throw unanswered(prompt, keys: keys, example: "yes", extra: " or --yes")
     }
 
     /// Reads an answer to a choice: an option's label (any case) or its 1-based number; with

@@ -54,6 +54,8 @@ public final class PlannedStep: Sendable {
     public let displayName: String
     /// Where errors of this step point: its action name or keyword.
     public let range: SourceRange
+    /// The step's `label:`, when it has one.
+    public let label: String?
     public let outputVariable: String?
     public let input: Template?
     public let condition: Template?
@@ -131,9 +133,10 @@ public final class PlannedStep: Sendable {
 
     public init(
         kind: Kind, displayName: String, range: SourceRange, outputVariable: String?, input: Template?,
-        condition: Template?, onError: PlannedErrorHandling?, timeout: Template?, retry: RetryPolicy? = nil
+        condition: Template?, onError: PlannedErrorHandling?, timeout: Template?, retry: RetryPolicy? = nil, label: String? = nil
     ) {
         self.retry = retry
+        self.label = label
         self.kind = kind
         self.displayName = displayName
         self.range = range

@@ -289,7 +289,7 @@ public struct Checker {
         return PlannedStep(
             kind: kind, displayName: name, range: step.keyRange, outputVariable: modifiers.outputVariable?.text,
             input: modifiers.input, condition: modifiers.condition, onError: onError, timeout: modifiers.timeout,
-            retry: modifiers.retry)
+            retry: modifiers.retry, label: modifiers.label)
     }
 
     /// Whether a literal `parallel:` runs more than one item at a time.
