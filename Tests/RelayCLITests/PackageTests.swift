@@ -859,6 +859,39 @@ struct PackageTests {
         #expect(lines.count == 5 && lines[3] != "HOME=(unset)" && lines[4].hasPrefix("RELAY_PACKAGE_DATA=\(data.path)"), "\(lines)")
     }
 
+    @Test("relay package build checks every example of the package's actions: one that does not check is an error at the line that writes it, exit 2; LibraryKit's all check")
+    func examplesChecked() async throws {
+        let package = try badPackage(
+            named: "Examples",
+            source: """
+                import RelayKit
+                struct Greet: Intent {
+                    static let summary = "Greets."
+                    static let output = ValueType.text
+                    static let examples = [
+                        IntentExample("- examples.greet: Ada", output: "Hello, Ada"),
+                        IntentExample("- examples.greeet: Ada"),
+                    ]
+                    @Parameter(primary: true, summary: "Who.") var who: String
+                    func perform(_ context: any IntentContext) async throws -> IntentResult { .value(.text("Hello, \\(who)")) }
+                }
+                enum Examples: IntentPackage {
+                    static let name = "examples"
+                    static let intents: [any Intent.Type] = [Greet.self]
+                }
+                await PackageHost.serve(Examples.self)
+                """)
+        let built = try await relay(["package", "build", "--debug", package], package: nil)
+        #expect(built.status == 2, "\(built.standardError)")
+        #expect(
+            built.standardError.contains(
+                "Sources/relay-host/main.swift:7: error: example 2 of 'examples.greet' does not check: unknown action 'examples.greeet'; did you mean 'examples.greet'?"),
+            "\(built.standardError)")
+        #expect(!built.standardError.contains("example 1 of"), "\(built.standardError)")
+        let library = try await relay(["package", "build", "--debug", Self.libraryKit], package: nil)
+        #expect(library.status == 0 && library.standardOutput.hasPrefix("built: "), "\(library.standardError)")
+    }
+
     @Test("a package that does not build is an error with the compiler's message, before its many warnings, exit 1")
     func buildFailure() async throws {
         // Warnings after the error, more than the message shows: the error is still shown.

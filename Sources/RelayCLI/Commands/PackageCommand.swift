@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RelayKit
+import RelayLanguage
 import RelayRuntime
 
 /// `relay package …`: working with packages of actions.
@@ -25,13 +26,46 @@ struct PackageBuildCommand: AsyncParsableCommand {
 
     func run() async throws {
         let folder = ResolvedPath.resolve(FileReference(path: path).originalPath)
+        let host: URL
         do throws(HostError) {
-            let host = try await PackageBuilder.build(packageAt: folder, as: debug ? .debug : .release, progress: PackageOptions.showProgress)
-            StandardStreams.writeOutput("built: \(host.path)\n")
+            host = try await PackageBuilder.build(packageAt: folder, as: debug ? .debug : .release, progress: PackageOptions.showProgress)
         } catch {
             StandardStreams.writeError("error: \(error)\n")
             throw ExitStatus.runtimeError.exitCode
         }
+        // Its actions' examples go into `relay describe` and the docs: each must check, with the
+        // package loaded, as a workflow of its steps would.
+        let loader = try await PackageOptions.loader(packages: [folder])
+        let problems = Self.exampleProblems(of: loader, package: folder)
+        await loader.packages.closeAll()
+        guard problems.isEmpty else {
+            StandardStreams.writeError(problems.joined(separator: "\n") + "\n")
+            StandardStreams.writeError("error: \(problems.count) example\(problems.count == 1 ? "" : "s") of the package do\(problems.count == 1 ? "es" : "") not check\n")
+            throw ExitStatus.invalid.exitCode
+        }
+        StandardStreams.writeOutput("built: \(host.path)\n")
+    }
+
+    /// Each example of the package's actions that does not check: where it is written, which it
+    /// is, and what `relay check` says of it.
+    static func exampleProblems(of loader: WorkflowLoader, package folder: String) -> [String] {
+        var problems: [String] = []
+        for action in loader.registry.actions where action.source == folder {
+            for (index, example) in action.examples.enumerated() {
+                let text = "steps:\n" + example.steps.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n") + "\n"
+                let (_, diagnostics) = loader.load(SourceFile(path: "example \(index + 1) of '\(action.name)'", text: text))
+                for diagnostic in diagnostics where diagnostic.severity == .error {
+                    let place = example.place.map { Self.shown($0, in: folder) + ": " } ?? ""
+                    problems.append("\(place)error: example \(index + 1) of '\(action.name)' does not check: \(diagnostic.message)")
+                }
+            }
+        }
+        return problems
+    }
+
+    /// A Swift file's place, relative to the package's folder when it is inside it.
+    private static func shown(_ place: String, in folder: String) -> String {
+        place.hasPrefix(folder + "/") ? String(place.dropFirst(folder.count + 1)) : place
     }
 }
 

@@ -97,7 +97,7 @@ public struct PackageManifest: Sendable {
                 "output": .text(action.output.name), "foreground-only": .boolean(!action.supportedModes.contains(.background)),
                 "capabilities": .list(action.capabilities.map { .text($0.rawValue) }),
                 "parameters": .list(action.parameters.map(Self.json)),
-                "examples": .list(action.examples.map { ["steps": .text($0.steps), "output": $0.output.map { .text($0) } ?? .nothing] }),
+                "examples": .list(action.examples.map { ["steps": .text($0.steps), "output": $0.output.map { .text($0) } ?? .nothing, "place": $0.place.map { .text($0) } ?? .nothing] }),
             ]
             if let item = action.outputItem { entry["output-item"] = .text(item.name) }
             return .dictionary(entry)
@@ -199,7 +199,9 @@ public struct PackageManifest: Sendable {
                     capabilities: try Self.list(entry, "capabilities").map(Self.capability), parameters: parameters,
                     examples: Self.list(entry, "examples").compactMap { example in
                         guard case .dictionary(let fields) = example, case .text(let steps)? = fields["steps"] else { return nil }
-                        return IntentExample(steps, output: fields["output"].flatMap { $0.isNothing ? nil : $0.textValue })
+                        return IntentExample(
+                            steps: steps, output: fields["output"].flatMap { $0.isNothing ? nil : $0.textValue },
+                            place: fields["place"].flatMap { $0.isNothing ? nil : $0.textValue })
                     }))
         }
         self.actions = actions

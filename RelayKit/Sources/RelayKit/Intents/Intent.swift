@@ -62,10 +62,25 @@ public struct IntentExample: Sendable, Equatable {
     public var steps: String
     /// Standard output of the run; nil when it depends on the machine (files, dates, network).
     public var output: String?
+    /// Where the example is written (the Swift file and line), for an error about it.
+    public var place: String?
 
-    public init(_ steps: String, output: String? = nil) {
+    public init(_ steps: String, output: String? = nil, file: StaticString = #filePath, line: UInt = #line) {
         self.steps = steps
         self.output = output
+        self.place = "\(file):\(line)"
+    }
+
+    /// An example as a package's manifest carries it.
+    public init(steps: String, output: String?, place: String?) {
+        self.steps = steps
+        self.output = output
+        self.place = place
+    }
+
+    /// Equal when they say the same, wherever they are written.
+    public static func == (lhs: IntentExample, rhs: IntentExample) -> Bool {
+        lhs.steps == rhs.steps && lhs.output == rhs.output
     }
 }
 
