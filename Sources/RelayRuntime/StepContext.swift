@@ -35,18 +35,22 @@ struct StepContext: IntentContext {
 
     func ask(_ question: Question) async throws -> Value {
         try refuseAskingWhenChosen()
-        let answer = try await interpreter.environment.interaction.ask(question, keys: answerKeys)
+        let answer = try await interpreter.environment.interaction.ask(question, keys: answerKeys + [question.key].compactMap { $0 })
         return try answer.coerced(to: question.type)
     }
 
     func choose(_ request: ChoiceRequest) async throws -> [Int] {
         try refuseAskingWhenChosen()
-        return try await interpreter.environment.interaction.choose(request, keys: answerKeys)
+        return try await interpreter.environment.interaction.choose(request, keys: answerKeys + [request.key].compactMap { $0 })
     }
 
     func requestConfirmation(_ prompt: String) async throws {
+        try await requestConfirmation(prompt, key: nil)
+    }
+
+    func requestConfirmation(_ prompt: String, key: String?) async throws {
         try refuseAskingWhenChosen()
-        guard try await interpreter.environment.interaction.confirm(prompt, keys: answerKeys) else {
+        guard try await interpreter.environment.interaction.confirm(prompt, keys: answerKeys + [key].compactMap { $0 }) else {
             throw RunCancelled("'\(prompt)' was declined")
         }
     }

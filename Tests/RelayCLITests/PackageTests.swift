@@ -486,7 +486,7 @@ struct PackageTests {
                     static let output = ValueType.text
                     static let supportedModes: IntentModes = [.foreground]
                     func perform(_ context: any IntentContext) async throws -> IntentResult {
-                        .value(.text("Hello, \\(try await context.ask(Question(prompt: "Name?")).textValue)"))
+                        .value(.text("Hello, \\(try await context.ask(Question(prompt: "Name?", key: "visitor")).textValue)"))
                     }
                 }
 
@@ -658,6 +658,10 @@ struct PackageTests {
         let answered = try await relay(["run", path, "--answer", "Name?=Ada", "--allow-write=\(folder.path)"], package: package)
         #expect(answered.status == 0, "\(answered.standardError)")
         #expect(answered.standardOutput == "Hello, Ada\n")
+        // The intent names its question: that name answers it too, whatever the prompt's words.
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("before.txt"))
+        let keyed = try await relay(["run", path, "--answer", "visitor=Grace", "--allow-write=\(folder.path)"], package: package)
+        #expect(keyed.standardOutput == "Hello, Grace\n", "\(keyed.standardError)")
 
         let described = try await relay(["describe", "faulty.interview"], package: package)
         #expect(described.standardOutput.contains("Runs:    with a person to answer it"), "\(described.standardOutput)")

@@ -295,12 +295,12 @@ public final class HostedPackage: @unchecked Sendable {
         handlers.on(HostProtocol.Ask.self) { ask, on in
             var defaultValue: Value?
             if let wired = ask.defaultValue { defaultValue = try await on.package.decode(wired) }
-            let question = Question(prompt: ask.prompt, type: ValueType(described: ask.type), defaultValue: defaultValue)
+            let question = Question(prompt: ask.prompt, type: ValueType(described: ask.type), defaultValue: defaultValue, key: ask.key)
             return WireValue.encode(try await on.step.ask(question))
         }
         handlers.on(HostProtocol.Choose.self) { choose, on in try await on.step.choose(choose.request) }
         handlers.on(HostProtocol.Confirm.self) { confirm, on in
-            try await on.step.requestConfirmation(confirm.prompt)
+            try await on.step.requestConfirmation(confirm.prompt, key: confirm.key)
             return HostProtocol.Empty()
         }
         handlers.on(HostProtocol.Open.self) { open, on in

@@ -43,7 +43,11 @@ struct HostContext: IntentContext {
     }
 
     func requestConfirmation(_ prompt: String) async throws {
-        _ = try await call(HostProtocol.Confirm(prompt: prompt))
+        try await requestConfirmation(prompt, key: nil)
+    }
+
+    func requestConfirmation(_ prompt: String, key: String?) async throws {
+        _ = try await call(HostProtocol.Confirm(prompt: prompt, key: key))
     }
 
     func open(_ url: URL) async throws {

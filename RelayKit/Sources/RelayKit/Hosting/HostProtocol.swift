@@ -336,15 +336,17 @@ public enum HostProtocol {
         public var prompt: String
         public var type: String
         public var defaultValue: Value?
+        public var key: String?
 
         public init(_ question: Question) {
             prompt = question.prompt
             type = question.type.name
             defaultValue = question.defaultValue.map(WireValue.encode)
+            key = question.key
         }
 
         enum CodingKeys: String, CodingKey {
-            case prompt, type
+            case prompt, type, key
             case defaultValue = "default"
         }
     }
@@ -360,8 +362,10 @@ public enum HostProtocol {
         public var defaultIndex: Int?
         /// The options that destroy something.
         public var destructive: [Int]?
+        public var key: String?
 
         public init(_ request: ChoiceRequest) {
+            key = request.key
             prompt = request.prompt
             options = request.options
             multiple = request.allowsMultiple
@@ -372,11 +376,11 @@ public enum HostProtocol {
         /// The request; a default or destructive index that is no option's is dropped.
         public var request: ChoiceRequest {
             ChoiceRequest(
-                prompt: prompt, options: options, allowsMultiple: multiple, defaultIndex: defaultIndex, destructive: Set(destructive ?? []))
+                prompt: prompt, options: options, allowsMultiple: multiple, defaultIndex: defaultIndex, destructive: Set(destructive ?? []), key: key)
         }
 
         enum CodingKeys: String, CodingKey {
-            case prompt, options, multiple
+            case prompt, options, multiple, key
             case defaultIndex = "default"
             case destructive
         }
@@ -387,8 +391,12 @@ public enum HostProtocol {
         public static let method = "confirm"
         public typealias Reply = Empty
         public var prompt: String
+        public var key: String?
 
-        public init(prompt: String) { self.prompt = prompt }
+        public init(prompt: String, key: String? = nil) {
+            self.prompt = prompt
+            self.key = key
+        }
     }
 
     /// Opens a URL as the run was told to (`--open-with`, `--dry-run` …).

@@ -27,14 +27,15 @@ extension IntentContext {
     /// Asks a person to pick one of `options` (App Intents' `requestChoice`) and returns it.
     /// Cancel options are offered last; a destructive one is marked; the `default` one is taken by
     /// Enter on a terminal and by `--yes` without one. A cancel option ends the run with exit
-    /// status 3. In a background run the answer comes from `--answer PROMPT=TITLE`, else `--yes`
-    /// and the default; without either the step fails, saying so.
-    public func requestChoice(_ prompt: String, between options: [ChoiceOption]) async throws -> ChoiceOption {
+    /// status 3. In a background run the answer comes from `--answer PROMPT=TITLE` (or
+    /// `KEY=TITLE` with `key`, which stays when the prompt's words change), else `--yes` and the
+    /// default; without either the step fails, saying so.
+    public func requestChoice(_ prompt: String, between options: [ChoiceOption], key: String? = nil) async throws -> ChoiceOption {
         guard !options.isEmpty else { throw IntentError("'\(prompt)' offers no options") }
         let shown = options.filter { $0.role != .cancel } + options.filter { $0.role == .cancel }
         let request = ChoiceRequest(
             prompt: prompt, options: shown.map(\.title), defaultIndex: shown.firstIndex { $0.role == .default },
-            destructive: Set(shown.indices.filter { shown[$0].role == .destructive }))
+            destructive: Set(shown.indices.filter { shown[$0].role == .destructive }), key: key)
         let picked = try await choose(request)
         guard let index = picked.first, shown.indices.contains(index) else {
             throw IntentError("no option of '\(prompt)' was chosen")

@@ -13,11 +13,15 @@ public struct Question: Sendable {
     public var prompt: String
     public var type: ValueType
     public var defaultValue: Value?
+    /// A name `--answer KEY=VALUE` may answer it by that stays when the prompt's words change
+    /// (`rating` for "How do you rate Dune?").
+    public var key: String?
 
-    public init(prompt: String, type: ValueType = .text, defaultValue: Value? = nil) {
+    public init(prompt: String, type: ValueType = .text, defaultValue: Value? = nil, key: String? = nil) {
         self.prompt = prompt
         self.type = type
         self.defaultValue = defaultValue
+        self.key = key
     }
 }
 
@@ -31,9 +35,14 @@ public struct ChoiceRequest: Sendable, Equatable {
     public var defaultIndex: Int?
     /// The options that destroy something, marked as such on a terminal.
     public var destructive: Set<Int>
+    /// A name `--answer KEY=OPTION` may answer it by that stays when the prompt's words change.
+    public var key: String?
 
-    public init(prompt: String, options: [String], allowsMultiple: Bool = false, defaultIndex: Int? = nil, destructive: Set<Int> = []) {
+    public init(
+        prompt: String, options: [String], allowsMultiple: Bool = false, defaultIndex: Int? = nil, destructive: Set<Int> = [], key: String? = nil
+    ) {
         self.prompt = prompt
+        self.key = key
         self.options = options
         self.allowsMultiple = allowsMultiple
         self.defaultIndex = defaultIndex.flatMap { options.indices.contains($0) ? $0 : nil }
@@ -55,6 +64,8 @@ public protocol IntentContext: Sendable {
     func choose(_ request: ChoiceRequest) async throws -> [Int]
     /// Asks for a yes; throws `RunCancelled` on a no.
     func requestConfirmation(_ prompt: String) async throws
+    /// The same, with a name `--answer KEY=yes` may answer it by.
+    func requestConfirmation(_ prompt: String, key: String?) async throws
     /// Changes files atomically, recording each change for `relay undo`.
     var fileChanges: FileChanges { get }
     /// Where files made from no input file go; kept after the run.
@@ -98,6 +109,7 @@ extension IntentContext {
 
     /// Outside a run's gate — a package host, confined by the kernel instead, or `relay undo`,
     /// which puts back only what a run changed — everything asked is allowed.
+    public func requestConfirmation(_ prompt: String, key: String?) async throws { try await requestConfirmation(prompt) }
     public func authorize(_ access: Access) async throws {}
 
     /// Where no run shows them (a package's host, `relay undo`), warnings and trace details are dropped.
