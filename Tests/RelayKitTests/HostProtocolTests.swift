@@ -42,7 +42,7 @@ struct HostProtocolTests {
     /// An example of every callback and its reply.
     static let callbacks: [(any HostCallback, any Encodable & Sendable)] = [
         (HostProtocol.Show(value: ["text": "Saved"]), HostProtocol.Empty()),
-        (HostProtocol.Ask(Question(prompt: "How far?", type: .number, defaultValue: .number(5))), ["number": 7] as Value),
+        (HostProtocol.Ask(Question(prompt: "How far?", type: .number, defaultValue: .number(5), key: "distance")), ["number": 7] as Value),
         (
             HostProtocol.Choose(ChoiceRequest(prompt: "Tidy?", options: ["Archive", "Delete", "Cancel"], defaultIndex: 0, destructive: [1])),
             [1]
