@@ -345,8 +345,11 @@ struct LanguageServerTests {
             #expect(try target(12, 2, 24) == helpers.appendingPathComponent("resize.yaml").absoluteString)
             #expect(try target(13, 4, 16) == helpers.appendingPathComponent("resize.yaml").absoluteString)
             #expect(try target(14, 5, 24) == nil)
-            // A device is no file to go to.
+            // A device, or the system's own files, are no file to go to.
             #expect(try target(15, 6, 22) == nil)
+            try open(session, "steps:\n  - run-workflow: /proc/self/environ\n", uri: uri, version: 2)
+            _ = try session.diagnostics(version: 2)
+            #expect(try target(16, 1, 22) == nil)
             _ = session.finish()
         }
     }
@@ -427,9 +430,19 @@ struct LanguageServerTests {
             let properties = try labels(session, id: 15, line: 8, character: 19)
             #expect(properties.contains("size") && properties.contains("modified"), "\(properties)")
             #expect(try hovered(session, id: 16, line: 9, character: 25)?.contains("secrets.API_TOKEN: the secret") == true)
-            // A YAML file that is not a workflow (no `steps:`) gets no diagnostics.
+            // A YAML file that is not a workflow (no `steps:` at the left edge) gets no diagnostics
+            // and no completion; a workflow whose key is quoted, or written as JSON, is checked.
             try open(session, "services:\n  web:\n    image: nginx\n", uri: "file:///work/compose.yaml")
             #expect(try session.diagnostics(version: 1)?.isEmpty == true)
+            try open(session, "jobs:\n  build:\n    steps:\n      - uses: actions/checkout@v4\n", uri: "file:///work/ci.yaml")
+            #expect(try session.diagnostics(version: 1)?.isEmpty == true)
+            try session.request(30, "textDocument/completion", ["textDocument": ["uri": "file:///work/compose.yaml"], "position": ["line": 1, "character": 2]])
+            #expect(try session.response(30)?["result"] is NSNull)
+            for (index, hidden) in ["\"steps\":\n  - nope\n", "{\"steps\": [\"nope\"]}\n", "\u{FEFF}steps :\n  - nope\n"].enumerated() {
+                try open(session, hidden, uri: "file:///work/hidden-\(index).yaml")
+                let found = try #require(try session.diagnostics(version: 1)).map(described)
+                #expect(found.contains { $0.contains("unknown action 'nope'") }, "\(hidden): \(found)")
+            }
             _ = session.finish()
         }
         try await BlockingWork.run { _ in

@@ -68,5 +68,10 @@ struct MessageFramingTests {
             #expect(read.filter { $0.hasPrefix("message [") }.count >= 2 && read.contains { $0.hasPrefix("broken") || $0 == "message {\"a\":1" }, "\(read)")
         }
         #expect(try frames([Array("Content-Length: 2\n\n{}".utf8)] + good).map(described) == ["message {}", "message [1]", "message [2]", "message [3]"])
+        // Thousands of blocks of garbage, each said once, and the message after them read; line
+        // breaks between messages are no garbage.
+        let junk = Array(String(repeating: "a\r\n\r\n", count: 3_000).utf8)
+        let afterJunk = try frames([junk, Array("\r\n".utf8)] + good).map(described)
+        #expect(afterJunk.filter { $0.hasPrefix("broken") }.count == 3_000 && afterJunk.suffix(3) == ["message [1]", "message [2]", "message [3]"], "\(afterJunk.suffix(5))")
     }
 }

@@ -185,6 +185,11 @@ actor LanguageServer {
     /// from what the document is now; nothing for a document not open or a place it does not have.
     private func assist(_ method: String, _ params: Value) -> @Sendable () -> Value {
         guard let uri = params["textDocument"]?["uri"]?.text, let document = documents[uri] else { return { .nothing } }
+        // A YAML file that is no workflow gets no help from Relay, as it gets no diagnostics.
+        let path = Self.path(of: uri)
+        guard ShortcutSource.isShortcut(path) || Self.isWorkflow(document.text) else {
+            return { method == "textDocument/codeAction" || method == "textDocument/documentSymbol" ? .list([]) : .nothing }
+        }
         // What the last check loaded of the workflow's packages is known too.
         let (registry, typings, snippets, encoding) = ((checked[uri]?.loader ?? loader).registry, checked[uri]?.typings, snippets, encoding)
         // The workflow as its last check found it, if that was of this text.
@@ -269,6 +274,12 @@ actor LanguageServer {
                 publish(uri, diagnostics: Self.protocolDiagnostics(found, in: file, encoding: encoding), version: document.version)
                 continue
             }
+            // A YAML document that is not a workflow (no top-level `steps:`: a compose file, a CI
+            // file, an editor that starts the server for every YAML file) is not Relay's to judge.
+            guard Self.isWorkflow(document.text) else {
+                publish(uri, diagnostics: [], version: document.version)
+                continue
+            }
             // Over a workflow file's limit: refused as 'relay check' refuses the file.
             guard document.text.utf8.count <= Limits.workflowBytes else {
                 let size = ByteCount.text(Int64(document.text.utf8.count)), most = ByteCount.text(Int64(Limits.workflowBytes))
@@ -277,12 +288,6 @@ actor LanguageServer {
                     "message": .text("'\(file.path)' is \(size); a workflow file may be at most \(most)"),
                 ]
                 publish(uri, diagnostics: [refused], version: document.version)
-                continue
-            }
-            // A YAML document that is not a workflow (no top-level `steps:`: a compose file, a CI
-            // file, an editor that starts the server for every YAML file) is not Relay's to judge.
-            guard Self.isWorkflow(document.text) else {
-                publish(uri, diagnostics: [], version: document.version)
                 continue
             }
             // The workflow's packages that are trusted and built, each check anew: their sources
@@ -340,9 +345,26 @@ actor LanguageServer {
         }
     }
 
-    /// Whether `text` is a workflow: it has a top-level `steps:` key.
+    /// Whether `text` may be a workflow: a line at the left edge whose key is `steps` — written
+    /// plain, quoted, with a tag or an anchor, as a `? steps` key, or inside a `{ … }` that starts
+    /// there (a workflow written as JSON). A YAML file with no such line (a compose file, a CI
+    /// file, whose `steps:` are indented under a job) is not Relay's to judge.
     static func isWorkflow(_ text: String) -> Bool {
-        text.hasPrefix("steps:") || text.contains("\nsteps:") || text.contains("\rsteps:")
+        var first = true
+        for line in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+            var rest = first && line.hasPrefix("\u{FEFF}") ? line.dropFirst() : line[...]
+            first = false
+            if rest.hasPrefix("{") { if rest.contains("steps") { return true } else { continue } }
+            // `? `, a tag (`!!str `) and an anchor (`&a `) may come before the key.
+            while let marker = rest.first, marker == "?" || marker == "!" || marker == "&" {
+                rest = rest.drop { $0 != " " }.drop { $0 == " " }
+            }
+            if rest.first == "\"" || rest.first == "'" { rest = rest.dropFirst() }
+            guard rest.hasPrefix("steps") else { continue }
+            let after = rest.dropFirst(5).drop { $0 == "\"" || $0 == "'" || $0 == " " || $0 == "\t" }
+            if after.isEmpty || after.hasPrefix(":") { return true }
+        }
+        return false
     }
 
     /// Diagnostics as the protocol's.

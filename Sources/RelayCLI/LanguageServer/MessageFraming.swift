@@ -57,12 +57,33 @@ enum MessageFraming {
     /// Reads frames, blocking, from a descriptor.
     struct Reader {
         let descriptor: Int32
-        private var buffer: [UInt8] = []
+        /// What is read and not yet taken: `storage[start...]` (taken bytes are dropped from the
+        /// front now and then, not at each message, so that many small messages cost no more
+        /// than one big one).
+        private var storage: [UInt8] = []
+        private var start = 0
         private var ended = false
         /// Bytes of a message too large to read, still to be skipped.
         private var skipping = 0
+        /// Whether the rest of a line too long for headers is still to be skipped.
+        private var skippingLine = false
 
         init(descriptor: Int32) { self.descriptor = descriptor }
+
+        private var buffer: ArraySlice<UInt8> { storage[start...] }
+
+        private mutating func take(_ count: Int) {
+            start += min(count, storage.count - start)
+            if start == storage.count {
+                storage.removeAll(keepingCapacity: true)
+                start = 0
+            } else if start > 64 << 10, start * 2 > storage.count {
+                storage.removeFirst(start)
+                start = 0
+            }
+        }
+
+        private mutating func takeAll() { take(storage.count - start) }
 
         /// The next frame, or nil at the input's end.
         mutating func next() -> Frame? {
@@ -70,38 +91,54 @@ enum MessageFraming {
             while skipping > 0 {
                 if buffer.isEmpty, !fill() { return nil }
                 let taken = min(skipping, buffer.count)
-                buffer.removeFirst(taken)
+                take(taken)
                 skipping -= taken
+            }
+            while skippingLine {
+                if buffer.isEmpty, !fill() { return nil }
+                if let newline = buffer.firstIndex(of: 10) {
+                    take(newline - buffer.startIndex + 1)
+                    skippingLine = false
+                } else {
+                    takeAll()
+                }
             }
             // The headers, up to the empty line; anything before them that is no header (what a
             // wrong length left, or garbage) is passed over, so that the next message is read.
+            // Each look is bounded by the headers' limit, however much is waiting.
             var headerEnd: (index: Int, length: Int)?
             while true {
+                // Line breaks between messages are no harm.
+                let blank = buffer.prefix { $0 == 13 || $0 == 10 }.count
+                if blank > 0, blank < buffer.count { take(blank) }
                 if let garbage = Self.garbage(in: buffer) {
-                    buffer.removeFirst(garbage)
+                    take(garbage)
                     return .broken("\(garbage) bytes that are no message's headers (a Content-Length that was not the body's length?)")
                 }
-                if let end = Self.emptyLine(in: buffer) {
-                    guard end.index <= MessageFraming.headerLimit else {
-                        buffer.removeFirst(end.index + end.length)
-                        return .broken("headers longer than \(MessageFraming.headerLimit) bytes")
-                    }
+                if let end = Self.emptyLine(in: buffer.prefix(MessageFraming.headerLimit + 4)) {
                     headerEnd = end
                     break
                 }
                 if buffer.count > MessageFraming.headerLimit {
-                    buffer.removeAll()
+                    // No end within the limit: passed over to the end of the line they are on,
+                    // however long it is.
+                    if let newline = buffer.firstIndex(of: 10) {
+                        take(newline - buffer.startIndex + 1)
+                    } else {
+                        takeAll()
+                        skippingLine = true
+                    }
                     return .broken("headers longer than \(MessageFraming.headerLimit) bytes")
                 }
                 guard fill() else {
                     if buffer.allSatisfy({ $0 == 13 || $0 == 10 }) { return nil }
-                    buffer.removeAll()
+                    takeAll()
                     return .broken("the input ended inside a message's headers")
                 }
             }
             guard let headerEnd else { return nil }
-            let headers = String(decoding: buffer[..<headerEnd.index], as: UTF8.self)
-            buffer.removeFirst(headerEnd.index + headerEnd.length)
+            let headers = String(decoding: buffer.prefix(headerEnd.index), as: UTF8.self)
+            take(headerEnd.index + headerEnd.length)
             var length: Int?
             for line in headers.split(whereSeparator: \.isNewline) {
                 let parts = line.split(separator: ":", maxSplits: 1)
@@ -116,12 +153,12 @@ enum MessageFraming {
             }
             while buffer.count < length {
                 guard fill() else {
-                    buffer.removeAll()
+                    takeAll()
                     return .broken("the input ended inside a message of \(length) bytes")
                 }
             }
-            let body = Array(buffer[..<length])
-            buffer.removeFirst(length)
+            let body = Array(buffer.prefix(length))
+            take(length)
             return .message(body)
         }
 
@@ -132,7 +169,7 @@ enum MessageFraming {
             while true {
                 let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
                 if count > 0 {
-                    buffer += chunk[..<count]
+                    storage += chunk[..<count]
                     return true
                 }
                 if count < 0, errno == EINTR { continue }
@@ -142,46 +179,48 @@ enum MessageFraming {
         }
 
         /// Where the headers' end (`\r\n\r\n`, or `\n\n` from a client that ends lines so)
-        /// starts, and its length.
-        private static func emptyLine(in bytes: [UInt8]) -> (index: Int, length: Int)? {
-            var index = 0
-            while index + 1 < bytes.count {
-                if bytes[index] == 10, bytes[index + 1] == 10 { return (index, 2) }
-                if index + 3 < bytes.count, bytes[index] == 13, bytes[index + 1] == 10, bytes[index + 2] == 13, bytes[index + 3] == 10 { return (index, 4) }
+        /// starts in `bytes`, from their start, and its length.
+        private static func emptyLine(in bytes: ArraySlice<UInt8>) -> (index: Int, length: Int)? {
+            var index = bytes.startIndex
+            while index + 1 < bytes.endIndex {
+                if bytes[index] == 10, bytes[index + 1] == 10 { return (index - bytes.startIndex, 2) }
+                if index + 3 < bytes.endIndex, bytes[index] == 13, bytes[index + 1] == 10, bytes[index + 2] == 13, bytes[index + 3] == 10 {
+                    return (index - bytes.startIndex, 4)
+                }
                 index += 1
             }
             return nil
         }
 
-        /// How many bytes at the start of `bytes` are no header: before the first line that
-        /// starts a header (`Name: value`), when that line is in the bytes; nil when they start
-        /// with one, or when what they hold does not tell yet.
-        static func garbage(in bytes: [UInt8]) -> Int? {
-            var lineStart = 0
-            while lineStart < bytes.count {
-                guard let lineEnd = bytes[lineStart...].firstIndex(of: 10) else { return nil }
-                // Blank lines between messages are no harm.
-                if bytes[lineStart..<lineEnd].allSatisfy({ $0 == 13 }) {
-                    lineStart = lineEnd + 1
-                    continue
+        /// How many bytes at the start of `bytes` are no header: a first line that is no header
+        /// (`Name: value`) — up to a `Content-Length:` in it, when one is there (what a short
+        /// length left before the next message's headers). Nil when they start with a header, or
+        /// when the first line has not all come.
+        static func garbage(in bytes: ArraySlice<UInt8>) -> Int? {
+            let window = bytes.prefix(MessageFraming.headerLimit)
+            guard let lineEnd = window.firstIndex(of: 10), !isHeader(bytes[..<lineEnd]) else { return nil }
+            let header = headerStart(in: bytes[..<lineEnd]) ?? lineEnd + 1
+            return header - bytes.startIndex
+        }
+
+        /// Where `Content-Length:` starts in `line`, after its first byte.
+        private static func headerStart(in line: ArraySlice<UInt8>) -> Int? {
+            let name = Array("content-length:".utf8)
+            var at = line.startIndex + 1
+            while at + name.count <= line.endIndex {
+                var matches = true
+                for offset in 0..<name.count where bytesDiffer(line[at + offset], name[offset]) {
+                    matches = false
+                    break
                 }
-                if isHeader(bytes[lineStart..<lineEnd]) { return lineStart == 0 ? nil : lineStart }
-                // A line that is no header: what follows is searched for one.
-                guard let next = headerStart(in: bytes, after: lineStart) else { return nil }
-                return next
+                if matches { return at }
+                at += 1
             }
             return nil
         }
 
-        /// Where a `Content-Length:` header line starts after `index`, when one is in the bytes.
-        private static func headerStart(in bytes: [UInt8], after index: Int) -> Int? {
-            let name = Array("content-length:".utf8)
-            var at = index + 1
-            while at + name.count <= bytes.count {
-                if zip(bytes[at..<(at + name.count)], name).allSatisfy({ ($0 | 0x20) == $1 || $0 == $1 }) { return at }
-                at += 1
-            }
-            return nil
+        private static func bytesDiffer(_ byte: UInt8, _ lowercase: UInt8) -> Bool {
+            byte != lowercase && (byte | 0x20) != lowercase
         }
 
         /// Whether a line is a header: a name of letters and hyphens, a colon.

@@ -482,9 +482,13 @@ struct WorkflowAssistant {
         guard !entry.isEmpty, !entry.contains("${") else { return nil }
         let path = WorkflowLoader.packagePath(entry, in: documentPath)
         let target = isPackage ? path + "/Package.swift" : path
-        // Only a regular file, as a run reads one: not a device or a FIFO an editor would hang on.
+        // Only a regular file, as a run reads one: not a device or a FIFO an editor would hang
+        // on, nor the system's own files under /proc and /sys (where a link may lead, too).
         var info = stat()
-        guard stat(target, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        let resolved = ResolvedPath.resolve(target)
+        guard stat(target, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+            !["/proc", "/sys", "/dev"].contains(where: { ResolvedPath.path(resolved, isWithin: $0) })
+        else { return nil }
         return target
     }
 
