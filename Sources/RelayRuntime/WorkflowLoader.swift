@@ -107,12 +107,7 @@ public struct WorkflowLoader: Sendable {
         for entry in parsed.packages {
             let packagePath = Self.packagePath(entry.text, in: path)
             guard !loaded.contains(packagePath) else { continue }
-            let package = try await loadPackage(entry, at: packagePath, gate: gate, building: true, progress: progress)
-            do {
-                try registry.register(hosted: package)
-            } catch {
-                throw PackageLoadFailure(diagnostic: .error("cannot load the package '\(entry.text)': \(error)", at: entry.range))
-            }
+            try await loadPackage(entry, at: packagePath, into: &registry, gate: gate, building: true, progress: progress)
             loaded.insert(packagePath)
         }
         return WorkflowLoader(registry: registry, loadedPackages: loaded, packages: packages)
@@ -130,12 +125,7 @@ public struct WorkflowLoader: Sendable {
             let packagePath = Self.packagePath(entry.text, in: file.path)
             guard !loaded.contains(packagePath) else { continue }
             do throws(PackageLoadFailure) {
-                let package = try await loadPackage(entry, at: packagePath, gate: gate, building: false, progress: { _ in })
-                do {
-                    try registry.register(hosted: package)
-                } catch {
-                    throw PackageLoadFailure(diagnostic: .error("cannot load the package '\(entry.text)': \(error)", at: entry.range))
-                }
+                try await loadPackage(entry, at: packagePath, into: &registry, gate: gate, building: false, progress: { _ in })
                 loaded.insert(packagePath)
             } catch {
                 failures.append(error)
@@ -144,9 +134,21 @@ public struct WorkflowLoader: Sendable {
         return (WorkflowLoader(registry: registry, loadedPackages: loaded, packages: packages), failures)
     }
 
-    /// The package a `packages:` entry names, once `gate` trusts it; built if `building` and it
-    /// is not built for its sources yet.
+    /// Registers the package a `packages:` entry names, once `gate` trusts it; built if
+    /// `building` and it is not built for its sources yet.
     private func loadPackage(
+        _ entry: Name, at packagePath: String, into registry: inout ActionRegistry, gate: AccessGate, building: Bool,
+        progress: @escaping @Sendable (String) -> Void
+    ) async throws(PackageLoadFailure) {
+        let package = try await hostedPackage(entry, at: packagePath, gate: gate, building: building, progress: progress)
+        do {
+            try registry.register(hosted: package)
+        } catch {
+            throw PackageLoadFailure(diagnostic: .error("cannot load the package '\(entry.text)': \(error)", at: entry.range))
+        }
+    }
+
+    private func hostedPackage(
         _ entry: Name, at packagePath: String, gate: AccessGate, building: Bool, progress: @escaping @Sendable (String) -> Void
     ) async throws(PackageLoadFailure) -> HostedPackage {
         // A path with no package is a mistake in the workflow, found before anything is built.

@@ -154,11 +154,8 @@ actor LanguageServer {
             documents[uri] = document
             if document.lost {
                 checks.removeValue(forKey: uri)?.cancel()
-                let lost: Value = [
-                    "range": ["start": ["line": 0, "character": 0], "end": ["line": 0, "character": 0]], "severity": 1, "source": "relay",
-                    "message": "relay lsp could not apply the editor's change (a range the text does not have): close the file and open it again",
-                ]
-                publish(uri, diagnostics: [lost], version: document.version)
+                let lost = "relay lsp could not apply the editor's change (a range the text does not have): close the file and open it again"
+                publish(uri, diagnostics: Self.errorAtStart(lost), version: document.version)
             } else {
                 check(uri, after: pause)
             }
@@ -204,10 +201,10 @@ actor LanguageServer {
                 guard let described = assistant.hover(line: line, character: character) else { return .nothing }
                 return ["contents": ["kind": "markdown", "value": .text("```text\n" + described + "```")]]
             case "textDocument/documentSymbol":
-                return .list(assistant.symbols(in: SourceFile(path: Self.path(of: uri), text: document.text)))
+                return .list(assistant.symbols(in: SourceFile(path: path, text: document.text)))
             case "textDocument/definition":
                 // A file the workflow names: its first line.
-                if let file = assistant.namedFile(line: line, character: character, documentPath: Self.path(of: uri)) {
+                if let file = assistant.namedFile(line: line, character: character, documentPath: path) {
                     return ["uri": .text(URL(fileURLWithPath: file).absoluteString), "range": ["start": ["line": 0, "character": 0], "end": ["line": 0, "character": 0]]]
                 }
                 guard let found = assistant.definition(line: line, character: character) else { return .nothing }
@@ -218,7 +215,7 @@ actor LanguageServer {
                 ]
             default:
                 var actions = assistant.quickFixes(uri: uri, diagnostics: params["context"]?["diagnostics"]?.listItems ?? [])
-                if let grants = assistant.grantsFix(uri: uri, workflow: workflow, path: Self.path(of: uri)) { actions.append(grants) }
+                if let grants = assistant.grantsFix(uri: uri, workflow: workflow, path: path) { actions.append(grants) }
                 return .list(actions)
             }
         }
@@ -283,11 +280,7 @@ actor LanguageServer {
             // Over a workflow file's limit: refused as 'relay check' refuses the file.
             guard document.text.utf8.count <= Limits.workflowBytes else {
                 let size = ByteCount.text(Int64(document.text.utf8.count)), most = ByteCount.text(Int64(Limits.workflowBytes))
-                let refused: Value = [
-                    "range": ["start": ["line": 0, "character": 0], "end": ["line": 0, "character": 0]], "severity": 1, "source": "relay",
-                    "message": .text("'\(file.path)' is \(size); a workflow file may be at most \(most)"),
-                ]
-                publish(uri, diagnostics: [refused], version: document.version)
+                publish(uri, diagnostics: Self.errorAtStart("'\(file.path)' is \(size); a workflow file may be at most \(most)"), version: document.version)
                 continue
             }
             // The workflow's packages that are trusted and built, each check anew: their sources
@@ -365,6 +358,11 @@ actor LanguageServer {
             if after.isEmpty || after.hasPrefix(":") { return true }
         }
         return false
+    }
+
+    /// An error of the whole document, at its start.
+    static func errorAtStart(_ message: String) -> [Value] {
+        protocolDiagnostics([.error(message, at: nil)], in: SourceFile(path: "", text: ""), encoding: .utf16)
     }
 
     /// Diagnostics as the protocol's.
