@@ -316,8 +316,13 @@ extension Interpreter {
             }
         }
         // Only a parameter with choices reads its value as text (a long rich text's takes a while).
-        if !parameter.choices.isEmpty, let problem = parameter.choiceProblem(value.textValue) {
-            throw RuntimeError("parameter '\(parameter.name)' \(problem)", step: step.displayName, at: step.range)
+        if !parameter.choices.isEmpty {
+            let text = value.textValue
+            if let problem = parameter.choiceProblem(text) {
+                throw RuntimeError("parameter '\(parameter.name)' \(problem)", step: step.displayName, at: step.range)
+            }
+            // A case's display name reaches the action as the case.
+            if !parameter.choiceTitles.isEmpty, let choice = parameter.choice(matching: text), choice != text { return .text(choice) }
         }
         return value
     }

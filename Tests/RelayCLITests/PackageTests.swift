@@ -326,7 +326,7 @@ struct PackageTests {
 
                 struct Crash: Intent {
                     static let summary = "Crashes."
-                    static let output = ValueType.text
+                    static let output = OutputType.text
                     func perform(_ context: any IntentContext) async throws -> IntentResult {
                         FileHandle.standardError.write(Data("about to fall over\\n".utf8))
                         exit(7)
@@ -335,7 +335,7 @@ struct PackageTests {
 
                 struct Hang: Intent {
                     static let summary = "Never answers."
-                    static let output = ValueType.text
+                    static let output = OutputType.text
                     func perform(_ context: any IntentContext) async throws -> IntentResult {
                         try await Task.sleep(for: .seconds(3600))
                         return .nothing
@@ -344,7 +344,7 @@ struct PackageTests {
 
                 struct Peek: Intent {
                     static let summary = "Reads the file at a path given as text."
-                    static let output = ValueType.text
+                    static let output = OutputType.text
                     @Parameter(primary: true, input: true, summary: "The path.") var path: String
                     func perform(_ context: any IntentContext) async throws -> IntentResult {
                         .value(.text(try String(contentsOfFile: path, encoding: .utf8)))
@@ -353,7 +353,7 @@ struct PackageTests {
 
                 struct Scribble: Intent {
                     static let summary = "Writes the file at a path given as text."
-                    static let output = ValueType.text
+                    static let output = OutputType.text
                     @Parameter(primary: true, input: true, summary: "The path.") var path: String
                     func perform(_ context: any IntentContext) async throws -> IntentResult {
                         try await context.fileChanges.write(Data("scribbled".utf8), to: path)
@@ -374,7 +374,7 @@ struct PackageTests {
 
                 struct Dial: Intent {
                     static let summary = "Connects to a TCP port of this machine."
-                    static let output = ValueType.text
+                    static let output = OutputType.text
                     @Parameter(primary: true, input: true, summary: "The port.") var port: Int
                     func perform(_ context: any IntentContext) async throws -> IntentResult {
                         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -388,7 +388,7 @@ struct PackageTests {
 
                 struct Datagram: Intent {
                     static let summary = "Sends a UDP datagram to a port of this machine."
-                    static let output = ValueType.text
+                    static let output = OutputType.text
                     @Parameter(primary: true, input: true, summary: "The port.") var port: Int
                     func perform(_ context: any IntentContext) async throws -> IntentResult {
                         let socket = Glibc.socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
@@ -402,7 +402,7 @@ struct PackageTests {
 
                 struct Agent: Intent {
                     static let summary = "Connects to a pathname UNIX socket."
-                    static let output = ValueType.text
+                    static let output = OutputType.text
                     @Parameter(primary: true, input: true, summary: "The socket's path.") var path: String
                     func perform(_ context: any IntentContext) async throws -> IntentResult {
                         let socket = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
@@ -423,7 +423,7 @@ struct PackageTests {
 
                 struct Variable: Intent {
                     static let summary = "The value of a variable of the host's environment."
-                    static let output = ValueType.text
+                    static let output = OutputType.text
                     @Parameter(primary: true, input: true, summary: "The name.") var name: String
                     func perform(_ context: any IntentContext) async throws -> IntentResult {
                         .value(.text(ProcessInfo.processInfo.environment[name] ?? "(unset)"))
@@ -432,7 +432,7 @@ struct PackageTests {
 
                 struct Remember: Intent {
                     static let summary = "Registers an undo that leaves a mark in the data folder."
-                    static let output = ValueType.text
+                    static let output = OutputType.text
                     func perform(_ context: any IntentContext) async throws -> IntentResult {
                         try await context.registerUndo(action: "forget", arguments: [:])
                         return .value(.text("remembered"))
@@ -441,7 +441,7 @@ struct PackageTests {
 
                 struct Forget: Intent {
                     static let summary = "Undoes remember: leaves a mark in the data folder."
-                    static let output = ValueType.text
+                    static let output = OutputType.text
                     func perform(_ context: any IntentContext) async throws -> IntentResult {
                         let folder = ProcessInfo.processInfo.environment["RELAY_PACKAGE_DATA"] ?? "/nonexistent"
                         try Data("forgotten".utf8).write(to: URL(fileURLWithPath: folder + "/forgotten"))
@@ -451,7 +451,7 @@ struct PackageTests {
 
                 struct Swapper: Intent {
                     static let summary = "For some seconds, swaps a file between a regular file and a link to another."
-                    static let output = ValueType.text
+                    static let output = OutputType.text
                     @Parameter(primary: true, summary: "The file to swap.") var path: String
                     @Parameter(summary: "Where the link points.") var target: String
                     @Parameter(summary: "For how long.") var seconds: Double = 5
@@ -474,7 +474,7 @@ struct PackageTests {
 
                 struct Quit: Intent {
                     static let summary = "Answers, then its host exits a moment later."
-                    static let output = ValueType.text
+                    static let output = OutputType.text
                     func perform(_ context: any IntentContext) async throws -> IntentResult {
                         DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { exit(0) }
                         return .value(.text("leaving"))
@@ -483,7 +483,7 @@ struct PackageTests {
 
                 struct Interview: Intent {
                     static let summary = "Asks a name, and greets it."
-                    static let output = ValueType.text
+                    static let output = OutputType.text
                     static let supportedModes: IntentModes = [.foreground]
                     func perform(_ context: any IntentContext) async throws -> IntentResult {
                         .value(.text("Hello, \\(try await context.ask(Question(prompt: "Name?", key: "visitor")).textValue)"))
@@ -492,7 +492,7 @@ struct PackageTests {
 
                 struct Cover: Intent {
                     static let summary = "Hands over a file of the package's own."
-                    static let output = ValueType.file
+                    static let output = OutputType.file
                     func perform(_ context: any IntentContext) async throws -> IntentResult {
                         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
                         return .value(.file(FileReference(path: root.appendingPathComponent("cover.txt").path)))
@@ -551,7 +551,7 @@ struct PackageTests {
 
                 struct MakeKeepsake: Intent {
                     static let summary = "Outputs a keepsake."
-                    static let output = ValueType.entity("keepsake")
+                    static let output = OutputType.entity("keepsake")
                     func perform(_ context: any IntentContext) async throws -> IntentResult {
                         .value(Keepsake(id: "one").parameterValue)
                     }
@@ -559,7 +559,7 @@ struct PackageTests {
 
                 struct MakeShard: Intent {
                     static let summary = "Outputs a shard."
-                    static let output = ValueType.entity("shard")
+                    static let output = OutputType.entity("shard")
                     func perform(_ context: any IntentContext) async throws -> IntentResult {
                         .value(Shard(id: "one").parameterValue)
                     }
@@ -871,7 +871,7 @@ struct PackageTests {
                 import RelayKit
                 struct Greet: Intent {
                     static let summary = "Greets."
-                    static let output = ValueType.text
+                    static let output = OutputType.text
                     static let examples = [
                         IntentExample("- examples.greet: Ada", output: "Hello, Ada"),
                         IntentExample("- examples.greeet: Ada"),

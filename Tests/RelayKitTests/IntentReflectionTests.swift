@@ -5,7 +5,7 @@ import Testing
 
 private struct SuggestTrails: Intent {
     static let summary = "Suggests trails."
-    static let output = ValueType.list
+    static let output = OutputType.text
 
     @Parameter(input: true) var region: String
     @Parameter var featuredCollection: String
@@ -20,7 +20,7 @@ private struct SuggestTrails: Intent {
 
 private struct TwoInputs: Intent {
     static let summary = ""
-    static let output = ValueType.nothing
+    static let output = OutputType.nothing
     @Parameter(input: true) var a: String
     @Parameter(input: true) var b: String
     func perform(_ context: any IntentContext) async throws -> IntentResult { .nothing }
@@ -28,13 +28,28 @@ private struct TwoInputs: Intent {
 
 private struct Backup: Intent {
     static let summary = "Copies a file and tells a server."
-    static let output = ValueType.nothing
+    static let output = OutputType.nothing
     static let capabilities: [Capability] = [.run]
     @Parameter(input: true, access: .read) var file: FileReference
     @Parameter(access: .write) var to: FileReference
     @Parameter(access: .net) var server: URL
     @Parameter var note: String = ""
     func perform(_ context: any IntentContext) async throws -> IntentResult { .nothing }
+}
+
+/// Says it gives a list of numbers; gives what its parameter says.
+private struct Lying: Intent {
+    static let summary = ""
+    static let output = OutputType.list(of: .number)
+    @Parameter(primary: true) var give: String
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        switch give {
+        case "text": .value("three")
+        case "mixed": .value([1, 2, "three"])
+        case "nothing": .nothing
+        default: .value([1, 2, 3])
+        }
+    }
 }
 
 private struct Packaged: IntentPackage {
@@ -67,6 +82,23 @@ struct IntentReflectionTests {
         let action = try ActionDefinition(SuggestTrails.self, package: "trails")
         let result = try await action.perform(arguments: ["Rockies", "fall", nil, 3, nil], context: NullContext())
         #expect(result.value == "Rockies|fall|easy|3|false")
+    }
+
+    @Test("a debug build holds perform to its declared output, item by item; nothing is always allowed")
+    func outputChecked() async throws {
+        let action = try ActionDefinition(Lying.self, package: "trails")
+        #expect(action.output == .list && action.outputItem == .number)
+        #expect(action.outputDescription == "list of number")
+        #expect(try await action.perform(arguments: ["numbers"], context: NullContext()).value == [1, 2, 3])
+        #expect(try await action.perform(arguments: ["nothing"], context: NullContext()).value == .nothing)
+        for (give, found) in [("text", "a text"), ("mixed", "a list whose item 3 is a text")] {
+            let error = await #expect(throws: IntentError.self) {
+                try await action.perform(arguments: [.text(give)], context: NullContext())
+            }
+            #expect(error?.message == "'lying' says it outputs a list of number but gave \(found)")
+        }
+        #expect(OutputType.list(of: Int.self) == .list(of: .number))
+        #expect(OutputType.entity("trail").problem(with: .number(1)) == "a number")
     }
 
     @Test("an argument that does not fit the Swift type names the parameter")

@@ -230,7 +230,7 @@ struct CheckerTests {
     func ambiguous() throws {
         struct Hello: Intent {
             static let summary = ""
-            static let output = ValueType.text
+            static let output = OutputType.text
             func perform(_ context: any IntentContext) async throws -> IntentResult { .nothing }
         }
         enum First: IntentPackage {

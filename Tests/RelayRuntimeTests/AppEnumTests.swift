@@ -31,7 +31,7 @@ private struct BookQuery: EntityQuery {
 
 private struct Shelve: Intent {
     static let summary = "Names the shelf for a genre."
-    static let output = ValueType.text
+    static let output = OutputType.text
     @Parameter(primary: true, summary: "The genre.") var genre: Genre
     @Parameter(summary: "A second genre, if any.") var also: Genre?
     func perform(_ context: any IntentContext) async throws -> IntentResult {
@@ -39,9 +39,81 @@ private struct Shelve: Intent {
     }
 }
 
+/// An issue's status: raw values for workflows, display names for people.
+private enum Status: String, AppEnum {
+    case open, inProgress = "in-progress", closed
+    static let caseDisplayRepresentations: [Status: DisplayRepresentation] = [.open: "Open", .inProgress: "In Progress", .closed: "closed"]
+}
+
+private struct Issue: Entity {
+    static let typeName = EntityTypeName("issue")
+    static var defaultQuery: any EntityQuery<Issue> { IssueQuery() }
+    let id: String
+    @Property var status: Status
+    var displayRepresentation: DisplayRepresentation { DisplayRepresentation(title: "#\(id)") }
+    static let all = [Issue(id: "1", status: .open), Issue(id: "2", status: .inProgress), Issue(id: "3", status: .inProgress)]
+}
+
+private struct IssueQuery: EntityQuery {
+    func entities(for ids: [String]) async throws -> [Issue] { Issue.all.filter { ids.contains($0.id) } }
+    func allEntities() async throws -> [Issue] { Issue.all }
+}
+
+private struct SetStatus: Intent {
+    static let summary = "Says the status it was given."
+    static let output = OutputType.text
+    @Parameter(primary: true) var status: Status
+    func perform(_ context: any IntentContext) async throws -> IntentResult { .value(.text("status \(status.rawValue)")) }
+}
+
+private enum Tracker: IntentPackage {
+    static let name = "tracker"
+    static let intents: [any Intent.Type] = [SetStatus.self]
+    static let entities: [any Entity.Type] = [Issue.self]
+}
+
+/// Two cases shown with one name.
+private enum Twins: String, AppEnum {
+    case a, b
+    static let caseDisplayRepresentations: [Twins: DisplayRepresentation] = [.a: "Same", .b: "Same"]
+}
+
+private struct PickTwin: Intent {
+    static let summary = ""
+    static let output = OutputType.text
+    @Parameter var twin: Twins
+    func perform(_ context: any IntentContext) async throws -> IntentResult { .nothing }
+}
+
+private struct TwinEntity: Entity {
+    static let typeName = EntityTypeName("twin")
+    static var defaultQuery: any EntityQuery<TwinEntity> { TwinQuery() }
+    let id: String
+    @Property var twin: Twins
+    var displayRepresentation: DisplayRepresentation { DisplayRepresentation(title: id) }
+}
+
+private struct TwinQuery: EntityQuery {
+    func entities(for ids: [String]) async throws -> [TwinEntity] { [] }
+    func allEntities() async throws -> [TwinEntity] { [] }
+}
+
+/// Picks the book whose name holds a text, asking which when several do.
+private struct PickBook: Intent {
+    static let summary = "Picks a book whose name contains the text."
+    static let output = OutputType.entity(Book.self)
+    @Parameter(primary: true) var containing: String
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        let books =
+            containing == "any of many"
+            ? (0..<100_000).map { Book(id: "\($0)", name: "Book \($0)", genre: .fantasy) } : Book.all.filter { $0.name.contains(containing) }
+        return .value(try await context.requestDisambiguation(among: books, dialog: "Which book has '\(containing)'?", key: "book").parameterValue)
+    }
+}
+
 private enum Shelves: IntentPackage {
     static let name = "shelves"
-    static let intents: [any Intent.Type] = [Shelve.self]
+    static let intents: [any Intent.Type] = [Shelve.self, PickBook.self]
     static let entities: [any Entity.Type] = [Book.self]
 }
 
@@ -81,12 +153,73 @@ struct AppEnumTests {
         #expect(unknown.first?.notes == ["note: a book has id, title, subtitle, name, genre"], "\(unknown)")
     }
 
+    @Test("display names: a workflow writes a case's raw value or its display name, the action gets the case, describe and errors show both")
+    func displayNames() async throws {
+        let tracker = registry(with: [Tracker.self])
+        #expect(try await run(steps: "- set-status: in-progress", registry: tracker) == "status in-progress")
+        #expect(try await run(steps: "- set-status: In Progress", registry: tracker) == "status in-progress")
+        #expect(try await run(steps: "- text: In Progress\n- set-status: ${previous}", registry: tracker) == "status in-progress")
+        let load = { (steps: String) in WorkflowLoader(registry: tracker).load(SourceFile(path: "w.yaml", text: "steps:\n  - " + steps)).1 }
+        #expect(load("set-status: Open").isEmpty)
+        let wrong = load("set-status: in progress")
+        #expect(wrong.first?.message.contains("takes 'Open' (open), 'In Progress' (in-progress), 'closed'; found 'in progress'; did you mean 'In Progress'?") == true, "\(wrong.map(\.message))")
+        // `find` compares the property's raw value with the display name's case, checked first.
+        let inProgress = try await run(steps: "- find: issues\n  where: { status: In Progress }\n- count", registry: tracker)
+        #expect(inProgress == 2)
+        let either = try await run(steps: "- find: issues\n  where: { status: { is-any-of: [Open, in-progress] } }\n- count", registry: tracker)
+        #expect(either == 3)
+        let none = load("find: issues\n    where: { status: Shut }")
+        #expect(none.first?.message.contains("'status' is one of 'Open' (open), 'In Progress' (in-progress), 'closed'; 'Shut' is none of them") == true, "\(none)")
+        // Across the package wire, and in every view.
+        let manifest = try await PackageManifest(json: try PackageManifest(of: Tracker.self).json)
+        #expect(manifest.actions.first?.parameters.first?.choiceTitles == ["open": "Open", "in-progress": "In Progress"])
+        #expect(manifest.entities.first?.properties.first?.caseTitles == ["open": "Open", "in-progress": "In Progress"])
+        let definition = try ActionDefinition(SetStatus.self, package: "tracker")
+        #expect(definition.parameters[0].choices == ["open", "in-progress", "closed"])
+        #expect(CaseTitles.shown("in-progress", titles: definition.parameters[0].choiceTitles) == "In Progress (in-progress)")
+    }
+
+    @Test("two cases with one display name: the intent and the entity type are refused, naming both cases")
+    func sharedDisplayName() throws {
+        let error = #expect(throws: IntentDeclarationError.self) { try ActionDefinition(PickTwin.self, package: "twins") }
+        #expect(error?.problem == "parameter 'twin': the cases 'a' and 'b' have one display name, 'Same'")
+        var catalog = EntityCatalog()
+        let refused = #expect(throws: IntentDeclarationError.self) { try catalog.add(EntityDescriptor.of(TwinEntity.self)) }
+        #expect(refused?.problem == "property 'twin': the cases 'a' and 'b' have one display name, 'Same'")
+    }
+
     @Test("a title several entities match: a person on a terminal is asked which; without one it is an error listing them")
     func disambiguation() async throws {
         let steps = "- text: Dun\n- convert: book\n- text: \"${previous.name}\""
         let asked = ScriptedInteraction(answers: ["Which is 'Dun'?": "Dune Messiah"], mode: .interactive)
         #expect(try await run(steps: steps, registry: registry(with: [Shelves.self]), interaction: asked) == "Dune Messiah")
+        // Without a terminal, an answer given for the question picks one too.
+        let answered = ScriptedInteraction(answers: ["Which is 'Dun'?": "Dune"], mode: .background)
+        #expect(try await run(steps: steps, registry: registry(with: [Shelves.self]), interaction: answered) == "Dune")
         let error = await #expect(throws: RuntimeError.self) { try await run(steps: steps, registry: registry(with: [Shelves.self])) }
         #expect(error?.message.contains("2 books match 'Dun': 'Dune', 'Dune Messiah'") == true, "\(String(describing: error))")
+    }
+
+    @Test("requestDisambiguation: answered by its key or its prompt with no terminal; one is taken unasked; none or 100,000 fail the step")
+    func requestDisambiguation() async throws {
+        let shelves = registry(with: [Shelves.self])
+        let steps = { (text: String) in "- pick-book: \(text)\n- text: \"${previous.name}\"" }
+        let byKey = ScriptedInteraction(answers: ["book": "Dune Messiah"], mode: .background)
+        #expect(try await run(steps: steps("Dune"), registry: shelves, interaction: byKey) == "Dune Messiah")
+        let byPrompt = ScriptedInteraction(answers: ["Which book has 'Dune'?": "Dune"], mode: .background)
+        #expect(try await run(steps: steps("Dune"), registry: shelves, interaction: byPrompt) == "Dune")
+        #expect(try await run(steps: steps("Hobbit"), registry: shelves) == "The Hobbit")
+        let unanswered = await #expect(throws: RuntimeError.self) { try await run(steps: steps("Dune"), registry: shelves) }
+        #expect(unanswered?.message.contains("no answer for 'Which book has 'Dune'?'") == true, "\(String(describing: unanswered))")
+        let none = await #expect(throws: RuntimeError.self) { try await run(steps: steps("Zzz"), registry: shelves, interaction: byKey) }
+        #expect(none?.message.contains("'Which book has 'Zzz'?' has no books to choose from") == true, "\(String(describing: none))")
+        let many = await #expect(throws: RuntimeError.self) { try await run(steps: steps("any of many"), registry: shelves, interaction: byKey) }
+        #expect(many?.message.contains("choose among 100000 books; at most 1000 are offered") == true, "\(String(describing: many))")
+    }
+
+    @Test("candidates are shown by title, with a subtitle and then an id only where titles are alike")
+    func disambiguationLabels() {
+        let labels = Disambiguation.labels([("Dune", "1965", "1"), ("dune", "1984 film", "2"), ("Dune", "1984 film", "3"), ("Emma", nil, "4")])
+        #expect(labels == ["Dune — 1965", "dune — 1984 film (2)", "Dune — 1984 film (3)", "Emma"])
     }
 }

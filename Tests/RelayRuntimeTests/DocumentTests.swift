@@ -218,7 +218,7 @@ struct ConversionTests {
 /// An action that takes only PDFs, to see files converted on their way in.
 private struct PageCount: Intent {
     static let summary = "Counts a PDF's pages."
-    static let output = ValueType.number
+    static let output = OutputType.number
     @Parameter(input: true, summary: "A PDF.", accepts: [.pdf]) var document: FileReference
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         .value(try Value.file(document).property("pages"))

@@ -9,7 +9,7 @@ import Testing
 /// Asks to archive or delete, with a cancel option.
 struct Tidy: Intent {
     static let summary = "Archives or deletes."
-    static let output = ValueType.text
+    static let output = OutputType.text
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         let choice = try await context.requestChoice(
@@ -22,7 +22,7 @@ struct Tidy: Intent {
 /// Needs a person: only runs in the foreground.
 struct Interview: Intent {
     static let summary = "Asks a person."
-    static let output = ValueType.nothing
+    static let output = OutputType.nothing
     static let supportedModes: IntentModes = [.foreground]
     func perform(_ context: any IntentContext) async throws -> IntentResult { .nothing }
 }
@@ -31,7 +31,7 @@ struct Interview: Intent {
 struct Count: Intent {
     static let name = "count-to-four"
     static let summary = "Counts to four."
-    static let output = ValueType.number
+    static let output = OutputType.number
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         for step in 1...4 { await context.reportProgress(Double(step) / 4, "step \(step)") }

@@ -10,7 +10,7 @@ import Testing
 struct SwapThenRead: Intent {
     static let name = "swap-then-read"
     static let summary = "Replaces its input file by a link to 'target', then reads it."
-    static let output = ValueType.text
+    static let output = OutputType.text
 
     @Parameter(input: true, summary: "The file.", access: .read) var file: FileReference
     @Parameter(primary: true, summary: "Where the link points.") var target: String
@@ -27,7 +27,7 @@ struct SwapThenRead: Intent {
 struct SwapThenWrite: Intent {
     static let name = "swap-then-write"
     static let summary = "Replaces the folder of 'to' by a link to 'target', then writes 'to'."
-    static let output = ValueType.text
+    static let output = OutputType.text
 
     @Parameter(primary: true, summary: "The file to write.", access: .write) var to: FileReference
     @Parameter(summary: "Where the link points.") var target: String

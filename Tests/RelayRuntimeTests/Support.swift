@@ -49,7 +49,7 @@ struct ScriptedInteraction: Interaction {
 
     func choose(_ request: ChoiceRequest, keys: [String]) async throws -> [Int] {
         guard let answer = answers[request.prompt] ?? keys.lazy.compactMap({ answers[$0] }).first else {
-            throw IntentError("no answer for '\(request.prompt)'")
+            throw IntentError(request.unanswered ?? "no answer for '\(request.prompt)'")
         }
         return answer.split(separator: ",").compactMap { request.options.firstIndex(of: String($0)) }
     }

@@ -14,7 +14,7 @@ struct MakeJSON: Intent {
     static let examples = [
         IntentExample("- list: [{ name: Ada, age: 36 }]\n- make-json: compact", output: #"[{"name":"Ada","age":36}]"#),
     ]
-    static let output = ValueType.text
+    static let output = OutputType.text
 
     @Parameter(input: true, summary: "The value.") var value: Value
     @Parameter(primary: true, summary: "Indented over several lines, or all on one.", choices: ["pretty", "compact"])
@@ -33,7 +33,7 @@ struct ParseCSV: Intent {
         IntentExample("- text: \"name,age\\nAda,36\\nAlan,41\"\n- parse-csv\n- get-item: last\n- get-value: name", output: "Alan"),
         IntentExample("- text: \"a;b\\n1;2\"\n- parse-csv: { header: false, separator: \";\" }\n- count", output: "2"),
     ]
-    static let output = ValueType.list
+    static let output = OutputType.list
 
     @Parameter(primary: true, input: true, summary: "The CSV text, or a CSV file.", access: .read) var csv: Value
     @Parameter(summary: "Whether the first row names the columns.") var header: Bool = true
@@ -55,7 +55,7 @@ struct MakeCSV: Intent {
             "- list: [{ name: Ada, note: \"likes, commas\" }, { name: Alan }]\n- make-csv\n- split-text: newline\n- get-item: 2",
             output: #"Ada,"likes, commas""#),
     ]
-    static let output = ValueType.text
+    static let output = OutputType.text
 
     @Parameter(input: true, summary: "The rows: dictionaries, or lists of fields.") var rows: [Value]
     @Parameter(summary: "Whether a first row names the columns (for dictionaries).") var header: Bool = true

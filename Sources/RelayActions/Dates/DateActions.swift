@@ -21,7 +21,7 @@ struct MakeDate: Intent {
     static let examples = [
         IntentExample("- date: 2026-11-24\n- format-date: EEEE", output: "Tuesday"),
     ]
-    static let output = ValueType.date
+    static let output = OutputType.date
 
     @Parameter(primary: true, summary: "The date as text.") var date: Date
 
@@ -37,7 +37,7 @@ struct DateFromParts: Intent {
         IntentExample("- date-from-parts: { year: 2026, month: 2, day: 29 }\n- format-date: yyyy-MM-dd", output: "2026-03-01"),
         IntentExample("- current-date:\n  as: now\n- date-from-parts: { year: \"${now.year}\", month: 12, day: 25 }"),
     ]
-    static let output = ValueType.date
+    static let output = OutputType.date
 
     @Parameter(summary: "The year.") var year: Int
     @Parameter(summary: "The month, 1 to 12.") var month: Int = 1
@@ -70,7 +70,7 @@ struct CurrentDate: Intent {
     static let examples = [
         IntentExample("- current-date\n- format-date: yyyy"),
     ]
-    static let output = ValueType.date
+    static let output = OutputType.date
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         .value(.date(Date()))
@@ -91,7 +91,7 @@ struct AdjustDate: Intent {
     static let examples = [
         IntentExample("- date: 2026-01-31\n- adjust-date: { add: 1 month }\n- format-date: yyyy-MM-dd", output: "2026-02-28"),
     ]
-    static let output = ValueType.date
+    static let output = OutputType.date
 
     @Parameter(input: true, summary: "The date.") var date: Date
     @Parameter(primary: true, summary: "A duration to add: N seconds, minutes, hours, days, weeks, months or years.") var add: String?
@@ -141,7 +141,7 @@ struct FormatDate: Intent {
         IntentExample("- current-date\n- format-date:\n    style: long\n    time: none"),
         IntentExample("- date: tomorrow\n- format-date:\n    style: relative\n    time: none", output: "Tomorrow"),
     ]
-    static let output = ValueType.text
+    static let output = OutputType.text
 
     @Parameter(input: true, summary: "The date.") var date: Date
     @Parameter(primary: true, summary: "A Unicode date pattern such as yyyy-MM-dd HH:mm, or a style's name (iso, rfc2822, short, medium, long).")
@@ -202,7 +202,7 @@ struct TimeBetween: Intent {
     static let examples = [
         IntentExample("- date: 2026-01-01\n- time-between: { end: 2026-03-01, unit: days }", output: "59"),
     ]
-    static let output = ValueType.number
+    static let output = OutputType.number
 
     @Parameter(input: true, summary: "The start date.") var start: Date
     @Parameter(summary: "The end date; now if not given.") var end: Date?
@@ -259,7 +259,7 @@ struct StartOf: Intent {
     static let examples = [
         IntentExample("- date: 2026-11-24 15:30\n- start-of: month\n- format-date: \"yyyy-MM-dd HH:mm\"", output: "2026-11-01 00:00"),
     ]
-    static let output = ValueType.date
+    static let output = OutputType.date
 
     @Parameter(input: true, summary: "The date.") var date: Date
     @Parameter(primary: true, summary: "The period.", choices: DatePeriod.names) var period: String
@@ -275,7 +275,7 @@ struct EndOf: Intent {
     static let examples = [
         IntentExample("- date: 2026-02-10\n- end-of: month\n- format-date: \"yyyy-MM-dd HH:mm:ss\"", output: "2026-02-28 23:59:59"),
     ]
-    static let output = ValueType.date
+    static let output = OutputType.date
 
     @Parameter(input: true, summary: "The date.") var date: Date
     @Parameter(primary: true, summary: "The period.", choices: DatePeriod.names) var period: String

@@ -13,8 +13,7 @@ struct GetDates: Intent {
             "- text: \"Due 2026-12-01; the review is on 3 Dec 2026 at 14:30.\"\n- get-dates\n- for-each:\n  do:\n    - format-date: yyyy-MM-dd HH:mm",
             output: "2026-12-01 00:00\n2026-12-03 14:30"),
     ]
-    static let output = ValueType.list
-    static let outputItem: ValueType? = .date
+    static let output = OutputType.list(of: .date)
 
     @Parameter(primary: true, input: true, summary: "A text, a date, or a list of them.") var value: Value
 

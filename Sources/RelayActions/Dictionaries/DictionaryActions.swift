@@ -18,7 +18,7 @@ struct MakeDictionary: Intent {
     static let examples = [
         IntentExample("- dictionary: { name: Relay, version: 1 }\n- get-value: name", output: "Relay"),
     ]
-    static let output = ValueType.dictionary
+    static let output = OutputType.dictionary
 
     @Parameter(primary: true, summary: "The keys and values, e.g. { name: Relay, version: 1 }.") var entries: ValueDictionary
 
@@ -38,8 +38,7 @@ struct GetKeys: Intent {
     static let examples = [
         IntentExample("- dictionary: { a: 1, b: 2 }\n- get-keys", output: "a\nb"),
     ]
-    static let output = ValueType.list
-    static let outputItem: ValueType? = .text
+    static let output = OutputType.list(of: .text)
 
     @Parameter(primary: true, input: true, summary: "The dictionary.") var dictionary: ValueDictionary
 
@@ -59,7 +58,7 @@ struct GetValues: Intent {
     static let examples = [
         IntentExample("- dictionary: { a: 1, b: 2 }\n- get-values", output: "1\n2"),
     ]
-    static let output = ValueType.list
+    static let output = OutputType.list
 
     @Parameter(primary: true, input: true, summary: "The dictionary.") var dictionary: ValueDictionary
 

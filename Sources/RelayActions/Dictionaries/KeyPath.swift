@@ -61,7 +61,7 @@ struct GetValue: Intent {
     static let examples = [
         IntentExample("- dictionary: { user: { name: Ada, langs: [en, fr] } }\n- get-value: user.langs.2", output: "fr"),
     ]
-    static let output = ValueType.any
+    static let output = OutputType.any
 
     @Parameter(input: true, summary: "The dictionary.") var dictionary: ValueDictionary
     @Parameter(primary: true, summary: "The key, or a dotted path such as user.name or items.1.title.") var key: String
@@ -83,7 +83,7 @@ struct SetValue: Intent {
     static let examples = [
         IntentExample("- dictionary: { name: Relay }\n- set-value: { key: version, value: 2 }\n- get-keys", output: "name\nversion"),
     ]
-    static let output = ValueType.dictionary
+    static let output = OutputType.dictionary
 
     @Parameter(input: true, summary: "The dictionary.") var dictionary: ValueDictionary
     @Parameter(summary: "The key, or a dotted path such as user.name.", check: KeyPath.problem) var key: String

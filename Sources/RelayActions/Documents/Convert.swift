@@ -11,7 +11,7 @@ struct Convert: Intent {
         IntentExample("- text: \"42\"\n- convert: number\n- calculate: \"${previous} / 2\"", output: "21"),
         IntentExample("- text: \"# Notes\"\n- convert: html"),
     ]
-    static let output = ValueType.any
+    static let output = OutputType.any
 
     @Parameter(input: true, summary: "What to convert.", access: .read) var value: Value
     @Parameter(primary: true, summary: "A type name, an entity type (photo, note, a package's), or a content type (short name, extension, MIME type or identifier).") var to: String

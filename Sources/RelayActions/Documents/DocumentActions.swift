@@ -20,7 +20,7 @@ struct RichTextFromMarkdown: Intent {
     static let examples = [
         IntentExample("- text: \"# Title\\n\\nSome *emphasis*.\"\n- rich-text-from-markdown\n- html-from-rich-text", output: "<h1>Title</h1>\n<p>Some <em>emphasis</em>.</p>"),
     ]
-    static let output = ValueType.richText
+    static let output = OutputType.richText
 
     @Parameter(primary: true, input: true, summary: "The Markdown text, or a Markdown file.", access: .read) var markdown: String
 
@@ -35,7 +35,7 @@ struct MarkdownFromRichText: Intent {
     static let examples = [
         IntentExample("- text: \"Some *emphasis* and **strength**.\"\n- rich-text-from-markdown\n- markdown-from-rich-text", output: "Some *emphasis* and **strength**."),
     ]
-    static let output = ValueType.text
+    static let output = OutputType.text
 
     @Parameter(primary: true, input: true, summary: "The rich text.") var richText: RichText
 
@@ -51,7 +51,7 @@ struct HTMLFromRichText: Intent {
     static let examples = [
         IntentExample("- text: \"A [link](https://example.com \\\"Example\\\").\"\n- rich-text-from-markdown\n- html-from-rich-text", output: "<p>A <a href=\"https://example.com\" title=\"Example\">link</a>.</p>"),
     ]
-    static let output = ValueType.text
+    static let output = OutputType.text
 
     @Parameter(primary: true, input: true, summary: "The rich text.") var richText: RichText
     @Parameter(summary: "Write a whole HTML page rather than a fragment.") var document: Bool = false
@@ -71,7 +71,7 @@ struct GetText: Intent {
     static let examples = [
         IntentExample("- text: \"# Title\\n\\nSome *emphasis*.\"\n- rich-text-from-markdown\n- get-text", output: "Title\n\nSome emphasis."),
     ]
-    static let output = ValueType.text
+    static let output = OutputType.text
 
     @Parameter(primary: true, input: true, summary: "A file, rich text, or any value.", access: .read) var value: Value
 

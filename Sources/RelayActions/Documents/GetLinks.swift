@@ -13,8 +13,7 @@ struct GetLinks: Intent {
             "- text: \"See [the map](https://example.com/map), or https://example.com/trails.\"\n- get-links",
             output: "https://example.com/map\nhttps://example.com/trails"),
     ]
-    static let output = ValueType.list
-    static let outputItem: ValueType? = .url
+    static let output = OutputType.list(of: .url)
 
     @Parameter(input: true, summary: "Text (read as Markdown), rich text, a document file, a URL, or a list of them.", access: .read)
     var value: Value

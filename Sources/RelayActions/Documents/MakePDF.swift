@@ -11,7 +11,7 @@ struct MakePDF: Intent {
     static let examples = [
         IntentExample("- text: \"# Trip\\n\\nDay one: the ridge.\"\n- rich-text-from-markdown\n- make-pdf: { title: Trip }\n- get-text", output: "Trip\nDay one: the ridge."),
     ]
-    static let output = ValueType.file
+    static let output = OutputType.file
 
     /// Entities are handed over as the first of these they offer (a trail as its PDF sheet, a photo as its image).
     @Parameter(

@@ -25,7 +25,7 @@ struct GetPDFPages: Intent {
     static let examples = [
         IntentExample("- read-file: report.pdf\n- get-pdf-pages: { from: 2, to: 3 }\n- save-file: chapter.pdf"),
     ]
-    static let output = ValueType.file
+    static let output = OutputType.file
 
     @Parameter(input: true, summary: "The PDF file.", accepts: [.pdf], access: .read) var pdf: FileReference
     @Parameter(summary: "The first page, 1-based; -1 is the last.") var from: Int = 1
@@ -50,8 +50,7 @@ struct SplitPDF: Intent {
     static let examples = [
         IntentExample("- read-file: scans.pdf\n- split-pdf\n- count"),
     ]
-    static let output = ValueType.list
-    static let outputItem: ValueType? = .file
+    static let output = OutputType.list(of: .file)
 
     @Parameter(input: true, summary: "The PDF file.", accepts: [.pdf], access: .read) var pdf: FileReference
     @Parameter(primary: true, summary: "How many pages each part has.") var pages: Int = 1

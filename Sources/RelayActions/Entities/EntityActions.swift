@@ -15,7 +15,7 @@ struct Find: Intent {
     ]
     /// Reads the folder of the library it finds in (photos: `~/Pictures`, notes: `~/Notes`).
     static let capabilities: [Capability] = [.read]
-    static let output = ValueType.list
+    static let output = OutputType.list
 
     @Parameter(primary: true, summary: "The entity type: photo, note, or a package's type.") var type: String
     @Parameter(name: "where", summary: "PROPERTY: VALUE or PROPERTY: {COMPARATOR: VALUE}; each property accepts the comparators that fit its type.")
@@ -29,10 +29,11 @@ struct Find: Intent {
         guard let descriptor = catalog.descriptor(named: type) else {
             throw IntentError(EntityTypeNaming.unknown(type, in: catalog))
         }
-        let clauses = conditions ?? [:]
-        if let problem = FilterValidation(entityType: descriptor).problems(where: clauses, sort: sort).first {
+        let validation = FilterValidation(entityType: descriptor)
+        if let problem = validation.problems(where: conditions ?? [:], sort: sort).first {
             throw problem
         }
+        let clauses = validation.withRawCases(conditions ?? [:])
         let query = try FilterQuery(where: clauses, matchAll: match.lowercased() != "any", sort: sort, limit: limit)
         try await context.authorizeFinding(descriptor)
         return .value(.list(try await EntityFinder.find(descriptor, query).map(Value.entity)))
@@ -46,7 +47,7 @@ struct GetURL: Intent {
     static let examples = [
         IntentExample("- find: notes\n  limit: 1\n- get-url"),
     ]
-    static let output = ValueType.url
+    static let output = OutputType.url
 
     @Parameter(primary: true, input: true, summary: "The entity, or a list of them (a URL passes through).") var entity: Value
 

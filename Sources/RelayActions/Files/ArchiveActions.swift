@@ -20,7 +20,7 @@ struct MakeArchive: Intent {
         IntentExample("- find-files: ~/Documents/reports\n- make-archive: ~/Backups/reports.zip"),
         IntentExample("- make-archive: { folder: ~/Documents/reports, to: ~/Backups/reports.tar.gz }"),
     ]
-    static let output = ValueType.file
+    static let output = OutputType.file
 
     @Parameter(input: true, summary: "The files.", access: .read) var items: [Value]
     @Parameter(summary: "A folder to put in with everything in it, under its own name.", access: .read) var folder: FileReference?
@@ -75,7 +75,7 @@ struct ExtractArchive: Intent {
     static let examples = [
         IntentExample("- read-file: ~/Downloads/photos.zip\n- extract-archive: ~/Pictures/imported"),
     ]
-    static let output = ValueType.file
+    static let output = OutputType.file
 
     @Parameter(input: true, summary: "The archive file.", access: .read) var archive: FileReference
     @Parameter(primary: true, summary: "The folder to make and extract into.", access: .write) var to: FileReference?

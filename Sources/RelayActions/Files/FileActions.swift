@@ -16,7 +16,7 @@ struct ReadFile: Intent {
     static let examples = [
         IntentExample("- read-file: ~/notes/todo.txt\n- get-text"),
     ]
-    static let output = ValueType.file
+    static let output = OutputType.file
     /// Get File: a file of the Shortcuts folder (kept in ~/Shortcuts, as Save File writes them),
     /// or, where Shortcuts shows a picker, a path asked before the step.
     static let shortcuts = [
@@ -43,8 +43,7 @@ struct FindFiles: Intent {
     static let examples = [
         IntentExample("- find-files: ~/Downloads\n  where: { extension: pdf, size: { greater-than: 1 MB } }\n  sort: { by: size, order: descending }\n  limit: 5"),
     ]
-    static let output = ValueType.list
-    static let outputItem: ValueType? = .file
+    static let output = OutputType.list(of: .file)
 
     @Parameter(name: "in", primary: true, summary: "The folder to look in.", access: .read) var folder: FileReference
     @Parameter(summary: "Look in subfolders too.") var recursive: Bool = false

@@ -79,7 +79,7 @@ struct SaveFile: Intent {
         IntentExample("- current-date\n- format-date: \"yyyy-MM-dd HH:mm\"\n- save-file: { to: log.txt, append: true }"),
         IntentExample("- list: [{ name: Ada }, { name: Alan }]\n- save-file: people.json"),
     ]
-    static let output = ValueType.file
+    static let output = OutputType.file
 
     @Parameter(input: true, summary: "What to save.", access: .read) var value: Value
     @Parameter(primary: true, summary: "The path, or a folder to save the input file into.", access: .write) var to: FileReference
@@ -156,7 +156,7 @@ struct RenameFile: Intent {
     static let examples = [
         IntentExample("- read-file: report.txt\n- rename-file: report-final.txt"),
     ]
-    static let output = ValueType.file
+    static let output = OutputType.file
 
     @Parameter(input: true, summary: "The file.", access: .write, existing: true) var file: FileReference
     @Parameter(primary: true, summary: "The new name, with its extension.") var name: String
@@ -181,7 +181,7 @@ struct MoveFile: Intent {
     static let examples = [
         IntentExample("- read-file: report.txt\n- move-file: archive/"),
     ]
-    static let output = ValueType.file
+    static let output = OutputType.file
 
     @Parameter(input: true, summary: "The file.", access: .write, existing: true) var file: FileReference
     @Parameter(primary: true, summary: "A folder, or the new path.", access: .write) var to: FileReference
@@ -210,7 +210,7 @@ struct CopyFile: Intent {
     static let examples = [
         IntentExample("- read-file: report.txt\n- copy-file: backup/"),
     ]
-    static let output = ValueType.file
+    static let output = OutputType.file
 
     @Parameter(input: true, summary: "The file.", access: .read, existing: true) var file: FileReference
     @Parameter(primary: true, summary: "A folder, or the copy's path.", access: .write) var to: FileReference
@@ -234,7 +234,7 @@ struct DeleteFile: Intent {
         IntentExample("- read-file: old.log\n- delete-file"),
         IntentExample("- delete-file: build/"),
     ]
-    static let output = ValueType.nothing
+    static let output = OutputType.nothing
 
     @Parameter(primary: true, input: true, summary: "The file.", access: .write, existing: true) var file: FileReference
 
@@ -253,7 +253,7 @@ struct CreateFolder: Intent {
     static let examples = [
         IntentExample("- current-date\n- format-date: yyyy-MM-dd\n  as: today\n- create-folder: \"~/Backups/${today}\""),
     ]
-    static let output = ValueType.file
+    static let output = OutputType.file
 
     @Parameter(primary: true, summary: "The folder's path.", access: .write) var path: FileReference
 

@@ -9,7 +9,7 @@ struct FormatFileSize: Intent {
         IntentExample("- read-file: report.pdf\n  as: report\n- format-file-size: ${report.size}"),
         IntentExample("- find-files: ~/Downloads\n  sort: { by: size, order: descending }\n  limit: 1\n- format-file-size"),
     ]
-    static let output = ValueType.text
+    static let output = OutputType.text
 
     @Parameter(primary: true, input: true, summary: "A number of bytes, a size such as 2 MB, or a file.") var size: Value
     @Parameter(summary: "Decimal units (1 KB is 1,000 bytes) or binary ones (1 KiB is 1,024 bytes).",

@@ -21,7 +21,7 @@ struct Hash: Intent {
         IntentExample("- text: abc\n- hash: md5", output: "900150983cd24fb0d6963f7d28e17f72"),
         IntentExample("- read-file: ~/Downloads/installer.iso\n- hash: sha256"),
     ]
-    static let output = ValueType.text
+    static let output = OutputType.text
 
     @Parameter(input: true, summary: "A text, or a file (read in pieces, however large).", access: .read) var value: Value
     @Parameter(primary: true, summary: "The digest.", choices: ContentHash.Algorithm.allCases.map(\.rawValue))

@@ -12,7 +12,7 @@ struct SetName: Intent {
     static let examples = [
         IntentExample("- text: \"id,total\\n1,9.50\"\n- set-name: orders.csv\n- get-details: name", output: "orders.csv"),
     ]
-    static let output = ValueType.file
+    static let output = OutputType.file
 
     @Parameter(input: true, summary: "A file, or a value written as text.", access: .read) var value: Value
     @Parameter(primary: true, summary: "The file's new name (one name, not a path).", check: SetName.problem) var name: String

@@ -58,7 +58,7 @@ struct RotateImage: Intent {
     static let examples = [
         IntentExample("- read-file: photo.jpg\n- rotate-image: { degrees: 90, to: rotated/ }"),
     ]
-    static let output = ValueType.file
+    static let output = OutputType.file
 
     @Parameter(input: true, summary: "The image file (PNG or JPEG).", accepts: [.image], access: .write, readOnlyWhenGiven: "to") var image: FileReference
     @Parameter(primary: true, summary: "Degrees clockwise: 90, 180, 270 or -90.") var degrees: Int
@@ -93,7 +93,7 @@ struct FlipImage: Intent {
     static let examples = [
         IntentExample("- read-file: photo.jpg\n- flip-image: { direction: horizontal, to: flipped/ }"),
     ]
-    static let output = ValueType.file
+    static let output = OutputType.file
 
     @Parameter(input: true, summary: "The image file (PNG or JPEG).", accepts: [.image], access: .write, readOnlyWhenGiven: "to") var image: FileReference
     @Parameter(primary: true, summary: "Which way to flip.", choices: ["horizontal", "vertical"]) var direction: String
@@ -125,7 +125,7 @@ struct ResizeImage: Intent {
     static let examples = [
         IntentExample("- read-file: photo.jpg\n- resize-image: { width: 800, to: small/ }"),
     ]
-    static let output = ValueType.file
+    static let output = OutputType.file
 
     @Parameter(input: true, summary: "The image file (PNG or JPEG).", accepts: [.image], access: .write, readOnlyWhenGiven: "to") var image: FileReference
     @Parameter(summary: "The new width in pixels.") var width: Int?
@@ -171,7 +171,7 @@ struct ConvertImage: Intent {
     static let examples = [
         IntentExample("- read-file: photo.png\n- convert-image: { to: jpeg, quality: 80 }"),
     ]
-    static let output = ValueType.file
+    static let output = OutputType.file
 
     @Parameter(input: true, summary: "The image file (PNG or JPEG).", accepts: [.image], access: .read) var image: FileReference
     @Parameter(primary: true, summary: "The format to convert to.", choices: ["png", "jpeg", "jpg"]) var to: String

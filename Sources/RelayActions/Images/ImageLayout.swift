@@ -9,7 +9,7 @@ struct CropImage: Intent {
     static let examples = [
         IntentExample("- read-file: photo.jpg\n- crop-image: { x: 100, y: 50, width: 800, height: 600, to: cropped/ }"),
     ]
-    static let output = ValueType.file
+    static let output = OutputType.file
 
     @Parameter(input: true, summary: "The image file (PNG or JPEG).", accepts: [.image], access: .write, readOnlyWhenGiven: "to") var image: FileReference
     @Parameter(summary: "Pixels from the left edge where the crop starts.") var x: Int = 0
@@ -49,7 +49,7 @@ struct CombineImages: Intent {
     static let examples = [
         IntentExample("- find-files: ~/Pictures/trip\n  where: { type: public.image }\n- combine-images: { mode: grid, spacing: 10, to: sheet.png }"),
     ]
-    static let output = ValueType.file
+    static let output = OutputType.file
 
     /// Entities are handed over as their image (a photo as its file).
     @Parameter(input: true, summary: "The image files (PNG or JPEG).", accepts: [.image], access: .read) var images: [Value]

@@ -9,7 +9,7 @@ struct OverlayImage: Intent {
     static let examples = [
         IntentExample("- read-file: photo.jpg\n- overlay-image: { overlay: logo.png, position: bottom-right, margin: 20, opacity: 0.6, to: marked/ }"),
     ]
-    static let output = ValueType.file
+    static let output = OutputType.file
 
     /// Where the overlay goes.
     static let positions = ["top-left", "top", "top-right", "left", "center", "right", "bottom-left", "bottom", "bottom-right"]

@@ -58,7 +58,7 @@ struct GetClipboard: Intent {
     static let examples = [
         IntentExample("- get-clipboard\n- rich-text-from-markdown\n- make-pdf: { to: clipboard.pdf }"),
     ]
-    static let output = ValueType.text
+    static let output = OutputType.text
     static let capabilities: [Capability] = [.run]
     static var programs: [String] { DesktopPrograms.available(DesktopPrograms.paste).map { [$0.name] } ?? [] }
 
@@ -77,7 +77,7 @@ struct SetClipboard: Intent {
     static let examples = [
         IntentExample("- text: \"copied by Relay\"\n- set-clipboard"),
     ]
-    static let output = ValueType.any
+    static let output = OutputType.any
     static let capabilities: [Capability] = [.run]
     static var programs: [String] { DesktopPrograms.available(DesktopPrograms.copy).map { [$0.name] } ?? [] }
 
@@ -101,7 +101,7 @@ struct Notify: Intent {
     static let examples = [
         IntentExample("- notify: { title: Backup, body: \"All 20 files copied\" }"),
     ]
-    static let output = ValueType.any
+    static let output = OutputType.any
     static let capabilities: [Capability] = [.run]
     /// The program that shows it here: none where it is printed instead.
     static var programs: [String] { ["notify-send", "osascript"].first { ProgramRun.find($0) != nil }.map { [$0] } ?? [] }

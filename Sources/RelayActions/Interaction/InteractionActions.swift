@@ -21,7 +21,7 @@ struct Ask: Intent {
     static let examples = [
         IntentExample("- ask: How many copies?\n  type: number\n  default: 2\n- calculate: \"${previous} * 10\"", output: "20"),
     ]
-    static let output = ValueType.any
+    static let output = OutputType.any
 
     @Parameter(primary: true, summary: "The question.") var prompt: String
     @Parameter(summary: "The type of the answer.", choices: ["text", "number", "boolean", "date", "url"]) var type: String = "text"
@@ -44,7 +44,7 @@ struct ChooseFromList: Intent {
     static let examples = [
         IntentExample("- list: [small, medium, large]\n- choose-from-list: Which size?"),
     ]
-    static let output = ValueType.any
+    static let output = OutputType.any
 
     @Parameter(input: true, summary: "The items to choose from.") var items: [Value]
     @Parameter(primary: true, summary: "The question.") var prompt: String = "Choose an item"
@@ -72,7 +72,7 @@ struct Confirm: Intent {
     static let examples = [
         IntentExample("- confirm: Delete the old backups?\n- text: confirmed"),
     ]
-    static let output = ValueType.any
+    static let output = OutputType.any
 
     @Parameter(input: true, summary: "Passed through.") var value: Value
     @Parameter(primary: true, summary: "The question.") var prompt: String

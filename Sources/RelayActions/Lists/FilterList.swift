@@ -7,7 +7,7 @@ struct FilterList: Intent {
     static let examples = [
         IntentExample("- list: [3, 14, 1, 9]\n- filter:\n    where: { item: { greater-than: 2 } }\n    sort: item\n    limit: 2", output: "3\n9"),
     ]
-    static let output = ValueType.list
+    static let output = OutputType.list
 
     @Parameter(input: true, summary: "The list to filter.") var items: [Value]
     @Parameter(

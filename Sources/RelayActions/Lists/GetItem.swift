@@ -19,7 +19,7 @@ struct GetItem: Intent {
         IntentExample("- list: [red, green, blue]\n- get-item: last", output: "blue"),
         IntentExample("- list: [a, b, c, d]\n- get-item: { from: 2, to: 3 }", output: "b\nc"),
     ]
-    static let output = ValueType.any
+    static let output = OutputType.any
 
     @Parameter(input: true, summary: "The list.") var items: [Value]
     @Parameter(primary: true, summary: "'first', 'last', a position, or {from, to}.") var at: Value?

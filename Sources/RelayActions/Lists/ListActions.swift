@@ -18,7 +18,7 @@ struct MakeList: Intent {
     static let examples = [
         IntentExample("- list: [red, green, blue]\n- count", output: "3"),
     ]
-    static let output = ValueType.list
+    static let output = OutputType.list
 
     @Parameter(primary: true, summary: "The items, e.g. [red, green, blue].") var items: [Value]
 

@@ -8,7 +8,7 @@ struct Unique: Intent {
         IntentExample("- list: [b, a, b, c, a]\n- unique", output: "b\na\nc"),
         IntentExample("- list: [Oslo, oslo, Bergen]\n- unique: { case-sensitive: false }", output: "Oslo\nBergen"),
     ]
-    static let output = ValueType.list
+    static let output = OutputType.list
 
     @Parameter(input: true, summary: "The list.") var items: [Value]
     @Parameter(summary: "Whether texts that differ only in case are different items.") var caseSensitive: Bool = true
@@ -54,7 +54,7 @@ struct ReverseList: Intent {
     static let examples = [
         IntentExample("- list: [1, 2, 3]\n- reverse-list", output: "3\n2\n1"),
     ]
-    static let output = ValueType.list
+    static let output = OutputType.list
 
     @Parameter(primary: true, input: true, summary: "The list.") var items: [Value]
 
@@ -74,7 +74,7 @@ struct SortList: Intent {
         IntentExample(
             "- list: [b, B, a, A]\n- sort-list: { case-sensitive: true, natural: false }", output: "A\nB\na\nb"),
     ]
-    static let output = ValueType.list
+    static let output = OutputType.list
 
     @Parameter(input: true, summary: "The list.") var items: [Value]
     @Parameter(primary: true, summary: "The order: random shuffles the items, whatever they are.", choices: ["ascending", "descending", "random"])
@@ -120,7 +120,7 @@ struct RandomItem: Intent {
     static let examples = [
         IntentExample("- list: [heads, tails]\n- random-item"),
     ]
-    static let output = ValueType.any
+    static let output = OutputType.any
 
     @Parameter(primary: true, input: true, summary: "The list.") var items: [Value]
 

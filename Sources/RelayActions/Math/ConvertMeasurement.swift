@@ -87,7 +87,7 @@ struct ConvertMeasurement: Intent {
         IntentExample("- number: 10\n- convert-measurement: { from: km, to: mi }\n- format-number: 2", output: "6.21"),
         IntentExample("- convert-measurement: { value: 100, from: celsius, to: fahrenheit }", output: "212"),
     ]
-    static let output = ValueType.number
+    static let output = OutputType.number
 
     @Parameter(input: true, summary: "The number to convert.") var value: Double
     @Parameter(summary: "Its unit.", check: MeasurementUnits.problem) var from: String

@@ -20,7 +20,7 @@ struct MakeNumber: Intent {
     static let examples = [
         IntentExample("- number: 41\n- calculate: \"${previous} + 1\"", output: "42"),
     ]
-    static let output = ValueType.number
+    static let output = OutputType.number
 
     @Parameter(primary: true, summary: "The number.") var value: Double
 
@@ -59,7 +59,7 @@ struct Calculate: Intent {
         IntentExample("- calculate: \"ln(e ^ 2) + log(1000) + cbrt(27)\"", output: "8"),
         IntentExample("- calculate: \"factorial(5) + cos(0) + round(sin(pi / 2))\"", output: "122"),
     ]
-    static let output = ValueType.number
+    static let output = OutputType.number
 
     @Parameter(
         primary: true, summary: "The expression, e.g. \"${previous} * 2 + 1\".", check: Calculator.problem,
@@ -93,7 +93,7 @@ struct RoundNumber: Intent {
     static let examples = [
         IntentExample("- number: 2.345\n- round-number: { places: 1, mode: up }", output: "2.4"),
     ]
-    static let output = ValueType.number
+    static let output = OutputType.number
 
     @Parameter(input: true, summary: "The number.") var number: Double
     @Parameter(primary: true, summary: "Decimal places to keep.") var places: Int = 0
@@ -123,7 +123,7 @@ struct FormatNumber: Intent {
     static let examples = [
         IntentExample("- number: 3.14159\n- format-number: 2", output: "3.14"),
     ]
-    static let output = ValueType.text
+    static let output = OutputType.text
 
     @Parameter(input: true, summary: "The number.") var number: Double
     @Parameter(primary: true, summary: "Decimal places, 0 to 15.", check: { (0...15).contains($0) ? nil : "from 0 to 15, not \($0)" })
@@ -155,7 +155,7 @@ struct Statistics: Intent {
         IntentExample("- list: [2, 4, 4, 4, 5, 5, 7, 9]\n- statistics: deviation\n- round-number: 3", output: "2.138"),
         IntentExample("- list: [3, 1, 3, 2]\n- statistics: mode", output: "3"),
     ]
-    static let output = ValueType.number
+    static let output = OutputType.number
 
     @Parameter(input: true, summary: "The numbers.") var items: [Value]
     @Parameter(primary: true, summary: "Which statistic.", choices: ["sum", "average", "min", "max", "median", "mode", "range", "deviation", "count"])

@@ -42,7 +42,7 @@ struct RandomNumber: Intent {
         IntentExample("- random-number: { min: 1, max: 6 }"),
         IntentExample("- random-number: { min: 7, max: 7 }", output: "7"),
     ]
-    static let output = ValueType.number
+    static let output = OutputType.number
 
     @Parameter(summary: "The smallest number it may be.") var min: Double = 0
     @Parameter(summary: "The largest number it may be.") var max: Double = 100

@@ -8,7 +8,7 @@ struct CreateNote: Intent {
         IntentExample("- create-note: Groceries\n  body: \"- bread\\n- milk\""),
         IntentExample("- read-file: agenda.md\n- get-text\n- create-note: Agenda"),
     ]
-    static let output = ValueType.entity("note")
+    static let output = OutputType.entity("note")
     /// The notes folder, which no parameter names.
     static let capabilities: [Capability] = [.write]
 
@@ -53,7 +53,7 @@ struct AppendToNote: Intent {
     static let examples = [
         IntentExample("- text: \"- eggs\"\n- append-to-note: Groceries"),
     ]
-    static let output = ValueType.entity("note")
+    static let output = OutputType.entity("note")
     /// The note's file, in the notes folder.
     static let capabilities: [Capability] = [.write]
 

@@ -11,7 +11,7 @@ struct RunShellScript: Intent {
             "- list: [a.txt, b.txt]\n- run-shell-script: { script: 'printf \"%s;\" \"$@\"', input-mode: arguments }", output: "a.txt;b.txt;"),
         IntentExample("- run-shell-script: { script: 'print(6 * 7)', shell: python3 }"),
     ]
-    static let output = ValueType.text
+    static let output = OutputType.any
 
     /// How each interpreter is given a script to run: `-c` or `-e`, and whether a name for `$0`
     /// comes before the arguments.

@@ -36,7 +36,7 @@ struct GetDetails: Intent {
     static let examples = [
         IntentExample("- date: 2026-11-24\n- get-details: month", output: "11"),
     ]
-    static let output = ValueType.any
+    static let output = OutputType.any
 
     @Parameter(input: true, summary: "The value.") var value: Value
     @Parameter(primary: true, summary: "The property name.") var property: String
@@ -59,7 +59,7 @@ struct GetType: Intent {
     static let examples = [
         IntentExample("- number: 3\n- get-type", output: "number"),
     ]
-    static let output = ValueType.text
+    static let output = OutputType.text
 
     @Parameter(primary: true, input: true, summary: "The value.") var value: Value
 
@@ -82,7 +82,7 @@ struct Show: Intent {
         IntentExample("- text: working…\n- show\n- text: done", output: "working…\ndone"),
         IntentExample("- number: 3\n  as: count\n- show: \"found ${count} files\"\n- nothing", output: "found 3 files"),
     ]
-    static let output = ValueType.nothing
+    static let output = OutputType.nothing
 
     @Parameter(primary: true, input: true, summary: "What to print: the input unless given.") var value: Value
 
@@ -101,7 +101,7 @@ struct Wait: Intent {
     static let examples = [
         IntentExample("- wait: 0.1\n- text: later", output: "later"),
     ]
-    static let output = ValueType.any
+    static let output = OutputType.any
 
     @Parameter(input: true, summary: "Passed through.") var value: Value
     @Parameter(primary: true, summary: "How long to wait, in seconds (at most a year).", check: Limits.durationProblem)
@@ -124,7 +124,7 @@ struct MakeNothing: Intent {
     static let examples = [
         IntentExample("- text: ignored\n- nothing", output: ""),
     ]
-    static let output = ValueType.nothing
+    static let output = OutputType.nothing
 
     func perform(_ context: any IntentContext) async throws -> IntentResult { .nothing }
 }
@@ -138,7 +138,7 @@ struct Comment: Intent {
     static let examples = [
         IntentExample("- comment: Nothing runs here; the previous output passes through.\n- text: hi", output: "hi"),
     ]
-    static let output = ValueType.any
+    static let output = OutputType.any
 
     @Parameter(input: true, summary: "Passed through.") var value: Value
     @Parameter(primary: true, summary: "The note.") var text: String = ""
@@ -152,7 +152,7 @@ struct Fail: Intent {
     static let examples = [
         IntentExample("- fail: \"the backup folder is missing\"\n  on-error: continue\n- text: went on", output: "went on"),
     ]
-    static let output = ValueType.nothing
+    static let output = OutputType.nothing
 
     @Parameter(primary: true, summary: "The error message.") var message: String
 
@@ -167,7 +167,7 @@ struct RunWorkflow: Intent {
     static let examples = [
         IntentExample("- run-workflow: helpers/resize.yaml"),
     ]
-    static let output = ValueType.any
+    static let output = OutputType.any
 
     @Parameter(input: true, summary: "The other workflow's input.") var input: Value
     @Parameter(primary: true, summary: "The workflow file's path.", access: .read) var path: FileReference

@@ -9,7 +9,7 @@ struct Search: Intent {
     ]
     /// Reads the folder of the library it finds in (photos: `~/Pictures`, notes: `~/Notes`).
     static let capabilities: [Capability] = [.read]
-    static let output = ValueType.list
+    static let output = OutputType.list
 
     @Parameter(primary: true, summary: "The words to look for; each must match, as a word or the start of one.") var text: String
     @Parameter(summary: "Only entities of this type (singular or plural).") var type: String?

@@ -20,7 +20,7 @@ struct ChangeCase: Intent {
         IntentExample("- text: \"HELLO THERE. HOW ARE YOU?\"\n- change-case: sentence", output: "Hello there. How are you?"),
         IntentExample("- text: relay runs shortcuts\n- change-case: alternating", output: "rElAy RuNs ShOrTcUtS"),
     ]
-    static let output = ValueType.text
+    static let output = OutputType.text
 
     @Parameter(input: true, summary: "The text to change.") var text: String
     @Parameter(primary: true, summary: "The case to change to.", choices: ["upper", "lower", "title", "sentence", "alternating"])

@@ -15,7 +15,7 @@ struct CombineText: Intent {
     static let examples = [
         IntentExample("- list: [red, green, blue]\n- combine-text: \" + \"", output: "red + green + blue"),
     ]
-    static let output = ValueType.text
+    static let output = OutputType.text
 
     @Parameter(input: true, summary: "The items to join.") var items: [Value]
     @Parameter(primary: true, summary: "'newline', 'space', or any separator text.") var with: String = "newline"

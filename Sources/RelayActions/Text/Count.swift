@@ -13,7 +13,7 @@ struct Count: Intent {
         IntentExample("- text: one two three\n- count: words", output: "3"),
         IntentExample("- text: \"It rained. Did it stop? Not yet!\"\n- count: sentences", output: "3"),
     ]
-    static let output = ValueType.number
+    static let output = OutputType.number
 
     @Parameter(input: true, summary: "What to count.", readsFiles: false) var value: Value
     @Parameter(primary: true, summary: "What to count in it.", choices: ["items", "characters", "words", "sentences", "lines"])

@@ -10,7 +10,7 @@ struct MakeText: Intent {
     static let examples = [
         IntentExample("- text: Ada\n  as: name\n- text: \"Hello, ${name}\"", output: "Hello, Ada"),
     ]
-    static let output = ValueType.text
+    static let output = OutputType.text
 
     @Parameter(primary: true, summary: "The text; ${name} inserts a variable.") var text: String
 

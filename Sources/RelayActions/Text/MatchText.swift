@@ -14,8 +14,7 @@ struct MatchText: Intent {
         IntentExample("- text: \"Ada <ada@example.com>\"\n- match-text: { pattern: \"<(?<address>[^>]+)>\", group: address }", output: "ada@example.com"),
         IntentExample("- text: \"Invoice 2026-041 and 2026-042\"\n- match-text: \"\\\\d{4}-\\\\d{3}\"", output: "2026-041\n2026-042"),
     ]
-    static let output = ValueType.list
-    static let outputItem: ValueType? = .text
+    static let output = OutputType.list(of: .text)
 
     @Parameter(input: true, summary: "The text to search.") var text: String
     @Parameter(primary: true, summary: "A regular expression (ICU syntax).", check: RegularExpressions.problem) var pattern: String

@@ -16,7 +16,7 @@ struct ReplaceText: Intent {
         IntentExample("- text: 2026-11-24\n- replace-text: { find: \"-\", with: / }", output: "2026/11/24"),
         IntentExample("- text: \"call 555-0100 or 555-0199\"\n- replace-text: { find: \"(\\\\d{3})-(\\\\d{4})\", with: \"$2-$1\", regex: true }", output: "call 0100-555 or 0199-555"),
     ]
-    static let output = ValueType.text
+    static let output = OutputType.text
 
     @Parameter(input: true, summary: "The text to change.") var text: String
     @Parameter(summary: "What to look for: text, or a regular expression if 'regex' is true.") var find: String

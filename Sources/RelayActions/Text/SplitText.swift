@@ -15,8 +15,7 @@ struct SplitText: Intent {
     static let examples = [
         IntentExample("- text: \"red, green, blue\"\n- split-text: \", \"", output: "red\ngreen\nblue"),
     ]
-    static let output = ValueType.list
-    static let outputItem: ValueType? = .text
+    static let output = OutputType.list(of: .text)
 
     @Parameter(input: true, summary: "The text to split.") var text: String
     @Parameter(primary: true, summary: "'newline', 'spaces', 'characters', or any separator text.") var by: String = "newline"

@@ -10,7 +10,7 @@ struct TrimText: Intent {
     static let examples = [
         IntentExample("- text: \"  padded  \"\n- trim-text\n- text: \"[${previous}]\"", output: "[padded]"),
     ]
-    static let output = ValueType.text
+    static let output = OutputType.text
 
     @Parameter(primary: true, input: true, summary: "The text to trim.") var text: String
 

@@ -11,7 +11,7 @@ struct ExpandURL: Intent {
     static let examples = [
         IntentExample("- url: https://bit.ly/example\n- expand-url"),
     ]
-    static let output = ValueType.url
+    static let output = OutputType.url
 
     @Parameter(primary: true, input: true, summary: "The URL.", access: .net) var url: URL
 

@@ -119,7 +119,7 @@ struct GetRSSItems: Intent {
     static let examples = [
         IntentExample("- url: https://example.com/feed.xml\n- get-rss-items: 5\n- for-each:\n  do:\n    - text: \"${item.title}: ${item.link}\""),
     ]
-    static let output = ValueType.list
+    static let output = OutputType.list
 
     @Parameter(input: true, summary: "The feed's URL.", access: .net) var url: URL
     @Parameter(primary: true, summary: "How many items, 1 to 1000.", check: { (1...1000).contains($0) ? nil : "from 1 to 1000, not \($0)" })

@@ -27,7 +27,7 @@ struct GetContentsOfURL: Intent {
     static let examples = [
         IntentExample("- url: https://api.example.com/items\n- get-contents-of-url:\n    method: post\n    body: { name: Relay }"),
     ]
-    static let output = ValueType.any
+    static let output = OutputType.any
 
     @Parameter(primary: true, input: true, summary: "The URL.", access: .net) var url: URL
     @Parameter(summary: "The HTTP method; head asks for the headers alone, which are then the output (a dictionary).", choices: ["get", "post", "put", "patch", "delete", "head"])

@@ -12,7 +12,7 @@ struct OpenURL: Intent {
     static let examples = [
         IntentExample("- url: https://example.com\n- open"),
     ]
-    static let output = ValueType.any
+    static let output = OutputType.any
 
     @Parameter(primary: true, input: true, summary: "The URL, or an entity whose type has a URL template.", access: .open) var target: Value
 

@@ -56,8 +56,7 @@ struct GetRSSFeeds: Intent {
     static let examples = [
         IntentExample("- url: https://example.com/blog/\n- get-rss-feeds\n- get-item: 1\n- get-rss-items: 5"),
     ]
-    static let output = ValueType.list
-    static let outputItem: ValueType? = .url
+    static let output = OutputType.list(of: .url)
 
     @Parameter(primary: true, input: true, summary: "The page's URL.", access: .net) var page: URL
 
@@ -80,8 +79,7 @@ struct GetImages: Intent {
     static let examples = [
         IntentExample("- url: https://example.com/gallery.html\n- get-images\n- save-file: { to: ~/Pictures/gallery/ }"),
     ]
-    static let output = ValueType.list
-    static let outputItem: ValueType? = .file
+    static let output = OutputType.list(of: .file)
     /// The images of a page come from hosts the page names, asked for as they are fetched.
     static let capabilities: [Capability] = [.net]
 

@@ -27,7 +27,7 @@ struct MakeURL: Intent {
         IntentExample("- url: https://example.com/search?q=relay\n- get-details: host", output: "example.com"),
         IntentExample("- url: \"https://ada@example.com:8443/a?q=a%20b\"\n- get-details: port", output: "8443"),
     ]
-    static let output = ValueType.url
+    static let output = OutputType.url
 
     @Parameter(primary: true, summary: "The URL.") var url: URL
 
@@ -46,7 +46,7 @@ struct URLEncode: Intent {
     static let examples = [
         IntentExample("- text: \"a b&c\"\n- url-encode", output: "a%20b%26c"),
     ]
-    static let output = ValueType.text
+    static let output = OutputType.text
 
     @Parameter(primary: true, input: true, summary: "The text.") var text: String
 
@@ -67,7 +67,7 @@ struct URLDecode: Intent {
     static let examples = [
         IntentExample("- text: a%20b%26c\n- url-decode", output: "a b&c"),
     ]
-    static let output = ValueType.text
+    static let output = OutputType.text
 
     @Parameter(primary: true, input: true, summary: "The text.") var text: String
 
@@ -92,7 +92,7 @@ struct Base64Encode: Intent {
         IntentExample("- text: Relay\n- base64-encode", output: "UmVsYXk="),
         IntentExample("- read-file: ~/Pictures/logo.png\n- base64-encode"),
     ]
-    static let output = ValueType.text
+    static let output = OutputType.text
 
     @Parameter(primary: true, input: true, summary: "A text, or a file (at most 192 MiB: its Base64 is a text a run holds).", access: .read)
     var value: Value
@@ -130,7 +130,7 @@ struct Base64Decode: Intent {
         IntentExample("- text: UmVsYXk=\n- base64-decode", output: "Relay"),
         IntentExample("- text: iVBORw0KGgoAAAANSUhEUg==\n- base64-decode\n- get-details: name", output: "decoded.png"),
     ]
-    static let output = ValueType.any
+    static let output = OutputType.any
 
     @Parameter(primary: true, input: true, summary: "The Base64 text.") var text: String
 

@@ -32,6 +32,11 @@ public enum ActionCatalog {
             item["primary"] = .boolean(parameter.isPrimary)
             item["input"] = .boolean(parameter.isInput)
             if !parameter.choices.isEmpty { item["choices"] = .list(parameter.choices.map { .text($0) }) }
+            if !parameter.choiceTitles.isEmpty {
+                item["choice-titles"] = .dictionary(ValueDictionary(uniqueKeysWithValues: parameter.choices.compactMap { choice in
+                    parameter.choiceTitles[choice].map { (choice, Value.text($0)) }
+                }))
+            }
             if !parameter.accepts.isEmpty { item["accepts"] = .list(parameter.accepts.map { .text($0.identifier) }) }
             if let access = parameter.access { item["access"] = .text(access.rawValue) }
             item["summary"] = .text(parameter.summary)
@@ -60,7 +65,8 @@ public enum ActionCatalog {
     /// How a parameter is written in signatures: `to (text: upper|lower|title, primary)`.
     static func describeType(_ parameter: ParameterDefinition) -> String {
         if !parameter.accepts.isEmpty { return "file(\(parameter.accepts.map(\.identifier).joined(separator: ", ")))" }
-        return parameter.choices.isEmpty ? parameter.type.name : parameter.choices.joined(separator: " | ")
+        return parameter.choices.isEmpty
+            ? parameter.type.name : parameter.choices.map { CaseTitles.shown($0, titles: parameter.choiceTitles) }.joined(separator: " | ")
     }
 
     /// What the action may touch, for people: `read (path), write (to)`; a capability no parameter

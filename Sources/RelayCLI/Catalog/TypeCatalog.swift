@@ -13,7 +13,7 @@ enum TypeCatalog {
         lines.append("Properties:")
         let width = type.properties.map(\.name.count).max() ?? 0
         for property in type.properties {
-            var facts = [property.cases.map { $0.joined(separator: " | ") } ?? property.type.name]
+            var facts = [property.cases.map { $0.map { CaseTitles.shown($0, titles: property.caseTitles) }.joined(separator: " | ") } ?? property.type.name]
             if property.kind == .deferred { facts.append("fetched when read") }
             lines.append("  \(property.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(facts.joined(separator: ", "))")
         }

@@ -215,7 +215,7 @@ public enum WorkflowSchema {
         schema["description"] = .text(description)
         if !parameter.choices.isEmpty {
             // A choice named "true" or "false" (`overwrite`) is written as YAML's true or false too.
-            let choices = parameter.choices.flatMap { choice -> [Value] in
+            let choices = (parameter.choices + parameter.choices.compactMap { parameter.choiceTitles[$0] }).flatMap { choice -> [Value] in
                 choice == "true" || choice == "false" ? [.text(choice), .boolean(choice == "true")] : [.text(choice)]
             }
             schema["anyOf"] = [object(["enum": .list(choices)]), ref("expression")]

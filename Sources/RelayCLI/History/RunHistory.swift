@@ -97,8 +97,10 @@ final class RunHistory: @unchecked Sendable {
     private let database: SQLiteDatabase
 
     /// Opens the history at `path`, making it and its folder (mode 0700) if needed. A statement
-    /// waits up to `busyTimeout` milliseconds while another relay writes.
-    init(path: String = RunHistory.defaultPath, busyTimeout: Int32 = 1_000) throws {
+    /// waits up to `busyTimeout` milliseconds while another relay writes: ten seconds, since a
+    /// run opens it on a queue of its own, and six runs started at once on a loaded machine
+    /// waited longer than one second for each other's first writes (one was then not recorded).
+    init(path: String = RunHistory.defaultPath, busyTimeout: Int32 = 10_000) throws {
         self.path = path
         let folder = (path as NSString).deletingLastPathComponent
         do throws(FileOperationError) {

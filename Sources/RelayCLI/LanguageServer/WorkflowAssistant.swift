@@ -152,7 +152,11 @@ struct WorkflowAssistant {
             parameter = action.parameters.first { $0.name == key }
         }
         guard let parameter else { return [] }
-        if !parameter.choices.isEmpty { return parameter.choices.map { item($0, kind: .enumMember, detail: parameter.summary, insert: $0) } }
+        if !parameter.choices.isEmpty {
+            return parameter.choices.map { choice in
+                item(choice, kind: .enumMember, detail: parameter.choiceTitles[choice] ?? parameter.summary, insert: choice)
+            }
+        }
         if parameter.type == .boolean { return ["true", "false"].map { item($0, kind: .keyword, detail: parameter.summary, insert: $0) } }
         return []
     }
@@ -263,7 +267,8 @@ struct WorkflowAssistant {
             return Comparator.allowed(for: type).map { item($0.name, kind: .keyword, detail: "compares \(type.withArticle)", insert: "\($0.name): ") }
         case 1, 2:
             // `genre: Myst|` or `genre: { is: Myst|`: the property's cases, when it has some.
-            return (validation.cases[keys[0]] ?? []).map { item($0, kind: .enumMember, detail: "a case of '\(keys[0])'", insert: $0) }
+            let titles = validation.caseTitles[keys[0]] ?? [:]
+            return (validation.cases[keys[0]] ?? []).map { item($0, kind: .enumMember, detail: titles[$0] ?? "a case of '\(keys[0])'", insert: $0) }
         default:
             return []
         }

@@ -90,8 +90,12 @@ struct Answers: Interaction {
             throw IntentError(
                 "no answer for '\(request.prompt)': standard input is not a terminal; pass \(Self.suggestion(request.prompt, keys: keys, example: request.options[index]))\(options), or --yes to take the default '\(request.options[index])'")
         }
+        let suggestion = Self.suggestion(request.prompt, keys: keys, example: request.options.first ?? "OPTION")
+        if let unanswered = request.unanswered {
+            throw IntentError("\(unanswered); or choose one with \(suggestion)\(others(than: request.prompt))")
+        }
         throw IntentError(
-            "no answer for '\(request.prompt)': standard input is not a terminal; pass \(Self.suggestion(request.prompt, keys: keys, example: request.options.first ?? "OPTION"))\(options)\(others(than: request.prompt))")
+            "no answer for '\(request.prompt)': standard input is not a terminal; pass \(suggestion)\(options)\(others(than: request.prompt))")
     }
 
     func confirm(_ prompt: String, keys: [String]) async throws -> Bool {

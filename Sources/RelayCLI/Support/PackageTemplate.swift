@@ -63,7 +63,7 @@ struct PackageTemplate {
             static let summary = "Greets someone by name."
             // Shown by `relay describe` and run by Relay's checks of examples: steps, and what they print.
             static let examples = [IntentExample("- \(prefix).greet: Ada", output: "Hello, Ada!")]
-            static let output = ValueType.text
+            static let output = OutputType.text
             @Parameter(primary: true, input: true, summary: "Who to greet.") var name: String = "world"
 
             func perform(_ context: any IntentContext) async throws -> IntentResult {

@@ -24,7 +24,7 @@ enum Pass: UnionValue {
 /// Buys a day pass for a park, or for the park of a trail, after asking.
 struct BuyDayPass: Intent {
     static let summary = "Buys a day pass for a park (or the park of a trail), after confirmation; outputs what was bought."
-    static let output = ValueType.text
+    static let output = OutputType.text
     @Parameter(primary: true, input: true, summary: "A park, or a trail in one.") var pass: Pass
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
@@ -47,7 +47,7 @@ struct BuyDayPass: Intent {
 /// Marks a trail as a favourite, or not; `relay undo` puts it back as it was.
 struct SetFavorite: Intent {
     static let summary = "Marks the trail as a favourite (or, with favorite: false, not); outputs the trail. Undoable."
-    static let output = ValueType.entity("trail")
+    static let output = OutputType.entity(Trail.self)
     @Parameter(primary: true, input: true, summary: "The trail.") var trail: Trail
     @Parameter(summary: "Whether it is a favourite.") var favorite: Bool = true
 
@@ -64,7 +64,7 @@ struct SetFavorite: Intent {
 /// A featured collection of trails.
 struct SuggestTrails: Intent {
     static let summary = "Suggests trails from a featured collection: easy ones, long ones, or the favourites."
-    static let output = ValueType.list
+    static let output = OutputType.list(of: Trail.self)
     @Parameter(primary: true, choices: ["easy", "long", "favorites"]) var featuredCollection: String = "easy"
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
@@ -81,7 +81,7 @@ struct SuggestTrails: Intent {
 /// The activity summary of the favourite trails.
 struct GetActivitySummary: Intent {
     static let summary = "Outputs a summary of the favourite trails: how many and how far (as RTF, a PNG or text)."
-    static let output = ValueType.entity("activity-summary")
+    static let output = OutputType.entity(ActivitySummary.self)
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         .value(ActivitySummary.current().parameterValue)
@@ -91,7 +91,7 @@ struct GetActivitySummary: Intent {
 /// Asks whether to archive or delete a trail's notes.
 struct ArchiveOrDelete: Intent {
     static let summary = "Asks whether to archive or delete the trail's log; Cancel ends the run."
-    static let output = ValueType.text
+    static let output = OutputType.text
     @Parameter(primary: true, input: true, summary: "The trail.") var trail: Trail
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {

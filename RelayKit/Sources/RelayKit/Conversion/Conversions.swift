@@ -381,14 +381,16 @@ public struct Conversions: Sendable {
         if let single = candidatesByType.first(where: { $0.candidates.count == 1 }) {
             return .entity(single.candidates[0])
         }
-        // Several match: a person on a terminal is asked which (App Intents' requestDisambiguation).
+        // Several match: a person is asked which, on a terminal or by `--answer` (App Intents'
+        // requestDisambiguation); with neither, the step fails listing them.
         let found = candidatesByType.flatMap(\.candidates)
-        if context.mode == .interactive, (2...50).contains(found.count) {
-            let labels = found.map { entity in [entity.title, entity.display.subtitle].compactMap { $0 }.joined(separator: " — ") }
-            let picked = try await context.choose(ChoiceRequest(prompt: "Which is '\(title)'?", options: labels))
+        let unresolved = Self.unresolvedTitleMessage(title, candidatesByType)
+        if (2...Limits.disambiguationOptions).contains(found.count) {
+            let labels = Disambiguation.labels(found.map { ($0.title, $0.display.subtitle, $0.id) })
+            let picked = try await context.choose(ChoiceRequest(prompt: "Which is '\(title)'?", options: labels, unanswered: unresolved))
             if let index = picked.first, found.indices.contains(index) { return .entity(found[index]) }
         }
-        throw ConversionError(Self.unresolvedTitleMessage(title, candidatesByType))
+        throw ConversionError(unresolved)
     }
 
     private static func unresolvedTitleMessage(_ title: String, _ candidatesByType: [(descriptor: EntityDescriptor, candidates: [EntityValue])]) -> String {

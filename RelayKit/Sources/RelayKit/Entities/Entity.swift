@@ -28,6 +28,11 @@ public struct DisplayRepresentation: Sendable, Hashable {
     }
 }
 
+/// `"In Progress"`: a display representation with a title only.
+extension DisplayRepresentation: ExpressibleByStringLiteral {
+    public init(stringLiteral title: String) { self.init(title: title) }
+}
+
 /// A thing a package exposes to workflows — a photo, a note, a trail — in the manner of App
 /// Intents' `AppEntity`:
 ///

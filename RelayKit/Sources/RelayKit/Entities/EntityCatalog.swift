@@ -8,6 +8,11 @@ public struct EntityCatalog: Sendable {
 
     /// Adds `descriptor`; a second type with a name already taken is an error naming both.
     public mutating func add(_ descriptor: EntityDescriptor) throws(IntentDeclarationError) {
+        for property in descriptor.properties {
+            if let cases = property.cases, let problem = CaseTitles.problem(cases: cases, titles: property.caseTitles) {
+                throw IntentDeclarationError(intent: descriptor.name.singular, problem: "property '\(property.name)': \(problem)")
+            }
+        }
         for name in [descriptor.name.singular, descriptor.name.plural] {
             if let existing = byName[name] {
                 guard existing !== descriptor else { return }

@@ -12,13 +12,18 @@ public final class EntityDescriptor: Sendable {
         public let fetchesMany: Bool
         /// The only texts the value may be (an `AppEnum`'s cases), else nil.
         public let cases: [String]?
+        /// The name people see for each case that has one apart from its raw value.
+        public let caseTitles: [String: String]
 
-        public init(name: String, type: ValueType, kind: PropertyKind, fetchesMany: Bool = false, cases: [String]? = nil) {
+        public init(
+            name: String, type: ValueType, kind: PropertyKind, fetchesMany: Bool = false, cases: [String]? = nil, caseTitles: [String: String] = [:]
+        ) {
             self.name = name
             self.type = type
             self.kind = kind
             self.fetchesMany = fetchesMany
             self.cases = cases
+            self.caseTitles = caseTitles
         }
     }
 
@@ -68,7 +73,7 @@ public final class EntityDescriptor: Sendable {
     private init<E: Entity>(_ type: E.Type) {
         let declared = E.properties
         name = E.typeName
-        properties = declared.map { PropertyInfo(name: $0.name, type: $0.type, kind: $0.kind, fetchesMany: $0.fetchMany != nil, cases: $0.cases) }
+        properties = declared.map { PropertyInfo(name: $0.name, type: $0.type, kind: $0.kind, fetchesMany: $0.fetchMany != nil, cases: $0.cases, caseTitles: $0.caseTitles) }
         urlTemplate = E.urlTemplate
         folder = { E.folder }
         indexPriority = E.indexing?.priority

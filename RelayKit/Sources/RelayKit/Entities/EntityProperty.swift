@@ -10,6 +10,8 @@ public struct EntityProperty<E: Entity>: Sendable {
     public let kind: PropertyKind
     /// The only texts the value may be (an `AppEnum`'s cases), else nil.
     public let cases: [String]?
+    /// The name people see for each case that has one apart from its raw value.
+    public let caseTitles: [String: String]
     /// The value without fetching, for an entity of type `E`; nil for a deferred property.
     let readNow: @Sendable (EntityValue) -> Value?
     /// Fetches a deferred property's value.
@@ -18,10 +20,11 @@ public struct EntityProperty<E: Entity>: Sendable {
     let fetchMany: (@Sendable ([EntityValue]) async throws -> [Value])?
 
     @usableFromInline
-    init(name: String, type: ValueType, kind: PropertyKind, cases: [String]? = nil, readNow: @escaping @Sendable (EntityValue) -> Value?,
+    init(name: String, type: ValueType, kind: PropertyKind, cases: [String]? = nil, caseTitles: [String: String] = [:], readNow: @escaping @Sendable (EntityValue) -> Value?,
         fetch: (@Sendable (EntityValue) async throws -> Value)?, fetchMany: (@Sendable ([EntityValue]) async throws -> [Value])? = nil) {
         self.name = name
         self.cases = cases
+        self.caseTitles = caseTitles
         self.type = type
         self.kind = kind
         self.readNow = readNow
@@ -32,20 +35,20 @@ public struct EntityProperty<E: Entity>: Sendable {
     /// A property the entity holds, read through a key path.
     @inlinable
     public static func stored<T: ParameterValue>(_ name: String, _ keyPath: KeyPath<E, T> & Sendable) -> Self {
-        Self(name: name, type: T.valueType, kind: .stored, cases: T.cases, readNow: { $0.entity(as: E.self)?[keyPath: keyPath].parameterValue }, fetch: nil)
+        Self(name: name, type: T.valueType, kind: .stored, cases: T.cases, caseTitles: T.caseTitles, readNow: { $0.entity(as: E.self)?[keyPath: keyPath].parameterValue }, fetch: nil)
     }
 
     /// A property derived from the entity when read.
     @inlinable
     public static func computed<T: ParameterValue>(_ name: String, _ derive: @escaping @Sendable (E) -> T) -> Self {
-        Self(name: name, type: T.valueType, kind: .computed, cases: T.cases, readNow: { $0.entity(as: E.self).map { derive($0).parameterValue } }, fetch: nil)
+        Self(name: name, type: T.valueType, kind: .computed, cases: T.cases, caseTitles: T.caseTitles, readNow: { $0.entity(as: E.self).map { derive($0).parameterValue } }, fetch: nil)
     }
 
     /// A property fetched only when read or filtered on.
     @inlinable
     public static func deferred<T: ParameterValue>(_ name: String, _ fetch: @escaping @Sendable (E) async throws -> T) -> Self {
         Self(
-            name: name, type: T.valueType, kind: .deferred, cases: T.cases, readNow: { _ in nil },
+            name: name, type: T.valueType, kind: .deferred, cases: T.cases, caseTitles: T.caseTitles, readNow: { _ in nil },
             fetch: { base in
                 guard let entity = base.entity(as: E.self) else { return .nothing }
                 return try await fetch(entity).parameterValue
@@ -69,7 +72,7 @@ extension EntityProperty {
             return values.map(\.parameterValue)
         }
         return Self(
-            name: name, type: T.valueType, kind: .deferred, cases: T.cases, readNow: { _ in nil },
+            name: name, type: T.valueType, kind: .deferred, cases: T.cases, caseTitles: T.caseTitles, readNow: { _ in nil },
             fetch: { base in try await fetchMany([base]).first ?? .nothing }, fetchMany: fetchMany)
     }
 }

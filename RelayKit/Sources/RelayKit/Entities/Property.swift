@@ -26,6 +26,7 @@ public struct Property<Wrapped: ParameterValue>: Sendable {
 protocol PropertyField: SendableMetatype {
     static var valueType: ValueType { get }
     static var cases: [String]? { get }
+    static var caseTitles: [String: String] { get }
     /// The field's value, read from where it lies in its entity.
     static func value(at address: UnsafeRawPointer) -> Value
 }
@@ -33,6 +34,7 @@ protocol PropertyField: SendableMetatype {
 extension Property: PropertyField {
     static var valueType: ValueType { Wrapped.valueType }
     static var cases: [String]? { Wrapped.cases }
+    static var caseTitles: [String: String] { Wrapped.caseTitles }
     static func value(at address: UnsafeRawPointer) -> Value { address.load(as: Self.self).wrappedValue.parameterValue }
 }
 
@@ -49,7 +51,7 @@ extension EntityProperty {
             let property = label.hasPrefix("_") ? String(label.dropFirst()) : label
             found.append(
                 EntityProperty(
-                    name: property, type: field.valueType, kind: .stored, cases: field.cases,
+                    name: property, type: field.valueType, kind: .stored, cases: field.cases, caseTitles: field.caseTitles,
                     readNow: { value in
                         guard let entity = value.entity(as: E.self) else { return nil }
                         return withUnsafeBytes(of: entity) { bytes in bytes.baseAddress.map { field.value(at: $0 + offset) } }

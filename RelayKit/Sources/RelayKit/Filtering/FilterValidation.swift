@@ -10,11 +10,16 @@ public struct FilterValidation: Sendable {
     public let properties: [(name: String, type: ValueType)]
     /// The only texts some properties may be (an `AppEnum`'s cases), by property.
     public let cases: [String: [String]]
+    /// The display names of those cases that have one, by property, then by raw value.
+    public let caseTitles: [String: [String: String]]
 
-    public init(subject: String, properties: [(name: String, type: ValueType)], cases: [String: [String]] = [:]) {
+    public init(
+        subject: String, properties: [(name: String, type: ValueType)], cases: [String: [String]] = [:], caseTitles: [String: [String: String]] = [:]
+    ) {
         self.subject = subject
         self.properties = properties
         self.cases = cases
+        self.caseTitles = caseTitles
     }
 
     /// The validation for an entity type's `id`, `title`, `subtitle` and declared properties.
@@ -25,7 +30,30 @@ public struct FilterValidation: Sendable {
             properties: descriptor.filterablePropertyNames.compactMap { property in
                 descriptor.propertyType(property).map { (property, $0) }
             },
-            cases: Dictionary(descriptor.properties.compactMap { info in info.cases.map { (info.name, $0) } }, uniquingKeysWith: { first, _ in first }))
+            cases: Dictionary(descriptor.properties.compactMap { info in info.cases.map { (info.name, $0) } }, uniquingKeysWith: { first, _ in first }),
+            caseTitles: Dictionary(
+                descriptor.properties.compactMap { info in info.caseTitles.isEmpty ? nil : (info.name, info.caseTitles) }, uniquingKeysWith: { first, _ in first }))
+    }
+
+    /// `clauses` with each display name of an enum property's case written as the case's raw
+    /// value, which is what the property holds and its query compares.
+    public func withRawCases(_ clauses: ValueDictionary) -> ValueDictionary {
+        guard !caseTitles.isEmpty else { return clauses }
+        var result = clauses
+        for (property, titles) in caseTitles {
+            guard let specification = clauses[property] else { continue }
+            let raw = Dictionary(titles.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
+            func mapped(_ value: Value) -> Value {
+                switch value {
+                case .text(let text): raw[text].map(Value.text) ?? value
+                case .list(let items): .list(items.map(mapped))
+                case .dictionary(let entries): .dictionary(entries.mapValues(mapped))
+                default: value
+                }
+            }
+            result[property] = mapped(specification)
+        }
+        return result
     }
 
     /// The validation for files (Docs/Language.md, "Changing files, and undo"): the common properties, image sizes, and the extra
@@ -61,7 +89,9 @@ public struct FilterValidation: Sendable {
                     continue
                 }
                 if let problem = Self.operandProblem(condition, type: type) { problems.append(problem) }
-                if let cases = cases[property], let problem = Self.caseProblem(condition, cases: cases) { problems.append(problem) }
+                if let cases = cases[property], let problem = Self.caseProblem(condition, cases: cases, titles: caseTitles[property] ?? [:]) {
+                    problems.append(problem)
+                }
             }
         }
         if let sort, !SortKey.isRandom(sort) {
@@ -103,17 +133,19 @@ public struct FilterValidation: Sendable {
 
     /// What is wrong with comparing a property that is one of `cases` with a text that is none
     /// of them: it would match nothing (or, with `is-not`, everything).
-    static func caseProblem(_ condition: FilterCondition, cases: [String]) -> FilterError? {
+    static func caseProblem(_ condition: FilterCondition, cases: [String], titles: [String: String] = [:]) -> FilterError? {
         let operands: [Value]
         switch condition.comparator {
         case .is, .isNot: operands = [condition.operand]
         case .isAnyOf: operands = condition.operand.asList
         default: return nil
         }
-        for operand in operands where !cases.contains(operand.textValue) {
+        let named = Set(cases).union(titles.values)
+        for operand in operands where !named.contains(operand.textValue) {
             let text = operand.textValue
+            let shown = cases.map { raw in titles[raw].map { "'\($0)' (\(raw))" } ?? "'\(raw)'" }
             return FilterError(
-                "'\(condition.property)' is one of \(cases.map { "'\($0)'" }.joined(separator: ", ")); '\(text)' is none of them\(Suggestions.didYouMean(text, in: cases))",
+                "'\(condition.property)' is one of \(shown.joined(separator: ", ")); '\(text)' is none of them\(Suggestions.didYouMean(text, in: cases + titles.values.sorted()))",
                 property: condition.property)
         }
         return nil

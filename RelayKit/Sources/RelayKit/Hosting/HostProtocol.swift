@@ -363,9 +363,12 @@ public enum HostProtocol {
         /// The options that destroy something.
         public var destructive: [Int]?
         public var key: String?
+        /// What the run says when nobody can answer (`ChoiceRequest.unanswered`).
+        public var unanswered: String?
 
         public init(_ request: ChoiceRequest) {
             key = request.key
+            unanswered = request.unanswered
             prompt = request.prompt
             options = request.options
             multiple = request.allowsMultiple
@@ -376,11 +379,12 @@ public enum HostProtocol {
         /// The request; a default or destructive index that is no option's is dropped.
         public var request: ChoiceRequest {
             ChoiceRequest(
-                prompt: prompt, options: options, allowsMultiple: multiple, defaultIndex: defaultIndex, destructive: Set(destructive ?? []), key: key)
+                prompt: prompt, options: options, allowsMultiple: multiple, defaultIndex: defaultIndex, destructive: Set(destructive ?? []), key: key,
+                unanswered: unanswered)
         }
 
         enum CodingKeys: String, CodingKey {
-            case prompt, options, multiple, key
+            case prompt, options, multiple, key, unanswered
             case defaultIndex = "default"
             case destructive
         }

@@ -109,6 +109,7 @@ public struct PackageManifest: Sendable {
                     var fields: ValueDictionary = ["name": .text(property.name), "type": .text(property.type.name), "kind": .text(property.kind.rawValue)]
                     if property.fetchesMany { fields["many"] = .boolean(true) }
                     if let cases = property.cases { fields["cases"] = .list(cases.map { .text($0) }) }
+                    if !property.caseTitles.isEmpty { fields["case-titles"] = Self.titles(property.caseTitles) }
                     return .dictionary(fields)
                 }),
                 "sortable": .list(type.capabilities.sortable.sorted().map { .text($0) }),
@@ -145,12 +146,24 @@ public struct PackageManifest: Sendable {
         if let defaultValue = parameter.defaultValue { entry["default"] = WireValue.encode(defaultValue) }
         if !parameter.choices.isEmpty { entry["choices"] = .list(parameter.choices.map { .text($0) }) }
         if parameter.choicesAreExact { entry["choices-exact"] = .boolean(true) }
+        if !parameter.choiceTitles.isEmpty { entry["choice-titles"] = titles(parameter.choiceTitles) }
         if !parameter.accepts.isEmpty { entry["accepts"] = .list(parameter.accepts.map { .text($0.identifier) }) }
         if let access = parameter.access { entry["access"] = .text(access.rawValue) }
         if let destination = parameter.readOnlyWhenGiven { entry["read-only-when-given"] = .text(destination) }
         if !parameter.readsFiles { entry["reads-files"] = .boolean(false) }
         if parameter.existing { entry["existing"] = .boolean(true) }
         return .dictionary(entry)
+    }
+
+    /// Display names by raw value, in the order of the raw values.
+    private static func titles(_ titles: [String: String]) -> Value {
+        .dictionary(ValueDictionary(uniqueKeysWithValues: titles.sorted { $0.key < $1.key }.map { ($0.key, Value.text($0.value)) }))
+    }
+
+    /// Display names by raw value as a host sent them.
+    private static func titles(_ value: Value?) -> [String: String] {
+        guard case .dictionary(let entries)? = value else { return [:] }
+        return Dictionary(entries.map { ($0.key, $0.value.textValue) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// A capability's name on the wire; an unknown one is an error (a package may not declare
@@ -183,7 +196,7 @@ public struct PackageManifest: Sendable {
                         name: try Self.text(fields, "name"), title: try Self.text(fields, "title"), summary: fields["summary"]?.textValue ?? "",
                         type: ValueType(described: try Self.text(fields, "type")), isRequired: fields["required"] == .boolean(true),
                         defaultValue: defaultValue, choices: Self.list(fields, "choices").map(\.textValue),
-                        choicesAreExact: fields["choices-exact"] == .boolean(true),
+                        choicesAreExact: fields["choices-exact"] == .boolean(true), choiceTitles: Self.titles(fields["choice-titles"]),
                         accepts: Self.list(fields, "accepts").map { ContentType($0.textValue) },
                         isPrimary: fields["primary"] == .boolean(true), isInput: fields["input"] == .boolean(true),
                         access: try fields["access"].map { try Self.capability($0) },
@@ -215,7 +228,7 @@ public struct PackageManifest: Sendable {
                 return EntityDescriptor.PropertyInfo(
                     name: try Self.text(fields, "name"), type: ValueType(described: try Self.text(fields, "type")), kind: kind,
                     fetchesMany: kind == .deferred && fields["many"] == .boolean(true),
-                    cases: fields["cases"].map { $0.asList.map(\.textValue) })
+                    cases: fields["cases"].map { $0.asList.map(\.textValue) }, caseTitles: Self.titles(fields["case-titles"]))
             }
             var comparators: [String: Set<Comparator>] = [:]
             if case .dictionary(let supported)? = entry["comparators"] {

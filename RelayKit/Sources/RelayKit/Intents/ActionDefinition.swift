@@ -3,10 +3,41 @@ extension ParameterDefinition {
     /// parameter takes any text): the checker's and the run's one rule. An `AppEnum`'s cases are
     /// matched exactly, other choices in any case of letters.
     public func choiceProblem(_ text: String) -> String? {
-        guard !choices.isEmpty else { return nil }
-        let matches = choicesAreExact ? choices.contains(text) : choices.contains { $0.caseInsensitiveCompare(text) == .orderedSame }
-        if matches { return nil }
-        return "takes \(choices.map { "'\($0)'" }.joined(separator: ", ")); found '\(text)'\(Suggestions.didYouMean(text, in: choices))"
+        guard !choices.isEmpty, choice(matching: text) == nil else { return nil }
+        let shown = choices.map { choice in choiceTitles[choice].map { "'\($0)' (\(choice))" } ?? "'\(choice)'" }
+        return "takes \(shown.joined(separator: ", ")); found '\(text)'\(Suggestions.didYouMean(text, in: choices + choiceTitles.values.sorted()))"
+    }
+
+    /// The choice `text` names — itself, or the choice whose title it is — or nil when it names
+    /// none. An `AppEnum`'s cases are matched exactly, other choices in any case of letters.
+    public func choice(matching text: String) -> String? {
+        if choicesAreExact {
+            if choices.contains(text) { return text }
+            return choiceTitles.first { $0.value == text }?.key
+        }
+        return choices.first { $0.caseInsensitiveCompare(text) == .orderedSame }
+    }
+}
+
+/// The rule for an enum's display names: each names one case, and none is another case's raw
+/// value (a workflow could not say which it meant).
+public enum CaseTitles {
+    /// `In Progress (in-progress)` for a case with a display name, the raw value for one without:
+    /// how `relay describe` and the docs list a case.
+    public static func shown(_ raw: String, titles: [String: String]) -> String {
+        titles[raw].map { "\($0) (\(raw))" } ?? raw
+    }
+
+    /// What is wrong with `titles` (raw value → display name) for `cases`, or nil.
+    public static func problem(cases: [String], titles: [String: String]) -> String? {
+        var seen: [String: String] = [:]
+        for raw in cases {
+            guard let title = titles[raw] else { continue }
+            if let other = seen[title] { return "the cases '\(other)' and '\(raw)' have one display name, '\(title)'" }
+            if cases.contains(title) { return "the display name of case '\(raw)' is the case '\(title)'" }
+            seen[title] = raw
+        }
+        return nil
     }
 }
 
@@ -21,6 +52,9 @@ public struct ParameterDefinition: Sendable {
     public let choices: [String]
     /// Whether a text must be one of `choices` exactly (an `AppEnum`), not in any case.
     public let choicesAreExact: Bool
+    /// The name people see for a choice, where it has one apart from the choice (an `AppEnum`'s
+    /// `caseDisplayRepresentations`); a workflow may write either, and the action gets the choice.
+    public let choiceTitles: [String: String]
     /// For file parameters: the content types accepted; empty accepts any file.
     public let accepts: [ContentType]
     public let isPrimary: Bool
@@ -40,13 +74,14 @@ public struct ParameterDefinition: Sendable {
 
     public init(
         name: String, title: String, summary: String, type: ValueType, isRequired: Bool, defaultValue: Value?,
-        choices: [String] = [], choicesAreExact: Bool = false, accepts: [ContentType] = [], isPrimary: Bool = false,
+        choices: [String] = [], choicesAreExact: Bool = false, choiceTitles: [String: String] = [:], accepts: [ContentType] = [], isPrimary: Bool = false,
         isInput: Bool = false, check: ParameterCheck? = nil, checkPattern: TextPatternCheck? = nil, access: Capability? = nil,
         readOnlyWhenGiven: String? = nil, readsFiles: Bool = true, existing: Bool = false
     ) {
         self.readsFiles = readsFiles
         self.existing = existing
         self.choicesAreExact = choicesAreExact
+        self.choiceTitles = choiceTitles
         self.check = check
         self.checkPattern = checkPattern
         self.access = access
@@ -90,7 +125,7 @@ public final class ActionDefinition: Sendable {
     public let summary: String
     public let parameters: [ParameterDefinition]
     public let output: ValueType
-    /// For a list output, each item's type, when the action declares it (`Intent.outputItem`).
+    /// For a list output, each item's type, when the action declares it (`.list(of:)`).
     public let outputItem: ValueType?
     /// `list of file`, or the output's name.
     public var outputDescription: String { outputItem.map { "\(output.name) of \($0.name)" } ?? output.name }
@@ -148,6 +183,9 @@ public final class ActionDefinition: Sendable {
             throw IntentDeclarationError(intent: shortName, problem: "two parameters share a name")
         }
         for parameter in parameters {
+            if let problem = CaseTitles.problem(cases: parameter.choices, titles: parameter.choiceTitles) {
+                throw IntentDeclarationError(intent: shortName, problem: "parameter '\(parameter.name)': \(problem)")
+            }
             guard case .union(let members) = parameter.type else { continue }
             guard !members.isEmpty, Set(members).count == members.count else {
                 throw IntentDeclarationError(
@@ -186,6 +224,7 @@ public final class ActionDefinition: Sendable {
                     name: name, title: options.title ?? Naming.title(fromName: name), summary: options.summary,
                     type: storage.valueType, isRequired: storage.isRequired && !options.isInput,
                     defaultValue: storage.defaultParameterValue, choices: options.choices, choicesAreExact: options.choicesAreExact,
+                    choiceTitles: options.choiceTitles,
                     accepts: options.accepts,
                     isPrimary: options.isPrimary, isInput: options.isInput, check: options.check,
                     checkPattern: options.checkPattern, access: options.access, readOnlyWhenGiven: options.readOnlyWhenGiven,
@@ -195,8 +234,8 @@ public final class ActionDefinition: Sendable {
         let collectsInOrder = storages.collectsInOrder
         try self.init(
             name: prefixed ? "\(package).\(I.name)" : I.name, shortName: I.name, package: package, title: I.title,
-            summary: I.summary, parameters: parameters, output: I.output, supportedModes: I.supportedModes,
-            capabilities: I.capabilities, examples: I.examples, shortcuts: I.shortcuts, programs: { I.programs }, outputItem: I.outputItem
+            summary: I.summary, parameters: parameters, output: I.output.type, supportedModes: I.supportedModes,
+            capabilities: I.capabilities, examples: I.examples, shortcuts: I.shortcuts, programs: { I.programs }, outputItem: I.output.item
         ) { arguments, context in
             let instance: I
             let storages: [any AnyParameterStorage]
@@ -217,7 +256,14 @@ public final class ActionDefinition: Sendable {
             if let unset = storages.indices.first(where: { !storages[$0].isSet }) {
                 throw IntentError("'\(parameterNames[unset])' needs a value")
             }
-            return try await instance.perform(context)
+            let result = try await instance.perform(context)
+            #if DEBUG
+                // A debug build holds the intent to what it says it gives.
+                if let problem = I.output.problem(with: result.value) {
+                    throw IntentError("'\(I.name)' says it outputs \(I.output.withArticle) but gave \(problem)")
+                }
+            #endif
+            return result
         }
     }
 

@@ -12,8 +12,10 @@ public protocol Intent: SendableMetatype {
     static var title: String { get }
     /// One sentence on what the action does.
     static var summary: String { get }
-    /// The type of what `perform` returns.
-    static var output: ValueType { get }
+    /// The type of what `perform` returns, and for a list the type of each item
+    /// (`.list(of: Trail.self)`): the checker holds the next step to it, and a debug build checks
+    /// each result against it.
+    static var output: OutputType { get }
     /// Where the intent can run: an intent that must ask a person (`[.foreground]`) fails clearly,
     /// before it starts, in a run with no terminal. All modes by default.
     static var supportedModes: IntentModes { get }
@@ -26,10 +28,6 @@ public protocol Intent: SendableMetatype {
     /// before its first step. On this machine: a job several programs can do names the one it
     /// would start. None by default.
     static var programs: [String] { get }
-    /// For an `output` of `.list`: the type of each item (`list of file`, `list of issue`), which
-    /// the checker holds the next step to (Docs/Language.md, "How values flow"); nil when the
-    /// items may be of any type. Nil by default.
-    static var outputItem: ValueType? { get }
     /// Worked examples: steps that use the action, and what such a run prints. `relay describe`
     /// and Docs/Actions.md show them, and a test runs each one (Docs/Packages.md, "Examples").
     static var examples: [IntentExample] { get }
@@ -51,7 +49,6 @@ extension Intent {
     public static var supportedModes: IntentModes { .all }
     public static var capabilities: [Capability] { [] }
     public static var programs: [String] { [] }
-    public static var outputItem: ValueType? { nil }
     public static var examples: [IntentExample] { [] }
     public static var shortcuts: [ShortcutsMapping] { [] }
 }

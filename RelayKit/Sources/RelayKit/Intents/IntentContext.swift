@@ -37,12 +37,17 @@ public struct ChoiceRequest: Sendable, Equatable {
     public var destructive: Set<Int>
     /// A name `--answer KEY=OPTION` may answer it by that stays when the prompt's words change.
     public var key: String?
+    /// What the run says, before how to answer, when nobody can be asked and no answer was given
+    /// (`2 books match 'Dun': 'Dune', 'Dune Messiah'`); nil for the plain "no answer" message.
+    public var unanswered: String?
 
     public init(
-        prompt: String, options: [String], allowsMultiple: Bool = false, defaultIndex: Int? = nil, destructive: Set<Int> = [], key: String? = nil
+        prompt: String, options: [String], allowsMultiple: Bool = false, defaultIndex: Int? = nil, destructive: Set<Int> = [], key: String? = nil,
+        unanswered: String? = nil
     ) {
         self.prompt = prompt
         self.key = key
+        self.unanswered = unanswered
         self.options = options
         self.allowsMultiple = allowsMultiple
         self.defaultIndex = defaultIndex.flatMap { options.indices.contains($0) ? $0 : nil }

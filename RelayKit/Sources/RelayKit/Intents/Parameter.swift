@@ -16,6 +16,9 @@ public struct ParameterOptions: Sendable {
     public var choices: [String]
     /// Whether a text must be one of `choices` exactly (an `AppEnum`'s cases), not in any case.
     public var choicesAreExact: Bool = false
+    /// The name people see for a choice, by choice, where it differs (an `AppEnum`'s
+    /// `caseDisplayRepresentations`): a workflow may write either.
+    public var choiceTitles: [String: String] = [:]
     /// For file parameters: the content types accepted (e.g. `[.image]`); empty accepts any file.
     public var accepts: [ContentType]
     /// What is wrong with a value, or nil when it is fine. The checker asks it about values
@@ -143,7 +146,10 @@ public struct Parameter<T: ParameterValue>: Sendable {
     static func withCases(_ options: ParameterOptions) -> ParameterOptions {
         guard let cases = T.cases else { return options }
         var options = options
-        if options.choices.isEmpty { options.choices = cases }
+        if options.choices.isEmpty {
+            options.choices = cases
+            options.choiceTitles = T.caseTitles
+        }
         options.choicesAreExact = true
         return options
     }

@@ -17,11 +17,14 @@ public protocol ParameterValue: Sendable {
     var parameterValue: Value { get }
     /// The only texts a value may be (an `AppEnum`'s cases), matched exactly; nil for any.
     static var cases: [String]? { get }
+    /// The name people see for each of `cases` that has one apart from its raw value.
+    static var caseTitles: [String: String] { get }
 }
 
 extension ParameterValue {
     public static var isOptional: Bool { false }
     public static var cases: [String]? { nil }
+    public static var caseTitles: [String: String] { [:] }
 }
 
 /// A fixed set of named values, in the manner of App Intents' `AppEnum`: a `String` enum that
@@ -31,17 +34,37 @@ extension ParameterValue {
 /// ```swift
 /// enum Genre: String, AppEnum { case fantasy, scienceFiction = "science fiction", mystery }
 /// ```
-public protocol AppEnum: ParameterValue, RawRepresentable<String>, CaseIterable {}
+///
+/// A case's raw value is what workflows hold and compare; `caseDisplayRepresentations` gives one
+/// the name people see, which `relay describe`, completion and messages show and which a
+/// workflow may write instead of the raw value (App Intents' `caseDisplayRepresentations`):
+///
+/// ```swift
+/// enum Status: String, AppEnum {
+///     case open, inProgress = "in-progress", closed
+///     static let caseDisplayRepresentations: [Status: DisplayRepresentation] = [.inProgress: "In Progress"]
+/// }
+/// ```
+public protocol AppEnum: ParameterValue, RawRepresentable<String>, CaseIterable, Hashable {
+    /// The name people see for a case, where it is not its raw value. None by default.
+    static var caseDisplayRepresentations: [Self: DisplayRepresentation] { get }
+}
 
 extension AppEnum {
+    public static var caseDisplayRepresentations: [Self: DisplayRepresentation] { [:] }
     public static var valueType: ValueType { .text }
     public static var emptyValue: Self? { nil }
     public static var cases: [String]? { allCases.map(\.rawValue) }
+    public static var caseTitles: [String: String] {
+        var titles: [String: String] = [:]
+        for (value, display) in caseDisplayRepresentations where display.title != value.rawValue { titles[value.rawValue] = display.title }
+        return titles
+    }
     public var parameterValue: Value { .text(rawValue) }
 
     public init(parameterValue: Value) throws(CoercionError) {
         let text = parameterValue.textValue
-        guard let found = Self(rawValue: text) else {
+        guard let found = Self(rawValue: text) ?? Self.caseDisplayRepresentations.first(where: { $0.value.title == text })?.key else {
             let names = Self.allCases.map(\.rawValue)
             throw CoercionError(
                 value: parameterValue, target: .text,
@@ -123,6 +146,7 @@ extension ValueDictionary: ParameterValue {
 extension Optional: ParameterValue where Wrapped: ParameterValue {
     public static var valueType: ValueType { Wrapped.valueType }
     public static var cases: [String]? { Wrapped.cases }
+    public static var caseTitles: [String: String] { Wrapped.caseTitles }
     public static var isOptional: Bool { true }
     public static var emptyValue: Wrapped?? { .some(nil) }
     public init(parameterValue: Value) throws(CoercionError) {

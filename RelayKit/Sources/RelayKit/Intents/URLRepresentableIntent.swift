@@ -18,7 +18,7 @@ public protocol URLRepresentableIntent: Intent {
 }
 
 extension URLRepresentableIntent {
-    public static var output: ValueType { .url }
+    public static var output: OutputType { .url }
     /// It hands its URL to the system opener.
     public static var capabilities: [Capability] { [.open] }
 

@@ -13,7 +13,7 @@ public enum LibraryKit: IntentPackage {
 /// The books of a genre.
 struct BooksInGenre: Intent {
     static let summary = "Outputs the books of a genre, by title."
-    static let output = ValueType.list
+    static let output = OutputType.list
     static let examples = [IntentExample("- library.books-in-genre: Science Fiction", output: "Dune\nDune Messiah")]
     @Parameter(primary: true, input: true, summary: "The genre.") var genre: Genre
 
@@ -25,7 +25,7 @@ struct BooksInGenre: Intent {
 /// Marks a book read (or not); undoable.
 struct MarkAsRead: Intent {
     static let summary = "Marks the book as read (or, with read: false, unread); outputs the book. Undoable."
-    static let output = ValueType.entity("book")
+    static let output = OutputType.entity("book")
     static let examples = [IntentExample("- library.mark-as-read: The Hobbit\n- get-details: isRead", output: "true")]
     @Parameter(primary: true, input: true, summary: "The book.") var book: Book
     @Parameter(summary: "Whether it has been read.") var read: Bool = true
@@ -43,7 +43,7 @@ struct MarkAsRead: Intent {
 /// Asks what to do with a book: keep it (the default), remove it (destructive), or cancel.
 struct RemoveBook: Intent {
     static let summary = "Asks whether to keep or remove the book; Cancel ends the run."
-    static let output = ValueType.text
+    static let output = OutputType.text
     static let examples = [IntentExample("- library.remove-book: Gaudy Night")]
     @Parameter(primary: true, input: true, summary: "The book.") var book: Book
 
@@ -58,7 +58,7 @@ struct RemoveBook: Intent {
 /// Lends a book, after a person confirms: it may need someone at hand.
 struct LendBook: Intent {
     static let summary = "Lends the book to someone, after confirmation."
-    static let output = ValueType.text
+    static let output = OutputType.text
     static let supportedModes: IntentModes = [.foreground]
     static let examples = [IntentExample("- library.lend-book: { book: Dune, to: Ada }")]
     @Parameter(primary: true, input: true, summary: "The book.") var book: Book
@@ -80,7 +80,7 @@ struct OpenBook: URLRepresentableIntent {
 /// Says where a book or a shelf is.
 struct DescribeHolding: Intent {
     static let summary = "Says where a book or a shelf is."
-    static let output = ValueType.text
+    static let output = OutputType.text
     static let examples = [IntentExample("- library.describe-holding: Space", output: "Space is in the Study")]
     @Parameter(primary: true, input: true, summary: "A book or a shelf.") var holding: Holding
 

@@ -1,0 +1,46 @@
+/// Asking which of several entities was meant (App Intents' `requestDisambiguation`): one rule for
+/// an intent's `requestDisambiguation` and for a title that several entities match.
+public enum Disambiguation {
+    /// What each candidate is called in the question: its title where that alone tells it apart,
+    /// else `title — subtitle`, else that with its id, so that `--answer KEY=LABEL` names one.
+    public static func labels(_ candidates: [(title: String, subtitle: String?, id: String)]) -> [String] {
+        func counts(_ labels: [String]) -> [String: Int] { labels.reduce(into: [:]) { $0[$1.lowercased(), default: 0] += 1 } }
+        let titles = candidates.map(\.title)
+        let titleCounts = counts(titles)
+        let withSubtitles = candidates.map { candidate in
+            titleCounts[candidate.title.lowercased(), default: 0] > 1 ? [candidate.title, candidate.subtitle].compactMap { $0 }.joined(separator: " — ") : candidate.title
+        }
+        let subtitleCounts = counts(withSubtitles)
+        return zip(withSubtitles, candidates).map { label, candidate in
+            subtitleCounts[label.lowercased(), default: 0] > 1 ? "\(label) (\(candidate.id))" : label
+        }
+    }
+
+    /// What is wrong with asking among `count` candidates, or nil: none, or more than a person can
+    /// be asked to choose among.
+    public static func problem(count: Int, what: String, prompt: String) -> String? {
+        if count == 0 { return "'\(prompt)' has no \(what) to choose from" }
+        if count > Limits.disambiguationOptions {
+            return "'\(prompt)' would ask a person to choose among \(count) \(what); at most \(Limits.disambiguationOptions) are offered: narrow them first"
+        }
+        return nil
+    }
+}
+
+extension IntentContext {
+    /// Asks a person which of `entities` was meant (App Intents' `requestDisambiguation`) and
+    /// returns it. Each is shown by its title (with its subtitle, then its id, where titles are
+    /// alike). On a terminal the person picks one; in a background run the answer comes from
+    /// `--answer PROMPT=TITLE`, or `KEY=TITLE` with `key`, which stays when the prompt's words
+    /// change; without one the step fails, saying how to give it. One entity is returned without
+    /// asking; none, or more than `Limits.disambiguationOptions`, fails the step.
+    public func requestDisambiguation<E: Entity>(among entities: [E], dialog: String? = nil, key: String? = nil) async throws -> E {
+        let prompt = dialog ?? "Which \(E.typeName.singular)?"
+        if let problem = Disambiguation.problem(count: entities.count, what: E.typeName.plural, prompt: prompt) { throw IntentError(problem) }
+        if entities.count == 1 { return entities[0] }
+        let labels = Disambiguation.labels(entities.map { ($0.displayRepresentation.title, $0.displayRepresentation.subtitle, $0.id) })
+        let picked = try await choose(ChoiceRequest(prompt: prompt, options: labels, key: key))
+        guard let index = picked.first, entities.indices.contains(index) else { throw IntentError("no \(E.typeName.singular) of '\(prompt)' was chosen") }
+        return entities[index]
+    }
+}
