@@ -111,9 +111,17 @@ private struct PickBook: Intent {
     }
 }
 
+/// Takes a list of books: each item converted to a book, a title found by the type's query.
+private struct ShelveBooks: Intent {
+    static let summary = "Names the books it was given."
+    static let output = OutputType.list(of: String.self)
+    @Parameter(primary: true, input: true) var books: [Book]
+    func perform(_ context: any IntentContext) async throws -> IntentResult { .value(.list(books.map { .text($0.name) })) }
+}
+
 private enum Shelves: IntentPackage {
     static let name = "shelves"
-    static let intents: [any Intent.Type] = [Shelve.self, PickBook.self]
+    static let intents: [any Intent.Type] = [Shelve.self, PickBook.self, ShelveBooks.self]
     static let entities: [any Entity.Type] = [Book.self]
 }
 
@@ -215,6 +223,22 @@ struct AppEnumTests {
         #expect(none?.message.contains("'Which book has 'Zzz'?' has no books to choose from") == true, "\(String(describing: none))")
         let many = await #expect(throws: RuntimeError.self) { try await run(steps: steps("any of many"), registry: shelves, interaction: byKey) }
         #expect(many?.message.contains("choose among 100000 books; at most 1000 are offered") == true, "\(String(describing: many))")
+    }
+
+    @Test("an entity list parameter ([Book]): a list, one value or titles, each item converted by the type's query; a bad item is named")
+    func entityList() async throws {
+        let shelves = registry(with: [Shelves.self])
+        #expect(try await run(steps: "- find: books\n  sort: name\n- shelve-books", registry: shelves) == ["Dune", "Dune Messiah", "The Hobbit"])
+        #expect(try await run(steps: "- shelve-books: [Dune Messiah, The Hobbit]", registry: shelves) == ["Dune Messiah", "The Hobbit"])
+        #expect(try await run(steps: "- shelve-books: The Hobbit", registry: shelves) == ["The Hobbit"])
+        #expect(try await run(steps: "- list: []\n- shelve-books", registry: shelves) == [])
+        let bad = await #expect(throws: RuntimeError.self) { try await run(steps: "- shelve-books: [The Hobbit, Emma]", registry: shelves) }
+        #expect(bad?.message.contains("wants a list of book: item 2: no book is titled 'Emma'") == true, "\(String(describing: bad))")
+        let definition = try ActionDefinition(ShelveBooks.self, package: "shelves")
+        #expect(definition.parameters[0].type == .list && definition.parameters[0].itemType == .entity("book"))
+        #expect(definition.parameters[0].typeDescription == "list of book")
+        let manifest = try await PackageManifest(json: try PackageManifest(of: Shelves.self).json)
+        #expect(manifest.actions.first { $0.name == "shelve-books" }?.parameters.first?.itemType == .entity("book"))
     }
 
     @Test("candidates are shown by title, with a subtitle and then an id only where titles are alike")

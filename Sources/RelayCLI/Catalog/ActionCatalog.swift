@@ -27,6 +27,7 @@ public enum ActionCatalog {
             item["name"] = .text(parameter.name)
             item["title"] = .text(parameter.title)
             item["type"] = .text(parameter.type.name)
+            if let itemType = parameter.itemType { item["item-type"] = .text(itemType.name) }
             item["required"] = .boolean(parameter.isRequired)
             item["default"] = parameter.defaultValue ?? .nothing
             item["primary"] = .boolean(parameter.isPrimary)
@@ -66,7 +67,7 @@ public enum ActionCatalog {
     static func describeType(_ parameter: ParameterDefinition) -> String {
         if !parameter.accepts.isEmpty { return "file(\(parameter.accepts.map(\.identifier).joined(separator: ", ")))" }
         return parameter.choices.isEmpty
-            ? parameter.type.name : parameter.choices.map { CaseTitles.shown($0, titles: parameter.choiceTitles) }.joined(separator: " | ")
+            ? parameter.typeDescription : parameter.choices.map { CaseTitles.shown($0, titles: parameter.choiceTitles) }.joined(separator: " | ")
     }
 
     /// What the action may touch, for people: `read (path), write (to)`; a capability no parameter

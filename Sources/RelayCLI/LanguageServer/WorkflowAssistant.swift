@@ -116,7 +116,7 @@ struct WorkflowAssistant {
         guard let action = registry.action(named: name) else { return [] }
         return action.parameters.enumerated().compactMap { index, parameter in
             guard primary || index != action.primaryIndex, !parameter.isInput || primary else { return nil }
-            return item(parameter.name, kind: .field, detail: "\(parameter.type.name)\(parameter.isRequired ? ", required" : "") — \(parameter.summary)", insert: "\(parameter.name): ")
+            return item(parameter.name, kind: .field, detail: "\(parameter.typeDescription)\(parameter.isRequired ? ", required" : "") — \(parameter.summary)", insert: "\(parameter.name): ")
         }
     }
 

@@ -13,9 +13,14 @@ public struct ConversionTarget: Sendable, Hashable, CustomStringConvertible {
     /// or deletes it): a file, a path or a `file:` URL, or an entity's own file — never one made
     /// from another value (Docs/Language.md, "Files acted on").
     public var existing: Bool
+    /// For a list, the type each item is converted to (a `[Trail]` parameter); nil for any items.
+    public var item: ValueType?
 
-    public init(_ type: ValueType, accepting contentTypes: [ContentType] = [], explicit: Bool = false, existing: Bool = false) {
+    public init(
+        _ type: ValueType, accepting contentTypes: [ContentType] = [], explicit: Bool = false, existing: Bool = false, item: ValueType? = nil
+    ) {
         self.type = type
+        self.item = type == .list ? item : nil
         self.contentTypes = contentTypes
         self.isExplicit = explicit
         self.existing = existing
@@ -23,7 +28,7 @@ public struct ConversionTarget: Sendable, Hashable, CustomStringConvertible {
 
     /// What a parameter asks for.
     public init(parameter: ParameterDefinition) {
-        self.init(parameter.type, accepting: parameter.accepts, existing: parameter.existing && parameter.type == .file)
+        self.init(parameter.type, accepting: parameter.accepts, existing: parameter.existing && parameter.type == .file, item: parameter.itemType)
     }
 
     /// A converter's representation, asked for by name (`convert: pdf`, a package's convert call).
@@ -57,6 +62,7 @@ public struct ConversionTarget: Sendable, Hashable, CustomStringConvertible {
     /// `a pdf file`, `a number`, `a file of public.png or public.jpeg`.
     public var description: String {
         if existing { return contentTypes.isEmpty ? "a file that exists" : "a file of \(ContentType.names(contentTypes)) that exists" }
+        if let item { return "a list of \(item.name)" }
         return switch type {
         case .file where !contentTypes.isEmpty: "a file of \(ContentType.names(contentTypes))"
         case .any where !contentTypes.isEmpty, .list where !contentTypes.isEmpty:

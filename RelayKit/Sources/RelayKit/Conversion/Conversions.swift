@@ -104,6 +104,25 @@ public struct Conversions: Sendable {
             return try await convert(items[0], to: target, in: context)
         }
         if target.existing { return try await existingFile(value, as: target, in: context) }
+        if let item = target.item {
+            // A list of a type (`[Trail]`): a list by a list's rules, then each item as the type.
+            let list = try await convert(value, to: ConversionTarget(.list), in: context).asList
+            let each = ConversionTarget(item, accepting: target.contentTypes)
+            var converted: [Value] = []
+            converted.reserveCapacity(list.count)
+            for (index, element) in list.enumerated() {
+                do {
+                    if let same = Self.unchanged(element, for: each) {
+                        converted.append(same)
+                    } else {
+                        converted.append(try await convert(element, to: each, in: context))
+                    }
+                } catch let error as ConversionError {
+                    throw ConversionError("item \(index + 1): \(error.message)")
+                }
+            }
+            return .list(converted)
+        }
         if case .list(let items) = value, !target.contentTypes.isEmpty, target.type == .any || target.type == .list {
             var converted: [Value] = []
             converted.reserveCapacity(items.count)

@@ -144,6 +144,7 @@ public struct PackageManifest: Sendable {
             "primary": .boolean(parameter.isPrimary), "input": .boolean(parameter.isInput),
         ]
         if let defaultValue = parameter.defaultValue { entry["default"] = WireValue.encode(defaultValue) }
+        if let item = parameter.itemType { entry["item-type"] = .text(item.name) }
         if !parameter.choices.isEmpty { entry["choices"] = .list(parameter.choices.map { .text($0) }) }
         if parameter.choicesAreExact { entry["choices-exact"] = .boolean(true) }
         if !parameter.choiceTitles.isEmpty { entry["choice-titles"] = titles(parameter.choiceTitles) }
@@ -194,7 +195,9 @@ public struct PackageManifest: Sendable {
                 parameters.append(
                     ParameterDefinition(
                         name: try Self.text(fields, "name"), title: try Self.text(fields, "title"), summary: fields["summary"]?.textValue ?? "",
-                        type: ValueType(described: try Self.text(fields, "type")), isRequired: fields["required"] == .boolean(true),
+                        type: ValueType(described: try Self.text(fields, "type")),
+                        itemType: fields["item-type"].flatMap { $0.isNothing ? nil : ValueType(described: $0.textValue) },
+                        isRequired: fields["required"] == .boolean(true),
                         defaultValue: defaultValue, choices: Self.list(fields, "choices").map(\.textValue),
                         choicesAreExact: fields["choices-exact"] == .boolean(true), choiceTitles: Self.titles(fields["choice-titles"]),
                         accepts: Self.list(fields, "accepts").map { ContentType($0.textValue) },

@@ -47,6 +47,11 @@ public struct ParameterDefinition: Sendable {
     public let title: String
     public let summary: String
     public let type: ValueType
+    /// For a list parameter, each item's type (`[Trail]`: `trail`), which each item is converted
+    /// to; nil when the items may be anything.
+    public let itemType: ValueType?
+    /// `list of trail`, or the type's name.
+    public var typeDescription: String { itemType.map { "list of \($0.name)" } ?? type.name }
     public let isRequired: Bool
     public let defaultValue: Value?
     public let choices: [String]
@@ -73,7 +78,7 @@ public struct ParameterDefinition: Sendable {
     public let existing: Bool
 
     public init(
-        name: String, title: String, summary: String, type: ValueType, isRequired: Bool, defaultValue: Value?,
+        name: String, title: String, summary: String, type: ValueType, itemType: ValueType? = nil, isRequired: Bool, defaultValue: Value?,
         choices: [String] = [], choicesAreExact: Bool = false, choiceTitles: [String: String] = [:], accepts: [ContentType] = [], isPrimary: Bool = false,
         isInput: Bool = false, check: ParameterCheck? = nil, checkPattern: TextPatternCheck? = nil, access: Capability? = nil,
         readOnlyWhenGiven: String? = nil, readsFiles: Bool = true, existing: Bool = false
@@ -90,6 +95,7 @@ public struct ParameterDefinition: Sendable {
         self.title = title
         self.summary = summary
         self.type = type
+        self.itemType = type == .list ? itemType : nil
         self.isRequired = isRequired
         self.defaultValue = defaultValue
         self.choices = choices
@@ -222,7 +228,7 @@ public final class ActionDefinition: Sendable {
             parameters.append(
                 ParameterDefinition(
                     name: name, title: options.title ?? Naming.title(fromName: name), summary: options.summary,
-                    type: storage.valueType, isRequired: storage.isRequired && !options.isInput,
+                    type: storage.valueType, itemType: storage.itemType, isRequired: storage.isRequired && !options.isInput,
                     defaultValue: storage.defaultParameterValue, choices: options.choices, choicesAreExact: options.choicesAreExact,
                     choiceTitles: options.choiceTitles,
                     accepts: options.accepts,

@@ -190,6 +190,7 @@ public struct Parameter<T: ParameterValue>: Sendable {
 protocol AnyParameterStorage: AnyObject {
     var options: ParameterOptions { get }
     var valueType: ValueType { get }
+    var itemType: ValueType? { get }
     var isRequired: Bool { get }
     var defaultParameterValue: Value? { get }
     /// Whether reading the parameter gives a value: it was set, has a default, or its type has an empty value.
@@ -216,6 +217,8 @@ final class ParameterStorage<T: ParameterValue>: AnyParameterStorage, @unchecked
 
     @usableFromInline
     var valueType: ValueType { T.valueType }
+    @usableFromInline
+    var itemType: ValueType? { T.itemType }
     @usableFromInline
     var isRequired: Bool { defaultValue == nil && !T.isOptional }
     @usableFromInline

@@ -19,12 +19,16 @@ public protocol ParameterValue: Sendable {
     static var cases: [String]? { get }
     /// The name people see for each of `cases` that has one apart from its raw value.
     static var caseTitles: [String: String] { get }
+    /// For a list type (`[Trail]`), the type of each item, which Relay converts each item to;
+    /// nil for any other type and for a list of any values.
+    static var itemType: ValueType? { get }
 }
 
 extension ParameterValue {
     public static var isOptional: Bool { false }
     public static var cases: [String]? { nil }
     public static var caseTitles: [String: String] { [:] }
+    public static var itemType: ValueType? { nil }
 }
 
 /// A fixed set of named values, in the manner of App Intents' `AppEnum`: a `String` enum that
@@ -129,11 +133,34 @@ extension Value: ParameterValue {
     public var parameterValue: Value { self }
 }
 
-extension Array: ParameterValue where Element == Value {
+/// A list: `[Value]` takes any items; `[Trail]`, `[String]` or `[Int]` has Relay convert each
+/// item to the element's type first, by a list's rules (a single value is a list of one, nothing
+/// is an empty list; a text names an entity by its title).
+extension Array: ParameterValue where Element: ParameterValue {
     public static var valueType: ValueType { .list }
-    public static var emptyValue: [Value]? { [] }
-    public init(parameterValue: Value) { self = parameterValue.asList }
-    public var parameterValue: Value { .list(self) }
+    public static var itemType: ValueType? { Element.valueType == .any ? nil : Element.valueType }
+    public static var emptyValue: [Element]? { [] }
+    public init(parameterValue: Value) throws(CoercionError) {
+        let items = parameterValue.asList
+        if let same = items as? [Element] {
+            self = same
+            return
+        }
+        var made: [Element] = []
+        made.reserveCapacity(items.count)
+        for (index, item) in items.enumerated() {
+            do throws(CoercionError) {
+                made.append(try Element(parameterValue: item))
+            } catch {
+                throw CoercionError(value: parameterValue, target: .list, reason: "item \(index + 1): \(error)")
+            }
+        }
+        self = made
+    }
+    public var parameterValue: Value {
+        if let same = self as? [Value] { return .list(same) }
+        return .list(map(\.parameterValue))
+    }
 }
 
 extension ValueDictionary: ParameterValue {
@@ -147,6 +174,7 @@ extension Optional: ParameterValue where Wrapped: ParameterValue {
     public static var valueType: ValueType { Wrapped.valueType }
     public static var cases: [String]? { Wrapped.cases }
     public static var caseTitles: [String: String] { Wrapped.caseTitles }
+    public static var itemType: ValueType? { Wrapped.itemType }
     public static var isOptional: Bool { true }
     public static var emptyValue: Wrapped?? { .some(nil) }
     public init(parameterValue: Value) throws(CoercionError) {
