@@ -115,6 +115,26 @@ struct PackageTests {
         #expect(failed.standardError.contains("missing.yaml:1:12: error: cannot load the package './NoSuchKit': there is no Swift package at"), "\(failed.standardError)")
     }
 
+    @Test("TrailKit's workflows (Examples/TrailKit/workflows) print their expected output: disambiguation answered by key, display names, an entity list, a typed output")
+    func trailKitWorkflows() async throws {
+        let folder = URL(fileURLWithPath: Self.trailKit).appendingPathComponent("workflows")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".yaml") }.sorted()
+        #expect(names.count >= 4)
+        for name in names {
+            let base = String(name.dropLast(5))
+            let expected = try String(contentsOf: folder.appendingPathComponent("expected/\(base).out"), encoding: .utf8)
+            let extra = (try? String(contentsOf: folder.appendingPathComponent("expected/\(base).args"), encoding: .utf8))?
+                .split(separator: "\n").map(String.init) ?? []
+            let result = try await relay(["run", folder.appendingPathComponent(name).path, "--allow-packages"] + extra, package: nil)
+            #expect(result.status == 0, "\(name): \(result.standardError)")
+            #expect(result.standardOutput == expected, "\(name)")
+        }
+        // With no terminal and no answer, the question fails the step, saying how to answer it.
+        let unanswered = try await relay(["run", folder.appendingPathComponent("weekend-hike.yaml").path, "--allow-packages"], package: nil)
+        #expect(unanswered.status == 1)
+        #expect(unanswered.standardError.contains("no answer for 'Which trail in Cascade Park?'") && unanswered.standardError.contains("--answer 'trail=Ridge Loop'"), "\(unanswered.standardError)")
+    }
+
     @Test("transfer selection: a PDF parameter gets the PDF sheet, RTF-or-image-or-text the RTF, an image the PNG card, text the name")
     func transferSelection() async throws {
         let ridge = "  - find: trails\n    where: {name: {is: Ridge Loop}}\n"

@@ -72,7 +72,7 @@ struct SuggestTrails: Intent {
             switch featuredCollection {
             case "long": Trail.all.filter { $0.distance >= 6 }.sorted { $0.distance > $1.distance }
             case "favorites": Trail.all.filter { Favorites.contains($0.id) }
-            default: Trail.all.filter { $0.difficulty == "easy" }
+            default: Trail.all.filter { $0.difficulty == .easy }
             }
         return .value(.list(trails.map(\.parameterValue)))
     }
@@ -99,5 +99,34 @@ struct ArchiveOrDelete: Intent {
             "Archive or delete the log of \(trail.name)?",
             between: [ChoiceOption("Archive", role: .default), ChoiceOption("Delete", role: .destructive), .cancel()])
         return .value(.text(choice.title == "Archive" ? "Archived the log of \(trail.name)" : "Deleted the log of \(trail.name)"))
+    }
+}
+
+/// Plans a hike in a park: which of the trails in its region is asked, unless one alone fits.
+struct PlanHike: Intent {
+    static let summary = "Plans a hike in a park: asks which of the region's trails (up to the hardest difficulty given); outputs the trail."
+    static let output = OutputType.entity(Trail.self)
+    static let examples = [IntentExample("- plan-hike: Cascade Park\n  hardest: Easy\n- text: ${previous.name}", output: "Lakeshore Path")]
+    @Parameter(primary: true, input: true, summary: "The park.") var park: Park
+    @Parameter(summary: "The hardest difficulty to offer.") var hardest: Difficulty = .hard
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        let order = Difficulty.allCases
+        let fitting = Trail.all.filter { $0.region == park.region && order.firstIndex(of: $0.difficulty) ?? 0 <= order.firstIndex(of: hardest) ?? 0 }
+        // Answered on a terminal, or by `--answer trail=NAME` without one.
+        let trail = try await context.requestDisambiguation(among: fitting, dialog: "Which trail in \(park.name)?", key: "trail")
+        return .value(trail.parameterValue)
+    }
+}
+
+/// The distance of several trails together.
+struct TotalDistance: Intent {
+    static let summary = "Adds up the distances of trails (trails, or their names), in kilometres to a tenth."
+    static let output = OutputType.number
+    static let examples = [IntentExample("- total-distance: [Ridge Loop, Lakeshore Path]", output: "6.7")]
+    @Parameter(primary: true, input: true, summary: "The trails.") var trails: [Trail]
+
+    func perform(_ context: any IntentContext) async throws -> IntentResult {
+        .value(.number((trails.reduce(0) { $0 + $1.distance } * 10).rounded() / 10))
     }
 }

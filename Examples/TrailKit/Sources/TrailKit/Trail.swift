@@ -1,6 +1,15 @@
 import Foundation
 import RelayKit
 
+/// How hard a trail is: the raw value is what workflows hold and compare (`easy`), the display
+/// name what people see (`Easy`); a workflow may write either.
+public enum Difficulty: String, AppEnum, Codable {
+    case easy, moderate, hard
+    public static let caseDisplayRepresentations: [Difficulty: DisplayRepresentation] = [
+        .easy: "Easy", .moderate: "Moderate", .hard: "Hard (scrambling)",
+    ]
+}
+
 /// A hiking trail.
 public struct Trail: Entity, Codable {
     public static let typeName = EntityTypeName("trail")
@@ -15,7 +24,7 @@ public struct Trail: Entity, Codable {
     public static var defaultQuery: any EntityQuery<Trail> { TrailQuery() }
     public static let urlTemplate: URLTemplate? = try? URLTemplate("https://trails.example.com/trail/{id}")
     public static var indexing: EntityIndexing<Trail>? {
-        EntityIndexing(priority: 0.7, keywords: { [$0.region, $0.difficulty] }) { "\($0.name), a \($0.difficulty) trail of \($0.distanceText) in the \($0.region)" }
+        EntityIndexing(priority: 0.7, keywords: { [$0.region, $0.difficulty.rawValue] }) { "\($0.name), a \($0.difficulty.rawValue) trail of \($0.distanceText) in the \($0.region)" }
     }
 
     /// The trail's own codable form: a private type that conforms to `public.data` only.
@@ -26,10 +35,10 @@ public struct Trail: Entity, Codable {
     public let region: String
     /// In kilometres.
     public let distance: Double
-    public let difficulty: String
+    public let difficulty: Difficulty
 
     public var displayRepresentation: DisplayRepresentation {
-        DisplayRepresentation(title: name, subtitle: "\(region), \(distanceText), \(difficulty)")
+        DisplayRepresentation(title: name, subtitle: "\(region), \(distanceText), \(difficulty.rawValue)")
     }
 
     /// `4.2 km`.
@@ -63,17 +72,17 @@ public struct Trail: Entity, Codable {
             .heading(level: 1, [.text(name)]),
             .paragraph([.text("Distance: \(distanceText)")]),
             .paragraph([.text("Region: \(region)")]),
-            .paragraph([.text("Difficulty: \(difficulty)")]),
+            .paragraph([.text("Difficulty: \(difficulty.rawValue)")]),
         ])
     }
 
     /// The fixed sample trails.
     public static let all: [Trail] = [
-        Trail(id: "1", name: "Ridge Loop", region: "Cascades", distance: 4.2, difficulty: "moderate"),
-        Trail(id: "2", name: "Lakeshore Path", region: "Cascades", distance: 2.5, difficulty: "easy"),
-        Trail(id: "3", name: "Summit Scramble", region: "Rockies", distance: 9.8, difficulty: "hard"),
-        Trail(id: "4", name: "Cedar Grove Walk", region: "Olympics", distance: 1.6, difficulty: "easy"),
-        Trail(id: "5", name: "Canyon Rim Trail", region: "Rockies", distance: 6.3, difficulty: "moderate"),
+        Trail(id: "1", name: "Ridge Loop", region: "Cascades", distance: 4.2, difficulty: .moderate),
+        Trail(id: "2", name: "Lakeshore Path", region: "Cascades", distance: 2.5, difficulty: .easy),
+        Trail(id: "3", name: "Summit Scramble", region: "Rockies", distance: 9.8, difficulty: .hard),
+        Trail(id: "4", name: "Cedar Grove Walk", region: "Olympics", distance: 1.6, difficulty: .easy),
+        Trail(id: "5", name: "Canyon Rim Trail", region: "Rockies", distance: 6.3, difficulty: .moderate),
     ]
 }
 
@@ -118,7 +127,7 @@ extension Trail {
         case "name": .text(name)
         case "region": .text(region)
         case "distance": .number(distance)
-        case "difficulty": .text(difficulty)
+        case "difficulty": .text(difficulty.rawValue)
         case "isFavorite": .boolean(Favorites.contains(id))
         default: .nothing
         }

@@ -8,10 +8,10 @@ enum TrailCard {
     static let width = 600, height = 400
 
     static func png(for trail: Trail) -> Data {
-        let shade = ["easy": 1, "moderate": 2, "hard": 3][trail.difficulty] ?? 0
+        let shade = [Difficulty.easy: 1, .moderate: 2, .hard: 3][trail.difficulty] ?? 0
         var canvas = png(
             title: trail.name.uppercased(),
-            lines: [trail.distanceText.uppercased(), trail.region.uppercased(), trail.difficulty.uppercased()], shade: shade, encode: false)
+            lines: [trail.distanceText.uppercased(), trail.region.uppercased(), trail.difficulty.rawValue.uppercased()], shade: shade, encode: false)
         // The distance bar: 50 px a kilometre, at most the card's width.
         let length = min(Int(trail.distance * 50), width - 80)
         canvas.fill(x: 40, y: 340, width: length, height: 24, color: (40, 40, 40))

@@ -4,7 +4,8 @@ import RelayKit
 public enum TrailKit: IntentPackage {
     public static let name = "trails"
     public static let intents: [any Intent.Type] = [
-        OpenTrail.self, BuyDayPass.self, SetFavorite.self, SuggestTrails.self, GetActivitySummary.self, ArchiveOrDelete.self,
+        OpenTrail.self, BuyDayPass.self, SetFavorite.self, SuggestTrails.self, GetActivitySummary.self, ArchiveOrDelete.self, PlanHike.self,
+        TotalDistance.self,
     ]
     public static let entities: [any Entity.Type] = [Trail.self, Park.self, ActivitySummary.self]
     public static let contentTypes: [ContentTypeDeclaration] = [
@@ -27,7 +28,7 @@ public enum TrailKit: IntentPackage {
     public static var fileProperties: [FilePropertyReader] {
         [
             FilePropertyReader(contentType: Trail.codableType, name: "distance") { .number(try Trail.read(from: $0).distance) },
-            FilePropertyReader(contentType: Trail.codableType, name: "difficulty") { .text(try Trail.read(from: $0).difficulty) },
+            FilePropertyReader(contentType: Trail.codableType, name: "difficulty") { .text(try Trail.read(from: $0).difficulty.rawValue) },
         ]
     }
 }
