@@ -55,25 +55,25 @@ let package = Package(
         .target(name: "CTicks"),
         // The system keyring through libsecret, opened when first used (Docs/Runs.md, "Secrets").
         .target(name: "CSecretService", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
-        .target(name: "RelayLanguage", dependencies: [.product(name: "RelayKit", package: "RelayKit"), "CLibYAML"]),
+        .target(name: "RelayLanguage", dependencies: [.product(name: "RelayKit", package: "RelayKit"), .product(name: "RelayEngine", package: "RelayKit"), "CLibYAML"]),
         // Apple's LZFSE decoder (BSD-3-Clause, its LICENSE beside it), for signed shortcut files:
         // Debian has no package of it (Docs/Architecture.md, "Dependencies").
         .target(name: "CLZFSE", exclude: ["LICENSE"], cSettings: [.unsafeFlags(["-Wno-everything"])]),
-        .target(name: "RelayShortcuts", dependencies: [.product(name: "RelayKit", package: "RelayKit"), "CLZFSE"]),
+        .target(name: "RelayShortcuts", dependencies: [.product(name: "RelayKit", package: "RelayKit"), .product(name: "RelayEngine", package: "RelayKit"), "CLZFSE"]),
         .target(
             name: "RelayRuntime",
-            dependencies: [.product(name: "RelayKit", package: "RelayKit"), "RelayLanguage", "RelayShortcuts", "CSpawn", "CPipeSignal", "CTicks"]),
+            dependencies: [.product(name: "RelayKit", package: "RelayKit"), .product(name: "RelayEngine", package: "RelayKit"), "RelayLanguage", "RelayShortcuts", "CSpawn", "CPipeSignal", "CTicks"]),
         .target(
             name: "RelayActions",
             dependencies: [
-                .product(name: "RelayKit", package: "RelayKit"), "CGraphics", "CTurboJPEG", "CCMarkGFM", "CLibXML2", "CHTTPClient",
+                .product(name: "RelayKit", package: "RelayKit"), .product(name: "RelayEngine", package: "RelayKit"), "CGraphics", "CTurboJPEG", "CCMarkGFM", "CLibXML2", "CHTTPClient",
                 "CLazyLibraries",
             ],
             swiftSettings: systemHeaderFlags),
         .target(
             name: "RelayCLI",
             dependencies: [
-                .product(name: "RelayKit", package: "RelayKit"), "RelayLanguage", "RelayRuntime", "RelayActions", "RelayShortcuts",
+                .product(name: "RelayKit", package: "RelayKit"), .product(name: "RelayEngine", package: "RelayKit"), "RelayLanguage", "RelayRuntime", "RelayActions", "RelayShortcuts",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"), "CSecretService", "CPipeSignal",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
@@ -98,14 +98,14 @@ let package = Package(
         // What each fuzz target checks (Docs/Reliability.md, "Fuzzing"), and the fuzzer Scripts/fuzz builds.
         .target(
             name: "RelayFuzzing",
-            dependencies: [.product(name: "RelayKit", package: "RelayKit"), "RelayLanguage", "RelayRuntime", "RelayActions", "RelayShortcuts"],
+            dependencies: [.product(name: "RelayKit", package: "RelayKit"), .product(name: "RelayEngine", package: "RelayKit"), "RelayLanguage", "RelayRuntime", "RelayActions", "RelayShortcuts"],
             swiftSettings: systemHeaderFlags),
         .executableTarget(name: "relay-fuzz", dependencies: ["RelayFuzzing"], swiftSettings: systemHeaderFlags),
         // Benchmarks/entities runs it (release build); not a product.
         .executableTarget(
-            name: "relay-benchmarks", dependencies: [.product(name: "RelayKit", package: "RelayKit"), "RelayLanguage", "RelayRuntime", "RelayActions"],
+            name: "relay-benchmarks", dependencies: [.product(name: "RelayKit", package: "RelayKit"), .product(name: "RelayEngine", package: "RelayKit"), "RelayLanguage", "RelayRuntime", "RelayActions"],
             path: "Benchmarks/Sources/relay-benchmarks", swiftSettings: systemHeaderFlags),
-        .testTarget(name: "RelayKitTests", dependencies: [.product(name: "RelayKit", package: "RelayKit")]),
+        .testTarget(name: "RelayKitTests", dependencies: [.product(name: "RelayKit", package: "RelayKit"), .product(name: "RelayEngine", package: "RelayKit")]),
         .testTarget(
             name: "RelayLanguageTests", dependencies: ["RelayLanguage", "RelayActions"], exclude: ["Malformed"],
             swiftSettings: systemHeaderFlags),
@@ -114,7 +114,7 @@ let package = Package(
             exclude: ["Fixtures"], swiftSettings: systemHeaderFlags),
         .testTarget(
             name: "RelayCLITests",
-            dependencies: ["RelayCLI", "RelayLanguage", "RelayRuntime", "CSpawn", "CPipeSignal", .product(name: "RelayKit", package: "RelayKit")],
+            dependencies: ["RelayCLI", "RelayLanguage", "RelayRuntime", "CSpawn", "CPipeSignal", .product(name: "RelayKit", package: "RelayKit"), .product(name: "RelayEngine", package: "RelayKit")],
             swiftSettings: systemHeaderFlags),
         .testTarget(
             name: "RelayShortcutsTests", dependencies: ["RelayShortcuts", "RelayRuntime", "RelayLanguage", "RelayActions"],

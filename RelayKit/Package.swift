@@ -1,14 +1,17 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// RelayKit: what a package of Relay actions imports (Docs/Packages.md). A package of its own, so
-// that a package author's build resolves and compiles RelayKit alone — swift-collections and one
-// small C target, nothing of Relay's command line, YAML or graphics.
+// RelayKit: what a package of Relay actions imports (Docs/Packages.md) — its declarations and the
+// wire to Relay. A package of its own, so that a package author's build resolves and compiles
+// RelayKit alone: swift-collections and one small C target, nothing of Relay's command line, YAML
+// or graphics. RelayEngine, beside it, is Relay's own side of the same types (the gate, the undo
+// journal, documents, filtering, conversions): a package author's build never compiles it.
 let package = Package(
     name: "RelayKit",
     platforms: [.macOS(.v14)],
     products: [
-        .library(name: "RelayKit", targets: ["RelayKit"])
+        .library(name: "RelayKit", targets: ["RelayKit"]),
+        .library(name: "RelayEngine", targets: ["RelayEngine"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0")
@@ -19,6 +22,10 @@ let package = Package(
         .target(
             name: "RelayKit",
             dependencies: ["CFileStatus", .product(name: "OrderedCollections", package: "swift-collections")]
+        ),
+        .target(
+            name: "RelayEngine",
+            dependencies: ["RelayKit", "CFileStatus", .product(name: "OrderedCollections", package: "swift-collections")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 import Foundation
 import RelayKit
+import RelayEngine
 
 /// Where a built-in library keeps its files: a folder given for the run (`--photos DIR`, bound by
 /// `LibraryFolders.using`), else an environment variable, else a folder in the home folder.

@@ -1,4 +1,5 @@
 import RelayKit
+import RelayEngine
 
 /// The lines of an undo journal (`changes.jsonl`), as a killed run may leave them: each change
 /// read is written so that it reads back the same.

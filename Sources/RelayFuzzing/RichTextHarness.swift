@@ -1,6 +1,7 @@
 import Foundation
 import RelayActions
 import RelayKit
+import RelayEngine
 
 /// RTF, Markdown and HTML: what reads into rich text, written as RTF and read again, keeps its text;
 /// its text escaped for HTML holds no markup and unescapes to itself.

@@ -1,4 +1,5 @@
 import RelayKit
+import RelayEngine
 
 /// A secret and a text around it, both from the bytes (the first line is the secret): once the
 /// secret is added, no masked text — whole, or its start cut for a preview — shows it, nor the

@@ -1,5 +1,6 @@
 import Foundation
 import RelayKit
+import RelayEngine
 import RelayLanguage
 
 /// Carries out the undos that intents registered (`relay undo`): loads the intent's package if it
@@ -76,7 +77,7 @@ struct UndoContext: IntentContext {
     var entityTypes: EntityCatalog { conversions.entityTypes }
     var mode: RunMode { .background }
     var baseDirectory: URL { URL(fileURLWithPath: FileManager.default.currentDirectoryPath) }
-    var fileChanges: FileChanges { FileChanges(journal: nil) }
+    var fileChanges: any FileChanges { PlainFileChanges() }
     var scratchFolder: ScratchFolder { ScratchFolder() }
 
     func show(_ value: Value) async {}

@@ -1,5 +1,6 @@
 import Foundation
 import RelayKit
+import RelayEngine
 import RelayLanguage
 
 /// How a block of steps ended: normally with an output, or through `stop` with the workflow's output.

@@ -1,5 +1,6 @@
 import Foundation
 import RelayKit
+import RelayEngine
 import RelayLanguage
 
 /// A REPL session (`relay repl`): steps typed one entry at a time, each checked and run like a

@@ -1,5 +1,6 @@
 import Foundation
 import RelayKit
+import RelayEngine
 import RelayLanguage
 
 /// The run's variables: run-wide names plus the block names (`item`, `index`, `error`) in force.

@@ -1,6 +1,7 @@
 internal import CTicks
 import Foundation
 import RelayKit
+import RelayEngine
 import RelayLanguage
 
 /// What a run's steps did, for the run history (Docs/Runs.md, "Run history"): one tally per step,

@@ -1,5 +1,6 @@
 import RelayLanguage
 import RelayKit
+import RelayEngine
 
 /// An error while running a step: what went wrong, which step, and where it is.
 public struct RuntimeError: Error, Sendable, CustomStringConvertible {

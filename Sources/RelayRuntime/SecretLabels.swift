@@ -1,5 +1,6 @@
 import Foundation
 import RelayKit
+import RelayEngine
 import RelayLanguage
 
 /// The secrets a value was made from, followed through the run (Docs/Runs.md, "Secrets follow what

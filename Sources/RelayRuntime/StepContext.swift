@@ -1,5 +1,6 @@
 import Foundation
 import RelayKit
+import RelayEngine
 import RelayLanguage
 
 /// What an action sees of the run while it performs one step.
@@ -13,7 +14,7 @@ struct StepContext: IntentContext {
 
     var mode: RunMode { interpreter.environment.interaction.mode }
     var baseDirectory: URL { base ?? interpreter.baseDirectory }
-    var fileChanges: FileChanges { FileChanges(journal: interpreter.environment.journal, gate: interpreter.environment.gate) }
+    var fileChanges: any FileChanges { GatedFileChanges(journal: interpreter.environment.journal, gate: interpreter.environment.gate) }
     var scratchFolder: ScratchFolder { interpreter.environment.scratchFolder }
     var entityTypes: EntityCatalog { interpreter.environment.loader.registry.entityTypes }
 

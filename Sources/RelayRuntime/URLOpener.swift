@@ -1,5 +1,6 @@
 import Foundation
 import RelayKit
+import RelayEngine
 
 /// Opens URLs for `open` (Docs/Language.md, "Opening URLs"): with `--open-with COMMAND`, else `$RELAY_OPEN`, else the
 /// system's opener (`xdg-open` on Linux, `open` on macOS). With `--dry-run`, or when there is no

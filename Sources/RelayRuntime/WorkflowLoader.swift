@@ -5,6 +5,7 @@ import Foundation
     import Darwin
 #endif
 import RelayKit
+import RelayEngine
 import RelayLanguage
 import RelayShortcuts
 

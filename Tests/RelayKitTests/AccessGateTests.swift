@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import RelayKit
+@testable import RelayEngine
 
 /// The gate's rules (Docs/Security.md, "At run time" and "Paths"): paths resolved as the kernel
 /// follows them, grants covering subfolders but not links out, hosts with or without a port.

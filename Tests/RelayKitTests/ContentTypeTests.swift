@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import RelayKit
+@testable import RelayEngine
 
 @Suite("Content types (Docs/Language.md, 'Conversions between formats')")
 struct ContentTypeTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import RelayKit
+@testable import RelayEngine
 
 @Suite("Converter graph (Docs/Language.md, 'Conversions between formats')")
 struct ConversionGraphTests {

@@ -1,5 +1,6 @@
 import Foundation
 import RelayKit
+import RelayEngine
 import Synchronization
 
 /// Counts the calls of a deferred getter, across tasks.

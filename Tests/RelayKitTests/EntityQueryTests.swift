@@ -1,5 +1,6 @@
 import Foundation
 import RelayKit
+import RelayEngine
 import Testing
 
 @Suite("Entities: comparators, push-down, deferred properties")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import RelayKit
+@testable import RelayEngine
 
 /// The one folder walk (Docs/Reliability.md, "Your files"): bad entries are passed over and
 /// counted, never listed twice, never a crash; a file's status is read only when asked.

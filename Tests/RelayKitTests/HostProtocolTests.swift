@@ -33,7 +33,7 @@ struct HostProtocolTests {
             HostProtocol.IndexRecord(type: "trail", id: "1"),
             HostProtocol.IndexRecord.Record(title: "Ridge Loop", keywords: ["Cascades"], content: "A loop along the ridge", modified: 1_763_800_000)
         ),
-        (HostProtocol.RunConverter(index: 0, value: ["file": "/home/ada/walks/ridge.trail"], run: run), ["rtf": "{\\rtf1 Ridge Loop}"] as Value),
+        (HostProtocol.RunConverter(index: 0, value: ["file": "/home/ada/walks/ridge.trail"], run: run), ["rich-text": [["heading", 1, [["text", "Ridge Loop"]]], ["paragraph", [["text", "Distance: 4.2 km"]]]]] as Value),
         (HostProtocol.ValueQuery(type: "trail", index: 0, value: ["file": "/home/ada/walks/ridge.trail"], run: run), Value.nothing),
         (HostProtocol.FileProperty(index: 0, file: ["file": "/home/ada/walks/ridge.trail"]), ["number": 4.2] as Value),
         ]

@@ -153,7 +153,7 @@ struct NullContext: IntentContext {
     var progress: ProgressLog?
     var mode: RunMode { .background }
     var baseDirectory: URL { URL(fileURLWithPath: "/") }
-    var fileChanges: FileChanges { FileChanges(journal: nil) }
+    var fileChanges: any FileChanges { PlainFileChanges() }
     var scratchFolder: ScratchFolder { ScratchFolder() }
     var entityTypes: EntityCatalog { EntityCatalog() }
     func convert(_ value: Value, to representation: Representation) async throws -> Value { value }
@@ -235,7 +235,7 @@ private final class ChoosingContext: IntentContext, @unchecked Sendable {
     var mode: RunMode { .background }
     var baseDirectory: URL { URL(fileURLWithPath: "/") }
     var scratchFolder: ScratchFolder { ScratchFolder() }
-    var fileChanges: FileChanges { FileChanges(journal: nil) }
+    var fileChanges: any FileChanges { PlainFileChanges() }
     var entityTypes: EntityCatalog { EntityCatalog() }
     func show(_ value: Value) async {}
     func ask(_ question: Question) async throws -> Value { .nothing }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import RelayKit
+@testable import RelayEngine
 
 @Suite("The undo journal keeps what the gate allowed")
 struct JournalSaveTests {

@@ -1,5 +1,6 @@
 import Foundation
 import RelayKit
+import RelayEngine
 import Testing
 
 /// How a run knows its secrets by their text, and masks them (Docs/Runs.md, "Secrets").

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import RelayKit
+@testable import RelayEngine
 
 /// A trail, transferable like TrailKit's: its own codable form, a PDF sheet, RTF, a PNG card, its name.
 private struct Trail: Transferable {

@@ -3,6 +3,7 @@ import RelayLanguage
 import Testing
 
 @testable import RelayKit
+@testable import RelayEngine
 @testable import RelayActions
 @testable import RelayRuntime
 

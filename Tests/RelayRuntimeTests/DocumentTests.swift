@@ -2,6 +2,7 @@ import RelayLanguage
 import RelayRuntime
 import Foundation
 import RelayKit
+import RelayEngine
 import Testing
 
 @testable import RelayActions

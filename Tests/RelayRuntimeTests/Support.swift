@@ -1,6 +1,7 @@
 import Foundation
 import RelayActions
 import RelayKit
+import RelayEngine
 import RelayLanguage
 
 @testable import RelayRuntime

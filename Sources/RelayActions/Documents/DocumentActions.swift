@@ -1,4 +1,5 @@
 import RelayKit
+import RelayEngine
 
 /// Actions that read and write documents.
 public enum DocumentActions: IntentPackage {

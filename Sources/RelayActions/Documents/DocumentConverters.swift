@@ -1,5 +1,6 @@
 import Foundation
 import RelayKit
+import RelayEngine
 
 /// The document conversions Relay offers the converter graph (Docs/Language.md, "Conversions between formats"), and the PDF `pages` property.
 enum DocumentConverters {

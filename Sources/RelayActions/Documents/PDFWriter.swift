@@ -1,6 +1,7 @@
 import CGraphics
 import Foundation
 import RelayKit
+import RelayEngine
 
 /// Writes a PDF with cairo's PDF surface: rich text laid out by pango (wrapping, styles, font
 /// fallback) and paginated between lines; images on pages of their own, scaled to fit.

@@ -1,5 +1,6 @@
 import Foundation
 import RelayKit
+import RelayEngine
 
 /// Actions on entities of any type: `find`, `get-url`, `search`.
 public enum EntityActions: IntentPackage {

@@ -1,5 +1,6 @@
 import Foundation
 import RelayKit
+import RelayEngine
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import Foundation
 import RelayKit
+import RelayEngine
 
 /// Actions that find, read and change files.
 public enum FileActions: IntentPackage {

@@ -1,6 +1,7 @@
 import CGraphics
 import Foundation
 import RelayKit
+import RelayEngine
 
 /// Actions that change images: decoded, transformed with cairo, re-encoded.
 public enum ImageActions: IntentPackage {

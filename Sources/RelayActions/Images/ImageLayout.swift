@@ -1,6 +1,7 @@
 import CGraphics
 import Foundation
 import RelayKit
+import RelayEngine
 
 /// `crop-image`: a rectangle of an image.
 struct CropImage: Intent {

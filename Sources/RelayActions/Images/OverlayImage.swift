@@ -1,6 +1,7 @@
 import CGraphics
 import Foundation
 import RelayKit
+import RelayEngine
 
 /// `overlay-image`: one image drawn over another, as a watermark or a badge.
 struct OverlayImage: Intent {

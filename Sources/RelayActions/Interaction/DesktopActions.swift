@@ -1,5 +1,6 @@
 import Foundation
 import RelayKit
+import RelayEngine
 
 /// The programs that reach the desktop: the clipboard and notifications. Each job has several,
 /// one per kind of desktop; the first found on `PATH` is started, through the gate by its name.

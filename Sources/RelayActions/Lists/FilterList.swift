@@ -1,4 +1,5 @@
 import RelayKit
+import RelayEngine
 
 /// `filter`: keeps the items that match conditions, then sorts and limits them (Docs/Language.md, "Entities").
 struct FilterList: Intent {

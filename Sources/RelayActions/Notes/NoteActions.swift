@@ -1,5 +1,6 @@
 import Foundation
 import RelayKit
+import RelayEngine
 
 /// `create-note`: a new Markdown note in the notes folder.
 struct CreateNote: Intent {

@@ -1,5 +1,6 @@
 import Foundation
 import RelayKit
+import RelayEngine
 
 /// The `notes` package: `note` entities, the Markdown files under the notes folder, indexed for
 /// `search`; `create-note` and `append-to-note` (Docs/Actions.md).

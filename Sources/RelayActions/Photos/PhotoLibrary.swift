@@ -1,5 +1,6 @@
 import Foundation
 import RelayKit
+import RelayEngine
 
 /// The `photos` package: `photo` entities, the image files under the photo library folder (Docs/Actions.md).
 public enum PhotoLibrary: IntentPackage {

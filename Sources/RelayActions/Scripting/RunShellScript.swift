@@ -1,5 +1,6 @@
 import Foundation
 import RelayKit
+import RelayEngine
 
 /// `run-shell-script`: a script run by a shell or another interpreter.
 struct RunShellScript: Intent {

@@ -1,5 +1,6 @@
 import Foundation
 import RelayKit
+import RelayEngine
 
 /// The persistent full-text index of indexed entity types (Docs/Language.md, "Entities"): SQLite FTS5 in
 /// `$XDG_DATA_HOME/relay/index.sqlite` (else `~/.local/share/relay`). Each type is brought in step

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RelayKit
+import RelayEngine
 import RelayRuntime
 
 /// `relay undo`: reverts the last run's file changes, restoring the exact bytes.

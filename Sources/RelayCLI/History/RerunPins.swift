@@ -1,5 +1,6 @@
 import Foundation
 import RelayKit
+import RelayEngine
 import RelayRuntime
 
 /// What `relay runs rerun` gives the run it starts with an earlier run's `--allow-…` flags: what

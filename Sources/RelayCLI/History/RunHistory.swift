@@ -1,6 +1,7 @@
 import Foundation
 import RelayActions
 import RelayKit
+import RelayEngine
 import RelayRuntime
 
 /// The kept history of runs (Docs/Runs.md, "Run history"): a SQLite database under the state

@@ -1,5 +1,6 @@
 import Foundation
 import RelayKit
+import RelayEngine
 import RelayRuntime
 
 /// One run's entry in the history (Docs/Runs.md, "Run history"), from its start to its end. The

@@ -1,5 +1,6 @@
 import Foundation
 import RelayKit
+import RelayEngine
 import RelayActions
 
 /// Line editing, history and tab completion for the REPL on a terminal, through libedit's

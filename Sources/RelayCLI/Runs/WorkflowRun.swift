@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RelayKit
+import RelayEngine
 import RelayLanguage
 import RelayRuntime
 

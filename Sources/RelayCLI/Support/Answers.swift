@@ -1,5 +1,6 @@
 import Foundation
 import RelayKit
+import RelayEngine
 import RelayRuntime
 
 /// Answers prompts from `--answer PROMPT=VALUE`, `--yes` and defaults, and, when standard input

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RelayKit
+import RelayEngine
 import RelayRuntime
 
 /// `--allow-read[=PATH,…]`, `--allow-write[=PATH,…]`, `--allow-net[=HOST,…]`, `--allow-open[=SCHEME,…]`,

@@ -1,5 +1,6 @@
 import Foundation
 import RelayKit
+import RelayEngine
 import RelayRuntime
 
 /// Writes to standard output and standard error without buffering surprises.

@@ -1,4 +1,5 @@
 import RelayKit
+import RelayEngine
 import RelayLanguage
 import RelayRuntime
 

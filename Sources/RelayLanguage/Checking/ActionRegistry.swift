@@ -1,5 +1,6 @@
 import Foundation
 import RelayKit
+import RelayEngine
 
 /// Every action a workflow can name: the built-ins and any loaded packages' actions.
 ///

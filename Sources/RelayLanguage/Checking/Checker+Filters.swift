@@ -1,4 +1,5 @@
 import RelayKit
+import RelayEngine
 
 extension Checker {
     /// Docs/Language.md, "Entities": a `where` or `sort` written as literals names only properties that exist, each with

@@ -1,5 +1,6 @@
 import Foundation
 import RelayKit
+import RelayEngine
 
 /// What a checked workflow may touch, worked out before anything runs from the capabilities its
 /// actions declare (Docs/Security.md): each capability with the paths and hosts written literally

@@ -1,5 +1,6 @@
 import Foundation
 import RelayKit
+import RelayEngine
 internal import CPipeSignal
 
 /// A running package host (`relay-host` of a package) and the protocol over its pipes

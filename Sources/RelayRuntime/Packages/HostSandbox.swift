@@ -1,5 +1,6 @@
 import Foundation
 import RelayKit
+import RelayEngine
 internal import CSpawn
 
 /// The kernel's confinement of package hosts (Docs/Security.md, "What the kernel confines"). On

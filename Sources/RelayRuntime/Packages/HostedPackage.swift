@@ -1,5 +1,6 @@
 import Foundation
 import RelayKit
+import RelayEngine
 
 /// A package loaded from a path (`--package PATH`, `packages:`): built once per version of its
 /// sources, run in a host process of its own, and seen by the registry as actions and entity

@@ -1,5 +1,6 @@
 import Foundation
 import RelayKit
+import RelayEngine
 
 /// What a package's build reads, hashed by one function for both of its uses: trusting the
 /// package (Docs/Security.md, "Packages") and knowing when its host must be built again. So a

@@ -1,5 +1,6 @@
 import Foundation
 import RelayKit
+import RelayEngine
 
 extension AccessGate {
     /// Lets a run of the workflow at `workflowFile` read, without asking, what Docs/Security.md

@@ -1,5 +1,6 @@
 import Foundation
 import RelayKit
+import RelayEngine
 
 /// What a person allowed "always", and the packages they trust, kept between runs under
 /// `$XDG_STATE_HOME/relay` (Docs/Security.md, "How grants are kept"). A workflow's grants are

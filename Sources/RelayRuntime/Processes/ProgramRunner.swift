@@ -1,6 +1,7 @@
 internal import CPipeSignal
 import Foundation
 import RelayKit
+import RelayEngine
 
 #if canImport(Glibc)
 import Glibc

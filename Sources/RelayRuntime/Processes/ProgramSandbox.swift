@@ -1,5 +1,6 @@
 import Foundation
 import RelayKit
+import RelayEngine
 
 /// What a program a step starts (`run-shell-script`'s shell, a package's program) may touch
 /// (Docs/Security.md, "Programs"): on Linux with Landlock, the system's programs, libraries and

@@ -25,7 +25,7 @@ enum Favorites {
     static func contains(_ id: String) -> Bool { ids().contains(id) }
 
     /// Marks a trail favourite or not, writing the file atomically through `changes`.
-    static func set(_ id: String, favorite: Bool, changes: FileChanges) async throws {
+    static func set(_ id: String, favorite: Bool, changes: any FileChanges) async throws {
         var ids = ids()
         if favorite { ids.insert(id) } else { ids.remove(id) }
         let data = try JSONEncoder().encode(ids.sorted())

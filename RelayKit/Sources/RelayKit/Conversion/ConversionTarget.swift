@@ -40,7 +40,7 @@ public struct ConversionTarget: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The representations that satisfy the target, in the order they are preferred.
-    var wanted: [Representation] {
+    package var wanted: [Representation] {
         switch type {
         case .file: contentTypes.isEmpty ? [.file(.data)] : contentTypes.map(Representation.file)
         case .any, .list: contentTypes.map(Representation.file)
@@ -51,7 +51,7 @@ public struct ConversionTarget: Sendable, Hashable, CustomStringConvertible {
     /// Whether a list of one given here is its item (Docs/Language.md, "Lists where one value is
     /// wanted"): everywhere but where a list, any value or nothing is wanted, or a file of a format
     /// that holds a whole list (a JSON file of a list of one is a list).
-    var wantsOneValue: Bool {
+    package var wantsOneValue: Bool {
         switch type {
         case .list, .any, .nothing: false
         case .file: contentTypes.isEmpty || !contentTypes.allSatisfy(\.holdsLists)
@@ -74,7 +74,7 @@ public struct ConversionTarget: Sendable, Hashable, CustomStringConvertible {
 
 extension ContentType {
     /// `public.png or public.jpeg`.
-    static func names(_ types: [ContentType]) -> String {
+    package static func names(_ types: [ContentType]) -> String {
         let names = types.map(\.identifier)
         guard names.count > 1, let last = names.last else { return names.first ?? "" }
         return names.dropLast().joined(separator: ", ") + " or " + last

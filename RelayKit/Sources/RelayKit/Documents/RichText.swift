@@ -158,7 +158,7 @@ public struct RichText: Hashable, Sendable {
 
 extension RichText.Block {
     /// Whether the block is a paragraph (writers lay a list item's first paragraph out apart).
-    var isParagraph: Bool {
+    package var isParagraph: Bool {
         if case .paragraph = self { return true }
         return false
     }

@@ -12,7 +12,7 @@ public final class FetchedProperties: @unchecked Sendable {
     }
 
     /// The run's fetched properties, bound for the tasks of the run (a sub-workflow's too).
-    @TaskLocal static var current: FetchedProperties?
+    @TaskLocal package static var current: FetchedProperties?
 
     private let lock = NSLock()
     /// Each fetch under way or done; one that failed is forgotten, so a later read tries again.

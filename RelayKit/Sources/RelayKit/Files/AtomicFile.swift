@@ -186,7 +186,7 @@ public enum AtomicFile {
     }
 
     /// Why the rename of `source` to `destination` just failed (from `errno`).
-    static func renameFailure(_ source: String, to destination: String) -> FileOperationError {
+    package static func renameFailure(_ source: String, to destination: String) -> FileOperationError {
         if errno == EEXIST { return FileOperationError("'\(destination)' already exists") }
         return failure("cannot move '\(source)' to '\(destination)'", writing: destination)
     }

@@ -1,5 +1,5 @@
 import Foundation
-internal import CFileStatus
+package import CFileStatus
 
 extension FileReference {
     /// The properties every file has (Docs/Language.md, "Variables and expressions").
@@ -19,7 +19,11 @@ extension FileReference {
         case "size", "created", "modified":
             var status = relay_file_status()
             guard relay_file_status_of(path, 1, &status) == 0 else { throw ValueAccessError("the file '\(shownPath)' no longer exists") }
-            return FolderScan.scanned(status, path: path, relative: path, name: self.name).property(name)
+            switch name {
+            case "size": return .number(Double(status.size))
+            case "modified": return .date(Self.modified(status))
+            default: return .date(Self.created(status))
+            }
         case "width", "height":
             guard contentType.conforms(to: .image) else { return nil }
             guard let size = ImageDimensions.read(self) else {
@@ -74,7 +78,7 @@ extension FileReference {
 extension FileReference {
     /// The properties a file's path alone tells (name, stem, extension, path, url); nil for others.
     /// `name`: the path's last part, when the caller has it.
-    static func pathProperty(_ property: String, of path: String, name known: String? = nil) -> Value? {
+    package static func pathProperty(_ property: String, of path: String, name known: String? = nil) -> Value? {
         switch property {
         case "name": return .text(known ?? lastComponent(of: path))
         case "stem":
@@ -129,23 +133,20 @@ extension FileReference {
     }
 }
 
-extension ScannedFile {
-    /// A file property its path and one status tell (name, stem, extension, path, url, size,
-    /// created, modified, as a file value reads them); nil for the rest (type, an image's size, a
-    /// package's), which need the file opened.
-    public func property(_ name: String) -> Value? {
-        if let value = FileReference.pathProperty(name, of: path, name: self.name) { return value }
-        switch name {
-        case "size": return .number(Double(size))
-        case "created": return .date(created)
-        case "modified": return .date(modified)
-        default: return nil
-        }
-    }
-}
+extension FileReference {
+    /// When a file was last changed, by its status.
+    package static func modified(_ status: relay_file_status) -> Date { date(status.modified_seconds, status.modified_nanoseconds) }
 
-extension FolderEntry {
-    /// A file property its path alone tells (name, stem, extension, path, url), read without the
-    /// file's status; nil for the rest.
-    public func pathProperty(_ property: String) -> Value? { FileReference.pathProperty(property, of: path, name: name) }
+    /// When a file's status last changed (a rename or a copy into its folder sets it on Linux).
+    package static func statusChanged(_ status: relay_file_status) -> Date { date(status.changed_seconds, status.changed_nanoseconds) }
+
+    /// When a file was made, where the file system records it (its birth time); else the earlier
+    /// of its modification and status-change times.
+    package static func created(_ status: relay_file_status) -> Date {
+        status.has_birth_time != 0 ? date(status.born_seconds, status.born_nanoseconds) : min(modified(status), statusChanged(status))
+    }
+
+    private static func date(_ seconds: Int64, _ nanoseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: Double(seconds) + Double(nanoseconds) / 1_000_000_000)
+    }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-internal import CFileStatus
+package import CFileStatus
 
 /// What identifies one file on its file system, whatever its name: device and inode, and — since
 /// a deleted file's inode is soon given to another file — its size, modification time and birth
@@ -38,7 +38,7 @@ public struct FileIdentity: Hashable, Sendable {
         return (FileIdentity(status), status.kind == UInt32(S_IFDIR))
     }
 
-    init(_ status: relay_file_status) {
+    package init(_ status: relay_file_status) {
         device = status.device
         inode = status.inode
         size = status.size
@@ -58,14 +58,14 @@ public struct FileIdentity: Hashable, Sendable {
 /// What Relay did to files in this process, so that a file value made before a change finds the
 /// file after it: a move gives the file a new path, an atomic rewrite a new identity at the same
 /// path. Each change links the identity before it to the path and identity after it.
-enum FileSuccessors {
+package enum FileSuccessors {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var next: [FileIdentity: (path: String, identity: FileIdentity)] = [:]
     /// Past this many changes the record starts again: values then keep their paths, which is safe.
     private static let limit = 100_000
 
     /// Records that the file `identity` is now at `path`, as `successor`.
-    static func record(_ identity: FileIdentity, now path: String, as successor: FileIdentity) {
+    package static func record(_ identity: FileIdentity, now path: String, as successor: FileIdentity) {
         FileChecks.startRound()
         lock.lock()
         defer { lock.unlock() }
@@ -250,7 +250,7 @@ public struct FileReference: Hashable, Sendable {
 
     /// Whether `path` is absolute and has no empty, `.` or `..` part and no trailing `/` (as a
     /// folder walk's paths are), so standardizing it would change nothing.
-    static func isStandardized(_ path: String) -> Bool {
+    package static func isStandardized(_ path: String) -> Bool {
         let bytes = path.utf8
         guard bytes.first == UInt8(ascii: "/"), bytes.count > 1, bytes.last != UInt8(ascii: "/") else { return false }
         var partLength = 0, dots = 0

@@ -10,7 +10,7 @@ struct HostContext: IntentContext {
     let scratchFolder: ScratchFolder
     let entityTypes: EntityCatalog
     /// Files a hosted intent changes are written atomically; Relay's undo journal does not see them (yet).
-    var fileChanges: FileChanges { FileChanges(journal: nil) }
+    var fileChanges: any FileChanges { PlainFileChanges() }
 
     init(relay: RelayConnection, request: Int, run: HostProtocol.Run, entityTypes: EntityCatalog) {
         self.relay = relay

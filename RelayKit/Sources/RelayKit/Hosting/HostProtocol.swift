@@ -18,7 +18,7 @@ public protocol HostCallback: HostMessage {}
 /// handlers: one in the host (`HostServer`), one in Relay (`HostedPackage`).
 public enum HostProtocol {
     /// The version this side speaks; both sides say theirs in `hello`.
-    public static let version = 2
+    public static let version = 3
 
     /// Every request, in the order Docs/PackageProtocol.md lists them.
     public static let requests: [any HostRequest.Type] = [

@@ -50,7 +50,7 @@ public enum WireValue {
         case .date(let date): return ["date": .number(date.timeIntervalSince1970)]
         case .url(let url): return ["url": .text(url.absoluteString)]
         case .file(let file): return ["file": .text(file.path)]
-        case .richText(let richText): return ["rtf": .text(RTFWriter.rtf(for: richText))]
+        case .richText(let richText): return ["rich-text": RichTextWire.encode(richText)]
         case .list(let items): return ["list": .list(items.map(encode))]
         case .dictionary(let dictionary):
             return ["dictionary": .list(dictionary.elements.map { .list([.text($0.key), encode($0.value)]) })]
@@ -96,12 +96,7 @@ public enum WireValue {
             guard let url = URL(string: text) else { throw WireError("'\(text)' is not a URL") }
             return .url(url)
         case ("file", .text(let path)): return .file(FileReference(path: path))
-        case ("rtf", .text(let rtf)):
-            do {
-                return .richText(try RTFReader.richText(from: rtf))
-            } catch {
-                throw WireError("unreadable rich text: \(error)")
-            }
+        case ("rich-text", let blocks): return .richText(try RichTextWire.decode(blocks))
         case ("list", .list(let items)):
             var decoded: [Value] = []
             for item in items { decoded.append(try await decode(item, entity: entity)) }

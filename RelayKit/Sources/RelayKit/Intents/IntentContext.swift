@@ -72,7 +72,7 @@ public protocol IntentContext: Sendable {
     /// The same, with a name `--answer KEY=yes` may answer it by.
     func requestConfirmation(_ prompt: String, key: String?) async throws
     /// Changes files atomically, recording each change for `relay undo`.
-    var fileChanges: FileChanges { get }
+    var fileChanges: any FileChanges { get }
     /// Where files made from no input file go; kept after the run.
     var scratchFolder: ScratchFolder { get }
     /// Opens `url` the way the run was told to (Docs/Language.md, "Opening URLs": `--open-with`, `$RELAY_OPEN`, the system

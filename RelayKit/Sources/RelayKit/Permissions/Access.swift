@@ -125,7 +125,7 @@ public struct Access: Sendable, Hashable, CustomStringConvertible {
         guard capability == other.capability || (capability == .write && other.capability == .read) else { return false }
         switch capability {
         case .read, .write, .packages: return ResolvedPath.path(other.target, isWithin: target)
-        case .net: return AccessGate.host(target, matches: other.target)
+        case .net: return Access.host(target, matches: other.target)
         case .open: return Access.openEntry(target, covers: other.target)
         case .run: return target == other.target
         }
@@ -218,5 +218,13 @@ extension Value {
         case .file, .list, .dictionary: true
         default: false
         }
+    }
+}
+
+extension Access {
+    /// Whether a `--allow-net` entry covers `host`: the same name, on any port unless the entry names one.
+    public static func host(_ entry: String, matches host: String) -> Bool {
+        let bare = entry.hasSuffix("]") || !entry.contains(":")
+        return entry == host || (bare && host.hasPrefix(entry + ":"))
     }
 }

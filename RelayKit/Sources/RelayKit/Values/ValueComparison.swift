@@ -55,7 +55,7 @@ public enum ValueComparison {
     }
 
     /// Both as numbers, when one is a number and the other a number or a text that reads as one.
-    static func numbers(_ lhs: Value, _ rhs: Value) -> (Double, Double)? {
+    package static func numbers(_ lhs: Value, _ rhs: Value) -> (Double, Double)? {
         switch (lhs, rhs) {
         case (.number(let a), .number(let b)): return (a, b)
         case (.number(let a), .text(let text)): return number(from: text).map { (a, $0) }
@@ -70,7 +70,7 @@ public enum ValueComparison {
     }
 
     /// Both as dates, when one is a date and the other a date or a text that reads as one.
-    static func dates(_ lhs: Value, _ rhs: Value) -> (Date, Date)? {
+    package static func dates(_ lhs: Value, _ rhs: Value) -> (Date, Date)? {
         switch (lhs, rhs) {
         case (.date(let a), .date(let b)): return (a, b)
         case (.date(let a), .text(let text)): return DateFormatting.parse(text).map { (a, $0) }

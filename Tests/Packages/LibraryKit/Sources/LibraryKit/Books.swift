@@ -98,7 +98,7 @@ enum ReadingLog {
 
     static func isRead(_ id: String) -> Bool { ids().contains(id) }
 
-    static func set(_ id: String, read: Bool, changes: FileChanges) async throws {
+    static func set(_ id: String, read: Bool, changes: any FileChanges) async throws {
         var ids = ids()
         if read { ids.insert(id) } else { ids.remove(id) }
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)

@@ -1,4 +1,5 @@
 import Foundation
+import RelayKit
 
 /// What a run may touch without asking, by capability: everywhere, or within some paths (for
 /// `read` and `write`) or hosts (for `net`).
@@ -369,10 +370,10 @@ public final class AccessGate: @unchecked Sendable {
             guard let pin = secrets.pins(of: name) else { continue }
             let allowed: Bool
             switch access.capability {
-            case .net: allowed = pin.hosts.contains { Self.host($0, matches: access.target) }
+            case .net: allowed = pin.hosts.contains { Access.host($0, matches: access.target) }
             case .open:
                 let host = URL(string: access.target).flatMap(Access.hostTarget)
-                allowed = host.map { host in pin.hosts.contains { Self.host($0, matches: host) } } ?? false
+                allowed = host.map { host in pin.hosts.contains { Access.host($0, matches: host) } } ?? false
             case .write: allowed = pin.folders.contains { Access(.write, $0).covers(access) }
             case .run:
                 let program = (access.target as NSString).lastPathComponent
@@ -407,11 +408,5 @@ public final class AccessGate: @unchecked Sendable {
         denial.advisesFlags = advisesFlags
         lock.withLock { lastDenial = denial }
         return denial
-    }
-
-    /// Whether a `--allow-net` entry covers `host`: the same name, on any port unless the entry names one.
-    public static func host(_ entry: String, matches host: String) -> Bool {
-        let bare = entry.hasSuffix("]") || !entry.contains(":")
-        return entry == host || (bare && host.hasPrefix(entry + ":"))
     }
 }

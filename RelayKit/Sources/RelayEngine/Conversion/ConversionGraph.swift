@@ -1,3 +1,4 @@
+import RelayKit
 /// The converters of every registered package, searched for the cheapest chain from what a value
 /// offers to what is asked for, at the cost `Conversions.cost(of:)` gives.
 public struct ConversionGraph: Sendable {

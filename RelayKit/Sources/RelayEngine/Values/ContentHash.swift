@@ -1,4 +1,5 @@
 import Foundation
+import RelayKit
 
 #if canImport(CryptoKit)
 import CryptoKit

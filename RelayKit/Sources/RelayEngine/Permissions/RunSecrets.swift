@@ -1,4 +1,5 @@
 import Foundation
+import RelayKit
 
 /// The secrets a run reads (Docs/Runs.md, "Secrets"): their values, where each may be sent, and
 /// the texts made from them. A secret is known by its text: any text that holds a secret's value —

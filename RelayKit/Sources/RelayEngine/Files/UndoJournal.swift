@@ -1,4 +1,5 @@
 import Foundation
+import RelayKit
 
 /// The record of one run's file changes, kept so `relay undo` can revert them exactly.
 ///

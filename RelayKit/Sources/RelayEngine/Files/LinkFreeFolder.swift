@@ -1,4 +1,5 @@
 import Foundation
+import RelayKit
 
 internal import CFileStatus
 

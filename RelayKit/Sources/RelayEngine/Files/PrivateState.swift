@@ -1,4 +1,5 @@
 import Foundation
+import RelayKit
 
 /// Relay's own state — kept grants, trusted packages, the run history, the undo journal, secrets —
 /// is its owner's alone (Docs/Security.md, "How grants are kept"): its folders are made 0700 and

@@ -1,3 +1,4 @@
+import RelayKit
 /// Writes rich text as an HTML fragment (or a whole document).
 ///
 /// HTML as CommonMark's reference renderer writes it, so that Markdown keeps what it says: a tight

@@ -1,4 +1,5 @@
 import Foundation
+import RelayKit
 
 /// Reads RTF into rich text: what `RTFWriter` writes, and what common word processors write
 /// (LibreOffice, Word, TextEdit): styles, headings (outline levels), lists (`\listtext`,

@@ -1,4 +1,5 @@
 import Foundation
+import RelayKit
 internal import CFileStatus
 
 #if canImport(Glibc)
@@ -78,20 +79,15 @@ public enum FolderScan {
 
     /// The file `status` describes.
     static func scanned(_ status: relay_file_status, path: String, relative: String, name: String) -> ScannedFile {
-        let modified = date(status.modified_seconds, status.modified_nanoseconds)
-        let changed = date(status.changed_seconds, status.changed_nanoseconds)
-        let created = status.has_birth_time != 0 ? date(status.born_seconds, status.born_nanoseconds) : min(modified, changed)
+        let created = FileReference.created(status)
         #if canImport(Darwin)
             let added = created
         #else
-            let added = changed
+            let added = FileReference.statusChanged(status)
         #endif
         return ScannedFile(
-            path: path, relativePath: relative, size: status.size, modified: modified, created: created,
+            path: path, relativePath: relative, size: status.size, modified: FileReference.modified(status), created: created,
             added: added, identity: FileIdentity(status), name: name)
     }
 
-    private static func date(_ seconds: Int64, _ nanoseconds: Int64) -> Date {
-        Date(timeIntervalSince1970: Double(seconds) + Double(nanoseconds) / 1_000_000_000)
-    }
 }

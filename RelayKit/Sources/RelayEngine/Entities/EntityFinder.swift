@@ -1,3 +1,4 @@
+import RelayKit
 /// `find` (Docs/Language.md, "Entities"): the parts of a query an entity type's query does natively are pushed down to
 /// it; the interpreter does the rest in memory, with the same result either way.
 public enum EntityFinder {

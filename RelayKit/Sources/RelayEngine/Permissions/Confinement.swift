@@ -1,4 +1,5 @@
 import Foundation
+import RelayKit
 
 /// What a package's host process may touch, as the kernel enforces it (Docs/Security.md, "What
 /// the kernel confines"): the folders and files it may read, those it may change, and whether it

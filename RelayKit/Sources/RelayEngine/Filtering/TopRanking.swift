@@ -1,3 +1,4 @@
+import RelayKit
 /// Orders items by sort keys, keeping only the best `limit` while reading them: a sorted list of
 /// the best so far, against whose last entry most items are rejected with one comparison.
 struct TopRanking {

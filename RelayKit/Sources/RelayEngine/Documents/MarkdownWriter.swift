@@ -1,4 +1,5 @@
 import Foundation
+import RelayKit
 
 /// Writes rich text as Markdown (CommonMark with GitHub's tables, strikethrough and task lists).
 public enum MarkdownWriter {

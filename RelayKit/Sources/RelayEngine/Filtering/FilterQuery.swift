@@ -1,4 +1,5 @@
 import Foundation
+import RelayKit
 
 /// The `where`/`match`/`sort`/`limit` of Docs/Language.md, "Entities", applied in memory to any values: entities and
 /// files by their properties, dictionaries by key, and plain values through the pseudo property `item`.

@@ -1,4 +1,5 @@
 import Foundation
+import RelayKit
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 import Foundation
+import RelayKit
 
 /// Checks a `where` and `sort` against the properties of what is filtered, so that a property that
 /// does not exist, or a comparator that does not fit a property's type, is found before running
@@ -79,7 +80,7 @@ public struct FilterValidation: Sendable {
                 problems.append(error)
                 continue
             }
-            let allowed = Comparator.allowed(for: type)
+            let allowed = RelayKit.Comparator.allowed(for: type)
             for condition in conditions {
                 guard allowed.contains(condition.comparator) else {
                     problems.append(
@@ -122,8 +123,8 @@ public struct FilterValidation: Sendable {
             let property = condition.property
             var message = "'\(property)' is \(type.withArticle), and \(operand.briefDescription) is not \(wanted.withArticle)"
             if condition.comparator != .is { message = "'\(condition.comparator.name)' of '\(property)' wants \(wanted.withArticle), not \(operand.briefDescription)" }
-            let named = Comparator(rawValue: operand.textValue.lowercased())
-            if let named, Comparator.allowed(for: type).contains(named) {
+            let named = RelayKit.Comparator(rawValue: operand.textValue.lowercased())
+            if let named, RelayKit.Comparator.allowed(for: type).contains(named) {
                 message += "; did you mean '\(property): { \(named.name): \(Self.example(for: named, type: type)) }'?"
             }
             return FilterError(message, property: property, note: "\(type.withArticle) is compared with " + forms(for: type, property: property))
@@ -164,7 +165,7 @@ public struct FilterValidation: Sendable {
     }
 
     /// An operand that fits `comparator` on a property of `type`, for examples in messages.
-    private static func example(for comparator: Comparator, type: ValueType) -> String {
+    private static func example(for comparator: RelayKit.Comparator, type: ValueType) -> String {
         switch comparator {
         case .isToday, .hasAnyValue: "true"
         case .inLast, .inNext: "7 days"
@@ -183,7 +184,7 @@ public struct FilterValidation: Sendable {
             case .boolean: "true or false"
             default: "a value"
             }
-        let comparators = Comparator.allowed(for: type).filter { $0 != .is }.map { "{ \($0.name): \(example(for: $0, type: type)) }" }
+        let comparators = RelayKit.Comparator.allowed(for: type).filter { $0 != .is }.map { "{ \($0.name): \(example(for: $0, type: type)) }" }
         return "\(plain), as in '\(property): \(example(for: .is, type: type))', or " + comparators.joined(separator: ", ")
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import RelayKit
 
 /// The one place values change form (Docs/Architecture.md, "Conversions"): the rules of
 /// Docs/Language.md, "Types and conversion", an entity's representations by fidelity, text that

@@ -1,8 +1,10 @@
 import Foundation
+import RelayKit
 
-/// The only way actions change files: every operation is atomic and, when the run keeps an undo
-/// journal, recorded first so that `relay undo` restores the exact bytes.
-public struct FileChanges: Sendable {
+/// How a run changes files for its steps: every operation is atomic, allowed first by the run's
+/// gate, and, when the run keeps an undo journal, recorded first so that `relay undo` restores the
+/// exact bytes.
+public struct GatedFileChanges: FileChanges {
     private let journal: UndoJournal?
     private let gate: AccessGate?
 
@@ -61,7 +63,7 @@ public struct FileChanges: Sendable {
     /// refuses to replace what it wrote from one file with what it made from another. When a file
     /// is there, `overwrite` says what happens (Overwrite). Returns the path written.
     @discardableResult
-    public func write(_ data: Data, to requestedPath: String, from source: String? = nil, overwrite: Overwrite = .replace)
+    public func write(_ data: Data, to requestedPath: String, from source: String?, overwrite: Overwrite)
         async throws(FileOperationError) -> String
     {
         // Under a gate, the file written is the one it allowed, in a folder opened with no link followed.
@@ -80,7 +82,7 @@ public struct FileChanges: Sendable {
     /// size (Docs/Reliability.md, "Big files"). When a file is there, `overwrite` says what happens
     /// (Overwrite). `progress` counts the bytes. Returns the path written.
     @discardableResult
-    public func copy(_ source: String, to destination: String, overwrite: Overwrite = .refuse, progress: ByteProgress? = nil)
+    public func copy(_ source: String, to destination: String, overwrite: Overwrite, progress: ByteProgress?)
         async throws(FileOperationError) -> String
     {
         var folders: [String: String] = [:]
@@ -104,7 +106,7 @@ public struct FileChanges: Sendable {
     /// `progress`), then the source removed. Returns the file at its new path.
     @discardableResult
     public func move(
-        _ requestedSource: String, to requestedDestination: String, overwrite: Overwrite = .refuse, progress: ByteProgress? = nil
+        _ requestedSource: String, to requestedDestination: String, overwrite: Overwrite, progress: ByteProgress?
     ) async throws(FileOperationError) -> FileReference {
         if gate != nil, journal?.hasChanges ?? true, let renamed = try await renameInOneFolder(requestedSource, to: requestedDestination) {
             return renamed
@@ -307,18 +309,5 @@ public struct FileChanges: Sendable {
         }
         try change(path)
         if let before, let after = FileIdentity(path: path) { FileSuccessors.record(before, now: path, as: after) }
-    }
-}
-
-/// Runs a file change on a thread of its own (`BlockingWork`): a long copy or a slow disk never
-/// holds one of Swift's cooperative threads, and cancelling the step raises `stop`, which a copy
-/// reads between chunks.
-private func onOwnThread<T: Sendable>(_ work: @escaping @Sendable (StopFlag) throws(FileOperationError) -> T) async throws(FileOperationError) -> T {
-    do {
-        return try await BlockingWork.run { stop in try work(stop) }
-    } catch let error as FileOperationError {
-        throw error
-    } catch {
-        throw FileOperationError("stopped")
     }
 }

@@ -1,3 +1,4 @@
+import RelayKit
 /// Writes rich text as RTF 1.x that word processors open: headings (with outline levels), bold,
 /// italic, strikethrough, code, links (HYPERLINK fields), lists (in a list table, so bullets and
 /// numbers show), quotes, code blocks, tables, and any Unicode text (`\uN?` escapes, with
