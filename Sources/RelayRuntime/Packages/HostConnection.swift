@@ -220,9 +220,18 @@ final class HostConnection: @unchecked Sendable {
     private func startReading(_ output: FileHandle, errors: FileHandle) {
         Thread {
             var partial = Data()
+            // Read straight from the descriptor into one buffer: `availableData` asked the file's
+            // status and made a new buffer for every message.
+            let descriptor = output.fileDescriptor
+            var buffer = [UInt8](repeating: 0, count: 65_536)
             reading: while true {
-                let chunk = output.availableData
-                if chunk.isEmpty { break }
+                let count = buffer.withUnsafeMutableBytes { bytes in
+                    var count: Int
+                    repeat { count = read(descriptor, bytes.baseAddress, bytes.count) } while count < 0 && errno == EINTR
+                    return count
+                }
+                if count <= 0 { break }
+                let chunk = Data(buffer[0..<count])
                 var start = chunk.startIndex
                 while let newline = chunk[start...].firstIndex(of: UInt8(ascii: "\n")) {
                     let line: Data
@@ -245,6 +254,8 @@ final class HostConnection: @unchecked Sendable {
                     break reading
                 }
             }
+            // The handle owns the descriptor read above: kept until reading is done.
+            withExtendedLifetime(output) {}
             let (signalled, status) = self.host.waitForExit()
             // A moment for the standard error reader to collect the host's last words (on this
             // reader's own thread).

@@ -7,8 +7,11 @@ struct HostContext: IntentContext {
     let request: Int
     let mode: RunMode
     let baseDirectory: URL
-    let scratchFolder: ScratchFolder
+    private let scratch: Scratch
     let entityTypes: EntityCatalog
+    /// The run's scratch folder as the request sees it, made when first asked for: most requests
+    /// never ask, and making one looks at the file system.
+    var scratchFolder: ScratchFolder { scratch.folder }
     /// Files a hosted intent changes are written atomically; Relay's undo journal does not see them (yet).
     var fileChanges: any FileChanges { PlainFileChanges() }
 
@@ -19,7 +22,26 @@ struct HostContext: IntentContext {
         mode = run.mode
         // Both are folders: said, so that no request asks the file system (a `stat` each).
         baseDirectory = URL(fileURLWithPath: run.baseDirectory, isDirectory: true)
-        scratchFolder = ScratchFolder(root: URL(fileURLWithPath: run.scratch, isDirectory: true))
+        scratch = Scratch(root: run.scratch)
+    }
+
+    /// The request's scratch folder, made once when first asked for. Relay keeps the run's folder
+    /// within its quota; the host's share of it is not bounded again.
+    private final class Scratch: @unchecked Sendable {
+        private let root: String
+        private let lock = NSLock()
+        private var made: ScratchFolder?
+
+        init(root: String) { self.root = root }
+
+        var folder: ScratchFolder {
+            lock.withLock {
+                if let made { return made }
+                let folder = ScratchFolder(root: URL(fileURLWithPath: root, isDirectory: true), quota: .unbounded)
+                made = folder
+                return folder
+            }
+        }
     }
 
     private func call<Callback: HostCallback>(_ callback: Callback) async throws -> Callback.Reply {
