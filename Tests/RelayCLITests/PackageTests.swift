@@ -927,7 +927,7 @@ struct PackageTests {
         #expect(result.standardError.contains("cannot convert value of type 'String'"), "\(result.standardError)")
         #expect(result.standardError.contains("the build's output:"), "\(result.standardError)")
         // Progress is shown though standard error is no terminal: that it builds, then its steps.
-        #expect(result.standardError.hasPrefix("Building package 'Broken' (the first time takes about half a minute)…\nBuilding package 'Broken': ["), "\(result.standardError)")
+        #expect(result.standardError.hasPrefix("Building package 'Broken' (the first time takes about 15 seconds)…\nBuilding package 'Broken': ["), "\(result.standardError)")
         // Each compiler message once, without the build's step lines.
         let output = result.standardError.components(separatedBy: "the build's output:").last ?? ""
         #expect(output.components(separatedBy: "error: cannot convert value").count == 3, "\(output)")

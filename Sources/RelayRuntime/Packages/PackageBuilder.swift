@@ -96,7 +96,7 @@ public enum PackageBuilder {
         let name = (path as NSString).lastPathComponent
         let cached = version.appendingPathComponent(configuration.hostName)
         let buildFolder = cacheRoot.appendingPathComponent("builds/\(name)-\(String(StableHash.of(path), radix: 16))")
-        let duration = configuration == .debug ? "the first time takes about half a minute" : "optimized; this takes a minute or two"
+        let duration = configuration == .debug ? "the first time takes about 15 seconds" : "optimized; this takes about half a minute"
         progress("Building package '\(name)' (\(duration))…")
         let steps = BuildSteps(package: name, show: progress)
         let (status, log) = await runSwiftBuild(
