@@ -176,6 +176,9 @@ struct AppEnumTests {
         #expect(inProgress == 2)
         let either = try await run(steps: "- find: issues\n  where: { status: { is-any-of: [Open, in-progress] } }\n- count", registry: tracker)
         #expect(either == 3)
+        // `filter` over a list of them does the same.
+        let filtered = try await run(steps: "- find: issues\n- filter:\n    where: { status: In Progress }\n- count", registry: tracker)
+        #expect(filtered == 2)
         let none = load("find: issues\n    where: { status: Shut }")
         #expect(none.first?.message.contains("'status' is one of 'Open' (open), 'In Progress' (in-progress), 'closed'; 'Shut' is none of them") == true, "\(none)")
         // Across the package wire, and in every view.

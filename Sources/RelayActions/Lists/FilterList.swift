@@ -19,7 +19,14 @@ struct FilterList: Intent {
     @Parameter(summary: "At most this many items.") var limit: Int?
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
-        let query = try FilterQuery(where: conditions ?? [:], matchAll: match.lowercased() != "any", sort: sort, limit: limit)
+        var clauses = conditions ?? [:]
+        // Entities of one type: an enum property's case may be written by its display name.
+        if case .entity(let first)? = items.first,
+            items.allSatisfy({ if case .entity(let entity) = $0 { entity.descriptor === first.descriptor } else { false } })
+        {
+            clauses = FilterValidation(entityType: first.descriptor).withRawCases(clauses)
+        }
+        let query = try FilterQuery(where: clauses, matchAll: match.lowercased() != "any", sort: sort, limit: limit)
         return .value(.list(try await query.apply(to: items)))
     }
 }
