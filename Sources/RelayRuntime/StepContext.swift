@@ -31,18 +31,21 @@ struct StepContext: IntentContext {
         }
     }
 
-    /// The names `--answer` may give this step's answers by: its `as` name and its `label:`.
-    private var answerKeys: [String] { [step.outputVariable, step.label].compactMap { $0 } }
+    /// The names `--answer` may give this step's answers by, most particular first: the key the
+    /// question gives, then the step's `as` name and its `label:` (the prompt itself comes first of all).
+    private func answerKeys(_ key: String?, byStep: Bool = true) -> [String] {
+        [key].compactMap { $0 } + (byStep ? [step.outputVariable, step.label].compactMap { $0 } : [])
+    }
 
     func ask(_ question: Question) async throws -> Value {
         try refuseAskingWhenChosen()
-        let answer = try await interpreter.environment.interaction.ask(question, keys: answerKeys + [question.key].compactMap { $0 })
+        let answer = try await interpreter.environment.interaction.ask(question, keys: answerKeys(question.key))
         return try answer.coerced(to: question.type)
     }
 
     func choose(_ request: ChoiceRequest) async throws -> [Int] {
         try refuseAskingWhenChosen()
-        return try await interpreter.environment.interaction.choose(request, keys: answerKeys + [request.key].compactMap { $0 })
+        return try await interpreter.environment.interaction.choose(request, keys: answerKeys(request.key, byStep: request.answeredByStep))
     }
 
     func requestConfirmation(_ prompt: String) async throws {
@@ -51,7 +54,7 @@ struct StepContext: IntentContext {
 
     func requestConfirmation(_ prompt: String, key: String?) async throws {
         try refuseAskingWhenChosen()
-        guard try await interpreter.environment.interaction.confirm(prompt, keys: answerKeys + [key].compactMap { $0 }) else {
+        guard try await interpreter.environment.interaction.confirm(prompt, keys: answerKeys(key)) else {
             throw RunCancelled("'\(prompt)' was declined")
         }
     }

@@ -129,6 +129,11 @@ struct PackageTests {
             #expect(result.status == 0, "\(name): \(result.standardError)")
             #expect(result.standardOutput == expected, "\(name)")
         }
+        // An answer for the prompt itself wins over one for the question's key.
+        let both = try await relay(
+            ["run", folder.appendingPathComponent("weekend-hike.yaml").path, "--allow-packages", "--answer", "trail=Ridge Loop",
+             "--answer", "Which trail in Cascade Park?=Lakeshore Path"], package: nil)
+        #expect(both.standardOutput == "Lakeshore Path: 2.5 km, easy\n", "\(both.standardError)")
         // With no terminal and no answer, the question fails the step, saying how to answer it.
         let unanswered = try await relay(["run", folder.appendingPathComponent("weekend-hike.yaml").path, "--allow-packages"], package: nil)
         #expect(unanswered.status == 1)

@@ -35,7 +35,7 @@ struct WireValueTests {
         var deep: Value = ["paragraph", []]
         for _ in 0..<150 { deep = ["quote", [deep]] }
         for (wire, message) in [
-            (["rich-text": [deep]] as Value, "rich text nests deeper than 100 levels"),
+            (["rich-text": [deep]] as Value, "rich text nests quotes and lists deeper than 100 levels"),
             (["rich-text": [["heading", "one", []]]], "rich text wants a whole number, not text 'one'"),
             (["rich-text": [["marquee", []]]], "'marquee' with 1 parts is no rich text block"),
             (["rich-text": "{\\rtf1 x}"], "rich text is a list of blocks"),
@@ -43,5 +43,16 @@ struct WireValueTests {
             let error = await #expect(throws: WireError.self) { try await WireValue.decode(wire, in: EntityCatalog()) }
             #expect(error?.message == message)
         }
+    }
+
+    @Test("a table's alignments past its widest row are dropped: 200,000 of them over empty rows take no room")
+    func tableAlignments() async throws {
+        let wire: Value = ["rich-text": [["table", .list(Array(repeating: "left", count: 200_000)), [[[["text", "a"]], [["text", "b"]]], [], []]]]]
+        guard case .richText(let text) = try await WireValue.decode(wire, in: EntityCatalog()), case .table(let table)? = text.blocks.first else {
+            Issue.record("not a table")
+            return
+        }
+        #expect(table.alignments == [.left, .left])
+        #expect(table.rows.count == 3)
     }
 }

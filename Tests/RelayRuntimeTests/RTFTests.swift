@@ -9,6 +9,20 @@ import Testing
 struct RTFTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
 
+    @Test("a table's RTF grows with the cells it holds: one wide row over 1,000 empty rows stays small, and reads back")
+    func wideTable() throws {
+        let wide = Array(repeating: [RichText.Inline.text("x")], count: 2_000)
+        let table = RichText.Table(alignments: [], rows: [wide] + Array(repeating: [], count: 1_000))
+        let rtf = RTFWriter.rtf(for: RichText(blocks: [.table(table)]))
+        #expect(rtf.utf8.count < 200_000, "\(rtf.utf8.count) bytes")
+        let again = try RTFReader.richText(from: rtf)
+        guard case .table(let read)? = again.blocks.first else {
+            Issue.record("no table: \(again.blocks)")
+            return
+        }
+        #expect(read.rows.first?.count == 2_000)
+    }
+
     @Test("nested lists, an item's second paragraph and code, and rules come back from RTF as they were")
     func nestingAndRules() throws {
         let document = try MarkdownReader.richText(from: """

@@ -2,10 +2,10 @@
 /// crash a run, exhaust memory or run without end. Each is checked where the input is read, with
 /// a message that names the limit; Docs/Reliability.md lists them with the reasons.
 public enum Limits {
-    /// The most entities a person is asked to choose among (`requestDisambiguation`, a title that
-    /// several entities match): more is no question a person can answer, and the step fails
-    /// asking for fewer.
-    public static let disambiguationOptions = 1_000
+    /// The most options a person is asked to choose among (`requestDisambiguation`, a title that
+    /// several entities match, a package's `requestChoice`): more is no question a person can
+    /// answer, and the step fails asking for fewer.
+    public static let choiceOptions = 1_000
 
     /// How deeply an expression inside `${ }` or a `calculate` formula may nest: parentheses,
     /// operators in a row, `not` and `-` prefixes, `.property` and `[index]` suffixes together.

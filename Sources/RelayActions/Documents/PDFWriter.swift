@@ -144,7 +144,7 @@ final class PDFWriter {
             }
             y += 4
         case .table(let table):
-            let columns = max(1, table.alignments.count)
+            let columns = max(1, table.rows.map(\.count).max() ?? 1)
             let width = (contentWidth - indent) / Double(columns)
             for (row, cells) in table.rows.enumerated() {
                 let markup = cells.map { PangoMarkup.markup(for: $0) }

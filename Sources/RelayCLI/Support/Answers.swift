@@ -24,7 +24,8 @@ struct Answers: Interaction {
 
     /// The `--answer` given for the step's `as` name or `label:` (`keys`), else for `prompt`.
     func answer(for prompt: String, keys: [String]) -> String? {
-        for candidate in keys + [prompt] {
+        // The prompt is the most particular name a question has: an answer for it wins.
+        for candidate in [prompt] + keys {
             if let entry = answers.first(where: { $0.hasPrefix(candidate + "=") }) {
                 return String(entry.dropFirst(candidate.count + 1))
             }
@@ -86,7 +87,7 @@ struct Answers: Interaction {
             }
         }
         if assumeYes, let index = request.defaultIndex { return [index] }
-        let options = " (options: \(request.options.map { "'\($0)'" }.joined(separator: ", ")))"
+        let options = " (options: \(Self.listed(request.options)))"
         if let index = request.defaultIndex {
             throw IntentError(
                 "no answer for '\(request.prompt)': standard input is not a terminal; pass \(Self.suggestion(request.prompt, keys: keys, example: request.options[index]))\(options), or --yes to take the default '\(request.options[index])'")
@@ -119,11 +120,18 @@ struct Answers: Interaction {
         throw unanswered(prompt, keys: keys, example: "yes", extra: " or --yes")
     }
 
+    /// `'a', 'b', 'c'`: the first ten options, for a message.
+    static func listed(_ options: [String]) -> String {
+        options.prefix(10).map { "'\($0)'" }.joined(separator: ", ") + (options.count > 10 ? ", … (\(options.count) in all)" : "")
+    }
+
     /// Reads an answer to a choice: an option's label (any case) or its 1-based number; with
     /// `allowsMultiple`, several separated by commas.
     static func choices(_ answer: String, in request: ChoiceRequest) throws -> [Int] {
         func index(of text: String) -> Int? {
             let trimmed = text.trimmingCharacters(in: .whitespaces)
+            // An option written as it is wins over one that differs only in case ('STRASSE', 'Straße').
+            if let exact = request.options.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == trimmed }) { return exact }
             if let exact = request.options.firstIndex(where: { $0.caseInsensitiveCompare(trimmed) == .orderedSame }) {
                 return exact
             }
@@ -137,7 +145,7 @@ struct Answers: Interaction {
             if indices.count == parts.count, !indices.isEmpty { return indices }
         }
         throw IntentError(
-            "'\(answer)' is not one of the options of '\(request.prompt)': \(request.options.map { "'\($0)'" }.joined(separator: ", "))\(Suggestions.didYouMean(answer, in: request.options))")
+            "'\(answer)' is not one of the options of '\(request.prompt)': \(listed(request.options))\(Suggestions.didYouMean(answer, in: request.options))")
     }
 }
 

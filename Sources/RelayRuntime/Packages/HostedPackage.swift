@@ -139,7 +139,14 @@ public final class HostedPackage: @unchecked Sendable {
                 parameters: action.parameters, output: action.output, supportedModes: action.supportedModes,
                 capabilities: action.capabilities, source: path, examples: action.examples, outputItem: action.outputItem
             ) { [self] arguments, context in
-                try await perform(name, arguments, context: context)
+                let result = try await perform(name, arguments, context: context)
+                // What the checker was told is what the next step gets: a host built any way, or
+                // not built from RelayKit at all, is held to its manifest.
+                let declared = OutputType(action.output, item: action.outputItem)
+                if let problem = declared.problem(with: result.value) {
+                    throw HostError("the package's action '\(manifest.name).\(name)' says it outputs \(declared.withArticle) but gave \(problem)")
+                }
+                return result
             }
         }
     }
@@ -299,7 +306,14 @@ public final class HostedPackage: @unchecked Sendable {
             let question = Question(prompt: ask.prompt, type: ValueType(described: ask.type), defaultValue: defaultValue, key: ask.key)
             return WireValue.encode(try await on.step.ask(question))
         }
-        handlers.on(HostProtocol.Choose.self) { choose, on in try await on.step.choose(choose.request) }
+        handlers.on(HostProtocol.Choose.self) { choose, on in
+            let request = choose.request
+            guard request.options.count <= Limits.choiceOptions else {
+                throw IntentError(
+                    "'\(request.prompt)' would ask a person to choose among \(request.options.count) options; at most \(Limits.choiceOptions) are offered")
+            }
+            return try await on.step.choose(request)
+        }
         handlers.on(HostProtocol.Confirm.self) { confirm, on in
             try await on.step.requestConfirmation(confirm.prompt, key: confirm.key)
             return HostProtocol.Empty()

@@ -396,6 +396,9 @@ public struct Conversions: Sendable {
             let candidates = try await descriptor.entities(matchingTitle: title)
             let exact = candidates.filter { $0.title.caseInsensitiveCompare(title) == .orderedSame }
             if exact.count == 1 { return .entity(exact[0]) }
+            // The one titled exactly so, letter for letter, when others differ only in case ('STRASSE', 'Straße').
+            let same = exact.filter { $0.title == title }
+            if same.count == 1 { return .entity(same[0]) }
             candidatesByType.append((descriptor, exact.isEmpty ? candidates : exact))
         }
         if let single = candidatesByType.first(where: { $0.candidates.count == 1 }) {
@@ -404,23 +407,30 @@ public struct Conversions: Sendable {
         // Several match: a person is asked which, on a terminal or by `--answer` (App Intents'
         // requestDisambiguation); with neither, the step fails listing them.
         let found = candidatesByType.flatMap(\.candidates)
-        let unresolved = Self.unresolvedTitleMessage(title, candidatesByType)
-        if (2...Limits.disambiguationOptions).contains(found.count) {
-            let labels = Disambiguation.labels(found.map { ($0.title, $0.display.subtitle, $0.id) })
-            let picked = try await context.choose(ChoiceRequest(prompt: "Which is '\(title)'?", options: labels, unanswered: unresolved))
+        let asking = (2...Limits.choiceOptions).contains(found.count)
+        let labels = asking ? Disambiguation.labels(found.map { ($0.title, $0.display.subtitle, $0.id) }) : found.map(\.title)
+        let unresolved = Self.unresolvedTitleMessage(title, candidatesByType, labels: labels)
+        if asking {
+            // A question about one value: a step's `as:` name does not answer it (a list may ask several).
+            let request = ChoiceRequest(prompt: "Which is '\(title)'?", options: labels, unanswered: unresolved, answeredByStep: false)
+            let picked = try await context.choose(request)
             if let index = picked.first, found.indices.contains(index) { return .entity(found[index]) }
         }
         throw ConversionError(unresolved)
     }
 
-    private static func unresolvedTitleMessage(_ title: String, _ candidatesByType: [(descriptor: EntityDescriptor, candidates: [EntityValue])]) -> String {
+    /// `2 trails match 'Ridge': …`, each by `labels` (what an answer names it by).
+    private static func unresolvedTitleMessage(
+        _ title: String, _ candidatesByType: [(descriptor: EntityDescriptor, candidates: [EntityValue])], labels: [String]
+    ) -> String {
         let found = candidatesByType.flatMap(\.candidates)
         guard !found.isEmpty else {
             let types = candidatesByType.map(\.descriptor.name.singular).joined(separator: " or ")
             return "no \(types) is titled '\(title)' or has it in its title"
         }
         let isUnion = candidatesByType.count > 1
-        let listed = found.prefix(10).map { isUnion ? "\($0.typeName) '\($0.title)'" : "'\($0.title)'" }.joined(separator: ", ")
+        let listed = zip(found, labels).prefix(10).map { entity, label in isUnion ? "\(entity.typeName) '\(label)'" : "'\(label)'" }
+            .joined(separator: ", ")
         let what = isUnion ? "entities" : candidatesByType[0].descriptor.name.plural
         return "\(found.count) \(what) match '\(title)': \(listed)\(found.count > 10 ? ", …" : ""); give a title that names one"
     }

@@ -115,11 +115,12 @@ public enum RTFWriter {
                 }
                 return output
             case .table(let table):
-                let columns = max(1, table.alignments.count)
-                let width = 9000 / columns
+                // Each row says where its own cells end: a row's length is what it holds, whatever
+                // the widest row (1,000 empty rows under one of 200,000 cells stay small).
+                let width = 9000 / max(1, table.rows.map(\.count).max() ?? 1)
                 var output = ""
                 for row in table.rows {
-                    output += "\\trowd\\trgaph108" + (1...columns).map { "\\cellx\($0 * width)" }.joined() + "\n"
+                    output += "\\trowd\\trgaph108" + (1...max(1, row.count)).map { "\\cellx\($0 * width)" }.joined() + "\n"
                     for cell in row { output += paragraph("\\intbl\(left)") + " " + RTFWriter.rtf(for: cell) + "\\cell\n" }
                     // A row without cells still says where it is (in which quotes and list), so that a
                     // table starting with one is not taken to be where the paragraph before it was.

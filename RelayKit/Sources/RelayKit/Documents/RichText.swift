@@ -130,8 +130,10 @@ public struct RichText: Hashable, Sendable {
         /// Rows of cells; the first row is the header.
         public var rows: [[[Inline]]]
 
+        /// Alignments past the widest row's cells align nothing, and are dropped.
         public init(alignments: [Alignment], rows: [[[Inline]]]) {
-            self.alignments = alignments
+            let widest = rows.reduce(0) { max($0, $1.count) }
+            self.alignments = alignments.count > widest ? Array(alignments.prefix(widest)) : alignments
             self.rows = rows
         }
     }

@@ -53,9 +53,11 @@ enum RichTextWire {
         }
     }
 
-    /// The parts of a block or inline: its kind and what follows it.
-    private static func parts(_ value: Value, depth: Int) throws(WireError) -> (String, [Value]) {
-        guard depth < Limits.documentDepth else { throw WireError("rich text nests deeper than \(Limits.documentDepth) levels") }
+    /// The parts of a block or inline: its kind and what follows it. Blocks (quotes and lists)
+    /// nest at most `Limits.documentDepth` levels, as in a document Relay reads; inlines as deep
+    /// as the JSON that carries them.
+    private static func parts(_ value: Value, blockDepth depth: Int?) throws(WireError) -> (String, [Value]) {
+        if let depth, depth >= Limits.documentDepth { throw WireError("rich text nests quotes and lists deeper than \(Limits.documentDepth) levels") }
         guard case .list(let items) = value, case .text(let kind)? = items.first else {
             throw WireError("a rich text block or inline is a list starting with its kind, not \(value.briefDescription)")
         }
@@ -82,9 +84,9 @@ enum RichTextWire {
     }
 
     private static func block(_ value: Value, depth: Int) throws(WireError) -> RichText.Block {
-        let (kind, rest) = try parts(value, depth: depth)
+        let (kind, rest) = try parts(value, blockDepth: depth)
         func inlines(_ value: Value) throws(WireError) -> [RichText.Inline] {
-            try list(value).map { item throws(WireError) in try inline(item, depth: depth + 1) }
+            try list(value).map { item throws(WireError) in try inline(item) }
         }
         func blocks(_ value: Value) throws(WireError) -> [RichText.Block] {
             try list(value).map { item throws(WireError) in try block(item, depth: depth + 1) }
@@ -126,10 +128,10 @@ enum RichTextWire {
         throw WireError("'\(kind)' with \(rest.count) parts is no rich text block")
     }
 
-    private static func inline(_ value: Value, depth: Int) throws(WireError) -> RichText.Inline {
-        let (kind, rest) = try parts(value, depth: depth)
+    private static func inline(_ value: Value) throws(WireError) -> RichText.Inline {
+        let (kind, rest) = try parts(value, blockDepth: nil)
         func inlines(_ value: Value) throws(WireError) -> [RichText.Inline] {
-            try list(value).map { item throws(WireError) in try inline(item, depth: depth + 1) }
+            try list(value).map { item throws(WireError) in try inline(item) }
         }
         switch (kind, rest.count) {
         case ("text", 1): return .text(try text(rest[0]))

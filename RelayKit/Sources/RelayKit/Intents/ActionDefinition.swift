@@ -34,7 +34,9 @@ public enum CaseTitles {
         for raw in cases {
             guard let title = titles[raw] else { continue }
             if let other = seen[title] { return "the cases '\(other)' and '\(raw)' have one display name, '\(title)'" }
-            if cases.contains(title) { return "the display name of case '\(raw)' is the case '\(title)'" }
+            if let other = cases.first(where: { $0 != raw && $0.caseInsensitiveCompare(title) == .orderedSame }) {
+                return "the display name of case '\(raw)' is the case '\(other)'"
+            }
             seen[title] = raw
         }
         return nil

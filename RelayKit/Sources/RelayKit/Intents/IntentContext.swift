@@ -37,15 +37,20 @@ public struct ChoiceRequest: Sendable, Equatable {
     public var destructive: Set<Int>
     /// A name `--answer KEY=OPTION` may answer it by that stays when the prompt's words change.
     public var key: String?
+    /// Whether the step's `as:` name and `label:` answer it (`--answer NAME=OPTION`): not for a
+    /// question about one of the step's values (which entity a title names), of which a step may
+    /// ask several.
+    public var answeredByStep: Bool
     /// What the run says, before how to answer, when nobody can be asked and no answer was given
     /// (`2 books match 'Dun': 'Dune', 'Dune Messiah'`); nil for the plain "no answer" message.
     public var unanswered: String?
 
     public init(
         prompt: String, options: [String], allowsMultiple: Bool = false, defaultIndex: Int? = nil, destructive: Set<Int> = [], key: String? = nil,
-        unanswered: String? = nil
+        unanswered: String? = nil, answeredByStep: Bool = true
     ) {
         self.prompt = prompt
+        self.answeredByStep = answeredByStep
         self.key = key
         self.unanswered = unanswered
         self.options = options

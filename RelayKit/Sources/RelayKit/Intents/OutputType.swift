@@ -38,12 +38,15 @@ public struct OutputType: Sendable, Hashable {
     public static func entity<E: Entity>(_ type: E.Type) -> OutputType { OutputType(.entity(E.typeName.singular)) }
 
     /// What is wrong with `value` as an output of this type, or nil when it is one. `nothing` is
-    /// always allowed: an action may have nothing to give.
+    /// always allowed (an action may have nothing to give); in a list of a type, it is not an item.
     public func problem(with value: Value) -> String? {
+        if value.isNothing { return nil }
         if let problem = Self.problem(with: value, as: type) { return problem }
         guard let item, case .list(let items) = value else { return nil }
         for (index, element) in items.enumerated() {
-            if let problem = Self.problem(with: element, as: item) { return "a list whose item \(index + 1) is \(problem)" }
+            if let problem = element.isNothing && item != .any ? "nothing" : Self.problem(with: element, as: item) {
+                return "a list whose item \(index + 1) is \(problem)"
+            }
         }
         return nil
     }
@@ -52,7 +55,7 @@ public struct OutputType: Sendable, Hashable {
     public var withArticle: String { item.map { "a list of \($0.name)" } ?? type.withArticle }
 
     private static func problem(with value: Value, as type: ValueType) -> String? {
-        if type == .any || value.isNothing { return nil }
+        if type == .any { return nil }
         let matches: Bool =
             switch (type, value) {
             case (.entity(let name), .entity(let entity)): entity.typeName == name
