@@ -66,9 +66,16 @@ private struct SetStatus: Intent {
     func perform(_ context: any IntentContext) async throws -> IntentResult { .value(.text("status \(status.rawValue)")) }
 }
 
+/// Every issue: a typed list.
+private struct ListIssues: Intent {
+    static let summary = "Outputs every issue."
+    static let output = OutputType.list(of: Issue.self)
+    func perform(_ context: any IntentContext) async throws -> IntentResult { .value(.list(Issue.all.map(\.parameterValue))) }
+}
+
 private enum Tracker: IntentPackage {
     static let name = "tracker"
-    static let intents: [any Intent.Type] = [SetStatus.self]
+    static let intents: [any Intent.Type] = [SetStatus.self, ListIssues.self]
     static let entities: [any Entity.Type] = [Issue.self]
 }
 
@@ -237,6 +244,11 @@ struct AppEnumTests {
         #expect(try await run(steps: "- list: []\n- shelve-books", registry: shelves) == [])
         let bad = await #expect(throws: RuntimeError.self) { try await run(steps: "- shelve-books: [The Hobbit, Emma]", registry: shelves) }
         #expect(bad?.message.contains("wants a list of book: item 2: no book is titled 'Emma'") == true, "\(String(describing: bad))")
+        // A list of another entity type into it is found by the check.
+        let both = registry(with: [Shelves.self, Tracker.self])
+        let mismatch = WorkflowLoader(registry: both).load(SourceFile(path: "w.yaml", text: "steps:\n  - list-issues\n  - shelve-books\n")).1
+        #expect(mismatch.first?.message.contains("'shelve-books' takes a list of book as input, but the previous step, 'list-issues' (line 2), outputs a list of issues") == true,
+            "\(mismatch.map(\.message))")
         let definition = try ActionDefinition(ShelveBooks.self, package: "shelves")
         #expect(definition.parameters[0].type == .list && definition.parameters[0].itemType == .entity("book"))
         #expect(definition.parameters[0].typeDescription == "list of book")
@@ -248,5 +260,23 @@ struct AppEnumTests {
     func disambiguationLabels() {
         let labels = Disambiguation.labels([("Dune", "1965", "1"), ("dune", "1984 film", "2"), ("Dune", "1984 film", "3"), ("Emma", nil, "4")])
         #expect(labels == ["Dune — 1965", "dune — 1984 film (2)", "Dune — 1984 film (3)", "Emma"])
+        // Told apart as answers are matched: trimmed, in any case of letters ('ß' is 'SS').
+        #expect(Disambiguation.labels([("Straße", nil, "s1"), ("STRASSE", nil, "s2")]) == ["Straße (s1)", "STRASSE (s2)"])
+        #expect(Disambiguation.labels([(" Pad", nil, "p1"), ("Pad", nil, "p2")]) == [" Pad (p1)", "Pad (p2)"])
+        // A title that is another's label: numbered, so that every label names one.
+        let collide = Disambiguation.labels([("Col", "Sub", "c1"), ("Col", "Sub", "c2"), ("Col — Sub (c1)", nil, "c3")])
+        #expect(Set(collide.map { $0.lowercased() }).count == 3, "\(collide)")
+    }
+
+    @Test("a title several entities match: the one titled exactly so is taken; the step's as: name does not answer which, the prompt does")
+    func titleQuestions() async throws {
+        let shelves = registry(with: [Shelves.self])
+        // 'Dune' is also in 'Dune Messiah', but one book is titled exactly so.
+        #expect(try await run(steps: "- text: Dune\n- convert: book\n- text: \"${previous.name}\"", registry: shelves) == "Dune")
+        let steps = "- text: Dun\n- convert: book\n  as: pick\n- text: \"${pick.name}\""
+        let byStepName = ScriptedInteraction(answers: ["pick": "Dune Messiah"], mode: .background)
+        await #expect(throws: RuntimeError.self) { try await run(steps: steps, registry: shelves, interaction: byStepName) }
+        let byPrompt = ScriptedInteraction(answers: ["pick": "Dune", "Which is 'Dun'?": "Dune Messiah"], mode: .background)
+        #expect(try await run(steps: steps, registry: shelves, interaction: byPrompt) == "Dune Messiah")
     }
 }

@@ -369,6 +369,15 @@ public struct Checker {
                         "\(source) a list whose item \(position + 1) is \(bad.briefDescription)"),
                     at: call.name.range, notes: ["note: the action runs once per item; \(why)", InputMismatch.help(making: parameter.type)])
             }
+            // A list of a type (`[Trail]`): each item of a typed list must become one.
+            if !mapsOverList, input == .list, let itemType = parameter.itemType, let item,
+                let why = neverConverts(item, to: ConversionTarget(itemType, accepting: parameter.accepts))
+            {
+                let source = inputSource(hasInputModifier)
+                report(
+                    InputMismatch.message(action: action.name, wants: ConversionTarget(parameter: parameter), "\(source) a list of \(Self.plural(item))"),
+                    at: call.name.range, notes: ["note: \(why)", InputMismatch.help(making: parameter.type)])
+            }
             if !mapsOverList, let why = neverConverts(input, to: ConversionTarget(parameter: parameter)) {
                 let source = inputSource(hasInputModifier)
                 report(
