@@ -241,6 +241,10 @@ struct AppEnumTests {
         #expect(try await run(steps: "- find: books\n  sort: name\n- shelve-books", registry: shelves) == ["Dune", "Dune Messiah", "The Hobbit"])
         #expect(try await run(steps: "- shelve-books: [Dune Messiah, The Hobbit]", registry: shelves) == ["Dune Messiah", "The Hobbit"])
         #expect(try await run(steps: "- shelve-books: The Hobbit", registry: shelves) == ["The Hobbit"])
+        // A title written twice is asked about once.
+        let once = ScriptedInteraction(answers: ["Which is 'Dun'?": "Dune"], mode: .background)
+        #expect(try await run(steps: "- shelve-books: [Dun, The Hobbit, Dun]", registry: shelves, interaction: once) == ["Dune", "The Hobbit", "Dune"])
+        #expect(once.asked.filter { $0 == "Which is 'Dun'?" }.count == 1, "\(once.asked)")
         #expect(try await run(steps: "- list: []\n- shelve-books", registry: shelves) == [])
         let bad = await #expect(throws: RuntimeError.self) { try await run(steps: "- shelve-books: [The Hobbit, Emma]", registry: shelves) }
         #expect(bad?.message.contains("wants a list of book: item 2: no book is titled 'Emma'") == true, "\(String(describing: bad))")

@@ -41,6 +41,14 @@ struct ScriptedInteraction: Interaction {
     var assumeYes = false
     var mode: RunMode = .background
     var suppliesAnswers: Bool { assumeYes || !answers.isEmpty }
+    /// The prompts of the choices asked, in order.
+    var asked: [String] { log.lock.withLock { log.prompts } }
+    private let log = PromptLog()
+
+    private final class PromptLog: @unchecked Sendable {
+        let lock = NSLock()
+        var prompts: [String] = []
+    }
 
     func ask(_ question: Question, keys: [String]) async throws -> Value {
         if let answer = answers[question.prompt] ?? keys.lazy.compactMap({ answers[$0] }).first { return .text(answer) }
@@ -49,6 +57,7 @@ struct ScriptedInteraction: Interaction {
     }
 
     func choose(_ request: ChoiceRequest, keys: [String]) async throws -> [Int] {
+        log.lock.withLock { log.prompts.append(request.prompt) }
         guard let answer = answers[request.prompt] ?? keys.lazy.compactMap({ answers[$0] }).first else {
             throw IntentError(request.unanswered ?? "no answer for '\(request.prompt)'")
         }

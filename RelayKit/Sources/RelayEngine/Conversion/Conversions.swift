@@ -111,10 +111,20 @@ public struct Conversions: Sendable {
             let each = ConversionTarget(item, accepting: target.contentTypes)
             var converted: [Value] = []
             converted.reserveCapacity(list.count)
+            // A title written several times is looked up (and asked about) once.
+            var byTitle: [String: Value] = [:]
             for (index, element) in list.enumerated() {
                 do {
                     if let same = Self.unchanged(element, for: each) {
                         converted.append(same)
+                    } else if item.isEntity, case .text(let title) = element {
+                        if let found = byTitle[title] {
+                            converted.append(found)
+                        } else {
+                            let found = try await convert(element, to: each, in: context)
+                            byTitle[title] = found
+                            converted.append(found)
+                        }
                     } else {
                         converted.append(try await convert(element, to: each, in: context))
                     }
