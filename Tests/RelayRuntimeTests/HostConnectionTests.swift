@@ -34,6 +34,13 @@ struct HostConnectionTests {
     private static let hello =
         "read line\necho '{\"id\": 1, \"result\": {\"protocol\": \(HostProtocol.version), \"capabilities\": [\"manifest\"]}}'\n"
 
+    @Test("an answer that is not UTF-8 ends the connection, saying so, rather than being read as other text")
+    func notUTF8() async throws {
+        let script = Self.hello + "read line\nprintf '{\"id\": 2, \"result\": {\"text\": \"caf\\351\"}}\\n'\nsleep 5\n"
+        let error = try #require(try await failure(of: script))
+        #expect(error.message.contains("sent a message that is not UTF-8"), "\(error.message)")
+    }
+
     @Test("a host of another protocol version, or from before the handshake, is refused with a message naming both versions")
     func otherVersion() async throws {
         let newer = try #require(try await failure(of: "read line\necho '{\"id\": 1, \"result\": {\"protocol\": 9, \"capabilities\": []}}'\nsleep 5\n"))

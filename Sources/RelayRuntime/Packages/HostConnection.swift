@@ -243,7 +243,14 @@ final class HostConnection: @unchecked Sendable {
                         partial = Data()
                     }
                     start = chunk.index(after: newline)
-                    if !line.isEmpty { self.received(String(decoding: line, as: UTF8.self)) }
+                    guard !line.isEmpty else { continue }
+                    // Messages are UTF-8 (Docs/PackageProtocol.md): bytes that are not would be read
+                    // as other text than the host sent.
+                    guard let text = String(validating: line, as: UTF8.self) else {
+                        self.fail("the host of package '\(self.packageName)' sent a message that is not UTF-8", stop: true)
+                        break reading
+                    }
+                    self.received(text)
                 }
                 partial.append(chunk[start...])
                 if partial.count > self.messageLimit {
