@@ -82,7 +82,7 @@ extension PackageTests {
         let holding = try libraryWorkflow("holding.yaml", "  - library.describe-holding: Space\n  - library.describe-holding: The Hobbit\n  - library.mark-as-read: Du\n")
         let ambiguous = try await library(["run", holding])
         #expect(ambiguous.status == 1)
-        #expect(ambiguous.standardError.contains("2 books match 'Du': 'Dune', 'Dune Messiah'; give a title that names one"), "\(ambiguous.standardError)")
+        #expect(ambiguous.standardError.contains("2 books match 'Du': 'Dune', 'Dune Messiah'; choose one with --answer"), "\(ambiguous.standardError)")
         #expect(ambiguous.standardError.contains("holding.yaml:5:5: error: step 'library.mark-as-read'"), "\(ambiguous.standardError)")
         let located = try await library(["run", try libraryWorkflow("where.yaml", "  - library.describe-holding: The Hobbit\n")])
         #expect(located.standardOutput == "The Hobbit is on Stories\n", "\(located.standardError)")

@@ -94,7 +94,7 @@ struct Answers: Interaction {
         }
         let suggestion = Self.suggestion(request.prompt, keys: keys, example: request.options.first ?? "OPTION")
         if let unanswered = request.unanswered {
-            throw IntentError("\(unanswered); or choose one with \(suggestion)\(others(than: request.prompt))")
+            throw IntentError("\(unanswered); choose one with \(suggestion)\(others(than: request.prompt))")
         }
         throw IntentError(
             "no answer for '\(request.prompt)': standard input is not a terminal; pass \(suggestion)\(options)\(others(than: request.prompt))")

@@ -426,10 +426,10 @@ public struct Conversions: Sendable {
             let picked = try await context.choose(request)
             if let index = picked.first, found.indices.contains(index) { return .entity(found[index]) }
         }
-        throw ConversionError(unresolved)
+        throw ConversionError(found.isEmpty ? unresolved : unresolved + "; give a title that names one")
     }
 
-    /// `2 trails match 'Ridge': …`, each by `labels` (what an answer names it by).
+    /// `2 trails match 'Ridge': …`, each by `labels` (what an answer names it by); or that none does.
     private static func unresolvedTitleMessage(
         _ title: String, _ candidatesByType: [(descriptor: EntityDescriptor, candidates: [EntityValue])], labels: [String]
     ) -> String {
@@ -442,7 +442,7 @@ public struct Conversions: Sendable {
         let listed = zip(found, labels).prefix(10).map { entity, label in isUnion ? "\(entity.typeName) '\(label)'" : "'\(label)'" }
             .joined(separator: ", ")
         let what = isUnion ? "entities" : candidatesByType[0].descriptor.name.plural
-        return "\(found.count) \(what) match '\(title)': \(listed)\(found.count > 10 ? ", …" : ""); give a title that names one"
+        return "\(found.count) \(what) match '\(title)': \(listed)\(found.count > 10 ? ", …" : "")"
     }
 }
 

@@ -79,7 +79,9 @@ public final class EntityDescriptor: Sendable {
         indexPriority = E.indexing?.priority
         valueQueries = EntityValueQueries(E.valueQueries)
         var readers = Self.builtInReaders
-        for property in declared where readers[property.name] == nil {
+        // A type's own `title` or `subtitle` is the one a workflow reads and filters on; `id` is
+        // always the entity's identity.
+        for property in declared where property.name != "id" {
             readers[property.name] = PropertyReader(name: property.name, property.readNow, fetch: property.fetch, fetchMany: property.fetchMany)
         }
         self.readers = readers
@@ -124,7 +126,7 @@ public final class EntityDescriptor: Sendable {
         valueQueries = type.valueQueries
         var readers = Self.builtInReaders
         let fetch = type.fetch, fetchMany = type.fetchMany
-        for property in type.properties where readers[property.name] == nil {
+        for property in type.properties where property.name != "id" {
             let name = property.name
             var many: (@Sendable ([EntityValue]) async throws -> [Value])?
             if property.fetchesMany {
@@ -181,10 +183,8 @@ public final class EntityDescriptor: Sendable {
 
     /// The type of a property a `where` or `sort` may name: `id`, `title`, `subtitle` or a declared one.
     public func propertyType(_ name: String) -> ValueType? {
-        switch name {
-        case "id", "title", "subtitle": .text
-        default: property(named: name)?.type
-        }
+        if name != "id", let declared = property(named: name) { return declared.type }
+        return ["id", "title", "subtitle"].contains(name) ? .text : nil
     }
 
     /// Every name a `where` or `sort` may use.
