@@ -22,7 +22,8 @@ struct Answers: Interaction {
         self.mode = interactive ? .interactive : .background
     }
 
-    /// The `--answer` given for the step's `as` name or `label:` (`keys`), else for `prompt`.
+    /// The `--answer` given for `prompt`, else for the first of `keys` that has one (the
+    /// question's key, then the step's `as` name and `label:`).
     func answer(for prompt: String, keys: [String]) -> String? {
         // The prompt is the most particular name a question has: an answer for it wins.
         for candidate in [prompt] + keys {
@@ -33,9 +34,9 @@ struct Answers: Interaction {
         return nil
     }
 
-    /// `--answer 'KEY=EXAMPLE'` as a shell takes it: by the step's `as` name or label when it has
-    /// one (it stays when the prompt's words change, as with an entity's title in them), else by
-    /// the prompt; quoted, whatever quotes the prompt holds.
+    /// `--answer 'KEY=EXAMPLE'` as a shell takes it: by the question's key or the step's `as` name
+    /// or label when there is one (it stays when the prompt's words change, as with an entity's
+    /// title in them), else by the prompt; quoted, whatever quotes the prompt holds.
     static func suggestion(_ prompt: String, keys: [String], example: String) -> String {
         "--answer \(ShellQuoting.quoted("\(keys.first ?? prompt)=\(example)"))"
     }
