@@ -37,5 +37,10 @@ struct EntityTitleTests {
         #expect(try await run(steps: "- find: editions\n  sort: title\n  limit: 1\n- text: \"${previous.id}\"", registry: editions) == "1")
         let descriptor = try #require(editions.entityTypes.descriptor(named: "edition"))
         #expect(descriptor.filterablePropertyNames == ["id", "title", "subtitle", "year"])
+        // Named once where a message lists them.
+        let unknown = await #expect(throws: RuntimeError.self) {
+            try await run(steps: "- find: editions\n  limit: 1\n- text: \"${previous.yaer}\"", registry: editions)
+        }
+        #expect(unknown?.message.contains("id, title, subtitle, year") == true, "\(String(describing: unknown))")
     }
 }

@@ -40,7 +40,7 @@ struct PropertyTyping {
             guard let descriptor = entityTypes.descriptor(named: typeName) else { return .unknown }
             if let declared = descriptor.properties.first(where: { $0.name == name }) { return .known(declared.type, item: nil) }
             if ["id", "title", "subtitle"].contains(name) { return .known(.text, item: nil) }
-            return single(name, of: type, own: ["id", "title", "subtitle"] + descriptor.properties.map(\.name))
+            return single(name, of: type, own: descriptor.filterablePropertyNames)
         case .file:
             if let declared = FileReference.properties.first(where: { $0.name == name }) { return .known(declared.type, item: nil) }
             if ["width", "height"].contains(name) { return .known(.number, item: nil) }

@@ -64,7 +64,7 @@ public struct EntityValue: Sendable, Hashable {
     }
 
     /// The names of `id`, `title`, `subtitle` and the declared properties.
-    public var propertyNames: [String] { ["id", "title", "subtitle"] + descriptor.properties.map(\.name) }
+    public var propertyNames: [String] { descriptor.filterablePropertyNames }
 
     /// Reads a property, fetching a deferred one (Docs/Language.md, "Entities").
     public func property(_ name: String) async throws -> Value {
