@@ -9,27 +9,14 @@ import Testing
 /// built: what the checker was told is what the next step gets.
 @Suite("A package's declared outputs")
 struct HostOutputTests {
-    /// A stand-in host that says hello, then answers every `perform` with a list holding a text.
-    private static let script = """
-        #!/bin/sh
-        while read -r line; do
-          id=$(printf '%s' "$line" | sed -n 's/^{"id":\\([0-9]*\\).*/\\1/p')
-          case "$line" in
-            *'"method":"hello"'*) printf '{"id":%s,"result":{"protocol":\(HostProtocol.version),"capabilities":["perform"]}}\\n' "$id" ;;
-            *) printf '{"id":%s,"result":{"value":{"list":[{"number":1},{"text":"two"}]}}}\\n' "$id" ;;
-          esac
-        done
-        """
-
     @Test("a host whose answer is not the declared list of numbers fails the step, naming what was declared and what came")
     func lyingHost() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-outputs-\(UUID().uuidString)")
         let data = folder.appendingPathComponent("data")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let executable = folder.appendingPathComponent("relay-host")
-        try Data(Self.script.utf8).write(to: executable)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: executable.path)
+        // Every `perform` is answered with a list holding a text.
+        let executable = try standInHost(in: folder, capabilities: ["perform"], result: #"'{"value":{"list":[{"number":1},{"text":"two"}]}}'"#)
         let manifest = try await PackageManifest(json: [
             "protocol": .number(Double(HostProtocol.version)), "name": "liar",
             "actions": [["name": "numbers", "title": "Numbers", "output": "list", "output-item": "number", "parameters": []]],

@@ -9,20 +9,6 @@ import Testing
 /// exactly what the run grants, never one started for a run that was granted more.
 @Suite("Package hosts and the grants of runs")
 struct HostReuseTests {
-    /// A stand-in host: says hello, then answers every request with a number it drew at its start
-    /// (which host it is; its process id is the same in every host's namespace).
-    private static let script = """
-        #!/bin/sh
-        me=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
-        while read -r line; do
-          id=$(printf '%s' "$line" | sed -n 's/^{"id":\\([0-9]*\\).*/\\1/p')
-          case "$line" in
-            *'"method":"hello"'*) printf '{"id":%s,"result":{"protocol":\(HostProtocol.version),"capabilities":["manifest"]}}\\n' "$id" ;;
-            *) printf '{"id":%s,"result":%s}\\n' "$id" "$me" ;;
-          esac
-        done
-        """
-
     @Test("a run granted less than the host's run starts a host of its own; the same grants reuse it")
     func narrowerRunNewHost() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-reuse-\(UUID().uuidString)")
@@ -31,9 +17,10 @@ struct HostReuseTests {
         let data = folder.appendingPathComponent("data")
         for made in [narrow, data] { try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true) }
         defer { try? FileManager.default.removeItem(at: folder) }
-        let executable = folder.appendingPathComponent("relay-host")
-        try Data(Self.script.utf8).write(to: executable)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: executable.path)
+        // Every request is answered with a number the host drew at its start (which host it is;
+        // its process id is the same in every host's namespace).
+        let executable = try standInHost(
+            in: folder, capabilities: ["manifest"], result: "\"$me\"", setup: "me=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')")
         let manifest = try await PackageManifest(json: ["protocol": .number(Double(HostProtocol.version)), "name": "Stand-in"])
         let package = HostedPackage(path: folder.path, manifest: manifest, executable: executable, dataFolder: data.path, connection: nil)
         defer { package.close() }

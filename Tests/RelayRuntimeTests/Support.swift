@@ -132,3 +132,24 @@ func failure(_ yaml: String, input: Value = .nothing, granted: [Capability: Gran
         return RuntimeError("unexpected \(error)")
     }
 }
+
+/// A stand-in package host: a shell script that runs `setup`, says hello (answering
+/// `capabilities`), then answers every other request with `result`, a shell word (quoted as the
+/// shell needs) that is the answer's JSON. Written as an executable file in `folder`.
+func standInHost(in folder: URL, capabilities: [String], result: String, setup: String = "") throws -> URL {
+    let script = """
+        #!/bin/sh
+        \(setup)
+        while read -r line; do
+          id=$(printf '%s' "$line" | sed -n 's/^{"id":\\([0-9]*\\).*/\\1/p')
+          case "$line" in
+            *'"method":"hello"'*) printf '{"id":%s,"result":{"protocol":\(HostProtocol.version),"capabilities":[\(capabilities.map { "\"\($0)\"" }.joined(separator: ","))]}}\\n' "$id" ;;
+            *) printf '{"id":%s,"result":%s}\\n' "$id" \(result) ;;
+          esac
+        done
+        """
+    let executable = folder.appendingPathComponent("relay-host")
+    try Data(script.utf8).write(to: executable)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: executable.path)
+    return executable
+}

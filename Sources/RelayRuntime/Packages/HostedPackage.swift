@@ -308,9 +308,8 @@ public final class HostedPackage: @unchecked Sendable {
         }
         handlers.on(HostProtocol.Choose.self) { choose, on in
             let request = choose.request
-            guard request.options.count <= Limits.choiceOptions else {
-                throw IntentError(
-                    "'\(request.prompt)' would ask a person to choose among \(request.options.count) options; at most \(Limits.choiceOptions) are offered")
+            if let problem = Disambiguation.problem(count: request.options.count, what: "options", prompt: request.prompt) {
+                throw IntentError(problem)
             }
             return try await on.step.choose(request)
         }

@@ -19,8 +19,8 @@ public enum Disambiguation {
         return labels
     }
 
-    /// What is wrong with asking among `count` candidates, or nil: none, or more than a person can
-    /// be asked to choose among.
+    /// What is wrong with asking among `count` candidates (or a package's options), or nil: none,
+    /// or more than a person can be asked to choose among.
     public static func problem(count: Int, what: String, prompt: String) -> String? {
         if count == 0 { return "'\(prompt)' has no \(what) to choose from" }
         if count > Limits.choiceOptions {
