@@ -6,11 +6,12 @@ import RelayKit
 /// exact bytes.
 public struct GatedFileChanges: FileChanges {
     private let journal: UndoJournal?
-    private let gate: AccessGate?
+    private let gate: AccessGate
 
     /// Changes recorded in `journal`; nil changes files without recording (for tests and tools).
-    /// Every change is first allowed by `gate`, when there is one (Docs/Security.md, "At run time").
-    public init(journal: UndoJournal?, gate: AccessGate? = nil) {
+    /// Every change is first allowed by `gate` (Docs/Security.md, "At run time"); a host's or an
+    /// undo's changes, with no gate, are `PlainFileChanges`.
+    public init(journal: UndoJournal?, gate: AccessGate) {
         self.journal = journal
         self.gate = gate
     }
@@ -19,13 +20,12 @@ public struct GatedFileChanges: FileChanges {
     /// folder, which is removed after the run and never undone — its old bytes kept in the
     /// journal would be disk the scratch folder's quota does not see.
     private func journal(for path: String) -> UndoJournal? {
-        if let gate, gate.isRunsOwn(path) { return nil }
+        if gate.isRunsOwn(path) { return nil }
         return journal
     }
 
     /// Asks the gate for each access, before anything changes.
     private func authorize(_ accesses: Access...) async throws(FileOperationError) {
-        guard let gate else { return }
         for access in accesses {
             do throws(AccessDenied) {
                 try await gate.authorize(access)
@@ -44,9 +44,9 @@ public struct GatedFileChanges: FileChanges {
     private func destination(_ requestedPath: String, _ overwrite: Overwrite, folders: inout [String: String])
         async throws(FileOperationError) -> String
     {
-        let writing = gate == nil ? Access(.write, requestedPath) : Access.file(.write, requestedPath, reusing: &folders)
+        let writing = Access.file(.write, requestedPath, reusing: &folders)
         try await authorize(writing)
-        let checked = gate == nil ? requestedPath : writing.target
+        let checked = writing.target
         guard overwrite == .rename else { return checked }
         let free = try await onOwnThread { _ throws(FileOperationError) in
             try Overwrite.freePath(for: checked, exists: AtomicFile.entryExists)
@@ -54,7 +54,7 @@ public struct GatedFileChanges: FileChanges {
         guard free != checked else { return checked }
         let renamed = Access.file(.write, free, reusing: &folders)
         try await authorize(renamed)
-        return gate == nil ? free : renamed.target
+        return renamed.target
     }
 
     /// Writes `data` to `path` atomically: a changed file's old bytes, or a new file's creation, are
@@ -66,13 +66,12 @@ public struct GatedFileChanges: FileChanges {
     public func write(_ data: Data, to requestedPath: String, from source: String?, overwrite: Overwrite)
         async throws(FileOperationError) -> String
     {
-        // Under a gate, the file written is the one it allowed, in a folder opened with no link followed.
+        // The file written is the one it allowed, in a folder opened with no link followed.
         var folders: [String: String] = [:]
         let path = try await destination(requestedPath, overwrite, folders: &folders)
-        let withoutLinks = gate != nil
         try await onOwnThread { stop throws(FileOperationError) in
-            try replace(path, from: source, refusing: overwrite != .replace, withoutLinks: withoutLinks, stop: stop) { path throws(FileOperationError) in
-                try AtomicFile.write(data, to: path, withoutLinks: withoutLinks)
+            try replace(path, from: source, refusing: overwrite != .replace, stop: stop) { path throws(FileOperationError) in
+                try AtomicFile.write(data, to: path, withoutLinks: true)
             }
         }
         return path
@@ -86,15 +85,14 @@ public struct GatedFileChanges: FileChanges {
         async throws(FileOperationError) -> String
     {
         var folders: [String: String] = [:]
-        let reading = gate == nil ? Access(.read, source) : Access.file(.read, source, reusing: &folders)
+        let reading = Access.file(.read, source, reusing: &folders)
         try await authorize(reading)
-        // Under a gate, the source is read and the copy written where the gate allowed, with no link followed.
+        // The source is read and the copy written where the gate allowed, with no link followed.
         let target = try await self.destination(destination, overwrite, folders: &folders)
-        let withoutLinks = gate != nil
-        let from = withoutLinks ? reading.target : source
+        let from = reading.target
         try await onOwnThread { stop throws(FileOperationError) in
-            try replace(target, from: source, refusing: overwrite != .replace, withoutLinks: withoutLinks, stop: stop) { path throws(FileOperationError) in
-                try AtomicFile.copy(from, to: path, withoutLinks: withoutLinks, progress: progress, stop: stop)
+            try replace(target, from: source, refusing: overwrite != .replace, stop: stop) { path throws(FileOperationError) in
+                try AtomicFile.copy(from, to: path, withoutLinks: true, progress: progress, stop: stop)
             }
         }
         return target
@@ -108,22 +106,21 @@ public struct GatedFileChanges: FileChanges {
     public func move(
         _ requestedSource: String, to requestedDestination: String, overwrite: Overwrite, progress: ByteProgress?
     ) async throws(FileOperationError) -> FileReference {
-        if gate != nil, journal?.hasChanges ?? true, let renamed = try await renameInOneFolder(requestedSource, to: requestedDestination) {
+        if journal?.hasChanges ?? true, let renamed = try await renameInOneFolder(requestedSource, to: requestedDestination) {
             return renamed
         }
         var folders: [String: String] = [:]
-        let moving = gate == nil ? Access(.write, requestedSource) : Access.writeEntry(requestedSource, reusing: &folders)
+        let moving = Access.writeEntry(requestedSource, reusing: &folders)
         try await authorize(moving)
-        // Under a gate, the entries moved are the ones it allowed, in folders opened with no link followed.
+        // The entries moved are the ones it allowed, in folders opened with no link followed.
         let destination = try await self.destination(requestedDestination, overwrite, folders: &folders)
-        let withoutLinks = gate != nil
-        let source = withoutLinks ? moving.target : requestedSource
+        let source = moving.target
         // A rename within one file system is a few calls on names, made here as the gate's own
         // look-ups at those names were (a file system that hangs on them hung there first). Bytes
         // copied to another file system, a replaced file taken away, and the journal's first
         // change (which makes its folder and flushes it) run on a thread of their own, which a
         // signal or a step's timeout stops (Docs/Reliability.md, "Stopping").
-        if withoutLinks, journal?.hasChanges ?? true {
+        if journal?.hasChanges ?? true {
             // A file's identity says it is there (a link's entry may lead nowhere: asked apart).
             let identity = FileIdentity(path: source)
             guard identity != nil || AtomicFile.entryExists(source) else { throw Self.noSuchFile(source) }
@@ -143,13 +140,11 @@ public struct GatedFileChanges: FileChanges {
             if AtomicFile.entryExists(destination) {
                 guard overwrite == .replace else { throw FileOperationError(Overwrite.refusal(destination)) }
                 guard destination != source else { return FileReference(path: destination) }
-                try removeReplaced(destination, withoutLinks: withoutLinks, stop: stop)
+                try removeReplaced(destination, stop: stop)
             }
             let identity = FileIdentity(path: source)
             try journal?.record(.moved(from: source, to: destination))
-            if !withoutLinks {
-                try AtomicFile.moveAcrossFileSystems(source, to: destination, progress: progress, stop: stop)
-            } else if try !AtomicFile.renameWithoutLinks(source, to: destination) {
+            if try !AtomicFile.renameWithoutLinks(source, to: destination) {
                 try Self.copyAcross(source, to: destination, progress: progress, stop: stop)
             }
             return Self.moved(identity, to: destination)
@@ -212,7 +207,7 @@ public struct GatedFileChanges: FileChanges {
 
     /// Takes away the file a move replaces: into the journal, from where undo puts it back, or
     /// removed when there is no journal. A folder is never replaced.
-    private func removeReplaced(_ path: String, withoutLinks: Bool, stop: StopFlag) throws(FileOperationError) {
+    private func removeReplaced(_ path: String, stop: StopFlag) throws(FileOperationError) {
         var info = stat()
         if lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
             throw FileOperationError("'\(Excerpt.start(of: path))' is a folder; it is not replaced")
@@ -223,7 +218,7 @@ public struct GatedFileChanges: FileChanges {
         }
         let saved = try journal.reserveSavedName()
         try journal.record(.deleted(path: path, saved: saved))
-        try journal.moveIn(path, as: saved, withoutLinks: withoutLinks, stop: stop)
+        try journal.moveIn(path, as: saved, withoutLinks: true, stop: stop)
     }
 
     /// Makes the folder `requestedPath`, which must not exist (its missing parents are made too),
@@ -233,7 +228,7 @@ public struct GatedFileChanges: FileChanges {
     public func makeFolder(_ requestedPath: String) async throws(FileOperationError) -> String {
         let writing = Access.write(requestedPath)
         try await authorize(writing)
-        let path = gate == nil ? requestedPath : writing.target
+        let path = writing.target
         try await onOwnThread { _ throws(FileOperationError) in
             defer { FileGeneration.advance() }
             guard !AtomicFile.entryExists(path) else { throw FileOperationError("'\(path)' already exists") }
@@ -253,19 +248,18 @@ public struct GatedFileChanges: FileChanges {
     }
 
     /// Deletes `path` into the run's journal, from where `relay undo` puts it back. Without a
-    /// journal, the file is removed.
+    /// journal (a file in the run's own scratch folder, or a run without undo), the file is removed.
     public func delete(_ requestedPath: String) async throws(FileOperationError) {
         let deleting = Access.writeEntry(requestedPath)
         try await authorize(deleting)
-        // Under a gate, the entry removed is the one it allowed, in its folder opened with no link followed.
-        let withoutLinks = gate != nil
-        let path = withoutLinks ? deleting.target : requestedPath
+        // The entry removed is the one it allowed, in its folder opened with no link followed.
+        let path = deleting.target
         try await onOwnThread { stop throws(FileOperationError) in
             defer { FileGeneration.advance() }
             guard AtomicFile.entryExists(path) else { throw FileOperationError("no such file: '\(Excerpt.start(of: path))'") }
             guard let journal = journal(for: path) else {
                 var info = stat()
-                if withoutLinks, lstat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR {
+                if lstat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR {
                     try AtomicFile.removeWithoutLinks(path)
                     return
                 }
@@ -280,20 +274,20 @@ public struct GatedFileChanges: FileChanges {
             // sees never happened (the file is still there, nothing is saved).
             let saved = try journal.reserveSavedName()
             try journal.record(.deleted(path: path, saved: saved))
-            try journal.moveIn(path, as: saved, withoutLinks: withoutLinks, stop: stop)
+            try journal.moveIn(path, as: saved, withoutLinks: true, stop: stop)
         }
     }
 
     /// Replaces the file at `requestedPath` (through a symbolic link) with `change`, recording
     /// first what undo needs: the old bytes of a file that existed, or that the file is new.
-    /// `withoutLinks`: `requestedPath` is the resolved path the gate allowed, written as it is.
+    /// `requestedPath` is the resolved path the gate allowed, written as it is.
     /// `refusing`: a file already there is not replaced (checked just before, so one that appeared
     /// meanwhile is not replaced unasked either), after the claim, whose message says more.
     private func replace(
-        _ requestedPath: String, from source: String?, refusing: Bool = false, withoutLinks: Bool = false, stop: StopFlag,
+        _ requestedPath: String, from source: String?, refusing: Bool = false, stop: StopFlag,
         with change: (String) throws(FileOperationError) -> Void
     ) throws(FileOperationError) {
-        let path = withoutLinks ? requestedPath : try AtomicFile.target(of: requestedPath)
+        let path = requestedPath
         if let source, let journal { try journal.claim(path, from: source) }
         let journal = journal(for: path)
         guard !refusing || !AtomicFile.entryExists(requestedPath) else { throw FileOperationError(Overwrite.refusal(requestedPath)) }
@@ -301,7 +295,7 @@ public struct GatedFileChanges: FileChanges {
         let existed = before != nil || FileManager.default.fileExists(atPath: path)
         if let journal {
             if existed {
-                let saved = try journal.save(path, withoutLinks: withoutLinks, stop: stop)
+                let saved = try journal.save(path, withoutLinks: true, stop: stop)
                 try journal.record(.modified(path: path, saved: saved))
             } else {
                 try journal.record(.created(path: path))
