@@ -13,6 +13,9 @@ let systemHeaderFolders = [
     "/opt/homebrew/include/harfbuzz", "/opt/homebrew/include/poppler/glib", "/opt/homebrew/include/poppler", "/opt/homebrew/include/freetype2", "/opt/homebrew/lib/glib-2.0/include",
 ]
 let systemHeaderFlags: [SwiftSetting] = [.unsafeFlags(systemHeaderFolders.flatMap { ["-Xcc", "-I\($0)"] })]
+/// An async function that is not `@concurrent` runs where its caller runs, with no hop between
+/// executors at each call (Docs/Architecture.md, "Where async code runs").
+let callerIsolation: [SwiftSetting] = [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
 
 let package = Package(
     name: "Relay",
@@ -55,21 +58,22 @@ let package = Package(
         .target(name: "CTicks"),
         // The system keyring through libsecret, opened when first used (Docs/Runs.md, "Secrets").
         .target(name: "CSecretService", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
-        .target(name: "RelayLanguage", dependencies: [.product(name: "RelayKit", package: "RelayKit"), .product(name: "RelayEngine", package: "RelayKit"), "CLibYAML"]),
+        .target(name: "RelayLanguage", dependencies: [.product(name: "RelayKit", package: "RelayKit"), .product(name: "RelayEngine", package: "RelayKit"), "CLibYAML"], swiftSettings: callerIsolation),
         // Apple's LZFSE decoder (BSD-3-Clause, its LICENSE beside it), for signed shortcut files:
         // Debian has no package of it (Docs/Architecture.md, "Dependencies").
         .target(name: "CLZFSE", exclude: ["LICENSE"], cSettings: [.unsafeFlags(["-Wno-everything"])]),
         .target(name: "RelayShortcuts", dependencies: [.product(name: "RelayKit", package: "RelayKit"), .product(name: "RelayEngine", package: "RelayKit"), "CLZFSE"]),
         .target(
             name: "RelayRuntime",
-            dependencies: [.product(name: "RelayKit", package: "RelayKit"), .product(name: "RelayEngine", package: "RelayKit"), "RelayLanguage", "RelayShortcuts", "CSpawn", "CPipeSignal", "CTicks"]),
+            dependencies: [.product(name: "RelayKit", package: "RelayKit"), .product(name: "RelayEngine", package: "RelayKit"), "RelayLanguage", "RelayShortcuts", "CSpawn", "CPipeSignal", "CTicks"],
+            swiftSettings: callerIsolation),
         .target(
             name: "RelayActions",
             dependencies: [
                 .product(name: "RelayKit", package: "RelayKit"), .product(name: "RelayEngine", package: "RelayKit"), "CGraphics", "CTurboJPEG", "CCMarkGFM", "CLibXML2", "CHTTPClient",
                 "CLazyLibraries",
             ],
-            swiftSettings: systemHeaderFlags),
+            swiftSettings: systemHeaderFlags + callerIsolation),
         .target(
             name: "RelayCLI",
             dependencies: [

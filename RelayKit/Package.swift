@@ -1,6 +1,10 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+/// An async function that is not `@concurrent` runs where its caller runs, with no hop between
+/// executors at each call (Docs/Architecture.md, "Where async code runs").
+let callerIsolation: [SwiftSetting] = [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
+
 // RelayKit: what a package of Relay actions imports (Docs/Packages.md) — its declarations and the
 // wire to Relay. A package of its own, so that a package author's build resolves and compiles
 // RelayKit alone: swift-collections and one small C target, nothing of Relay's command line, YAML
@@ -21,11 +25,13 @@ let package = Package(
         .target(name: "CFileStatus"),
         .target(
             name: "RelayKit",
-            dependencies: ["CFileStatus", .product(name: "OrderedCollections", package: "swift-collections")]
+            dependencies: ["CFileStatus", .product(name: "OrderedCollections", package: "swift-collections")],
+            swiftSettings: callerIsolation
         ),
         .target(
             name: "RelayEngine",
-            dependencies: ["RelayKit", "CFileStatus", .product(name: "OrderedCollections", package: "swift-collections")]
+            dependencies: ["RelayKit", "CFileStatus", .product(name: "OrderedCollections", package: "swift-collections")],
+            swiftSettings: callerIsolation
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -23,7 +23,7 @@ public actor LoadedPackages {
     }
 
     /// The package at `path` as `make` loads it, kept for the next use; a failure is not kept.
-    private func load(_ path: String, _ make: @escaping @Sendable () async throws -> HostedPackage) async throws -> HostedPackage {
+    private func load(_ path: String, _ make: @escaping @Sendable @concurrent () async throws -> HostedPackage) async throws -> HostedPackage {
         let task = Task(operation: make)
         loading[path] = task
         do {
