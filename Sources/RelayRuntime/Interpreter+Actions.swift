@@ -317,14 +317,24 @@ extension Interpreter {
             }
         }
         // Only a parameter with choices reads its value as text (a long rich text's takes a while).
-        if !parameter.choices.isEmpty {
-            let text = value.textValue
-            if let problem = parameter.choiceProblem(text) {
-                throw RuntimeError("parameter '\(parameter.name)' \(problem)", step: step.displayName, at: step.range)
-            }
-            // A case's display name reaches the action as the case.
-            if !parameter.choiceTitles.isEmpty, let choice = parameter.choice(matching: text), choice != text { return .text(choice) }
+        guard !parameter.choices.isEmpty else { return value }
+        // A list's choices are its items' (a list of an enum's cases).
+        guard parameter.type == .list, case .list(let items) = value else { return try chosen(value, for: parameter, step: step) }
+        var chosenItems: [Value] = []
+        chosenItems.reserveCapacity(items.count)
+        for (index, item) in items.enumerated() { chosenItems.append(try chosen(item, for: parameter, step: step, item: index + 1)) }
+        return .list(chosenItems)
+    }
+
+    /// `value`, one of `parameter`'s choices, as the choice itself (a case's display name reaches
+    /// the action as the case); else the error.
+    private func chosen(_ value: Value, for parameter: ParameterDefinition, step: PlannedStep, item: Int? = nil) throws(RuntimeError) -> Value {
+        let text = value.textValue
+        if let problem = parameter.choiceProblem(text) {
+            let place = item.map { " item \($0)" } ?? ""
+            throw RuntimeError("parameter '\(parameter.name)'\(place) \(problem)", step: step.displayName, at: step.range)
         }
+        if !parameter.choiceTitles.isEmpty, let choice = parameter.choice(matching: text), choice != text { return .text(choice) }
         return value
     }
 }

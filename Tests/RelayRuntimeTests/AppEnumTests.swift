@@ -66,6 +66,14 @@ private struct SetStatus: Intent {
     func perform(_ context: any IntentContext) async throws -> IntentResult { .value(.text("status \(status.rawValue)")) }
 }
 
+/// Says each status of a list it was given.
+private struct SetStatuses: Intent {
+    static let summary = "Says the statuses it was given."
+    static let output = OutputType.text
+    @Parameter(primary: true) var statuses: [Status]
+    func perform(_ context: any IntentContext) async throws -> IntentResult { .value(.text(statuses.map(\.rawValue).joined(separator: ","))) }
+}
+
 /// Every issue: a typed list.
 private struct ListIssues: Intent {
     static let summary = "Outputs every issue."
@@ -75,7 +83,7 @@ private struct ListIssues: Intent {
 
 private enum Tracker: IntentPackage {
     static let name = "tracker"
-    static let intents: [any Intent.Type] = [SetStatus.self, ListIssues.self]
+    static let intents: [any Intent.Type] = [SetStatus.self, SetStatuses.self, ListIssues.self]
     static let entities: [any Entity.Type] = [Issue.self]
 }
 
@@ -195,6 +203,30 @@ struct AppEnumTests {
         let definition = try ActionDefinition(SetStatus.self, package: "tracker")
         #expect(definition.parameters[0].choices == ["open", "in-progress", "closed"])
         #expect(CaseTitles.shown("in-progress", titles: definition.parameters[0].choiceTitles) == "In Progress (in-progress)")
+    }
+
+    @Test("a list of an enum ([Status]): each item is a case or its display name, checked before the run and when computed; describe and the schema say so")
+    func enumLists() async throws {
+        let tracker = registry(with: [Tracker.self])
+        #expect(try await run(steps: "- set-statuses: [open, In Progress]", registry: tracker) == "open,in-progress")
+        #expect(try await run(steps: "- set-statuses: closed", registry: tracker) == "closed")
+        #expect(try await run(steps: "- text: In Progress\n- set-statuses: [\"${previous}\", open]", registry: tracker) == "in-progress,open")
+        let load = { (steps: String) in WorkflowLoader(registry: tracker).load(SourceFile(path: "w.yaml", text: "steps:\n  - " + steps)).1 }
+        #expect(load("set-statuses: [open, closed]").isEmpty)
+        let wrong = load("set-statuses: [open, shut]")
+        #expect(wrong.first?.message.contains("parameter 'statuses' item 2 takes 'Open' (open), 'In Progress' (in-progress), 'closed'; found 'shut'") == true, "\(wrong.map(\.message))")
+        #expect(wrong.first?.range?.start.column == 26, "\(wrong.map(\.range))")
+        let computed = load("set: { shut: shut }\n  - set-statuses: [open, \"${shut}\", closed]")
+        #expect(computed.isEmpty, "\(computed.map(\.message))")
+        do {
+            _ = try await run(steps: "- set: { shut: shut }\n- set-statuses: [open, \"${shut}\"]", registry: tracker)
+            Testing.Issue.record("a computed item that is no case ran")
+        } catch let error as RuntimeError {
+            #expect(error.message.contains("parameter 'statuses' item 2 takes"), "\(error.message)")
+        }
+        let definition = try ActionDefinition(SetStatuses.self, package: "tracker")
+        #expect(definition.parameters[0].choices == ["open", "in-progress", "closed"])
+        #expect(definition.parameters[0].typeDescription == "list of text")
     }
 
     @Test("two cases with one display name: the intent and the entity type are refused, naming both cases")

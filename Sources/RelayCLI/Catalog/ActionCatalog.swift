@@ -66,8 +66,10 @@ public enum ActionCatalog {
     /// How a parameter is written in signatures: `to (text: upper|lower|title, primary)`.
     static func describeType(_ parameter: ParameterDefinition) -> String {
         if !parameter.accepts.isEmpty { return "file(\(parameter.accepts.map(\.identifier).joined(separator: ", ")))" }
-        return parameter.choices.isEmpty
-            ? parameter.typeDescription : parameter.choices.map { CaseTitles.shown($0, titles: parameter.choiceTitles) }.joined(separator: " | ")
+        guard !parameter.choices.isEmpty else { return parameter.typeDescription }
+        let choices = parameter.choices.map { CaseTitles.shown($0, titles: parameter.choiceTitles) }.joined(separator: " | ")
+        // A list's choices are its items'.
+        return parameter.type == .list ? "list of (\(choices))" : choices
     }
 
     /// What the action may touch, for people: `read (path), write (to)`; a capability no parameter

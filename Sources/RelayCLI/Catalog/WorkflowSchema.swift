@@ -218,9 +218,17 @@ public enum WorkflowSchema {
             let choices = (parameter.choices + parameter.choices.compactMap { parameter.choiceTitles[$0] }).flatMap { choice -> [Value] in
                 choice == "true" || choice == "false" ? [.text(choice), .boolean(choice == "true")] : [.text(choice)]
             }
-            schema["anyOf"] = [object(["enum": .list(choices)]), ref("expression")]
+            guard parameter.type == .list else {
+                schema["anyOf"] = [object(["enum": .list(choices)]), ref("expression")]
+                schema["errorMessage"] = .text(
+                    "'\(parameter.name)' is one of \(parameter.choices.joined(separator: ", ")), or a ${…} expression.")
+                return .dictionary(schema)
+            }
+            // A list's choices are its items' (a single one is a list of one).
+            let item = object(["anyOf": [object(["enum": .list(choices)]), ref("expression")]])
+            schema["anyOf"] = [object(["type": "array", "items": item]), item]
             schema["errorMessage"] = .text(
-                "'\(parameter.name)' is one of \(parameter.choices.joined(separator: ", ")), or a ${…} expression.")
+                "'\(parameter.name)' is a list of \(parameter.choices.joined(separator: ", ")), or a ${…} expression.")
             return .dictionary(schema)
         }
         // A number or a yes/no is written as one, or given by a `${…}` expression.

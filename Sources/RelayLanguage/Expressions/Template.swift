@@ -16,6 +16,8 @@ public struct Template: Sendable {
     public var range: SourceRange
     /// For a literal mapping, where each key was written, so that checks can point at one.
     public var keyRanges: [String: SourceRange] = [:]
+    /// For a literal list, where each item was written.
+    public var itemRanges: [SourceRange] = []
 
     public init(_ kind: Kind, range: SourceRange) {
         self.kind = kind

@@ -17,7 +17,9 @@ public enum TemplateParser {
             templates.reserveCapacity(items.count)
             for item in items { templates.append(try template(from: item)) }
             if let values = allLiteral(templates) {
-                return Template(.literal(.list(values)), range: node.range)
+                var template = Template(.literal(.list(values)), range: node.range)
+                template.itemRanges = templates.map(\.range)
+                return template
             }
             return Template(.list(templates), range: node.range)
         case .mapping(let pairs):

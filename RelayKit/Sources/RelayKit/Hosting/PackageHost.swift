@@ -15,7 +15,10 @@ import Foundation
 /// on standard output, asking back for confirmations, choices and the like while it performs.
 /// Requests are served concurrently. The host ends when its standard input closes.
 public enum PackageHost {
-    /// Serves `package` until standard input closes.
+    /// Serves `package` until standard input closes. `@concurrent`: called from a host's
+    /// `main.swift`, which runs on the main actor, the host serves from the global executor's
+    /// threads, not through the main thread (Docs/Architecture.md, "Where async code runs").
+    @concurrent
     public static func serve(_ package: any IntentPackage.Type) async {
         let server: HostServer
         do {

@@ -135,10 +135,14 @@ extension Value: ParameterValue {
 
 /// A list: `[Value]` takes any items; `[Trail]`, `[String]` or `[Int]` has Relay convert each
 /// item to the element's type first, by a list's rules (a single value is a list of one, nothing
-/// is an empty list; a text names an entity by its title).
+/// is an empty list; a text names an entity by its title); each item of a list of an `AppEnum`
+/// (`[Level]`) is one of its cases, or a case's display name.
 extension Array: ParameterValue where Element: ParameterValue {
     public static var valueType: ValueType { .list }
     public static var itemType: ValueType? { Element.valueType == .any ? nil : Element.valueType }
+    /// A list's choices are its items': each item of a `[Level]` is one of `Level`'s cases.
+    public static var cases: [String]? { Element.cases }
+    public static var caseTitles: [String: String] { Element.caseTitles }
     public static var emptyValue: [Element]? { [] }
     public init(parameterValue: Value) throws(CoercionError) {
         let items = parameterValue.asList
