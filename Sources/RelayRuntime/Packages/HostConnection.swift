@@ -40,6 +40,8 @@ final class HostConnection: @unchecked Sendable {
     private var standardError = Data()
     /// Why the connection is unusable, once it is.
     private var failure: String?
+    /// Whether the failure says all there is, the host's standard error adding nothing.
+    private var failureSaysAll = false
     /// Whether the host is to be closed once no request is waiting (`retire`).
     private var retiring = false
     /// The handshake, once begun: every request waits for it.
@@ -173,13 +175,13 @@ final class HostConnection: @unchecked Sendable {
         let deadline = ContinuousClock.now + timeout
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let refused: String? = lock.withLock {
-                    if let failure { return failure }
+                let refused: (String, Bool)? = lock.withLock {
+                    if let failure { return (failure, failureSaysAll) }
                     pending[id] = Pending(continuation: continuation, callbacks: callbacks, method: method, timeout: timeout, deadline: deadline)
                     return nil
                 }
-                if let refused {
-                    continuation.resume(throwing: HostError(refused, standardError: standardErrorText))
+                if let (refused, saysAll) = refused {
+                    continuation.resume(throwing: HostError(refused, standardError: saysAll ? "" : standardErrorText))
                     return
                 }
                 send(.request(id: id, method: method, params: params))
@@ -272,6 +274,9 @@ final class HostConnection: @unchecked Sendable {
                     "the package '\(self.packageName)' ran out of memory (its host\(self.host.controlGroup == nil ? "" : " and what it starts") "
                         + "may use \(ByteCount.text(Int64(clamping: limit))); "
                         + "set RELAY_PACKAGE_MEMORY to change that)", stop: false)
+            } else if !signalled, status == HostProtocol.declarationErrorStatus, let problem = self.declarationProblem {
+                // The package declares something wrongly: its problem is the error, not the exit.
+                self.fail("package '\(self.packageName)' cannot be loaded: \(problem); fix its declaration in the package's sources (Docs/Packages.md)", stop: false, showsStandardError: false)
             } else {
                 let how = signalled ? "was killed by signal \(status)" : "exited with status \(status)"
                 self.fail("the host of package '\(self.packageName)' \(how)", stop: false)
@@ -362,13 +367,30 @@ final class HostConnection: @unchecked Sendable {
         }
         guard status != 0 else { return }
         let reason = status == EPIPE ? "it has closed its input" : String(cString: strerror(status))
-        fail("cannot write to the host of package '\(packageName)': \(reason)", stop: true, pause: false)
+        guard status == EPIPE else { return fail("cannot write to the host of package '\(packageName)': \(reason)", stop: true, pause: false) }
+        // A host that closed its input has most often ended, and how it ended (a declaration it
+        // could not take, a crash) says more than the write: its watcher is given a moment to say
+        // so first, on a thread of its own (this may be a cooperative one).
+        Thread { [self] in
+            for _ in 0..<20 where host.isRunning { Thread.sleep(forTimeInterval: 0.01) }
+            Thread.sleep(forTimeInterval: 0.1)
+            fail("cannot write to the host of package '\(packageName)': \(reason)", stop: true, pause: false)
+        }.start()
+    }
+
+    /// What a host that could not start said the package declares wrongly, from its standard error.
+    private var declarationProblem: String? {
+        standardErrorText.split(separator: "\n").last { $0.hasPrefix(HostProtocol.declarationErrorPrefix) }
+            .map { Excerpt.start(of: String($0.dropFirst(HostProtocol.declarationErrorPrefix.count))) }
     }
 
     /// Fails every waiting request with `reason` (the first reason sticks), stopping the host if asked.
-    private func fail(_ reason: String, stop: Bool, pause: Bool = true) {
+    private func fail(_ reason: String, stop: Bool, pause: Bool = true, showsStandardError: Bool = true) {
         let waiting: [Pending] = lock.withLock {
-            if failure == nil { failure = reason }
+            if failure == nil {
+                failure = reason
+                failureSaysAll = !showsStandardError
+            }
             let waiting = Array(pending.values)
             pending.removeAll()
             return waiting
@@ -377,8 +399,9 @@ final class HostConnection: @unchecked Sendable {
         // Give the standard error reader a moment to collect the host's last words. Called from the
         // watcher's and the reader's own threads; a cancellation passes `pause: false`.
         if pause && !waiting.isEmpty { Thread.sleep(forTimeInterval: 0.05) }
-        let message = lock.withLock { failure ?? reason }
-        for request in waiting { request.continuation.resume(throwing: HostError(message, standardError: standardErrorText)) }
+        let (message, saysAll) = lock.withLock { (failure ?? reason, failureSaysAll) }
+        let standardError = saysAll ? "" : standardErrorText
+        for request in waiting { request.continuation.resume(throwing: HostError(message, standardError: standardError)) }
     }
 
     private var standardErrorText: String {

@@ -20,6 +20,12 @@ public enum HostProtocol {
     /// The version this side speaks; both sides say theirs in `hello`.
     public static let version = 3
 
+    /// How a host that cannot start because the package declares something wrongly (two cases
+    /// with one display name) ends: this status, with the problem on one line of its standard
+    /// error after `declarationErrorPrefix`, which Relay shows as the package's error.
+    public static let declarationErrorStatus: Int32 = 65
+    public static let declarationErrorPrefix = "relay-host: declaration: "
+
     /// Every request, in the order Docs/PackageProtocol.md lists them.
     public static let requests: [any HostRequest.Type] = [
         Hello.self, Manifest.self, Perform.self, Query.self, Property.self, Properties.self, Represent.self, IndexRecord.self,

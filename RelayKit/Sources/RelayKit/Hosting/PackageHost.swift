@@ -23,6 +23,9 @@ public enum PackageHost {
         let server: HostServer
         do {
             server = try HostServer(package)
+        } catch let error as IntentDeclarationError {
+            FileHandle.standardError.write(Data((HostProtocol.declarationErrorPrefix + error.description.replacingOccurrences(of: "\n", with: " ") + "\n").utf8))
+            exit(HostProtocol.declarationErrorStatus)
         } catch {
             FileHandle.standardError.write(Data("relay-host: \(error)\n".utf8))
             exit(1)
