@@ -11,7 +11,7 @@ extension Interpreter {
         var arguments = [Value?](repeating: nil, count: definition.parameters.count)
         for (index, template) in action.arguments.enumerated() {
             guard let template else { continue }
-            let asURL = definition.parameters[index].type == .url
+            let asURL = definition.takesURL[index]
             arguments[index] = try await located(step) { () async throws(RuntimeError) in
                 try await Evaluator.evaluate(template, variables, asURL: asURL)
             }
@@ -132,14 +132,13 @@ extension Interpreter {
         var converted = arguments
         for index in arguments.indices {
             guard let argument = arguments[index] else { continue }
-            let parameter = definition.parameters[index]
             // Most arguments are already what their parameter takes (a text for a text): kept
-            // as they are, with no async call and no copy of the parameter to hold across one.
-            if parameter.choices.isEmpty, parameter.accepts.isEmpty, let same = Conversions.unchanged(argument, for: ConversionTarget(parameter.type)) {
+            // as they are, with no async call and no copy of the parameter.
+            if let type = definition.scalarTypes[index], let same = Conversions.unchanged(argument, for: ConversionTarget(type)) {
                 converted[index] = same
                 continue
             }
-            converted[index] = try await convert(argument, for: parameter, of: definition, step: step, chained: index == chained)
+            converted[index] = try await convert(argument, for: definition.parameters[index], of: definition, step: step, chained: index == chained)
         }
         if Self.mayName(converted, definition) {
             try await authorize(converted, of: definition, step: step, asked: &asked, effects: &effects, approved: &approved, folders: &folders)

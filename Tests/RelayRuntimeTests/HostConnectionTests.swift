@@ -41,6 +41,21 @@ struct HostConnectionTests {
         #expect(error.message.contains("sent a message that is not UTF-8"), "\(error.message)")
     }
 
+    @Test("messages several to a read, blank lines between, and one split across writes inside a character, are each read whole")
+    func framing() async throws {
+        // A progress message, a blank line and half the answer in one write; the rest, from the
+        // middle of 'é' on, a moment later.
+        let script = Self.hello + "read line\nprintf '{\"progress\": 0.5, \"request\": 2, \"label\": null}\\n\\n{\"id\": 2, \"result\": {\"text\": \"caf\\303'\nsleep 0.3\nprintf '\\251 au lait\"}}\\n'\nsleep 5\n"
+        let connection = try HostConnection(
+            executable: URL(fileURLWithPath: "/bin/sh"), arguments: [try host(script).path], packageName: "Stand-in", memoryLimit: nil)
+        defer { connection.terminate() }
+        let result = try await connection.request(HostProtocol.Manifest(), timeout: .seconds(30))
+        #expect(try result.property("text") == "café au lait")
+        // A byte that is not UTF-8 outside any string is said to be that, too.
+        let outside = try #require(try await failure(of: Self.hello + "read line\nprintf '{\"id\": 2, \"result\": 1}\\377\\n'\nsleep 5\n"))
+        #expect(outside.message.contains("sent a message that is not UTF-8"), "\(outside.message)")
+    }
+
     @Test("a host of another protocol version, or from before the handshake, is refused with a message naming both versions")
     func otherVersion() async throws {
         let newer = try #require(try await failure(of: "read line\necho '{\"id\": 1, \"result\": {\"protocol\": 9, \"capabilities\": []}}'\nsleep 5\n"))

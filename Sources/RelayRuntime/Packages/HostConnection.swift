@@ -221,48 +221,7 @@ final class HostConnection: @unchecked Sendable {
     /// once (however the lines arrive), and a line longer than `messageLimit` ends the connection.
     private func startReading(_ output: FileHandle, errors: FileHandle) {
         Thread {
-            var partial = Data()
-            // Read straight from the descriptor into one buffer: `availableData` asked the file's
-            // status and made a new buffer for every message.
-            let descriptor = output.fileDescriptor
-            var buffer = [UInt8](repeating: 0, count: 65_536)
-            reading: while true {
-                let count = buffer.withUnsafeMutableBytes { bytes in
-                    var count: Int
-                    repeat { count = read(descriptor, bytes.baseAddress, bytes.count) } while count < 0 && errno == EINTR
-                    return count
-                }
-                if count <= 0 { break }
-                let chunk = Data(buffer[0..<count])
-                var start = chunk.startIndex
-                while let newline = chunk[start...].firstIndex(of: UInt8(ascii: "\n")) {
-                    let line: Data
-                    if partial.isEmpty {
-                        line = chunk[start..<newline]
-                    } else {
-                        partial.append(chunk[start..<newline])
-                        line = partial
-                        partial = Data()
-                    }
-                    start = chunk.index(after: newline)
-                    guard !line.isEmpty else { continue }
-                    // Messages are UTF-8 (Docs/PackageProtocol.md): bytes that are not would be read
-                    // as other text than the host sent.
-                    guard let text = String(validating: line, as: UTF8.self) else {
-                        self.fail("the host of package '\(self.packageName)' sent a message that is not UTF-8", stop: true)
-                        break reading
-                    }
-                    self.received(text)
-                }
-                partial.append(chunk[start...])
-                if partial.count > self.messageLimit {
-                    self.fail(
-                        "the host of package '\(self.packageName)' sent a message of more than \(ByteCount.text(Int64(self.messageLimit))), "
-                            + "the most one message may be (set RELAY_PACKAGE_MESSAGE_LIMIT to allow more)",
-                        stop: true)
-                    break reading
-                }
-            }
+            self.readMessages(from: output.fileDescriptor)
             // The handle owns the descriptor read above: kept until reading is done.
             withExtendedLifetime(output) {}
             let (signalled, status) = self.host.waitForExit()
@@ -307,19 +266,72 @@ final class HostConnection: @unchecked Sendable {
         }.start()
     }
 
-    private func received(_ line: String) {
+    /// Reads the host's messages, a line each, until its output ends or it sends one that ends
+    /// the connection: straight from the descriptor into one buffer, each line read where it lies
+    /// (a line split between reads is gathered first), with no copy of each message as text.
+    private func readMessages(from descriptor: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        var partial: [UInt8] = []
+        while true {
+            let count = buffer.withUnsafeMutableBytes { bytes in
+                var count: Int
+                repeat { count = read(descriptor, bytes.baseAddress, bytes.count) } while count < 0 && errno == EINTR
+                return count
+            }
+            if count <= 0 { return }
+            let goesOn = buffer.withUnsafeBufferPointer { whole -> Bool in
+                let chunk = UnsafeBufferPointer(rebasing: whole[0..<count])
+                guard let base = chunk.baseAddress else { return true }
+                var start = 0
+                while start < count, let found = memchr(base + start, Int32(UInt8(ascii: "\n")), count - start) {
+                    let newline = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                    let piece = UnsafeBufferPointer(rebasing: chunk[start..<newline])
+                    start = newline + 1
+                    if partial.isEmpty {
+                        if !piece.isEmpty, !received(piece) { return false }
+                    } else {
+                        partial.append(contentsOf: piece)
+                        let line = partial
+                        // A long message's buffer is not kept for the short ones after it.
+                        partial = []
+                        if !line.withUnsafeBufferPointer({ received($0) }) { return false }
+                    }
+                }
+                partial.append(contentsOf: chunk[start..<count])
+                return true
+            }
+            if !goesOn { return }
+            if partial.count > messageLimit {
+                fail(
+                    "the host of package '\(packageName)' sent a message of more than \(ByteCount.text(Int64(messageLimit))), "
+                        + "the most one message may be (set RELAY_PACKAGE_MESSAGE_LIMIT to allow more)",
+                    stop: true)
+                return
+            }
+        }
+    }
+
+    /// Handles one message; false when it ends the connection (it is not UTF-8).
+    private func received(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         let message: WireMessage
         do {
-            message = try WireMessage(line: line)
+            message = try WireMessage(bytes: line)
         } catch {
-            fail("the host of package '\(packageName)' spoke the protocol wrong: \(error) in \(line.prefix(200))", stop: true)
-            return
+            // Messages are UTF-8 (Docs/PackageProtocol.md): bytes that are not would be read as
+            // other text than the host sent. Looked at only when a message does not read: the
+            // reader takes no string that is not UTF-8, and no byte outside strings above 0x7F.
+            if UTF8Validation.firstInvalidByte(in: line) != nil {
+                fail("the host of package '\(packageName)' sent a message that is not UTF-8", stop: true)
+                return false
+            }
+            fail("the host of package '\(packageName)' spoke the protocol wrong: \(error) in \(String(decoding: line.prefix(200), as: UTF8.self))", stop: true)
+            return true
         }
         switch message {
         case .answer(let id, let outcome):
             guard let waiting = lock.withLock({ pending.removeValue(forKey: id) }) else {
                 fail("the host of package '\(packageName)' answered request \(id), which is not waiting", stop: true)
-                return
+                return true
             }
             switch outcome {
             case .result(let value): waiting.continuation.resume(returning: value)
@@ -334,8 +346,9 @@ final class HostConnection: @unchecked Sendable {
             let callbacks = lock.withLock { pending[request]?.callbacks }
             Task { await callbacks?.progress(fraction, label) }
         case .request, .reply:
-            fail("the host of package '\(packageName)' sent a message only Relay sends: \(line.prefix(200))", stop: true)
+            fail("the host of package '\(packageName)' sent a message only Relay sends: \(String(decoding: line.prefix(200), as: UTF8.self))", stop: true)
         }
+        return true
     }
 
     private func answerCallback(_ callback: Int, request: Int, _ method: String, _ params: ValueDictionary) {
@@ -360,7 +373,7 @@ final class HostConnection: @unchecked Sendable {
     /// Writes `message` to the host. A host that cannot be written to fails every waiting
     /// request at once and is stopped; it is not waited for until a timeout.
     private func send(_ message: WireMessage) {
-        let bytes = Array(message.line.utf8)
+        let bytes = message.bytes
         let status: Int32 = lock.withLock {
             guard failure == nil else { return 0 }
             return bytes.withUnsafeBytes { relay_write_all(toHost.fileDescriptor, $0.baseAddress, $0.count) }

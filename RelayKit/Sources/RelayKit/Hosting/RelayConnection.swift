@@ -11,8 +11,8 @@ final class RelayConnection: @unchecked Sendable {
 
     /// Writes one message as a line.
     func send(_ message: WireMessage) {
-        let line = message.line
-        lock.withLock { output.write(Data(line.utf8)) }
+        let bytes = message.bytes
+        lock.withLock { output.write(Data(bytes)) }
     }
 
     /// Asks Relay something during a request (`confirm`, `choose`, …) and waits for the answer.

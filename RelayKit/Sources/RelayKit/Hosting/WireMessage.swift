@@ -20,9 +20,14 @@ public enum WireMessage: Equatable, Sendable {
     }
 
     public init(bytes: [UInt8]) throws(WireError) {
+        try self = bytes.withUnsafeBufferPointer { bytes in Result { () throws(WireError) in try WireMessage(bytes: bytes) } }.get()
+    }
+
+    /// The message one line of UTF-8 holds, its line break left out.
+    public init(bytes: UnsafeBufferPointer<UInt8>) throws(WireError) {
         let object: ValueDictionary
         do {
-            guard case .dictionary(let dictionary) = try JSONReader.value(from: bytes) else { throw WireError("a message must be a JSON object") }
+            guard case .dictionary(let dictionary) = try JSONReader.value(in: bytes) else { throw WireError("a message must be a JSON object") }
             object = dictionary
         } catch let error as WireError {
             throw error
@@ -51,7 +56,10 @@ public enum WireMessage: Equatable, Sendable {
     }
 
     /// The message as one line of JSON, with its line break.
-    public var line: String {
+    public var line: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// The message as it is sent: one line of UTF-8, its line break included.
+    public var bytes: [UInt8] {
         let object: ValueDictionary = switch self {
         case .request(let id, let method, let params): ["id": .number(Double(id)), "method": .text(method), "params": .dictionary(params)]
         case .answer(let id, let outcome): outcome.fields(["id": .number(Double(id))])
@@ -61,7 +69,7 @@ public enum WireMessage: Equatable, Sendable {
         case .progress(let request, let fraction, let label):
             ["progress": .number(fraction), "request": .number(Double(request)), "label": label.map { .text($0) } ?? .nothing]
         }
-        return JSONWriter.string(for: .dictionary(object), pretty: false) + "\n"
+        return JSONWriter.bytes(for: .dictionary(object), pretty: false, terminator: UInt8(ascii: "\n"))
     }
 
     /// A whole number that fits an `Int`: a request's or a callback's number.

@@ -153,6 +153,12 @@ public final class ActionDefinition: Sendable {
     /// Whether any parameter declares what the action does with what its value names (the run's
     /// gate is asked about such values before the action is performed).
     public let parametersDeclareAccess: Bool
+    /// Each parameter's type where it is a plain text, number, yes/no or date — no choices, no
+    /// content types — so that a value of that type is taken as it is; else nil. What a step
+    /// looks at first, rather than a copy of each `ParameterDefinition`.
+    public let scalarTypes: [ValueType?]
+    /// Whether each parameter takes a URL.
+    public let takesURL: [Bool]
 
     /// What the parameter at `index` does with what it names in a step that gives the arguments
     /// `isGiven` says: its declared capability, except that an edit's input is only read when the
@@ -210,6 +216,10 @@ public final class ActionDefinition: Sendable {
         self.supportedModes = supportedModes
         self.capabilities = Set(capabilities + parameters.compactMap(\.access)).sorted()
         parametersDeclareAccess = parameters.contains { $0.access != nil }
+        scalarTypes = parameters.map { parameter in
+            [.text, .number, .boolean, .date].contains(parameter.type) && parameter.choices.isEmpty && parameter.accepts.isEmpty ? parameter.type : nil
+        }
+        takesURL = parameters.map { $0.type == .url }
         self.source = source
         self.examples = examples
         self.shortcuts = shortcuts

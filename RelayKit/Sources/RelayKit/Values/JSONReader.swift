@@ -61,7 +61,8 @@ public struct JSONReader {
         try data.withUnsafeBytes { raw in Result { () throws(JSONReadError) in try value(in: raw.bindMemory(to: UInt8.self)) } }.get()
     }
 
-    private static func value(in bytes: UnsafeBufferPointer<UInt8>) throws(JSONReadError) -> Value {
+    /// Reads `bytes`, UTF-8, as one JSON value, as `value(from:)` reads an array of them.
+    public static func value(in bytes: UnsafeBufferPointer<UInt8>) throws(JSONReadError) -> Value {
         var reader = JSONReader(bytes: bytes)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { reader.position = 3 }
         reader.skipWhitespace()
