@@ -43,6 +43,34 @@ struct PropertyFieldTests {
         func allEntities() async throws -> [Tape] { [] }
     }
 
+    /// A computed property listed with a field's name.
+    struct Twice: Entity {
+        static let typeName = EntityTypeName("twice")
+        static var properties: [EntityProperty<Twice>] { propertyFields + [.computed("label") { $0.label.uppercased() }] }
+        static var defaultQuery: any EntityQuery<Twice> { TwiceQuery() }
+        let id: String
+        @Property var label: String
+        var displayRepresentation: DisplayRepresentation { DisplayRepresentation(title: label) }
+    }
+
+    struct TwiceQuery: EntityQuery {
+        func entities(for ids: [String]) async throws -> [Twice] { [] }
+        func allEntities() async throws -> [Twice] { [] }
+    }
+
+    @Test("a computed property listed with a field's name is a declaration error naming it; one of its own name is taken")
+    func declaredTwice() throws {
+        var catalog = EntityCatalog()
+        #expect(throws: IntentDeclarationError.self) { try catalog.add(EntityDescriptor.of(Twice.self)) }
+        do {
+            try catalog.add(EntityDescriptor.of(Twice.self))
+        } catch {
+            #expect(error.description.contains("property 'label' is declared twice"), "\(error)")
+        }
+        try catalog.add(EntityDescriptor.of(Tape.self))
+        #expect(catalog.descriptor(named: "tape")?.properties.map(\.name) == ["label", "minutes"])
+    }
+
     private let record = Record(
         id: "r1", artist: "Nina Simone", catalogueNumber: 7, year: 1965, rating: 4.5, isSigned: true, shelf: .study, note: nil)
 

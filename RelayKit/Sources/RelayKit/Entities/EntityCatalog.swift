@@ -8,7 +8,12 @@ public struct EntityCatalog: Sendable {
 
     /// Adds `descriptor`; a second type with a name already taken is an error naming both.
     public mutating func add(_ descriptor: EntityDescriptor) throws(IntentDeclarationError) {
+        var names: Set<String> = []
         for property in descriptor.properties {
+            // A computed or deferred property listed with a field's name would leave which is read to chance.
+            guard names.insert(property.name).inserted else {
+                throw IntentDeclarationError(intent: descriptor.name.singular, problem: "property '\(property.name)' is declared twice")
+            }
             if let cases = property.cases, let problem = CaseTitles.problem(cases: cases, titles: property.caseTitles) {
                 throw IntentDeclarationError(intent: descriptor.name.singular, problem: "property '\(property.name)': \(problem)")
             }
