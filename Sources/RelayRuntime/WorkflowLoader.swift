@@ -117,6 +117,8 @@ public struct WorkflowLoader: Sendable {
     /// This loader with those of `file`'s packages loaded that are trusted and built for their
     /// sources as they are now — nothing is built or asked, for an editor (Docs/Editors.md) —
     /// and why each other one is not.
+    /// `@concurrent`: an editor's server asks from its actor, which it would hold up for the parse.
+    @concurrent
     public func loadingBuiltPackages(of file: SourceFile, gate: AccessGate) async -> (loader: WorkflowLoader, failures: [PackageLoadFailure]) {
         guard let parsed = WorkflowParser.parse(file, entityTypes: registry.entityTypes).workflow, !parsed.packages.isEmpty else { return (self, []) }
         var registry = registry

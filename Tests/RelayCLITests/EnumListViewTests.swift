@@ -18,6 +18,20 @@ private struct PickLevels: Intent {
     func perform(_ context: any IntentContext) async throws -> IntentResult { .value(.text(levels.map(\.rawValue).joined())) }
 }
 
+/// An entity with a list of levels.
+private struct Climb: Entity {
+    static let typeName = EntityTypeName("climb")
+    static var defaultQuery: any EntityQuery<Climb> { ClimbQuery() }
+    let id: String
+    @Property var levels: [Level]
+    var displayRepresentation: DisplayRepresentation { DisplayRepresentation(title: id) }
+}
+
+private struct ClimbQuery: EntityQuery {
+    func entities(for ids: [String]) async throws -> [Climb] { [] }
+    func allEntities() async throws -> [Climb] { [] }
+}
+
 private enum Levels: IntentPackage {
     static let name = "levels"
     static let intents: [any Intent.Type] = [PickLevels.self]
@@ -36,5 +50,7 @@ struct EnumListViewTests {
             .property("then").property("properties").property("levels")
         let item: Value = ["anyOf": [["enum": ["low", "high", "High"]], ["$ref": "#/definitions/expression"]]]
         #expect(try levels.property("anyOf") == [["type": "array", "items": item], item], "\(levels)")
+        // An entity's property of that type is described the same way.
+        #expect(TypeCatalog.describe(EntityDescriptor.of(Climb.self)).contains("  levels  list of (low | High (high))"))
     }
 }

@@ -65,7 +65,7 @@ struct PropertyFieldTests {
         do {
             try catalog.add(EntityDescriptor.of(Twice.self))
         } catch {
-            #expect(error.description.contains("property 'label' is declared twice"), "\(error)")
+            #expect(error.description == "entity type 'twice': property 'label' is declared twice", "\(error)")
         }
         try catalog.add(EntityDescriptor.of(Tape.self))
         #expect(catalog.descriptor(named: "tape")?.properties.map(\.name) == ["label", "minutes"])

@@ -50,8 +50,10 @@ private struct Issue: Entity {
     static var defaultQuery: any EntityQuery<Issue> { IssueQuery() }
     let id: String
     @Property var status: Status
+    /// Every status it has had.
+    @Property var history: [Status] = []
     var displayRepresentation: DisplayRepresentation { DisplayRepresentation(title: "#\(id)") }
-    static let all = [Issue(id: "1", status: .open), Issue(id: "2", status: .inProgress), Issue(id: "3", status: .inProgress)]
+    static let all = [Issue(id: "1", status: .open), Issue(id: "2", status: .inProgress, history: [.open]), Issue(id: "3", status: .inProgress)]
 }
 
 private struct IssueQuery: EntityQuery {
@@ -224,6 +226,13 @@ struct AppEnumTests {
         } catch let error as RuntimeError {
             #expect(error.message.contains("parameter 'statuses' item 2 takes"), "\(error.message)")
         }
+        // Written as a block, each item is pointed at on its own line.
+        let block = load("set-statuses:\n      statuses:\n        - open\n        - shut")
+        #expect(block.first?.range?.start.line == 5, "\(block.map(\.range))")
+        // What a list property holds is one of the cases too.
+        #expect(try await run(steps: "- find: issues\n  where: { history: { contains: Open } }\n- count", registry: tracker) == 1)
+        let holds = load("find: issues\n    where: { history: { contains: shut } }")
+        #expect(holds.first?.message.contains("'history' holds items of 'Open' (open), 'In Progress' (in-progress), 'closed'; 'shut' is none of them") == true, "\(holds.map(\.message))")
         let definition = try ActionDefinition(SetStatuses.self, package: "tracker")
         #expect(definition.parameters[0].choices == ["open", "in-progress", "closed"])
         #expect(definition.parameters[0].typeDescription == "list of text")

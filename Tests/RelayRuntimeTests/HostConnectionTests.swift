@@ -54,6 +54,10 @@ struct HostConnectionTests {
         // A byte that is not UTF-8 outside any string is said to be that, too.
         let outside = try #require(try await failure(of: Self.hello + "read line\nprintf '{\"id\": 2, \"result\": 1}\\377\\n'\nsleep 5\n"))
         #expect(outside.message.contains("sent a message that is not UTF-8"), "\(outside.message)")
+        // A line over the limit is refused when it comes whole in one read, too.
+        let long = Self.hello + "read line\nprintf '{\"id\": 2, \"result\": \"%s\"}\\n' \"$(head -c 5000 /dev/zero | tr '\\0' a)\"\nsleep 5\n"
+        let refused = try #require(try await failure(of: long, messageLimit: 1024))
+        #expect(refused.message.contains("sent a message of more than"), "\(refused.message)")
     }
 
     @Test("a host of another protocol version, or from before the handshake, is refused with a message naming both versions")

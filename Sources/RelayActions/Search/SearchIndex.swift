@@ -102,6 +102,23 @@ actor SearchIndex {
         lastLook[type] = (ended, ended - started, generation)
     }
 
+    /// Every entity of `descriptor`'s type, fetched off the index's actor (reading a folder of
+    /// notes, asking a package), which other searches would otherwise wait on.
+    @concurrent
+    private static func entities(of descriptor: EntityDescriptor) async throws -> [EntityValue] {
+        try await descriptor.allEntities()
+    }
+
+    /// What the index keeps of each of `entities`, made off the index's actor (a note's body is read).
+    @concurrent
+    private static func records(of entities: [EntityValue], _ descriptor: EntityDescriptor) async throws -> [EntityDescriptor.IndexRecord] {
+        var records: [EntityDescriptor.IndexRecord] = []
+        for entity in entities {
+            if let record = try await descriptor.indexRecord(of: entity) { records.append(record) }
+        }
+        return records
+    }
+
     /// Brings the entries of `descriptor`'s type in step with its entities.
     func synchronize(_ descriptor: EntityDescriptor) async throws {
         let type = descriptor.name.singular
@@ -112,7 +129,7 @@ actor SearchIndex {
         }
         var changed: [String: (rowid: Int64, modified: Double?)] = [:]
         var stale: [EntityValue] = []
-        for entity in try await descriptor.allEntities() {
+        for entity in try await Self.entities(of: descriptor) {
             let known = removed.removeValue(forKey: entity.id)
             let modified = descriptor.indexModified(of: entity)?.timeIntervalSince1970
             if let known, let modified, known.modified == modified { continue }
@@ -120,10 +137,7 @@ actor SearchIndex {
             stale.append(entity)
         }
         guard !stale.isEmpty || !removed.isEmpty else { return }
-        var records: [EntityDescriptor.IndexRecord] = []
-        for entity in stale {
-            if let record = try await descriptor.indexRecord(of: entity) { records.append(record) }
-        }
+        let records = try await Self.records(of: stale, descriptor)
         try database.execute("BEGIN IMMEDIATE")
         do {
             for (_, entry) in removed { try delete(rowid: entry.rowid) }

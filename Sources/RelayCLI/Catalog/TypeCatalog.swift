@@ -13,7 +13,9 @@ enum TypeCatalog {
         lines.append("Properties:")
         let width = type.properties.map(\.name.count).max() ?? 0
         for property in type.properties {
-            var facts = [property.cases.map { $0.map { CaseTitles.shown($0, titles: property.caseTitles) }.joined(separator: " | ") } ?? property.type.name]
+            // A list's cases are its items' (a list of an enum's cases).
+            let cases = property.cases.map { $0.map { CaseTitles.shown($0, titles: property.caseTitles) }.joined(separator: " | ") }
+            var facts = [cases.map { property.type == .list ? "list of (\($0))" : $0 } ?? property.type.name]
             if property.kind == .deferred { facts.append("fetched when read") }
             lines.append("  \(property.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(facts.joined(separator: ", "))")
         }

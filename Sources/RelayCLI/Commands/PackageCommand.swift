@@ -35,7 +35,7 @@ struct PackageBuildCommand: AsyncParsableCommand {
         }
         // Its actions' examples go into `relay describe` and the docs: each must check, with the
         // package loaded, as a workflow of its steps would.
-        let loader = try await PackageOptions.loader(packages: [folder])
+        let loader = try await PackageOptions.loader(packages: [folder], namedByFlag: false)
         let problems = Self.exampleProblems(of: loader, package: folder)
         await loader.packages.closeAll()
         guard problems.isEmpty else {

@@ -18,8 +18,10 @@ struct PackageOptions: ParsableArguments {
         try await Self.loader(packages: paths)
     }
 
-    /// A loader with the built-in and linked actions plus the packages at `paths`.
-    static func loader(packages paths: [String]) async throws -> WorkflowLoader {
+    /// A loader with the built-in and linked actions plus the packages at `paths`; a package
+    /// that cannot be loaded is reported under the `--package` flag that named it, unless the
+    /// command named it otherwise (`relay package build PATH`).
+    static func loader(packages paths: [String], namedByFlag: Bool = true) async throws -> WorkflowLoader {
         var registry = try RelayCommand.registry()
         var loaded: Set<String> = []
         let packages = LoadedPackages()
@@ -31,7 +33,7 @@ struct PackageOptions: ParsableArguments {
                 loaded.insert(absolute)
                 warnIfUnconfined()
             } catch {
-                StandardStreams.writeError("error: --package \(path): \(error)\n")
+                StandardStreams.writeError(namedByFlag ? "error: --package \(path): \(error)\n" : "error: \(error)\n")
                 throw ExitStatus.runtimeError.exitCode
             }
         }

@@ -515,7 +515,6 @@ public struct Checker {
                 let range = index < template.itemRanges.count ? template.itemRanges[index] : template.range
                 report("'\(action.name)' parameter '\(parameter.name)' item \(index + 1) \(problem)", at: range)
             }
-            return
         }
         if !parameter.choices.isEmpty, case .text(let text) = literal {
             if let problem = parameter.choiceProblem(text) { report("'\(action.name)' parameter '\(parameter.name)' \(problem)", at: template.range) }

@@ -478,8 +478,11 @@ public struct WorkflowParser {
         case .dictionary(let entries): return .named(entries, range: node.range)
         case .literal(.dictionary(let values)):
             guard case .mapping(let pairs) = node.kind else { return nil }
+            // Each value as its own template, which keeps where a list's items were written.
             let entries = zip(pairs, values).map { pair, entry in
-                TemplateEntry(key: entry.key, keyRange: pair.key.range, value: Template(.literal(entry.value), range: pair.value.range))
+                TemplateEntry(
+                    key: entry.key, keyRange: pair.key.range,
+                    value: (try? TemplateParser.template(from: pair.value)) ?? Template(.literal(entry.value), range: pair.value.range))
             }
             return .named(entries, range: node.range)
         default: return nil

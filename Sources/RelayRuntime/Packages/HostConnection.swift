@@ -35,6 +35,9 @@ final class HostConnection: @unchecked Sendable {
     /// The host's standard input; a host is always started with pipes.
     private let toHost: FileHandle
     private let lock = NSLock()
+    /// Held while a message is written to the host, which may block while the host is busy:
+    /// apart from `lock`, so that the reader, the watcher and a cancellation never wait for it.
+    private let writing = NSLock()
     private var nextID = 1
     private var pending: [Int: Pending] = [:]
     private var standardError = Data()
@@ -42,6 +45,10 @@ final class HostConnection: @unchecked Sendable {
     private var failure: String?
     /// Whether the failure says all there is, the host's standard error adding nothing.
     private var failureSaysAll = false
+    /// Whether a write found the host gone, and its failure is being waited for.
+    private var writeFailed = false
+    /// Whether the host's standard error has ended (its last words are all in `standardError`).
+    private var standardErrorEnded = false
     /// Whether the host is to be closed once no request is waiting (`retire`).
     private var retiring = false
     /// The handshake, once begun: every request waits for it.
@@ -225,9 +232,9 @@ final class HostConnection: @unchecked Sendable {
             // The handle owns the descriptor read above: kept until reading is done.
             withExtendedLifetime(output) {}
             let (signalled, status) = self.host.waitForExit()
-            // A moment for the standard error reader to collect the host's last words (on this
-            // reader's own thread).
-            Thread.sleep(forTimeInterval: 0.05)
+            // The standard error reader collects the host's last words: up to a second for them
+            // (a process the host started may hold its standard error open), on this reader's own thread.
+            for _ in 0..<100 where !self.lock.withLock({ self.standardErrorEnded }) { Thread.sleep(forTimeInterval: 0.01) }
             if (signalled || status != 0), self.host.ranOutOfMemory(standardError: self.standardErrorText), let limit = self.host.memoryLimit {
                 self.fail(
                     "the package '\(self.packageName)' ran out of memory (its host\(self.host.controlGroup == nil ? "" : " and what it starts") "
@@ -248,7 +255,10 @@ final class HostConnection: @unchecked Sendable {
             var partial = Data()
             while true {
                 let chunk = errors.availableData
-                if chunk.isEmpty { break }
+                if chunk.isEmpty {
+                    self.lock.withLock { self.standardErrorEnded = true }
+                    break
+                }
                 self.lock.withLock {
                     self.standardError.append(chunk)
                     if self.standardError.count > 65_536 { self.standardError = Data(self.standardError.suffix(32_768)) }
@@ -287,6 +297,11 @@ final class HostConnection: @unchecked Sendable {
                     let newline = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
                     let piece = UnsafeBufferPointer(rebasing: chunk[start..<newline])
                     start = newline + 1
+                    // A message is held to the limit however it arrived: whole, or over several reads.
+                    if partial.count + piece.count > messageLimit {
+                        tooLong()
+                        return false
+                    }
                     if partial.isEmpty {
                         if !piece.isEmpty, !received(piece) { return false }
                     } else {
@@ -302,13 +317,17 @@ final class HostConnection: @unchecked Sendable {
             }
             if !goesOn { return }
             if partial.count > messageLimit {
-                fail(
-                    "the host of package '\(packageName)' sent a message of more than \(ByteCount.text(Int64(messageLimit))), "
-                        + "the most one message may be (set RELAY_PACKAGE_MESSAGE_LIMIT to allow more)",
-                    stop: true)
+                tooLong()
                 return
             }
         }
+    }
+
+    private func tooLong() {
+        fail(
+            "the host of package '\(packageName)' sent a message of more than \(ByteCount.text(Int64(messageLimit))), "
+                + "the most one message may be (set RELAY_PACKAGE_MESSAGE_LIMIT to allow more)",
+            stop: true)
     }
 
     /// Handles one message; false when it ends the connection (it is not UTF-8).
@@ -374,19 +393,28 @@ final class HostConnection: @unchecked Sendable {
     /// request at once and is stopped; it is not waited for until a timeout.
     private func send(_ message: WireMessage) {
         let bytes = message.bytes
-        let status: Int32 = lock.withLock {
-            guard failure == nil else { return 0 }
-            return bytes.withUnsafeBytes { relay_write_all(toHost.fileDescriptor, $0.baseAddress, $0.count) }
+        guard lock.withLock({ failure == nil }) else { return }
+        let status: Int32 = writing.withLock {
+            bytes.withUnsafeBytes { relay_write_all(toHost.fileDescriptor, $0.baseAddress, $0.count) }
         }
         guard status != 0 else { return }
         let reason = status == EPIPE ? "it has closed its input" : String(cString: strerror(status))
         guard status == EPIPE else { return fail("cannot write to the host of package '\(packageName)': \(reason)", stop: true, pause: false) }
         // A host that closed its input has most often ended, and how it ended (a declaration it
         // could not take, a crash) says more than the write: its watcher is given a moment to say
-        // so first, on a thread of its own (this may be a cooperative one).
+        // so first, on a thread of its own (this may be a cooperative one); one thread however
+        // many writes find it gone.
+        guard lock.withLock({ () -> Bool in
+            defer { writeFailed = true }
+            return !writeFailed
+        }) else { return }
         Thread { [self] in
-            for _ in 0..<20 where host.isRunning { Thread.sleep(forTimeInterval: 0.01) }
-            Thread.sleep(forTimeInterval: 0.1)
+            // Up to a second for the host to end (one that only closed its input is stopped
+            // then), and then for its watcher, which reaps it, to say how.
+            for _ in 0..<100 where host.isRunning { Thread.sleep(forTimeInterval: 0.01) }
+            if !host.isRunning {
+                for _ in 0..<200 where lock.withLock({ failure == nil }) { Thread.sleep(forTimeInterval: 0.01) }
+            }
             fail("cannot write to the host of package '\(packageName)': \(reason)", stop: true, pause: false)
         }.start()
     }

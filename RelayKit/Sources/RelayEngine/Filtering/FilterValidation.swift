@@ -90,7 +90,7 @@ public struct FilterValidation: Sendable {
                     continue
                 }
                 if let problem = Self.operandProblem(condition, type: type) { problems.append(problem) }
-                if let cases = cases[property], let problem = Self.caseProblem(condition, cases: cases, titles: caseTitles[property] ?? [:]) {
+                if let cases = cases[property], let problem = Self.caseProblem(condition, cases: cases, titles: caseTitles[property] ?? [:], type: type) {
                     problems.append(problem)
                 }
             }
@@ -134,11 +134,13 @@ public struct FilterValidation: Sendable {
 
     /// What is wrong with comparing a property that is one of `cases` with a text that is none
     /// of them: it would match nothing (or, with `is-not`, everything).
-    static func caseProblem(_ condition: FilterCondition, cases: [String], titles: [String: String] = [:]) -> FilterError? {
+    /// A list's cases are its items': what it `contains` is one of them.
+    static func caseProblem(_ condition: FilterCondition, cases: [String], titles: [String: String] = [:], type: ValueType = .text) -> FilterError? {
         let operands: [Value]
         switch condition.comparator {
         case .is, .isNot: operands = [condition.operand]
         case .isAnyOf: operands = condition.operand.asList
+        case .contains, .doesNotContain where type == .list: operands = [condition.operand]
         default: return nil
         }
         let named = Set(cases).union(titles.values)
@@ -146,7 +148,7 @@ public struct FilterValidation: Sendable {
             let text = operand.textValue
             let shown = cases.map { raw in titles[raw].map { "'\($0)' (\(raw))" } ?? "'\(raw)'" }
             return FilterError(
-                "'\(condition.property)' is one of \(shown.joined(separator: ", ")); '\(text)' is none of them\(Suggestions.didYouMean(text, in: cases + titles.values.sorted()))",
+                "'\(condition.property)' \(type == .list ? "holds items of" : "is one of") \(shown.joined(separator: ", ")); '\(text)' is none of them\(Suggestions.didYouMean(text, in: cases + titles.values.sorted()))",
                 property: condition.property)
         }
         return nil

@@ -12,16 +12,16 @@ public struct EntityCatalog: Sendable {
         for property in descriptor.properties {
             // A computed or deferred property listed with a field's name would leave which is read to chance.
             guard names.insert(property.name).inserted else {
-                throw IntentDeclarationError(intent: descriptor.name.singular, problem: "property '\(property.name)' is declared twice")
+                throw IntentDeclarationError(intent: descriptor.name.singular, problem: "property '\(property.name)' is declared twice", declaring: "entity type")
             }
             if let cases = property.cases, let problem = CaseTitles.problem(cases: cases, titles: property.caseTitles) {
-                throw IntentDeclarationError(intent: descriptor.name.singular, problem: "property '\(property.name)': \(problem)")
+                throw IntentDeclarationError(intent: descriptor.name.singular, problem: "property '\(property.name)': \(problem)", declaring: "entity type")
             }
         }
         for name in [descriptor.name.singular, descriptor.name.plural] {
             if let existing = byName[name] {
                 guard existing !== descriptor else { return }
-                throw IntentDeclarationError(intent: descriptor.name.singular, problem: "an entity type named '\(name)' is already registered")
+                throw IntentDeclarationError(intent: descriptor.name.singular, problem: "an entity type named '\(name)' is already registered", declaring: "entity type")
             }
         }
         byName[descriptor.name.singular] = descriptor

@@ -18,7 +18,7 @@ public protocol HostCallback: HostMessage {}
 /// handlers: one in the host (`HostServer`), one in Relay (`HostedPackage`).
 public enum HostProtocol {
     /// The version this side speaks; both sides say theirs in `hello`.
-    public static let version = 3
+    public static let version = 4
 
     /// How a host that cannot start because the package declares something wrongly (two cases
     /// with one display name) ends: this status, with the problem on one line of its standard

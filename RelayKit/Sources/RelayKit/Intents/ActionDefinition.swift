@@ -111,13 +111,16 @@ public struct ParameterDefinition: Sendable {
 public struct IntentDeclarationError: Error, Sendable, CustomStringConvertible {
     public let intent: String
     public let problem: String
+    /// What `intent` names: an intent, or an entity type.
+    public let declaring: String
 
-    public init(intent: String, problem: String) {
+    public init(intent: String, problem: String, declaring: String = "intent") {
         self.intent = intent
         self.problem = problem
+        self.declaring = declaring
     }
 
-    public var description: String { "intent '\(intent)': \(problem)" }
+    public var description: String { "\(declaring) '\(intent)': \(problem)" }
 }
 
 /// An action, reflected once from its intent type: its signature, and how to perform it.
