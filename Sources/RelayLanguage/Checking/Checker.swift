@@ -500,22 +500,21 @@ public struct Checker {
             if let problem = check(pattern) { report("'\(action.name)' parameter '\(parameter.name)': \(problem)", at: template.range) }
             return
         }
-        // A list's choices are its items' (a list of an enum's cases): each written item is checked.
-        if !parameter.choices.isEmpty, parameter.type == .list, case .list(let items) = template.kind {
+        // A list's choices are its items' (a list of an enum's cases): each written item is checked, where it is written.
+        if !parameter.choices.isEmpty, parameter.type == .list {
+            let items: [(value: Value?, range: SourceRange)] =
+                switch (template.kind, template.literalValue) {
+                case (.list(let templates), _): templates.map { ($0.literalValue, $0.range) }
+                case (_, .list(let values)?):
+                    values.enumerated().map { ($1, $0 < template.itemRanges.count ? template.itemRanges[$0] : template.range) }
+                default: []
+                }
             for (index, item) in items.enumerated() {
-                guard case .text(let text)? = item.literalValue, let problem = parameter.choiceProblem(text) else { continue }
+                guard case .text(let text)? = item.value, let problem = parameter.choiceProblem(text) else { continue }
                 report("'\(action.name)' parameter '\(parameter.name)' item \(index + 1) \(problem)", at: item.range)
             }
-            return
         }
         guard let literal = template.literalValue else { return }
-        if !parameter.choices.isEmpty, parameter.type == .list, case .list(let items) = literal {
-            for (index, item) in items.enumerated() {
-                guard case .text(let text) = item, let problem = parameter.choiceProblem(text) else { continue }
-                let range = index < template.itemRanges.count ? template.itemRanges[index] : template.range
-                report("'\(action.name)' parameter '\(parameter.name)' item \(index + 1) \(problem)", at: range)
-            }
-        }
         if !parameter.choices.isEmpty, case .text(let text) = literal {
             if let problem = parameter.choiceProblem(text) { report("'\(action.name)' parameter '\(parameter.name)' \(problem)", at: template.range) }
             return

@@ -402,15 +402,17 @@ final class HostConnection: @unchecked Sendable {
         guard status == EPIPE else { return fail("cannot write to the host of package '\(packageName)': \(reason)", stop: true, pause: false) }
         // A host that closed its input has most often ended, and how it ended (a declaration it
         // could not take, a crash) says more than the write: its watcher is given a moment to say
-        // so first, on a thread of its own (this may be a cooperative one); one thread however
-        // many writes find it gone.
+        // so first, on a thread of its own (the writer may be on a cooperative one); one thread
+        // however many writes find it gone.
         guard lock.withLock({ () -> Bool in
             defer { writeFailed = true }
             return !writeFailed
         }) else { return }
         Thread { [self] in
             // Up to a second for the host to end (one that only closed its input is stopped
-            // then), and then for its watcher, which reaps it, to say how.
+            // then), and then for its watcher, which reaps it, to say how. These sleeps are on
+            // this thread of its own, never a cooperative one; a step stopped meanwhile is not
+            // held by them: its cancellation fails its request at once (`request`'s `onCancel`).
             for _ in 0..<100 where host.isRunning { Thread.sleep(forTimeInterval: 0.01) }
             if !host.isRunning {
                 for _ in 0..<200 where lock.withLock({ failure == nil }) { Thread.sleep(forTimeInterval: 0.01) }
