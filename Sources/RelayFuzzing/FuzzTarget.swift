@@ -39,6 +39,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// A signed shortcut file (an Apple Encrypted Archive, LZFSE, an Apple Archive): unwrapped,
     /// then read and imported as the shortcut target's files are.
     case signed
+    /// A `calculate` formula with values in it: planned once, it gives what its text with the
+    /// numbers written in gives.
+    case formula
 
     /// What did not hold for `bytes`, or nil when everything did. (A crash is the other finding.)
     public func check(_ bytes: [UInt8]) async -> String? {
@@ -61,6 +64,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .feed: FeedHarness.check(bytes)
         case .dates: DateHarness.check(bytes)
         case .signed: ShortcutHarness.check(bytes)
+        case .formula: FormulaHarness.check(bytes)
         }
     }
 }

@@ -337,3 +337,26 @@ extension Interpreter {
         return value
     }
 }
+
+extension Interpreter {
+    /// The output of a step its action planned (`PlannedInstant`), worked out at once from the
+    /// values it reads; nil when the plan does not take them (a variable not set yet, a value of
+    /// another kind), and the step runs the usual way, which says what is wrong.
+    func instantly(_ instant: PlannedInstant, step: PlannedStep, variables: Variables) throws -> Value? {
+        var values: [Value] = []
+        values.reserveCapacity(instant.reads.count)
+        for read in instant.reads {
+            switch read {
+            case .variable(let name):
+                guard let value = variables[name] else { return nil }
+                values.append(value)
+            case .value(let value): values.append(value)
+            }
+        }
+        do {
+            return try instant.action.output(values)
+        } catch {
+            throw stepError(error, step)
+        }
+    }
+}

@@ -152,8 +152,15 @@ extension Interpreter {
 /// iterations. So a loop gives its thread up at least every few milliseconds.
 struct TurnTaking {
     private var last = DispatchTime.now().uptimeNanoseconds
+    private var lastTicks = RunRecorder.now
 
     mutating func take() async {
+        // The clock is read once the processor's tick counter has moved by what 5 ms is at the
+        // slowest counter there is (24 MHz): every few tens of microseconds at a faster one, not
+        // at every turn of a loop whose steps take less than a microsecond.
+        let ticks = RunRecorder.now
+        guard ticks &- lastTicks >= 120_000 else { return }
+        lastTicks = ticks
         let now = DispatchTime.now().uptimeNanoseconds
         guard now &- last >= 5_000_000 else { return }
         await Task.yield()

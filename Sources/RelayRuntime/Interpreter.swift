@@ -253,7 +253,7 @@ public final class Interpreter: Sendable {
         environment.position.enter(step, topLevelNumber: topLevelNumber)
         // File values look for their files again in each step (another program may have moved them).
         FileChecks.startRound()
-        variables["previous"] = previous
+        if step.readsPrevious { variables["previous"] = previous }
         var recorder = environment.recorder
         let started = environment.tracing || recorder != nil ? RunRecorder.now : 0
         var attempts = 1
@@ -702,6 +702,10 @@ public final class Interpreter: Sendable {
 
     /// Does what the step is, without its modifiers.
     private func perform(_ step: PlannedStep, input: Value, variables: inout Variables) async throws -> Completion {
+        // A step planned to run at once, in a run with no secrets to follow through it.
+        if let instant = step.instant, environment.secrets.isEmpty, let output = try instantly(instant, step: step, variables: variables) {
+            return .normal(output)
+        }
         switch step.kind {
         case .action(let action):
             return .normal(try await performAction(action, step: step, input: input, variables: variables))
@@ -808,19 +812,24 @@ public final class Interpreter: Sendable {
     func withStepErrors<T>(_ step: PlannedStep, _ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
-        } catch let error as RuntimeError {
-            throw error
-        } catch let error as RunCancelled {
-            throw error
-        } catch let denial as AccessDenied {
-            _ = environment.gate.takeDenial()
-            throw RuntimeError(denial, step: step.displayName, at: step.range)
         } catch {
+            throw stepError(error, step)
+        }
+    }
+
+    /// What an action's `error` ends `step` with: the step's error, located at it.
+    func stepError(_ error: any Error, _ step: PlannedStep) -> any Error {
+        switch error {
+        case is RuntimeError, is RunCancelled: return error
+        case let denial as AccessDenied:
+            _ = environment.gate.takeDenial()
+            return RuntimeError(denial, step: step.displayName, at: step.range)
+        default:
             // A denial caught and retold by an action (as a file error, say) still ends the run.
-            if let denial = environment.gate.takeDenial() { throw RuntimeError(denial, step: step.displayName, at: step.range) }
+            if let denial = environment.gate.takeDenial() { return RuntimeError(denial, step: step.displayName, at: step.range) }
             var located = RuntimeError(Self.message(for: error), step: step.displayName, at: step.range)
             located.retryAfter = (error as? IntentError)?.retryAfter
-            throw located
+            return located
         }
     }
 

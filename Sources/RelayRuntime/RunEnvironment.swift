@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import RelayKit
 import RelayEngine
 import RelayLanguage
@@ -84,30 +85,31 @@ public final class ParallelSlots: @unchecked Sendable {
 
 /// Where a run is: the step under way, innermost, and the number of the top-level step it is in,
 /// so that a run stopped from outside (a signal, its own time bound) can say where it stopped.
-public final class RunPosition: @unchecked Sendable {
-    private let lock = NSLock()
-    private var topLevel = 0
-    private var innermost: (name: String, range: SourceRange)?
+public final class RunPosition: Sendable {
+    /// The number of the top-level step, and the innermost step under way: one reference kept
+    /// per step, which a step of a tight loop pays for.
+    private let state = Mutex<(topLevel: Int, innermost: PlannedStep?)>((0, nil))
 
     public init() {}
 
     func enter(_ step: PlannedStep, topLevelNumber: Int?) {
-        lock.lock()
-        defer { lock.unlock() }
-        if let topLevelNumber { topLevel = topLevelNumber }
-        innermost = (step.displayName, step.range)
+        state.withLock { state in
+            if let topLevelNumber { state.topLevel = topLevelNumber }
+            state.innermost = step
+        }
     }
 
     /// The innermost step under way, or nil before the first step.
-    var current: (name: String, range: SourceRange)? { lock.withLock { innermost } }
+    var current: (name: String, range: SourceRange)? {
+        state.withLock { state in state.innermost.map { ($0.displayName, $0.range) } }
+    }
 
     /// `step 3 (rotate-image at w.yaml:7:9)`, or nil before the first step.
     public var description: String? {
-        lock.lock()
-        defer { lock.unlock() }
+        let (topLevel, innermost) = state.withLock { ($0.topLevel, $0.innermost) }
         guard let innermost else { return nil }
         let place = "\(innermost.range.file.path):\(innermost.range.start.line):\(innermost.range.start.column)"
-        return "step \(topLevel) (\(innermost.name) at \(place))"
+        return "step \(topLevel) (\(innermost.displayName) at \(place))"
     }
 }
 

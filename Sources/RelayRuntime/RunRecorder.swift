@@ -1,5 +1,6 @@
 internal import CTicks
 import Foundation
+import Synchronization
 import RelayKit
 import RelayEngine
 import RelayLanguage
@@ -7,7 +8,7 @@ import RelayLanguage
 /// What a run's steps did, for the run history (Docs/Runs.md, "Run history"): one tally per step,
 /// in the order the steps first ran. A step inside a loop is one tally with counts, not one per
 /// iteration, so a run of 100,000 iterations keeps a handful of records.
-public final class RunRecorder: @unchecked Sendable {
+public final class RunRecorder: Sendable {
     /// How a step's last run ended.
     public enum StepStatus: String, Sendable, Codable {
         case succeeded
@@ -113,10 +114,9 @@ public final class RunRecorder: @unchecked Sendable {
         }
     }
 
-    private let lock = NSLock()
-    private var state = State()
-    /// The run's secrets, masked in the records' previews and errors.
-    private var secrets: RunSecrets?
+    /// The counts, and the run's secrets (masked in the records' previews and errors), under one
+    /// lock taken once a step.
+    private let guarded: Mutex<(state: State, secrets: RunSecrets?)>
     private let saveInterval: UInt64
     private let save: (@Sendable ([StepRecord]) -> Void)?
 
@@ -126,8 +126,10 @@ public final class RunRecorder: @unchecked Sendable {
         let (seconds, attoseconds) = saveInterval.components
         self.saveInterval = UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
         self.save = save
+        var state = State()
         state.lastSave = Self.nanoseconds
         state.lastLook = Self.now
+        guarded = Mutex((state, nil))
     }
 
     /// A moment, for `finished`'s duration: the processor's tick counter, which reads in a few
@@ -168,9 +170,10 @@ public final class RunRecorder: @unchecked Sendable {
     ) {
         let output = labelled && output != nil ? .text(RunSecrets.mask) : output
         let ended = Self.now
-        lock.lock()
-        let due = Self.count(step, status, ticks: ended &- started, attempts, output, error, in: &state, checkingSaveAt: save == nil ? nil : ended, every: saveInterval)
-        lock.unlock()
+        let checking = save == nil ? nil : ended
+        let due = guarded.withLock {
+            Self.count(step, status, ticks: ended &- started, attempts, output, error, in: &$0.state, checkingSaveAt: checking, every: saveInterval)
+        }
         if due, let save { save(records) }
     }
 
@@ -206,13 +209,13 @@ public final class RunRecorder: @unchecked Sendable {
 
     /// Masks `secrets` in the records from now on (Docs/Runs.md, "Secrets").
     public func masking(_ secrets: RunSecrets) {
-        lock.withLock { self.secrets = secrets }
+        guarded.withLock { $0.secrets = secrets }
     }
 
     /// The steps' records: by file, in the order the run came to each, then by place in the file.
     public var records: [StepRecord] {
         let perTick = secondsPerTick
-        let (unsorted, secrets) = lock.withLock { (state.tallies, self.secrets) }
+        let (unsorted, secrets) = guarded.withLock { ($0.state.tallies, $0.secrets) }
         let tallies = unsorted.sorted { ($0.file, $0.line, $0.column) < ($1.file, $1.line, $1.column) }
         let masking = secrets.flatMap { $0.isEmpty ? nil : $0 }
         return tallies.map { tally in

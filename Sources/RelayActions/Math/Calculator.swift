@@ -17,16 +17,25 @@ struct Calculator {
     /// How many parentheses, powers and signs deep the reading is: bounded, so that no formula
     /// can exhaust the stack.
     private var nesting = 0
+    /// Where a value stands in a formula read from a pattern (`Formula.init(_:)`): one byte each.
+    private let valuePlaces: Set<Int>
+    private var valueCount = 0
+    /// What is read, in the order it is worked out.
+    private var operations: [Formula.Operation] = []
 
     static func evaluate(_ text: String) throws -> Double {
-        var calculator = Calculator(text: text)
+        try Formula(text).value(with: [])
+    }
+
+    /// `text` read into a formula; an error when it is not one.
+    fileprivate static func read(_ text: String, values: Set<Int> = []) throws -> [Formula.Operation] {
+        var calculator = Calculator(text: text, values: values)
         calculator.skipSpaces()
         guard !calculator.atEnd else { throw IntentError("the expression is empty") }
-        let value = try calculator.sum()
+        try calculator.sum()
         calculator.skipSpaces()
         guard calculator.atEnd else { throw calculator.unexpected() }
-        guard value.isFinite else { throw IntentError("'\(text)' has no finite result") }
-        return value
+        return calculator.operations
     }
 
     /// What is wrong with `text` as a formula, or nil: the checker's view of a literal formula.
@@ -88,9 +97,10 @@ struct Calculator {
         return nil
     }
 
-    private init(text: String) {
+    private init(text: String, values: Set<Int> = []) {
         self.text = text
         self.bytes = Array(text.utf8)
+        self.valuePlaces = values
     }
 
     private var atEnd: Bool { position >= bytes.count }
@@ -120,79 +130,102 @@ struct Calculator {
         return IntentError("unexpected '\(rest.prefix(1))' at '\(rest.prefix(12))' in '\(text)'\(hint)")
     }
 
-    private mutating func sum() throws -> Double {
-        var value = try product()
+    private mutating func sum() throws {
+        try product()
         while true {
-            if take("+") { value += try product() } else if take("-") { value -= try product() } else { return value }
+            if take("+") {
+                try product()
+                operations.append(.add)
+            } else if take("-") {
+                try product()
+                operations.append(.subtract)
+            } else {
+                return
+            }
         }
     }
 
-    private mutating func product() throws -> Double {
-        var value = try power()
+    private mutating func product() throws {
+        try power()
         while true {
             if take("*") {
-                value *= try power()
+                try power()
+                operations.append(.multiply)
             } else if take("/") {
-                let divisor = try power()
-                guard divisor != 0 else { throw IntentError("division by zero") }
-                value /= divisor
+                try power()
+                operations.append(.divide)
             } else if take("%") {
-                let divisor = try power()
-                guard divisor != 0 else { throw IntentError("division by zero") }
-                value = value.truncatingRemainder(dividingBy: divisor)
+                try power()
+                operations.append(.remainder)
             } else {
-                return value
+                return
             }
         }
     }
 
     /// `body` one level deeper, or an error past `Limits.expressionDepth`.
-    private mutating func nested(_ body: (inout Calculator) throws -> Double) throws -> Double {
+    private mutating func nested(_ body: (inout Calculator) throws -> Void) throws {
         nesting += 1
         defer { nesting -= 1 }
         guard nesting <= Limits.expressionDepth else { throw IntentError(Limits.expressionDepthMessage) }
-        return try body(&self)
+        try body(&self)
     }
 
-    private mutating func power() throws -> Double {
-        let base = try unary()
-        guard take("^") else { return base }
-        return pow(base, try nested { try $0.power() })
+    private mutating func power() throws {
+        try unary()
+        guard take("^") else { return }
+        try nested { try $0.power() }
+        operations.append(.power)
     }
 
-    private mutating func unary() throws -> Double {
-        if take("-") { return -(try nested { try $0.unary() }) }
-        if take("+") { return try nested { try $0.unary() } }
-        return try primary()
+    private mutating func unary() throws {
+        if take("-") {
+            try nested { try $0.unary() }
+            operations.append(.negate)
+        } else if take("+") {
+            try nested { try $0.unary() }
+        } else {
+            try primary()
+        }
     }
 
-    private mutating func primary() throws -> Double {
+    private mutating func primary() throws {
         skipSpaces()
         guard let character = current else { throw unexpected() }
         if take("(") {
-            let value = try nested { try $0.sum() }
+            try nested { try $0.sum() }
             guard take(")") else { throw IntentError("missing ')' in '\(text)'") }
-            return value
+            return
         }
-        if Self.isDigit(character) || character == UInt8(ascii: ".") { return try number() }
+        if character == 0, valuePlaces.contains(position) {
+            operations.append(.value(valueCount))
+            valueCount += 1
+            position += 1
+            return
+        }
+        if Self.isDigit(character) || character == UInt8(ascii: ".") { return operations.append(.number(try number())) }
         guard Self.isNameByte(character) else { throw unexpected() }
         let start = position
         while let next = current, Self.isNameByte(next) || Self.isDigit(next) { position += 1 }
         let name = String(decoding: bytes[start..<position], as: UTF8.self)
         switch name.lowercased() {
-        case "pi": return Double.pi
-        case "e": return M_E
+        case "pi": return operations.append(.number(Double.pi))
+        case "e": return operations.append(.number(M_E))
         default: break
         }
         guard take("(") else {
             throw IntentError("cannot read '\(name)' as a number in '\(text)'")
         }
         skipSpaces()
-        if take(")") { return try apply(name, []) }
-        var arguments = [try nested { try $0.sum() }]
-        while take(",") { arguments.append(try nested { try $0.sum() }) }
+        if take(")") { return operations.append(.call(name, 0)) }
+        try nested { try $0.sum() }
+        var count = 1
+        while take(",") {
+            try nested { try $0.sum() }
+            count += 1
+        }
         guard take(")") else { throw IntentError("missing ')' after the arguments of \(name)") }
-        return try apply(name, arguments)
+        operations.append(.call(name, count))
     }
 
     private mutating func number() throws -> Double {
@@ -218,9 +251,9 @@ struct Calculator {
         return value
     }
 
-    private func apply(_ name: String, _ arguments: [Double]) throws -> Double {
+    fileprivate static func apply(_ name: String, _ arguments: [Double]) throws -> Double {
         let lowered = name.lowercased()
-        if let function = Self.unaryFunctions[lowered] {
+        if let function = unaryFunctions[lowered] {
             guard arguments.count == 1 else { throw IntentError("\(lowered) takes one number, not \(arguments.count)") }
             if lowered == "sqrt", arguments[0] < 0 { throw IntentError("sqrt of a negative number") }
             if lowered == "ln" || lowered == "log", arguments[0] <= 0 { throw IntentError("\(lowered) of a number that is not above 0") }
@@ -243,7 +276,108 @@ struct Calculator {
             case 2: return try RandomNumbers.number(from: arguments[0], to: arguments[1])
             default: throw IntentError("random takes no number (0 up to 1) or two (the ends), not \(arguments.count)")
             }
-        default: throw IntentError("unknown function '\(name)'\(Suggestions.didYouMean(name, in: Self.functionNames))")
+        default: throw IntentError("unknown function '\(name)'\(Suggestions.didYouMean(name, in: functionNames))")
         }
+    }
+}
+
+/// A formula read once and worked out for any values: `calculate`'s text, or a pattern of it
+/// whose `${…}` each stand for a number (a step planned when its workflow is checked).
+struct Formula: Sendable {
+    /// One step of the working out, in postfix order: a number or a value is put on the stack, an
+    /// operation takes its operands from the top.
+    enum Operation: Sendable {
+        case number(Double)
+        case value(Int)
+        case negate, add, subtract, multiply, divide, remainder, power
+        /// A function, as written, with how many arguments it is given.
+        case call(String, Int)
+    }
+
+    private let operations: [Operation]
+    /// The pieces the formula was read from, to say which formula an error is about.
+    private let pieces: [TextPattern.Piece]
+
+    init(_ text: String) throws {
+        operations = try Calculator.read(text)
+        pieces = [.text(text)]
+    }
+
+    /// The formula of `pattern`, whose values each stand where a number can: nil when one does
+    /// not (`${a}${b}`, `2${a}`, `sqrt${a}`), where a value's text would join what is beside it.
+    init?(_ pattern: TextPattern) {
+        var text = ""
+        var places: Set<Int> = []
+        for piece in pattern.pieces {
+            switch piece {
+            case .text(let written):
+                // A zero byte written in the text is not a value's place (and reads as no formula).
+                text += written
+            case .value:
+                places.insert(text.utf8.count)
+                text += "\0"
+            }
+        }
+        guard let operations = try? Calculator.read(text, values: places) else { return nil }
+        self.operations = operations
+        pieces = pattern.pieces
+    }
+
+    /// The formula's value when each `${…}` is the number at its place in `values`.
+    func value(with values: [Double]) throws -> Double {
+        let result = try withUnsafeTemporaryAllocation(of: Double.self, capacity: operations.count) { stack in
+            var top = 0
+            for operation in operations {
+                switch operation {
+                case .number(let number):
+                    stack[top] = number
+                    top += 1
+                case .value(let index):
+                    stack[top] = values[index]
+                    top += 1
+                case .negate: stack[top - 1] = -stack[top - 1]
+                case .call(let name, let count):
+                    let arguments = Array(stack[(top - count)..<top])
+                    top -= count
+                    stack[top] = try Calculator.apply(name, arguments)
+                    top += 1
+                default:
+                    let right = stack[top - 1], left = stack[top - 2]
+                    top -= 1
+                    stack[top - 1] = try Self.apply(operation, left, right)
+                }
+            }
+            return stack[0]
+        }
+        guard result.isFinite else { throw IntentError("'\(text(with: values))' has no finite result") }
+        return result
+    }
+
+    private static func apply(_ operation: Operation, _ left: Double, _ right: Double) throws -> Double {
+        switch operation {
+        case .add: return left + right
+        case .subtract: return left - right
+        case .multiply: return left * right
+        case .divide:
+            guard right != 0 else { throw IntentError("division by zero") }
+            return left / right
+        case .remainder:
+            guard right != 0 else { throw IntentError("division by zero") }
+            return left.truncatingRemainder(dividingBy: right)
+        default: return pow(left, right)
+        }
+    }
+
+    /// The formula's text with `values` written in, as `calculate` is given it otherwise.
+    private func text(with values: [Double]) -> String {
+        var index = 0
+        return pieces.map { piece in
+            switch piece {
+            case .text(let text): return text
+            case .value:
+                defer { index += 1 }
+                return index < values.count ? NumberFormatting.text(values[index]) : ""
+            }
+        }.joined()
     }
 }

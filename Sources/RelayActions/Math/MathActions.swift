@@ -1,4 +1,5 @@
 import Foundation
+import RelayEngine
 import RelayKit
 
 /// Actions on numbers.
@@ -68,6 +69,31 @@ struct Calculate: Intent {
 
     func perform(_ context: any IntentContext) async throws -> IntentResult {
         .value(.number(try Calculator.evaluate(expression)))
+    }
+}
+
+extension Calculate: InstantIntent {
+    /// A formula read once for the step, whose `${…}` each stand for a number: worked out from the
+    /// numbers when the values are numbers, as their text would be read (any other value, and a
+    /// formula that cannot be read so, is written into the text and read as `perform` reads it).
+    static func instant(_ arguments: [InstantArgument?]) -> InstantAction? {
+        let formula: Formula
+        switch arguments.first {
+        case .pattern(let pattern)?: guard let read = Formula(pattern) else { return nil }; formula = read
+        case .value?: guard let read = Formula(TextPattern([.value])) else { return nil }; formula = read
+        case .constant(.text(let text))?: guard let read = try? Formula(text) else { return nil }; formula = read
+        default: return nil
+        }
+        return InstantAction { values in
+            var numbers: [Double] = []
+            numbers.reserveCapacity(values.count)
+            for value in values {
+                // A number's text reads back as the same number.
+                guard case .number(let number) = value, number.isFinite else { return nil }
+                numbers.append(number)
+            }
+            return .number(try formula.value(with: numbers))
+        }
     }
 }
 

@@ -50,6 +50,9 @@ public final class PlannedStep: Sendable {
     }
 
     public let kind: Kind
+    /// How an action step runs without waiting, when its action plans it: kept apart from `kind`
+    /// so that a run looks at it without copying the step's parts.
+    public let instant: PlannedInstant?
     /// The label, else the action name or control keyword: how traces and errors name the step.
     public let displayName: String
     /// Where errors of this step point: its action name or keyword.
@@ -67,6 +70,9 @@ public final class PlannedStep: Sendable {
     /// blocks read: what the secrets it was made from are found in, worked out once.
     public let ownReads: Reads
     public let allReads: Reads
+    /// Whether it or a step in its blocks reads `previous`: a step that does not is run without
+    /// setting it (each step that reads it sets it first).
+    public let readsPrevious: Bool
     /// Whether it reads its input: an action whose input parameter is not written in the step
     /// (Docs/Language.md, "How values flow"), or any control step (its blocks get it).
     public let readsInput: Bool
@@ -138,6 +144,7 @@ public final class PlannedStep: Sendable {
         self.retry = retry
         self.label = label
         self.kind = kind
+        if case .action(let action) = kind { instant = action.instant } else { instant = nil }
         self.displayName = displayName
         self.range = range
         self.outputVariable = outputVariable
@@ -150,6 +157,7 @@ public final class PlannedStep: Sendable {
         var all = ownReads
         for block in Self.blocks(of: kind, onError: onError) { for step in block { all.add(step.allReads) } }
         allReads = all
+        readsPrevious = all.variables.contains("previous")
         func assigned(in steps: [PlannedStep]) -> Set<String> {
             var names = Set<String>()
             for step in steps {
@@ -263,6 +271,14 @@ extension CheckedWorkflow {
 public struct PlannedAction: Sendable {
     public var definition: ActionDefinition
     public var arguments: [Template?]
+    /// How the step runs without waiting, when its action plans it (`InstantIntent`).
+    public var instant: PlannedInstant?
+
+    public init(definition: ActionDefinition, arguments: [Template?]) {
+        self.definition = definition
+        self.arguments = arguments
+        instant = PlannedInstant(definition, arguments)
+    }
 }
 
 /// One choice of a menu, or one case of a match.

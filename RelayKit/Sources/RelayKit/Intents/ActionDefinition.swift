@@ -183,6 +183,9 @@ public final class ActionDefinition: Sendable {
     /// when asked (on PATH), not when the action is registered, which every run does.
     public var programs: [String] { findPrograms() }
     private let findPrograms: @Sendable () -> [String]
+    /// The Swift type the action was reflected from (`init(_:package:prefixed:)`); nil for an
+    /// action made from its parts, as a hosted package's are.
+    public let intentType: (any Intent.Type)?
     private let performer: @Sendable ([Value?], any IntentContext) async throws -> IntentResult
 
     /// An action from its parts: for actions that are not Swift types in this process (a package
@@ -190,7 +193,7 @@ public final class ActionDefinition: Sendable {
     public init(
         name: String, shortName: String, package: String, title: String, summary: String, parameters: [ParameterDefinition],
         output: ValueType, supportedModes: IntentModes = .all, capabilities: [Capability] = [], source: String? = nil,
-        examples: [IntentExample] = [], shortcuts: [ShortcutsMapping] = [], programs: @escaping @Sendable () -> [String] = { [] }, outputItem: ValueType? = nil, performer: @escaping @Sendable ([Value?], any IntentContext) async throws -> IntentResult
+        examples: [IntentExample] = [], shortcuts: [ShortcutsMapping] = [], programs: @escaping @Sendable () -> [String] = { [] }, outputItem: ValueType? = nil, intentType: (any Intent.Type)? = nil, performer: @escaping @Sendable ([Value?], any IntentContext) async throws -> IntentResult
     ) throws(IntentDeclarationError) {
         let inputs = parameters.indices.filter { parameters[$0].isInput }
         let primaries = parameters.indices.filter { parameters[$0].isPrimary }
@@ -230,6 +233,7 @@ public final class ActionDefinition: Sendable {
         self.outputItem = output == .list ? outputItem : nil
         self.inputIndex = inputs.first
         self.primaryIndex = primaries.first
+        self.intentType = intentType
         self.performer = performer
     }
 
@@ -256,7 +260,8 @@ public final class ActionDefinition: Sendable {
         try self.init(
             name: prefixed ? "\(package).\(I.name)" : I.name, shortName: I.name, package: package, title: I.title,
             summary: I.summary, parameters: parameters, output: I.output.type, supportedModes: I.supportedModes,
-            capabilities: I.capabilities, examples: I.examples, shortcuts: I.shortcuts, programs: { I.programs }, outputItem: I.output.item
+            capabilities: I.capabilities, examples: I.examples, shortcuts: I.shortcuts, programs: { I.programs }, outputItem: I.output.item,
+            intentType: I.self
         ) { arguments, context in
             let instance: I
             let storages: [any AnyParameterStorage]
