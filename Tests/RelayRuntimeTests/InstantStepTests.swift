@@ -19,6 +19,8 @@ struct InstantStepTests {
             "${a} * 2 + 1", "- -${a} ^ 2", "2 ^ ${b}", "${a} ^ ${b} ^ 2", "(${a} - ${b}) % 3", "max(${a}, ${b}, 7) / min(${b}, 2)",
             "${a} / (${b} - ${b})", "${a} % 0", "factorial(${a})", "sqrt(${b})", "${a} ^ 1000", "1e3 * ${a}", "${a}", "+${a}",
             "ln(${b}) - ${a}", "random(${a}, ${a})", "${a}(2)", "2${a}", "${a}${b}", "sqrt${a}", "${a}e2", "2.${a}", "${a} + ",
+            // -0's text is 0: what a negative power of it makes, and what tells the two apart.
+            "max(${a} ^ -1, 0)", "atan(${a} ^ -1)", "e ^ (${a} ^ -1)",
         ])
     func sameAsText(_ formula: String) async throws {
         for (a, b) in [(5, -3), (0.1, 0.2), (-0.0, 1e21), (10, 0), (170, 4)] as [(Double, Double)] {
@@ -27,6 +29,27 @@ struct InstantStepTests {
             let (textA, textB) = (NumberFormatting.text(a), NumberFormatting.text(b))
             let written = await outcome("- set: { a: \"\(textA)\", b: \"\(textB)\" }\n- calculate: \"\(formula)\"")
             #expect(planned == written, "\(formula) with a = \(a), b = \(b)")
+        }
+    }
+
+    /// A formula is worked out as it is read: a mistake in its writing after a part that fails
+    /// (a division by zero, a function given the wrong count) is not what the step says.
+    @Test("what is worked out before a mistake in the formula fails first", arguments: [
+        ("- set: { a: 5 }\n- calculate: \"${a} / 0 + )\"", "division by zero"),
+        ("- set: { a: 4 }\n- calculate: \"sqrt(${a}, 2) * (1\"", "sqrt takes one number, not 2"),
+        ("- set: { a: 2 }\n- calculate: \"${a} + )\"", "unexpected ')' at ')' in '2 + )'"),
+    ])
+    func errorsInOrder(_ steps: String, _ message: String) async {
+        #expect(await outcome(steps) == "error: " + message)
+    }
+
+    @Test("a literal formula's check says what fails first")
+    func checkSaysWhatFailsFirst() {
+        #expect(throws: DiagnosticsError.self) { try load("- calculate: \"sqrt(-1) + )\"") }
+        do {
+            _ = try load("- calculate: \"sqrt(-1) + )\"")
+        } catch {
+            #expect("\(error)".contains("sqrt of a negative number"), "\(error)")
         }
     }
 

@@ -32,9 +32,16 @@ struct Calculator {
         var calculator = Calculator(text: text, values: values)
         calculator.skipSpaces()
         guard !calculator.atEnd else { throw IntentError("the expression is empty") }
-        try calculator.sum()
-        calculator.skipSpaces()
-        guard calculator.atEnd else { throw calculator.unexpected() }
+        do {
+            try calculator.sum()
+            calculator.skipSpaces()
+            guard calculator.atEnd else { throw calculator.unexpected() }
+        } catch {
+            // What comes before the mistake is worked out as it is read: its error is the one
+            // said (`1 / 0 + )` divides by zero), as a calculator that reads and works at once says.
+            if values.isEmpty { try Formula.workOut(calculator.operations, values: []) }
+            throw error
+        }
         return calculator.operations
     }
 
@@ -325,7 +332,17 @@ struct Formula: Sendable {
 
     /// The formula's value when each `${…}` is the number at its place in `values`.
     func value(with values: [Double]) throws -> Double {
-        let result = try withUnsafeTemporaryAllocation(of: Double.self, capacity: operations.count) { stack in
+        let result = try Self.workOut(operations, values: values)
+        guard result.isFinite else { throw IntentError("'\(text(with: values))' has no finite result") }
+        return result
+    }
+
+    /// What `operations` leave on top of the stack (0 for none), working each out in turn; the
+    /// first one's error that fails.
+    @discardableResult
+    fileprivate static func workOut(_ operations: [Operation], values: [Double]) throws -> Double {
+        guard !operations.isEmpty else { return 0 }
+        return try withUnsafeTemporaryAllocation(of: Double.self, capacity: operations.count) { stack in
             var top = 0
             for operation in operations {
                 switch operation {
@@ -344,13 +361,11 @@ struct Formula: Sendable {
                 default:
                     let right = stack[top - 1], left = stack[top - 2]
                     top -= 1
-                    stack[top - 1] = try Self.apply(operation, left, right)
+                    stack[top - 1] = try apply(operation, left, right)
                 }
             }
-            return stack[0]
+            return stack[top - 1]
         }
-        guard result.isFinite else { throw IntentError("'\(text(with: values))' has no finite result") }
-        return result
     }
 
     private static func apply(_ operation: Operation, _ left: Double, _ right: Double) throws -> Double {

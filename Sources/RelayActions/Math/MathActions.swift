@@ -88,9 +88,10 @@ extension Calculate: InstantIntent {
             var numbers: [Double] = []
             numbers.reserveCapacity(values.count)
             for value in values {
-                // A number's text reads back as the same number.
+                // A number's text reads back as the same number, but -0 as 0 (`0 ^ -1` is
+                // infinity, `-0 ^ -1` its negative, which `atan` tells apart).
                 guard case .number(let number) = value, number.isFinite else { return nil }
-                numbers.append(number)
+                numbers.append(number == 0 ? 0 : number)
             }
             return .number(try formula.value(with: numbers))
         }
