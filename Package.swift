@@ -30,6 +30,8 @@ let package = Package(
         .package(path: "RelayKit"),
         // The HTTP server of `relay serve`: webhooks and the page of runs (Docs/Architecture.md).
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0", traits: []),
+        // The Model Context Protocol's official Swift SDK: `relay mcp` (Docs/Assistants.md).
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
     ],
     targets: [
         .systemLibrary(
@@ -79,7 +81,7 @@ let package = Package(
             dependencies: [
                 .product(name: "RelayKit", package: "RelayKit"), .product(name: "RelayEngine", package: "RelayKit"), "RelayLanguage", "RelayRuntime", "RelayActions", "RelayShortcuts",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"), "CSecretService", "CPipeSignal",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "MCP", package: "swift-sdk"),
             ],
             swiftSettings: systemHeaderFlags
         ),

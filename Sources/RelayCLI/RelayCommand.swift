@@ -18,7 +18,7 @@ public struct RelayCommand: AsyncParsableCommand {
             """,
         subcommands: [RunCommand.self, CheckCommand.self, ActionsCommand.self, DescribeCommand.self, SchemaCommand.self,
             UndoCommand.self, RunsCommand.self, SecretsCommand.self, PackageCommand.self, ReplCommand.self, PermissionsCommand.self, ServeGroup.self,
-            ImportCommand.self, LspCommand.self,
+            ImportCommand.self, LspCommand.self, MCPCommand.self,
         ]
     )
 

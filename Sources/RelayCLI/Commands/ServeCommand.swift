@@ -95,13 +95,7 @@ struct ServeCommand: AsyncParsableCommand {
             return
         }
         let given = paths.isEmpty ? [ServedWorkflow.defaultFolder] : paths
-        let files: [String]
-        do throws(ServeError) {
-            files = try ServedWorkflow.files(in: given)
-        } catch {
-            StandardStreams.writeError("error: \(error)\(paths.isEmpty ? " (name files or folders to serve, or put workflows there)" : "")\n")
-            throw ExitStatus.invalid.exitCode
-        }
+        let files = try ServedWorkflow.files(named: paths, doing: "serve")
         let token = try pageToken()
         let base = try await packageOptions.loader()
         let stateFolder = UndoHistory.defaultRoot
@@ -294,14 +288,15 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     /// What a workflow needs beyond its grants, and how to give it.
-    static func needs(of workflow: ServedWorkflow) -> String {
+    static func needs(of workflow: ServedWorkflow, server: String = "relay serve") -> String {
         let listed = workflow.needs.map { "\($0.access.description) (\($0.reason))" }.joined(separator: ", ")
         let flags = workflow.needs.map(\.access.grantingFlag).joined(separator: " ")
         let file = ShellQuoting.quoted(workflow.file)
         // What `permissions:` declares is granted in one command; anything else is declared first.
         let declared = workflow.needs.allSatisfy { $0.step == nil }
         let grant = declared ? "run 'relay permissions \(file) --grant'" : "declare them in its 'permissions:' and run 'relay permissions \(file) --grant'"
-        return "\(listed); \(grant) (the server arms it within seconds), or give relay serve \(flags)"
+        let arms = server == "relay serve" ? " (the server arms it within seconds)" : ""
+        return "\(listed); \(grant)\(arms), or give \(server) \(flags)"
     }
 }
 

@@ -22,9 +22,10 @@ struct ServedWorkflow: Sendable {
 
     var triggers: [Trigger] { workflow?.triggers ?? [] }
 
-    /// What may start a served run, as the history's trigger column says: its triggers' kinds,
-    /// and `page` for the page's Run now.
-    static let startedBy = ["schedule", "watch", "webhook", "page"]
+    /// What may start a run nobody typed, as the history's trigger column says: a served
+    /// workflow's triggers' kinds, `page` for the page's Run now, and `mcp` for an assistant's
+    /// tool call (Docs/Assistants.md).
+    static let startedBy = ["schedule", "watch", "webhook", "page", "mcp"]
 
     /// Whether the page offers to run it now: it is armed, and needs no input (a webhook's body,
     /// a watched folder's file, a declared `input:`), which Run now has none of.
@@ -83,6 +84,17 @@ struct ServedWorkflow: Sendable {
 
     /// The workflow files in `paths`: each file, and the `.yaml` and `.yml` files in each folder
     /// (not below it), in order; an error for a path that is neither.
+    /// The workflow files of `paths` (the default folder when none is named); else the error,
+    /// said on standard error, and exit status 2. `doing` says what the command does with them.
+    static func files(named paths: [String], doing: String) throws -> [String] {
+        do throws(ServeError) {
+            return try files(in: paths.isEmpty ? [defaultFolder] : paths)
+        } catch {
+            StandardStreams.writeError("error: \(error)\(paths.isEmpty ? " (name files or folders to \(doing), or put workflows there)" : "")\n")
+            throw ExitStatus.invalid.exitCode
+        }
+    }
+
     static func files(in paths: [String]) throws(ServeError) -> [String] {
         var files: [String] = []
         for path in paths {

@@ -5,6 +5,8 @@ import RelayKit
 public struct CheckedWorkflow: Sendable {
     public var file: SourceFile
     public var name: String
+    /// What the workflow does, in its own words (`description:`).
+    public var summary: String?
     public var input: InputDeclaration?
     public var output: TypeAnnotation?
     public var packages: [Name]

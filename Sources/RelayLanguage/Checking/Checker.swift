@@ -74,7 +74,7 @@ public struct Checker {
         typings?.keep(checker.variableTypes, scoped: checker.loopTypes, entityTypes: registry.entityTypes)
         var errors = checker.diagnostics.contains { $0.severity == .error }
         let checked = CheckedWorkflow(
-            file: workflow.file, name: workflow.name ?? Self.defaultName(workflow.file.path), input: workflow.input,
+            file: workflow.file, name: workflow.name ?? Self.defaultName(workflow.file.path), summary: workflow.summary, input: workflow.input,
             output: workflow.output, packages: workflow.packages, variables: workflow.variables, steps: steps, timeout: workflow.timeout,
             permissions: workflow.permissions, variablesRead: checker.variablesRead, secrets: workflow.secrets,
             secretPins: workflow.secretPins, triggers: workflow.triggers)

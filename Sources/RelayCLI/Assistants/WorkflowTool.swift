@@ -1,0 +1,195 @@
+import Foundation
+import MCP
+import RelayEngine
+import RelayKit
+import RelayLanguage
+import RelayRuntime
+
+/// A workflow offered to an assistant as a tool (Docs/Assistants.md): named by its `name:` or its
+/// file, described by its `description:`, taking its `input:` and its `variables:` as arguments.
+/// A call is a run of the file through the one run pipeline (`WorkflowRun`), which nobody is asked
+/// in: it runs with what was allowed always for the file and `relay mcp`'s `--allow-…`.
+struct WorkflowTool: Sendable {
+    let name: String
+    let file: String
+    let workflow: CheckedWorkflow
+    /// What it needs that is not granted: a call is denied, and its error says how to grant it.
+    let needs: String?
+    /// The tool as the protocol lists it.
+    let tool: Tool
+
+    /// The tool for `served`, named apart from `taken`; nil when the file does not check.
+    init?(_ served: ServedWorkflow, taken: Set<String>) {
+        guard let workflow = served.workflow, served.problem == nil else { return nil }
+        var name = Self.toolName(workflow.name)
+        var suffix = 2
+        while taken.contains(name) {
+            name = Self.toolName(workflow.name, suffix: suffix)
+            suffix += 1
+        }
+        self.name = name
+        file = served.file
+        self.workflow = workflow
+        needs = served.needs.isEmpty ? nil : ServeCommand.needs(of: served, server: "relay mcp")
+        tool = Tool(
+            name: name, title: workflow.name, description: workflow.summary ?? "Runs the workflow \(served.file).",
+            inputSchema: Self.inputSchema(of: workflow))
+    }
+
+    /// A name the protocol takes: letters, digits, `_` and `-`, at most 64, with `-N` to tell
+    /// two workflows of one name apart.
+    static func toolName(_ name: String, suffix: Int? = nil) -> String {
+        var cleaned = String(name.unicodeScalars.map { scalar in
+            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "_" || scalar == "-") ? Character(scalar) : "-"
+        })
+        if cleaned.isEmpty { cleaned = "workflow" }
+        let end = suffix.map { "-\($0)" } ?? ""
+        return String(cleaned.prefix(64 - end.count)) + end
+    }
+
+    /// The arguments it takes: `input` (when the workflow declares one) and each variable of its
+    /// `variables:`, typed by the value it starts with.
+    static func inputSchema(of workflow: CheckedWorkflow) -> MCP.Value {
+        var properties: [String: MCP.Value] = [:]
+        var required: [MCP.Value] = []
+        if let input = workflow.input {
+            var schema = Self.schema(of: input.type.type)
+            if let summary = input.summary { schema["description"] = .string(summary) }
+            if let value = input.defaultValue?.literalValue, let json = json(value) { schema["default"] = json }
+            properties["input"] = .object(schema)
+            if input.defaultValue == nil { required.append("input") }
+        }
+        for variable in workflow.variables {
+            let initial = variable.value.literalValue
+            var property = initial.map { Self.schema(of: $0.type) } ?? [:]
+            if let initial, let json = json(initial) { property["default"] = json }
+            properties[variable.name.text] = .object(property)
+        }
+        var schema: [String: MCP.Value] = ["type": "object", "properties": .object(properties), "additionalProperties": false]
+        if !required.isEmpty { schema["required"] = .array(required) }
+        return .object(schema)
+    }
+
+    /// The JSON Schema of a value of `type`, as an assistant gives it.
+    static func schema(of type: ValueType) -> [String: MCP.Value] {
+        switch type {
+        case .text, .richText: ["type": "string"]
+        case .number: ["type": "number"]
+        case .boolean: ["type": "boolean"]
+        case .date: ["type": "string", "description": "a date, as ISO 8601 or as Relay reads dates"]
+        case .url: ["type": "string", "format": "uri"]
+        case .file: ["type": "string", "description": "the path of a file the workflow is let read"]
+        case .list: ["type": "array"]
+        case .dictionary: ["type": "object"]
+        case .entity(let name): ["type": "string", "description": "a \(name): its identifier or its title"]
+        case .union(let names): ["type": "string", "description": "a \(names.joined(separator: " or ")): its identifier or its title"]
+        default: [:]
+        }
+    }
+
+    /// `value` as the protocol's JSON, as `relay run --json` writes it.
+    static func json(_ value: RelayKit.Value) -> MCP.Value? {
+        try? JSONDecoder().decode(MCP.Value.self, from: Data(JSONWriter.string(for: value, pretty: false).utf8))
+    }
+
+    /// `value`, an argument of a call, as a Relay value; nil for what JSON has no Relay value for.
+    static func relayValue(_ value: MCP.Value, depth: Int = 0) -> RelayKit.Value? {
+        guard depth < Limits.valueDepth else { return nil }
+        switch value {
+        case .null: return .nothing
+        case .bool(let flag): return .boolean(flag)
+        case .int(let number): return .number(Double(number))
+        case .double(let number): return number.isFinite ? .number(number) : nil
+        case .string(let text): return .text(text)
+        case .data(_, let data): return .text(data.base64EncodedString())
+        case .array(let items):
+            var values: [RelayKit.Value] = []
+            for item in items {
+                guard let converted = relayValue(item, depth: depth + 1) else { return nil }
+                values.append(converted)
+            }
+            return .list(values)
+        case .object(let entries):
+            var dictionary = ValueDictionary(minimumCapacity: entries.count)
+            for key in entries.keys.sorted() {
+                guard let entry = entries[key], let converted = relayValue(entry, depth: depth + 1) else { return nil }
+                dictionary[key] = converted
+            }
+            return .dictionary(dictionary)
+        }
+    }
+
+    /// Runs the workflow with `arguments`: its output as text and as structured content, or a
+    /// tool error saying what went wrong (a denial names the grant that would let it run).
+    func call(_ arguments: [String: MCP.Value], options: ToolRunOptions) async -> CallTool.Result {
+        let known = (workflow.input == nil ? [] : ["input"]) + workflow.variables.map(\.name.text)
+        var variables: [String: RelayKit.Value] = [:]
+        var input: RelayKit.Value?
+        for key in arguments.keys.sorted() {
+            guard known.contains(key) else {
+                let takes = known.isEmpty ? "it takes none" : "it takes \(known.joined(separator: ", "))"
+                return Self.failure("'\(name)' takes no argument '\(key)'\(Suggestions.didYouMean(key, in: known)); \(takes)")
+            }
+            guard let argument = arguments[key], let value = Self.relayValue(argument) else {
+                return Self.failure("argument '\(key)': JSON Relay has no value for (nested past \(Limits.valueDepth) levels, or not a finite number)")
+            }
+            if let problem = value.sizeProblem ?? value.nestingProblem { return Self.failure("argument '\(key)': \(problem)") }
+            if key == "input" { input = value } else { variables[key] = value }
+        }
+        var run = WorkflowRun(file: file)
+        if let input { run.input = .given(input, "the arguments of an assistant's tool call") }
+        run.variables = variables
+        run.granted = options.granted
+        run.grantsDeclared = options.grantsDeclared
+        run.packages = options.packages
+        run.json = true
+        run.trigger = "mcp"
+        run.ownsProcess = false
+        run.stateFolder = options.stateFolder
+        run.commandLine = ["mcp"] + options.paths
+        let console = CollectingConsole()
+        run.console = console
+        let outcome = await run.run()
+        guard outcome.status == ExitStatus.success.rawValue else {
+            var message = console.errors.trimmingCharacters(in: .whitespacesAndNewlines)
+            if message.isEmpty { message = "the run ended with exit status \(outcome.status)" }
+            // A denial says how to let the workflow run: grant it always, or start relay mcp so.
+            if outcome.status == ExitStatus.permissionDenied.rawValue, let needs { message += "\nIt needs " + needs }
+            return Self.failure(message)
+        }
+        let text = outcome.output ?? ""
+        let structured = (try? JSONDecoder().decode(MCP.Value.self, from: Data(text.utf8))) ?? .null
+        // Structured content is an object: a workflow's output that is not one is its `output`.
+        let content: MCP.Value = if case .object = structured { structured } else { .object(["output": structured]) }
+        return CallTool.Result(content: [.text(text: text, annotations: nil, _meta: nil)], structuredContent: Optional(content), isError: false)
+    }
+
+    static func failure(_ message: String) -> CallTool.Result {
+        CallTool.Result(content: [.text(text: message, annotations: nil, _meta: nil)], isError: true)
+    }
+}
+
+/// What every call of `relay mcp`'s tools runs with.
+struct ToolRunOptions: Sendable {
+    var granted: [Capability: GrantScope]
+    var grantsDeclared: Bool
+    var packages: [String]
+    var stateFolder: URL
+    /// The files and folders `relay mcp` was given, for the command line that grants more.
+    var paths: [String]
+}
+
+/// A console that keeps a run's errors for its caller (a tool call), and prints nothing: standard
+/// output is the protocol's.
+final class CollectingConsole: RunConsole, @unchecked Sendable {
+    private let lock = NSLock()
+    private var text = ""
+    var errors: String { lock.withLock { text } }
+    var showsSteps: Bool { false }
+    func output(_ text: String) {}
+    func error(_ text: String) { lock.withLock { self.text += text } }
+    func report(_ diagnostics: [Diagnostic], masking secrets: RunSecrets?) {
+        let rendered = DiagnosticRenderer().render(diagnostics)
+        lock.withLock { text += secrets?.redact(rendered) ?? rendered }
+    }
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import MCP
+import RelayEngine
+import RelayKit
+import RelayLanguage
+import RelayRuntime
+
+/// `relay mcp [PATH…]`: offers workflows to an assistant as tools, over the Model Context
+/// Protocol on standard input and output (Docs/Assistants.md).
+struct MCPCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mcp",
+        abstract: "Offer workflows to an AI assistant as tools, over the Model Context Protocol on standard input and output.",
+        discussion: """
+            Each workflow file named, and each .yaml and .yml file in the folders named (default: \
+            $XDG_CONFIG_HOME/relay/workflows), is a tool: named by its 'name:' or its file, described by its \
+            'description:', taking its 'input:' as the argument 'input' and each of its 'variables:' as an argument \
+            of that name. A call runs the workflow as 'relay run' would, with nobody to ask: with what was allowed \
+            always for its file ('relay permissions FILE --grant') and the --allow flags given here; a need beyond \
+            them is the call's error, naming the grant, and nothing runs. Its output is the call's result, as text \
+            and as JSON. Every call is kept in 'relay runs' (trigger mcp). Standard output is the protocol's; \
+            notes go to standard error (Docs/Assistants.md).
+            """)
+
+    @Argument(help: ArgumentHelp("Workflow files and folders of them (default: $XDG_CONFIG_HOME/relay/workflows).", valueName: "path"))
+    var paths: [String] = []
+    @OptionGroup var packageOptions: PackageOptions
+    @OptionGroup var permissionOptions: PermissionOptions
+
+    func run() async throws {
+        let files = try ServedWorkflow.files(named: paths, doing: "offer")
+        let base = try await packageOptions.loader()
+        let stateFolder = UndoHistory.defaultRoot
+        var tools: [WorkflowTool] = []
+        for file in files {
+            let served = await ServedWorkflow.load(
+                file, base: base, granted: permissionOptions.granted, grantsDeclared: permissionOptions.declared, stateFolder: stateFolder)
+            guard let tool = WorkflowTool(served, taken: Set(tools.map(\.name))) else {
+                StandardStreams.writeError("relay mcp: \(file) does not check, and is not offered:\n\(served.problem ?? "")\n")
+                continue
+            }
+            if tool.workflow.summary == nil {
+                StandardStreams.writeError("relay mcp: warning: \(file) has no 'description:', which an assistant reads to know when to use it\n")
+            }
+            tools.append(tool)
+        }
+        StandardStreams.writeError("relay mcp: offering \(tools.count) workflow\(tools.count == 1 ? "" : "s") as tools: \(tools.map(\.name).joined(separator: ", "))\n")
+        let options = ToolRunOptions(
+            granted: permissionOptions.granted, grantsDeclared: permissionOptions.declared, packages: packageOptions.paths, stateFolder: stateFolder,
+            paths: paths)
+        let offered = tools
+        let server = MCP.Server(
+            name: "relay", version: RelayCommand.versionNumber, capabilities: .init(tools: .init(listChanged: false)))
+        await server.withMethodHandler(ListTools.self) { _ in ListTools.Result(tools: offered.map(\.tool)) }
+        await server.withMethodHandler(CallTool.self) { params in
+            guard let tool = offered.first(where: { $0.name == params.name }) else {
+                throw MCPError.invalidParams(
+                    "there is no tool '\(params.name)'\(Suggestions.didYouMean(params.name, in: offered.map(\.name)))")
+            }
+            return await tool.call(params.arguments ?? [:], options: options)
+        }
+        try await server.start(transport: StdioTransport())
+        await server.waitUntilCompleted()
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import RelayKit
+import Testing
+
+@testable import RelayCLI
+
+/// `relay mcp`, driven by a real assistant's client: the official MCP Python SDK
+/// (Tests/Assistants/mcp-client.py), installed by Scripts/install-dependencies.
+@Suite("Assistants: relay mcp")
+struct AssistantTests: ServeFixture {
+    let folder: URL
+
+    init() throws { folder = try Self.freshFolder("relay-mcp") }
+
+    /// A python3 on PATH that has the MCP SDK, or nil.
+    private static let python: String? = {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for folder in path.split(separator: ":") {
+            let candidate = "\(folder)/python3"
+            guard FileManager.default.isExecutableFile(atPath: candidate) else { continue }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: candidate)
+            process.arguments = ["-c", "import mcp"]
+            process.standardError = FileHandle.nullDevice
+            guard (try? process.run()) != nil else { continue }
+            process.waitUntilExit()
+            if process.terminationStatus == 0 { return candidate }
+        }
+        return nil
+    }()
+
+    /// Runs the client against `relay mcp flows` with `calls`: the tool list, then each call's result.
+    private func client(_ calls: [[String: Any]], python: String) async throws -> (tools: [String: [String: Any]], results: [[String: Any]], errors: String) {
+        let script = folder.appendingPathComponent("calls.json")
+        try JSONSerialization.data(withJSONObject: calls).write(to: script)
+        let client = RelayProcess.root.appendingPathComponent("Tests/Assistants/mcp-client.py").path
+        let flows = folder.appendingPathComponent("flows").path
+        let errorLog = folder.appendingPathComponent("client-errors.txt")
+        _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
+        let environment = self.environment
+        let (status, output) = try await BlockingWork.run { _ in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: python)
+            process.arguments = [client, RelayProcess.executable.path, flows, script.path]
+            process.environment = environment
+            process.currentDirectoryURL = folder
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = try FileHandle(forWritingTo: errorLog)
+            try process.run()
+            let data = readAll(pipe.fileHandleForReading)
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        }
+        let errors = (try? String(contentsOf: errorLog, encoding: .utf8)) ?? ""
+        #expect(status == 0, "\(errors)")
+        let lines = output.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let tools = lines.first?["tools"] as? [String: [String: Any]] ?? [:]
+        return (tools, Array(lines.dropFirst()), errors)
+    }
+
+    @Test("an assistant lists the workflows as tools with their arguments, calls one and gets its output, is refused what was not granted, and every call is a run")
+    func toolsAndCalls() async throws {
+        guard let python = Self.python else {
+            print("skipped: the assistant test needs the MCP Python SDK (pip's mcp, Scripts/install-dependencies)")
+            return
+        }
+        try write(
+            "greet.yaml",
+            "description: Greets someone by name.\ninput: { type: text, description: Who to greet }\nvariables: { greeting: Hello, times: 1 }\nsteps:\n  - text: \"${greeting}, ${input}!\"\n")
+        let out = folder.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        try write("note.yaml", "description: Writes a note.\ninput: text\nsteps:\n  - save-file: { to: \(out.path)/note.txt, overwrite: true }\n")
+        let (tools, results, errors) = try await client(
+            [
+                ["tool": "greet", "arguments": ["input": "Ada", "greeting": "Hi"]],
+                ["tool": "note", "arguments": ["input": "plans"]],
+                ["tool": "greet", "arguments": ["input": "Ada", "greting": "Hi"]],
+                ["tool": "nope", "arguments": [:]],
+            ], python: python)
+        // The tools, with their descriptions and the arguments each takes.
+        #expect(Set(tools.keys) == ["greet", "note"], "\(tools) \(errors)")
+        #expect(tools["greet"]?["description"] as? String == "Greets someone by name.")
+        let schema = try #require(tools["greet"]?["schema"] as? [String: Any])
+        let properties = try #require(schema["properties"] as? [String: [String: Any]])
+        #expect(properties["input"]?["type"] as? String == "string" && properties["input"]?["description"] as? String == "Who to greet")
+        #expect(properties["greeting"]?["default"] as? String == "Hello" && properties["times"]?["type"] as? String == "number")
+        #expect(schema["required"] as? [String] == ["input"] && schema["additionalProperties"] as? Bool == false)
+        try #require(results.count == 4, "\(results) \(errors)")
+        // The output, as text and as structured content.
+        #expect(results[0]["error"] as? Bool == false && results[0]["structured"] as? [String: String] == ["output": "Hi, Ada!"], "\(results[0])")
+        // What was not granted is the call's error, naming the grant; nothing is written.
+        let refused = results[1]["text"] as? String ?? ""
+        #expect(results[1]["error"] as? Bool == true && refused.contains("--allow-write=~/out/note.txt"), "\(results[1])")
+        #expect(refused.contains("relay permissions \(folder.path)/flows/note.yaml --grant"), "\(refused)")
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("note.txt").path))
+        // An argument it does not take, with a did-you-mean; a tool that is not there.
+        #expect(results[2]["error"] as? Bool == true && (results[2]["text"] as? String ?? "").contains("did you mean 'greeting'?"), "\(results[2])")
+        #expect((results[3]["raised"] as? String ?? "").contains("there is no tool 'nope'; did you mean 'note'?"), "\(results[3])")
+        // Each call that ran is a run in the history, started by mcp (one refused for its
+        // arguments never started).
+        let kept = try await runs().filter { $0["trigger"] as? String == "mcp" }
+        #expect(kept.compactMap { $0["status"] as? String }.sorted() == ["denied", "succeeded"], "\(kept)")
+    }
+}
