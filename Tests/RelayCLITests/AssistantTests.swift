@@ -30,9 +30,12 @@ struct AssistantTests: ServeFixture {
     }()
 
     /// Runs the client against `relay mcp flows` with `calls`: the tool list, then each call's result.
-    private func client(_ calls: [[String: Any]], python: String) async throws -> (tools: [String: [String: Any]], results: [[String: Any]], errors: String) {
-        let script = folder.appendingPathComponent("calls.json")
-        try JSONSerialization.data(withJSONObject: calls).write(to: script)
+    /// With `asks`, the client answers the questions the server asks (elicitation) from `answers`.
+    private func client(
+        _ calls: [[String: Any]], asks: Bool = false, answers: [[String: Any]] = [], flags: [String] = [], python: String
+    ) async throws -> (tools: [String: [String: Any]], results: [[String: Any]], errors: String) {
+        let script = folder.appendingPathComponent("calls-\(UUID().uuidString).json")
+        try JSONSerialization.data(withJSONObject: ["calls": calls, "asks": asks, "answers": answers, "flags": flags] as [String: Any]).write(to: script)
         let client = RelayProcess.root.appendingPathComponent("Tests/Assistants/mcp-client.py").path
         let flows = folder.appendingPathComponent("flows").path
         let errorLog = folder.appendingPathComponent("client-errors.txt")
@@ -101,5 +104,34 @@ struct AssistantTests: ServeFixture {
         // arguments never started).
         let kept = try await runs().filter { $0["trigger"] as? String == "mcp" }
         #expect(kept.compactMap { $0["status"] as? String }.sorted() == ["denied", "succeeded"], "\(kept)")
+    }
+
+    @Test("a confirmation is asked through the assistant's client and answered there; declined, the call is cancelled; a client that cannot ask gets yes only with --yes")
+    func confirmationsThroughTheClient() async throws {
+        guard let python = Self.python else {
+            print("skipped: the assistant test needs the MCP Python SDK (pip's mcp, Scripts/install-dependencies)")
+            return
+        }
+        try write(
+            "tidy.yaml",
+            "description: Tidies the drafts, once the person says so.\ninput: text\nsteps:\n  - confirm: \"Delete the draft '${input}'?\"\n  - text: \"deleted ${input}\"\n")
+        let asking = try await client(
+            [["tool": "tidy", "arguments": ["input": "notes"]], ["tool": "tidy", "arguments": ["input": "plans"]]], asks: true,
+            answers: [
+                ["match": "'notes'", "action": "accept", "content": ["confirm": true]],
+                ["match": "'plans'", "action": "decline"],
+            ], python: python)
+        try #require(asking.results.count == 2, "\(asking.results) \(asking.errors)")
+        #expect(asking.results[0]["asked"] as? [String] == ["Delete the draft 'notes'?"], "\(asking.results[0])")
+        #expect(asking.results[0]["structured"] as? [String: String] == ["output": "deleted notes"], "\(asking.results[0])")
+        // A no ends the run as a no on a terminal does: cancelled (exit status 3).
+        #expect(asking.results[1]["error"] as? Bool == true && asking.results[1]["asked"] as? [String] == ["Delete the draft 'plans'?"], "\(asking.results[1])")
+        // A client that cannot ask: no confirmation is taken for a yes, unless relay mcp was given --yes.
+        let unasked = try await client([["tool": "tidy", "arguments": ["input": "notes"]]], python: python)
+        #expect(unasked.results.first?["error"] as? Bool == true && (unasked.results.first?["text"] as? String ?? "").contains("--yes"), "\(unasked.results)")
+        let yes = try await client([["tool": "tidy", "arguments": ["input": "notes"]]], flags: ["--yes"], python: python)
+        #expect(yes.results.first?["structured"] as? [String: String] == ["output": "deleted notes"], "\(yes.results)")
+        let statuses = try await runs().filter { $0["trigger"] as? String == "mcp" }.compactMap { $0["status"] as? String }
+        #expect(statuses.sorted() == ["failed", "stopped", "succeeded", "succeeded"], "\(statuses)")
     }
 }

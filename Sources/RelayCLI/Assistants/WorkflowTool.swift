@@ -146,6 +146,7 @@ struct WorkflowTool: Sendable {
         run.trigger = "mcp"
         run.ownsProcess = false
         run.stateFolder = options.stateFolder
+        run.settings.caller = options.caller
         run.commandLine = ["mcp"] + options.paths
         let console = CollectingConsole()
         run.console = console
@@ -177,6 +178,8 @@ struct ToolRunOptions: Sendable {
     var stateFolder: URL
     /// The files and folders `relay mcp` was given, for the command line that grants more.
     var paths: [String]
+    /// Who answers the steps' questions: the assistant's person, through its client.
+    var caller: (any Interaction)?
 }
 
 /// A console that keeps a run's errors for its caller (a tool call), and prints nothing: standard

@@ -5,6 +5,7 @@ import RelayEngine
 import RelayKit
 import RelayLanguage
 import RelayRuntime
+import Synchronization
 
 /// `relay mcp [PATH…]`: offers workflows to an assistant as tools, over the Model Context
 /// Protocol on standard input and output (Docs/Assistants.md).
@@ -25,6 +26,7 @@ struct MCPCommand: AsyncParsableCommand {
 
     @Argument(help: ArgumentHelp("Workflow files and folders of them (default: $XDG_CONFIG_HOME/relay/workflows).", valueName: "path"))
     var paths: [String] = []
+    @Flag(help: "Answer yes to every confirmation the assistant's client cannot ask its person.") var yes = false
     @OptionGroup var packageOptions: PackageOptions
     @OptionGroup var permissionOptions: PermissionOptions
 
@@ -52,15 +54,22 @@ struct MCPCommand: AsyncParsableCommand {
         let offered = tools
         let server = MCP.Server(
             name: "relay", version: RelayCommand.versionNumber, capabilities: .init(tools: .init(listChanged: false)))
+        // Whether the client asks its person (elicitation), as it says when the session starts.
+        let clientAsks = Mutex(false)
+        let yes = self.yes
         await server.withMethodHandler(ListTools.self) { _ in ListTools.Result(tools: offered.map(\.tool)) }
         await server.withMethodHandler(CallTool.self) { params in
             guard let tool = offered.first(where: { $0.name == params.name }) else {
                 throw MCPError.invalidParams(
                     "there is no tool '\(params.name)'\(Suggestions.didYouMean(params.name, in: offered.map(\.name)))")
             }
+            var options = options
+            options.caller = AssistantQuestions(server: server, clientAsks: clientAsks.withLock { $0 }, assumeYes: yes)
             return await tool.call(params.arguments ?? [:], options: options)
         }
-        try await server.start(transport: StdioTransport())
+        try await server.start(transport: StdioTransport()) { _, capabilities in
+            clientAsks.withLock { $0 = capabilities.elicitation != nil }
+        }
         await server.waitUntilCompleted()
     }
 }

@@ -20,6 +20,9 @@ struct RunSettings: Sendable {
     /// The photo library and notes folders (`--photos`, `--notes`).
     var photos: String?
     var notes: String?
+    /// Who answers the steps' questions when it is not a terminal nor the answers above: the
+    /// front end's caller (an assistant, through its client, `relay mcp`).
+    var caller: (any Interaction)?
 
     /// How the run is answered; `questions` are the prompts the workflow is known to ask, named
     /// when one goes unanswered so that every answer can be given at once.
@@ -48,7 +51,7 @@ struct RunSettings: Sendable {
     ) -> RunEnvironment {
         let output: any RunOutput = silent ? SilentRunOutput() : TerminalRunOutput(json: json, scratch: mentions, terminal: terminal, secrets: gate.secrets)
         return RunEnvironment(
-            interaction: interaction(interactive: interactive, questions: questions),
+            interaction: caller ?? interaction(interactive: interactive, questions: questions),
             output: output, loader: loader, tracing: tracing,
             journal: journal, scratchFolder: scratch, opener: opener(), gate: gate, recorder: recorder, secretSource: SecretStore.source)
     }
