@@ -1,7 +1,7 @@
 """Drives `relay mcp` with the official MCP Python SDK, as an assistant would (AssistantTests).
 
 Usage: mcp-client.py RELAY FOLDER SCRIPT.json
-SCRIPT is {"calls": [{"tool": NAME, "arguments": {...}}], "answers": [{"match": TEXT, "action":
+SCRIPT is {"calls": [{"tool": NAME, "arguments": {...}, "timeout" or "vanish": SECONDS}], "answers": [{"match": TEXT, "action":
 "accept" | "decline" | "cancel", "content": {...}}], "asks": true | false}. With "asks", the client
 says it asks its person (elicitation) and answers each question with the first answer whose
 "match" is in its message. Prints one JSON line for the tool list, then for each call
@@ -38,10 +38,17 @@ async def main():
             for call in script["calls"]:
                 asked.clear()
                 try:
-                    result = await session.call_tool(call["tool"], call.get("arguments", {}))
+                    calling = session.call_tool(call["tool"], call.get("arguments", {}))
+                    if "vanish" in call:
+                        # The assistant goes away mid-call, without a word: the process just ends.
+                        asyncio.get_running_loop().call_later(call["vanish"], lambda: os._exit(0))
+                    # With "timeout", the assistant gives up on the call after so many seconds.
+                    result = await (asyncio.wait_for(calling, call["timeout"]) if "timeout" in call else calling)
                     texts = [content.text for content in result.content if getattr(content, "text", None) is not None]
                     print(json.dumps({"tool": call["tool"], "error": bool(result.is_error), "text": "".join(texts),
                                       "structured": result.structured_content, "asked": list(asked)}))
+                except TimeoutError:
+                    print(json.dumps({"tool": call["tool"], "gave up": True}))
                 except Exception as error:  # a protocol error: the server refused the request itself
                     print(json.dumps({"tool": call["tool"], "raised": str(error)}))
                 sys.stdout.flush()

@@ -134,4 +134,17 @@ struct AssistantTests: ServeFixture {
         let statuses = try await runs().filter { $0["trigger"] as? String == "mcp" }.compactMap { $0["status"] as? String }
         #expect(statuses.sorted() == ["failed", "stopped", "succeeded", "succeeded"], "\(statuses)")
     }
+
+    @Test("a call the assistant gives up on, or one whose assistant goes away, is stopped and kept as stopped", arguments: ["timeout", "vanish"])
+    func givingUpStopsTheRun(_ how: String) async throws {
+        guard let python = Self.python else {
+            print("skipped: the assistant test needs the MCP Python SDK (pip's mcp, Scripts/install-dependencies)")
+            return
+        }
+        try write("slow.yaml", "description: Takes its time.\nsteps:\n  - wait: 300\n  - text: done\n")
+        let session = try await client([["tool": "slow", "arguments": [:], how: 1]], python: python)
+        if how == "timeout" { #expect(session.results.first?["gave up"] as? Bool == true, "\(session.results) \(session.errors)") }
+        let kept = try await waitForRuns { runs in runs.contains { $0["trigger"] as? String == "mcp" && $0["status"] as? String != "running" } }
+        #expect(kept.filter { $0["trigger"] as? String == "mcp" }.compactMap { $0["status"] as? String } == ["stopped"], "\(kept)")
+    }
 }

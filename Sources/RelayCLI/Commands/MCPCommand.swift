@@ -56,6 +56,8 @@ struct MCPCommand: AsyncParsableCommand {
             name: "relay", version: RelayCommand.versionNumber, capabilities: .init(tools: .init(listChanged: false)))
         // Whether the client asks its person (elicitation), as it says when the session starts.
         let clientAsks = Mutex(false)
+        // The calls under way, stopped when the client goes away.
+        let calls = Mutex<[UUID: Task<CallTool.Result, Never>]>([:])
         let yes = self.yes
         await server.withMethodHandler(ListTools.self) { _ in ListTools.Result(tools: offered.map(\.tool)) }
         await server.withMethodHandler(CallTool.self) { params in
@@ -65,11 +67,21 @@ struct MCPCommand: AsyncParsableCommand {
             }
             var options = options
             options.caller = AssistantQuestions(server: server, clientAsks: clientAsks.withLock { $0 }, assumeYes: yes)
-            return await tool.call(params.arguments ?? [:], options: options)
+            // A task of its own, kept until it ends: cancelled by the client's cancellation, and
+            // by the client going away, which ends the session.
+            let call = Task { await tool.call(params.arguments ?? [:], options: options) }
+            let id = UUID()
+            calls.withLock { $0[id] = call }
+            defer { _ = calls.withLock { $0.removeValue(forKey: id) } }
+            return await withTaskCancellationHandler { await call.value } onCancel: { call.cancel() }
         }
         try await server.start(transport: StdioTransport()) { _, capabilities in
             clientAsks.withLock { $0 = capabilities.elicitation != nil }
         }
         await server.waitUntilCompleted()
+        // The client went away: each call's run is stopped, and kept in the history as stopped.
+        let running = calls.withLock { Array($0.values) }
+        for call in running { call.cancel() }
+        for call in running { _ = await call.value }
     }
 }
