@@ -88,8 +88,21 @@ public final class Interpreter: Sendable {
         }
         _ = try setScratch(in: &state)
         if !workflow.secrets.isEmpty { state["secrets"] = SecretBinding.variable(for: workflow, from: environment.secrets) }
+        // A variable written with a type holds to it, given from outside or not (Docs/Language.md, "A workflow file").
+        for (name, declaration) in workflow.variableTypes.sorted(by: { $0.key < $1.key }) where declaration.type.type != .any {
+            if let given = variables[name] {
+                state[name] = try await converted(given, to: declaration.type.type, declaredAt: declaration.type.range, as: "variable '\(name)'", relativeTo: nil)
+            } else if declaration.defaultValue == nil {
+                throw RuntimeError(
+                    "variable '\(name)' has no value: it is declared as \(declaration.type.type.withArticle) without a default; give it one with --set \(name)=VALUE",
+                    at: declaration.type.range)
+            }
+        }
         for assignment in workflow.variables where variables[assignment.name.text] == nil {
-            let value = try await Evaluator.evaluate(assignment.value, state)
+            var value = try await Evaluator.evaluate(assignment.value, state)
+            if let declared = workflow.variableTypes[assignment.name.text]?.type, declared.type != .any {
+                value = try await converted(value, to: declared.type, declaredAt: declared.range, as: "variable '\(assignment.name.text)'", relativeTo: baseDirectory)
+            }
             state[assignment.name.text] = value
             // A default made from a secret is the secret's, as a step's output would be.
             if !environment.secrets.isEmpty {

@@ -70,7 +70,7 @@ struct AssistantTests: ServeFixture {
         }
         try write(
             "greet.yaml",
-            "description: Greets someone by name.\ninput: { type: text, description: Who to greet }\nvariables: { greeting: Hello, times: 1 }\nsteps:\n  - text: \"${greeting}, ${input}!\"\n")
+            "description: Greets someone by name.\ninput: { type: text, description: Who to greet }\nvariables:\n  greeting: Hello\n  times: 1\n  ending: { type: text, default: \"!\", description: How it ends }\nsteps:\n  - text: \"${greeting}, ${input}${ending}\"\n")
         let out = folder.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         try write("note.yaml", "description: Writes a note.\ninput: text\nsteps:\n  - save-file: { to: \(out.path)/note.txt, overwrite: true }\n")
@@ -88,6 +88,7 @@ struct AssistantTests: ServeFixture {
         let properties = try #require(schema["properties"] as? [String: [String: Any]])
         #expect(properties["input"]?["type"] as? String == "string" && properties["input"]?["description"] as? String == "Who to greet")
         #expect(properties["greeting"]?["default"] as? String == "Hello" && properties["times"]?["type"] as? String == "number")
+        #expect(properties["ending"]?["description"] as? String == "How it ends" && properties["ending"]?["default"] as? String == "!", "\(properties)")
         #expect(schema["required"] as? [String] == ["input"] && schema["additionalProperties"] as? Bool == false)
         try #require(results.count == 4, "\(results) \(errors)")
         // The output, as text and as structured content.

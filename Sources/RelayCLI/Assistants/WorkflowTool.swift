@@ -48,7 +48,7 @@ struct WorkflowTool: Sendable {
     }
 
     /// The arguments it takes: `input` (when the workflow declares one) and each variable of its
-    /// `variables:`, typed by the value it starts with.
+    /// `variables:`, of its declared type, else typed by the value it starts with.
     static func inputSchema(of workflow: CheckedWorkflow) -> MCP.Value {
         var properties: [String: MCP.Value] = [:]
         var required: [MCP.Value] = []
@@ -59,11 +59,19 @@ struct WorkflowTool: Sendable {
             properties["input"] = .object(schema)
             if input.defaultValue == nil { required.append("input") }
         }
-        for variable in workflow.variables {
+        for variable in workflow.variables where workflow.variableTypes[variable.name.text] == nil {
             let initial = variable.value.literalValue
             var property = initial.map { Self.schema(of: $0.type) } ?? [:]
             if let initial, let json = json(initial) { property["default"] = json }
             properties[variable.name.text] = .object(property)
+        }
+        // A variable written with a type: its type, its description, its default or none (then required).
+        for (name, declaration) in workflow.variableTypes.sorted(by: { $0.key < $1.key }) {
+            var property = Self.schema(of: declaration.type.type)
+            if let summary = declaration.summary { property["description"] = .string(summary) }
+            if let value = declaration.defaultValue?.literalValue, let json = json(value) { property["default"] = json }
+            properties[name] = .object(property)
+            if declaration.defaultValue == nil { required.append(.string(name)) }
         }
         var schema: [String: MCP.Value] = ["type": "object", "properties": .object(properties), "additionalProperties": false]
         if !required.isEmpty { schema["required"] = .array(required) }
@@ -122,7 +130,7 @@ struct WorkflowTool: Sendable {
     /// Runs the workflow with `arguments`: its output as text and as structured content, or a
     /// tool error saying what went wrong (a denial names the grant that would let it run).
     func call(_ arguments: [String: MCP.Value], options: ToolRunOptions) async -> CallTool.Result {
-        let known = (workflow.input == nil ? [] : ["input"]) + workflow.variables.map(\.name.text)
+        let known = (workflow.input == nil ? [] : ["input"]) + Set(workflow.variables.map(\.name.text)).union(workflow.variableTypes.keys).sorted()
         var variables: [String: RelayKit.Value] = [:]
         var input: RelayKit.Value?
         for key in arguments.keys.sorted() {

@@ -11,6 +11,8 @@ public struct CheckedWorkflow: Sendable {
     public var output: TypeAnnotation?
     public var packages: [Name]
     public var variables: [Assignment]
+    /// The variables written with a type, by name (`Workflow.variableTypes`).
+    public var variableTypes: [String: InputDeclaration] = [:]
     public var steps: [PlannedStep]
     /// The most seconds the whole run may take (`timeout:` at the top), if given.
     public var timeout: Double? = nil

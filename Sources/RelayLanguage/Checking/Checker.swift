@@ -61,7 +61,14 @@ public struct Checker {
         }
         if let defaultValue = workflow.input?.defaultValue { checker.checkReferences(defaultValue) }
         checker.assignmentCounts = Self.assignmentCounts(in: workflow.steps)
-        for name in workflow.variables.map(\.name.text) + predefined { checker.assignmentCounts[name, default: 0] += 2 }
+        // A variable written with a type and no default is set only from outside the file.
+        for name in workflow.variableTypes.keys where !workflow.variables.contains(where: { $0.name.text == name }) {
+            checker.scope.runVariables.insert(name)
+        }
+        for name in Set(workflow.variables.map(\.name.text)).union(workflow.variableTypes.keys).union(predefined) {
+            checker.assignmentCounts[name, default: 0] += 2
+        }
+        checker.checkVariableDefaults(workflow)
         var previous: ValueType? = workflow.input.map(\.type.type)
         if previous == .any { previous = nil }
         let steps = checker.checkSteps(workflow.steps, previous: &previous)
@@ -73,11 +80,12 @@ public struct Checker {
         if let declared = workflow.output, let last = steps.last { checker.checkGivesSomething(last, declared: declared) }
         typings?.keep(checker.variableTypes, scoped: checker.loopTypes, entityTypes: registry.entityTypes)
         var errors = checker.diagnostics.contains { $0.severity == .error }
-        let checked = CheckedWorkflow(
+        var checked = CheckedWorkflow(
             file: workflow.file, name: workflow.name ?? Self.defaultName(workflow.file.path), summary: workflow.summary, input: workflow.input,
             output: workflow.output, packages: workflow.packages, variables: workflow.variables, steps: steps, timeout: workflow.timeout,
             permissions: workflow.permissions, variablesRead: checker.variablesRead, secrets: workflow.secrets,
             secretPins: workflow.secretPins, triggers: workflow.triggers)
+        checked.variableTypes = workflow.variableTypes
         // Needs beyond what `permissions:` declares are warnings (the run asks for them).
         if !errors, workflow.permissions != nil { checker.diagnostics += PermissionReport(checked, entityTypes: checker.registry.entityTypes).warnings }
         errors = checker.diagnostics.contains { $0.severity == .error }
@@ -555,6 +563,24 @@ public struct Checker {
 
     /// `secrets:` and the pins in `permissions:` name each secret once, pins only declared ones,
     /// and nothing sets a variable named `secrets` (Docs/Runs.md, "Secrets").
+    /// A typed variable's default, written as it is, must be of its type (or become one).
+    mutating func checkVariableDefaults(_ workflow: Workflow) {
+        for (name, declaration) in workflow.variableTypes.sorted(by: { $0.key < $1.key }) {
+            guard let defaultValue = declaration.defaultValue, let literal = defaultValue.literalValue, declaration.type.type != .any else { continue }
+            let why: String? =
+                if let never = neverConverts(literal.type, to: ConversionTarget(declaration.type.type)) { never }
+                // A scalar written as it is converts now, or never will.
+                else if [.text, .number, .boolean].contains(literal.type), [.number, .boolean].contains(declaration.type.type) {
+                    (try? literal.coerced(to: declaration.type.type)) == nil ? "'\(literal.textValue)' is not \(declaration.type.type.withArticle)" : nil
+                } else { nil }
+            if let why {
+                report(
+                    "variable '\(name)' is declared as \(declaration.type.type.withArticle), but its default is \(literal.type.withArticle)",
+                    at: defaultValue.range, notes: ["note: \(why)"])
+            }
+        }
+    }
+
     private mutating func checkSecretDeclarations(_ workflow: Workflow) {
         secretNames = workflow.secrets.map(\.text)
         secretsGiven = scope.runVariables.contains("secrets")

@@ -9,6 +9,9 @@ public struct Workflow: Sendable {
     public var output: TypeAnnotation?
     public var packages: [Name]
     public var variables: [Assignment]
+    /// The variables of `variables:` written with a type (`{type, default, description}`), by
+    /// name: what `--set`, a webhook's query or an assistant's call gives them is held to the type.
+    public var variableTypes: [String: InputDeclaration] = [:]
     public var steps: [Step]
     /// `timeout:` at the top: the most seconds the whole run may take.
     public var timeout: Double? = nil

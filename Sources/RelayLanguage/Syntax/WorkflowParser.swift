@@ -74,7 +74,7 @@ public struct WorkflowParser {
             case "packages": workflow.packages = packages(pair.value)
             case "permissions": (workflow.permissions, workflow.secretPins) = permissions(pair.value)
             case "secrets": workflow.secrets = secretNames(pair.value)
-            case "variables": workflow.variables = assignments(pair.value, in: "variables")
+            case "variables": (workflow.variables, workflow.variableTypes) = variables(pair.value)
             case "timeout": workflow.timeout = runTimeout(pair.value)
             case "on": workflow.triggers = triggers(pair.value)
             case "steps":
@@ -103,6 +103,11 @@ public struct WorkflowParser {
         return text
     }
 
+    /// Whether `name` names a type (a built-in one, or an entity type of the loaded packages).
+    private func isTypeName(_ name: String) -> Bool {
+        ValueType(name: name) != nil || entityTypes.descriptor(named: name) != nil
+    }
+
     private mutating func typeAnnotation(_ node: YAMLNode) -> TypeAnnotation? {
         guard let name = node.scalarText else {
             report("a type is a name such as text or number, not \(node.shapeDescription)", at: node.range)
@@ -121,7 +126,7 @@ public struct WorkflowParser {
         return TypeAnnotation(type: type, range: node.range)
     }
 
-    private mutating func inputDeclaration(_ node: YAMLNode) -> InputDeclaration? {
+    private mutating func inputDeclaration(_ node: YAMLNode, of what: String = "'input'") -> InputDeclaration? {
         guard case .mapping(let pairs) = node.kind else {
             return typeAnnotation(node).map { InputDeclaration(type: $0, defaultValue: nil, summary: nil) }
         }
@@ -135,8 +140,8 @@ public struct WorkflowParser {
             case "default": defaultValue = attempt { () throws(Diagnostic) in try TemplateParser.template(from: pair.value) }
             case "description": summary = text(pair.value, for: "description")
             default:
-                report("unknown key '\(key)' in 'input'\(Suggestions.didYouMean(key, in: ["type", "default", "description"]))",
-                    at: pair.key.range, notes: ["note: 'input' takes type, default and description"])
+                report("unknown key '\(key)' in \(what)\(Suggestions.didYouMean(key, in: ["type", "default", "description"]))",
+                    at: pair.key.range, notes: ["note: \(what) takes type, default and description"])
             }
         }
         return InputDeclaration(
@@ -305,6 +310,34 @@ public struct WorkflowParser {
         case .run: "pdftotext"
         case .packages: "../TrailKit"
         }
+    }
+
+    /// `variables:`: each a value it starts with, or a declaration — a mapping of `type` (which
+    /// it must have), `default` and `description`, and nothing else (Docs/Language.md, "A workflow
+    /// file"); a mapping of other keys is a dictionary to start with.
+    private mutating func variables(_ node: YAMLNode) -> ([Assignment], [String: InputDeclaration]) {
+        guard case .mapping(let pairs) = node.kind else { return (assignments(node, in: "variables"), [:]) }
+        var plain: [YAMLPair] = []
+        var declared: [Assignment] = []
+        var types: [String: InputDeclaration] = [:]
+        for pair in pairs {
+            // A declaration has a `type`: one that names a type, or alongside only the keys a
+            // declaration takes (then a name that is no type is said to be one).
+            guard case .mapping(let fields) = pair.value.kind, let type = fields.first(where: { $0.key.scalarText == "type" })?.value,
+                type.scalarText.map(isTypeName) == true
+                    || fields.allSatisfy({ ["type", "default", "description"].contains($0.key.scalarText ?? "") })
+            else {
+                plain.append(pair)
+                continue
+            }
+            guard let name = variableName(pair.key), let declaration = inputDeclaration(pair.value, of: "variable '\(name.text)'") else { continue }
+            types[name.text] = declaration
+            if let defaultValue = declaration.defaultValue { declared.append(Assignment(name: name, value: defaultValue)) }
+        }
+        var rest = node
+        rest.kind = .mapping(plain)
+        let values = assignments(rest, in: "variables")
+        return (values + declared, types)
     }
 
     private mutating func assignments(_ node: YAMLNode, in keyword: String) -> [Assignment] {
