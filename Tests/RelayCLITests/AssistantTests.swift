@@ -148,4 +148,30 @@ struct AssistantTests: ServeFixture {
         let kept = try await waitForRuns { runs in runs.contains { $0["trigger"] as? String == "mcp" && $0["status"] as? String != "running" } }
         #expect(kept.filter { $0["trigger"] as? String == "mcp" }.compactMap { $0["status"] as? String } == ["stopped"], "\(kept)")
     }
+
+    @Test("with --actions, each action is a tool too: its parameters are the arguments, each a value (never a template), behind the gate")
+    func actionsAsTools() async throws {
+        guard let python = Self.python else {
+            print("skipped: the assistant test needs the MCP Python SDK (pip's mcp, Scripts/install-dependencies)")
+            return
+        }
+        let secret = folder.appendingPathComponent("private.txt")
+        try "private".write(to: secret, atomically: true, encoding: .utf8)
+        let session = try await client(
+            [
+                ["tool": "change-case", "arguments": ["text": "a ${input} b", "to": "upper"]],
+                ["tool": "change-case", "arguments": ["text": "abc", "to": "sideways"]],
+                ["tool": "read-file", "arguments": ["path": secret.path]],
+            ], flags: ["--actions"], python: python)
+        let schema = try #require(session.tools["change-case"]?["schema"] as? [String: Any], "\(session.tools.keys.sorted())")
+        let to = (schema["properties"] as? [String: [String: Any]])?["to"]
+        #expect((to?["enum"] as? [String])?.contains("upper") == true && schema["required"] as? [String] == ["to"], "\(schema)")
+        try #require(session.results.count == 3, "\(session.results) \(session.errors)")
+        // An argument is a value: what looks like a template in it is text.
+        #expect(session.results[0]["structured"] as? [String: String] == ["output": "A ${INPUT} B"], "\(session.results[0])")
+        #expect((session.results[1]["text"] as? String ?? "").contains("found 'sideways'"), "\(session.results[1])")
+        // Nothing is granted to an action's call but relay mcp's --allow flags.
+        #expect(session.results[2]["error"] as? Bool == true && (session.results[2]["text"] as? String ?? "").contains("--allow-read"), "\(session.results[2])")
+        #expect(!(session.results[2]["text"] as? String ?? "").contains("\"private\""), "\(session.results[2])")
+    }
 }

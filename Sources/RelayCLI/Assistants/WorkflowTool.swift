@@ -131,19 +131,34 @@ struct WorkflowTool: Sendable {
     /// tool error saying what went wrong (a denial names the grant that would let it run).
     func call(_ arguments: [String: MCP.Value], options: ToolRunOptions) async -> CallTool.Result {
         let known = (workflow.input == nil ? [] : ["input"]) + Set(workflow.variables.map(\.name.text)).union(workflow.variableTypes.keys).sorted()
-        var variables: [String: RelayKit.Value] = [:]
-        var input: RelayKit.Value?
+        var (variables, refusal) = Self.values(of: arguments, known: known, tool: name)
+        if let refusal { return refusal }
+        let input = variables.removeValue(forKey: "input")
+        return await Self.run(file, input: input, variables: variables, options: options, needs: needs)
+    }
+
+    /// `arguments` as Relay values, when the tool takes each of them (`known`); else the error.
+    static func values(of arguments: [String: MCP.Value], known: [String], tool: String) -> ([String: RelayKit.Value], CallTool.Result?) {
+        var values: [String: RelayKit.Value] = [:]
         for key in arguments.keys.sorted() {
             guard known.contains(key) else {
                 let takes = known.isEmpty ? "it takes none" : "it takes \(known.joined(separator: ", "))"
-                return Self.failure("'\(name)' takes no argument '\(key)'\(Suggestions.didYouMean(key, in: known)); \(takes)")
+                return ([:], failure("'\(tool)' takes no argument '\(key)'\(Suggestions.didYouMean(key, in: known)); \(takes)"))
             }
-            guard let argument = arguments[key], let value = Self.relayValue(argument) else {
-                return Self.failure("argument '\(key)': JSON Relay has no value for (nested past \(Limits.valueDepth) levels, or not a finite number)")
+            guard let argument = arguments[key], let value = relayValue(argument) else {
+                return ([:], failure("argument '\(key)': JSON Relay has no value for (nested past \(Limits.valueDepth) levels, or not a finite number)"))
             }
-            if let problem = value.sizeProblem ?? value.nestingProblem { return Self.failure("argument '\(key)': \(problem)") }
-            if key == "input" { input = value } else { variables[key] = value }
+            if let problem = value.sizeProblem ?? value.nestingProblem { return ([:], failure("argument '\(key)': \(problem)")) }
+            values[key] = value
         }
+        return (values, nil)
+    }
+
+    /// Runs `file` as a tool call: its output as text and as structured content, or a tool error
+    /// saying what went wrong (a denial says, with `needs`, how to grant what it needed).
+    static func run(
+        _ file: String, input: RelayKit.Value?, variables: [String: RelayKit.Value], options: ToolRunOptions, needs: String?
+    ) async -> CallTool.Result {
         var run = WorkflowRun(file: file)
         if let input { run.input = .given(input, "the arguments of an assistant's tool call") }
         run.variables = variables
@@ -164,7 +179,7 @@ struct WorkflowTool: Sendable {
             if message.isEmpty { message = "the run ended with exit status \(outcome.status)" }
             // A denial says how to let the workflow run: grant it always, or start relay mcp so.
             if outcome.status == ExitStatus.permissionDenied.rawValue, let needs { message += "\nIt needs " + needs }
-            return Self.failure(message)
+            return failure(message)
         }
         let text = outcome.output ?? ""
         let structured = (try? JSONDecoder().decode(MCP.Value.self, from: Data(text.utf8))) ?? .null

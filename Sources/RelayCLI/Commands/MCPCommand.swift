@@ -20,13 +20,16 @@ struct MCPCommand: AsyncParsableCommand {
             of that name. A call runs the workflow as 'relay run' would, with nobody to ask: with what was allowed \
             always for its file ('relay permissions FILE --grant') and the --allow flags given here; a need beyond \
             them is the call's error, naming the grant, and nothing runs. Its output is the call's result, as text \
-            and as JSON. Every call is kept in 'relay runs' (trigger mcp). Standard output is the protocol's; \
+            and as JSON. A step's question goes to the assistant's person when its client can ask (else --yes \
+            answers confirmations). --actions offers each action as a tool too, granted only the --allow flags. \
+            Every call is kept in 'relay runs' (trigger mcp). Standard output is the protocol's; \
             notes go to standard error (Docs/Assistants.md).
             """)
 
     @Argument(help: ArgumentHelp("Workflow files and folders of them (default: $XDG_CONFIG_HOME/relay/workflows).", valueName: "path"))
     var paths: [String] = []
     @Flag(help: "Answer yes to every confirmation the assistant's client cannot ask its person.") var yes = false
+    @Flag(help: "Offer the built-in actions, and those of the packages named by --package, as tools too.") var actions = false
     @OptionGroup var packageOptions: PackageOptions
     @OptionGroup var permissionOptions: PermissionOptions
 
@@ -48,6 +51,18 @@ struct MCPCommand: AsyncParsableCommand {
             tools.append(tool)
         }
         StandardStreams.writeError("relay mcp: offering \(tools.count) workflow\(tools.count == 1 ? "" : "s") as tools: \(tools.map(\.name).joined(separator: ", "))\n")
+        var actionTools: [ActionTool] = []
+        if actions {
+            var taken = Set(tools.map(\.name))
+            for definition in base.registry.actions {
+                let tool = ActionTool(definition, taken: taken)
+                taken.insert(tool.name)
+                actionTools.append(tool)
+            }
+            StandardStreams.writeError("relay mcp: and \(actionTools.count) actions as tools\n")
+        }
+        let offeredActions = actionTools
+        let callFolder = stateFolder.appendingPathComponent("mcp-calls")
         let options = ToolRunOptions(
             granted: permissionOptions.granted, grantsDeclared: permissionOptions.declared, packages: packageOptions.paths, stateFolder: stateFolder,
             paths: paths)
@@ -59,17 +74,22 @@ struct MCPCommand: AsyncParsableCommand {
         // The calls under way, stopped when the client goes away.
         let calls = Mutex<[UUID: Task<CallTool.Result, Never>]>([:])
         let yes = self.yes
-        await server.withMethodHandler(ListTools.self) { _ in ListTools.Result(tools: offered.map(\.tool)) }
+        await server.withMethodHandler(ListTools.self) { _ in ListTools.Result(tools: offered.map(\.tool) + offeredActions.map(\.tool)) }
         await server.withMethodHandler(CallTool.self) { params in
-            guard let tool = offered.first(where: { $0.name == params.name }) else {
-                throw MCPError.invalidParams(
-                    "there is no tool '\(params.name)'\(Suggestions.didYouMean(params.name, in: offered.map(\.name)))")
+            let tool = offered.first(where: { $0.name == params.name })
+            let action = offeredActions.first(where: { $0.name == params.name })
+            guard tool != nil || action != nil else {
+                let names = offered.map(\.name) + offeredActions.map(\.name)
+                throw MCPError.invalidParams("there is no tool '\(params.name)'\(Suggestions.didYouMean(params.name, in: names))")
             }
             var options = options
             options.caller = AssistantQuestions(server: server, clientAsks: clientAsks.withLock { $0 }, assumeYes: yes)
             // A task of its own, kept until it ends: cancelled by the client's cancellation, and
             // by the client going away, which ends the session.
-            let call = Task { await tool.call(params.arguments ?? [:], options: options) }
+            let call = Task {
+                if let tool { return await tool.call(params.arguments ?? [:], options: options) }
+                return await action?.call(params.arguments ?? [:], options: options, folder: callFolder) ?? WorkflowTool.failure("no such tool")
+            }
             let id = UUID()
             calls.withLock { $0[id] = call }
             defer { _ = calls.withLock { $0.removeValue(forKey: id) } }

@@ -1,0 +1,73 @@
+import Foundation
+import MCP
+import RelayKit
+import RelayLanguage
+
+/// An action offered to an assistant as a tool of its own (`relay mcp --actions`): its
+/// parameters are the tool's arguments, made from the same declaration as `relay describe` and
+/// the JSON Schema. A call runs a one-step workflow Relay writes for it, whose step reads each
+/// argument from a variable (never from text it writes: an argument is a value, not a template),
+/// with `relay mcp`'s `--allow-…` alone, since no file has grants remembered.
+struct ActionTool: Sendable {
+    let name: String
+    let definition: ActionDefinition
+    let tool: Tool
+
+    init(_ definition: ActionDefinition, taken: Set<String>) {
+        var name = WorkflowTool.toolName(definition.name)
+        var suffix = 2
+        while taken.contains(name) {
+            name = WorkflowTool.toolName(definition.name, suffix: suffix)
+            suffix += 1
+        }
+        self.name = name
+        self.definition = definition
+        var properties: [String: MCP.Value] = [:]
+        var required: [MCP.Value] = []
+        for parameter in definition.parameters {
+            var property = WorkflowTool.schema(of: parameter.type)
+            property["description"] = .string(parameter.summary.isEmpty ? parameter.title : parameter.summary)
+            if !parameter.choices.isEmpty {
+                let choices = parameter.choices + parameter.choices.compactMap { parameter.choiceTitles[$0] }
+                let values = MCP.Value.array(choices.map { .string($0) })
+                if parameter.type == .list { property["items"] = ["type": "string", "enum": values] } else {
+                    property = ["type": "string", "enum": values, "description": property["description"] ?? .null]
+                }
+            }
+            if let value = parameter.defaultValue, let json = WorkflowTool.json(value) { property["default"] = json }
+            properties[parameter.name] = .object(property)
+            if parameter.isRequired { required.append(.string(parameter.name)) }
+        }
+        var schema: [String: MCP.Value] = ["type": "object", "properties": .object(properties), "additionalProperties": false]
+        if !required.isEmpty { schema["required"] = .array(required) }
+        tool = Tool(name: name, title: definition.title, description: definition.summary, inputSchema: .object(schema))
+    }
+
+    /// Runs the action with `arguments`, as a workflow of one step written for the call in
+    /// `folder` (removed after), whose step reads each argument from a variable.
+    func call(_ arguments: [String: MCP.Value], options: ToolRunOptions, folder: URL) async -> CallTool.Result {
+        let (values, refusal) = WorkflowTool.values(of: arguments, known: definition.parameters.map(\.name), tool: name)
+        if let refusal { return refusal }
+        var written: [String] = []
+        var variables: [String: RelayKit.Value] = [:]
+        for (index, parameter) in definition.parameters.enumerated() {
+            guard let value = values[parameter.name] else { continue }
+            let variable = "argument_\(index + 1)"
+            variables[variable] = value
+            written.append("\(parameter.name): \"${\(variable)}\"")
+        }
+        let step = written.isEmpty ? "  - \(definition.name)\n" : "  - \(definition.name): { \(written.joined(separator: ", ")) }\n"
+        let declared = variables.keys.sorted().map { "  \($0): { type: any }\n" }.joined()
+        let text = "# Written by relay mcp for an assistant's call of '\(name)' (Docs/Assistants.md).\n"
+            + (declared.isEmpty ? "" : "variables:\n" + declared) + "steps:\n" + step
+        let file = folder.appendingPathComponent("\(name)-\(UUID().uuidString).yaml")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try Data(text.utf8).write(to: file, options: .withoutOverwriting)
+        } catch {
+            return WorkflowTool.failure("cannot write the call's workflow in \(folder.path): \(error.localizedDescription)")
+        }
+        defer { try? FileManager.default.removeItem(at: file) }
+        return await WorkflowTool.run(file.path, input: nil, variables: variables, options: options, needs: nil)
+    }
+}
