@@ -14,13 +14,7 @@ struct ActionTool: Sendable {
     let tool: Tool
 
     init(_ definition: ActionDefinition, taken: Set<String>) {
-        var name = WorkflowTool.toolName(definition.name)
-        var suffix = 2
-        while taken.contains(name) {
-            name = WorkflowTool.toolName(definition.name, suffix: suffix)
-            suffix += 1
-        }
-        self.name = name
+        name = WorkflowTool.toolName(definition.name, apartFrom: taken)
         self.definition = definition
         var properties: [String: MCP.Value] = [:]
         var required: [MCP.Value] = []

@@ -21,13 +21,7 @@ struct WorkflowTool: Sendable {
     /// The tool for `served`, named apart from `taken`; nil when the file does not check.
     init?(_ served: ServedWorkflow, taken: Set<String>) {
         guard let workflow = served.workflow, served.problem == nil else { return nil }
-        var name = Self.toolName(workflow.name)
-        var suffix = 2
-        while taken.contains(name) {
-            name = Self.toolName(workflow.name, suffix: suffix)
-            suffix += 1
-        }
-        self.name = name
+        name = Self.toolName(workflow.name, apartFrom: taken)
         file = served.file
         self.workflow = workflow
         needs = served.needs.isEmpty ? nil : ServeCommand.needs(of: served, server: "relay mcp")
@@ -38,6 +32,17 @@ struct WorkflowTool: Sendable {
 
     /// A name the protocol takes: letters, digits, `_` and `-`, at most 64, with `-N` to tell
     /// two workflows of one name apart.
+    /// The tool name of `name` that none of `taken` is: `NAME`, else `NAME-2`, `NAME-3` …
+    static func toolName(_ name: String, apartFrom taken: Set<String>) -> String {
+        var chosen = toolName(name)
+        var suffix = 2
+        while taken.contains(chosen) {
+            chosen = toolName(name, suffix: suffix)
+            suffix += 1
+        }
+        return chosen
+    }
+
     static func toolName(_ name: String, suffix: Int? = nil) -> String {
         var cleaned = String(name.unicodeScalars.map { scalar in
             scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "_" || scalar == "-") ? Character(scalar) : "-"
