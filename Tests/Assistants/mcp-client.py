@@ -2,7 +2,7 @@
 
 Usage: mcp-client.py RELAY FOLDER SCRIPT.json
 SCRIPT is {"calls": [{"tool": NAME, "arguments": {...}, "timeout" or "vanish": SECONDS}], "answers": [{"match": TEXT, "action":
-"accept" | "decline" | "cancel", "content": {...}}], "asks": true | false}. With "asks", the client
+"accept" | "decline" | "cancel" | "never", "content": {...}}], "asks": true | false}. With "asks", the client
 says it asks its person (elicitation) and answers each question with the first answer whose
 "match" is in its message. Prints one JSON line for the tool list, then for each call
 {"tool", "error", "text", "structured", "asked": [messages]} (or {"tool", "raised"} when the server
@@ -25,6 +25,8 @@ async def main():
         asked.append(params.message)
         for candidate in script.get("answers", []):
             if candidate["match"] in params.message:
+                if candidate["action"] == "never":  # the person never answers
+                    await asyncio.sleep(3600)
                 return types.ElicitResult(action=candidate["action"], content=candidate.get("content"))
         return types.ElicitResult(action="decline")
 

@@ -32,7 +32,8 @@ struct AssistantTests: ServeFixture {
     /// Runs the client against `relay mcp flows` with `calls`: the tool list, then each call's result.
     /// With `asks`, the client answers the questions the server asks (elicitation) from `answers`.
     private func client(
-        _ calls: [[String: Any]], asks: Bool = false, answers: [[String: Any]] = [], flags: [String] = [], python: String
+        _ calls: [[String: Any]], asks: Bool = false, answers: [[String: Any]] = [], flags: [String] = [], python: String,
+        environment extra: [String: String] = [:]
     ) async throws -> (tools: [String: [String: Any]], results: [[String: Any]], errors: String) {
         let script = folder.appendingPathComponent("calls-\(UUID().uuidString).json")
         try JSONSerialization.data(withJSONObject: ["calls": calls, "asks": asks, "answers": answers, "flags": flags] as [String: Any]).write(to: script)
@@ -40,7 +41,7 @@ struct AssistantTests: ServeFixture {
         let flows = folder.appendingPathComponent("flows").path
         let errorLog = folder.appendingPathComponent("client-errors.txt")
         _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
-        let environment = self.environment
+        let environment = self.environment.merging(extra) { $1 }
         let (status, output) = try await BlockingWork.run { _ in
             let process = Process()
             process.executableURL = URL(fileURLWithPath: python)
@@ -173,5 +174,29 @@ struct AssistantTests: ServeFixture {
         // Nothing is granted to an action's call but relay mcp's --allow flags.
         #expect(session.results[2]["error"] as? Bool == true && (session.results[2]["text"] as? String ?? "").contains("--allow-read"), "\(session.results[2])")
         #expect(!(session.results[2]["text"] as? String ?? "").contains("\"private\""), "\(session.results[2])")
+    }
+
+    @Test("a question made from a secret reaches the assistant masked; one the person never answers stops with the run when the assistant goes away")
+    func questionsKeepSecretsAndStop() async throws {
+        guard let python = Self.python else {
+            print("skipped: the assistant test needs the MCP Python SDK (pip's mcp, Scripts/install-dependencies)")
+            return
+        }
+        try write(
+            "send.yaml",
+            "description: Sends the token.\nsecrets: [MCP_TEST_TOKEN]\nsteps:\n  - confirm: \"Send ${secrets.MCP_TEST_TOKEN} now?\"\n  - list: [a, \"${secrets.MCP_TEST_TOKEN}\"]\n  - choose-from-list: { prompt: Which? }\n")
+        try write("stall.yaml", "description: Asks and waits.\nsteps:\n  - confirm: Proceed?\n  - text: done\n")
+        let token = "tok-\(UUID().uuidString)"
+        let session = try await client(
+            [["tool": "send", "arguments": [:]]], asks: true,
+            answers: [["match": "now?", "action": "accept", "content": ["confirm": true]], ["match": "Which", "action": "accept", "content": ["choice": "a"]]],
+            python: python, environment: ["MCP_TEST_TOKEN": token])
+        let asked = session.results.first?["asked"] as? [String] ?? []
+        #expect(asked.count == 2 && !asked.joined().contains(token), "\(session.results) \(session.errors)")
+        #expect(!(session.results.first.map { "\($0)" } ?? "").contains(token))
+        // The person never answers, and the assistant goes away: the run stops, kept as stopped.
+        _ = try await client([["tool": "stall", "arguments": [:], "vanish": 1]], asks: true, answers: [["match": "Proceed", "action": "never"]], python: python)
+        let kept = try await waitForRuns { runs in runs.contains { ($0["workflow"] as? String ?? "").hasSuffix("stall.yaml") && $0["status"] as? String != "running" } }
+        #expect(kept.filter { ($0["workflow"] as? String ?? "").hasSuffix("stall.yaml") }.compactMap { $0["status"] as? String } == ["stopped"], "\(kept)")
     }
 }

@@ -1,7 +1,9 @@
 import Foundation
 import MCP
+import RelayEngine
 import RelayKit
 import RelayRuntime
+import Synchronization
 
 /// How a tool call's steps ask (Docs/Assistants.md, "Questions"): through the assistant's client,
 /// which asks the person (MCP's elicitation), when it says it can; else nobody is asked — a
@@ -21,22 +23,29 @@ struct AssistantQuestions: Interaction {
 
     func confirm(_ prompt: String, keys: [String]) async throws -> Bool {
         guard clientAsks else { return try await unasked.confirm(prompt, keys: keys) }
+        let shown = Self.masked(prompt)
         let schema = Elicitation.RequestSchema(
-            properties: ["confirm": ["type": "boolean", "title": "Go ahead?", "description": .string(prompt)]], required: ["confirm"])
-        let answer = try await elicit(prompt, schema)
+            properties: ["confirm": ["type": "boolean", "title": "Go ahead?", "description": .string(shown)]], required: ["confirm"])
+        let answer = try await elicit(shown, schema)
         return answer?["confirm"]?.boolValue ?? false
     }
 
     func ask(_ question: Question, keys: [String]) async throws -> RelayKit.Value {
         guard clientAsks else { return try await unasked.ask(question, keys: keys) }
-        var field: [String: MCP.Value] = ["title": .string(question.prompt)]
+        let shown = Self.masked(question.prompt)
+        var field: [String: MCP.Value] = ["title": .string(shown)]
         switch question.type {
         case .number: field["type"] = "number"
         case .boolean: field["type"] = "boolean"
         default: field["type"] = "string"
         }
-        if let defaultValue = question.defaultValue, let json = WorkflowTool.json(defaultValue) { field["default"] = json }
-        let answer = try await elicit(question.prompt, Elicitation.RequestSchema(properties: ["answer": .object(field)], required: ["answer"]))
+        // A default made from a secret is not shown (the person's answer may still be it).
+        if let defaultValue = question.defaultValue, Self.masked(defaultValue.textValue) == defaultValue.textValue,
+            let json = WorkflowTool.json(defaultValue)
+        {
+            field["default"] = json
+        }
+        let answer = try await elicit(shown, Elicitation.RequestSchema(properties: ["answer": .object(field)], required: ["answer"]))
         guard let given = answer?["answer"], let value = WorkflowTool.relayValue(given) else {
             if let defaultValue = question.defaultValue { return defaultValue }
             throw IntentError("no answer for '\(question.prompt)': the assistant's person gave none")
@@ -46,33 +55,71 @@ struct AssistantQuestions: Interaction {
 
     func choose(_ request: ChoiceRequest, keys: [String]) async throws -> [Int] {
         guard clientAsks else { return try await unasked.choose(request, keys: keys) }
-        let options = MCP.Value.array(request.options.map { .string($0) })
+        // Options are shown masked; when masking made any two alike, each is numbered to tell them apart.
+        var shownOptions = request.options.map(Self.masked)
+        if shownOptions != request.options, Set(shownOptions).count != shownOptions.count {
+            shownOptions = shownOptions.enumerated().map { "\($0.offset + 1). \($0.element)" }
+        }
+        let shown = Self.masked(request.prompt)
+        let options = MCP.Value.array(shownOptions.map { .string($0) })
         let field: MCP.Value =
             request.allowsMultiple
-            ? ["type": "array", "title": .string(request.prompt), "items": ["type": "string", "enum": options]]
-            : ["type": "string", "title": .string(request.prompt), "enum": options]
-        let answer = try await elicit(request.prompt, Elicitation.RequestSchema(properties: ["choice": field], required: ["choice"]))
+            ? ["type": "array", "title": .string(shown), "items": ["type": "string", "enum": options]]
+            : ["type": "string", "title": .string(shown), "enum": options]
+        let answer = try await elicit(shown, Elicitation.RequestSchema(properties: ["choice": field], required: ["choice"]))
         let chosen: [String] =
             switch answer?["choice"] {
             case .string(let one)?: [one]
-            case .array(let many)?: many.compactMap(\.stringValue)
+            case .array(let many)? where request.allowsMultiple: many.compactMap(\.stringValue)
             default: []
             }
-        let indices = chosen.compactMap { request.options.firstIndex(of: $0) }
+        let indices = chosen.compactMap { shownOptions.firstIndex(of: $0) }
         guard !indices.isEmpty, indices.count == chosen.count else {
-            throw IntentError("no answer for '\(request.prompt)': the assistant's person chose none of its options")
+            throw IntentError("no answer for '\(shown)': the assistant's person chose none of its options")
         }
         return request.allowsMultiple ? indices : [indices[0]]
     }
 
+    /// `text` with the run's secrets masked, as a terminal shows a prompt (Docs/Runs.md, "Secrets").
+    static func masked(_ text: String) -> String {
+        AccessGate.running?.secrets.redact(text) ?? text
+    }
+
     /// The person's answer, through the client; nil when they declined; the run is cancelled
-    /// when they cancelled.
+    /// when they cancelled, and when the run is stopped while the question waits (its time
+    /// bound, the client's cancellation, the client going away), whatever the client does.
     private func elicit(_ message: String, _ schema: Elicitation.RequestSchema) async throws -> [String: MCP.Value]? {
-        let result = try await server.requestElicitation(message: message, requestedSchema: schema)
+        let waiting = WaitingAnswer()
+        let server = self.server
+        let result = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                waiting.slot.withLock { $0 = continuation }
+                if Task.isCancelled {
+                    waiting.slot.withLock { $0.take() }?.resume(throwing: RunCancelled("the run was stopped while it waited for an answer"))
+                    return
+                }
+                Task {
+                    do {
+                        let result = try await server.requestElicitation(message: message, requestedSchema: schema)
+                        waiting.slot.withLock { $0.take() }?.resume(returning: result)
+                    } catch {
+                        waiting.slot.withLock { $0.take() }?.resume(throwing: error)
+                    }
+                }
+            }
+        } onCancel: {
+            waiting.slot.withLock { $0.take() }?.resume(throwing: RunCancelled("the run was stopped while it waited for an answer"))
+        }
         switch result.action {
         case .accept: return result.content ?? [:]
         case .decline: return nil
         case .cancel: throw RunCancelled("the person cancelled '\(message)' in their assistant")
         }
     }
+}
+
+/// Where a question's continuation waits, resumed once: by the client's answer or by the run
+/// being stopped, whichever comes first.
+private final class WaitingAnswer: Sendable {
+    let slot = Mutex<CheckedContinuation<CreateElicitation.Result, any Error>?>(nil)
 }
