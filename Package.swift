@@ -32,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0", traits: []),
         // The Model Context Protocol's official Swift SDK: `relay mcp` (Docs/Assistants.md).
         .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
+        // Its transports' logger type, which relay mcp's own transport names (the SDK's already depends on it).
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(
@@ -82,6 +84,7 @@ let package = Package(
                 .product(name: "RelayKit", package: "RelayKit"), .product(name: "RelayEngine", package: "RelayKit"), "RelayLanguage", "RelayRuntime", "RelayActions", "RelayShortcuts",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"), "CSecretService", "CPipeSignal",
                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "MCP", package: "swift-sdk"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: systemHeaderFlags
         ),

@@ -199,4 +199,32 @@ struct AssistantTests: ServeFixture {
         let kept = try await waitForRuns { runs in runs.contains { ($0["workflow"] as? String ?? "").hasSuffix("stall.yaml") && $0["status"] as? String != "running" } }
         #expect(kept.filter { ($0["workflow"] as? String ?? "").hasSuffix("stall.yaml") }.compactMap { $0["status"] as? String } == ["stopped"], "\(kept)")
     }
+
+    @Test("the transport reads a message a line, whole however it arrives; one over the limit is refused, and the next is read")
+    func linesOfTheTransport() async throws {
+        var made: [Int32] = [0, 0]
+        #expect(pipe(&made) == 0)
+        let ends = made
+        let long = String(repeating: "x", count: 150_000), tooLong = String(repeating: "y", count: 300_000)
+        let text = "a\n\n" + long + "\n" + tooLong + "\nb\n"
+        let writer = Thread {
+            // In pieces of 7,000 bytes: lines end inside pieces and across them.
+            let output = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
+            let bytes = Array(text.utf8)
+            for start in stride(from: 0, to: bytes.count, by: 7_000) {
+                try? output.write(contentsOf: bytes[start..<min(start + 7_000, bytes.count)])
+            }
+            try? output.close()
+        }
+        writer.start()
+        let lines = try await BlockingWork.run { _ in
+            var lines: [String] = []
+            LineTransport.readLines(from: ends[0], limit: 200_000) { lines.append(String(decoding: $0, as: UTF8.self)) }
+            return lines
+        }
+        close(ends[0])
+        #expect(lines.count == 4, "\(lines.map(\.count))")
+        #expect(lines.first == "a" && lines.last == "b" && lines.dropFirst().first == long)
+        #expect(lines.count == 4 && lines[2].hasPrefix("relay: a message over 200000 bytes"))
+    }
 }

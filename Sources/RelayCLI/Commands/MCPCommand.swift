@@ -95,7 +95,7 @@ struct MCPCommand: AsyncParsableCommand {
             defer { _ = calls.withLock { $0.removeValue(forKey: id) } }
             return await withTaskCancellationHandler { await call.value } onCancel: { call.cancel() }
         }
-        try await server.start(transport: StdioTransport()) { _, capabilities in
+        try await server.start(transport: LineTransport()) { _, capabilities in
             clientAsks.withLock { $0 = capabilities.elicitation != nil }
         }
         await server.waitUntilCompleted()

@@ -1,0 +1,95 @@
+import Foundation
+import Logging
+import MCP
+import RelayKit
+import Synchronization
+
+/// MCP over standard input and output, a message a line (the protocol's stdio transport): each
+/// byte read is looked at once, however long the line, and a line longer than `limit` is refused
+/// (answered as a message that does not parse) without being kept. The SDK's own transport looks
+/// for the line's end from its start at every read, so a 10 MB message took minutes, during which
+/// nothing else was answered. Reads and writes block a thread of their own, never a cooperative one.
+actor LineTransport: Transport {
+    nonisolated let logger = Logger(label: "relay.mcp") { _ in SwiftLogNoOpLogHandler() }
+    /// The longest message read, in bytes.
+    nonisolated let limit: Int
+    private let messages: AsyncThrowingStream<Data, any Error>
+    private let continuation: AsyncThrowingStream<Data, any Error>.Continuation
+    private var reading = false
+    /// Held for each message's write: two sends under way (the actor lets one start while another
+    /// waits for its thread) must not interleave their bytes.
+    private nonisolated let writing = WriteLock()
+
+    init(limit: Int = 64 << 20) {
+        self.limit = limit
+        (messages, continuation) = AsyncThrowingStream.makeStream()
+    }
+
+    func connect() async throws {
+        guard !reading else { return }
+        reading = true
+        let (continuation, limit) = (self.continuation, self.limit)
+        // Reads until standard input ends: a thread of its own, which a read may hold forever.
+        Thread {
+            Self.readLines(from: FileHandle.standardInput.fileDescriptor, limit: limit) { continuation.yield($0) }
+            continuation.finish()
+        }.start()
+    }
+
+    func disconnect() async { continuation.finish() }
+
+    func send(_ data: Data) async throws {
+        var line = data
+        line.append(UInt8(ascii: "\n"))
+        let bytes = line
+        let writing = self.writing
+        try await BlockingWork.run { _ in
+            try writing.lock.withLock { _ in try FileHandle.standardOutput.write(contentsOf: bytes) }
+        }
+    }
+
+    func receive() -> AsyncThrowingStream<Data, any Error> { messages }
+
+    /// Calls `deliver` with each line of `descriptor` (without its line end; an empty line is
+    /// skipped), until it ends; a line over `limit` is delivered as a message that does not parse.
+    static func readLines(from descriptor: Int32, limit: Int, deliver: (Data) -> Void) {
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var line = Data()
+        var overLimit = false
+        while true {
+            let count = buffer.withUnsafeMutableBytes { bytes in
+                var count: Int
+                repeat { count = read(descriptor, bytes.baseAddress, bytes.count) } while count < 0 && errno == EINTR
+                return count
+            }
+            guard count > 0 else { return }
+            var start = 0
+            while start < count {
+                let end = buffer[start..<count].firstIndex(of: UInt8(ascii: "\n"))
+                let piece = buffer[start..<(end ?? count)]
+                if !overLimit {
+                    if line.count + piece.count > limit {
+                        overLimit = true
+                        line = Data()
+                    } else {
+                        line.append(contentsOf: piece)
+                    }
+                }
+                guard let end else { break }
+                if overLimit {
+                    deliver(Data("relay: a message over \(limit) bytes was not read".utf8))
+                } else if !line.isEmpty {
+                    deliver(line)
+                }
+                line = Data()
+                overLimit = false
+                start = end + 1
+            }
+        }
+    }
+}
+
+/// The lock a transport's writes take, shared with the threads that write.
+private final class WriteLock: Sendable {
+    let lock = Mutex(())
+}
