@@ -106,6 +106,8 @@ struct AssistantTests: ServeFixture {
         // arguments never started).
         let kept = try await runs().filter { $0["trigger"] as? String == "mcp" }
         #expect(kept.compactMap { $0["status"] as? String }.sorted() == ["denied", "succeeded"], "\(kept)")
+        // With the call's arguments, as the assistant gave them.
+        #expect(kept.contains { ($0["input"] as? String ?? "").contains(#"{"greeting":"Hi","input":"Ada"}"#) }, "\(kept)")
     }
 
     @Test("a confirmation is asked through the assistant's client and answered there; declined, the call is cancelled; a client that cannot ask gets yes only with --yes")

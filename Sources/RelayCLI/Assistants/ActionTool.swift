@@ -62,6 +62,6 @@ struct ActionTool: Sendable {
             return WorkflowTool.failure("cannot write the call's workflow in \(folder.path): \(error.localizedDescription)")
         }
         defer { try? FileManager.default.removeItem(at: file) }
-        return await WorkflowTool.run(file.path, input: nil, variables: variables, options: options, needs: nil)
+        return await WorkflowTool.run(file.path, input: nil, variables: variables, options: options, needs: nil, arguments: arguments)
     }
 }

@@ -26,7 +26,7 @@ struct WorkflowTool: Sendable {
         self.workflow = workflow
         needs = served.needs.isEmpty ? nil : ServeCommand.needs(of: served, server: "relay mcp")
         tool = Tool(
-            name: name, title: workflow.name, description: workflow.summary ?? "Runs the workflow \(served.file).",
+            name: name, title: workflow.name, description: workflow.summary ?? "Runs the workflow \(URL(fileURLWithPath: served.file).lastPathComponent).",
             inputSchema: Self.inputSchema(of: workflow))
     }
 
@@ -139,7 +139,7 @@ struct WorkflowTool: Sendable {
         var (variables, refusal) = Self.values(of: arguments, known: known, tool: name)
         if let refusal { return refusal }
         let input = variables.removeValue(forKey: "input")
-        return await Self.run(file, input: input, variables: variables, options: options, needs: needs)
+        return await Self.run(file, input: input, variables: variables, options: options, needs: needs, arguments: arguments)
     }
 
     /// `arguments` as Relay values, when the tool takes each of them (`known`); else the error.
@@ -162,10 +162,12 @@ struct WorkflowTool: Sendable {
     /// Runs `file` as a tool call: its output as text and as structured content, or a tool error
     /// saying what went wrong (a denial says, with `needs`, how to grant what it needed).
     static func run(
-        _ file: String, input: RelayKit.Value?, variables: [String: RelayKit.Value], options: ToolRunOptions, needs: String?
+        _ file: String, input: RelayKit.Value?, variables: [String: RelayKit.Value], options: ToolRunOptions, needs: String?,
+        arguments: [String: MCP.Value]
     ) async -> CallTool.Result {
         var run = WorkflowRun(file: file)
-        if let input { run.input = .given(input, "the arguments of an assistant's tool call") }
+        // The history keeps the call's arguments, as the assistant gave them, as the run's input.
+        run.input = .given(input ?? .nothing, "an assistant's tool call: " + Self.described(arguments))
         run.variables = variables
         run.granted = options.granted
         run.grantsDeclared = options.grantsDeclared
@@ -191,6 +193,14 @@ struct WorkflowTool: Sendable {
         // Structured content is an object: a workflow's output that is not one is its `output`.
         let content: MCP.Value = if case .object = structured { structured } else { .object(["output": structured]) }
         return CallTool.Result(content: [.text(text: text, annotations: nil, _meta: nil)], structuredContent: Optional(content), isError: false)
+    }
+
+    /// A call's arguments as JSON, cut short for the history (Docs/Assistants.md, "Runs").
+    static func described(_ arguments: [String: MCP.Value]) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let json = (try? encoder.encode(arguments)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return Excerpt.start(of: json, limit: 300)
     }
 
     static func failure(_ message: String) -> CallTool.Result {

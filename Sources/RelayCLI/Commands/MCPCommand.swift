@@ -54,7 +54,8 @@ struct MCPCommand: AsyncParsableCommand {
         var actionTools: [ActionTool] = []
         if actions {
             var taken = Set(tools.map(\.name))
-            for definition in base.registry.actions {
+            // An action that runs only in front of a person could never run for an assistant.
+            for definition in base.registry.actions where !definition.isForegroundOnly {
                 let tool = ActionTool(definition, taken: taken)
                 taken.insert(tool.name)
                 actionTools.append(tool)

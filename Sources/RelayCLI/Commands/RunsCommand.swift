@@ -115,7 +115,9 @@ struct RunsCommand: AsyncParsableCommand {
             guard let arguments = past.arguments else {
                 // Not kept: standard input too long, or a command line that held a secret's value.
                 let why =
-                    RunsCommand.standardInputBytes(past.input).map { $0 > RunHistory.keptInputBytes } == true
+                    past.trigger == "mcp"
+                    ? "it was an assistant's tool call (relay mcp), which the assistant makes again"
+                    : RunsCommand.standardInputBytes(past.input).map { $0 > RunHistory.keptInputBytes } == true
                     ? "its input came from standard input and was too long to keep (more than \(RunHistory.keptInputBytes / 1024) KiB); run it again with: relay run \(ShellQuoting.quoted(past.workflow)) -"
                     : "its command line held a secret's value, which the history does not keep (Docs/Runs.md, \"Secrets\")"
                 StandardStreams.writeError("error: run \(id) cannot be run again: \(why)\n")
@@ -259,7 +261,7 @@ struct RunsCommand: AsyncParsableCommand {
         if let duration = run.duration { when += ", took \(seconds(duration))" }
         lines.append(when)
         if let folder = run.folder { lines.append("in \(folder)") }
-        if let trigger = run.trigger { lines.append("started by: \(trigger) (relay serve)") }
+        if let trigger = run.trigger { lines.append("started by: \(trigger) (\(trigger == "mcp" ? "an assistant, through relay mcp" : "relay serve"))") }
         if let arguments = run.arguments {
             // A served run was typed by nobody: its line is how to run it again by hand.
             let label = run.trigger == nil ? "command" : "run by hand as"
