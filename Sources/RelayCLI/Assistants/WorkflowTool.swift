@@ -21,7 +21,10 @@ struct WorkflowTool: Sendable {
     /// The tool for `served`, named apart from `taken`; nil when the file does not check.
     init?(_ served: ServedWorkflow, taken: Set<String>) {
         guard let workflow = served.workflow, served.problem == nil else { return nil }
-        name = Self.toolName(workflow.name, apartFrom: taken)
+        // A name of no ASCII letter or digit (`名前`) says nothing once cleaned: the file's name does.
+        let written = workflow.name.unicodeScalars.contains { $0.isASCII && CharacterSet.alphanumerics.contains($0) }
+            ? workflow.name : URL(fileURLWithPath: served.file).deletingPathExtension().lastPathComponent
+        name = Self.toolName(written, apartFrom: taken)
         file = served.file
         self.workflow = workflow
         needs = served.needs.isEmpty ? nil : ServeCommand.needs(of: served, server: "relay mcp")
@@ -47,7 +50,7 @@ struct WorkflowTool: Sendable {
         var cleaned = String(name.unicodeScalars.map { scalar in
             scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "_" || scalar == "-") ? Character(scalar) : "-"
         })
-        if cleaned.isEmpty { cleaned = "workflow" }
+        if !cleaned.unicodeScalars.contains(where: { CharacterSet.alphanumerics.contains($0) }) { cleaned = "workflow" }
         let end = suffix.map { "-\($0)" } ?? ""
         return String(cleaned.prefix(64 - end.count)) + end
     }
