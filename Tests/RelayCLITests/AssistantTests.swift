@@ -29,6 +29,12 @@ struct AssistantTests: ServeFixture {
         return nil
     }()
 
+    /// The python3 to drive the client with, or nil, said, when none has the SDK.
+    private static func clientPython() -> String? {
+        if python == nil { print("skipped: the assistant test needs the MCP Python SDK (pip's mcp, Scripts/install-dependencies)") }
+        return python
+    }
+
     /// Runs the client against `relay mcp flows` with `calls`: the tool list, then each call's result.
     /// With `asks`, the client answers the questions the server asks (elicitation) from `answers`.
     private func client(
@@ -65,10 +71,7 @@ struct AssistantTests: ServeFixture {
 
     @Test("an assistant lists the workflows as tools with their arguments, calls one and gets its output, is refused what was not granted, and every call is a run")
     func toolsAndCalls() async throws {
-        guard let python = Self.python else {
-            print("skipped: the assistant test needs the MCP Python SDK (pip's mcp, Scripts/install-dependencies)")
-            return
-        }
+        guard let python = Self.clientPython() else { return }
         try write(
             "greet.yaml",
             "description: Greets someone by name.\ninput: { type: text, description: Who to greet }\nvariables:\n  greeting: Hello\n  times: 1\n  ending: { type: text, default: \"!\", description: How it ends }\nsteps:\n  - text: \"${greeting}, ${input}${ending}\"\n")
@@ -115,10 +118,7 @@ struct AssistantTests: ServeFixture {
 
     @Test("a confirmation is asked through the assistant's client and answered there; declined, the call is cancelled; a client that cannot ask gets yes only with --yes")
     func confirmationsThroughTheClient() async throws {
-        guard let python = Self.python else {
-            print("skipped: the assistant test needs the MCP Python SDK (pip's mcp, Scripts/install-dependencies)")
-            return
-        }
+        guard let python = Self.clientPython() else { return }
         try write(
             "tidy.yaml",
             "description: Tidies the drafts, once the person says so.\ninput: text\nsteps:\n  - confirm: \"Delete the draft '${input}'?\"\n  - text: \"deleted ${input}\"\n")
@@ -144,10 +144,7 @@ struct AssistantTests: ServeFixture {
 
     @Test("a call the assistant gives up on, or one whose assistant goes away, is stopped and kept as stopped", arguments: ["timeout", "vanish"])
     func givingUpStopsTheRun(_ how: String) async throws {
-        guard let python = Self.python else {
-            print("skipped: the assistant test needs the MCP Python SDK (pip's mcp, Scripts/install-dependencies)")
-            return
-        }
+        guard let python = Self.clientPython() else { return }
         try write("slow.yaml", "description: Takes its time.\nsteps:\n  - wait: 300\n  - text: done\n")
         let session = try await client([["tool": "slow", "arguments": [:], how: 1]], python: python)
         if how == "timeout" { #expect(session.results.first?["gave up"] as? Bool == true, "\(session.results) \(session.errors)") }
@@ -157,10 +154,7 @@ struct AssistantTests: ServeFixture {
 
     @Test("with --actions, each action is a tool too: its parameters are the arguments, each a value (never a template), behind the gate")
     func actionsAsTools() async throws {
-        guard let python = Self.python else {
-            print("skipped: the assistant test needs the MCP Python SDK (pip's mcp, Scripts/install-dependencies)")
-            return
-        }
+        guard let python = Self.clientPython() else { return }
         let secret = folder.appendingPathComponent("private.txt")
         try "private".write(to: secret, atomically: true, encoding: .utf8)
         let session = try await client(
@@ -183,10 +177,7 @@ struct AssistantTests: ServeFixture {
 
     @Test("a question made from a secret reaches the assistant masked; one the person never answers stops with the run when the assistant goes away")
     func questionsKeepSecretsAndStop() async throws {
-        guard let python = Self.python else {
-            print("skipped: the assistant test needs the MCP Python SDK (pip's mcp, Scripts/install-dependencies)")
-            return
-        }
+        guard let python = Self.clientPython() else { return }
         try write(
             "send.yaml",
             "description: Sends the token.\nsecrets: [MCP_TEST_TOKEN]\nsteps:\n  - confirm: \"Send ${secrets.MCP_TEST_TOKEN} now?\"\n  - list: [a, \"${secrets.MCP_TEST_TOKEN}\"]\n  - choose-from-list: { prompt: Which? }\n")

@@ -415,6 +415,7 @@ final class HostConnection: @unchecked Sendable {
             // held by them: its cancellation fails its request at once (`request`'s `onCancel`).
             for _ in 0..<100 where host.isRunning { Thread.sleep(forTimeInterval: 0.01) }
             if !host.isRunning {
+                // On this thread of its own too, as above: no step waits here.
                 for _ in 0..<200 where lock.withLock({ failure == nil }) { Thread.sleep(forTimeInterval: 0.01) }
             }
             fail("cannot write to the host of package '\(packageName)': \(reason)", stop: true, pause: false)
