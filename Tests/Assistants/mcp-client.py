@@ -1,13 +1,17 @@
 """Drives `relay mcp` with the official MCP Python SDK, as an assistant would (AssistantTests).
 
 Usage: mcp-client.py RELAY FOLDER SCRIPT.json
-SCRIPT is {"calls": [{"tool": NAME, "arguments": {...}, "timeout" or "vanish": SECONDS}], "answers": [{"match": TEXT, "action":
-"accept" | "decline" | "cancel" | "never", "content": {...}}], "asks": true | false}. With "asks", the client
-says it asks its person (elicitation) and answers each question with the first answer whose
-"match" is in its message. Prints one JSON line for the tool list, then for each call
-{"tool", "error", "text", "structured", "asked": [messages]} (or {"tool", "raised"} when the server
-refused the request itself).
+SCRIPT is {"calls": [{"tool": NAME, "arguments": {...}, "timeout" or "vanish": SECONDS, "progress": true}], "answers":
+[{"match": TEXT, "action": "accept" | "decline" | "cancel" | "never", "content": {...}}], "asks": true | false,
+"resources": [URI to read], "http": {"url": URL, "token": TOKEN}}. With "asks", the client says it asks
+its person (elicitation) and answers each question with the first answer whose "match" is in its
+message. With "http", it talks to `relay serve`'s /mcp instead of starting `relay mcp FOLDER`.
+Prints one JSON line for the tool list; with "resources", one for the resources and templates
+listed and one for each read ({"read", "text"} or {"read", "raised"}); then for each call
+{"tool", "error", "texts", "text", "structured", "asked": [messages], "progress": [messages]} (or
+{"tool", "raised"} when the server refused the request itself).
 """
+import contextlib
 import asyncio
 import json
 import os
@@ -15,6 +19,7 @@ import sys
 
 from mcp import ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import create_mcp_http_client, streamable_http_client
 
 
 async def main():
@@ -30,30 +35,54 @@ async def main():
                 return types.ElicitResult(action=candidate["action"], content=candidate.get("content"))
         return types.ElicitResult(action="decline")
 
-    params = StdioServerParameters(command=relay, args=["mcp", folder] + script.get("flags", []), env=dict(os.environ))
-    async with stdio_client(params) as (read, write):
+    async with contextlib.AsyncExitStack() as stack:
+        if "http" in script:
+            headers = {"Authorization": "Bearer " + script["http"]["token"]} if script["http"].get("token") else {}
+            client = await stack.enter_async_context(create_mcp_http_client(headers=headers))
+            read, write = await stack.enter_async_context(streamable_http_client(script["http"]["url"], http_client=client))
+        else:
+            params = StdioServerParameters(command=relay, args=["mcp", folder] + script.get("flags", []), env=dict(os.environ))
+            read, write = await stack.enter_async_context(stdio_client(params))
         callback = answer if script.get("asks") else None
-        async with ClientSession(read, write, elicitation_callback=callback) as session:
-            await session.initialize()
-            listed = await session.list_tools()
-            print(json.dumps({"tools": {tool.name: {"description": tool.description, "schema": tool.input_schema} for tool in listed.tools}}))
-            for call in script["calls"]:
-                asked.clear()
+        session = await stack.enter_async_context(ClientSession(read, write, elicitation_callback=callback))
+        await session.initialize()
+        listed = await session.list_tools()
+        print(json.dumps({"tools": {tool.name: {"description": tool.description, "schema": tool.input_schema} for tool in listed.tools}}))
+        if "resources" in script:
+            resources = await session.list_resources()
+            templates = await session.list_resource_templates()
+            print(json.dumps({"resources": {str(r.uri): r.name for r in resources.resources},
+                              "templates": [t.uri_template for t in templates.resource_templates]}))
+            for uri in script["resources"]:
                 try:
-                    calling = session.call_tool(call["tool"], call.get("arguments", {}))
-                    if "vanish" in call:
-                        # The assistant goes away mid-call, without a word: the process just ends.
-                        asyncio.get_running_loop().call_later(call["vanish"], lambda: os._exit(0))
-                    # With "timeout", the assistant gives up on the call after so many seconds.
-                    result = await (asyncio.wait_for(calling, call["timeout"]) if "timeout" in call else calling)
-                    texts = [content.text for content in result.content if getattr(content, "text", None) is not None]
-                    print(json.dumps({"tool": call["tool"], "error": bool(result.is_error), "text": "".join(texts),
-                                      "structured": result.structured_content, "asked": list(asked)}))
-                except TimeoutError:
-                    print(json.dumps({"tool": call["tool"], "gave up": True}))
-                except Exception as error:  # a protocol error: the server refused the request itself
-                    print(json.dumps({"tool": call["tool"], "raised": str(error)}))
-                sys.stdout.flush()
+                    read_result = await session.read_resource(uri)
+                    print(json.dumps({"read": uri, "text": "".join(c.text for c in read_result.contents if getattr(c, "text", None))}))
+                except Exception as error:
+                    print(json.dumps({"read": uri, "raised": str(error)}))
+            sys.stdout.flush()
+        for call in script["calls"]:
+            asked.clear()
+            progress = []
+
+            async def on_progress(done, total, message):
+                progress.append(message)
+
+            try:
+                calling = session.call_tool(call["tool"], call.get("arguments", {}),
+                                            progress_callback=on_progress if call.get("progress") else None)
+                if "vanish" in call:
+                    # The assistant goes away mid-call, without a word: the process just ends.
+                    asyncio.get_running_loop().call_later(call["vanish"], lambda: os._exit(0))
+                # With "timeout", the assistant gives up on the call after so many seconds.
+                result = await (asyncio.wait_for(calling, call["timeout"]) if "timeout" in call else calling)
+                texts = [content.text for content in result.content if getattr(content, "text", None) is not None]
+                print(json.dumps({"tool": call["tool"], "error": bool(result.is_error), "text": texts[0] if texts else "", "texts": texts,
+                                  "structured": result.structured_content, "asked": list(asked), "progress": progress}))
+            except TimeoutError:
+                print(json.dumps({"tool": call["tool"], "gave up": True}))
+            except Exception as error:  # a protocol error: the server refused the request itself
+                print(json.dumps({"tool": call["tool"], "raised": str(error)}))
+            sys.stdout.flush()
 
 
 asyncio.run(main())

@@ -54,6 +54,14 @@ struct ActionTool: Sendable {
         let declared = variables.keys.sorted().map { "  \($0): { type: any }\n" }.joined()
         let text = "# Written by relay mcp for an assistant's call of '\(name)' (Docs/Assistants.md).\n"
             + (declared.isEmpty ? "" : "variables:\n" + declared) + "steps:\n" + step
+        return await Self.runWritten(text, named: name, variables: variables, options: options, folder: folder, arguments: arguments)
+    }
+
+    /// Runs `text`, a workflow written for an assistant's request, from a file of its own in
+    /// `folder` (removed after), with `variables`; the history keeps `arguments` as its input.
+    static func runWritten(
+        _ text: String, named name: String, variables: [String: RelayKit.Value], options: ToolRunOptions, folder: URL, arguments: [String: MCP.Value]
+    ) async -> CallTool.Result {
         let file = folder.appendingPathComponent("\(name)-\(UUID().uuidString).yaml")
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

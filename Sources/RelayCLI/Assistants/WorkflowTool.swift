@@ -180,6 +180,7 @@ struct WorkflowTool: Sendable {
         run.ownsProcess = false
         run.stateFolder = options.stateFolder
         run.settings.caller = options.caller
+        run.settings.shown = options.shown
         run.commandLine = ["mcp"] + options.paths
         let console = CollectingConsole()
         run.console = console
@@ -189,13 +190,20 @@ struct WorkflowTool: Sendable {
             if message.isEmpty { message = "the run ended with exit status \(outcome.status)" }
             // A denial says how to let the workflow run: grant it always, or start relay mcp so.
             if outcome.status == ExitStatus.permissionDenied.rawValue, let needs { message += "\nIt needs " + needs }
-            return failure(message)
+            return CallTool.Result(content: [.text(text: message, annotations: nil, _meta: nil)] + shown(options), isError: true)
         }
         let text = outcome.output ?? ""
         let structured = (try? JSONDecoder().decode(MCP.Value.self, from: Data(text.utf8))) ?? .null
         // Structured content is an object: a workflow's output that is not one is its `output`.
         let content: MCP.Value = if case .object = structured { structured } else { .object(["output": structured]) }
-        return CallTool.Result(content: [.text(text: text, annotations: nil, _meta: nil)], structuredContent: Optional(content), isError: false)
+        return CallTool.Result(
+            content: [.text(text: text, annotations: nil, _meta: nil)] + shown(options), structuredContent: Optional(content), isError: false)
+    }
+
+    /// What the call's steps showed (`show`), as a text of its own after the output.
+    private static func shown(_ options: ToolRunOptions) -> [Tool.Content] {
+        guard let text = options.shown?.shownText, !text.isEmpty else { return [] }
+        return [.text(text: "What the steps showed:\n" + text, annotations: nil, _meta: nil)]
     }
 
     /// A call's arguments as JSON, cut short for the history (Docs/Assistants.md, "Runs").
@@ -221,6 +229,8 @@ struct ToolRunOptions: Sendable {
     var paths: [String]
     /// Who answers the steps' questions: the assistant's person, through its client.
     var caller: (any Interaction)?
+    /// Where the steps' `show` and progress go: the assistant.
+    var shown: AssistantOutput?
 }
 
 /// A console that keeps a run's errors for its caller (a tool call), and prints nothing: standard

@@ -37,72 +37,52 @@ struct MCPCommand: AsyncParsableCommand {
         let files = try ServedWorkflow.files(named: paths, doing: "offer")
         let base = try await packageOptions.loader()
         let stateFolder = UndoHistory.defaultRoot
-        var tools: [WorkflowTool] = []
-        for file in files {
-            let served = await ServedWorkflow.load(
-                file, base: base, granted: permissionOptions.granted, grantsDeclared: permissionOptions.declared, stateFolder: stateFolder)
-            guard let tool = WorkflowTool(served, taken: Set(tools.map(\.name))) else {
-                StandardStreams.writeError("relay mcp: \(file) does not check, and is not offered:\n\(served.problem ?? "")\n")
-                continue
-            }
-            if tool.workflow.summary == nil {
-                StandardStreams.writeError("relay mcp: warning: \(file) has no 'description:', which an assistant reads to know when to use it\n")
-            }
-            tools.append(tool)
+        let (granted, declared) = (permissionOptions.granted, permissionOptions.declared)
+        let load: @Sendable (String) async -> ServedWorkflow = { file in
+            await ServedWorkflow.load(file, base: base, granted: granted, grantsDeclared: declared, stateFolder: stateFolder)
         }
-        StandardStreams.writeError("relay mcp: offering \(tools.count) workflow\(tools.count == 1 ? "" : "s") as tools: \(tools.map(\.name).joined(separator: ", "))\n")
+        var served: [ServedWorkflow] = []
+        for file in files { served.append(await load(file)) }
         var actionTools: [ActionTool] = []
         if actions {
-            var taken = Set(tools.map(\.name))
             // An action that runs only in front of a person could never run for an assistant.
             for definition in base.registry.actions where !definition.isForegroundOnly {
-                let tool = ActionTool(definition, taken: taken)
-                taken.insert(tool.name)
+                let tool = ActionTool(definition, taken: Set(actionTools.map(\.name)))
                 actionTools.append(tool)
             }
-            StandardStreams.writeError("relay mcp: and \(actionTools.count) actions as tools\n")
         }
         let offeredActions = actionTools
-        let callFolder = stateFolder.appendingPathComponent("mcp-calls")
+        let catalog = WorkflowCatalog(paths: paths, files: served, load: load)
+        let first = await catalog.offered(actions: offeredActions)
+        for workflow in served where workflow.problem != nil {
+            StandardStreams.writeError("relay mcp: \(workflow.file) does not check, and is not offered until it does:\n\(workflow.problem ?? "")\n")
+        }
+        for tool in first.workflows where tool.workflow.summary == nil {
+            StandardStreams.writeError("relay mcp: warning: \(tool.file) has no 'description:', which an assistant reads to know when to use it\n")
+        }
+        let count = first.workflows.count
+        StandardStreams.writeError(
+            "relay mcp: offering \(count) workflow\(count == 1 ? "" : "s") as tools: \(first.workflows.map(\.name).joined(separator: ", "))\n")
+        if actions { StandardStreams.writeError("relay mcp: and \(first.actions.count) actions as tools\n") }
         let options = ToolRunOptions(
-            granted: permissionOptions.granted, grantsDeclared: permissionOptions.declared, packages: packageOptions.paths, stateFolder: stateFolder,
-            paths: paths)
-        let offered = tools
-        let server = MCP.Server(
-            name: "relay", version: RelayCommand.versionNumber, capabilities: .init(tools: .init(listChanged: false)))
-        // Whether the client asks its person (elicitation), as it says when the session starts.
-        let clientAsks = Mutex(false)
-        // The calls under way, stopped when the client goes away.
-        let calls = Mutex<[UUID: Task<CallTool.Result, Never>]>([:])
-        let yes = self.yes
-        await server.withMethodHandler(ListTools.self) { _ in ListTools.Result(tools: offered.map(\.tool) + offeredActions.map(\.tool)) }
-        await server.withMethodHandler(CallTool.self) { params in
-            let tool = offered.first(where: { $0.name == params.name })
-            let action = offeredActions.first(where: { $0.name == params.name })
-            guard tool != nil || action != nil else {
-                let names = offered.map(\.name) + offeredActions.map(\.name)
-                throw MCPError.invalidParams("there is no tool '\(params.name)'\(Suggestions.didYouMean(params.name, in: names))")
-            }
-            var options = options
-            options.caller = AssistantQuestions(server: server, clientAsks: clientAsks.withLock { $0 }, assumeYes: yes)
-            // A task of its own, kept until it ends: cancelled by the client's cancellation, and
-            // by the client going away, which ends the session.
-            let call = Task {
-                if let tool { return await tool.call(params.arguments ?? [:], options: options) }
-                return await action?.call(params.arguments ?? [:], options: options, folder: callFolder) ?? WorkflowTool.failure("no such tool")
-            }
-            let id = UUID()
-            calls.withLock { $0[id] = call }
-            defer { _ = calls.withLock { $0.removeValue(forKey: id) } }
-            return await withTaskCancellationHandler { await call.value } onCancel: { call.cancel() }
+            granted: granted, grantsDeclared: declared, packages: packageOptions.paths, stateFolder: stateFolder, paths: paths)
+        let calls = RunningRuns()
+        let assistant = AssistantServer(
+            offered: { await catalog.offered(actions: offeredActions) }, options: options, assumeYes: yes,
+            callFolder: stateFolder.appendingPathComponent("mcp-calls"), calls: calls, resources: EntityResources(base.registry.entityTypes))
+        let server = try await assistant.start(on: LineTransport())
+        // SIGTERM or SIGINT: the calls under way are stopped, and kept in the history as stopped.
+        let signalled = Mutex<Int32?>(nil)
+        await ProcessSignals.handling(with: { number in
+            signalled.withLock { $0 = $0 ?? number }
+            calls.cancelAll()
+            Task { await server.stop() }
+        }) {
+            await server.waitUntilCompleted()
         }
-        try await server.start(transport: LineTransport()) { _, capabilities in
-            clientAsks.withLock { $0 = capabilities.elicitation != nil }
-        }
-        await server.waitUntilCompleted()
-        // The client went away: each call's run is stopped, and kept in the history as stopped.
-        let running = calls.withLock { Array($0.values) }
-        for call in running { call.cancel() }
-        for call in running { _ = await call.value }
+        // The client went away, or a signal came: each call's run is stopped, and kept as stopped.
+        calls.cancelAll()
+        _ = await calls.finish(within: ChildProcesses.grace + 5)
+        if let number = signalled.withLock({ $0 }) { throw ExitCode(128 + number) }
     }
 }

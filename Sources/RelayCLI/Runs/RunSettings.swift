@@ -23,6 +23,9 @@ struct RunSettings: Sendable {
     /// Who answers the steps' questions when it is not a terminal nor the answers above: the
     /// front end's caller (an assistant, through its client, `relay mcp`).
     var caller: (any Interaction)?
+    /// Where what the steps show goes (`show`, progress) when it is not the terminal: the front
+    /// end's caller (an assistant's call, `relay mcp`).
+    var shown: (any RunOutput)?
 
     /// How the run is answered; `questions` are the prompts the workflow is known to ask, named
     /// when one goes unanswered so that every answer can be given at once.
@@ -49,7 +52,7 @@ struct RunSettings: Sendable {
         json: Bool = false, tracing: Bool = false, journal: UndoJournal?, scratch: ScratchFolder, mentions: ScratchMentions? = nil,
         recorder: RunRecorder? = nil, silent: Bool = false
     ) -> RunEnvironment {
-        let output: any RunOutput = silent ? SilentRunOutput() : TerminalRunOutput(json: json, scratch: mentions, terminal: terminal, secrets: gate.secrets)
+        let output: any RunOutput = shown ?? (silent ? SilentRunOutput() : TerminalRunOutput(json: json, scratch: mentions, terminal: terminal, secrets: gate.secrets))
         return RunEnvironment(
             interaction: caller ?? interaction(interactive: interactive, questions: questions),
             output: output, loader: loader, tracing: tracing,

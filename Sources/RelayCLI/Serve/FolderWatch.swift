@@ -218,10 +218,22 @@ final class FolderWatch: @unchecked Sendable {
     }
 
     /// What tells a file changed between two looks.
-    private struct Stamp: Equatable {
+    struct Stamp: Equatable, Sendable {
         var size: Int64
         var modified: Int64
         var node: UInt64
+
+        /// The stamp of the file at `path` now (a link followed); nil when there is none.
+        static func of(_ path: String) -> Stamp? {
+            var info = stat()
+            guard stat(path, &info) == 0 else { return nil }
+            #if canImport(Darwin)
+                let modified = Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
+            #else
+                let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+            #endif
+            return Stamp(size: Int64(info.st_size), modified: modified, node: UInt64(info.st_ino))
+        }
     }
 
     /// Looks at the folder each second until the watch stops. A file new or changed since the

@@ -504,10 +504,12 @@ final class WorkflowQueue: @unchecked Sendable {
     }
 }
 
-/// The runs under way, to wait for or stop when the server stops.
+/// The runs under way, to wait for or stop when the server stops: the triggers' runs, and the
+/// calls of assistants (Docs/Assistants.md).
 final class RunningRuns: @unchecked Sendable {
     private let lock = NSLock()
-    private var tasks: [Int: Task<Void, Never>] = [:]
+    /// How to stop each run under way.
+    private var tasks: [Int: @Sendable () -> Void] = [:]
     private var next = 0
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
@@ -519,8 +521,21 @@ final class RunningRuns: @unchecked Sendable {
             await work()
             ended(key)
         }
-        tasks[key] = task
+        tasks[key] = { task.cancel() }
         lock.unlock()
+    }
+
+    /// Runs `work` as a run under way, in a task of its own: stopped when the caller is
+    /// cancelled, and when the runs are.
+    func run<T: Sendable>(_ work: @escaping @Sendable () async -> T) async -> T {
+        let (key, task) = lock.withLock {
+            defer { next += 1 }
+            let task = Task { await work() }
+            tasks[next] = { task.cancel() }
+            return (next, task)
+        }
+        defer { ended(key) }
+        return await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
     }
 
     private func ended(_ key: Int) {
@@ -535,7 +550,7 @@ final class RunningRuns: @unchecked Sendable {
 
     /// Stops every run under way, as SIGTERM stops a run.
     func cancelAll() {
-        for task in lock.withLock({ Array(tasks.values) }) { task.cancel() }
+        for cancel in lock.withLock({ Array(tasks.values) }) { cancel() }
     }
 
     /// Waits until no run is under way, or `seconds` pass; whether none is.

@@ -397,6 +397,18 @@ public struct Conversions: Sendable {
         default: break
         }
         let title = value.textValue
+        // `relay://note/ID`: the entity of that type with that identifier, as an assistant names
+        // a resource (Docs/Assistants.md, "Entities").
+        if let (typeName, id) = EntityResourceName.parse(title) {
+            guard let descriptor = entityTypes.descriptor(named: typeName), type.entityTypeNames.contains(descriptor.name.singular) else {
+                throw ConversionError("wants \(type.withArticle), found '\(title)', which names a \(typeName)")
+            }
+            try await context.authorizeFinding(descriptor)
+            guard let found = try await descriptor.entities(for: [id]).first else {
+                throw ConversionError("there is no \(descriptor.name.singular) '\(id)' (\(title))")
+            }
+            return .entity(found)
+        }
         var candidatesByType: [(descriptor: EntityDescriptor, candidates: [EntityValue])] = []
         for typeName in type.entityTypeNames {
             guard let descriptor = entityTypes.descriptor(named: typeName) else {
@@ -413,6 +425,12 @@ public struct Conversions: Sendable {
         }
         if let single = candidatesByType.first(where: { $0.candidates.count == 1 }) {
             return .entity(single.candidates[0])
+        }
+        // No title has it: an identifier (`shopping.md`), as an assistant may give one.
+        if candidatesByType.allSatisfy(\.candidates.isEmpty) {
+            for (descriptor, _) in candidatesByType {
+                if let found = try await descriptor.entities(for: [title]).first(where: { $0.id == title }) { return .entity(found) }
+            }
         }
         // Several match: a person is asked which, on a terminal or by `--answer` (App Intents'
         // requestDisambiguation); with neither, the step fails listing them.

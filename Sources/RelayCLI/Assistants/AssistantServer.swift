@@ -1,0 +1,86 @@
+import Foundation
+import MCP
+import RelayKit
+import RelayLanguage
+import Synchronization
+
+/// What an assistant is offered at one moment (Docs/Assistants.md, "What is offered"): the
+/// workflows that check, as tools; the actions, with `--actions`; and the workflows that no
+/// longer check, by the name they had, whose calls are answered with the checker's message.
+struct Offered: Sendable {
+    var workflows: [WorkflowTool] = []
+    var actions: [ActionTool] = []
+    /// A tool's name, and why its file is not offered now.
+    var broken: [String: String] = [:]
+
+    var tools: [Tool] { workflows.map(\.tool) + actions.map(\.tool) }
+    var names: [String] { workflows.map(\.name) + actions.map(\.name) }
+}
+
+/// The Model Context Protocol's side of `relay mcp` and of `relay serve`'s `/mcp`: one
+/// `MCP.Server` for each session (standard input and output have one; HTTP one per client),
+/// answering with the tools offered at the time it is asked. Every call is a run under way of
+/// `calls`: stopped by the client's cancellation, by the client going away, and by the server
+/// stopping, and kept in the history as stopped.
+struct AssistantServer: Sendable {
+    /// The tools, as they are now: read again at each list and each call.
+    let offered: @Sendable () async -> Offered
+    let options: ToolRunOptions
+    /// Answer yes to confirmations a client cannot ask its person (`--yes`).
+    let assumeYes: Bool
+    /// Where the workflows written for action calls go.
+    let callFolder: URL
+    let calls: RunningRuns
+    /// The entity types offered as resources.
+    let resources: EntityResources
+
+    /// A protocol server for one session, started on `transport`.
+    func start(on transport: any Transport) async throws -> MCP.Server {
+        let server = MCP.Server(
+            name: "relay", version: RelayCommand.versionNumber,
+            capabilities: .init(resources: .init(subscribe: false, listChanged: false), tools: .init(listChanged: false)))
+        // Whether the client asks its person (elicitation), as it says when the session starts.
+        let clientAsks = Mutex(false)
+        let this = self
+        await server.withMethodHandler(ListTools.self) { _ in ListTools.Result(tools: await this.offered().tools) }
+        await server.withMethodHandler(CallTool.self) { params in
+            try await this.call(params, server: server, clientAsks: clientAsks.withLock { $0 })
+        }
+        await server.withMethodHandler(ListResourceTemplates.self) { _ in ListResourceTemplates.Result(templates: this.resources.templates) }
+        await server.withMethodHandler(ListResources.self) { _ in
+            ListResources.Result(resources: await this.resources.list(options: this.options, folder: this.callFolder, calls: this.calls))
+        }
+        await server.withMethodHandler(ReadResource.self) { params in
+            try await this.resources.read(params.uri, options: this.options, folder: this.callFolder, calls: this.calls)
+        }
+        try await server.start(transport: transport) { _, capabilities in
+            clientAsks.withLock { $0 = capabilities.elicitation != nil }
+        }
+        return server
+    }
+
+    /// Runs the tool `params` names, as a run under way of `calls`; a protocol error for a tool
+    /// that is not offered.
+    private func call(_ params: CallTool.Parameters, server: MCP.Server, clientAsks: Bool) async throws -> CallTool.Result {
+        let offered = await offered()
+        let tool = offered.workflows.first(where: { $0.name == params.name })
+        let action = offered.actions.first(where: { $0.name == params.name })
+        guard tool != nil || action != nil else {
+            if let problem = offered.broken[params.name] {
+                return WorkflowTool.failure("'\(params.name)' is not offered now: its file no longer checks:\n\(problem)")
+            }
+            throw MCPError.invalidParams("there is no tool '\(params.name)'\(Suggestions.didYouMean(params.name, in: offered.names))")
+        }
+        var options = options
+        options.caller = AssistantQuestions(server: server, clientAsks: clientAsks, assumeYes: assumeYes)
+        let output = AssistantOutput(server: server, token: params._meta?.progressToken)
+        options.shown = output
+        let (folder, callOptions) = (callFolder, options)
+        let result = await calls.run {
+            if let tool { return await tool.call(params.arguments ?? [:], options: callOptions) }
+            return await action?.call(params.arguments ?? [:], options: callOptions, folder: folder) ?? WorkflowTool.failure("no such tool")
+        }
+        await output.finish()
+        return result
+    }
+}

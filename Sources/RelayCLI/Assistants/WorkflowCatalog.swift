@@ -1,0 +1,85 @@
+import Foundation
+import Synchronization
+
+/// The workflow files `relay mcp` offers, read again when they change (Docs/Assistants.md, "What
+/// is offered"): each list and each call looks at the files and folders it was given, reads a
+/// file new or changed since it last did, and offers what it says now. A file that no longer
+/// checks is not listed; a call of it is answered with the checker's message.
+final class WorkflowCatalog: Sendable {
+    /// The files and folders given.
+    private let paths: [String]
+    private let load: @Sendable (String) async -> ServedWorkflow
+    private let state = Mutex(State())
+
+    private struct State {
+        var files: [String] = []
+        var read: [String: (stamp: FolderWatch.Stamp?, served: ServedWorkflow)] = [:]
+        /// The name each file's tool had when it last checked.
+        var names: [String: String] = [:]
+    }
+
+    /// `files` as read at the start, `paths` looked at again for new ones.
+    init(paths: [String], files: [ServedWorkflow], load: @escaping @Sendable (String) async -> ServedWorkflow) {
+        self.paths = paths
+        self.load = load
+        state.withLock { state in
+            state.files = files.map(\.file)
+            for served in files { state.read[served.file] = (FolderWatch.Stamp.of(served.file), served) }
+        }
+    }
+
+    /// The workflows as their files say now, in the order given.
+    func current() async -> [ServedWorkflow] {
+        // A folder's files as they are now; the files before when a path is gone.
+        let files = (try? ServedWorkflow.files(in: paths.isEmpty ? [ServedWorkflow.defaultFolder] : paths)) ?? state.withLock { $0.files }
+        var served: [ServedWorkflow] = []
+        for file in files {
+            let stamp = FolderWatch.Stamp.of(file)
+            if let known = state.withLock({ $0.read[file] }), known.stamp == stamp {
+                served.append(known.served)
+                continue
+            }
+            let fresh = await load(file)
+            state.withLock { $0.read[file] = (stamp, fresh) }
+            served.append(fresh)
+        }
+        state.withLock { $0.files = files }
+        return served
+    }
+
+    /// The tools of the workflows as their files say now, and `actions`.
+    func offered(actions: [ActionTool]) async -> Offered {
+        let served = await current()
+        let offered = Offered(served, actions: actions, earlierNames: state.withLock { $0.names })
+        state.withLock { state in
+            for tool in offered.workflows { state.names[tool.file] = tool.name }
+        }
+        return offered
+    }
+}
+
+extension Offered {
+    /// The tools of `served` (those that check), named apart in order, and `actions`; a file
+    /// that does not check is kept by the name it had (`earlierNames`, else its file's), with its
+    /// problem.
+    init(_ served: [ServedWorkflow], actions: [ActionTool], earlierNames: [String: String] = [:]) {
+        var taken = Set<String>()
+        for workflow in served {
+            if let tool = WorkflowTool(workflow, taken: taken) {
+                workflows.append(tool)
+                taken.insert(tool.name)
+            } else if let problem = workflow.problem {
+                let name = earlierNames[workflow.file] ?? URL(fileURLWithPath: workflow.file).deletingPathExtension().lastPathComponent
+                broken[WorkflowTool.toolName(name, apartFrom: taken)] = problem
+            }
+        }
+        var named: [ActionTool] = []
+        for action in actions {
+            // An action's tool keeps its name unless a workflow has taken it since.
+            let tool = taken.contains(action.name) ? ActionTool(action.definition, taken: taken) : action
+            taken.insert(tool.name)
+            named.append(tool)
+        }
+        self.actions = named
+    }
+}
