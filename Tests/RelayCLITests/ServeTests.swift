@@ -256,7 +256,7 @@ struct ServeTests: ServeFixture {
         let good = try await RelayProcess.running(["serve", "--check", "flows"], in: folder, environment: environment)
         #expect(good.status == 0, "\(good.standardError)")
         #expect(good.standardOutput.contains("daily.yaml: served\n  schedule \"30 7 * * 1-5\" — next "), "\(good.standardOutput)")
-        #expect(good.standardOutput.contains("plain.yaml: no triggers ('on:'), not served"), "\(good.standardOutput)")
+        #expect(good.standardOutput.contains("plain.yaml: no triggers ('on:'), runs only when an assistant calls it at /mcp"), "\(good.standardOutput)")
         try write("needs.yaml", "on:\n  - schedule: \"@daily\"\nsteps:\n  - text: hi\n  - save-file: /tmp/relay-serve-never/x.txt\n")
         let needy = try await RelayProcess.running(["serve", "--check", "flows"], in: folder, environment: environment)
         #expect(needy.status == 4, "\(needy.standardOutput)")

@@ -62,10 +62,10 @@ extension Offered {
     /// The tools of `served` (those that check), named apart in order, and `actions`; a file
     /// that does not check is kept by the name it had (`earlierNames`, else its file's), with its
     /// problem.
-    init(_ served: [ServedWorkflow], actions: [ActionTool], earlierNames: [String: String] = [:]) {
+    init(_ served: [ServedWorkflow], actions: [ActionTool], earlierNames: [String: String] = [:], server: String = "relay mcp") {
         var taken = Set<String>()
         for workflow in served {
-            if let tool = WorkflowTool(workflow, taken: taken) {
+            if let tool = WorkflowTool(workflow, taken: taken, server: server) {
                 workflows.append(tool)
                 taken.insert(tool.name)
             } else if let problem = workflow.problem {

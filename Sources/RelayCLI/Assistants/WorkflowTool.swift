@@ -19,7 +19,7 @@ struct WorkflowTool: Sendable {
     let tool: Tool
 
     /// The tool for `served`, named apart from `taken`; nil when the file does not check.
-    init?(_ served: ServedWorkflow, taken: Set<String>) {
+    init?(_ served: ServedWorkflow, taken: Set<String>, server: String = "relay mcp") {
         guard let workflow = served.workflow, served.problem == nil else { return nil }
         // A name of no ASCII letter or digit (`名前`) says nothing once cleaned: the file's name does.
         let written = workflow.name.unicodeScalars.contains { $0.isASCII && CharacterSet.alphanumerics.contains($0) }
@@ -27,7 +27,7 @@ struct WorkflowTool: Sendable {
         name = Self.toolName(written, apartFrom: taken)
         file = served.file
         self.workflow = workflow
-        needs = served.needs.isEmpty ? nil : ServeCommand.needs(of: served, server: "relay mcp")
+        needs = served.needs.isEmpty ? nil : ServeCommand.needs(of: served, server: server)
         tool = Tool(
             name: name, title: workflow.name, description: workflow.summary ?? "Runs the workflow \(URL(fileURLWithPath: served.file).lastPathComponent).",
             inputSchema: Self.inputSchema(of: workflow))

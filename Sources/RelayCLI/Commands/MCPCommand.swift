@@ -74,9 +74,17 @@ struct MCPCommand: AsyncParsableCommand {
         // SIGTERM or SIGINT: the calls under way are stopped, and kept in the history as stopped.
         let signalled = Mutex<Int32?>(nil)
         await ProcessSignals.handling(with: { number in
-            signalled.withLock { $0 = $0 ?? number }
+            guard signalled.withLock({ signal in
+                defer { signal = signal ?? number }
+                return signal == nil
+            }) else { return }
             calls.cancelAll()
-            Task { await server.stop() }
+            Task {
+                // Each call is answered that it was stopped, then the session ends.
+                _ = await calls.finish(within: ChildProcesses.grace + 5)
+                try? await Task.sleep(for: .milliseconds(200))
+                await server.stop()
+            }
         }) {
             await server.waitUntilCompleted()
         }

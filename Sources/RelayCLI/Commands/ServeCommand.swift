@@ -119,7 +119,7 @@ struct ServeCommand: AsyncParsableCommand {
             if let problem = workflow.problem {
                 log.note("\(workflow.file) does not check, and is not served:\n\(problem)", error: true)
             } else if workflow.triggers.isEmpty {
-                log.note("\(workflow.file) has no triggers ('on:'), and is not served")
+                log.note("\(workflow.file) has no triggers ('on:'): only an assistant's call at /mcp runs it")
             } else if !workflow.needs.isEmpty {
                 log.note("\(workflow.file) needs grants, and is not served: \(Self.needs(of: workflow))", error: true)
             }
@@ -164,8 +164,15 @@ struct ServeCommand: AsyncParsableCommand {
             if let watcher = firing.watcher { run.console = WatchedConsole(watcher: watcher) }
             return run
         }
+        // `/mcp`: the served workflows as an assistant's tools, each call a run like the triggers' (Docs/Assistants.md).
+        let assistant = AssistantServer(
+            offered: { Offered(server.served, actions: [], server: "relay serve") },
+            options: ToolRunOptions(granted: granted, grantsDeclared: declared, packages: packages, stateFolder: stateFolder, paths: paths),
+            assumeYes: false, callFolder: stateFolder.appendingPathComponent("mcp-calls"), calls: server.runs,
+            resources: EntityResources(base.registry.entityTypes))
         let web = WebServer(
-            server: server, tokens: tokens, stateFolder: stateFolder, log: log, host: listen, port: port, pageToken: token, flags: flags)
+            server: server, tokens: tokens, stateFolder: stateFolder, log: log, host: listen, port: port, pageToken: token, flags: flags,
+            assistants: AssistantEndpoint(assistant: assistant))
         let status = await server.serve(grace: grace, lastRuns: Self.lastScheduledRuns(of: armed, stateFolder: stateFolder), web: web, armedNote: armedNote)
         throw ExitCode(status)
     }
@@ -271,7 +278,7 @@ struct ServeCommand: AsyncParsableCommand {
                 continue
             }
             if workflow.triggers.isEmpty {
-                text += "\(workflow.file): no triggers ('on:'), not served\n"
+                text += "\(workflow.file): no triggers ('on:'), runs only when an assistant calls it at /mcp\n"
                 continue
             }
             text += !workflow.needs.isEmpty ? "\(workflow.file): needs grants, and does not run until it has them\n" : "\(workflow.file): served\n"
@@ -317,15 +324,21 @@ struct WatchedConsole: RunConsole {
 struct ServeTokenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "token",
-        abstract: "Make the token a webhook's callers give (Authorization: Bearer TOKEN), replacing its old one.",
+        abstract: "Make the token a webhook's callers give (Authorization: Bearer TOKEN), or /mcp's (--mcp), replacing its old one.",
         discussion: """
             Prints the new token once: keep it as a password. Only its digest is kept, in Relay's state folder; \
             a running server takes the new token at its next call (Docs/Automations.md, "Webhooks").
             """)
 
-    @Argument(help: ArgumentHelp("The webhook's name, as in its workflow's 'webhook:'.", valueName: "name")) var name: String
+    @Argument(help: ArgumentHelp("The webhook's name, as in its workflow's 'webhook:'.", valueName: "name")) var name: String?
+    @Flag(help: "Make the token of /mcp, where assistants call the served workflows as tools (Docs/Assistants.md).") var mcp = false
 
     func validate() throws {
+        if mcp {
+            if name != nil { throw ValidationError("give a webhook's name or --mcp, not both") }
+            return
+        }
+        guard let name else { throw ValidationError("name the webhook whose token to make (or --mcp for /mcp's)") }
         guard Trigger.isWebhookName(name) else {
             throw ValidationError("'\(name)' is not a webhook name: letters, digits, '-' and '_', starting with a letter or digit, up to 64")
         }
@@ -333,10 +346,13 @@ struct ServeTokenCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let token = try HookTokens(stateFolder: UndoHistory.defaultRoot).make(for: name)
+            let token = try HookTokens(stateFolder: UndoHistory.defaultRoot).make(for: name ?? AssistantEndpoint.tokenName)
             StandardStreams.writeOutput(token + "\n")
             StandardStreams.writeError(
-                "made a token for webhook '\(name)'; it is shown only now, and replaces any before it. Callers send it as 'Authorization: Bearer TOKEN' to POST /hooks/\(name)\n")
+                name.map {
+                    "made a token for webhook '\($0)'; it is shown only now, and replaces any before it. Callers send it as 'Authorization: Bearer TOKEN' to POST /hooks/\($0)\n"
+                }
+                    ?? "made the token of /mcp; it is shown only now, and replaces any before it. An assistant's client sends it as 'Authorization: Bearer TOKEN' (Docs/Assistants.md)\n")
         } catch {
             StandardStreams.writeError("error: \(error)\n")
             throw ExitStatus.runtimeError.exitCode

@@ -32,7 +32,8 @@ final class Server: @unchecked Sendable {
     /// The reading of a file under way, which the next waits for.
     private var rereads: [String: Task<Void, Never>] = [:]
     private var stopping = false
-    private let runs = RunningRuns()
+    /// The runs under way: the triggers' and the assistants' calls (`/mcp`).
+    let runs = RunningRuns()
     /// Each served file as last read, in the order served.
     private var current: [String: ServedWorkflow] = [:]
     private var order: [String]
@@ -115,6 +116,7 @@ final class Server: @unchecked Sendable {
             await signal.wait()
         }
         let number = signal.number
+        web?.assistants?.stopAccepting()
         log.note("stopping on \(RunStopper.name(of: number)): no more runs start; runs under way may finish for \(NumberFormatting.text(grace)) s")
         let (files, watches) = lock.withLock { () -> ([String], [FolderWatch]) in
             stopping = true
@@ -128,6 +130,8 @@ final class Server: @unchecked Sendable {
             runs.cancelAll()
             _ = await runs.finish(within: ChildProcesses.grace + 5)
         }
+        // An assistant's session may hold a stream open: it ends before the listening does.
+        await web?.assistants?.endAll()
         listening?.cancel()
         await listening?.value
         log.note("stopped")

@@ -26,6 +26,8 @@ struct WebServer: Sendable {
     let pageToken: String?
     /// The `--allow-…` flags every served workflow is given, which the page shows.
     let flags: [String]
+    /// `/mcp`: the served workflows as an assistant's tools.
+    let assistants: AssistantEndpoint?
 
     /// The most bytes a webhook's body may have.
     static let largestBody = 16 << 20
@@ -37,14 +39,14 @@ struct WebServer: Sendable {
     /// Answers the page's forms: a value made at each start, which another site cannot read.
     private let formToken = HookTokens.randomText()
     private let calls = CallWindow()
-    private let bodies = BodyBudget()
+    let bodies = BodyBudget()
     /// Wrong page tokens in the last minute, held to a few: a token is not guessed call by call.
-    private let guesses = CallWindow()
+    let guesses = CallWindow()
     static let mostGuesses = 10
     /// The port it listens on, once it does (`--port 0`: one the system chose).
-    private let bound = BoundPort()
+    let bound = BoundPort()
 
-    private final class BoundPort: @unchecked Sendable {
+    final class BoundPort: @unchecked Sendable {
         private let lock = NSLock()
         private var value = 0
         var port: Int {
@@ -53,7 +55,10 @@ struct WebServer: Sendable {
         }
     }
 
-    init(server: Server, tokens: HookTokens, stateFolder: URL, log: Server.ServeLog, host: String, port: Int, pageToken: String?, flags: [String]) {
+    init(
+        server: Server, tokens: HookTokens, stateFolder: URL, log: Server.ServeLog, host: String, port: Int, pageToken: String?, flags: [String],
+        assistants: AssistantEndpoint? = nil
+    ) {
         self.server = server
         self.tokens = tokens
         self.stateFolder = stateFolder
@@ -62,6 +67,7 @@ struct WebServer: Sendable {
         self.port = port
         self.pageToken = pageToken
         self.flags = flags
+        self.assistants = assistants
     }
 
     /// Listens until cancelled; throws when it cannot listen. `ready` is told the port once it does.
@@ -76,6 +82,9 @@ struct WebServer: Sendable {
             await web.runNow(request, index: context.parameters.get("index") ?? "", from: context.peerPort)
         }
         router.post("/login") { request, _ in await web.login(request) }
+        router.post("/mcp") { request, _ in await web.assistant(request) }
+        router.get("/mcp") { request, _ in await web.assistant(request) }
+        router.delete("/mcp") { request, _ in await web.assistant(request) }
         var logger = Logger(label: "relay-serve")
         logger.logLevel = .critical
         let app = Application(
