@@ -1,20 +1,24 @@
 """Drives `relay mcp` with the official MCP Python SDK, as an assistant would (AssistantTests).
 
 Usage: mcp-client.py RELAY FOLDER SCRIPT.json
-SCRIPT is {"calls": [{"tool": NAME, "arguments": {...}, "timeout" or "vanish": SECONDS, "progress": true}], "answers":
+SCRIPT is {"calls": [{"tool": NAME, "arguments": {...}, "timeout" or "vanish" or "signal": SECONDS, "progress": true,
+"write": {"path": PATH, "text": TEXT}}], "answers":
 [{"match": TEXT, "action": "accept" | "decline" | "cancel" | "never", "content": {...}}], "asks": true | false,
 "resources": [URI to read], "http": {"url": URL, "token": TOKEN}}. With "asks", the client says it asks
 its person (elicitation) and answers each question with the first answer whose "match" is in its
 message. With "http", it talks to `relay serve`'s /mcp instead of starting `relay mcp FOLDER`.
 Prints one JSON line for the tool list; with "resources", one for the resources and templates
 listed and one for each read ({"read", "text"} or {"read", "raised"}); then for each call
-{"tool", "error", "texts", "text", "structured", "asked": [messages], "progress": [messages]} (or
-{"tool", "raised"} when the server refused the request itself).
+{"tool", "error", "texts", "text", "structured", "asked": [messages], "progress": [messages], "schema"}
+(or {"tool", "raised"} when the server refused the request itself). A call's "write" is written
+before it, and its "schema" is the tool's as listed then; its "signal" sends SIGTERM to the
+server (`relay mcp`, this process's child) so many seconds into the call.
 """
 import contextlib
 import asyncio
 import json
 import os
+import signal
 import sys
 
 from mcp import ClientSession, StdioServerParameters, types
@@ -67,6 +71,14 @@ async def main():
             async def on_progress(done, total, message):
                 progress.append(message)
 
+            schema = None
+            if "write" in call:
+                with open(call["write"]["path"], "w") as file:
+                    file.write(call["write"]["text"])
+                relisted = await session.list_tools()
+                schema = next((tool.input_schema for tool in relisted.tools if tool.name == call["tool"]), None)
+            if "signal" in call:
+                asyncio.get_running_loop().call_later(call["signal"], signal_children)
             try:
                 calling = session.call_tool(call["tool"], call.get("arguments", {}),
                                             progress_callback=on_progress if call.get("progress") else None)
@@ -77,12 +89,25 @@ async def main():
                 result = await (asyncio.wait_for(calling, call["timeout"]) if "timeout" in call else calling)
                 texts = [content.text for content in result.content if getattr(content, "text", None) is not None]
                 print(json.dumps({"tool": call["tool"], "error": bool(result.is_error), "text": texts[0] if texts else "", "texts": texts,
-                                  "structured": result.structured_content, "asked": list(asked), "progress": progress}))
+                                  "structured": result.structured_content, "asked": list(asked), "progress": progress,
+                                  "schema": schema}))
             except TimeoutError:
                 print(json.dumps({"tool": call["tool"], "gave up": True}))
             except Exception as error:  # a protocol error: the server refused the request itself
                 print(json.dumps({"tool": call["tool"], "raised": str(error)}))
             sys.stdout.flush()
+
+
+def signal_children():
+    """SIGTERM to this process's children: the `relay mcp` the client started."""
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                fields = open(f"/proc/{entry}/stat").read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == os.getpid():
+                os.kill(int(entry), signal.SIGTERM)
 
 
 asyncio.run(main())

@@ -13,7 +13,7 @@ struct AssistantTests: ServeFixture {
     init() throws { folder = try Self.freshFolder("relay-mcp") }
 
     /// A python3 on PATH that has the MCP SDK, or nil.
-    private static let python: String? = {
+    static let python: String? = {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for folder in path.split(separator: ":") {
             let candidate = "\(folder)/python3"
@@ -30,19 +30,24 @@ struct AssistantTests: ServeFixture {
     }()
 
     /// The python3 to drive the client with, or nil, said, when none has the SDK.
-    private static func clientPython() -> String? {
+    static func clientPython() -> String? {
         if python == nil { print("skipped: the assistant test needs the MCP Python SDK (pip's mcp, Scripts/install-dependencies)") }
         return python
     }
 
     /// Runs the client against `relay mcp flows` with `calls`: the tool list, then each call's result.
     /// With `asks`, the client answers the questions the server asks (elicitation) from `answers`.
-    private func client(
-        _ calls: [[String: Any]], asks: Bool = false, answers: [[String: Any]] = [], flags: [String] = [], python: String,
-        environment extra: [String: String] = [:]
+    /// With `resources`, the client lists the resources and reads each of these; with `http`, it
+    /// talks to `relay serve`'s /mcp at that URL and token.
+    func client(
+        _ calls: [[String: Any]], asks: Bool = false, answers: [[String: Any]] = [], flags: [String] = [], resources: [String]? = nil,
+        http: [String: String]? = nil, python: String, environment extra: [String: String] = [:]
     ) async throws -> (tools: [String: [String: Any]], results: [[String: Any]], errors: String) {
         let script = folder.appendingPathComponent("calls-\(UUID().uuidString).json")
-        try JSONSerialization.data(withJSONObject: ["calls": calls, "asks": asks, "answers": answers, "flags": flags] as [String: Any]).write(to: script)
+        var written: [String: Any] = ["calls": calls, "asks": asks, "answers": answers, "flags": flags]
+        if let resources { written["resources"] = resources }
+        if let http { written["http"] = http }
+        try JSONSerialization.data(withJSONObject: written).write(to: script)
         let client = RelayProcess.root.appendingPathComponent("Tests/Assistants/mcp-client.py").path
         let flows = folder.appendingPathComponent("flows").path
         let errorLog = folder.appendingPathComponent("client-errors.txt")
