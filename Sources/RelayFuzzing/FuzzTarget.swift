@@ -42,6 +42,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// A `calculate` formula with values in it: planned once, it gives what its text with the
     /// numbers written in gives.
     case formula
+    /// An entity's resource name from an assistant (`relay://note/ID`): read and named again, the same.
+    case resourceName = "resource-name"
 
     /// What did not hold for `bytes`, or nil when everything did. (A crash is the other finding.)
     public func check(_ bytes: [UInt8]) async -> String? {
@@ -65,6 +67,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .dates: DateHarness.check(bytes)
         case .signed: ShortcutHarness.check(bytes)
         case .formula: FormulaHarness.check(bytes)
+        case .resourceName: ResourceNameHarness.check(bytes)
         }
     }
 }

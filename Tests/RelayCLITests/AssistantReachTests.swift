@@ -138,6 +138,37 @@ extension AssistantTests {
         #expect(kept.compactMap { $0["status"] as? String }.sorted() == ["stopped", "succeeded"], "\(kept)")
     }
 
+    @Test("a client that answers a question with something that is no answer, or sends a line that is no message, is told so: the call ends with an error that says it, a line is answered with id null")
+    func rawClient() async throws {
+        try write("ask.yaml", "description: Asks.\nsteps:\n  - confirm: Go?\n  - text: went\n")
+        let process = Process()
+        process.executableURL = RelayProcess.executable
+        process.arguments = ["mcp", folder.appendingPathComponent("flows/ask.yaml").path]
+        process.environment = environment
+        let (input, output) = (Pipe(), Pipe())
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        let lines = LineReader(output.fileHandleForReading)
+        let send = { (line: String) in try input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8)) }
+        try send(#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"elicitation":{}},"clientInfo":{"name":"raw","version":"1"}}}"#)
+        _ = try await lines.next()
+        try send(#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+        try send("not json at all")
+        let refused = try await lines.next()
+        #expect(refused["id"] is NSNull && (refused["error"] as? [String: Any])?["code"] as? Int == -32700, "\(refused)")
+        try send(#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ask","arguments":{}}}"#)
+        let question = try await lines.next()
+        #expect(question["method"] as? String == "elicitation/create", "\(question)")
+        let id = try JSONSerialization.data(withJSONObject: [question["id"] ?? NSNull()])
+        try send(#"{"jsonrpc":"2.0","id":"# + String(decoding: id.dropFirst().dropLast(), as: UTF8.self) + #","result":{"action":42}}"#)
+        let answer = try await lines.next()
+        let text = (((answer["result"] as? [String: Any])?["content"] as? [[String: Any]])?.first?["text"] as? String) ?? ""
+        #expect(text.contains("replied with something that is not an answer") && !text.contains("TypeMismatch"), "\(answer)")
+    }
+
     /// The client, when it may fail: its tool list (empty when it never got one) and its output.
     private func runningClient(_ calls: [[String: Any]], http: [String: String], python: String) async throws -> (tools: [String: Any], output: String) {
         let script = folder.appendingPathComponent("calls-\(UUID().uuidString).json")
@@ -146,5 +177,31 @@ extension AssistantTests {
         let (_, output) = try await running(python, [clientScript, RelayProcess.executable.path, folder.path, script.path])
         let first = output.split(separator: "\n").first.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         return (first?["tools"] as? [String: Any] ?? [:], output)
+    }
+}
+
+/// Reads a process's standard output a line at a time, each a JSON object, without holding a
+/// cooperative thread.
+private final class LineReader: @unchecked Sendable {
+    private let handle: FileHandle
+    private var buffer = Data()
+
+    init(_ handle: FileHandle) { self.handle = handle }
+
+    /// The next line, as a JSON object; an empty one at the end.
+    func next() async throws -> [String: Any] {
+        let line = try await BlockingWork.run { [self] _ in
+            while true {
+                if let end = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = buffer[buffer.startIndex..<end]
+                    buffer = Data(buffer[buffer.index(after: end)...])
+                    return Data(line)
+                }
+                let more = handle.availableData
+                if more.isEmpty { return Data() }
+                buffer.append(more)
+            }
+        }
+        return (try? JSONSerialization.jsonObject(with: line) as? [String: Any]) ?? [:]
     }
 }

@@ -195,6 +195,11 @@ struct AssistantTests: ServeFixture {
         let asked = session.results.first?["asked"] as? [String] ?? []
         #expect(asked.count == 2 && !asked.joined().contains(token), "\(session.results) \(session.errors)")
         #expect(!(session.results.first.map { "\($0)" } ?? "").contains(token))
+        // An argument that is the secret's value is kept in the history masked.
+        try write("echo.yaml", "description: Echoes.\nsecrets: [MCP_TEST_TOKEN]\nvariables:\n  note: { type: text }\nsteps:\n  - text: \"${note}\"\n")
+        _ = try await client([["tool": "echo", "arguments": ["note": token]]], python: python, environment: ["MCP_TEST_TOKEN": token])
+        let echoed = try await runs().filter { ($0["workflow"] as? String ?? "").hasSuffix("echo.yaml") }
+        #expect(echoed.count == 1 && !"\(echoed)".contains(token) && "\(echoed)".contains("note"), "\(echoed)")
         // The person never answers, and the assistant goes away: the run stops, kept as stopped.
         _ = try await client([["tool": "stall", "arguments": [:], "vanish": 1]], asks: true, answers: [["match": "Proceed", "action": "never"]], python: python)
         let kept = try await waitForRuns { runs in runs.contains { ($0["workflow"] as? String ?? "").hasSuffix("stall.yaml") && $0["status"] as? String != "running" } }
@@ -226,6 +231,23 @@ struct AssistantTests: ServeFixture {
         close(ends[0])
         #expect(lines.count == 4, "\(lines.map(\.count))")
         #expect(lines.first == "a" && lines.last == "b" && lines.dropFirst().first == long)
-        #expect(lines.count == 4 && lines[2].hasPrefix("relay: a message over 200000 bytes"))
+        #expect(lines.count == 4 && Data(lines[2].utf8) == LineTransport.overLimit)
+    }
+
+    @Test("a line that is no message is answered with the protocol's error and the id it gave, else null; a message is left to the SDK")
+    func refusedLines() throws {
+        let answer = { (line: String) -> [String: Any]? in
+            LineTransport.refusal(of: Data(line.utf8)).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+        }
+        for (line, code) in [("not json", -32700), ("42", -32600), ("\"text\"", -32600), ("{}", -32600), ("{\"id\": {\"a\": 1}}", -32600)] {
+            let refused = try #require(answer(line), "\(line)")
+            #expect((refused["error"] as? [String: Any])?["code"] as? Int == code && refused["id"] is NSNull, "\(line): \(refused)")
+        }
+        #expect(answer("{\"id\": 7, \"params\": {}}")?["id"] as? Int == 7)
+        #expect(answer("{\"id\": \"a\"}")?["id"] as? String == "a")
+        #expect((answer(String(decoding: LineTransport.overLimit, as: UTF8.self))?["error"] as? [String: Any])?["code"] as? Int == -32700)
+        for line in [#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#, #"{"jsonrpc":"2.0","id":"x","result":{}}"#, "[1]"] {
+            #expect(answer(line) == nil, "\(line)")
+        }
     }
 }

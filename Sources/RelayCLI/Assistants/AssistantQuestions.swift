@@ -103,7 +103,7 @@ struct AssistantQuestions: Interaction {
                         let result = try await server.requestElicitation(message: message, requestedSchema: schema)
                         waiting.slot.withLock { $0.take() }?.resume(returning: result)
                     } catch {
-                        waiting.slot.withLock { $0.take() }?.resume(throwing: error)
+                        waiting.slot.withLock { $0.take() }?.resume(throwing: Self.unanswered(message, error))
                     }
                 }
             }
@@ -114,6 +114,18 @@ struct AssistantQuestions: Interaction {
         case .accept: return result.content ?? [:]
         case .decline: return nil
         case .cancel: throw RunCancelled("the person cancelled '\(message)' in their assistant")
+        }
+    }
+}
+
+extension AssistantQuestions {
+    /// Why `message` got no answer from the client, in words: its error, or a reply that is not
+    /// one (not the protocol's own words for a type that did not decode).
+    static func unanswered(_ message: String, _ error: any Error) -> any Error {
+        switch error {
+        case is CancellationError, is RunCancelled: error
+        case let error as MCPError: IntentError("no answer for '\(message)': the assistant's client could not ask: \(error.localizedDescription)")
+        default: IntentError("no answer for '\(message)': the assistant's client replied with something that is not an answer")
         }
     }
 }

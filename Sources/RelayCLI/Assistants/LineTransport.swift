@@ -28,13 +28,49 @@ actor LineTransport: Transport {
     func connect() async throws {
         guard !reading else { return }
         reading = true
-        let (continuation, limit) = (self.continuation, self.limit)
+        let (continuation, limit, writing) = (self.continuation, self.limit, self.writing)
         // Reads until standard input ends: a thread of its own, which a read may hold forever.
         Thread {
-            Self.readLines(from: FileHandle.standardInput.fileDescriptor, limit: limit) { continuation.yield($0) }
+            Self.readLines(from: FileHandle.standardInput.fileDescriptor, limit: limit) { line in
+                if let refusal = Self.refusal(of: line) {
+                    // Answered here, on this thread of its own: the SDK would answer with an id it made up.
+                    writing.lock.withLock { _ in try? FileHandle.standardOutput.write(contentsOf: refusal + Data("\n".utf8)) }
+                } else {
+                    continuation.yield(line)
+                }
+            }
             continuation.finish()
         }.start()
     }
+
+    /// The protocol's error for a line that is no message — not JSON, JSON that is not a
+    /// message, a line over the limit — with the id it gave, else null (JSON-RPC 2.0, section
+    /// 5); nil for a line that may be one, which the SDK reads.
+    static func refusal(of line: Data) -> Data? {
+        let (code, message, id): (Int, String, Any)
+        if line == overLimit {
+            (code, message, id) = (-32700, "Parse error: the message is longer than the limit, and was not read", NSNull())
+        } else if let parsed = try? JSONSerialization.jsonObject(with: line, options: [.fragmentsAllowed]) {
+            if parsed is [Any] { return nil }
+            guard let object = parsed as? [String: Any] else {
+                return encoded(-32600, "Invalid Request: a message is a JSON object", NSNull())
+            }
+            if object["method"] is String || object["result"] != nil || object["error"] != nil { return nil }
+            let given: Any = object["id"].flatMap { $0 is String || $0 is NSNumber ? $0 : nil } ?? NSNull()
+            (code, message, id) = (-32600, "Invalid Request: a message has a method, or is a response with a result or an error", given)
+        } else {
+            (code, message, id) = (-32700, "Parse error: the message is not JSON", NSNull())
+        }
+        return encoded(code, message, id)
+    }
+
+    private static func encoded(_ code: Int, _ message: String, _ id: Any) -> Data? {
+        try? JSONSerialization.data(
+            withJSONObject: ["jsonrpc": "2.0", "id": id, "error": ["code": code, "message": message]] as [String: Any], options: [.sortedKeys])
+    }
+
+    /// What `readLines` delivers for a line over its limit.
+    static let overLimit = Data("relay: a message over the limit was not read".utf8)
 
     func disconnect() async { continuation.finish() }
 
@@ -51,7 +87,7 @@ actor LineTransport: Transport {
     func receive() -> AsyncThrowingStream<Data, any Error> { messages }
 
     /// Calls `deliver` with each line of `descriptor` (without its line end; an empty line is
-    /// skipped), until it ends; a line over `limit` is delivered as a message that does not parse.
+    /// skipped), until it ends; a line over `limit` is delivered as `overLimit`.
     static func readLines(from descriptor: Int32, limit: Int, deliver: (Data) -> Void) {
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var line = Data()
@@ -77,7 +113,7 @@ actor LineTransport: Transport {
                 }
                 guard let end else { break }
                 if overLimit {
-                    deliver(Data("relay: a message over \(limit) bytes was not read".utf8))
+                    deliver(Self.overLimit)
                 } else if !line.isEmpty {
                     deliver(line)
                 }

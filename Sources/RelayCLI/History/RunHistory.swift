@@ -212,7 +212,7 @@ final class RunHistory: @unchecked Sendable {
     func start(queued id: Int64, _ start: Start, at date: Date = Date()) throws -> Bool {
         var started = false
         try database.query(
-            "UPDATE runs SET content = ?, started = ?, status = 'running', pid = ?, process_start = ?, folder = ?, input = ? WHERE id = ? AND status = 'queued' RETURNING id",
+            "UPDATE runs SET content = ?, started = ?, status = 'running', pid = ?, process_start = ?, folder = ?, input = COALESCE(?, input) WHERE id = ? AND status = 'queued' RETURNING id",
             [
                 start.content.map { .blob($0) } ?? .null, .real(date.timeIntervalSince1970), .integer(Int64(getpid())),
                 Self.optional(ProcessIdentity.startOfThisProcess), .text(start.folder), Self.optional(start.input), .integer(id),

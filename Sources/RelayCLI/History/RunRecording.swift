@@ -33,9 +33,10 @@ final class RunRecording: @unchecked Sendable {
     private var finishing = false
 
     /// Records that a run of `workflow` (its path as given) is starting; the row is written on the
-    /// recording's queue while the run goes on.
+    /// recording's queue while the run goes on. An input that `inputHoldsValues` is kept only at
+    /// the run's end, its secrets masked.
     init(
-        workflow: String, arguments: [String]?, input: String?, trigger: String? = nil, queued: Int64? = nil,
+        workflow: String, arguments: [String]?, input: String?, inputHoldsValues: Bool = false, trigger: String? = nil, queued: Int64? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment, path: String = RunHistory.defaultPath
     ) {
         let resolved = URL(fileURLWithPath: workflow).standardizedFileURL.path
@@ -56,7 +57,9 @@ final class RunRecording: @unchecked Sendable {
             do {
                 let history = try RunHistory(path: path)
                 // The command line waits until the run's secrets are known (`mask`): it may hold one.
-                let start = RunHistory.Start(workflow: resolved, content: content, folder: folder, arguments: nil, input: input, trigger: trigger)
+                // So does an input described by the values it holds (an assistant's arguments).
+                let start = RunHistory.Start(
+                    workflow: resolved, content: content, folder: folder, arguments: nil, input: inputHoldsValues ? nil : input, trigger: trigger)
                 // A run a server acknowledged before it could start is in the history already, queued.
                 if let queued, try history.start(queued: queued, start) {
                     id = queued
@@ -169,7 +172,8 @@ final class RunRecording: @unchecked Sendable {
                 default: stopped ? .stopped : .failed
                 }
             return RunHistory.End(
-                status: status, exitStatus: exitStatus, error: error.map { secrets?.redact($0) ?? $0 }, arguments: arguments, input: input,
+                status: status, exitStatus: exitStatus, error: error.map { secrets?.redact($0) ?? $0 }, arguments: arguments,
+                input: input.map { secrets?.redact($0) ?? $0 },
                 journal: journal.flatMap { $0.hasChanges ? $0.folder.lastPathComponent : nil },
                 grants: (gate?.grantsUsed ?? []).map { "\($0.capability.rawValue) \($0.target)" }, executed: executed, steps: steps)
         }

@@ -93,7 +93,8 @@ struct WorkflowRun: Sendable {
             !keepsHistory || settings.dryRun
             ? nil
             : RunRecording(
-                workflow: file, arguments: arguments, input: inputDescription(standardInput: nil), trigger: trigger, queued: queuedID,
+                workflow: file, arguments: arguments, input: inputDescription(standardInput: nil), inputHoldsValues: inputHoldsValues,
+                trigger: trigger, queued: queuedID,
                 path: stateFolder.appendingPathComponent(RunHistory.fileName).path)
         if let onRecorded {
             if let recording { Task { onRecorded(await recording.recordedID()) } } else { onRecorded(nil) }
@@ -277,6 +278,12 @@ struct WorkflowRun: Sendable {
         console.report(diagnostics, masking: secrets)
         let plain = DiagnosticRenderer().render(diagnostics)
         recording?.noteError(secrets?.redact(plain) ?? plain)
+    }
+
+    /// Whether the input's words hold the values given (an assistant's arguments), which may be a
+    /// secret's: kept once the secrets are known.
+    private var inputHoldsValues: Bool {
+        if case .given = input { true } else { false }
     }
 
     /// What the run's input is, in words, for the history; `standardInput` is the text read from
