@@ -91,6 +91,7 @@ struct AssistantTests: ServeFixture {
                 ["tool": "note", "arguments": ["input": "plans"]],
                 ["tool": "greet", "arguments": ["input": "Ada", "greting": "Hi"]],
                 ["tool": "nope", "arguments": [:]],
+                ["tool": "greet", "arguments": ["greeting": "Hi"]],
             ], python: python)
         // The tools, with their descriptions and the arguments each takes.
         #expect(Set(tools.keys) == ["greet", "note", "diary-2024"], "\(tools) \(errors)")
@@ -102,7 +103,7 @@ struct AssistantTests: ServeFixture {
         #expect(properties["greeting"]?["default"] as? String == "Hello" && properties["times"]?["type"] as? String == "number")
         #expect(properties["ending"]?["description"] as? String == "How it ends" && properties["ending"]?["default"] as? String == "!", "\(properties)")
         #expect(schema["required"] as? [String] == ["input"] && schema["additionalProperties"] as? Bool == false)
-        try #require(results.count == 4, "\(results) \(errors)")
+        try #require(results.count == 5, "\(results) \(errors)")
         // The output, as text and as structured content.
         #expect(results[0]["error"] as? Bool == false && results[0]["structured"] as? [String: String] == ["output": "Hi, Ada!"], "\(results[0])")
         // What was not granted is the call's error, naming the grant; nothing is written.
@@ -113,6 +114,9 @@ struct AssistantTests: ServeFixture {
         // An argument it does not take, with a did-you-mean; a tool that is not there.
         #expect(results[2]["error"] as? Bool == true && (results[2]["text"] as? String ?? "").contains("did you mean 'greeting'?"), "\(results[2])")
         #expect((results[3]["raised"] as? String ?? "").contains("there is no tool 'nope'; did you mean 'note'?"), "\(results[3])")
+        // An argument it needs, missing: said as the tool's argument, not as a command line's flag.
+        let missing = results[4]["text"] as? String ?? ""
+        #expect(results[4]["error"] as? Bool == true && missing.contains("'greet' needs the argument 'input' (a text)") && !missing.contains("--"), "\(results[4])")
         // Each call that ran is a run in the history, started by mcp (one refused for its
         // arguments never started).
         let kept = try await runs().filter { $0["trigger"] as? String == "mcp" }
@@ -140,7 +144,9 @@ struct AssistantTests: ServeFixture {
         #expect(asking.results[1]["error"] as? Bool == true && asking.results[1]["asked"] as? [String] == ["Delete the draft 'plans'?"], "\(asking.results[1])")
         // A client that cannot ask: no confirmation is taken for a yes, unless relay mcp was given --yes.
         let unasked = try await client([["tool": "tidy", "arguments": ["input": "notes"]]], python: python)
-        #expect(unasked.results.first?["error"] as? Bool == true && (unasked.results.first?["text"] as? String ?? "").contains("--yes"), "\(unasked.results)")
+        let unansweredText = unasked.results.first?["text"] as? String ?? ""
+        #expect(unasked.results.first?["error"] as? Bool == true && unansweredText.contains("cannot ask its person"), "\(unasked.results)")
+        #expect(unansweredText.contains("relay mcp --yes") && !unansweredText.contains("--answer"), "\(unansweredText)")
         let yes = try await client([["tool": "tidy", "arguments": ["input": "notes"]]], flags: ["--yes"], python: python)
         #expect(yes.results.first?["structured"] as? [String: String] == ["output": "deleted notes"], "\(yes.results)")
         let statuses = try await runs().filter { $0["trigger"] as? String == "mcp" }.compactMap { $0["status"] as? String }

@@ -14,15 +14,30 @@ struct AssistantQuestions: Interaction {
     /// Whether the client said, when the session started, that it asks its person.
     let clientAsks: Bool
     let assumeYes: Bool
+    /// The flag that answers yes to confirmations a client cannot ask, when the server has one
+    /// (`relay mcp --yes`).
+    var yesFlag: String? = "relay mcp --yes"
 
     /// Nobody is at a terminal: a package's action that only runs in front of a person is refused.
     var mode: RunMode { .background }
 
-    /// Nobody's answers, for a client that cannot ask.
-    private var unasked: Answers { Answers(answers: [], assumeYes: assumeYes, interactive: false) }
+    /// A person answers, through the client, or `--yes` does: an action that may need a person runs.
+    var suppliesAnswers: Bool { clientAsks || assumeYes }
+
+    /// Why a question went unanswered, in an assistant's words (not a terminal's flags).
+    private func unanswered(_ prompt: String, confirmation: Bool = false) -> IntentError {
+        let how =
+            confirmation
+            ? yesFlag.map { "; start \($0) to answer yes to every confirmation" } ?? "; a confirmation needs a client that asks"
+            : ", and the step has no default"
+        return IntentError("no answer for '\(Self.masked(prompt))': the assistant's client cannot ask its person (it offers no elicitation)\(how)")
+    }
 
     func confirm(_ prompt: String, keys: [String]) async throws -> Bool {
-        guard clientAsks else { return try await unasked.confirm(prompt, keys: keys) }
+        guard clientAsks else {
+            if assumeYes { return true }
+            throw unanswered(prompt, confirmation: true)
+        }
         let shown = Self.masked(prompt)
         let schema = Elicitation.RequestSchema(
             properties: ["confirm": ["type": "boolean", "title": "Go ahead?", "description": .string(shown)]], required: ["confirm"])
@@ -31,7 +46,10 @@ struct AssistantQuestions: Interaction {
     }
 
     func ask(_ question: Question, keys: [String]) async throws -> RelayKit.Value {
-        guard clientAsks else { return try await unasked.ask(question, keys: keys) }
+        guard clientAsks else {
+            if let defaultValue = question.defaultValue { return defaultValue }
+            throw unanswered(question.prompt)
+        }
         let shown = Self.masked(question.prompt)
         var field: [String: MCP.Value] = ["title": .string(shown)]
         switch question.type {
@@ -54,7 +72,12 @@ struct AssistantQuestions: Interaction {
     }
 
     func choose(_ request: ChoiceRequest, keys: [String]) async throws -> [Int] {
-        guard clientAsks else { return try await unasked.choose(request, keys: keys) }
+        guard clientAsks else {
+            if assumeYes, let index = request.defaultIndex { return [index] }
+            // Which of several entities a text names: the candidates, which an identifier tells apart.
+            if let unanswered = request.unanswered { throw IntentError(Self.masked(unanswered)) }
+            throw unanswered(request.prompt)
+        }
         // Options are shown masked; when masking made any two alike, each is numbered to tell them apart.
         var shownOptions = request.options.map(Self.masked)
         if shownOptions != request.options, Set(shownOptions).count != shownOptions.count {

@@ -28,6 +28,9 @@ struct AssistantServer: Sendable {
     let options: ToolRunOptions
     /// Answer yes to confirmations a client cannot ask its person (`--yes`).
     let assumeYes: Bool
+    /// The flag that gives `assumeYes`, said when a confirmation goes unanswered; nil when the
+    /// server has none (`relay serve`).
+    var yesFlag: String? = "relay mcp --yes"
     /// Where the workflows written for action calls go.
     let callFolder: URL
     let calls: RunningRuns
@@ -72,7 +75,7 @@ struct AssistantServer: Sendable {
             throw MCPError.invalidParams("there is no tool '\(params.name)'\(Suggestions.didYouMean(params.name, in: offered.names))")
         }
         var options = options
-        options.caller = AssistantQuestions(server: server, clientAsks: clientAsks, assumeYes: assumeYes)
+        options.caller = AssistantQuestions(server: server, clientAsks: clientAsks, assumeYes: assumeYes, yesFlag: yesFlag)
         let output = AssistantOutput(server: server, token: params._meta?.progressToken)
         options.shown = output
         let (folder, callOptions) = (callFolder, options)

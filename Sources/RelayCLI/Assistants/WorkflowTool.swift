@@ -141,6 +141,17 @@ struct WorkflowTool: Sendable {
         let known = (workflow.input == nil ? [] : ["input"]) + Set(workflow.variables.map(\.name.text)).union(workflow.variableTypes.keys).sorted()
         var (variables, refusal) = Self.values(of: arguments, known: known, tool: name)
         if let refusal { return refusal }
+        // What it needs and was not given: said as the tool's arguments (not as `relay run`'s flags).
+        let required = (workflow.input.map { $0.defaultValue == nil ? ["input"] : [] } ?? [])
+            + workflow.variableTypes.filter { $0.value.defaultValue == nil }.keys.sorted()
+        let missing = required.filter { arguments[$0] == nil || arguments[$0] == .null }
+        if !missing.isEmpty {
+            let listed = missing.map { name in
+                let type = name == "input" ? workflow.input?.type.type : workflow.variableTypes[name]?.type.type
+                return "'\(name)'" + (type.map { " (\($0.withArticle))" } ?? "")
+            }
+            return Self.failure("'\(self.name)' needs the argument\(missing.count == 1 ? "" : "s") \(listed.joined(separator: ", ")), which \(missing.count == 1 ? "has" : "have") no default")
+        }
         let input = variables.removeValue(forKey: "input")
         return await Self.run(file, input: input, variables: variables, options: options, needs: needs, arguments: arguments)
     }
