@@ -169,6 +169,43 @@ extension AssistantTests {
         #expect(text.contains("replied with something that is not an answer") && !text.contains("TypeMismatch"), "\(answer)")
     }
 
+    @Test("a permission question goes to the assistant's person: once lets the call run, always keeps it for the file, no denies it with nothing written; over HTTP it is never asked")
+    func permissionQuestions() async throws {
+        guard let python = Self.clientPython() else { return }
+        let out = folder.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        try write("note.yaml", "description: Writes a note.\ninput: text\nsteps:\n  - save-file: { to: \(out.path)/note.txt, overwrite: true }\n")
+        let note = out.appendingPathComponent("note.txt")
+        let refused = try await client(
+            [["tool": "note", "arguments": ["input": "no"]]], asks: true, answers: [["match": "Allow", "action": "accept", "content": ["answer": "no"]]],
+            python: python)
+        #expect(refused.results.first?["error"] as? Bool == true && (refused.results.first?["asked"] as? [String])?.count == 1, "\(refused.results)")
+        #expect(!FileManager.default.fileExists(atPath: note.path))
+        let once = try await client(
+            [["tool": "note", "arguments": ["input": "once"]]], asks: true,
+            answers: [["match": "Allow \"note\" to write", "action": "accept", "content": ["answer": "once"]]], python: python)
+        #expect(once.results.first?["error"] as? Bool == false, "\(once.results) \(once.errors)")
+        #expect((try? String(contentsOf: note, encoding: .utf8))?.trimmingCharacters(in: .newlines) == "once")
+        // Once is for that call: the next asks again; always is kept, and the one after that is not asked.
+        let always = try await client(
+            [["tool": "note", "arguments": ["input": "always"]], ["tool": "note", "arguments": ["input": "kept"]]], asks: true,
+            answers: [["match": "Allow", "action": "accept", "content": ["answer": "always"]]], python: python)
+        #expect(always.results.first?["asked"] as? [String] != [], "\(always.results)")
+        #expect(always.results.last?["asked"] as? [String] == [] && always.results.last?["error"] as? Bool == false, "\(always.results)")
+        #expect((try? String(contentsOf: note, encoding: .utf8))?.trimmingCharacters(in: .newlines) == "kept")
+        // Over HTTP nobody is asked about permissions: a need beyond the grants is the call's error.
+        try write("other.yaml", "description: Writes elsewhere.\ninput: text\nsteps:\n  - save-file: { to: \(out.path)/other.txt, overwrite: true }\n")
+        let (server, log) = try serve([folder.appendingPathComponent("flows").path])
+        defer { server.terminate() }
+        let port = try await port(from: log)
+        let made = try await RelayProcess.running(["serve", "token", "--mcp"], in: folder, environment: environment)
+        let http = try await client(
+            [["tool": "other", "arguments": ["input": "x"]]], asks: true, answers: [["match": "Allow", "action": "accept", "content": ["answer": "always"]]],
+            http: ["url": "http://127.0.0.1:\(port)/mcp", "token": made.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)], python: python)
+        #expect(http.results.first?["error"] as? Bool == true && http.results.first?["asked"] as? [String] == [], "\(http.results)")
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("other.txt").path))
+    }
+
     /// The client, when it may fail: its tool list (empty when it never got one) and its output.
     private func runningClient(_ calls: [[String: Any]], http: [String: String], python: String) async throws -> (tools: [String: Any], output: String) {
         let script = folder.appendingPathComponent("calls-\(UUID().uuidString).json")

@@ -1,5 +1,6 @@
 import Foundation
 import MCP
+import RelayEngine
 import RelayKit
 import RelayLanguage
 
@@ -42,6 +43,9 @@ struct ActionTool: Sendable {
     func call(_ arguments: [String: MCP.Value], options: ToolRunOptions, folder: URL) async -> CallTool.Result {
         let (values, refusal) = WorkflowTool.values(of: arguments, known: definition.parameters.map(\.name), tool: name)
         if let refusal { return refusal }
+        // The workflow written for the call is gone after it: "always" would be kept for nothing.
+        var options = options
+        options.permissionAsker = options.permissionAsker.map { OnceOnly(base: $0) }
         var written: [String] = []
         var variables: [String: RelayKit.Value] = [:]
         for (index, parameter) in definition.parameters.enumerated() {
@@ -71,5 +75,13 @@ struct ActionTool: Sendable {
         }
         defer { try? FileManager.default.removeItem(at: file) }
         return await WorkflowTool.run(file.path, input: nil, variables: variables, options: options, needs: nil, arguments: arguments)
+    }
+}
+
+/// A permission question about a call's own workflow, which is removed after it: once or no.
+private struct OnceOnly: PermissionAsker {
+    let base: any PermissionAsker
+    func askPermission(_ question: String, allowsAlways: Bool) async -> GrantAnswer {
+        await base.askPermission(question, allowsAlways: false)
     }
 }

@@ -9,7 +9,7 @@ import Synchronization
 /// which asks the person (MCP's elicitation), when it says it can; else nobody is asked — a
 /// confirmation is yes only with `relay mcp --yes`, and a question or a choice takes its default
 /// or ends the call.
-struct AssistantQuestions: Interaction {
+struct AssistantQuestions: Interaction, PermissionAsker {
     let server: MCP.Server
     /// Whether the client said, when the session started, that it asks its person.
     let clientAsks: Bool
@@ -17,6 +17,8 @@ struct AssistantQuestions: Interaction {
     /// The flag that answers yes to confirmations a client cannot ask, when the server has one
     /// (`relay mcp --yes`).
     var yesFlag: String? = "relay mcp --yes"
+    /// Whether a permission question goes to the person too (`relay mcp`'s, not `/mcp`'s).
+    var asksPermissions = true
 
     /// Nobody is at a terminal: a package's action that only runs in front of a person is refused.
     var mode: RunMode { .background }
@@ -101,6 +103,26 @@ struct AssistantQuestions: Interaction {
             throw IntentError("no answer for '\(shown)': the assistant's person chose none of its options")
         }
         return request.allowsMultiple ? indices : [indices[0]]
+    }
+
+    /// A permission question, through the client: once, always (when `allowsAlways`) or no; a
+    /// client that cannot ask, a decline or a cancel is a no.
+    func askPermission(_ question: String, allowsAlways: Bool) async -> GrantAnswer {
+        guard clientAsks, asksPermissions else { return .no }
+        let choices: [MCP.Value] = allowsAlways ? ["once", "always", "no"] : ["once", "no"]
+        let meaning =
+            allowsAlways
+            ? "once: for this call; always: for every run of this workflow until its file changes; no: refuse"
+            : "once: for this call; no: refuse"
+        let shown = Self.masked(question)
+        let schema = Elicitation.RequestSchema(
+            properties: ["answer": ["type": "string", "title": "Allow?", "description": .string(meaning), "enum": .array(choices)]],
+            required: ["answer"])
+        switch (try? await elicit(shown, schema))??["answer"]?.stringValue {
+        case "once": return .once
+        case "always" where allowsAlways: return .always
+        default: return .no
+        }
     }
 
     /// `text` with the run's secrets masked, as a terminal shows a prompt (Docs/Runs.md, "Secrets").

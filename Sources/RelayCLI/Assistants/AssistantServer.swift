@@ -31,6 +31,9 @@ struct AssistantServer: Sendable {
     /// The flag that gives `assumeYes`, said when a confirmation goes unanswered; nil when the
     /// server has none (`relay serve`).
     var yesFlag: String? = "relay mcp --yes"
+    /// Whether a permission question is asked through the client (`relay mcp`); over HTTP it is
+    /// not: a caller with the token must not grant what a served workflow's triggers would then have.
+    var asksPermissions = true
     /// Where the workflows written for action calls go.
     let callFolder: URL
     let calls: RunningRuns
@@ -75,7 +78,10 @@ struct AssistantServer: Sendable {
             throw MCPError.invalidParams("there is no tool '\(params.name)'\(Suggestions.didYouMean(params.name, in: offered.names))")
         }
         var options = options
-        options.caller = AssistantQuestions(server: server, clientAsks: clientAsks, assumeYes: assumeYes, yesFlag: yesFlag)
+        let questions = AssistantQuestions(
+            server: server, clientAsks: clientAsks, assumeYes: assumeYes, yesFlag: yesFlag, asksPermissions: asksPermissions)
+        options.caller = questions
+        options.permissionAsker = questions
         let output = AssistantOutput(server: server, token: params._meta?.progressToken)
         options.shown = output
         let (folder, callOptions) = (callFolder, options)

@@ -192,6 +192,7 @@ struct WorkflowTool: Sendable {
         run.stateFolder = options.stateFolder
         run.settings.caller = options.caller
         run.settings.shown = options.shown
+        run.settings.permissionAsker = options.permissionAsker
         run.commandLine = ["mcp"] + options.paths
         let console = CollectingConsole()
         run.console = console
@@ -242,6 +243,8 @@ struct ToolRunOptions: Sendable {
     var caller: (any Interaction)?
     /// Where the steps' `show` and progress go: the assistant.
     var shown: AssistantOutput?
+    /// Who answers a permission question: the assistant's person, when its client asks.
+    var permissionAsker: (any PermissionAsker)?
 }
 
 /// A console that keeps a run's errors for its caller (a tool call), and prints nothing: standard

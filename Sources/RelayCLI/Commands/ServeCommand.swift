@@ -168,7 +168,7 @@ struct ServeCommand: AsyncParsableCommand {
         let assistant = AssistantServer(
             offered: { Offered(server.served, actions: [], server: "relay serve") },
             options: ToolRunOptions(granted: granted, grantsDeclared: declared, packages: packages, stateFolder: stateFolder, paths: paths),
-            assumeYes: false, yesFlag: nil, callFolder: stateFolder.appendingPathComponent("mcp-calls"), calls: server.runs,
+            assumeYes: false, yesFlag: nil, asksPermissions: false, callFolder: stateFolder.appendingPathComponent("mcp-calls"), calls: server.runs,
             resources: EntityResources(base.registry.entityTypes))
         let web = WebServer(
             server: server, tokens: tokens, stateFolder: stateFolder, log: log, host: listen, port: port, pageToken: token, flags: flags,

@@ -23,6 +23,9 @@ struct RunSettings: Sendable {
     /// Who answers the steps' questions when it is not a terminal nor the answers above: the
     /// front end's caller (an assistant, through its client, `relay mcp`).
     var caller: (any Interaction)?
+    /// Who answers a permission question when no terminal does: the front end's caller (an
+    /// assistant's person, through its client, `relay mcp`).
+    var permissionAsker: (any PermissionAsker)?
     /// Where what the steps show goes (`show`, progress) when it is not the terminal: the front
     /// end's caller (an assistant's call, `relay mcp`).
     var shown: (any RunOutput)?

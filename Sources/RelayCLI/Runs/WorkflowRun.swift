@@ -136,7 +136,8 @@ struct WorkflowRun: Sendable {
         let readsStandardInput = if case .standardInput = input { true } else { false }
         let interactive = asksOnTerminal && !readsStandardInput
         let (gate, prompt) = GrantPrompt.gate(
-            for: file, granted: granted, interactive: interactive, dryRun: settings.dryRun, store: GrantStore(root: stateFolder))
+            for: file, granted: granted, interactive: interactive, dryRun: settings.dryRun, store: GrantStore(root: stateFolder),
+            asker: settings.permissionAsker)
         recording?.observeExecution(of: gate)
         if let onWrite { gate.observeWrites(onWrite) }
         if let rerun { rerun.hold(gate) }

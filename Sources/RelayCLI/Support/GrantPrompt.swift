@@ -4,9 +4,17 @@ import RelayEngine
 import RelayLanguage
 import RelayRuntime
 
+/// Who answers a permission question when no terminal does: an assistant's person, through its
+/// client (Docs/Assistants.md, "What the gate does with a call").
+protocol PermissionAsker: Sendable {
+    /// The answer to `question`; "always" is offered only when `allowsAlways`.
+    func askPermission(_ question: String, allowsAlways: Bool) async -> GrantAnswer
+}
+
 /// Asks on the terminal about what a run needs and was not granted — `Allow "Word count" to read
 /// ~/.ssh/id_rsa? [y]es once / [a]lways / [N]o` — and keeps "always" in the grant store
-/// (Docs/Security.md, "At run time"). Without a terminal nobody is asked: the need is denied.
+/// (Docs/Security.md, "At run time"). Without a terminal nobody is asked, unless the run has an
+/// `asker` (an assistant's person): the need is denied.
 final class GrantPrompt: @unchecked Sendable {
     private let lock = NSLock()
     private var name: String
@@ -24,10 +32,14 @@ final class GrantPrompt: @unchecked Sendable {
     /// Whether "always" was answered in this run: what it executes later is pinned too.
     private var rememberedThisRun = false
 
-    private init(workflow: String?, interactive: Bool, store: GrantStore) {
+    /// Who answers when no terminal does.
+    private let asker: (any PermissionAsker)?
+
+    private init(workflow: String?, interactive: Bool, store: GrantStore, asker: (any PermissionAsker)? = nil) {
         self.workflow = workflow
         self.interactive = interactive
         self.store = store
+        self.asker = interactive ? nil : asker
         name = workflow.map { Self.quotable((($0 as NSString).lastPathComponent as NSString).deletingPathExtension) } ?? "the REPL"
     }
 
@@ -36,9 +48,9 @@ final class GrantPrompt: @unchecked Sendable {
     /// there is a terminal. A dry run's gate lets nothing be changed, sent or opened.
     static func gate(
         for file: String?, granted: [Capability: GrantScope], interactive: Bool, dryRun: Bool = false, advisesFlags: Bool = true,
-        store: GrantStore = GrantStore()
+        store: GrantStore = GrantStore(), asker: (any PermissionAsker)? = nil
     ) -> (gate: AccessGate, prompt: GrantPrompt) {
-        let prompt = GrantPrompt(workflow: file, interactive: interactive, store: store)
+        let prompt = GrantPrompt(workflow: file, interactive: interactive, store: store, asker: asker)
         let gate = AccessGate(granted: granted, asker: { await prompt.ask($0) }, dryRun: dryRun, advisesFlags: advisesFlags)
         prompt.gate = gate
         if let file {
@@ -85,6 +97,10 @@ final class GrantPrompt: @unchecked Sendable {
 
     private func ask(_ access: Access) async -> GrantAnswer? {
         if access.capability == .packages, store.trusts(package: access.target) { return .once }
+        if let asker {
+            if let gate, gate.allows(access) { return .once }
+            return await ask(asker, "Allow \"\(lock.withLock { name })\" to \(TerminalText.visible(access.phrase))?", about: [access])
+        }
         guard interactive else { return nil }
         let answer = try? await BlockingWork.run { _ in
             // On a thread of its own: the terminal is read without holding a step's thread, and
@@ -117,20 +133,35 @@ final class GrantPrompt: @unchecked Sendable {
         switch line.trimmingCharacters(in: .whitespaces).lowercased() {
         case "y", "yes": return .once
         case "a" where workflow != nil, "always" where workflow != nil:
-            do throws(FileOperationError) {
-                for access in accesses {
-                    if access.capability == .packages {
-                        try store.trust(package: access.target)
-                    } else if let workflow {
-                        try store.remember(access, forWorkflow: workflow, pins: executed)
-                        rememberedThisRun = true
-                    }
-                }
-            } catch {
-                StandardStreams.writeError("warning: allowed for this run only: \(error)\n")
-            }
+            keepLocked(accesses)
             return .always
         default: return .no
+        }
+    }
+
+    /// Asks `asker` (an assistant's person) `question`, masked; "always" — offered for a workflow
+    /// file, never for trusting a package, which would let its code into every run — keeps `accesses`.
+    private func ask(_ asker: any PermissionAsker, _ question: String, about accesses: [Access]) async -> GrantAnswer {
+        let allowsAlways = workflow != nil && !accesses.contains { $0.capability == .packages }
+        let answer = await asker.askPermission(RunSecrets.masked(question), allowsAlways: allowsAlways)
+        guard answer == .always else { return answer }
+        lock.withLock { keepLocked(accesses) }
+        return .always
+    }
+
+    /// Keeps `accesses` for the workflow (a package trusted), as "always" says.
+    private func keepLocked(_ accesses: [Access]) {
+        do throws(FileOperationError) {
+            for access in accesses {
+                if access.capability == .packages {
+                    try store.trust(package: access.target)
+                } else if let workflow {
+                    try store.remember(access, forWorkflow: workflow, pins: executed)
+                    rememberedThisRun = true
+                }
+            }
+        } catch {
+            StandardStreams.writeError("warning: allowed for this run only: \(error)\n")
         }
     }
 
@@ -185,22 +216,14 @@ final class GrantPrompt: @unchecked Sendable {
     /// the command line to print last; nil to run.
     func askBeforeRunning(_ needs: [Need], command: [String]) async -> (diagnostics: [Diagnostic], commandLine: String?)? {
         guard let gate, !needs.isEmpty else { return nil }
-        if interactive {
-            let answer = try? await BlockingWork.run { _ in
-                self.lock.withLock { () -> GrantAnswer in
-                    let accesses = needs.map(\.access)
-                    if needs.count == 1 { return self.askLocked("Allow \"\(self.name)\" to \(TerminalText.visible(accesses[0].phrase))?", about: accesses) }
-                    let width = needs.map { $0.access.capability.rawValue.count }.max() ?? 0
-                    let targetWidth = needs.map { TerminalText.visible($0.access.shownTarget).count }.max() ?? 0
-                    var question = "\"\(self.name)\" needs, before it starts:\n"
-                    for need in needs {
-                        let verb = need.access.capability.rawValue.padding(toLength: width, withPad: " ", startingAt: 0)
-                        let target = TerminalText.visible(need.access.shownTarget).padding(toLength: targetWidth, withPad: " ", startingAt: 0)
-                        question += "  \(verb)  \(target)  (\(TerminalText.visible(need.reason)))\n"
-                    }
-                    return self.askLocked(question + "Allow all of it?", about: accesses)
+        if interactive || asker != nil {
+            let accesses = needs.map(\.access)
+            let answer: GrantAnswer? =
+                if let asker {
+                    await ask(asker, lock.withLock { question(for: needs) }, about: accesses)
+                } else {
+                    try? await BlockingWork.run { _ in self.lock.withLock { self.askLocked(self.question(for: needs), about: accesses) } }
                 }
-            }
             if let answer, answer != .no {
                 for need in needs { gate.allow(need.access) }
                 return nil
@@ -209,6 +232,20 @@ final class GrantPrompt: @unchecked Sendable {
         }
         let flags = needs.map(\.access.grantingFlag)
         return (needs.map { Self.denial($0, .notAsked) }, (["relay"] + command.map(ShellQuoting.quoted) + flags).joined(separator: " "))
+    }
+
+    /// The one question about everything `needs`, before the first step.
+    private func question(for needs: [Need]) -> String {
+        if needs.count == 1 { return "Allow \"\(name)\" to \(TerminalText.visible(needs[0].access.phrase))?" }
+        let width = needs.map { $0.access.capability.rawValue.count }.max() ?? 0
+        let targetWidth = needs.map { TerminalText.visible($0.access.shownTarget).count }.max() ?? 0
+        var question = "\"\(name)\" needs, before it starts:\n"
+        for need in needs {
+            let verb = need.access.capability.rawValue.padding(toLength: width, withPad: " ", startingAt: 0)
+            let target = TerminalText.visible(need.access.shownTarget).padding(toLength: targetWidth, withPad: " ", startingAt: 0)
+            question += "  \(verb)  \(target)  (\(TerminalText.visible(need.reason)))\n"
+        }
+        return question + "Allow all of it?"
     }
 
     private static func denial(_ need: Need, _ reason: AccessDenied.Reason) -> Diagnostic {
