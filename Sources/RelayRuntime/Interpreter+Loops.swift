@@ -183,7 +183,9 @@ struct LoopProgress {
         guard done >= total || now &- shown >= 100_000_000 else { return nil }
         shown = now
         let seconds = Double(now &- started) / 1e9
-        let rate = seconds > 0.5 ? ", \(Int(Double(done) / seconds).formatted()) a second" : ""
+        // A rate under one a second would read "0 a second".
+        let perSecond = seconds > 0.5 ? Double(done) / seconds : 0
+        let rate = perSecond >= 1 ? ", \(Int(perSecond).formatted()) a second" : ""
         return "\(done.formatted()) of \(total.formatted())\(rate)"
     }
 }

@@ -11,7 +11,8 @@ Prints one JSON line for the tool list; with "resources", one for the resources 
 listed and one for each read ({"read", "text"} or {"read", "raised"}); then for each call
 {"tool", "error", "texts", "text", "structured", "asked": [messages], "progress": [messages], "schema"}
 (or {"tool", "raised"} when the server refused the request itself). A call's "write" is written
-before it, and its "schema" is the tool's as listed then; its "signal" sends SIGTERM to the
+before it (with "notice": SECONDS, the client waits so long to be told the tools changed, and
+"noticed" says whether it was), and its "schema" is the tool's as listed then; its "signal" sends SIGTERM to the
 server (`relay mcp`, this process's child) so many seconds into the call.
 """
 import contextlib
@@ -48,7 +49,14 @@ async def main():
             params = StdioServerParameters(command=relay, args=["mcp", folder] + script.get("flags", []), env=dict(os.environ))
             read, write = await stack.enter_async_context(stdio_client(params))
         callback = answer if script.get("asks") else None
-        session = await stack.enter_async_context(ClientSession(read, write, elicitation_callback=callback))
+        noticed = []
+
+        async def notice(message):
+            method = getattr(getattr(message, "root", message), "method", None) or getattr(message, "method", None)
+            if method:
+                noticed.append(method)
+
+        session = await stack.enter_async_context(ClientSession(read, write, elicitation_callback=callback, message_handler=notice))
         await session.initialize()
         listed = await session.list_tools()
         print(json.dumps({"tools": {tool.name: {"description": tool.description, "schema": tool.input_schema} for tool in listed.tools}}))
@@ -73,8 +81,14 @@ async def main():
 
             schema = None
             if "write" in call:
+                noticed.clear()
                 with open(call["write"]["path"], "w") as file:
                     file.write(call["write"]["text"])
+                # With "notice", the client waits (up to so many seconds) to be told the tools changed.
+                for _ in range(int(call.get("notice", 0) * 10)):
+                    if "notifications/tools/list_changed" in noticed:
+                        break
+                    await asyncio.sleep(0.1)
                 relisted = await session.list_tools()
                 schema = next((tool.input_schema for tool in relisted.tools if tool.name == call["tool"]), None)
             if "signal" in call:
@@ -90,7 +104,7 @@ async def main():
                 texts = [content.text for content in result.content if getattr(content, "text", None) is not None]
                 print(json.dumps({"tool": call["tool"], "error": bool(result.is_error), "text": texts[0] if texts else "", "texts": texts,
                                   "structured": result.structured_content, "asked": list(asked), "progress": progress,
-                                  "schema": schema}))
+                                  "schema": schema, "noticed": "notifications/tools/list_changed" in noticed}))
             except TimeoutError:
                 print(json.dumps({"tool": call["tool"], "gave up": True}))
             except Exception as error:  # a protocol error: the server refused the request itself

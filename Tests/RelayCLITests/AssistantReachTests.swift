@@ -64,7 +64,7 @@ extension AssistantTests {
             [
                 ["tool": "count", "progress": true],
                 [
-                    "tool": "greet", "arguments": ["name": "Ada"],
+                    "tool": "greet", "arguments": ["name": "Ada"], "notice": 20,
                     "write": ["path": greet, "text": "description: Greets.\nvariables:\n  name: World\nsteps:\n  - text: \"Hi, ${name}\"\n"],
                 ],
                 ["tool": "greet", "arguments": [:], "write": ["path": greet, "text": "description: Greets.\nsteps:\n  - txet: Hi\n"]],
@@ -77,6 +77,8 @@ extension AssistantTests {
         let properties = (session.results[1]["schema"] as? [String: Any])?["properties"] as? [String: Any]
         #expect(properties?.keys.sorted() == ["name"], "\(session.results[1])")
         #expect(session.results[1]["structured"] as? [String: String] == ["output": "Hi, Ada"], "\(session.results[1])")
+        // The client was told the tools changed, without asking.
+        #expect(session.results[1]["noticed"] as? Bool == true, "\(session.results[1])")
         // No longer checking: not listed, and its call is the checker's message.
         #expect(session.results[2]["schema"] is NSNull || session.results[2]["schema"] == nil, "\(session.results[2])")
         let broken = session.results[2]["text"] as? String ?? ""
@@ -109,6 +111,11 @@ extension AssistantTests {
         let made = try await RelayProcess.running(["serve", "token", "--mcp"], in: folder, environment: environment)
         let token = made.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(token.hasPrefix("relay_"), "\(made)")
+        // Asked by another name (a web page's DNS rebinding), even with the token: refused.
+        let rebound = await HTTPExchange.send(
+            "POST", "/mcp", port: port, headers: ["Authorization": "Bearer \(token)", "Content-Type": "application/json"], body: Data("{}".utf8),
+            host: "evil.example:\(port)")
+        #expect(rebound.status == 421, "\(rebound)")
         let wrong = await HTTPExchange.send(
             "POST", "/mcp", port: port, headers: ["Authorization": "Bearer relay_wrong", "Content-Type": "application/json"], body: "{}")
         #expect(wrong.status == 401, "\(wrong)")

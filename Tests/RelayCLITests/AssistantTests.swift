@@ -96,6 +96,8 @@ struct AssistantTests: ServeFixture {
         // The tools, with their descriptions and the arguments each takes.
         #expect(Set(tools.keys) == ["greet", "note", "diary-2024"], "\(tools) \(errors)")
         #expect(WorkflowTool.toolName("名前") == "workflow" && WorkflowTool.toolName("a.b c") == "a-b-c")
+        #expect(WorkflowTool.toolName("Split Bill! (v2)") == "Split-Bill-v2" && WorkflowTool.toolName("Ünïcode naïve 名前") == "Unicode-naive")
+        #expect(WorkflowTool.toolName(String(repeating: "x", count: 100), suffix: 2).count == 64)
         #expect(tools["greet"]?["description"] as? String == "Greets someone by name.")
         let schema = try #require(tools["greet"]?["schema"] as? [String: Any])
         let properties = try #require(schema["properties"] as? [String: [String: Any]])
@@ -161,6 +163,9 @@ struct AssistantTests: ServeFixture {
         if how == "timeout" { #expect(session.results.first?["gave up"] as? Bool == true, "\(session.results) \(session.errors)") }
         let kept = try await waitForRuns { runs in runs.contains { $0["trigger"] as? String == "mcp" && $0["status"] as? String != "running" } }
         #expect(kept.filter { $0["trigger"] as? String == "mcp" }.compactMap { $0["status"] as? String } == ["stopped"], "\(kept)")
+        // Said as what stopped it: the assistant, not a signal nobody sent.
+        let said = kept.first { $0["trigger"] as? String == "mcp" }.map { "\($0)" } ?? ""
+        #expect(said.contains(how == "timeout" ? "the assistant cancelled the call" : "the assistant went away") && !said.contains("SIGTERM"), "\(said)")
     }
 
     @Test("with --actions, each action is a tool too: its parameters are the arguments, each a value (never a template), behind the gate")

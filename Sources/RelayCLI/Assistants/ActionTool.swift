@@ -35,7 +35,9 @@ struct ActionTool: Sendable {
         }
         var schema: [String: MCP.Value] = ["type": "object", "properties": .object(properties), "additionalProperties": false]
         if !required.isEmpty { schema["required"] = .array(required) }
-        tool = Tool(name: name, title: definition.title, description: definition.summary, inputSchema: .object(schema))
+        tool = Tool(
+            name: name, title: definition.title, description: definition.summary.trimmingCharacters(in: .whitespacesAndNewlines),
+            inputSchema: .object(schema))
     }
 
     /// Runs the action with `arguments`, as a workflow of one step written for the call in
@@ -66,15 +68,38 @@ struct ActionTool: Sendable {
     static func runWritten(
         _ text: String, named name: String, variables: [String: RelayKit.Value], options: ToolRunOptions, folder: URL, arguments: [String: MCP.Value]
     ) async -> CallTool.Result {
-        let file = folder.appendingPathComponent("\(name)-\(UUID().uuidString).yaml")
+        // A folder of its own for each call, the file named by the tool: the history names the action.
+        let own = folder.appendingPathComponent(UUID().uuidString)
+        let file = own.appendingPathComponent("\(name).yaml")
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(at: own, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
             try Data(text.utf8).write(to: file, options: .withoutOverwriting)
         } catch {
             return WorkflowTool.failure("cannot write the call's workflow in \(folder.path): \(error.localizedDescription)")
         }
-        defer { try? FileManager.default.removeItem(at: file) }
-        return await WorkflowTool.run(file.path, input: nil, variables: variables, options: options, needs: nil, arguments: arguments)
+        defer { try? FileManager.default.removeItem(at: own) }
+        let result = await WorkflowTool.run(file.path, input: nil, variables: variables, options: options, needs: nil, arguments: arguments)
+        guard result.isError == true else { return result }
+        // The file written for the call is not the assistant's: its place and its lines are left out.
+        let content = result.content.map { content -> Tool.Content in
+            guard case .text(let text, let annotations, let meta) = content else { return content }
+            return .text(text: Self.plain(text, file: file.path), annotations: annotations, _meta: meta)
+        }
+        return CallTool.Result(content: content, structuredContent: result.structuredContent, isError: true)
+    }
+
+    /// `text` without `file`'s places (`FILE:3:5: `) and the lines quoted from it.
+    static func plain(_ text: String, file: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).compactMap { line -> String? in
+            // A quoted line (`    5 |   - step`) and its marker (`      |     ^~~~`).
+            let trimmed = line.drop { $0 == " " || $0.isNumber }
+            if trimmed.hasPrefix("|"), line.first == " " { return nil }
+            guard let range = line.range(of: file + ":") else { return String(line) }
+            // FILE:LINE:COLUMN: is dropped, and what came before it (`error: `) kept.
+            let after = line[range.upperBound...].drop { $0.isNumber || $0 == ":" }.drop { $0 == " " }
+            return String(line[..<range.lowerBound]) + after
+        }.joined(separator: "\n")
     }
 }
 

@@ -25,7 +25,8 @@ final class AssistantOutput: RunOutput, Sendable {
 
     /// The most text of `show` a call's result keeps; more is cut, and the result says so.
     static let mostShown = 1 << 20
-    /// Progress is sent at most this often, but for the end of a step's work.
+    /// Progress is sent at most this often: a loop inside a loop, each of whose ends would be
+    /// sent, is not sent faster.
     static let progressInterval: Duration = .milliseconds(100)
 
     init(server: MCP.Server, token: ProgressToken?) {
@@ -66,7 +67,7 @@ final class AssistantOutput: RunOutput, Sendable {
         guard let token else { return }
         let now = ContinuousClock.now
         let count: Int? = state.withLock { state in
-            if fraction < 1, let last = state.lastSent, now - last < Self.progressInterval { return nil }
+            if let last = state.lastSent, now - last < Self.progressInterval { return nil }
             state.lastSent = now
             state.sent += 1
             return state.sent

@@ -44,7 +44,7 @@ struct AssistantServer: Sendable {
     func start(on transport: any Transport) async throws -> MCP.Server {
         let server = MCP.Server(
             name: "relay", version: RelayCommand.versionNumber,
-            capabilities: .init(resources: .init(subscribe: false, listChanged: false), tools: .init(listChanged: false)))
+            capabilities: .init(resources: .init(subscribe: false, listChanged: false), tools: .init(listChanged: true)))
         // Whether the client asks its person (elicitation), as it says when the session starts.
         let clientAsks = Mutex(false)
         let this = self
@@ -62,7 +62,30 @@ struct AssistantServer: Sendable {
         try await server.start(transport: transport) { _, capabilities in
             clientAsks.withLock { $0 = capabilities.elicitation != nil }
         }
+        // The client is told when the tools change (a file edited, added, removed), until the session ends.
+        let watching = Task { await this.watchTools(of: server) }
+        Task {
+            await server.waitUntilCompleted()
+            watching.cancel()
+        }
         return server
+    }
+
+    /// How often the tools are looked at for changes to tell the client of.
+    static let toolsLookedAt: Duration = .seconds(2)
+
+    /// Sends `notifications/tools/list_changed` when the tools offered change, until cancelled or
+    /// the session cannot be written to.
+    private func watchTools(of server: MCP.Server) async {
+        var last = await offered().tools
+        while !Task.isCancelled {
+            try? await Task.sleep(for: Self.toolsLookedAt)
+            guard !Task.isCancelled else { return }
+            let now = await offered().tools
+            guard now != last else { continue }
+            last = now
+            do { try await server.notify(ToolListChangedNotification.message()) } catch { return }
+        }
     }
 
     /// Runs the tool `params` names, as a run under way of `calls`; a protocol error for a tool
@@ -84,12 +107,16 @@ struct AssistantServer: Sendable {
         options.permissionAsker = questions
         let output = AssistantOutput(server: server, token: params._meta?.progressToken)
         options.shown = output
+        // Stopped with the rest (a signal, the client gone), or cancelled by the client alone.
+        options.stopReason = { [calls] in calls.stopReason ?? .cancelled(by: "the assistant cancelled the call") }
         let (folder, callOptions) = (callFolder, options)
         let result = await calls.run {
             if let tool { return await tool.call(params.arguments ?? [:], options: callOptions) }
             return await action?.call(params.arguments ?? [:], options: callOptions, folder: folder) ?? WorkflowTool.failure("no such tool")
         }
         await output.finish()
+        // A call its client cancelled is not answered (the protocol's cancellation); its run is kept as stopped.
+        try Task.checkCancellation()
         return result
     }
 }

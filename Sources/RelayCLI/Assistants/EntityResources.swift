@@ -1,5 +1,6 @@
 import Foundation
 import MCP
+import RelayEngine
 import RelayKit
 import RelayLanguage
 
@@ -9,14 +10,14 @@ import RelayLanguage
 /// `find` step of a workflow written for the request, so that each goes through the gate like any
 /// run, with `relay mcp`'s `--allow-…` alone, and is kept in the history.
 struct EntityResources: Sendable {
-    /// Each type's singular and plural name.
-    let types: [(singular: String, plural: String)]
+    /// Each type's singular and plural name, and what finding its entities reads (its library's folder).
+    let types: [(singular: String, plural: String, finding: Access?)]
 
     /// The most entities of each type a list gives.
     static let listed = 20
 
     init(_ catalog: EntityCatalog) {
-        types = catalog.descriptors.map { ($0.name.singular, $0.name.plural) }
+        types = catalog.descriptors.map { ($0.name.singular, $0.name.plural, Access.finding($0)) }
     }
 
     var templates: [Resource.Template] {
@@ -31,7 +32,9 @@ struct EntityResources: Sendable {
     /// A few entities of each type the grants let it find; a type they do not is left out.
     func list(options: ToolRunOptions, folder: URL, calls: RunningRuns) async -> [Resource] {
         var resources: [Resource] = []
-        for type in types {
+        // A type whose folder the grants do not cover is not looked in: a list is not a run denied each time.
+        let gate = AccessGate(granted: options.granted)
+        for type in types where type.finding.map { gate.allows($0) } ?? true {
             let text = Self.header(type.singular) + "steps:\n  - find: \(type.singular)\n    limit: \(Self.listed)\n"
             let result = await calls.run {
                 await ActionTool.runWritten(text, named: "list-\(type.plural)", variables: [:], options: options, folder: folder, arguments: [:])

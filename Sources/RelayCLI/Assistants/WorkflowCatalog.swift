@@ -64,8 +64,21 @@ extension Offered {
     /// problem.
     init(_ served: [ServedWorkflow], actions: [ActionTool], earlierNames: [String: String] = [:], server: String = "relay mcp") {
         var taken = Set<String>()
+        // A file gone is offered no more, whatever it last said.
+        let served = served.filter { FileManager.default.fileExists(atPath: $0.file) }
+        // A tool keeps the name it had: a file added since with the same name is the one numbered.
+        var named: [String: WorkflowTool] = [:]
         for workflow in served {
-            if let tool = WorkflowTool(workflow, taken: taken, server: server) {
+            guard let earlier = earlierNames[workflow.file],
+                let tool = WorkflowTool(workflow, taken: taken, preferring: earlier, server: server), tool.name == earlier
+            else { continue }
+            named[workflow.file] = tool
+            taken.insert(tool.name)
+        }
+        for workflow in served {
+            if let tool = named[workflow.file] {
+                workflows.append(tool)
+            } else if let tool = WorkflowTool(workflow, taken: taken, server: server) {
                 workflows.append(tool)
                 taken.insert(tool.name)
             } else if let problem = workflow.problem {
@@ -73,13 +86,13 @@ extension Offered {
                 broken[WorkflowTool.toolName(name, apartFrom: taken)] = problem
             }
         }
-        var named: [ActionTool] = []
+        var actionTools: [ActionTool] = []
         for action in actions {
             // An action's tool keeps its name unless a workflow has taken it since.
             let tool = taken.contains(action.name) ? ActionTool(action.definition, taken: taken) : action
             taken.insert(tool.name)
-            named.append(tool)
+            actionTools.append(tool)
         }
-        self.actions = named
+        self.actions = actionTools
     }
 }

@@ -18,13 +18,22 @@ struct WorkflowTool: Sendable {
     /// The tool as the protocol lists it.
     let tool: Tool
 
-    /// The tool for `served`, named apart from `taken`; nil when the file does not check.
-    init?(_ served: ServedWorkflow, taken: Set<String>, server: String = "relay mcp") {
+    /// The name it would have alone: its `name:`'s, else its file's.
+    let baseName: String
+
+    /// The tool for `served`, named apart from `taken` — `preferring` the name it had, when that
+    /// is still one of its own (`NAME` or `NAME-2`) —; nil when the file does not check.
+    init?(_ served: ServedWorkflow, taken: Set<String>, preferring earlier: String? = nil, server: String = "relay mcp") {
         guard let workflow = served.workflow, served.problem == nil else { return nil }
         // A name of no ASCII letter or digit (`名前`) says nothing once cleaned: the file's name does.
         let written = workflow.name.unicodeScalars.contains { $0.isASCII && CharacterSet.alphanumerics.contains($0) }
             ? workflow.name : URL(fileURLWithPath: served.file).deletingPathExtension().lastPathComponent
-        name = Self.toolName(written, apartFrom: taken)
+        baseName = Self.toolName(written)
+        if let earlier, !taken.contains(earlier), Self.isOwn(earlier, base: baseName) {
+            name = earlier
+        } else {
+            name = Self.toolName(written, apartFrom: taken)
+        }
         file = served.file
         self.workflow = workflow
         needs = served.needs.isEmpty ? nil : ServeCommand.needs(of: served, server: server)
@@ -46,10 +55,24 @@ struct WorkflowTool: Sendable {
         return chosen
     }
 
+    /// Whether `name` is `base` or `base-N`.
+    static func isOwn(_ name: String, base: String) -> Bool {
+        guard name != base else { return true }
+        return (2...999).contains { toolName(base, suffix: $0) == name }
+    }
+
     static func toolName(_ name: String, suffix: Int? = nil) -> String {
-        var cleaned = String(name.unicodeScalars.map { scalar in
-            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "_" || scalar == "-") ? Character(scalar) : "-"
-        })
+        // Accents dropped (`naïve` → `naive`); anything else not a letter, digit or `_` is one `-`
+        // between words (`Split Bill! (v2)` → `Split-Bill-v2`).
+        var cleaned = ""
+        for scalar in name.folding(options: .diacriticInsensitive, locale: nil).unicodeScalars {
+            if scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "_") {
+                cleaned.unicodeScalars.append(scalar)
+            } else if !cleaned.isEmpty, !cleaned.hasSuffix("-") {
+                cleaned += "-"
+            }
+        }
+        while cleaned.hasSuffix("-") { cleaned.removeLast() }
         if !cleaned.unicodeScalars.contains(where: { CharacterSet.alphanumerics.contains($0) }) { cleaned = "workflow" }
         let end = suffix.map { "-\($0)" } ?? ""
         return String(cleaned.prefix(64 - end.count)) + end
@@ -141,6 +164,16 @@ struct WorkflowTool: Sendable {
         let known = (workflow.input == nil ? [] : ["input"]) + Set(workflow.variables.map(\.name.text)).union(workflow.variableTypes.keys).sorted()
         var (variables, refusal) = Self.values(of: arguments, known: known, tool: name)
         if let refusal { return refusal }
+        // A variable typed by the number or yes-or-no it starts with is offered as one: held to it.
+        for variable in workflow.variables where workflow.variableTypes[variable.name.text] == nil {
+            let key = variable.name.text
+            guard let given = variables[key], let initial = variable.value.literalValue, initial.type == .number || initial.type == .boolean else { continue }
+            do {
+                variables[key] = try given.coerced(to: initial.type)
+            } catch {
+                return Self.failure("argument '\(key)': wants \(initial.type.withArticle), found \(given.briefDescription)")
+            }
+        }
         // What it needs and was not given: said as the tool's arguments (not as `relay run`'s flags).
         let required = (workflow.input.map { $0.defaultValue == nil ? ["input"] : [] } ?? [])
             + workflow.variableTypes.filter { $0.value.defaultValue == nil }.keys.sorted()
@@ -193,10 +226,15 @@ struct WorkflowTool: Sendable {
         run.settings.caller = options.caller
         run.settings.shown = options.shown
         run.settings.permissionAsker = options.permissionAsker
+        run.stopReason = options.stopReason
+        // A denial says how to grant once, below, in the server's words.
+        run.showsGrantingCommand = needs == nil
         run.commandLine = ["mcp"] + options.paths
         let console = CollectingConsole()
         run.console = console
+        let began = Date()
         let outcome = await run.run()
+        options.ended?(file, outcome, began)
         guard outcome.status == ExitStatus.success.rawValue else {
             var message = console.errors.trimmingCharacters(in: .whitespacesAndNewlines)
             if message.isEmpty { message = "the run ended with exit status \(outcome.status)" }
@@ -245,6 +283,10 @@ struct ToolRunOptions: Sendable {
     var shown: AssistantOutput?
     /// Who answers a permission question: the assistant's person, when its client asks.
     var permissionAsker: (any PermissionAsker)?
+    /// Why a call's run stopped when its task is cancelled.
+    var stopReason: (@Sendable () -> RunStopper.Reason)?
+    /// Told of each call's run as it ends (`relay serve` logs it): the file, how it ended, when it began.
+    var ended: (@Sendable (String, WorkflowRun.Outcome, Date) -> Void)?
 }
 
 /// A console that keeps a run's errors for its caller (a tool call), and prints nothing: standard

@@ -57,12 +57,17 @@ struct MCPCommand: AsyncParsableCommand {
         for workflow in served where workflow.problem != nil {
             StandardStreams.writeError("relay mcp: \(workflow.file) does not check, and is not offered until it does:\n\(workflow.problem ?? "")\n")
         }
+        for tool in first.workflows where tool.name != tool.baseName {
+            let other = first.workflows.first { $0.name == tool.baseName }.map { ": \($0.file) has that name" } ?? ""
+            StandardStreams.writeError("relay mcp: warning: \(tool.file) is offered as '\(tool.name)', not '\(tool.baseName)'\(other)\n")
+        }
         for tool in first.workflows where tool.workflow.summary == nil {
             StandardStreams.writeError("relay mcp: warning: \(tool.file) has no 'description:', which an assistant reads to know when to use it\n")
         }
         let count = first.workflows.count
         StandardStreams.writeError(
-            "relay mcp: offering \(count) workflow\(count == 1 ? "" : "s") as tools: \(first.workflows.map(\.name).joined(separator: ", "))\n")
+            "relay mcp: offering \(count) workflow\(count == 1 ? "" : "s") as tools"
+                + (count == 0 ? "\n" : ": \(first.workflows.map(\.name).joined(separator: ", "))\n"))
         if actions { StandardStreams.writeError("relay mcp: and \(first.actions.count) actions as tools\n") }
         let options = ToolRunOptions(
             granted: granted, grantsDeclared: declared, packages: packageOptions.paths, stateFolder: stateFolder, paths: paths)
@@ -78,7 +83,7 @@ struct MCPCommand: AsyncParsableCommand {
                 defer { signal = signal ?? number }
                 return signal == nil
             }) else { return }
-            calls.cancelAll()
+            calls.cancelAll(.signal(number))
             Task {
                 // Each call is answered that it was stopped, then the session ends.
                 _ = await calls.finish(within: ChildProcesses.grace + 5)
@@ -89,7 +94,7 @@ struct MCPCommand: AsyncParsableCommand {
             await server.waitUntilCompleted()
         }
         // The client went away, or a signal came: each call's run is stopped, and kept as stopped.
-        calls.cancelAll()
+        calls.cancelAll(.cancelled(by: "the assistant went away"))
         _ = await calls.finish(within: ChildProcesses.grace + 5)
         if let number = signalled.withLock({ $0 }) { throw ExitCode(128 + number) }
     }

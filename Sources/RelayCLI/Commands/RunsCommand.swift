@@ -27,7 +27,7 @@ struct RunsCommand: AsyncParsableCommand {
         var status: String?
         @Option(help: ArgumentHelp("Only runs started since then: a date ('2026-11-25', 'today', '2026-11-25 08:00') or a time ago ('2 hours', '3d').", valueName: "when"))
         var since: String?
-        @Option(help: ArgumentHelp("Only the runs relay serve started so: schedule, watch or webhook.", valueName: "kind"))
+        @Option(help: ArgumentHelp("Only the runs started so: schedule, watch, webhook, page (Run now) or mcp (an assistant's call).", valueName: "kind"))
         var trigger: String?
         @Option(help: "At most this many runs.") var limit = 50
         @Flag(help: "Print a JSON array of runs, each with its steps and their errors.") var json = false
@@ -261,7 +261,7 @@ struct RunsCommand: AsyncParsableCommand {
         if let duration = run.duration { when += ", took \(seconds(duration))" }
         lines.append(when)
         if let folder = run.folder { lines.append("in \(folder)") }
-        if let trigger = run.trigger { lines.append("started by: \(trigger) (\(trigger == "mcp" ? "an assistant, through relay mcp" : "relay serve"))") }
+        if let trigger = run.trigger { lines.append("started by: \(trigger) (\(trigger == "mcp" ? "an assistant's call, through MCP" : "relay serve"))") }
         if let arguments = run.arguments {
             // A served run was typed by nobody: its line is how to run it again by hand.
             let label = run.trigger == nil ? "command" : "run by hand as"

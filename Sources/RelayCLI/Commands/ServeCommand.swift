@@ -38,7 +38,8 @@ struct ServeCommand: AsyncParsableCommand {
             (cron, in this machine's time zone; also @hourly, @daily, @weekly), schedule: { every: 10m }, or \
             watch: FOLDER (a file that settled there is the run's input), or webhook: NAME (POST /hooks/NAME with \
             'Authorization: Bearer TOKEN', the token made by 'relay serve token NAME'; the body is the input). \
-            The page at http://127.0.0.1:8765/ lists the workflows, their next times and their runs. \
+            The page at http://127.0.0.1:8765/ lists the workflows, their next times and their runs; \
+            /mcp offers them to assistants as tools, behind the token 'relay serve token --mcp' makes (Docs/Assistants.md). \
             A served run never asks: it runs with what was allowed always for its file ('relay permissions FILE \
             --grant') and the --allow flags given here; a workflow that needs more is listed as needing grants and \
             does not run. Each run is kept in 'relay runs', with what started it. SIGTERM or SIGINT: no run starts, \
@@ -130,7 +131,11 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         let armed = served.filter(\.isArmed)
-        let armedNote = "serving \(armed.count) workflow\(armed.count == 1 ? "" : "s")" + (flags.isEmpty ? "" : ", each granted \(flags.joined(separator: " "))")
+        let offered = served.filter { $0.problem == nil }.count
+        let armedNote =
+            "serving \(armed.count) workflow\(armed.count == 1 ? "" : "s")" + (flags.isEmpty ? "" : ", each granted \(flags.joined(separator: " "))")
+            + "; \(offered) offered to assistants at /mcp"
+            + (tokens.exists(AssistantEndpoint.tokenName) ? "" : " (no token yet: make one with 'relay serve token --mcp')")
         let granted = permissionOptions.granted, declared = permissionOptions.declared, packages = packageOptions.paths
         let state = stateFolder
         let server = Server(
@@ -167,7 +172,11 @@ struct ServeCommand: AsyncParsableCommand {
         // `/mcp`: the served workflows as an assistant's tools, each call a run like the triggers' (Docs/Assistants.md).
         let assistant = AssistantServer(
             offered: { Offered(server.served, actions: [], server: "relay serve") },
-            options: ToolRunOptions(granted: granted, grantsDeclared: declared, packages: packages, stateFolder: stateFolder, paths: paths),
+            options: ToolRunOptions(
+                granted: granted, grantsDeclared: declared, packages: packages, stateFolder: stateFolder, paths: paths,
+                ended: { file, outcome, began in
+                    log.note(WorkflowQueue.line(outcome, of: file, startedBy: "mcp", began: began), error: outcome.status != 0)
+                }),
             assumeYes: false, yesFlag: nil, asksPermissions: false, callFolder: stateFolder.appendingPathComponent("mcp-calls"), calls: server.runs,
             resources: EntityResources(base.registry.entityTypes))
         let web = WebServer(

@@ -30,7 +30,7 @@ enum RunPage {
         term("started", DateFormatting.iso8601(run.started))
         term("took", run.duration.map(RunsCommand.seconds))
         term("exit status", run.exitStatus.map { String($0) })
-        term("started by", run.trigger.map { "\($0) (\($0 == "mcp" ? "an assistant, through relay mcp" : "relay serve"))" } ?? "a command line")
+        term("started by", run.trigger.map { "\($0) (\($0 == "mcp" ? "an assistant's call, through MCP" : "relay serve"))" } ?? "a command line")
         term("input", run.input)
         if !run.grants.isEmpty { term("grants used", run.grants.joined(separator: ", ")) }
         page += "</dl></header>\n<main>\n"

@@ -83,6 +83,12 @@ struct WorkflowRun: Sendable {
     var queuedID: Int64?
     /// Told the run's ID in the history once its start is written (nil when it is not recorded).
     var onRecorded: (@Sendable (Int64?) -> Void)?
+    /// Whether a denial before the first step ends with the command line that grants it all (a
+    /// front end that says how to grant in its own words turns it off).
+    var showsGrantingCommand = true
+    /// Why the run stopped when the task it runs in is cancelled (a server's signal, an
+    /// assistant's cancellation); SIGTERM when nil.
+    var stopReason: (@Sendable () -> RunStopper.Reason)?
 
     /// Runs the workflow to its end, a signal or its time bound, prints its output and errors,
     /// and records it.
@@ -191,7 +197,7 @@ struct WorkflowRun: Sendable {
             command: commandLine)
         {
             fail(denials, recording)
-            if let shownCommand { console.error(shownCommand + "\n") }
+            if let shownCommand, showsGrantingCommand { console.error(shownCommand + "\n") }
             throw ExitStatus.permissionDenied.exitCode
         }
         return Prepared(
@@ -220,7 +226,7 @@ struct WorkflowRun: Sendable {
         let outcome = ResultBox()
         let bound = [timeout, workflow.timeout].compactMap { $0 }.min()
         if let reason = await stopper.run(
-            timeout: bound,
+            timeout: bound, cancelled: stopReason,
             {
                 do {
                     let (value, labelled) = try await SecretLabels.collectingOutput {

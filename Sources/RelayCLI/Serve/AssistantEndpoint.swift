@@ -28,7 +28,7 @@ final class AssistantEndpoint: Sendable {
     static let tokenName = "_mcp"
     static let mostSessions = 32
     /// A session unused this long may be ended to make room for a new one.
-    static let idleSession: Duration = .seconds(3600)
+    static let idleSession: Duration = .seconds(600)
 
     init(assistant: AssistantServer) { self.assistant = assistant }
 
@@ -57,7 +57,9 @@ final class AssistantEndpoint: Sendable {
     /// A new session, for an initialize request.
     private func start(_ request: HTTPRequest, origin: OriginValidator) async -> HTTPResponse {
         guard await makeRoom() else {
-            return .error(statusCode: 503, .internalError("\(Self.mostSessions) sessions are open already: end one (DELETE /mcp), or wait"))
+            return .error(
+                statusCode: 503, .internalError("\(Self.mostSessions) sessions are open already: end one (DELETE /mcp), or wait"),
+                extraHeaders: ["Retry-After": "60"])
         }
         let transport = StatefulHTTPServerTransport(
             validationPipeline: StandardValidationPipeline(validators: [
@@ -79,7 +81,7 @@ final class AssistantEndpoint: Sendable {
     }
 
     /// Whether there is room for one more session: when not, the one unused longest is ended if
-    /// it has been unused an hour.
+    /// it has been unused `idleSession`.
     private func makeRoom() async -> Bool {
         let ended = state.withLock { state -> (id: String, session: Session)?? in
             guard state.sessions.count >= Self.mostSessions else { return .some(nil) }

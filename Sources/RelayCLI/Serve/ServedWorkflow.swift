@@ -88,20 +88,20 @@ struct ServedWorkflow: Sendable {
     /// said on standard error, and exit status 2. `doing` says what the command does with them.
     static func files(named paths: [String], doing: String) throws -> [String] {
         do throws(ServeError) {
-            return try files(in: paths.isEmpty ? [defaultFolder] : paths)
+            return try files(in: paths.isEmpty ? [defaultFolder] : paths, doing: doing)
         } catch {
             StandardStreams.writeError("error: \(error)\(paths.isEmpty ? " (name files or folders to \(doing), or put workflows there)" : "")\n")
             throw ExitStatus.invalid.exitCode
         }
     }
 
-    static func files(in paths: [String]) throws(ServeError) -> [String] {
+    static func files(in paths: [String], doing: String = "serve") throws(ServeError) -> [String] {
         var files: [String] = []
         for path in paths {
             let absolute = URL(fileURLWithPath: FileReference(path: path).originalPath).standardizedFileURL.path
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isFolder) else {
-                throw ServeError("there is no file or folder '\(path)' to serve")
+                throw ServeError("there is no file or folder '\(path)' to \(doing)")
             }
             guard isFolder.boolValue else {
                 files.append(absolute)

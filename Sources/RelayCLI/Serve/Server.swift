@@ -127,7 +127,7 @@ final class Server: @unchecked Sendable {
         for queue in lock.withLock({ Array(queues.values) }) { queue.close() }
         if await !runs.finish(within: grace) {
             log.note("stopping the runs still under way")
-            runs.cancelAll()
+            runs.cancelAll(.signal(number))
             _ = await runs.finish(within: ChildProcesses.grace + 5)
         }
         // An assistant's session may hold a stream open: it ends before the listening does.
@@ -462,6 +462,7 @@ final class WorkflowQueue: @unchecked Sendable {
         var made = makeRun(served, firing)
         made.onWrite = { [weak self] path in self?.wrote(path) }
         made.queuedID = firing.queuedID
+        made.stopReason = { [runs] in runs.stopReason ?? .signal(SIGTERM) }
         if let watcher = firing.watcher { made.onRecorded = { watcher.recorded($0) } }
         let run = made
         let log = self.log
@@ -470,12 +471,8 @@ final class WorkflowQueue: @unchecked Sendable {
             let outcome = await run.run()
             firing.request?.finished()
             firing.watcher?.ended(outcome)
-            let status = outcome.status >= 128 ? "stopped" : ExitStatus(rawValue: outcome.status).map(Self.word) ?? "failed"
-            let id = outcome.runID.map { "run \($0)" } ?? "a run (not recorded)"
-            let took = RunsCommand.seconds(Date().timeIntervalSince(began))
-            log.note(
-                "\(id) of \(served.file) (\(firing.word)\(firing.catchingUp ? ", catching up" : "")\(firing.file.map { ": \(TerminalText.visible($0))" } ?? "")): \(status), exit \(outcome.status), \(took)",
-                error: outcome.status != 0)
+            let started = "\(firing.word)\(firing.catchingUp ? ", catching up" : "")\(firing.file.map { ": \(TerminalText.visible($0))" } ?? "")"
+            log.note(Self.line(outcome, of: served.file, startedBy: started, began: began), error: outcome.status != 0)
             finished()
         }
     }
@@ -497,6 +494,13 @@ final class WorkflowQueue: @unchecked Sendable {
         if let next { begin(next) }
     }
 
+    /// The log's line for a run that ended: `run 12 of FILE (schedule): succeeded, exit 0, 6.1 ms`.
+    static func line(_ outcome: WorkflowRun.Outcome, of file: String, startedBy: String, began: Date) -> String {
+        let status = outcome.status >= 128 ? "stopped" : ExitStatus(rawValue: outcome.status).map(Self.word) ?? "failed"
+        let id = outcome.runID.map { "run \($0)" } ?? "a run (not recorded)"
+        return "\(id) of \(file) (\(startedBy)): \(status), exit \(outcome.status), \(RunsCommand.seconds(Date().timeIntervalSince(began)))"
+    }
+
     private static func word(_ status: ExitStatus) -> String {
         switch status {
         case .success: "succeeded"
@@ -515,6 +519,8 @@ final class RunningRuns: @unchecked Sendable {
     /// How to stop each run under way.
     private var tasks: [Int: @Sendable () -> Void] = [:]
     private var next = 0
+    /// Why they were stopped, when they all were.
+    private var stoppedBy: RunStopper.Reason?
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
     func start(_ work: @escaping @Sendable () async -> Void) {
@@ -552,9 +558,16 @@ final class RunningRuns: @unchecked Sendable {
         for waiter in wake { waiter.resume() }
     }
 
-    /// Stops every run under way, as SIGTERM stops a run.
-    func cancelAll() {
-        for cancel in lock.withLock({ Array(tasks.values) }) { cancel() }
+    /// Why every run was stopped (`cancelAll`), if it was.
+    var stopReason: RunStopper.Reason? { lock.withLock { stoppedBy } }
+
+    /// Stops every run under way, as SIGTERM stops a run, or as `reason` says.
+    func cancelAll(_ reason: RunStopper.Reason? = nil) {
+        let cancels = lock.withLock {
+            if stoppedBy == nil { stoppedBy = reason }
+            return Array(tasks.values)
+        }
+        for cancel in cancels { cancel() }
     }
 
     /// Waits until no run is under way, or `seconds` pass; whether none is.

@@ -9,6 +9,10 @@ extension WebServer {
     /// in the Authorization header; the request handed to the session it names.
     func assistant(_ request: Request) async -> Response {
         guard let assistants else { return Self.json(.notFound, ["error": "this server offers no assistant's tools"]) }
+        // On loopback, only the server's own names: a web page cannot reach it by a name it made point here.
+        if Self.isLoopback(host), !ownNames.contains((request.head.authority ?? "").lowercased()) {
+            return Self.json(.misdirectedRequest, ["error": "this server answers to \(ownNames[0]) and localhost:\(bound.port) only"])
+        }
         let given = Self.bearer(request.headers[.authorization])
         // A token in the URL is kept in logs along the way: refused, whoever sent it.
         if let query = request.uri.query, !query.isEmpty {
@@ -43,7 +47,8 @@ extension WebServer {
             return response
         }
         defer { bodies.give(bytes.readableBytes) }
-        var headers: [String: String] = [:]
+        // HTTP/1's Host is the request's authority, not one of its fields: the SDK looks for it too.
+        var headers: [String: String] = request.head.authority.map { ["Host": $0] } ?? [:]
         for field in request.headers {
             let name = field.name.canonicalName
             headers[name] = headers[name].map { $0 + ", " + field.value } ?? field.value

@@ -339,11 +339,8 @@ struct WebServer: Sendable {
             return Self.text(.forbidden, "this page is its owner's alone: another user of this machine cannot see it (--token-file gives it a token)")
         }
         if pageToken == nil || Self.isLoopback(host) {
-            let authority = request.head.authority ?? ""
-            let port = bound.port
-            let names = ["127.0.0.1", "localhost", "[::1]", host.contains(":") ? "[\(host)]" : host].map { "\($0):\(port)" }
-            guard names.contains(authority.lowercased()) else {
-                return Self.text(.misdirectedRequest, "this server answers to \(names[0]) and localhost:\(port) only")
+            guard ownNames.contains((request.head.authority ?? "").lowercased()) else {
+                return Self.text(.misdirectedRequest, "this server answers to \(ownNames[0]) and localhost:\(bound.port) only")
             }
         }
         guard let pageToken else { return nil }
@@ -353,6 +350,11 @@ struct WebServer: Sendable {
             return Self.html(.unauthorized, ServePage.login())
         }
         return nil
+    }
+
+    /// The names a request may give this server by (`127.0.0.1:PORT`, `localhost:PORT` …).
+    var ownNames: [String] {
+        ["127.0.0.1", "localhost", "[::1]", host.contains(":") ? "[\(host)]" : host].map { "\($0):\(bound.port)" }
     }
 
     private func page(_ request: Request, from peerPort: Int?) async -> Response {

@@ -19,6 +19,8 @@ final class RunStopper: @unchecked Sendable {
     enum Reason: Sendable {
         case signal(Int32)
         case timeout(Double)
+        /// Its caller stopped it (an assistant cancelled its call, or went away): a cancelled run.
+        case cancelled(by: String)
     }
 
     private let lock = NSLock()
@@ -40,9 +42,9 @@ final class RunStopper: @unchecked Sendable {
     }
 
     /// Runs `work` until it ends, a signal arrives (or the task this is called in is cancelled,
-    /// taken as SIGTERM), or `timeout` seconds pass; returns why it was stopped, or nil when it
-    /// ended by itself.
-    func run(timeout: Double?, _ work: @escaping @Sendable () async -> Void) async -> Reason? {
+    /// taken as SIGTERM unless `cancelled` says why), or `timeout` seconds pass; returns why it was
+    /// stopped, or nil when it ended by itself.
+    func run(timeout: Double?, cancelled: (@Sendable () -> Reason)? = nil, _ work: @escaping @Sendable () async -> Void) async -> Reason? {
         let body = { [self] in
             let task = Task { await work() }
             let stoppedEarly = lock.withLock {
@@ -57,7 +59,7 @@ final class RunStopper: @unchecked Sendable {
                     if !Task.isCancelled { self.stop(.timeout(timeout)) }
                 }
             }
-            await withTaskCancellationHandler { await task.value } onCancel: { self.stop(.signal(SIGTERM)) }
+            await withTaskCancellationHandler { await task.value } onCancel: { self.stop(cancelled?() ?? .signal(SIGTERM)) }
             timer?.cancel()
         }
         if ownsProcess {
@@ -86,6 +88,8 @@ final class RunStopper: @unchecked Sendable {
             return ("stopped \(place) by \(Self.name(of: number))\n", 128 + number)
         case .timeout(let seconds):
             return ("error: the run timed out after \(NumberFormatting.text(seconds)) s, \(place)\n", 1)
+        case .cancelled(let who):
+            return ("stopped \(place): \(who)\n", ExitStatus.cancelled.rawValue)
         }
     }
 
