@@ -200,6 +200,10 @@ extension AssistantTests {
         #expect(always.results.first?["asked"] as? [String] != [], "\(always.results)")
         #expect(always.results.last?["asked"] as? [String] == [] && always.results.last?["error"] as? Bool == false, "\(always.results)")
         #expect((try? String(contentsOf: note, encoding: .utf8))?.trimmingCharacters(in: .newlines) == "kept")
+        // Edited since, the file is not what was granted: the error says so.
+        try write("note.yaml", "description: Writes a note, edited.\ninput: text\nsteps:\n  - save-file: { to: \(out.path)/note.txt, overwrite: true }\n")
+        let edited = try await client([["tool": "note", "arguments": ["input": "edited"]]], python: python)
+        #expect((edited.results.first?["text"] as? String ?? "").contains("changed since: grant it again"), "\(edited.results)")
         // Over HTTP nobody is asked about permissions: a need beyond the grants is the call's error.
         try write("other.yaml", "description: Writes elsewhere.\ninput: text\nsteps:\n  - save-file: { to: \(out.path)/other.txt, overwrite: true }\n")
         let (server, log) = try serve([folder.appendingPathComponent("flows").path])

@@ -239,7 +239,16 @@ struct WorkflowTool: Sendable {
             var message = console.errors.trimmingCharacters(in: .whitespacesAndNewlines)
             if message.isEmpty { message = "the run ended with exit status \(outcome.status)" }
             // A denial says how to let the workflow run: grant it always, or start relay mcp so.
-            if outcome.status == ExitStatus.permissionDenied.rawValue, let needs { message += "\nIt needs " + needs }
+            if outcome.status == ExitStatus.permissionDenied.rawValue, let needs {
+                // Granted once, but not as the file is now: said, since the grant seemed given.
+                let store = GrantStore(root: options.stateFolder)
+                if let refusal = store.refusal(forWorkflow: file) {
+                    message += "\nWhat was allowed always for it is not used: \(refusal)"
+                } else if store.entry(forWorkflow: file) != nil, store.grants(forWorkflow: file).isEmpty {
+                    message += "\nIt was granted before, but the file (or what it runs) changed since: grant it again"
+                }
+                message += "\nIt needs " + needs
+            }
             return CallTool.Result(content: [.text(text: message, annotations: nil, _meta: nil)] + shown(options), isError: true)
         }
         let text = outcome.output ?? ""
