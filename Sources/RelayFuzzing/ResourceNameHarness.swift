@@ -15,7 +15,7 @@ enum ResourceNameHarness {
         // The first line a type (when it can be one), the rest an identifier.
         let parts = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, !parts[0].contains("/"), !parts[0].contains("%"),
-            parts[0].unicodeScalars.allSatisfy(\.isASCII), parts[0].utf8.count + parts[1].utf8.count < 1_000
+            parts[0].unicodeScalars.allSatisfy(\.isASCII), parts[0].utf8.count <= 200, parts[1].utf8.count <= EntityResourceName.longestID
         else { return nil }
         let name = EntityResourceName.of(type: parts[0], id: parts[1])
         guard let read = EntityResourceName.parse(name), read == (parts[0], parts[1]) else {
