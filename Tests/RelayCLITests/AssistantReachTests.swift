@@ -12,6 +12,10 @@ extension AssistantTests {
     private func notes() throws -> URL {
         let notes = folder.appendingPathComponent("Notes")
         try FileManager.default.createDirectory(at: notes, withIntermediateDirectories: true)
+        // A file beside the notes, and a link to it among them: neither is a note.
+        try "outside the notes".write(to: folder.appendingPathComponent("outside.md"), atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(
+            atPath: notes.appendingPathComponent("evil.md").path, withDestinationPath: folder.appendingPathComponent("outside.md").path)
         try "# Shopping\nmilk\n".write(to: notes.appendingPathComponent("shopping.md"), atomically: true, encoding: .utf8)
         try "# Ideas\nfly\n".write(to: notes.appendingPathComponent("ideas.md"), atomically: true, encoding: .utf8)
         return notes
@@ -28,9 +32,12 @@ extension AssistantTests {
                 ["tool": "which", "arguments": ["input": "ideas.md"]],
                 ["tool": "which", "arguments": ["input": "Shopping"]],
                 ["tool": "which", "arguments": ["input": "relay://photo/ideas.md"]],
+                ["tool": "which", "arguments": ["input": "../outside.md"]],
+                ["tool": "which", "arguments": ["input": "relay://note/..%2Foutside.md"]],
+                ["tool": "which", "arguments": ["input": "evil.md"]],
             ], flags: ["--allow-read=\(notes.path)"], resources: ["relay://note/shopping.md", "relay://note/gone.md", "relay://nope/1"], python: python)
         // The listing and the reads come first, then the calls.
-        try #require(session.results.count == 8, "\(session.results) \(session.errors)")
+        try #require(session.results.count == 11, "\(session.results) \(session.errors)")
         let listed = session.results[0]
         #expect(listed["resources"] as? [String: String] == ["relay://note/ideas.md": "ideas", "relay://note/shopping.md": "shopping"], "\(listed)")
         #expect((listed["templates"] as? [String])?.contains("relay://note/{id}") == true, "\(listed)")
@@ -46,6 +53,10 @@ extension AssistantTests {
         #expect(session.results[6]["structured"] as? [String: String] == ["output": "shopping.md"], "\(session.results[6])")
         // The name of another type's entity is not a note.
         #expect(session.results[7]["error"] as? Bool == true && (session.results[7]["text"] as? String ?? "").contains("which names a photo"), "\(session.results[7])")
+        // An identifier never leads out of the notes' folder: by '..', or by a link inside it.
+        for result in session.results[8...] {
+            #expect(result["error"] as? Bool == true && !"\(result)".contains("outside the notes"), "\(result)")
+        }
         // Without a grant of the notes' folder, none is listed, and a read says what it needs.
         let ungranted = try await client([], resources: ["relay://note/shopping.md"], python: python)
         try #require(ungranted.results.count == 2, "\(ungranted.results) \(ungranted.errors)")

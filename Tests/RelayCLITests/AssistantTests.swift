@@ -206,6 +206,16 @@ struct AssistantTests: ServeFixture {
         let asked = session.results.first?["asked"] as? [String] ?? []
         #expect(asked.count == 2 && !asked.joined().contains(token), "\(session.results) \(session.errors)")
         #expect(!(session.results.first.map { "\($0)" } ?? "").contains(token))
+        // A file that does not check, with the secret's value written in it, is said with the value
+        // masked; one that has it in its description is not offered.
+        try write("broken.yaml", "description: Broken.\nsecrets: [MCP_TEST_TOKEN]\nsteps:\n  - bogus-action: \"\(token)\"\n")
+        try write("told.yaml", "description: \"\(token)\"\nsecrets: [MCP_TEST_TOKEN]\nsteps:\n  - text: hi\n")
+        let broken = try await client([["tool": "broken", "arguments": [:]]], python: python, environment: ["MCP_TEST_TOKEN": token])
+        #expect(broken.tools["told"] == nil && !"\(broken.tools)".contains(token), "\(broken.tools)")
+        #expect(broken.results.first?["error"] as? Bool == true && !"\(broken.results)".contains(token), "\(broken.results)")
+        #expect((broken.results.first?["text"] as? String ?? "").contains("bogus-action") && !broken.errors.contains(token), "\(broken.results)")
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("flows/broken.yaml"))
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("flows/told.yaml"))
         // An argument that is the secret's value is kept in the history masked.
         try write("echo.yaml", "description: Echoes.\nsecrets: [MCP_TEST_TOKEN]\nvariables:\n  note: { type: text }\nsteps:\n  - text: \"${note}\"\n")
         _ = try await client([["tool": "echo", "arguments": ["note": token]]], python: python, environment: ["MCP_TEST_TOKEN": token])
@@ -250,7 +260,11 @@ struct AssistantTests: ServeFixture {
         let answer = { (line: String) -> [String: Any]? in
             LineTransport.refusal(of: Data(line.utf8)).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
         }
-        for (line, code) in [("not json", -32700), ("42", -32600), ("\"text\"", -32600), ("{}", -32600), ("{\"id\": {\"a\": 1}}", -32600)] {
+        for (line, code) in [
+            ("not json", -32700), ("42", -32600), ("\"text\"", -32600), ("{}", -32600), ("{\"id\": {\"a\": 1}}", -32600), ("[]", -32600),
+            (#"{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}"#, -32600), (#"{"jsonrpc":"2.0","id":true,"method":"tools/list"}"#, -32600),
+            (#"{"jsonrpc":"2.0","id":null,"method":"tools/list"}"#, -32600),
+        ] {
             let refused = try #require(answer(line), "\(line)")
             #expect((refused["error"] as? [String: Any])?["code"] as? Int == code && refused["id"] is NSNull, "\(line): \(refused)")
         }

@@ -92,6 +92,26 @@ struct FolderWalkTests {
         #expect(walked(root).paths == ["a/deep/three.txt", "a/two.txt", "b/four.txt", "b/same.txt"])
     }
 
+    @Test("a file named by an identifier is one a walk would list: never beyond the folder, by '..', a link, a hidden name or another extension")
+    func fileByIdentifierStaysInside() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("relay-byid-\(UUID().uuidString)")
+        let folder = base.appendingPathComponent("Notes")
+        defer { try? FileManager.default.removeItem(at: base) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: base.appendingPathComponent("outdir"), withIntermediateDirectories: true)
+        for (path, text) in [("Notes/a.md", "a"), ("Notes/sub/b.md", "b"), ("Notes/.hidden.md", "h"), ("Notes/c.txt", "c"), ("secret.md", "s"), ("outdir/x.md", "x")] {
+            try text.write(to: base.appendingPathComponent(path), atomically: true, encoding: .utf8)
+        }
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("inside.md").path, withDestinationPath: folder.appendingPathComponent("a.md").path)
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("evil.md").path, withDestinationPath: base.appendingPathComponent("secret.md").path)
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("out").path, withDestinationPath: base.appendingPathComponent("outdir").path)
+        let find = { (id: String) in FolderScan.file(id, in: folder.path, extensions: ["md"])?.relativePath }
+        #expect(find("a.md") == "a.md" && find("sub/b.md") == "sub/b.md" && find("inside.md") == "inside.md")
+        for id in ["../secret.md", "sub/../../secret.md", "evil.md", "out/x.md", ".hidden.md", "c.txt", base.path + "/secret.md", "", "sub//b.md", "./a.md", "a.md\0"] {
+            #expect(find(id) == nil, "\(id)")
+        }
+    }
+
     @Test("path parts without the cost of NSString, as NSString gives them")
     func pathParts() {
         for path in ["/a/b.txt", "/a/b.tar.gz", "/a/.bashrc", "/a/b.", "/a/..b", "/a/noext", "/a/b/", "/", "/a/x.y z", "/a/é.pdf"] {

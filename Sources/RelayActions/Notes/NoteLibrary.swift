@@ -70,7 +70,8 @@ struct Note: Entity {
 struct NoteQuery: EntityQuery {
     func entities(for ids: [String]) async throws -> [Note] {
         let folder = NoteLibrary.folder
-        return ids.compactMap { id in FolderScan.file(id, in: folder).map(Note.init) }
+        // Only what a listing of the library would give: an identifier cannot lead out of its folder.
+        return ids.compactMap { id in FolderScan.file(id, in: folder, extensions: NoteLibrary.extensions).map(Note.init) }
     }
 
     func allEntities() async throws -> [Note] {

@@ -70,7 +70,8 @@ struct Photo: Entity {
 struct PhotoQuery: EntityQuery {
     func entities(for ids: [String]) async throws -> [Photo] {
         let folder = PhotoLibrary.folder
-        return ids.compactMap { id in FolderScan.file(id, in: folder).map(Photo.init) }
+        // Only what a listing of the library would give: an identifier cannot lead out of its folder.
+        return ids.compactMap { id in FolderScan.file(id, in: folder, extensions: PhotoLibrary.extensions).map(Photo.init) }
     }
 
     func allEntities() async throws -> [Photo] {

@@ -39,9 +39,15 @@ struct AssistantServer: Sendable {
     let calls: RunningRuns
     /// The entity types offered as resources.
     let resources: EntityResources
+    /// The calls under way, of every session, held to `mostCalls`.
+    let underWay = CallCount()
 
-    /// A protocol server for one session, started on `transport`.
-    func start(on transport: any Transport) async throws -> MCP.Server {
+    /// The most calls under way at once, of all sessions.
+    static let mostCalls = 16
+
+    /// A protocol server for one session, started on `transport`; its calls are runs of `session`
+    /// too, when it has runs of its own to stop (an HTTP session that ends).
+    func start(on transport: any Transport, session: RunningRuns? = nil) async throws -> MCP.Server {
         let server = MCP.Server(
             name: "relay", version: RelayCommand.versionNumber,
             capabilities: .init(resources: .init(subscribe: false, listChanged: false), tools: .init(listChanged: true)))
@@ -50,7 +56,7 @@ struct AssistantServer: Sendable {
         let this = self
         await server.withMethodHandler(ListTools.self) { _ in ListTools.Result(tools: await this.offered().tools) }
         await server.withMethodHandler(CallTool.self) { params in
-            try await this.call(params, server: server, clientAsks: clientAsks.withLock { $0 })
+            try await this.call(params, server: server, clientAsks: clientAsks.withLock { $0 }, session: session)
         }
         await server.withMethodHandler(ListResourceTemplates.self) { _ in ListResourceTemplates.Result(templates: this.resources.templates) }
         await server.withMethodHandler(ListResources.self) { _ in
@@ -90,7 +96,7 @@ struct AssistantServer: Sendable {
 
     /// Runs the tool `params` names, as a run under way of `calls`; a protocol error for a tool
     /// that is not offered.
-    private func call(_ params: CallTool.Parameters, server: MCP.Server, clientAsks: Bool) async throws -> CallTool.Result {
+    private func call(_ params: CallTool.Parameters, server: MCP.Server, clientAsks: Bool, session: RunningRuns?) async throws -> CallTool.Result {
         let offered = await offered()
         let tool = offered.workflows.first(where: { $0.name == params.name })
         let action = offered.actions.first(where: { $0.name == params.name })
@@ -107,16 +113,41 @@ struct AssistantServer: Sendable {
         options.permissionAsker = questions
         let output = AssistantOutput(server: server, token: params._meta?.progressToken)
         options.shown = output
-        // Stopped with the rest (a signal, the client gone), or cancelled by the client alone.
-        options.stopReason = { [calls] in calls.stopReason ?? .cancelled(by: "the assistant cancelled the call") }
-        let (folder, callOptions) = (callFolder, options)
-        let result = await calls.run {
-            if let tool { return await tool.call(params.arguments ?? [:], options: callOptions) }
-            return await action?.call(params.arguments ?? [:], options: callOptions, folder: folder) ?? WorkflowTool.failure("no such tool")
+        // Stopped with the rest (a signal, the client gone), with its session, or cancelled by the client alone.
+        options.stopReason = { [calls] in calls.stopReason ?? session?.stopReason ?? .cancelled(by: "the assistant cancelled the call") }
+        guard underWay.admit() else {
+            return WorkflowTool.failure("\(Self.mostCalls) calls are under way already: try again when one has ended")
         }
+        defer { underWay.end() }
+        let (folder, callOptions, calls) = (callFolder, options, calls)
+        let work: @Sendable () async -> CallTool.Result = {
+            await calls.run {
+                if let tool { return await tool.call(params.arguments ?? [:], options: callOptions) }
+                return await action?.call(params.arguments ?? [:], options: callOptions, folder: folder) ?? WorkflowTool.failure("no such tool")
+            }
+        }
+        let result = if let session { await session.run(work) } else { await work() }
         await output.finish()
         // A call its client cancelled is not answered (the protocol's cancellation); its run is kept as stopped.
         try Task.checkCancellation()
         return result
+    }
+}
+
+/// How many calls are under way.
+final class CallCount: Sendable {
+    private let count = Mutex(0)
+
+    /// One more, when fewer than `AssistantServer.mostCalls` are; whether it was.
+    func admit() -> Bool {
+        count.withLock { count in
+            guard count < AssistantServer.mostCalls else { return false }
+            count += 1
+            return true
+        }
+    }
+
+    func end() {
+        count.withLock { $0 -= 1 }
     }
 }

@@ -51,9 +51,15 @@ actor LineTransport: Transport {
         if line == overLimit {
             (code, message, id) = (-32700, "Parse error: the message is longer than the limit, and was not read", NSNull())
         } else if let parsed = try? JSONSerialization.jsonObject(with: line, options: [.fragmentsAllowed]) {
-            if parsed is [Any] { return nil }
+            if let batch = parsed as? [Any] {
+                return batch.isEmpty ? encoded(-32600, "Invalid Request: an empty batch", NSNull()) : nil
+            }
             guard let object = parsed as? [String: Any] else {
                 return encoded(-32600, "Invalid Request: a message is a JSON object", NSNull())
+            }
+            // An id is a text or a whole number: another (a fraction, true, an object, null) could not be answered by it.
+            if object.keys.contains("id"), !isID(object["id"]) {
+                return encoded(-32600, "Invalid Request: an id is a text or a whole number", NSNull())
             }
             if object["method"] is String || object["result"] != nil || object["error"] != nil { return nil }
             let given: Any = object["id"].flatMap { $0 is String || $0 is NSNumber ? $0 : nil } ?? NSNull()
@@ -62,6 +68,14 @@ actor LineTransport: Transport {
             (code, message, id) = (-32700, "Parse error: the message is not JSON", NSNull())
         }
         return encoded(code, message, id)
+    }
+
+    /// Whether `value` is an id JSON-RPC answers by: a text, or a whole number (not a yes or no).
+    private static func isID(_ value: Any?) -> Bool {
+        if value is String { return true }
+        // A yes or no is read as a number of type `c` (a char).
+        guard let number = value as? NSNumber, String(cString: number.objCType) != "c" else { return false }
+        return number.doubleValue == number.doubleValue.rounded() && abs(number.doubleValue) < 9e15
     }
 
     private static func encoded(_ code: Int, _ message: String, _ id: Any) -> Data? {

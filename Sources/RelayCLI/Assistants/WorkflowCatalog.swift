@@ -58,6 +58,21 @@ final class WorkflowCatalog: Sendable {
     }
 }
 
+/// The name each workflow file's tool was last offered by, so that it keeps it (`relay serve`'s
+/// `/mcp`, whose workflows the server reads again itself).
+final class ToolNames: Sendable {
+    private let names = Mutex<[String: String]>([:])
+
+    /// The tools of `served` and `actions`, each file keeping the name it had.
+    func offered(_ served: [ServedWorkflow], actions: [ActionTool], server: String) -> Offered {
+        let offered = Offered(served, actions: actions, earlierNames: names.withLock { $0 }, server: server)
+        names.withLock { names in
+            for tool in offered.workflows { names[tool.file] = tool.name }
+        }
+        return offered
+    }
+}
+
 extension Offered {
     /// The tools of `served` (those that check), named apart in order, and `actions`; a file
     /// that does not check is kept by the name it had (`earlierNames`, else its file's), with its
@@ -66,14 +81,18 @@ extension Offered {
         var taken = Set<String>()
         // A file gone is offered no more, whatever it last said.
         let served = served.filter { FileManager.default.fileExists(atPath: $0.file) }
-        // A tool keeps the name it had: a file added since with the same name is the one numbered.
+        // A tool keeps the name it had: a file added since with the same name is the one numbered;
+        // and a file that stops checking keeps its name, which no other tool takes meanwhile.
         var named: [String: WorkflowTool] = [:]
         for workflow in served {
-            guard let earlier = earlierNames[workflow.file],
-                let tool = WorkflowTool(workflow, taken: taken, preferring: earlier, server: server), tool.name == earlier
-            else { continue }
-            named[workflow.file] = tool
-            taken.insert(tool.name)
+            guard let earlier = earlierNames[workflow.file], !taken.contains(earlier) else { continue }
+            if let tool = WorkflowTool(workflow, taken: taken, preferring: earlier, server: server) {
+                guard tool.name == earlier else { continue }
+                named[workflow.file] = tool
+            } else if let problem = workflow.problemAlone ?? workflow.problem {
+                broken[earlier] = problem
+            }
+            taken.insert(earlier)
         }
         for workflow in served {
             if let tool = named[workflow.file] {
@@ -81,9 +100,11 @@ extension Offered {
             } else if let tool = WorkflowTool(workflow, taken: taken, server: server) {
                 workflows.append(tool)
                 taken.insert(tool.name)
-            } else if let problem = workflow.problem {
-                let name = earlierNames[workflow.file] ?? URL(fileURLWithPath: workflow.file).deletingPathExtension().lastPathComponent
-                broken[WorkflowTool.toolName(name, apartFrom: taken)] = problem
+            } else if let problem = workflow.problemAlone ?? workflow.problem, earlierNames[workflow.file] == nil {
+                let name = URL(fileURLWithPath: workflow.file).deletingPathExtension().lastPathComponent
+                let tool = WorkflowTool.toolName(name, apartFrom: taken)
+                broken[tool] = problem
+                taken.insert(tool)
             }
         }
         var actionTools: [ActionTool] = []

@@ -265,12 +265,13 @@ struct WorkflowTool: Sendable {
         return [.text(text: "What the steps showed:\n" + text, annotations: nil, _meta: nil)]
     }
 
-    /// A call's arguments as JSON, cut short for the history (Docs/Assistants.md, "Runs").
+    /// A call's arguments as JSON, for the history (Docs/Assistants.md, "Runs"), which cuts them
+    /// short once the run's secrets are masked in them: a secret cut first would not be found.
     static func described(_ arguments: [String: MCP.Value]) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let json = (try? encoder.encode(arguments)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        return Excerpt.start(of: json, limit: 300)
+        return Excerpt.start(of: json, limit: 8_192)
     }
 
     static func failure(_ message: String) -> CallTool.Result {

@@ -171,7 +171,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         // `/mcp`: the served workflows as an assistant's tools, each call a run like the triggers' (Docs/Assistants.md).
         let assistant = AssistantServer(
-            offered: { Offered(server.served, actions: [], server: "relay serve") },
+            offered: { [names = ToolNames()] in names.offered(server.served, actions: [], server: "relay serve") },
             options: ToolRunOptions(
                 granted: granted, grantsDeclared: declared, packages: packages, stateFolder: stateFolder, paths: paths,
                 ended: { file, outcome, began in

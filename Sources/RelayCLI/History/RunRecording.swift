@@ -27,6 +27,7 @@ final class RunRecording: @unchecked Sendable {
     private var executed: [GrantStore.Pin] = []
     private var arguments: [String]?
     private var input: String?
+    private let inputHoldsValues: Bool
     /// The run's secrets, once the workflow's are looked up: masked in all that is kept.
     private var secrets: RunSecrets?
     /// Whether `finish` was called: it writes everything still to be written.
@@ -43,6 +44,7 @@ final class RunRecording: @unchecked Sendable {
         self.workflow = resolved
         self.arguments = arguments
         self.input = input
+        self.inputHoldsValues = inputHoldsValues
         retention = RunHistory.Retention.from(environment) { Self.warn($0) }
         let queue = self.queue
         // While the run goes on, the steps are saved now and then without waiting for another
@@ -173,7 +175,11 @@ final class RunRecording: @unchecked Sendable {
                 }
             return RunHistory.End(
                 status: status, exitStatus: exitStatus, error: error.map { secrets?.redact($0) ?? $0 }, arguments: arguments,
-                input: input.map { secrets?.redact($0) ?? $0 },
+                input: input.map { input in
+                    let masked = secrets?.redact(input) ?? input
+                    // Values given (an assistant's arguments) are cut short once masked.
+                    return inputHoldsValues ? Excerpt.start(of: masked, limit: 300) : masked
+                },
                 journal: journal.flatMap { $0.hasChanges ? $0.folder.lastPathComponent : nil },
                 grants: (gate?.grantsUsed ?? []).map { "\($0.capability.rawValue) \($0.target)" }, executed: executed, steps: steps)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import MCP
 import Synchronization
 
@@ -22,15 +23,31 @@ final class AssistantEndpoint: Sendable {
         let transport: StatefulHTTPServerTransport
         let server: MCP.Server
         var used: ContinuousClock.Instant
+        /// The bytes sent in it, which its transport keeps for a client that reconnects.
+        let sent: SentBytes
+        /// Its requests' answers being written.
+        var answering = 0
+        /// Its calls under way: stopped when it ends.
+        let calls: RunningRuns
     }
 
     /// The name its token is kept by: no webhook's name starts with `_`.
     static let tokenName = "_mcp"
     static let mostSessions = 32
+    /// The most bytes the sessions may have sent, together: the SDK's transport keeps each
+    /// session's messages until it ends, for a client that reconnects; past this, the sessions
+    /// unused longest, with no answer under way, are ended.
+    static let mostKept = 128 << 20
     /// A session unused this long may be ended to make room for a new one.
     static let idleSession: Duration = .seconds(600)
 
-    init(assistant: AssistantServer) { self.assistant = assistant }
+    /// The most bytes the sessions may have sent together (`mostKept`, unless a test says less).
+    let budget: Int
+
+    init(assistant: AssistantServer, budget: Int = AssistantEndpoint.mostKept) {
+        self.assistant = assistant
+        self.budget = budget
+    }
 
     /// Answers `request` (its token already checked). `origin` guards a loopback server against a
     /// web page's requests sent to it by another name.
@@ -49,9 +66,34 @@ final class AssistantEndpoint: Sendable {
         guard let session else {
             return .error(statusCode: 404, .invalidRequest("there is no session '\(id.prefix(80))' (it ended, or the server started again): start a new one"))
         }
+        // Over the budget with the others ended, this one ends too, between two of its answers.
+        if !(await keepWithinBudget(sparing: id)), state.withLock({ $0.sessions[id]?.answering == 0 }) {
+            await end(id)
+            return .error(
+                statusCode: 404,
+                .invalidRequest("this session has kept more than \(budget >> 20) MiB of messages, and has ended: start a new one"))
+        }
         let response = await session.transport.handleRequest(request)
         if request.method.uppercased() == "DELETE", response.statusCode < 300 { await end(id) }
         return response
+    }
+
+    /// Ends the sessions unused longest but `sparing` (whose answer may be under way), with no
+    /// answer under way, while together they have sent more than `budget`; whether they are
+    /// within it now.
+    @discardableResult
+    private func keepWithinBudget(sparing current: String) async -> Bool {
+        while true {
+            let (within, ended) = state.withLock { state -> (Bool, Session?) in
+                let total = state.sessions.values.reduce(0) { $0 + $1.sent.count }
+                guard total > budget else { return (true, nil) }
+                let idle = state.sessions.filter { $0.key != current && $0.value.answering == 0 }
+                guard let oldest = idle.min(by: { $0.value.used < $1.value.used }) else { return (false, nil) }
+                return (false, state.sessions.removeValue(forKey: oldest.key))
+            }
+            guard let ended else { return within }
+            await Self.stop(ended)
+        }
     }
 
     /// A new session, for an initialize request.
@@ -66,8 +108,10 @@ final class AssistantEndpoint: Sendable {
                 origin, AcceptHeaderValidator(mode: .sseRequired), ContentTypeValidator(), ProtocolVersionValidator(), SessionValidator(),
             ]))
         let server: MCP.Server
+        let sent = SentBytes()
+        let calls = RunningRuns()
         do {
-            server = try await assistant.start(on: transport)
+            server = try await assistant.start(on: CountingTransport(transport, counting: sent), session: calls)
         } catch {
             return .error(statusCode: 500, .internalError("could not start a session: \(error)"))
         }
@@ -76,7 +120,8 @@ final class AssistantEndpoint: Sendable {
             await server.stop()
             return response
         }
-        state.withLock { $0.sessions[id] = Session(transport: transport, server: server, used: .now) }
+        state.withLock { $0.sessions[id] = Session(transport: transport, server: server, used: .now, sent: sent, calls: calls) }
+        await keepWithinBudget(sparing: id)
         return response
     }
 
@@ -85,19 +130,38 @@ final class AssistantEndpoint: Sendable {
     private func makeRoom() async -> Bool {
         let ended = state.withLock { state -> (id: String, session: Session)?? in
             guard state.sessions.count >= Self.mostSessions else { return .some(nil) }
-            guard let oldest = state.sessions.min(by: { $0.value.used < $1.value.used }), ContinuousClock.now - oldest.value.used > Self.idleSession
+            let idle = state.sessions.filter { $0.value.answering == 0 }
+            guard let oldest = idle.min(by: { $0.value.used < $1.value.used }), ContinuousClock.now - oldest.value.used > Self.idleSession
             else { return nil }
             state.sessions[oldest.key] = nil
             return .some((oldest.key, oldest.value))
         }
         guard let ended else { return false }
-        if let ended { await ended.session.server.stop() }
+        if let ended { await Self.stop(ended.session) }
         return true
     }
 
     private func end(_ id: String) async {
-        let session = state.withLock { $0.sessions.removeValue(forKey: id) }
-        await session?.server.stop()
+        guard let session = state.withLock({ $0.sessions.removeValue(forKey: id) }) else { return }
+        await Self.stop(session)
+    }
+
+    /// Ends `session`: its calls under way stop, then its streams close.
+    private static func stop(_ session: Session) async {
+        session.calls.cancelAll(.cancelled(by: "the assistant's session ended"))
+        await session.server.stop()
+    }
+
+    /// Cancels the request `requestID` of the session `id`, as its client would: its connection
+    /// closed before its answer came.
+    func cancel(_ requestID: Any, session id: String, headers: [String: String]) async {
+        guard let session = state.withLock({ $0.sessions[id] }),
+            let body = try? JSONSerialization.data(withJSONObject: [
+                "jsonrpc": "2.0", "method": "notifications/cancelled",
+                "params": ["requestId": requestID, "reason": "the assistant's connection closed before the answer"],
+            ] as [String: Any])
+        else { return }
+        _ = await session.transport.handleRequest(HTTPRequest(method: "POST", headers: headers, body: body, path: "/mcp"))
     }
 
     /// No session starts, and no request is answered, from now on.
@@ -105,9 +169,12 @@ final class AssistantEndpoint: Sendable {
         state.withLock { $0.stopping = true }
     }
 
-    /// A request's answer is being written (`true`), or is written.
-    func answering(_ started: Bool) {
-        state.withLock { $0.answering += started ? 1 : -1 }
+    /// A request's answer is being written (`true`), or is written; in the session `id`, when it has one.
+    func answering(_ started: Bool, in id: String?) {
+        state.withLock { state in
+            state.answering += started ? 1 : -1
+            if let id { state.sessions[id]?.answering += started ? 1 : -1 }
+        }
     }
 
     /// Ends every session: their streams close, once the answers under way are written (calls
@@ -121,6 +188,42 @@ final class AssistantEndpoint: Sendable {
             defer { state.sessions.removeAll() }
             return Array(state.sessions.values)
         }
-        for session in sessions { await session.server.stop() }
+        for session in sessions { await Self.stop(session) }
+    }
+}
+
+/// How many bytes a session's server has sent.
+final class SentBytes: Sendable {
+    private let total = Mutex(0)
+    var count: Int { total.withLock { $0 } }
+    func add(_ bytes: Int) { total.withLock { $0 += bytes } }
+}
+
+/// A session's transport, counting what its server sends through it.
+actor CountingTransport: Transport {
+    nonisolated let logger: Logger
+    private let inner: StatefulHTTPServerTransport
+    private let sent: SentBytes
+
+    init(_ inner: StatefulHTTPServerTransport, counting sent: SentBytes) {
+        self.inner = inner
+        self.sent = sent
+        logger = inner.logger
+    }
+
+    /// The inner transport's messages, taken when it connects (the server asks for them after).
+    private var messages: AsyncThrowingStream<Data, any Swift.Error>?
+
+    func connect() async throws {
+        try await inner.connect()
+        messages = await inner.receive()
+    }
+    func disconnect() async { await inner.disconnect() }
+    func send(_ data: Data) async throws {
+        sent.add(data.count)
+        try await inner.send(data)
+    }
+    func receive() -> AsyncThrowingStream<Data, any Swift.Error> {
+        messages ?? AsyncThrowingStream { $0.finish(throwing: MCPError.internalError("the transport is not connected")) }
     }
 }

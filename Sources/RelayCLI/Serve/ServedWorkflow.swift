@@ -14,6 +14,8 @@ struct ServedWorkflow: Sendable {
     let workflow: CheckedWorkflow?
     /// Why it is not served: its check's errors, or the packages it cannot load.
     var problem: String?
+    /// The same, without the lines of the file the errors quote: what an assistant is told.
+    var problemAlone: String?
     /// What it needs, before its first step, beyond what is granted to it.
     let needs: [GrantPrompt.Need]
     /// Whether it, or a workflow it runs, reads a secret: its webhook's caller is then not told
@@ -68,9 +70,18 @@ struct ServedWorkflow: Sendable {
         } catch {
             return ServedWorkflow(file: file, workflow: nil, problem: DiagnosticRenderer().render([error.diagnostic]), needs: [])
         }
-        let (workflow, diagnostics) = loader.load(path: file, predefined: ["trigger"])
-        guard let workflow else {
-            return ServedWorkflow(file: file, workflow: nil, problem: DiagnosticRenderer().render(diagnostics), needs: [])
+        let (loaded, diagnostics) = loader.load(path: file, predefined: ["trigger"])
+        // Checked as `relay check` does, its secrets looked up: one not set, or whose value is
+        // written in the file, is a problem too; and a secret's value is masked in what is said.
+        let secrets = RunSecrets()
+        let all = await WorkflowChecking.diagnostics(of: loaded, loaded: diagnostics, secrets: secrets)
+        guard let workflow = loaded, !all.contains(where: { $0.severity == .error }) else {
+            // A file that does not check has its secrets, as its `secrets:` names them, masked all the same.
+            if loaded == nil { await Self.lookUpSecrets(namedIn: file, into: secrets) }
+            var served = ServedWorkflow(file: file, workflow: nil, problem: secrets.redact(DiagnosticRenderer().render(all)), needs: [])
+            // Told to an assistant: the errors, without the lines they quote (its words are not theirs to read).
+            served.problemAlone = secrets.redact(DiagnosticRenderer(quotesLines: false).render(all))
+            return served
         }
         gate.allowFreely(runOf: file, inputFiles: [])
         let report = PermissionReport(workflow, entityTypes: loader.registry.entityTypes)
@@ -80,6 +91,20 @@ struct ServedWorkflow: Sendable {
         var served = ServedWorkflow(file: file, workflow: workflow, problem: nil, needs: needs)
         served.readsSecrets = !report.secrets.isEmpty || subWorkflows.contains { !$0.secrets.isEmpty }
         return served
+    }
+
+    /// Looks up the secrets the top-level `secrets:` of the YAML at `file` names, into `secrets`:
+    /// for a file that does not check, whose values must be masked in what is said of it.
+    static func lookUpSecrets(namedIn file: String, into secrets: RunSecrets) async {
+        guard let text = try? WorkflowLoader.readText(file, limit: Limits.workflowBytes),
+            let root = try? YAMLParser.parse(SourceFile(path: file, text: text)), case .mapping(let pairs) = root.kind,
+            let listed = pairs.first(where: { $0.key.scalarText == "secrets" })?.value, case .sequence(let items) = listed.kind
+        else { return }
+        let names = items.compactMap(\.scalarText)
+        guard !names.isEmpty else { return }
+        for (name, lookup) in await SecretStore.source(names) {
+            if case .found(let value) = lookup { secrets.add(name, value: value) }
+        }
     }
 
     /// The workflow files in `paths`: each file, and the `.yaml` and `.yml` files in each folder
@@ -98,6 +123,8 @@ struct ServedWorkflow: Sendable {
     static func files(in paths: [String], doing: String = "serve") throws(ServeError) -> [String] {
         var files: [String] = []
         for path in paths {
+            // An empty path (an unset variable in a command line) is not the working folder.
+            guard !path.isEmpty else { throw ServeError("an empty path names no file or folder to \(doing)") }
             let absolute = URL(fileURLWithPath: FileReference(path: path).originalPath).standardizedFileURL.path
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isFolder) else {

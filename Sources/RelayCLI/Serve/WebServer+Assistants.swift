@@ -31,12 +31,15 @@ extension WebServer {
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > Self.largestBody {
             return Self.json(.contentTooLarge, ["error": "the message is larger than 16 MiB"])
         }
-        var request = request
         let bytes: ByteBuffer
         do {
-            bytes = try await request.collectBody(upTo: Self.largestBody)
+            bytes = try await Self.body(of: request, within: Self.bodyTime)
         } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
             return Self.json(.contentTooLarge, ["error": "the message is larger than 16 MiB"])
+        } catch is BodyTimedOut {
+            var response = Self.json(.requestTimeout, ["error": "the message took longer than \(Self.bodyTime) to send"])
+            response.headers[.connection] = "close"
+            return response
         } catch {
             return Self.json(.badRequest, ["error": "the body could not be read: it ended early, or its chunks are not well formed"])
         }
@@ -57,13 +60,66 @@ extension WebServer {
             method: request.method.rawValue, headers: headers, body: bytes.readableBytes == 0 ? nil : Data(bytes.readableBytesView), path: request.uri.path)
         // A server on loopback answers only to its own names: a web page cannot reach it by another.
         let origin = Self.isLoopback(host) ? OriginValidator.localhost(port: bound.port) : OriginValidator.disabled
+        // A line that is no message is answered here, with the id it gave, else null (as on standard input).
+        if request.method == .post, let refusal = LineTransport.refusal(of: Data(bytes.readableBytesView)) {
+            return Response(status: .badRequest, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: refusal)))
+        }
         let answer = await assistants.answer(message, origin: origin)
-        // A request's stream ends with its response: the server waits for it when it stops.
-        return Self.response(answer, tracking: request.method == .post ? assistants : nil)
+        // A request's stream ends with its response: the server waits for it when it stops, and a
+        // client gone before it came has its call cancelled.
+        let session = answer.headers[HTTPHeaderName.sessionID] ?? message.header(HTTPHeaderName.sessionID)
+        var pending: Pending?
+        if request.method == .post, let session, let object = try? JSONSerialization.jsonObject(with: Data(bytes.readableBytesView)) as? [String: Any],
+            object["method"] is String, let id = object["id"]
+        {
+            pending = Pending(endpoint: assistants, id: id, session: session, headers: headers)
+        }
+        return Self.response(answer, tracking: request.method == .post ? assistants : nil, session: session, pending: pending)
     }
 
+    /// How long a message's body may take to arrive: one sent a byte at a time holds nothing for long.
+    static let bodyTime: Duration = .seconds(30)
+
+    private struct BodyTimedOut: Error {}
+
+    /// The body of `request`, at most `largestBody`, read within `time`.
+    private static func body(of request: Request, within time: Duration) async throws -> ByteBuffer {
+        try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+            group.addTask {
+                var request = request
+                return try await request.collectBody(upTo: largestBody)
+            }
+            group.addTask {
+                try await Task.sleep(for: time)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let bytes = first else { throw BodyTimedOut() }
+            return bytes
+        }
+    }
+
+    /// A request whose answer is awaited, to cancel when its client is gone first.
+    struct Pending: @unchecked Sendable {
+        let endpoint: AssistantEndpoint
+        /// Its JSON-RPC id, as the client gave it (a text or a number).
+        let id: Any
+        let session: String
+        let headers: [String: String]
+
+        func cancel() async {
+            var headers = headers
+            headers["Content-Type"] = "application/json"
+            await endpoint.cancel(id, session: session, headers: headers)
+        }
+    }
+
+    /// How often an answer's stream, while it waits, says it is there (an SSE comment): a client
+    /// gone is found then, and its call is stopped.
+    static let heartbeat: Duration = .seconds(15)
+
     /// The SDK's response as Hummingbird's: its body, or its stream of events as they come.
-    private static func response(_ answer: MCP.HTTPResponse, tracking endpoint: AssistantEndpoint?) -> Response {
+    private static func response(_ answer: MCP.HTTPResponse, tracking endpoint: AssistantEndpoint?, session: String?, pending: Pending?) -> Response {
         var fields = HTTPFields()
         for (name, value) in answer.headers {
             if let field = HTTPField.Name(name) { fields[field] = value }
@@ -73,10 +129,36 @@ extension WebServer {
             return Response(
                 status: status, headers: fields,
                 body: ResponseBody { writer in
-                    endpoint?.answering(true)
-                    defer { endpoint?.answering(false) }
-                    for try await event in events { try await writer.write(ByteBuffer(bytes: event)) }
-                    try await writer.finish(nil)
+                    endpoint?.answering(true, in: session)
+                    defer { endpoint?.answering(false, in: session) }
+                    // The events, and a comment every `heartbeat` between them.
+                    let (merged, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
+                    let forwarding = Task {
+                        do {
+                            for try await event in events { continuation.yield(event) }
+                            continuation.finish()
+                        } catch {
+                            continuation.finish(throwing: error)
+                        }
+                    }
+                    let beating = Task {
+                        while !Task.isCancelled {
+                            try? await Task.sleep(for: heartbeat)
+                            if !Task.isCancelled { continuation.yield(Data(": still working\n\n".utf8)) }
+                        }
+                    }
+                    defer {
+                        forwarding.cancel()
+                        beating.cancel()
+                    }
+                    do {
+                        for try await chunk in merged { try await writer.write(ByteBuffer(bytes: chunk)) }
+                        try await writer.finish(nil)
+                    } catch {
+                        // The client is gone before its answer: its call is cancelled, as if it had said so.
+                        await pending?.cancel()
+                        throw error
+                    }
                 })
         }
         return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.bodyData ?? Data())))

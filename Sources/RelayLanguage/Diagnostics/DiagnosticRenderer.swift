@@ -5,8 +5,13 @@ import RelayKit
 public struct DiagnosticRenderer: Sendable {
     /// Colours severities and markers with ANSI codes when true.
     public var usesColor: Bool
+    /// Whether the line a diagnostic is about is quoted under it.
+    public var quotesLines: Bool
 
-    public init(usesColor: Bool = false) { self.usesColor = usesColor }
+    public init(usesColor: Bool = false, quotesLines: Bool = true) {
+        self.usesColor = usesColor
+        self.quotesLines = quotesLines
+    }
 
     /// The text for `diagnostics`, each followed by a newline.
     public func render(_ diagnostics: [Diagnostic]) -> String {
@@ -21,7 +26,7 @@ public struct DiagnosticRenderer: Sendable {
         }
         output += paint(diagnostic.severity.rawValue + ":", severityColor(diagnostic.severity))
         output += " " + Self.visible(diagnostic.message, keepingLineBreaks: true) + "\n"
-        if let range = diagnostic.range {
+        if let range = diagnostic.range, quotesLines {
             output += excerpt(range)
         }
         for note in diagnostic.notes {

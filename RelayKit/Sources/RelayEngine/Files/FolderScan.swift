@@ -70,6 +70,28 @@ public enum FolderScan {
         return scanned(status, path: path, relative: relativePath, name: name)
     }
 
+    /// The file `relativePath` names below `folder`, only as a walk of it with `extensions` and
+    /// links followed inside it would list it: a visible regular file of one of `extensions`,
+    /// named with no `.`, `..`, empty or hidden part, which is inside the folder once every link
+    /// on its way is followed. Nil for anything else: an entity's identifier, which a caller may
+    /// write (an assistant), never reaches a file beyond its library's folder.
+    public static func file(_ relativePath: String, in folder: String, extensions: Set<String>) -> ScannedFile? {
+        let parts = relativePath.split(separator: "/", omittingEmptySubsequences: false)
+        guard !relativePath.isEmpty, !relativePath.utf8.contains(0), parts.allSatisfy({ !$0.isEmpty && !$0.hasPrefix(".") }),
+            let last = parts.last, extensions.contains(fileExtension(of: String(last)))
+        else { return nil }
+        let path = folder.hasSuffix("/") ? folder + relativePath : folder + "/" + relativePath
+        guard let root = realPath(folder), let target = realPath(path), target.hasPrefix(root.hasSuffix("/") ? root : root + "/") else { return nil }
+        return file(relativePath, in: folder)
+    }
+
+    /// `path` with every link followed and `.` and `..` resolved; nil when it is not there.
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     /// The extension of a file name, lowercased, without the dot; empty when it has none (or is
     /// a dot file).
     public static func fileExtension(of name: String) -> String {
