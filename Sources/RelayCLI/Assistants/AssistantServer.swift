@@ -59,11 +59,16 @@ struct AssistantServer: Sendable {
             try await this.call(params, server: server, clientAsks: clientAsks.withLock { $0 }, session: session)
         }
         await server.withMethodHandler(ListResourceTemplates.self) { _ in ListResourceTemplates.Result(templates: this.resources.templates) }
+        // A listing or a reading is a run too: counted with the calls.
         await server.withMethodHandler(ListResources.self) { _ in
-            ListResources.Result(resources: await this.resources.list(options: this.options, folder: this.callFolder, calls: this.calls))
+            guard this.underWay.admit() else { throw MCPError.internalError("\(Self.mostCalls) calls are under way already: try again when one has ended") }
+            defer { this.underWay.end() }
+            return ListResources.Result(resources: await this.resources.list(options: this.options, folder: this.callFolder, calls: this.calls))
         }
         await server.withMethodHandler(ReadResource.self) { params in
-            try await this.resources.read(params.uri, options: this.options, folder: this.callFolder, calls: this.calls)
+            guard this.underWay.admit() else { throw MCPError.internalError("\(Self.mostCalls) calls are under way already: try again when one has ended") }
+            defer { this.underWay.end() }
+            return try await this.resources.read(params.uri, options: this.options, folder: this.callFolder, calls: this.calls)
         }
         try await server.start(transport: transport) { _, capabilities in
             clientAsks.withLock { $0 = capabilities.elicitation != nil }

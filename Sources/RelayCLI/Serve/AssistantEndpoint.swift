@@ -7,7 +7,8 @@ import Synchronization
 /// the workflows the server serves, over the protocol's Streamable HTTP, behind the token made by
 /// `relay serve token --mcp`. Each client that starts a session has one of its own (the SDK's
 /// stateful transport and a protocol server), named by the `Mcp-Session-Id` it is given; a
-/// session unused for an hour is ended when room is needed, and at most `mostSessions` are open.
+/// session unused for ten minutes is ended when room is needed, at most `mostSessions` are open,
+/// and what they keep together is bounded (`mostKept`).
 final class AssistantEndpoint: Sendable {
     let assistant: AssistantServer
     private let state = Mutex(State())
