@@ -22,13 +22,14 @@ enum LibraryFolder {
     /// How a file in `folder` — given as a file or as a path — becomes the library's entity
     /// (`make`), when its type conforms to `type`: the value queries of the built-in libraries.
     static func valueQueries<E: Entity>(
-        in folder: @escaping @Sendable () -> String, type: ContentType, _ make: @escaping @Sendable (ScannedFile) -> E
+        in folder: @escaping @Sendable () -> String, type: ContentType, extensions: Set<String>, _ make: @escaping @Sendable (ScannedFile) -> E
     ) -> [EntityValueQuery<E>] {
+        // Only a file a listing of the library gives (not a hidden one, nor one of another kind).
         let entity: @Sendable (FileReference) -> E? = { file in
             let root = ResolvedPath.resolve(folder())
             let path = ResolvedPath.resolve(file.path)
             guard path.hasPrefix(root + "/"), file.contentType.conforms(to: type) else { return nil }
-            return FolderScan.file(String(path.dropFirst(root.count + 1)), in: folder()).map(make)
+            return FolderScan.file(String(path.dropFirst(root.count + 1)), in: folder(), extensions: extensions).map(make)
         }
         return [
             .file(type) { entity($0) },

@@ -3,13 +3,13 @@
 Usage: mcp-client.py RELAY FOLDER SCRIPT.json
 SCRIPT is {"calls": [{"tool": NAME, "arguments": {...}, "timeout" or "vanish" or "signal": SECONDS, "progress": true,
 "write": {"path": PATH, "text": TEXT}}], "answers":
-[{"match": TEXT, "action": "accept" | "decline" | "cancel" | "never", "content": {...}}], "asks": true | false,
+[{"match": TEXT, "action": "accept" | "decline" | "cancel" | "never", "content": {...}, "write": {"path", "text"}}], "asks": true | false,
 "resources": [URI to read], "http": {"url": URL, "token": TOKEN}}. With "asks", the client says it asks
 its person (elicitation) and answers each question with the first answer whose "match" is in its
 message. With "http", it talks to `relay serve`'s /mcp instead of starting `relay mcp FOLDER`.
 Prints one JSON line for the tool list; with "resources", one for the resources and templates
 listed and one for each read ({"read", "text"} or {"read", "raised"}); then for each call
-{"tool", "error", "texts", "text", "structured", "asked": [messages], "progress": [messages], "schema"}
+{"tool", "error", "texts", "text", "structured", "asked": [messages], "forms": [their schemas as JSON], "progress": [messages], "schema"}
 (or {"tool", "raised"} when the server refused the request itself). A call's "write" is written
 before it (with "notice": SECONDS, the client waits so long to be told the tools changed, and
 "noticed" says whether it was), and its "schema" is the tool's as listed then; its "signal" sends SIGTERM to the
@@ -30,11 +30,16 @@ from mcp.client.streamable_http import create_mcp_http_client, streamable_http_c
 async def main():
     relay, folder, script = sys.argv[1], sys.argv[2], json.load(open(sys.argv[3]))
     asked = []
+    forms = []  # the forms asked, as JSON
 
     async def answer(context, params):
         asked.append(params.message)
+        forms.append(json.dumps(getattr(params, "requested_schema", None), ensure_ascii=False, default=str))
         for candidate in script.get("answers", []):
             if candidate["match"] in params.message:
+                if "write" in candidate:  # the file changes while the question waits
+                    with open(candidate["write"]["path"], "w") as file:
+                        file.write(candidate["write"]["text"])
                 if candidate["action"] == "never":  # the person never answers
                     await asyncio.sleep(3600)
                 return types.ElicitResult(action=candidate["action"], content=candidate.get("content"))
@@ -74,6 +79,7 @@ async def main():
             sys.stdout.flush()
         for call in script["calls"]:
             asked.clear()
+            forms.clear()
             progress = []
 
             async def on_progress(done, total, message):
@@ -104,7 +110,7 @@ async def main():
                 texts = [content.text for content in result.content if getattr(content, "text", None) is not None]
                 print(json.dumps({"tool": call["tool"], "error": bool(result.is_error), "text": texts[0] if texts else "", "texts": texts,
                                   "structured": result.structured_content, "asked": list(asked), "progress": progress,
-                                  "schema": schema, "noticed": "notifications/tools/list_changed" in noticed}))
+                                  "schema": schema, "noticed": "notifications/tools/list_changed" in noticed, "forms": list(forms)}))
             except TimeoutError:
                 print(json.dumps({"tool": call["tool"], "gave up": True}))
             except Exception as error:  # a protocol error: the server refused the request itself

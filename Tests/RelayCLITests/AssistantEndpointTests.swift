@@ -62,6 +62,41 @@ struct AssistantEndpointTests {
         await endpoint.endAll()
     }
 
+    @Test("a session over the budget while an answer of it is under way takes no more requests, and ends once its answers are written")
+    func spentSessionEndsAfterItsAnswers() async throws {
+        let endpoint = try endpoint(budget: 1_500)
+        let id = try #require(await post(endpoint, initialize).session)
+        // An answer of it under way (its stream still being written).
+        endpoint.answering(true, in: id)
+        var statuses: [Int] = []
+        for number in 2...30 {
+            statuses.append(await post(endpoint, #"{"jsonrpc":"2.0","id":\#(number),"method":"tools/list"}"#, session: id).status)
+        }
+        #expect(statuses.contains(404) && statuses.drop { $0 == 200 }.allSatisfy { $0 == 404 }, "\(statuses)")
+        // A notification still reaches it: only requests, whose answers it would keep, are refused.
+        let notified = await post(endpoint, #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#, session: id)
+        #expect(notified.status == 202, "\(notified)")
+        endpoint.answering(false, in: id)
+        for _ in 0..<200 where await post(endpoint, #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#, session: id).status != 404 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let ended = await post(endpoint, #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#, session: id)
+        #expect(ended.status == 404 && ended.text.contains("there is no session"), "\(ended)")
+        await endpoint.endAll()
+    }
+
+    @Test("a request of an id whose answer is under way is refused, not given the other's answer; once answered, the id is free")
+    func duplicateIDs() async throws {
+        let endpoint = try endpoint(budget: AssistantEndpoint.mostKept)
+        let id = try #require(await post(endpoint, initialize).session)
+        // This harness reads the answers but never says they were written: the ids stay taken.
+        #expect(await post(endpoint, #"{"jsonrpc":"2.0","id":5,"method":"tools/list"}"#, session: id).status == 200)
+        #expect(await post(endpoint, #"{"jsonrpc":"2.0","id":5,"method":"tools/list"}"#, session: id).status == 409)
+        endpoint.answered("n:5", in: id)
+        #expect(await post(endpoint, #"{"jsonrpc":"2.0","id":5,"method":"tools/list"}"#, session: id).status == 200)
+        await endpoint.endAll()
+    }
+
     @Test("a session is refused past the most open at once, unless one has been idle long enough to end")
     func sessionsAreBounded() async throws {
         let endpoint = try endpoint(budget: AssistantEndpoint.mostKept)

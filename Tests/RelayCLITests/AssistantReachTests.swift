@@ -18,6 +18,7 @@ extension AssistantTests {
             atPath: notes.appendingPathComponent("evil.md").path, withDestinationPath: folder.appendingPathComponent("outside.md").path)
         try "# Shopping\nmilk\n".write(to: notes.appendingPathComponent("shopping.md"), atomically: true, encoding: .utf8)
         try "# Ideas\nfly\n".write(to: notes.appendingPathComponent("ideas.md"), atomically: true, encoding: .utf8)
+        try "hidden".write(to: notes.appendingPathComponent(".hidden.md"), atomically: true, encoding: .utf8)
         return notes
     }
 
@@ -35,9 +36,10 @@ extension AssistantTests {
                 ["tool": "which", "arguments": ["input": "../outside.md"]],
                 ["tool": "which", "arguments": ["input": "relay://note/..%2Foutside.md"]],
                 ["tool": "which", "arguments": ["input": "evil.md"]],
+                ["tool": "which", "arguments": ["input": notes.appendingPathComponent(".hidden.md").path]],
             ], flags: ["--allow-read=\(notes.path)"], resources: ["relay://note/shopping.md", "relay://note/gone.md", "relay://nope/1"], python: python)
         // The listing and the reads come first, then the calls.
-        try #require(session.results.count == 11, "\(session.results) \(session.errors)")
+        try #require(session.results.count == 12, "\(session.results) \(session.errors)")
         let listed = session.results[0]
         #expect(listed["resources"] as? [String: String] == ["relay://note/ideas.md": "ideas", "relay://note/shopping.md": "shopping"], "\(listed)")
         #expect((listed["templates"] as? [String])?.contains("relay://note/{id}") == true, "\(listed)")
@@ -58,8 +60,12 @@ extension AssistantTests {
             #expect(result["error"] as? Bool == true && !"\(result)".contains("outside the notes"), "\(result)")
         }
         // Without a grant of the notes' folder, none is listed, and a read says what it needs.
-        let ungranted = try await client([], resources: ["relay://note/shopping.md"], python: python)
-        try #require(ungranted.results.count == 2, "\(ungranted.results) \(ungranted.errors)")
+        let ungranted = try await client(
+            [["tool": "which", "arguments": ["input": notes.appendingPathComponent("shopping.md").path]]], resources: ["relay://note/shopping.md"],
+            python: python)
+        try #require(ungranted.results.count == 3, "\(ungranted.results) \(ungranted.errors)")
+        // A note named by its path is found in the notes' folder as a title is: with its grant.
+        #expect(ungranted.results[2]["error"] as? Bool == true && (ungranted.results[2]["text"] as? String ?? "").contains("--allow-read"), "\(ungranted.results[2])")
         #expect((ungranted.results[0]["resources"] as? [String: String])?.isEmpty == true, "\(ungranted.results[0])")
         #expect((ungranted.results[1]["raised"] as? String ?? "").contains("--allow-read"), "\(ungranted.results[1])")
         #expect(!(ungranted.results[1]["raised"] as? String ?? "").contains("milk"), "\(ungranted.results[1])")
@@ -211,6 +217,22 @@ extension AssistantTests {
         #expect(always.results.first?["asked"] as? [String] != [], "\(always.results)")
         #expect(always.results.last?["asked"] as? [String] == [] && always.results.last?["error"] as? Bool == false, "\(always.results)")
         #expect((try? String(contentsOf: note, encoding: .utf8))?.trimmingCharacters(in: .newlines) == "kept")
+        // Always is kept for the file as the run read it: one changed while the question waited is not granted.
+        let swap = out.appendingPathComponent("swap.txt")
+        try write("swap.yaml", "description: Writes a swap.\ninput: text\nsteps:\n  - save-file: { to: \(swap.path), overwrite: true }\n")
+        let swapped = try await client(
+            [["tool": "swap", "arguments": ["input": "swapped"]]], asks: true,
+            answers: [[
+                "match": "Allow", "action": "accept", "content": ["answer": "always"],
+                "write": [
+                    "path": folder.appendingPathComponent("flows/swap.yaml").path,
+                    "text": "description: Writes a swap, changed.\ninput: text\nsteps:\n  - save-file: { to: \(swap.path), overwrite: true }\n",
+                ],
+            ]], python: python)
+        #expect(swapped.results.first?["error"] as? Bool == false && swapped.results.first?["asked"] as? [String] != [], "\(swapped.results)")
+        let afterSwap = try await client([["tool": "swap", "arguments": ["input": "after"]]], python: python)
+        #expect(afterSwap.results.first?["error"] as? Bool == true, "\(afterSwap.results)")
+        #expect((try? String(contentsOf: swap, encoding: .utf8))?.trimmingCharacters(in: .newlines) == "swapped")
         // Edited since, the file is not what was granted: the error says so.
         try write("note.yaml", "description: Writes a note, edited.\ninput: text\nsteps:\n  - save-file: { to: \(out.path)/note.txt, overwrite: true }\n")
         let edited = try await client([["tool": "note", "arguments": ["input": "edited"]]], python: python)

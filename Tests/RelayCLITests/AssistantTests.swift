@@ -206,16 +206,24 @@ struct AssistantTests: ServeFixture {
         let asked = session.results.first?["asked"] as? [String] ?? []
         #expect(asked.count == 2 && !asked.joined().contains(token), "\(session.results) \(session.errors)")
         #expect(!(session.results.first.map { "\($0)" } ?? "").contains(token))
+        // The options of a list made from a secret are hidden whole: a secret in pieces is in none of them.
+        let forms = session.results.first?["forms"] as? [String] ?? []
+        #expect(forms.count == 2 && forms[1].contains("1. •••") && !forms[1].contains("\"a\""), "\(forms)")
         // A file that does not check, with the secret's value written in it, is said with the value
         // masked; one that has it in its description is not offered.
         try write("broken.yaml", "description: Broken.\nsecrets: [MCP_TEST_TOKEN]\nsteps:\n  - bogus-action: \"\(token)\"\n")
         try write("told.yaml", "description: \"\(token)\"\nsecrets: [MCP_TEST_TOKEN]\nsteps:\n  - text: hi\n")
+        // Written escaped, the value is not found in the file, but it is masked where it is offered.
+        let escaped = "\\u0074" + token.dropFirst()
+        try write("hinted.yaml", "description: \"the key is \(escaped)\"\nsecrets: [MCP_TEST_TOKEN]\nsteps:\n  - text: hi\n")
         let broken = try await client([["tool": "broken", "arguments": [:]]], python: python, environment: ["MCP_TEST_TOKEN": token])
         #expect(broken.tools["told"] == nil && !"\(broken.tools)".contains(token), "\(broken.tools)")
+        #expect(broken.tools["hinted"]?["description"] as? String == "the key is •••", "\(broken.tools)")
         #expect(broken.results.first?["error"] as? Bool == true && !"\(broken.results)".contains(token), "\(broken.results)")
         #expect((broken.results.first?["text"] as? String ?? "").contains("bogus-action") && !broken.errors.contains(token), "\(broken.results)")
         try FileManager.default.removeItem(at: folder.appendingPathComponent("flows/broken.yaml"))
         try FileManager.default.removeItem(at: folder.appendingPathComponent("flows/told.yaml"))
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("flows/hinted.yaml"))
         // An argument that is the secret's value is kept in the history masked.
         try write("echo.yaml", "description: Echoes.\nsecrets: [MCP_TEST_TOKEN]\nvariables:\n  note: { type: text }\nsteps:\n  - text: \"${note}\"\n")
         _ = try await client([["tool": "echo", "arguments": ["note": token]]], python: python, environment: ["MCP_TEST_TOKEN": token])
@@ -264,6 +272,8 @@ struct AssistantTests: ServeFixture {
             ("not json", -32700), ("42", -32600), ("\"text\"", -32600), ("{}", -32600), ("{\"id\": {\"a\": 1}}", -32600), ("[]", -32600),
             (#"{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}"#, -32600), (#"{"jsonrpc":"2.0","id":true,"method":"tools/list"}"#, -32600),
             (#"{"jsonrpc":"2.0","id":null,"method":"tools/list"}"#, -32600),
+            (#"{"jsonrpc":"2.0","id":"a\ndata: x","method":"tools/list"}"#, -32600),
+            ("{\"jsonrpc\":\"2.0\",\"id\":\"\(String(repeating: "i", count: 300))\",\"method\":\"tools/list\"}", -32600),
         ] {
             let refused = try #require(answer(line), "\(line)")
             #expect((refused["error"] as? [String: Any])?["code"] as? Int == code && refused["id"] is NSNull, "\(line): \(refused)")
@@ -271,7 +281,8 @@ struct AssistantTests: ServeFixture {
         #expect(answer("{\"id\": 7, \"params\": {}}")?["id"] as? Int == 7)
         #expect(answer("{\"id\": \"a\"}")?["id"] as? String == "a")
         #expect((answer(String(decoding: LineTransport.overLimit, as: UTF8.self))?["error"] as? [String: Any])?["code"] as? Int == -32700)
-        for line in [#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#, #"{"jsonrpc":"2.0","id":"x","result":{}}"#, "[1]"] {
+        #expect(answer("[1]")?["id"] is NSNull && answer(#"[{"jsonrpc":"2.0","id":1,"method":"tools/list"}]"#) != nil)
+        for line in [#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#, #"{"jsonrpc":"2.0","id":"x","result":{}}"#] {
             #expect(answer(line) == nil, "\(line)")
         }
     }

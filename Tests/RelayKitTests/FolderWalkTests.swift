@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 @testable import RelayKit
 @testable import RelayEngine
@@ -110,6 +113,18 @@ struct FolderWalkTests {
         for id in ["../secret.md", "sub/../../secret.md", "evil.md", "out/x.md", ".hidden.md", "c.txt", base.path + "/secret.md", "", "sub//b.md", "./a.md", "a.md\0"] {
             #expect(find(id) == nil, "\(id)")
         }
+        // Read, a file found there is read only if what is opened is there still: a link put in
+        // its place, a pipe or a file over the limit is not read.
+        let read = { (name: String) in FolderScan.contents(of: folder.appendingPathComponent(name).path, inside: folder.path, limit: 100) }
+        #expect(read("a.md") == Data("a".utf8) && read("inside.md") == Data("a".utf8))
+        #expect(read("evil.md") == nil && read("out/x.md") == nil)
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("a.md"))
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("a.md").path, withDestinationPath: base.appendingPathComponent("secret.md").path)
+        #expect(read("a.md") == nil)
+        #expect(mkfifo(folder.appendingPathComponent("pipe.md").path, 0o600) == 0)
+        #expect(read("pipe.md") == nil)
+        try String(repeating: "x", count: 101).write(to: folder.appendingPathComponent("big.md"), atomically: true, encoding: .utf8)
+        #expect(read("big.md") == nil)
     }
 
     @Test("path parts without the cost of NSString, as NSString gives them")

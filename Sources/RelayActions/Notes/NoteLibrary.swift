@@ -29,7 +29,7 @@ struct Note: Entity {
     ]
     static var defaultQuery: any EntityQuery<Note> { NoteQuery() }
     /// A Markdown file in the notes folder, or its path, is that note.
-    static var valueQueries: [EntityValueQuery<Note>] { LibraryFolder.valueQueries(in: { NoteLibrary.folder }, type: .markdown, Note.init) }
+    static var valueQueries: [EntityValueQuery<Note>] { LibraryFolder.valueQueries(in: { NoteLibrary.folder }, type: .markdown, extensions: NoteLibrary.extensions, Note.init) }
     static var indexing: EntityIndexing<Note>? {
         EntityIndexing(
             priority: 0.6, keywords: { $0.folder.split(separator: "/").map(String.init) }, modified: { $0.file.modified },
@@ -59,8 +59,10 @@ struct Note: Entity {
 
     /// The Markdown text of the note.
     func body() throws -> String {
-        guard let data = FileManager.default.contents(atPath: file.path) else {
-            throw IntentError("cannot read the note '\(file.relativePath)'")
+        // Read only inside the notes' folder, as opened: a link put in the note's place since it
+        // was found leads nowhere else.
+        guard let data = FolderScan.contents(of: file.path, inside: NoteLibrary.folder, limit: Limits.textBytes) else {
+            throw IntentError("cannot read the note '\(file.relativePath)': it is not a file in the notes' folder now, or is over \(Limits.textBytes >> 20) MiB")
         }
         return String(decoding: data, as: UTF8.self)
     }

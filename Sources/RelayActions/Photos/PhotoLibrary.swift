@@ -31,7 +31,7 @@ struct Photo: Entity {
     ]
     static var defaultQuery: any EntityQuery<Photo> { PhotoQuery() }
     /// An image file in the library, or its path, is that photo.
-    static var valueQueries: [EntityValueQuery<Photo>] { LibraryFolder.valueQueries(in: { PhotoLibrary.folder }, type: .image, Photo.init) }
+    static var valueQueries: [EntityValueQuery<Photo>] { LibraryFolder.valueQueries(in: { PhotoLibrary.folder }, type: .image, extensions: PhotoLibrary.extensions, Photo.init) }
 
     let file: ScannedFile
 

@@ -60,7 +60,7 @@ struct AssistantQuestions: Interaction, PermissionAsker {
         default: field["type"] = "string"
         }
         // A default made from a secret is not shown (the person's answer may still be it).
-        if let defaultValue = question.defaultValue, Self.masked(defaultValue.textValue) == defaultValue.textValue,
+        if let defaultValue = question.defaultValue, Self.offered(defaultValue.textValue) == defaultValue.textValue,
             let json = WorkflowTool.json(defaultValue)
         {
             field["default"] = json
@@ -81,7 +81,7 @@ struct AssistantQuestions: Interaction, PermissionAsker {
             throw unanswered(request.prompt)
         }
         // Options are shown masked; when masking made any two alike, each is numbered to tell them apart.
-        var shownOptions = request.options.map(Self.masked)
+        var shownOptions = request.options.map(Self.offered)
         if shownOptions != request.options, Set(shownOptions).count != shownOptions.count {
             shownOptions = shownOptions.enumerated().map { "\($0.offset + 1). \($0.element)" }
         }
@@ -114,7 +114,8 @@ struct AssistantQuestions: Interaction, PermissionAsker {
             allowsAlways
             ? "once: for this call; always: for every run of this workflow until its file changes; no: refuse"
             : "once: for this call; no: refuse"
-        let shown = Self.masked(question)
+        // Its secrets masked as a terminal's question has them (not hidden whole: the person must see what is asked).
+        let shown = AccessGate.running?.secrets.redact(question) ?? question
         let schema = Elicitation.RequestSchema(
             properties: ["answer": ["type": "string", "title": "Allow?", "description": .string(meaning), "enum": .array(choices)]],
             required: ["answer"])
@@ -128,6 +129,12 @@ struct AssistantQuestions: Interaction, PermissionAsker {
     /// `text` with the run's secrets masked, as a terminal shows a prompt (Docs/Runs.md, "Secrets").
     static func masked(_ text: String) -> String {
         AccessGate.running?.secrets.redact(text) ?? text
+    }
+
+    /// What a step made from a secret offers (its options, its default) hidden whole, as on a
+    /// terminal: a secret split into pieces is found in none of them.
+    static func offered(_ text: String) -> String {
+        SecretLabels.step.isEmpty ? masked(text) : RunSecrets.mask
     }
 
     /// The person's answer, through the client; nil when they declined; the run is cancelled

@@ -51,15 +51,16 @@ actor LineTransport: Transport {
         if line == overLimit {
             (code, message, id) = (-32700, "Parse error: the message is longer than the limit, and was not read", NSNull())
         } else if let parsed = try? JSONSerialization.jsonObject(with: line, options: [.fragmentsAllowed]) {
-            if let batch = parsed as? [Any] {
-                return batch.isEmpty ? encoded(-32600, "Invalid Request: an empty batch", NSNull()) : nil
+            // MCP sends each message on its own (batches left the protocol in 2025-06-18).
+            if parsed is [Any] {
+                return encoded(-32600, "Invalid Request: a batch of messages is not taken: send each on its own", NSNull())
             }
             guard let object = parsed as? [String: Any] else {
                 return encoded(-32600, "Invalid Request: a message is a JSON object", NSNull())
             }
             // An id is a text or a whole number: another (a fraction, true, an object, null) could not be answered by it.
             if object.keys.contains("id"), !isID(object["id"]) {
-                return encoded(-32600, "Invalid Request: an id is a text or a whole number", NSNull())
+                return encoded(-32600, "Invalid Request: an id is a text of at most \(longestID) characters, or a whole number", NSNull())
             }
             if object["method"] is String || object["result"] != nil || object["error"] != nil { return nil }
             let given: Any = object["id"].flatMap { $0 is String || $0 is NSNumber ? $0 : nil } ?? NSNull()
@@ -72,7 +73,8 @@ actor LineTransport: Transport {
 
     /// Whether `value` is an id JSON-RPC answers by: a text, or a whole number (not a yes or no).
     private static func isID(_ value: Any?) -> Bool {
-        if value is String { return true }
+        // A long id would come back in every message about it: what it asks would be answered many times over.
+        if let text = value as? String { return text.utf8.count <= longestID && !text.contains(where: \.isNewline) }
         // A yes or no is read as a number of type `c` (a char).
         guard let number = value as? NSNumber, String(cString: number.objCType) != "c" else { return false }
         return number.doubleValue == number.doubleValue.rounded() && abs(number.doubleValue) < 9e15
@@ -82,6 +84,9 @@ actor LineTransport: Transport {
         try? JSONSerialization.data(
             withJSONObject: ["jsonrpc": "2.0", "id": id, "error": ["code": code, "message": message]] as [String: Any], options: [.sortedKeys])
     }
+
+    /// The longest text an id may be.
+    static let longestID = 256
 
     /// What `readLines` delivers for a line over its limit.
     static let overLimit = Data("relay: a message over the limit was not read".utf8)

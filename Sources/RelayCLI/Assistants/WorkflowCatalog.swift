@@ -53,6 +53,7 @@ final class WorkflowCatalog: Sendable {
         let offered = Offered(served, actions: actions, earlierNames: state.withLock { $0.names })
         state.withLock { state in
             for tool in offered.workflows { state.names[tool.file] = tool.name }
+            for tool in offered.actions { state.names[Offered.actionKey(tool)] = tool.name }
         }
         return offered
     }
@@ -94,6 +95,13 @@ extension Offered {
             }
             taken.insert(earlier)
         }
+        // So does an action's tool (`--actions`): a workflow added since is the one numbered.
+        var keptActions: Set<String> = []
+        for action in actions {
+            guard let earlier = earlierNames[Self.actionKey(action)], !taken.contains(earlier), earlier == action.name else { continue }
+            keptActions.insert(action.name)
+            taken.insert(earlier)
+        }
         for workflow in served {
             if let tool = named[workflow.file] {
                 workflows.append(tool)
@@ -109,11 +117,14 @@ extension Offered {
         }
         var actionTools: [ActionTool] = []
         for action in actions {
-            // An action's tool keeps its name unless a workflow has taken it since.
-            let tool = taken.contains(action.name) ? ActionTool(action.definition, taken: taken) : action
+            // An action's tool keeps its name unless a workflow has taken it (at the start).
+            let tool = keptActions.contains(action.name) || !taken.contains(action.name) ? action : ActionTool(action.definition, taken: taken)
             taken.insert(tool.name)
             actionTools.append(tool)
         }
         self.actions = actionTools
     }
+
+    /// The key an action's tool name is remembered by, beside the workflow files'.
+    static func actionKey(_ action: ActionTool) -> String { "action:" + action.definition.name }
 }

@@ -25,8 +25,11 @@ struct WorkflowTool: Sendable {
     /// is still one of its own (`NAME` or `NAME-2`) —; nil when the file does not check.
     init?(_ served: ServedWorkflow, taken: Set<String>, preferring earlier: String? = nil, server: String = "relay mcp") {
         guard let workflow = served.workflow, served.problem == nil else { return nil }
-        // A name of no ASCII letter or digit (`名前`) says nothing once cleaned: the file's name does.
-        let written = workflow.name.unicodeScalars.contains { $0.isASCII && CharacterSet.alphanumerics.contains($0) }
+        // What the file declares is what is offered, its secrets masked however they are written there.
+        let mask = { (text: String) in served.secrets?.redact(text) ?? text }
+        // A name of no ASCII letter or digit (`名前`) says nothing once cleaned, nor one with a
+        // secret's value in it: the file's name does.
+        let written = workflow.name.unicodeScalars.contains { $0.isASCII && CharacterSet.alphanumerics.contains($0) } && mask(workflow.name) == workflow.name
             ? workflow.name : URL(fileURLWithPath: served.file).deletingPathExtension().lastPathComponent
         baseName = Self.toolName(written)
         if let earlier, !taken.contains(earlier), Self.isOwn(earlier, base: baseName) {
@@ -37,9 +40,22 @@ struct WorkflowTool: Sendable {
         file = served.file
         self.workflow = workflow
         needs = served.needs.isEmpty ? nil : ServeCommand.needs(of: served, server: server)
+        // A title is one line; a description keeps its lines; neither carries an escape or a control.
         tool = Tool(
-            name: name, title: workflow.name, description: workflow.summary ?? "Runs the workflow \(URL(fileURLWithPath: served.file).lastPathComponent).",
-            inputSchema: Self.inputSchema(of: workflow))
+            name: name, title: TerminalText.visible(mask(workflow.name)),
+            description: TerminalText.visible(
+                mask(workflow.summary ?? "Runs the workflow \(URL(fileURLWithPath: served.file).lastPathComponent)."), keepingLineBreaks: true),
+            inputSchema: Self.masked(Self.inputSchema(of: workflow), by: mask))
+    }
+
+    /// `value` with `mask` applied to every text in it.
+    static func masked(_ value: MCP.Value, by mask: (String) -> String) -> MCP.Value {
+        switch value {
+        case .string(let text): .string(mask(text))
+        case .array(let items): .array(items.map { masked($0, by: mask) })
+        case .object(let entries): .object(entries.mapValues { masked($0, by: mask) })
+        default: value
+        }
     }
 
     /// A name the protocol takes: letters, digits, `_` and `-`, at most 64, with `-N` to tell

@@ -305,8 +305,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// What a workflow needs beyond its grants, and how to give it.
     static func needs(of workflow: ServedWorkflow, server: String = "relay serve") -> String {
-        let listed = workflow.needs.map { "\($0.access.description) (\($0.reason))" }.joined(separator: ", ")
-        let flags = workflow.needs.map(\.access.grantingFlag).joined(separator: " ")
+        // Shown in a log line and an assistant's error: a line break or an escape in a path shows as a sign.
+        let listed = TerminalText.visible(workflow.needs.map { "\($0.access.description) (\($0.reason))" }.joined(separator: ", "))
+        let flags = TerminalText.visible(workflow.needs.map(\.access.grantingFlag).joined(separator: " "))
         let file = ShellQuoting.quoted(workflow.file)
         // What `permissions:` declares is granted in one command; anything else is declared first.
         let declared = workflow.needs.allSatisfy { $0.step == nil }

@@ -30,6 +30,11 @@ final class AssistantEndpoint: Sendable {
         var answering = 0
         /// Its calls under way: stopped when it ends.
         let calls: RunningRuns
+        /// Over the budget while an answer of it was under way: it takes no more requests, and
+        /// ends once its answers are written.
+        var spent = false
+        /// The requests whose answers are under way, by id.
+        var pending: Set<String> = []
     }
 
     /// The name its token is kept by: no webhook's name starts with `_`.
@@ -38,7 +43,7 @@ final class AssistantEndpoint: Sendable {
     /// The most bytes the sessions may have sent, together: the SDK's transport keeps each
     /// session's messages until it ends, for a client that reconnects; past this, the sessions
     /// unused longest, with no answer under way, are ended.
-    static let mostKept = 128 << 20
+    static let mostKept = 64 << 20
     /// A session unused this long may be ended to make room for a new one.
     static let idleSession: Duration = .seconds(600)
 
@@ -67,16 +72,56 @@ final class AssistantEndpoint: Sendable {
         guard let session else {
             return .error(statusCode: 404, .invalidRequest("there is no session '\(id.prefix(80))' (it ended, or the server started again): start a new one"))
         }
-        // Over the budget with the others ended, this one ends too, between two of its answers.
-        if !(await keepWithinBudget(sparing: id)), state.withLock({ $0.sessions[id]?.answering == 0 }) {
+        // Over the budget with the others ended, this one ends too, between two of its answers;
+        // with an answer under way, it takes no more requests, and ends once its answers are written.
+        let spent: Bool
+        if await keepWithinBudget(sparing: id) {
+            spent = state.withLock { $0.sessions[id]?.spent ?? false }
+        } else if state.withLock({ $0.sessions[id]?.answering == 0 }) {
             await end(id)
+            spent = true
+        } else {
+            state.withLock { $0.sessions[id]?.spent = true }
+            spent = true
+        }
+        if spent, Self.isRequest(request) {
             return .error(
                 statusCode: 404,
-                .invalidRequest("this session has kept more than \(budget >> 20) MiB of messages, and has ended: start a new one"))
+                .invalidRequest("this session has kept more than \(budget >> 20) MiB of messages, and takes no more: start a new one"))
+        }
+        // A request of an id whose answer is under way would take its answer's place: refused.
+        let key = Self.requestKey(request)
+        if let key {
+            let taken = state.withLock { state -> Bool in
+                guard state.sessions[id]?.pending.contains(key) == false else { return true }
+                state.sessions[id]?.pending.insert(key)
+                return false
+            }
+            if taken { return .error(statusCode: 409, .invalidRequest("a request of this id is under way in this session"), sessionID: id) }
         }
         let response = await session.transport.handleRequest(request)
+        // A stream's answer is written later (its end says so); any other is written now.
+        if let key, !Self.isStream(response) { answered(key, in: id) }
         if request.method.uppercased() == "DELETE", response.statusCode < 300 { await end(id) }
         return response
+    }
+
+    private static func isStream(_ response: HTTPResponse) -> Bool {
+        if case .stream = response { true } else { false }
+    }
+
+    /// The answer to the request `key` of the session `id` is written: its id may be used again.
+    func answered(_ key: String, in id: String) {
+        _ = state.withLock { $0.sessions[id]?.pending.remove(key) }
+    }
+
+    /// The id of a JSON-RPC request, as a key (`s:text`, `n:42`); nil for anything else.
+    static func requestKey(_ request: HTTPRequest) -> String? {
+        guard request.method.uppercased() == "POST", let body = request.body,
+            let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any], object["method"] is String, let id = object["id"]
+        else { return nil }
+        if let text = id as? String { return "s:" + text }
+        return (id as? NSNumber).map { "n:\($0.int64Value)" }
     }
 
     /// Ends the sessions unused longest but `sparing` (whose answer may be under way), with no
@@ -170,12 +215,24 @@ final class AssistantEndpoint: Sendable {
         state.withLock { $0.stopping = true }
     }
 
-    /// A request's answer is being written (`true`), or is written; in the session `id`, when it has one.
+    /// A request's answer is being written (`true`), or is written; in the session `id`, when it
+    /// has one. A spent session whose answers are written ends.
     func answering(_ started: Bool, in id: String?) {
-        state.withLock { state in
+        let ends = state.withLock { state -> Bool in
             state.answering += started ? 1 : -1
-            if let id { state.sessions[id]?.answering += started ? 1 : -1 }
+            guard let id else { return false }
+            state.sessions[id]?.answering += started ? 1 : -1
+            return state.sessions[id].map { $0.spent && $0.answering == 0 } ?? false
         }
+        if ends, let id { Task { await end(id) } }
+    }
+
+    /// Whether `request` is a JSON-RPC request (not a notification, nor a response to the server's question).
+    private static func isRequest(_ request: HTTPRequest) -> Bool {
+        guard request.method.uppercased() == "POST", let body = request.body,
+            let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any]
+        else { return request.method.uppercased() == "GET" }
+        return object["method"] is String && object["id"] != nil
     }
 
     /// Ends every session: their streams close, once the answers under way are written (calls

@@ -16,6 +16,9 @@ struct ServedWorkflow: Sendable {
     var problem: String?
     /// The same, without the lines of the file the errors quote: what an assistant is told.
     var problemAlone: String?
+    /// The values of its secrets, looked up when it was read: masked in what is said of it (a tool's
+    /// description), however they are written in the file.
+    var secrets: RunSecrets?
     /// What it needs, before its first step, beyond what is granted to it.
     let needs: [GrantPrompt.Need]
     /// Whether it, or a workflow it runs, reads a secret: its webhook's caller is then not told
@@ -89,6 +92,7 @@ struct ServedWorkflow: Sendable {
         let subWorkflows = SubWorkflowReports.collect(workflow, loader: loader).map(\.report)
         let needs = GrantPrompt.needs(of: report, gate: gate, subWorkflows: subWorkflows)
         var served = ServedWorkflow(file: file, workflow: workflow, problem: nil, needs: needs)
+        served.secrets = secrets
         served.readsSecrets = !report.secrets.isEmpty || subWorkflows.contains { !$0.secrets.isEmpty }
         return served
     }

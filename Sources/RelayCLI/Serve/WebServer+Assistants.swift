@@ -69,10 +69,10 @@ extension WebServer {
         // client gone before it came has its call cancelled.
         let session = answer.headers[HTTPHeaderName.sessionID] ?? message.header(HTTPHeaderName.sessionID)
         var pending: Pending?
-        if request.method == .post, let session, let object = try? JSONSerialization.jsonObject(with: Data(bytes.readableBytesView)) as? [String: Any],
-            object["method"] is String, let id = object["id"]
+        if let session, let key = AssistantEndpoint.requestKey(message), case .stream = answer,
+            let object = try? JSONSerialization.jsonObject(with: Data(bytes.readableBytesView)) as? [String: Any], let id = object["id"]
         {
-            pending = Pending(endpoint: assistants, id: id, session: session, headers: headers)
+            pending = Pending(endpoint: assistants, id: id, key: key, session: session, headers: headers)
         }
         return Self.response(answer, tracking: request.method == .post ? assistants : nil, session: session, pending: pending)
     }
@@ -102,8 +102,9 @@ extension WebServer {
     /// A request whose answer is awaited, to cancel when its client is gone first.
     struct Pending: @unchecked Sendable {
         let endpoint: AssistantEndpoint
-        /// Its JSON-RPC id, as the client gave it (a text or a number).
+        /// Its JSON-RPC id, as the client gave it (a text or a number), and as a key.
         let id: Any
+        let key: String
         let session: String
         let headers: [String: String]
 
@@ -130,7 +131,10 @@ extension WebServer {
                 status: status, headers: fields,
                 body: ResponseBody { writer in
                     endpoint?.answering(true, in: session)
-                    defer { endpoint?.answering(false, in: session) }
+                    defer {
+                        if let pending { pending.endpoint.answered(pending.key, in: pending.session) }
+                        endpoint?.answering(false, in: session)
+                    }
                     // The events, and a comment every `heartbeat` between them.
                     let (merged, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
                     let forwarding = Task {

@@ -34,12 +34,17 @@ final class GrantPrompt: @unchecked Sendable {
 
     /// Who answers when no terminal does.
     private let asker: (any PermissionAsker)?
+    /// The workflow file's bytes as the run starts: "always" is kept for them, not for what the
+    /// file may have become while the question waited (hashed only then: a run that asks nothing
+    /// loads no hash function).
+    private let startingBytes: Data?
 
     private init(workflow: String?, interactive: Bool, store: GrantStore, asker: (any PermissionAsker)? = nil) {
         self.workflow = workflow
         self.interactive = interactive
         self.store = store
         self.asker = interactive ? nil : asker
+        startingBytes = workflow.flatMap { FileManager.default.contents(atPath: ResolvedPath.resolve($0)) }
         name = workflow.map { Self.quotable((($0 as NSString).lastPathComponent as NSString).deletingPathExtension) } ?? "the REPL"
     }
 
@@ -156,7 +161,7 @@ final class GrantPrompt: @unchecked Sendable {
                 if access.capability == .packages {
                     try store.trust(package: access.target)
                 } else if let workflow {
-                    try store.remember(access, forWorkflow: workflow, pins: executed)
+                    try store.remember(access, forWorkflow: workflow, pins: executed, content: startingBytes.flatMap { ContentHash.of($0) })
                     rememberedThisRun = true
                 }
             }

@@ -84,8 +84,10 @@ public struct GrantStore: Sendable {
 
     /// Keeps `access` for the workflow at `path` as it is now, pinned also to `pins`: what the run
     /// has executed besides it.
-    public func remember(_ access: Access, forWorkflow path: String, pins: [Pin] = []) throws(FileOperationError) {
-        try update(forWorkflow: path) { entry in
+    /// `content` is the hash of the workflow as the run read it, when known: a file changed while
+    /// its question waited is not what the answer is kept for.
+    public func remember(_ access: Access, forWorkflow path: String, pins: [Pin] = [], content: String? = nil) throws(FileOperationError) {
+        try update(forWorkflow: path, content: content) { entry in
             let grant = Grant(capability: access.capability.rawValue, target: access.target)
             if !entry.grants.contains(grant) { entry.grants.append(grant) }
             entry.pins = Self.merged(entry.pins ?? [], pins)
@@ -98,9 +100,9 @@ public struct GrantStore: Sendable {
         try update(forWorkflow: path) { entry in entry.pins = Self.merged(entry.pins ?? [], [pin]) }
     }
 
-    private func update(forWorkflow path: String, _ change: (inout WorkflowGrants) -> Void) throws(FileOperationError) {
+    private func update(forWorkflow path: String, content known: String? = nil, _ change: (inout WorkflowGrants) -> Void) throws(FileOperationError) {
         let resolved = ResolvedPath.resolve(path)
-        let content = try Self.required(Self.contentHash(ofFile: resolved))
+        let content = try Self.required(known ?? Self.contentHash(ofFile: resolved))
         var entry = entry(forWorkflow: resolved) ?? WorkflowGrants(workflow: resolved, content: content, grants: [])
         if entry.content != content { entry = WorkflowGrants(workflow: resolved, content: content, grants: []) }
         change(&entry)

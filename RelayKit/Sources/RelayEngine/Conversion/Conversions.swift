@@ -387,7 +387,12 @@ public struct Conversions: Sendable {
         let offered = Representation.offered(by: value)
         for typeName in type.entityTypeNames {
             guard let descriptor = entityTypes.descriptor(named: typeName) else { continue }
-            for query in descriptor.valueQueries.queries where offered.contains(where: { $0.satisfies(query.from) }) {
+            let queries = descriptor.valueQueries.queries.filter { query in offered.contains(where: { $0.satisfies(query.from) }) }
+            // A text that names an entity (a path in a library) finds it there, as a title would:
+            // with the library's grant. A file given is the caller's already, and read as such.
+            let isFile = if case .file = value { true } else { false }
+            if !queries.isEmpty, !isFile { try await context.authorizeFinding(descriptor) }
+            for query in queries {
                 if let made = try await query.entity(value, descriptor, context) { return .entity(made) }
             }
         }

@@ -85,6 +85,40 @@ public enum FolderScan {
         return file(relativePath, in: folder)
     }
 
+    /// The bytes of the regular file at `path`, only when the file opened is inside `folder` once
+    /// every link is followed — told by what was opened, so a link put in its place after it was
+    /// found leads nowhere else — and has at most `limit` bytes; nil otherwise. An entity's file is
+    /// read so (a note's body): it was found in its library, and is read only there.
+    public static func contents(of path: String, inside folder: String, limit: Int) -> Data? {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Int(status.st_size) <= limit,
+            let root = realPath(folder), let opened = openedPath(descriptor), opened.hasPrefix(root.hasSuffix("/") ? root : root + "/")
+        else { return nil }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while data.count <= limit {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            data.append(contentsOf: buffer[0..<count])
+        }
+        return data.count <= limit ? data : nil
+    }
+
+    /// The path of what `descriptor` has open, its links followed.
+    private static func openedPath(_ descriptor: Int32) -> String? {
+        #if canImport(Darwin)
+            var buffer = [CChar](repeating: 0, count: Int(MAXPATHLEN))
+            guard fcntl(descriptor, F_GETPATH, &buffer) != -1 else { return nil }
+            return realPath(String(cString: buffer))
+        #else
+            return realPath("/proc/self/fd/\(descriptor)")
+        #endif
+    }
+
     /// `path` with every link followed and `.` and `..` resolved; nil when it is not there.
     private static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
