@@ -97,7 +97,10 @@ let package = Package(
                 .unsafeFlags(
                     ["-static-stdlib", "-Xlinker", "--start-group"]
                         + ["Foundation", "FoundationEssentials", "FoundationInternationalization", "CoreFoundation", "_FoundationICU",
-                           "_FoundationCShims", "_FoundationCollections", "swiftSynchronization", "stdc++", "m"]
+                           "_FoundationCShims", "_FoundationCollections", "swiftSynchronization", "stdc++", "m",
+                           // URLSession, which the MCP SDK's client parts name; its libcurl calls go
+                           // to CLazyLibraries' trampolines, so no libcurl is loaded at start.
+                           "FoundationNetworking", "_CFURLSessionInterface"]
                         .flatMap { ["-Xlinker", "-l\($0)"] } + ["-Xlinker", "--end-group"]
                         // Nothing looks up relay's own symbols at run time; exporting all 26,000 of
                         // them made the loader's and the runtime's searches slower at every start.

@@ -103,3 +103,31 @@
     X(20, cmark_parser_finish) \
     X(21, cmark_parser_free) \
     X(22, cmark_parser_new)
+
+// libcurl's functions Foundation's URLSession calls (FoundationNetworking, linked in a release
+// build for the MCP SDK's client parts, which Relay never uses): declared so that the link
+// needs no libcurl at start; opened only if something ever did use them.
+#define NETWORK_FUNCTIONS(X) \
+    X(0, curl_easy_cleanup) \
+    X(1, curl_easy_getinfo) \
+    X(2, curl_easy_init) \
+    X(3, curl_easy_pause) \
+    X(4, curl_easy_setopt) \
+    X(5, curl_easy_strerror) \
+    X(6, curl_free) \
+    X(7, curl_global_init) \
+    X(8, curl_multi_add_handle) \
+    X(9, curl_multi_assign) \
+    X(10, curl_multi_cleanup) \
+    X(11, curl_multi_info_read) \
+    X(12, curl_multi_init) \
+    X(13, curl_multi_remove_handle) \
+    X(14, curl_multi_setopt) \
+    X(15, curl_multi_socket_action) \
+    X(16, curl_slist_append) \
+    X(17, curl_slist_free_all) \
+    X(18, curl_url) \
+    X(19, curl_url_get) \
+    X(20, curl_url_set) \
+    X(21, curl_version) \
+    X(22, curl_version_info)

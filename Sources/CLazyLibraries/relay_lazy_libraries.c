@@ -33,9 +33,11 @@
 enum { GRAPHICS_FUNCTIONS(RELAY_INDEX) relay_graphics_count };
 enum { JPEG_FUNCTIONS(RELAY_INDEX) relay_jpeg_count };
 enum { MARKDOWN_FUNCTIONS(RELAY_INDEX) relay_markdown_count };
+enum { NETWORK_FUNCTIONS(RELAY_INDEX) relay_network_count };
 GRAPHICS_FUNCTIONS(RELAY_CHECK)
 JPEG_FUNCTIONS(RELAY_CHECK)
 MARKDOWN_FUNCTIONS(RELAY_CHECK)
+NETWORK_FUNCTIONS(RELAY_CHECK)
 
 static void relay_unopened(void) {
     static const char message[] =
@@ -48,6 +50,7 @@ static void relay_unopened(void) {
 __attribute__((visibility("hidden"), used)) void *relay_graphics_table[relay_graphics_count] = RELAY_UNOPENED(relay_graphics_count);
 __attribute__((visibility("hidden"), used)) void *relay_jpeg_table[relay_jpeg_count] = RELAY_UNOPENED(relay_jpeg_count);
 __attribute__((visibility("hidden"), used)) void *relay_markdown_table[relay_markdown_count] = RELAY_UNOPENED(relay_markdown_count);
+__attribute__((visibility("hidden"), used)) void *relay_network_table[relay_network_count] = RELAY_UNOPENED(relay_network_count);
 
 // One trampoline: `name` jumps to entry `index` of `table`. `endbr64` and `bti c` are no-ops
 // unless control-flow protection is on, where an indirect call must land on them.
@@ -69,9 +72,11 @@ __attribute__((visibility("hidden"), used)) void *relay_markdown_table[relay_mar
 #define RELAY_GRAPHICS_TRAMPOLINE(index, name) RELAY_TRAMPOLINE(relay_graphics_table, index, name)
 #define RELAY_JPEG_TRAMPOLINE(index, name) RELAY_TRAMPOLINE(relay_jpeg_table, index, name)
 #define RELAY_MARKDOWN_TRAMPOLINE(index, name) RELAY_TRAMPOLINE(relay_markdown_table, index, name)
+#define RELAY_NETWORK_TRAMPOLINE(index, name) RELAY_TRAMPOLINE(relay_network_table, index, name)
 GRAPHICS_FUNCTIONS(RELAY_GRAPHICS_TRAMPOLINE)
 JPEG_FUNCTIONS(RELAY_JPEG_TRAMPOLINE)
 MARKDOWN_FUNCTIONS(RELAY_MARKDOWN_TRAMPOLINE)
+NETWORK_FUNCTIONS(RELAY_NETWORK_TRAMPOLINE)
 
 /// A library opened on demand: the files tried in order (Debian's versioned name, then the
 /// unversioned one its -dev package installs), the functions wanted and where their addresses go.
@@ -94,6 +99,8 @@ static const char *const relay_markdown_files[] = {
 static const char *const relay_graphics_names[] = {GRAPHICS_FUNCTIONS(RELAY_NAME)};
 static const char *const relay_jpeg_names[] = {JPEG_FUNCTIONS(RELAY_NAME)};
 static const char *const relay_markdown_names[] = {MARKDOWN_FUNCTIONS(RELAY_NAME)};
+static const char *const relay_network_files[] = {"libcurl.so.4", "libcurl.so", NULL};
+static const char *const relay_network_names[] = {NETWORK_FUNCTIONS(RELAY_NAME)};
 
 static struct relay_library relay_graphics = {
     "drawing images, PDFs and text (cairo and pango)", relay_graphics_files, relay_graphics_names, relay_graphics_table,
@@ -103,6 +110,9 @@ static struct relay_library relay_jpeg = {
     PTHREAD_MUTEX_INITIALIZER, 0, NULL, {0}};
 static struct relay_library relay_markdown = {
     "reading Markdown (cmark-gfm)", relay_markdown_files, relay_markdown_names, relay_markdown_table, relay_markdown_count,
+    PTHREAD_MUTEX_INITIALIZER, 0, NULL, {0}};
+static struct relay_library relay_network = {
+    "Foundation's URLSession (libcurl)", relay_network_files, relay_network_names, relay_network_table, relay_network_count,
     PTHREAD_MUTEX_INITIALIZER, 0, NULL, {0}};
 
 const char *relay_open_files(const char *purpose, const char *const *files, const char *const *names, void **table, int count,
@@ -143,12 +153,14 @@ static const char *relay_open(struct relay_library *library) {
 const char *relay_open_graphics(void) { return relay_open(&relay_graphics); }
 const char *relay_open_jpeg(void) { return relay_open(&relay_jpeg); }
 const char *relay_open_markdown(void) { return relay_open(&relay_markdown); }
+const char *relay_open_network(void) { return relay_open(&relay_network); }
 
 #else
 
 const char *relay_open_graphics(void) { return 0; }
 const char *relay_open_jpeg(void) { return 0; }
 const char *relay_open_markdown(void) { return 0; }
+const char *relay_open_network(void) { return 0; }
 
 const char *relay_open_files(const char *purpose, const char *const *files, const char *const *names, void **table, int count,
                              char *message, size_t size) {

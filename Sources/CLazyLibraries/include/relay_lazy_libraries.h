@@ -10,6 +10,9 @@
 const char *relay_open_graphics(void);
 const char *relay_open_jpeg(void);
 const char *relay_open_markdown(void);
+/// libcurl, for Foundation's URLSession: linked in for the MCP SDK's client parts, which Relay
+/// never uses (Docs/Architecture.md, "Libraries opened when first used").
+const char *relay_open_network(void);
 
 /// What the three above do: opens the first of `files` (a NULL-terminated list) that `dlopen`
 /// finds and puts the address of each of the `count` functions `names` into `table`. Returns
