@@ -139,7 +139,8 @@ extension AssistantTests {
         let inQuery = await HTTPExchange.send("POST", "/mcp?token=\(token)", port: port, headers: ["Content-Type": "application/json"], body: "{}")
         #expect(inQuery.status == 400 && inQuery.body.contains("Authorization header"), "\(inQuery)")
         // A client without the token gets nothing: no list, no run.
-        let refused = try await runningClient([["tool": "greet", "arguments": ["input": "Ada"]]], http: ["url": url, "token": "relay_wrong"], python: python)
+        let refused = try await client(
+            [["tool": "greet", "arguments": ["input": "Ada"]]], http: ["url": url, "token": "relay_wrong"], python: python, expectingSuccess: false)
         #expect(refused.tools.isEmpty, "\(refused)")
         let session = try await client(
             [["tool": "greet", "arguments": ["input": "Ada"], "progress": true]], asks: true,
@@ -248,16 +249,6 @@ extension AssistantTests {
             http: ["url": "http://127.0.0.1:\(port)/mcp", "token": made.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)], python: python)
         #expect(http.results.first?["error"] as? Bool == true && http.results.first?["asked"] as? [String] == [], "\(http.results)")
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("other.txt").path))
-    }
-
-    /// The client, when it may fail: its tool list (empty when it never got one) and its output.
-    private func runningClient(_ calls: [[String: Any]], http: [String: String], python: String) async throws -> (tools: [String: Any], output: String) {
-        let script = folder.appendingPathComponent("calls-\(UUID().uuidString).json")
-        try JSONSerialization.data(withJSONObject: ["calls": calls, "http": http] as [String: Any]).write(to: script)
-        let clientScript = RelayProcess.root.appendingPathComponent("Tests/Assistants/mcp-client.py").path
-        let (_, output) = try await running(python, [clientScript, RelayProcess.executable.path, folder.path, script.path])
-        let first = output.split(separator: "\n").first.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-        return (first?["tools"] as? [String: Any] ?? [:], output)
     }
 }
 

@@ -46,33 +46,56 @@ actor LineTransport: Transport {
     /// The protocol's error for a line that is no message — not JSON, JSON that is not a
     /// message, a line over the limit — with the id it gave, else null (JSON-RPC 2.0, section
     /// 5); nil for a line that may be one, which the SDK reads.
-    static func refusal(of line: Data) -> Data? {
-        let (code, message, id): (Int, String, Any)
-        if line == overLimit {
-            (code, message, id) = (-32700, "Parse error: the message is longer than the limit, and was not read", NSNull())
-        } else if let parsed = try? JSONSerialization.jsonObject(with: line, options: [.fragmentsAllowed]) {
+    static func refusal(of line: Data) -> Data? { Inspected(line).refusal }
+
+    /// A message as read once: the error that refuses it, or, for a request, its id.
+    struct Inspected: @unchecked Sendable {
+        /// The protocol's error for it (`refusal(of:)`); nil for a message the SDK reads.
+        var refusal: Data?
+        /// A request's id, as given (a text or a whole number); nil for anything else.
+        var requestID: Any?
+
+        /// The id as a key (`s:text`, `n:42`), for telling requests in flight apart.
+        var requestKey: String? {
+            if let text = requestID as? String { return "s:" + text }
+            return (requestID as? NSNumber).map { "n:\($0.int64Value)" }
+        }
+
+        init(_ line: Data) {
+            guard line != overLimit else {
+                refusal = encoded(-32700, "Parse error: the message is longer than the limit, and was not read", NSNull())
+                return
+            }
+            guard let parsed = try? JSONSerialization.jsonObject(with: line, options: [.fragmentsAllowed]) else {
+                refusal = encoded(-32700, "Parse error: the message is not JSON", NSNull())
+                return
+            }
             // MCP sends each message on its own (batches left the protocol in 2025-06-18).
             if parsed is [Any] {
-                return encoded(-32600, "Invalid Request: a batch of messages is not taken: send each on its own", NSNull())
+                refusal = encoded(-32600, "Invalid Request: a batch of messages is not taken: send each on its own", NSNull())
+                return
             }
             guard let object = parsed as? [String: Any] else {
-                return encoded(-32600, "Invalid Request: a message is a JSON object", NSNull())
+                refusal = encoded(-32600, "Invalid Request: a message is a JSON object", NSNull())
+                return
             }
             // An id is a text or a whole number: another (a fraction, true, an object, null) could not be answered by it.
             if object.keys.contains("id"), !isID(object["id"]) {
-                return encoded(-32600, "Invalid Request: an id is a text of at most \(longestID) characters, or a whole number", NSNull())
+                refusal = encoded(-32600, "Invalid Request: an id is a text of at most \(longestID) characters, or a whole number", NSNull())
+                return
             }
-            if object["method"] is String || object["result"] != nil || object["error"] != nil { return nil }
+            if object["method"] is String {
+                requestID = object["id"]
+                return
+            }
+            if object["result"] != nil || object["error"] != nil { return }
             let given: Any = object["id"].flatMap { $0 is String || $0 is NSNumber ? $0 : nil } ?? NSNull()
-            (code, message, id) = (-32600, "Invalid Request: a message has a method, or is a response with a result or an error", given)
-        } else {
-            (code, message, id) = (-32700, "Parse error: the message is not JSON", NSNull())
+            refusal = encoded(-32600, "Invalid Request: a message has a method, or is a response with a result or an error", given)
         }
-        return encoded(code, message, id)
     }
 
     /// Whether `value` is an id JSON-RPC answers by: a text, or a whole number (not a yes or no).
-    private static func isID(_ value: Any?) -> Bool {
+    fileprivate static func isID(_ value: Any?) -> Bool {
         // A long id would come back in every message about it: what it asks would be answered many times over.
         if let text = value as? String { return text.utf8.count <= longestID && !text.contains(where: \.isNewline) }
         // A yes or no is read as a number of type `c` (a char).
@@ -80,7 +103,7 @@ actor LineTransport: Transport {
         return number.doubleValue == number.doubleValue.rounded() && abs(number.doubleValue) < 9e15
     }
 
-    private static func encoded(_ code: Int, _ message: String, _ id: Any) -> Data? {
+    fileprivate static func encoded(_ code: Int, _ message: String, _ id: Any) -> Data? {
         try? JSONSerialization.data(
             withJSONObject: ["jsonrpc": "2.0", "id": id, "error": ["code": code, "message": message]] as [String: Any], options: [.sortedKeys])
     }

@@ -14,9 +14,9 @@ final class WorkflowCatalog: Sendable {
     private struct State {
         var files: [String] = []
         var read: [String: (stamp: FolderWatch.Stamp?, served: ServedWorkflow)] = [:]
-        /// The name each file's tool had when it last checked.
-        var names: [String: String] = [:]
     }
+    /// The name each file's tool had when it last checked.
+    private let names = ToolNames()
 
     /// `files` as read at the start, `paths` looked at again for new ones.
     init(paths: [String], files: [ServedWorkflow], load: @escaping @Sendable (String) async -> ServedWorkflow) {
@@ -49,26 +49,21 @@ final class WorkflowCatalog: Sendable {
 
     /// The tools of the workflows as their files say now, and `actions`.
     func offered(actions: [ActionTool]) async -> Offered {
-        let served = await current()
-        let offered = Offered(served, actions: actions, earlierNames: state.withLock { $0.names })
-        state.withLock { state in
-            for tool in offered.workflows { state.names[tool.file] = tool.name }
-            for tool in offered.actions { state.names[Offered.actionKey(tool)] = tool.name }
-        }
-        return offered
+        names.offered(await current(), actions: actions, server: "relay mcp")
     }
 }
 
-/// The name each workflow file's tool was last offered by, so that it keeps it (`relay serve`'s
-/// `/mcp`, whose workflows the server reads again itself).
+/// The name each workflow file's tool (and each action's) was last offered by, so that it keeps
+/// it: `relay mcp`'s catalog, and `relay serve`'s `/mcp`, whose workflows the server reads again itself.
 final class ToolNames: Sendable {
     private let names = Mutex<[String: String]>([:])
 
-    /// The tools of `served` and `actions`, each file keeping the name it had.
+    /// The tools of `served` and `actions`, each keeping the name it had.
     func offered(_ served: [ServedWorkflow], actions: [ActionTool], server: String) -> Offered {
         let offered = Offered(served, actions: actions, earlierNames: names.withLock { $0 }, server: server)
         names.withLock { names in
             for tool in offered.workflows { names[tool.file] = tool.name }
+            for tool in offered.actions { names[Offered.actionKey(tool)] = tool.name }
         }
         return offered
     }

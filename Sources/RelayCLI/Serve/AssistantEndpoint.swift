@@ -55,9 +55,13 @@ final class AssistantEndpoint: Sendable {
         self.budget = budget
     }
 
-    /// Answers `request` (its token already checked). `origin` guards a loopback server against a
-    /// web page's requests sent to it by another name.
-    func answer(_ request: HTTPRequest, origin: OriginValidator) async -> HTTPResponse {
+    /// Answers `request` (its token already checked), whose body is `inspected` (read once by
+    /// the caller, else here). `origin` guards a loopback server against a web page's requests
+    /// sent to it by another name.
+    func answer(_ request: HTTPRequest, origin: OriginValidator, inspected: LineTransport.Inspected? = nil) async -> HTTPResponse {
+        let post = request.method.uppercased() == "POST"
+        // A JSON-RPC request's key, by its id; nil for a notification, a response or no message.
+        let key = post ? (inspected ?? request.body.map(LineTransport.Inspected.init))?.requestKey : nil
         if state.withLock({ $0.stopping }) { return .error(statusCode: 503, .internalError("the server is stopping")) }
         guard let id = request.header(HTTPHeaderName.sessionID) else {
             guard request.method.uppercased() == "POST" else {
@@ -84,13 +88,13 @@ final class AssistantEndpoint: Sendable {
             state.withLock { $0.sessions[id]?.spent = true }
             spent = true
         }
-        if spent, Self.isRequest(request) {
+        // A request (whose answer it would keep) or a stream of the server's own, not a notification or a response.
+        if spent, key != nil || request.method.uppercased() == "GET" {
             return .error(
                 statusCode: 404,
                 .invalidRequest("this session has kept more than \(budget >> 20) MiB of messages, and takes no more: start a new one"))
         }
         // A request of an id whose answer is under way would take its answer's place: refused.
-        let key = Self.requestKey(request)
         if let key {
             let taken = state.withLock { state -> Bool in
                 guard state.sessions[id]?.pending.contains(key) == false else { return true }
@@ -115,14 +119,6 @@ final class AssistantEndpoint: Sendable {
         _ = state.withLock { $0.sessions[id]?.pending.remove(key) }
     }
 
-    /// The id of a JSON-RPC request, as a key (`s:text`, `n:42`); nil for anything else.
-    static func requestKey(_ request: HTTPRequest) -> String? {
-        guard request.method.uppercased() == "POST", let body = request.body,
-            let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any], object["method"] is String, let id = object["id"]
-        else { return nil }
-        if let text = id as? String { return "s:" + text }
-        return (id as? NSNumber).map { "n:\($0.int64Value)" }
-    }
 
     /// Ends the sessions unused longest but `sparing` (whose answer may be under way), with no
     /// answer under way, while together they have sent more than `budget`; whether they are
@@ -225,14 +221,6 @@ final class AssistantEndpoint: Sendable {
             return state.sessions[id].map { $0.spent && $0.answering == 0 } ?? false
         }
         if ends, let id { Task { await end(id) } }
-    }
-
-    /// Whether `request` is a JSON-RPC request (not a notification, nor a response to the server's question).
-    private static func isRequest(_ request: HTTPRequest) -> Bool {
-        guard request.method.uppercased() == "POST", let body = request.body,
-            let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any]
-        else { return request.method.uppercased() == "GET" }
-        return object["method"] is String && object["id"] != nil
     }
 
     /// Ends every session: their streams close, once the answers under way are written (calls

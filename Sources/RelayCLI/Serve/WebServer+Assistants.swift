@@ -60,18 +60,17 @@ extension WebServer {
             method: request.method.rawValue, headers: headers, body: bytes.readableBytes == 0 ? nil : Data(bytes.readableBytesView), path: request.uri.path)
         // A server on loopback answers only to its own names: a web page cannot reach it by another.
         let origin = Self.isLoopback(host) ? OriginValidator.localhost(port: bound.port) : OriginValidator.disabled
-        // A line that is no message is answered here, with the id it gave, else null (as on standard input).
-        if request.method == .post, let refusal = LineTransport.refusal(of: Data(bytes.readableBytesView)) {
+        // A body that is no message is answered here, with the id it gave, else null (as on standard input).
+        let inspected = request.method == .post ? LineTransport.Inspected(message.body ?? Data()) : nil
+        if let refusal = inspected?.refusal {
             return Response(status: .badRequest, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: refusal)))
         }
-        let answer = await assistants.answer(message, origin: origin)
+        let answer = await assistants.answer(message, origin: origin, inspected: inspected)
         // A request's stream ends with its response: the server waits for it when it stops, and a
         // client gone before it came has its call cancelled.
         let session = answer.headers[HTTPHeaderName.sessionID] ?? message.header(HTTPHeaderName.sessionID)
         var pending: Pending?
-        if let session, let key = AssistantEndpoint.requestKey(message), case .stream = answer,
-            let object = try? JSONSerialization.jsonObject(with: Data(bytes.readableBytesView)) as? [String: Any], let id = object["id"]
-        {
+        if let session, let id = inspected?.requestID, let key = inspected?.requestKey, case .stream = answer {
             pending = Pending(endpoint: assistants, id: id, key: key, session: session, headers: headers)
         }
         return Self.response(answer, tracking: request.method == .post ? assistants : nil, session: session, pending: pending)
